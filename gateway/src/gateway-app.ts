@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import express, { type Express } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { pinoHttp } from 'pino-http';
+import { anonymousCaller, CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
+import { errorToHttp } from '@platform/http';
+import type { Logger } from '@platform/logger';
+import { Authenticator, credentialsOf } from './authenticator.ts';
+import type { GatewayMetrics } from './metrics.ts';
+import { routeFor, SERVICES, type ServiceName } from './route-table.ts';
+
+export interface GatewayAppOptions {
+  logger: Logger;
+  authenticator: Authenticator;
+  internalSecret: string;
+  upstreams: Record<ServiceName, string>;
+  metrics: GatewayMetrics;
+}
+
+/** GitLab's default avatar stand-in: a 1x1 grey PNG, so `avatar_url` always resolves. */
+const DEFAULT_AVATAR = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGO4CQAAwgDBKDKz0wAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** The client's address as audit events show it: `::ffff:10.0.0.1` is plain `10.0.0.1`. */
+function clientIp(req: express.Request): string | undefined {
+  return req.ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+}
+
+async function isReady(baseUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('/-/readiness', baseUrl), { signal: AbortSignal.timeout(2000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The only public entry: authenticates the caller, signs it into a header services trust,
+ * and proxies the request to the service that owns the path over pooled keep-alive connections.
+ */
+export function createGatewayApp(options: GatewayAppOptions): Express {
+  const { logger, authenticator, metrics } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', true);
+
+  app.get('/-/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/-/readiness', (_req, res) => {
+    void Promise.all(SERVICES.map(async (service) => [service, await isReady(options.upstreams[service])] as const)).then(
+      (results) => {
+        const ready = results.every(([, serviceReady]) => serviceReady);
+        res.status(ready ? 200 : 503).json({
+          status: ready ? 'ok' : 'failed',
+          services: Object.fromEntries(results.map(([service, serviceReady]) => [service, serviceReady ? 'ok' : 'failed'])),
+        });
+      },
+    );
+  });
+  app.get('/-/metrics', (_req, res) => {
+    void metrics.registry.metrics().then((body) => {
+      res.type(metrics.registry.contentType).send(body);
+    });
+  });
+  app.get('/assets/no_avatar.png', (_req, res) => {
+    res.type('png').set('Cache-Control', 'public, max-age=86400').send(DEFAULT_AVATAR);
+  });
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+        req.headers['x-request-id'] = id;
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+    }),
+  );
+
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, keepAliveMsecs: 30_000 });
+  const proxyTo = (service: ServiceName) =>
+      createProxyMiddleware<express.Request, express.Response>({
+        target: options.upstreams[service],
+        agent,
+        xfwd: true,
+        on: {
+          error: (error, req, res) => {
+            logger.error({ err: error, service, url: req.url }, 'upstream failed');
+            if ('writeHead' in res && !res.headersSent) {
+              res.writeHead(502, { 'Content-Type': 'application/json' });
+              res.end(JSON.stringify({ message: '502 Bad Gateway' }));
+            }
+          },
+        },
+      });
+  const proxies: Record<ServiceName, ReturnType<typeof proxyTo>> = { identity: proxyTo('identity'), audit: proxyTo('audit') };
+
+  const authenticate = async (req: express.Request, ownAuthentication: boolean): Promise<Caller> => {
+    const ip = clientIp(req);
+    if (ownAuthentication) return anonymousCaller(ip);
+    const { token, sudo } = credentialsOf(req, new URL(req.originalUrl, 'http://gateway'));
+    if (!token) return anonymousCaller(ip);
+    const caller = await authenticator.authenticate(token, sudo);
+    return ip ? { ...caller, ip } : caller;
+  };
+
+  app.use((req, res, next) => {
+    const route = routeFor(req.path);
+    if (!route) {
+      res.status(404).json({ error: '404 Not Found' });
+      return;
+    }
+    const stopTimer = metrics.duration.startTimer({ service: route.service });
+    res.once('finish', () => {
+      stopTimer();
+      metrics.requests.inc({ service: route.service, method: req.method, status: String(res.statusCode) });
+    });
+    authenticate(req, route.ownAuthentication ?? false).then(
+      (caller) => {
+        req.headers[CALLER_HEADER] = signCaller(caller, options.internalSecret);
+        if (!route.ownAuthentication) {
+          // Services learn who calls from the signed header alone; credentials stay here.
+          delete req.headers['private-token'];
+          delete req.headers.authorization;
+        }
+        void proxies[route.service](req, res, next);
+      },
+      (error: unknown) => {
+        const mapped = errorToHttp(error);
+        if (!mapped) {
+          next(error);
+          return;
+        }
+        res.status(mapped.status).json(mapped.body);
+      },
+    );
+  });
+
+  app.use(((error, req, res, _next) => {
+    logger.error({ err: error, url: req.originalUrl }, 'gateway error');
+    res.status(500).json({ message: '500 Internal Server Error' });
+  }) as express.ErrorRequestHandler);
+  return app;
+}

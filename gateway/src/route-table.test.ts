@@ -1,0 +1,24 @@
+import { describe, expect, it } from '@jest/globals';
+import { routeFor } from './route-table.ts';
+
+describe('route table', () => {
+  it.each([
+    ['/api/v4/user', 'identity'],
+    ['/api/v4/users/5', 'identity'],
+    ['/api/v4/users/5/personal_access_tokens', 'identity'],
+    ['/api/v4/audit_events', 'audit'],
+    ['/api/v4/audit_events/3', 'audit'],
+    ['/api/v4/groups/my-group%2Fsub/audit_events', 'audit'],
+    ['/api/v4/projects/7/audit_events/1', 'audit'],
+    ['/api/v4/projects/7', 'identity'],
+    ['/api/scim/v2/groups/acme/Users', 'identity'],
+  ])('sends %s to %s', (path, service) => {
+    expect(routeFor(path)?.service).toBe(service);
+  });
+
+  it('owns no other path', () => {
+    expect(routeFor('/api/v4/usersx')).toBeUndefined();
+    expect(routeFor('/api/v3/user')).toBeUndefined();
+    expect(routeFor('/admin')).toBeUndefined();
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * Which service owns which path. First match wins, so a project's sub-resource owned by
+ * another service is listed before the catch-all for projects.
+ */
+export const SERVICES = ['identity', 'audit'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export interface Route {
+  pattern: RegExp;
+  service: ServiceName;
+  /** SCIM requests carry the group's SCIM token, which the owning service checks itself. */
+  ownAuthentication?: boolean;
+}
+
+export const routeTable: Route[] = [
+  { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
+  { pattern: /^\/api\/v4\/audit_events(\/|$)/, service: 'audit' },
+  { pattern: /^\/api\/v4\/(user|users|user_counts|groups|projects|namespaces)(\/|$)/, service: 'identity' },
+  { pattern: /^\/api\/scim\/v2\//, service: 'identity', ownAuthentication: true },
+];
+
+export function routeFor(path: string): Route | undefined {
+  return routeTable.find((route) => route.pattern.test(path));
+}

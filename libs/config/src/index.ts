@@ -1,0 +1,1 @@
+export { loadConfig, ConfigError, booleanFromEnv, listFromEnv } from './load-config.ts';

@@ -1,0 +1,4 @@
+export { ensureKafkaJars, startKafkaBroker, KAFKA_VERSION } from './kafka-broker.ts';
+export type { KafkaBroker, StartKafkaBrokerOptions } from './kafka-broker.ts';
+export { resolvePostgres, databaseUrlFor } from './postgres-server.ts';
+export type { PostgresServer } from './postgres-server.ts';

@@ -1,0 +1,63 @@
+/**
+ * Errors of the domain, free of any transport. The HTTP layer (`@platform/http`) and the gRPC
+ * layer (`@platform/grpc`) each map them with one table.
+ */
+export class DomainError extends Error {
+  override name = 'DomainError';
+}
+
+/** A request parameter is missing or malformed: GitLab answers `{"error": "<message>"}`. */
+export class InputError extends DomainError {
+  override name = 'InputError';
+}
+
+/** A record failed validation field by field: GitLab answers `{"message": {"field": ["..."]}}`. */
+export class FieldValidationError extends DomainError {
+  override name = 'FieldValidationError';
+  readonly fields: Record<string, string[]>;
+  constructor(fields: Record<string, string[]>) {
+    super(Object.entries(fields).map(([field, problems]) => `${field} ${problems.join(', ')}`).join('; '));
+    this.fields = fields;
+  }
+}
+
+/** `resource` is the GitLab word, as in `404 User Not Found`. */
+export class NotFoundError extends DomainError {
+  override name = 'NotFoundError';
+  readonly resource: string;
+  constructor(resource = '') {
+    super(resource ? `${resource} Not Found` : 'Not Found');
+    this.resource = resource;
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  override name = 'UnauthorizedError';
+  constructor(message = 'Unauthorized') {
+    super(message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  override name = 'ForbiddenError';
+  constructor(message = 'Forbidden') {
+    super(message);
+  }
+}
+
+export class ConflictError extends DomainError {
+  override name = 'ConflictError';
+}
+
+/** The request asked for a state the resource is already in (GitLab's 304). */
+export class NotModifiedError extends DomainError {
+  override name = 'NotModifiedError';
+  constructor() {
+    super('Not Modified');
+  }
+}
+
+/** A dependency (another service, the database) cannot answer now. */
+export class UnavailableError extends DomainError {
+  override name = 'UnavailableError';
+}

@@ -1,0 +1,11 @@
+export {
+  DomainError,
+  InputError,
+  FieldValidationError,
+  NotFoundError,
+  UnauthorizedError,
+  ForbiddenError,
+  ConflictError,
+  NotModifiedError,
+  UnavailableError,
+} from './domain-errors.ts';

@@ -1,0 +1,10 @@
+export { eventEnvelopeSchema } from './envelope.ts';
+export type { EventEnvelope, EventActor } from './envelope.ts';
+export { OutboxEntry, ProcessedEvent, eventTablesSql } from './event-tables.ts';
+export { recordEvent } from './record-event.ts';
+export type { RecordEventOptions } from './record-event.ts';
+export { startOutboxRelay } from './outbox-relay.ts';
+export type { OutboxRelay } from './outbox-relay.ts';
+export { startConsumer } from './consumer.ts';
+export type { EventConsumer } from './consumer.ts';
+export { createKafka, ensureTopics } from './kafka-client.ts';

@@ -1,0 +1,43 @@
+import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import type { Logger } from '@platform/logger';
+
+const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+};
+
+export function createKafka(options: { brokers: string[]; clientId: string; logger: Logger }): Kafka {
+  const logger = options.logger.child({ component: 'kafka' });
+  return new Kafka({
+    clientId: options.clientId,
+    brokers: options.brokers,
+    logLevel: logLevel.WARN,
+    retry: { initialRetryTime: 200, retries: 8 },
+    logCreator:
+      () =>
+      ({ level, log }: LogEntry) => {
+        const { message, ...rest } = log;
+        logger[levels[level] ?? 'info'](rest, message);
+      },
+  });
+}
+
+/** Topics are created explicitly so that a consumer never subscribes to one that is missing. */
+export async function ensureTopics(kafka: Kafka, topics: string[]): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = topics.filter((topic) => !existing.has(topic));
+    if (missing.length > 0) {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({ topic, numPartitions: 3, replicationFactor: -1 })),
+      });
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { context, propagation } from '@opentelemetry/api';
+import type { EntityManager } from '@mikro-orm/core';
+import { OutboxEntry } from './event-tables.ts';
+import type { EventActor, EventEnvelope } from './envelope.ts';
+
+export interface RecordEventOptions {
+  topic: string;
+  type: string;
+  aggregateId: string | number;
+  actor: EventActor | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Adds an event to the outbox through `em`, so it commits or rolls back with the change it
+ * describes. Never call a Kafka producer from a request: the relay publishes.
+ */
+export function recordEvent(em: EntityManager, options: RecordEventOptions): EventEnvelope {
+  const traceContext: Record<string, string> = {};
+  propagation.inject(context.active(), traceContext);
+  const envelope: EventEnvelope = {
+    id: randomUUID(),
+    type: options.type,
+    occurredAt: new Date().toISOString(),
+    aggregateId: String(options.aggregateId),
+    actor: options.actor,
+    data: options.data,
+    traceContext,
+  };
+  em.create(OutboxEntry, {
+    eventId: envelope.id,
+    topic: options.topic,
+    key: envelope.aggregateId,
+    envelope,
+  });
+  return envelope;
+}

@@ -1,0 +1,3 @@
+import * as grpc from '@grpc/grpc-js';
+
+export { grpc };

@@ -1,0 +1,59 @@
+import { Metadata, status, type sendUnaryData, type ServerUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import type { Logger } from '@platform/logger';
+import {
+  ConflictError,
+  DomainError,
+  FieldValidationError,
+  ForbiddenError,
+  InputError,
+  NotFoundError,
+  UnauthorizedError,
+  UnavailableError,
+} from '@platform/errors';
+
+/** The one table from domain errors to gRPC status codes. */
+export function errorToGrpcStatus(error: unknown): { code: status; details: string } {
+  const details = error instanceof Error ? error.message : String(error);
+  if (error instanceof NotFoundError) return { code: status.NOT_FOUND, details: error.resource };
+  if (error instanceof InputError || error instanceof FieldValidationError) return { code: status.INVALID_ARGUMENT, details };
+  if (error instanceof UnauthorizedError) return { code: status.UNAUTHENTICATED, details };
+  if (error instanceof ForbiddenError) return { code: status.PERMISSION_DENIED, details };
+  if (error instanceof ConflictError) return { code: status.ALREADY_EXISTS, details };
+  if (error instanceof UnavailableError) return { code: status.UNAVAILABLE, details };
+  return { code: status.INTERNAL, details: 'internal error' };
+}
+
+/** And back, on the client side, so a caller sees the same domain error the server raised. */
+export function grpcErrorToDomain(error: ServiceError): DomainError {
+  switch (error.code) {
+    case status.NOT_FOUND:
+      return new NotFoundError(error.details);
+    case status.INVALID_ARGUMENT:
+      return new InputError(error.details);
+    case status.UNAUTHENTICATED:
+      return new UnauthorizedError(error.details || undefined);
+    case status.PERMISSION_DENIED:
+      return new ForbiddenError(error.details || undefined);
+    case status.ALREADY_EXISTS:
+      return new ConflictError(error.details);
+    default:
+      return new UnavailableError(`${status[error.code] ?? error.code}: ${error.details}`);
+  }
+}
+
+/** Adapts an async function to a grpc-js unary handler, mapping domain errors to statuses. */
+export function unaryHandler<Request, Response>(
+  logger: Logger,
+  handler: (request: Request, metadata: Metadata) => Promise<Response>,
+): (call: ServerUnaryCall<Request, Response>, callback: sendUnaryData<Response>) => void {
+  return (call, callback) => {
+    handler(call.request, call.metadata).then(
+      (response) => callback(null, response),
+      (error: unknown) => {
+        const mapped = errorToGrpcStatus(error);
+        if (mapped.code === status.INTERNAL) logger.error({ err: error, path: call.getPath() }, 'gRPC handler failed');
+        callback({ code: mapped.code, details: mapped.details, metadata: new Metadata() });
+      },
+    );
+  };
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type Router } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from '@platform/logger';
+import { CALLER_HEADER, verifyCaller } from '@platform/auth';
+import { errorMiddleware } from './error-mapping.ts';
+import { setCaller } from './request-context.ts';
+
+export type ReadinessChecks = Record<string, () => Promise<void>>;
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  /** Secret shared with the gateway; every `/api` request must carry a caller signed with it. */
+  internalSecret: string;
+  readinessChecks: ReadinessChecks;
+  /** Wraps each API request, e.g. in a MikroORM request context. */
+  requestScope?: express.RequestHandler;
+  routes: Router[];
+}
+
+/**
+ * The HTTP shell every service shares: request ids, logging, health endpoints, body parsing,
+ * the gateway's caller check, and GitLab-shaped errors.
+ */
+export function createServiceApp(options: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.set('trust proxy', true);
+  app.set('etag', false);
+
+  app.use(
+    pinoHttp({
+      logger: options.logger,
+      genReqId: (req, res) => {
+        const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url?.startsWith('/-/') ?? false },
+    }),
+  );
+
+  app.get('/-/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/-/readiness', (_req, res) => {
+    void readiness(options.readinessChecks).then(({ ready, checks }) => {
+      res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'failed', checks });
+    });
+  });
+
+  app.use('/api', (req, _res, next) => {
+    try {
+      setCaller(req, verifyCaller(req.get(CALLER_HEADER), options.internalSecret));
+      next();
+    } catch (error) {
+      next(error);
+    }
+  });
+  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use(express.urlencoded({ extended: true, limit: '1mb' }));
+  if (options.requestScope) app.use('/api', options.requestScope);
+  for (const router of options.routes) app.use(router);
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: '404 Not Found' });
+  });
+  app.use(errorMiddleware(options.logger));
+  return app;
+}
+
+async function readiness(checks: ReadinessChecks) {
+  const results = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      try {
+        await check();
+        return [name, 'ok'] as const;
+      } catch (error) {
+        return [name, error instanceof Error ? error.message : String(error)] as const;
+      }
+    }),
+  );
+  return { ready: results.every(([, result]) => result === 'ok'), checks: Object.fromEntries(results) };
+}

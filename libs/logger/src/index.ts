@@ -1,0 +1,2 @@
+export { createLogger } from './create-logger.ts';
+export type { Logger } from 'pino';

@@ -1,0 +1,2 @@
+export { startTelemetry } from './start-telemetry.ts';
+export type { Telemetry } from './start-telemetry.ts';

@@ -1,0 +1,20 @@
+/** Polls until `probe` returns a value other than undefined, or fails after the timeout. */
+export async function waitFor<Value>(
+  probe: () => Promise<Value | undefined>,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<Value> {
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${options.what ?? 'condition'}${lastError ? `: ${String(lastError)}` : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
+  }
+}

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Installs pnpm, Node 24 (the npm registry's `node` package) and the workspace's dependencies,
+# once and again whenever the lockfile changes, so `npm start` and `npm test` need no step before them.
+set -e
+cd "$(dirname "$0")/.."
+stamp=node_modules/.install-stamp
+want=$(cat pnpm-lock.yaml package.json 2>/dev/null | cksum)
+if [ -x node_modules/.bin/node ] && [ -x node_modules/.bin/pnpm ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  exit 0
+fi
+pnpm_version=$(sed -n 's/.*"packageManager": *"pnpm@\([^"]*\)".*/\1/p' package.json)
+if [ -f pnpm-lock.yaml ]; then frozen=--frozen-lockfile; else frozen=; fi
+npm exec --yes --package="pnpm@$pnpm_version" -- pnpm install $frozen --reporter=append-only >&2
+printf '%s' "$want" > "$stamp"

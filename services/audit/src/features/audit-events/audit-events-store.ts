@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/core';
+import { AuditEvent, type EntityType } from './audit-event.entity.ts';
+
+export type NewAuditEvent = Omit<AuditEvent, 'id'>;
+
+export interface AuditEventFilter {
+  createdAfter?: Date | undefined;
+  createdBefore?: Date | undefined;
+  entityType?: EntityType | undefined;
+  entityId?: number | undefined;
+}
+
+export interface AuditEventStore {
+  insert(event: NewAuditEvent): Promise<void>;
+  findById(id: number): Promise<AuditEvent | null>;
+  list(filter: AuditEventFilter, page: { offset: number; limit: number }): Promise<{ items: AuditEvent[]; total: number }>;
+}
+
+export class PgAuditEventStore implements AuditEventStore {
+  readonly #em: EntityManager;
+
+  constructor(em: EntityManager) {
+    this.#em = em;
+  }
+
+  async insert(event: NewAuditEvent): Promise<void> {
+    this.#em.create(AuditEvent, event);
+    await this.#em.flush();
+  }
+
+  findById(id: number): Promise<AuditEvent | null> {
+    return this.#em.findOne(AuditEvent, { id });
+  }
+
+  async list(filter: AuditEventFilter, page: { offset: number; limit: number }) {
+    const where: FilterQuery<AuditEvent> = {};
+    if (filter.createdAfter || filter.createdBefore) {
+      where.createdAt = {
+        ...(filter.createdAfter ? { $gte: filter.createdAfter } : {}),
+        ...(filter.createdBefore ? { $lte: filter.createdBefore } : {}),
+      };
+    }
+    if (filter.entityType) where.entityType = filter.entityType;
+    if (filter.entityId !== undefined) where.entityId = filter.entityId;
+    const [items, total] = await this.#em.findAndCount(AuditEvent, where, {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      offset: page.offset,
+      limit: page.limit,
+    });
+    return { items, total };
+  }
+}

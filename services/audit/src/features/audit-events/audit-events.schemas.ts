@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { pageShape, params } from '@platform/http';
+import { ENTITY_TYPES } from './audit-event.entity.ts';
+
+export const instanceAuditEventsQuery = z
+  .object({
+    ...pageShape,
+    created_after: params.datetime().optional(),
+    created_before: params.datetime().optional(),
+    entity_type: z.enum(ENTITY_TYPES).optional(),
+    entity_id: params.integer().optional(),
+  })
+  .superRefine((input, context) => {
+    if (input.entity_id !== undefined && input.entity_type === undefined) {
+      context.addIssue({ code: 'custom', path: ['entity_type'], message: 'is missing' });
+    }
+  });
+
+export const auditEventIdParams = z.object({ id: params.integer() });

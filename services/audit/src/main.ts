@@ -1,0 +1,79 @@
+/** Composition root of the audit service: consumes domain events and serves audit events. */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createOrm, ensureDatabase, migrate, requestScope } from '@platform/db';
+import { createKafka, ensureTopics, OutboxEntry, ProcessedEvent, startConsumer } from '@platform/events';
+import { createServiceApp } from '@platform/http';
+import { createLogger, type Logger } from '@platform/logger';
+import { readConfig, type AuditConfig } from './config.ts';
+import { migrations } from './migrations/index.ts';
+import { AuditEvent } from './features/audit-events/audit-event.entity.ts';
+import { PgAuditEventStore } from './features/audit-events/audit-events-store.ts';
+import { AuditEventsService } from './features/audit-events/audit-events-service.ts';
+import { auditEventsRoutes } from './features/audit-events/audit-events-routes.ts';
+
+/** Topics whose events may become audit events. */
+const AUDITED_TOPICS = ['identity.events'];
+
+export interface RunningAudit {
+  httpPort: number;
+  stop(): Promise<void>;
+}
+
+export async function startAudit(config: AuditConfig, logger: Logger): Promise<RunningAudit> {
+  await ensureDatabase(config.DATABASE_URL);
+  const orm = await createOrm({
+    url: config.DATABASE_URL,
+    entities: [AuditEvent, OutboxEntry, ProcessedEvent],
+    migrations,
+    logger,
+  });
+  await migrate(orm);
+
+  const auditEvents = new AuditEventsService({ store: new PgAuditEventStore(orm.em) });
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'audit', logger });
+  await ensureTopics(kafka, AUDITED_TOPICS);
+  const consumer = await startConsumer({
+    kafka,
+    orm,
+    groupId: config.KAFKA_GROUP_ID,
+    topics: AUDITED_TOPICS,
+    logger,
+    handle: (event) => auditEvents.recordFrom(event),
+  });
+
+  const app = createServiceApp({
+    logger,
+    internalSecret: config.INTERNAL_SECRET,
+    requestScope: requestScope(orm),
+    readinessChecks: { database: async () => void (await orm.em.fork().execute('select 1')) },
+    routes: [auditEventsRoutes({ auditEvents })],
+  });
+  const http: Server = await new Promise((resolve) => {
+    const server = app.listen(config.HTTP_PORT, () => resolve(server));
+  });
+  http.keepAliveTimeout = 65_000;
+  const httpPort = (http.address() as AddressInfo).port;
+  logger.info({ httpPort }, 'audit started');
+
+  return {
+    httpPort,
+    async stop() {
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeAllConnections();
+      await consumer.stop();
+      await orm.close();
+    },
+  };
+}
+
+if (import.meta.main) {
+  const config = readConfig();
+  const logger = createLogger({ name: 'audit', level: config.LOG_LEVEL });
+  const running = await startAudit(config, logger);
+  const shutdown = () => {
+    void running.stop().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}

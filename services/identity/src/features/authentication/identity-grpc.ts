@@ -1,0 +1,57 @@
+import type { Logger } from '@platform/logger';
+import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
+import { inUnitOfWork, type Orm } from '@platform/db';
+import {
+  IdentityServiceService,
+  UserState,
+  type AuthenticateRequest,
+  type AuthenticateResponse,
+  type GetUsersRequest,
+  type GetUsersResponse,
+  type IdentityServiceServer,
+} from '@platform/proto/identity/v1';
+import type { TokensService } from '../tokens/tokens-service.ts';
+import type { UserStore } from '../users/users-store.ts';
+import { basicUserView, type ViewContext } from '../users/user-views.ts';
+
+/** Identity's gRPC API: each call runs in its own unit of work. */
+export function identityGrpc(options: {
+  orm: Orm;
+  tokens: TokensService;
+  users: UserStore;
+  views: ViewContext;
+  logger: Logger;
+}): GrpcServiceBinding {
+  const { orm, tokens, users, views, logger } = options;
+  const implementation: IdentityServiceServer = {
+    authenticate: unaryHandler(logger, (request: AuthenticateRequest) =>
+      inUnitOfWork(orm, async (): Promise<AuthenticateResponse> => {
+        const { user, scopes, impersonator } = await tokens.authenticate(request.token, request.sudo || undefined);
+        return {
+          user: { id: user.id, username: user.username, name: user.name, isAdmin: user.isAdmin },
+          scopes,
+          impersonatorId: impersonator?.id ?? 0,
+        };
+      }),
+    ),
+    getUsers: unaryHandler(logger, (request: GetUsersRequest) =>
+      inUnitOfWork(orm, async (): Promise<GetUsersResponse> => {
+        const found = await users.findByIds(request.ids);
+        return {
+          users: found.map((user) => {
+            const view = basicUserView(user, views);
+            return {
+              id: view.id,
+              username: view.username,
+              name: view.name,
+              state: user.state === 'blocked' ? UserState.USER_STATE_BLOCKED : UserState.USER_STATE_ACTIVE,
+              avatarUrl: view.avatar_url,
+              webUrl: view.web_url,
+            };
+          }),
+        };
+      }),
+    ),
+  };
+  return { definition: IdentityServiceService, implementation };
+}

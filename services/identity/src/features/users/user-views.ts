@@ -1,0 +1,97 @@
+import { renderMarkdown } from '../../markdown.ts';
+import type { Identity, User } from './user.entity.ts';
+
+/**
+ * GitLab's representations of a user, from least to most revealing. Which one a caller gets
+ * is decided by the routes; these only shape fields.
+ */
+export interface ViewContext {
+  externalUrl: string;
+}
+
+export function avatarUrlOf(user: User, context: ViewContext): string {
+  return user.avatarUrl ?? `${context.externalUrl}/assets/no_avatar.png`;
+}
+
+/** Public list view; also the user summary other resources embed. */
+export function basicUserView(user: User, context: ViewContext) {
+  return {
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    avatar_url: avatarUrlOf(user, context),
+    web_url: `${context.externalUrl}/${user.username}`,
+  };
+}
+
+/** Single-user public view. */
+export function publicUserView(user: User, context: ViewContext) {
+  return {
+    ...basicUserView(user, context),
+    created_at: user.createdAt,
+    bio: user.bio,
+    bio_html: renderMarkdown(user.bio),
+    location: user.location,
+    public_email: user.publicEmail ?? '',
+    messenger_id: user.messengerId,
+    professional_profile: user.professionalProfile,
+    social_handle: user.socialHandle,
+    website_url: user.websiteUrl,
+    organization: user.organization,
+    job_title: user.jobTitle,
+  };
+}
+
+function identitiesView(identities: Identity[]) {
+  return identities.map((identity) => ({
+    provider: identity.provider,
+    extern_uid: identity.externUid,
+    ...(identity.provider === 'group_saml' ? { saml_provider_id: identity.samlProviderId } : {}),
+  }));
+}
+
+/** The fields a user sees of themselves, beyond the public view. */
+function privateFields(user: User, identities: Identity[]) {
+  return {
+    email: user.email,
+    commit_email: user.email,
+    last_sign_in_at: user.lastSignInAt ?? null,
+    confirmed_at: user.confirmedAt ?? null,
+    theme_id: user.themeId,
+    last_activity_on: user.lastActivityOn ?? null,
+    color_scheme_id: user.colorSchemeId,
+    projects_limit: user.projectsLimit,
+    current_sign_in_at: user.currentSignInAt ?? null,
+    note: user.note ?? null,
+    identities: identitiesView(identities),
+    can_create_group: user.canCreateGroup,
+    can_create_project: user.projectsLimit > 0,
+    two_factor_enabled: user.twoFactorEnabled,
+    external: user.external,
+    private_profile: user.privateProfile,
+  };
+}
+
+/** Administrator view, as in `GET /users` for administrators. */
+export function adminUserView(user: User, identities: Identity[], context: ViewContext) {
+  return {
+    ...publicUserView(user, context),
+    ...privateFields(user, identities),
+    is_admin: user.isAdmin,
+    current_sign_in_ip: user.currentSignInIp ?? null,
+    last_sign_in_ip: user.lastSignInIp ?? null,
+  };
+}
+
+/** Single-user administrator view adds plan, trial and sign-in count. */
+export function adminSingleUserView(user: User, identities: Identity[], context: ViewContext) {
+  return { ...adminUserView(user, identities, context), plan: null, trial: false, sign_in_count: user.signInCount };
+}
+
+/** `GET /user`: administrators see their administrator view; others lose the administrator-only fields. */
+export function currentUserView(user: User, identities: Identity[], context: ViewContext) {
+  if (user.isAdmin) return adminSingleUserView(user, identities, context);
+  const { job_title: _jobTitle, ...visible } = { ...publicUserView(user, context), ...privateFields(user, identities) };
+  return visible;
+}

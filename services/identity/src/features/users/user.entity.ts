@@ -1,0 +1,63 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const USER_STATES = ['active', 'blocked'] as const;
+export type UserState = (typeof USER_STATES)[number];
+
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'users',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    username: p.text(),
+    email: p.text(),
+    name: p.text(),
+    state: p.enum(USER_STATES).default('active'),
+    userType: p.text().default('human'),
+    isAdmin: p.boolean().default(false),
+    passwordHash: p.text().nullable().hidden(),
+    passwordExpiresAt: p.datetime().nullable(),
+    bio: p.text().default(''),
+    location: p.text().default(''),
+    publicEmail: p.text().nullable(),
+    messengerId: p.text().default(''),
+    professionalProfile: p.text().default(''),
+    socialHandle: p.text().default(''),
+    websiteUrl: p.text().default(''),
+    organization: p.text().default(''),
+    jobTitle: p.text().default(''),
+    note: p.text().nullable(),
+    avatarUrl: p.text().nullable(),
+    projectsLimit: p.integer().default(100000),
+    canCreateGroup: p.boolean().default(true),
+    external: p.boolean().default(false),
+    privateProfile: p.boolean().default(false),
+    themeId: p.integer().default(1),
+    colorSchemeId: p.integer().default(1),
+    twoFactorEnabled: p.boolean().default(false),
+    confirmedAt: p.datetime().nullable(),
+    signInCount: p.integer().default(0),
+    currentSignInAt: p.datetime().nullable(),
+    lastSignInAt: p.datetime().nullable(),
+    currentSignInIp: p.text().nullable(),
+    lastSignInIp: p.text().nullable(),
+    lastActivityOn: p.string().columnType('date').nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type User = InferEntity<typeof User>;
+
+/** A link between a user and an external identity provider (SAML, SCIM, LDAP...). */
+export const Identity = defineEntity({
+  name: 'Identity',
+  tableName: 'identities',
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    userId: p.integer(),
+    provider: p.text(),
+    externUid: p.text(),
+    samlProviderId: p.integer().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+});
+export type Identity = InferEntity<typeof Identity>;

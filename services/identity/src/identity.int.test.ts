@@ -1,0 +1,252 @@
+/** Identity against real PostgreSQL and Kafka: HTTP, gRPC, the outbox and its relay. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import pg from 'pg';
+import { Kafka, logLevel } from 'kafkajs';
+import { createChannelCredentials, callUnary } from '@platform/grpc';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { createLogger } from '@platform/logger';
+import { IdentityServiceClient } from '@platform/proto/identity/v1';
+import { UserCreated } from '@platform/proto/identity/v1/events';
+import {
+  adminCaller,
+  callerHeader,
+  createTestDatabase,
+  TEST_INTERNAL_SECRET,
+  testEnvironment,
+  userCaller,
+  waitFor,
+  type TestDatabase,
+} from '@platform/testing';
+import { startIdentity, type RunningIdentity } from './main.ts';
+
+const ROOT_TOKEN = 'glpat-integration-root-token-0001';
+let database: TestDatabase;
+let identity: RunningIdentity;
+let api: ReturnType<typeof request>;
+let grpcClient: IdentityServiceClient;
+
+async function outboxCount(): Promise<number> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const result = await client.query<{ count: string }>('select count(*) from outbox');
+    return Number(result.rows[0]?.count);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  database = createTestDatabase('identity');
+  const { kafkaBrokers } = testEnvironment();
+  identity = await startIdentity(
+    {
+      HTTP_PORT: 0,
+      GRPC_PORT: 0,
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: kafkaBrokers,
+      INTERNAL_SECRET: TEST_INTERNAL_SECRET,
+      EXTERNAL_URL: 'http://platform.test',
+      ROOT_TOKEN,
+      LOG_LEVEL: 'silent',
+    },
+    createLogger({ name: 'identity-test', level: 'silent' }),
+  );
+  api = request(`http://127.0.0.1:${identity.httpPort}`);
+  grpcClient = new IdentityServiceClient(`127.0.0.1:${identity.grpcPort}`, createChannelCredentials());
+});
+
+afterAll(async () => {
+  grpcClient?.close();
+  await identity?.stop();
+  await database?.drop();
+});
+
+const newUser = (username: string) => ({
+  email: `${username}@example.com`,
+  name: `User ${username}`,
+  username,
+  password: 'a-long-enough-password',
+});
+
+describe('the caller header', () => {
+  it('is required on every API request', async () => {
+    const response = await api.get('/api/v4/user');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ message: '401 Unauthorized' });
+  });
+
+  it('is refused when not signed with the gateway secret', async () => {
+    const forged = Buffer.from(JSON.stringify({ caller: adminCaller(), iat: Date.now() })).toString('base64url');
+    const response = await api.get('/api/v4/user').set('x-platform-caller', `${forged}.AAAA`);
+    expect(response.status).toBe(401);
+  });
+});
+
+describe('POST /users', () => {
+  it('creates a user, answering with the administrator view', async () => {
+    const response = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(newUser('grace'));
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      username: 'grace',
+      email: 'grace@example.com',
+      state: 'active',
+      is_admin: false,
+      bio: '',
+      private_profile: false,
+      web_url: 'http://platform.test/grace',
+      identities: [],
+    });
+    expect(response.body).not.toHaveProperty('password');
+    expect(response.body).not.toHaveProperty('password_hash');
+  });
+
+  it('publishes identity.user.created through the outbox to Kafka', async () => {
+    const response = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(newUser('hopper'));
+    const userId = response.body.id as number;
+    const kafka = new Kafka({ brokers: testEnvironment().kafkaBrokers, logLevel: logLevel.NOTHING });
+    const consumer = kafka.consumer({ groupId: `identity-test-${Date.now()}` });
+    const seen: Array<{ type: string; aggregateId: string; data: unknown; actor: unknown }> = [];
+    await consumer.connect();
+    await consumer.subscribe({ topics: ['identity.events'], fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void seen.push(JSON.parse(String(message.value))) });
+    try {
+      const event = await waitFor(async () => seen.find((candidate) => candidate.aggregateId === String(userId)), {
+        what: 'the user.created event on Kafka',
+      });
+      expect(event.type).toBe('identity.user.created');
+      expect(UserCreated.fromJSON(event.data).user).toMatchObject({ id: userId, username: 'hopper' });
+      expect(event.actor).toMatchObject({ id: 1, username: 'root' });
+    } finally {
+      await consumer.disconnect();
+    }
+  });
+
+  it('names a missing parameter the way GitLab does', async () => {
+    const response = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ name: 'x', username: 'x', password: 'long-password' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'email is missing' });
+  });
+
+  it('requires a password or one of the password flags', async () => {
+    const { password: _password, ...withoutPassword } = newUser('nopass');
+    const response = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(withoutPassword);
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatch(/at least one parameter must be provided/);
+    const flagged = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...withoutPassword, reset_password: true });
+    expect(flagged.status).toBe(201);
+  });
+
+  it('rejects a short password field by field', async () => {
+    const response = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...newUser('shorty'), password: 'short' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ message: { password: ['is too short (minimum is 8 characters)'] } });
+  });
+
+  it('answers 409 for a taken username or email and writes no event', async () => {
+    await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(newUser('turing'));
+    const before = await outboxCount();
+    const sameUsername = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...newUser('turing'), email: 'other@example.com' });
+    expect(sameUsername.status).toBe(409);
+    expect(sameUsername.body).toEqual({ message: 'Username has already been taken' });
+    const sameEmail = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...newUser('alan'), email: 'TURING@example.com' });
+    expect(sameEmail.status).toBe(409);
+    expect(sameEmail.body).toEqual({ message: 'Email has already been taken' });
+    expect(await outboxCount()).toBe(before);
+  });
+
+  it('is for administrators only', async () => {
+    const response = await api.post('/api/v4/users').set(callerHeader(userCaller(2, 'grace'))).send(newUser('mallory'));
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ message: '403 Forbidden' });
+  });
+
+  it('never answers 500 to malformed input', async () => {
+    const response = await api
+      .post('/api/v4/users')
+      .set(callerHeader(adminCaller()))
+      .set('content-type', 'application/json')
+      .send('{"email": ');
+    expect(response.status).toBe(400);
+    const wrongTypes = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...newUser('typed'), admin: 'maybe', projects_limit: 'many' });
+    expect(wrongTypes.status).toBe(400);
+    expect(wrongTypes.body.error).toBe('admin is invalid, projects_limit is invalid');
+  });
+});
+
+describe('GET /users/:id', () => {
+  it('shows the public view to users and the administrator view to administrators', async () => {
+    const created = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(newUser('lovelace'));
+    const asUser = await api.get(`/api/v4/users/${created.body.id}`).set(callerHeader(userCaller(99, 'someone')));
+    expect(asUser.status).toBe(200);
+    expect(asUser.body).toMatchObject({ username: 'lovelace', bio: '', job_title: '' });
+    expect(asUser.body).not.toHaveProperty('email');
+    expect(asUser.body).not.toHaveProperty('is_admin');
+    const asAdmin = await api.get(`/api/v4/users/${created.body.id}`).set(callerHeader(adminCaller()));
+    expect(asAdmin.body).toMatchObject({ email: 'lovelace@example.com', is_admin: false, sign_in_count: 0 });
+  });
+
+  it('answers 404 for an unknown user and 400 for a malformed id', async () => {
+    const missing = await api.get('/api/v4/users/999999').set(callerHeader(adminCaller()));
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ message: '404 User Not Found' });
+    const malformed = await api.get('/api/v4/users/abc').set(callerHeader(adminCaller()));
+    expect(malformed.status).toBe(400);
+  });
+});
+
+describe('POST /users/:user_id/personal_access_tokens and gRPC Authenticate', () => {
+  it('issues a token that authenticates as its user, stored only as a digest', async () => {
+    const user = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(newUser('knuth'));
+    const issued = await api
+      .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
+      .set(callerHeader(adminCaller()))
+      .send({ name: 'ci', scopes: ['api', 'read_user'] });
+    expect(issued.status).toBe(201);
+    expect(issued.body).toMatchObject({ name: 'ci', scopes: ['api', 'read_user'], user_id: user.body.id, active: true, revoked: false });
+    expect(issued.body.token).toMatch(/^glpat-/);
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const stored = await client.query('select token_digest from personal_access_tokens where id = $1', [issued.body.id]);
+    await client.end();
+    expect(stored.rows[0].token_digest).not.toContain(issued.body.token);
+
+    const authenticated = await callUnary(grpcClient.authenticate.bind(grpcClient), { token: issued.body.token, sudo: '' });
+    expect(authenticated.user).toMatchObject({ id: user.body.id, username: 'knuth', isAdmin: false });
+    expect(authenticated.scopes).toEqual(['api', 'read_user']);
+  });
+
+  it('refuses unknown scopes, a past expiry and an unknown user', async () => {
+    const badScope = await api.post('/api/v4/users/1/personal_access_tokens').set(callerHeader(adminCaller())).send({ name: 'x', scopes: ['everything'] });
+    expect(badScope.status).toBe(400);
+    expect(badScope.body.error).toBe('scopes[0] does not have a valid value');
+    const past = await api
+      .post('/api/v4/users/1/personal_access_tokens')
+      .set(callerHeader(adminCaller()))
+      .send({ name: 'x', scopes: ['api'], expires_at: '2020-01-01' });
+    expect(past.status).toBe(400);
+    const unknown = await api.post('/api/v4/users/999999/personal_access_tokens').set(callerHeader(adminCaller())).send({ name: 'x', scopes: ['api'] });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('rejects a bad token and honours sudo for administrators only', async () => {
+    await expect(callUnary(grpcClient.authenticate.bind(grpcClient), { token: 'glpat-wrong', sudo: '' })).rejects.toBeInstanceOf(UnauthorizedError);
+    const asGrace = await callUnary(grpcClient.authenticate.bind(grpcClient), { token: ROOT_TOKEN, sudo: 'grace' });
+    expect(asGrace.user?.username).toBe('grace');
+    expect(asGrace.impersonatorId).toBe(1);
+    await expect(callUnary(grpcClient.authenticate.bind(grpcClient), { token: ROOT_TOKEN, sudo: 'nobody-here' })).rejects.toBeInstanceOf(NotFoundError);
+
+    const user = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(newUser('plainuser'));
+    const issued = await api.post(`/api/v4/users/${user.body.id}/personal_access_tokens`).set(callerHeader(adminCaller())).send({ name: 'x', scopes: ['api', 'sudo'] });
+    await expect(callUnary(grpcClient.authenticate.bind(grpcClient), { token: issued.body.token, sudo: 'root' })).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
+  it('serves user summaries to other services', async () => {
+    const response = await callUnary(grpcClient.getUsers.bind(grpcClient), { ids: [1, 424242] });
+    expect(response.users).toEqual([
+      expect.objectContaining({ id: 1, username: 'root', webUrl: 'http://platform.test/root' }),
+    ]);
+  });
+});
