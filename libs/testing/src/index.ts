@@ -2,3 +2,4 @@ export { testEnvironment, createTestDatabase, TEST_INTERNAL_SECRET } from './tes
 export type { TestDatabase } from './test-environment.ts';
 export { callerHeader, adminCaller, userCaller } from './callers.ts';
 export { waitFor } from './wait-for.ts';
+export { gitlabSchemaErrors } from './gitlab-schema.ts';

@@ -11,9 +11,7 @@ import { AuditEvent } from './features/audit-events/audit-event.entity.ts';
 import { PgAuditEventStore } from './features/audit-events/audit-events-store.ts';
 import { AuditEventsService } from './features/audit-events/audit-events-service.ts';
 import { auditEventsRoutes } from './features/audit-events/audit-events-routes.ts';
-
-/** Topics whose events may become audit events. */
-const AUDITED_TOPICS = ['identity.events'];
+import { AUDITED_TOPICS } from './features/audit-events/audit-event-translation.ts';
 
 export interface RunningAudit {
   httpPort: number;

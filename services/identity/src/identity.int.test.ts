@@ -13,6 +13,7 @@ import {
   callerHeader,
   createTestDatabase,
   TEST_INTERNAL_SECRET,
+  gitlabSchemaErrors,
   testEnvironment,
   userCaller,
   waitFor,
@@ -100,6 +101,7 @@ describe('POST /users', () => {
     });
     expect(response.body).not.toHaveProperty('password');
     expect(response.body).not.toHaveProperty('password_hash');
+    expect(gitlabSchemaErrors('user/admin.json', response.body, { optional: ['pronouns', 'namespace_id'] })).toEqual([]);
   });
 
   it('publishes identity.user.created through the outbox to Kafka', async () => {
@@ -183,6 +185,7 @@ describe('GET /users/:id', () => {
     expect(asUser.body).toMatchObject({ username: 'lovelace', bio: '', job_title: '' });
     expect(asUser.body).not.toHaveProperty('email');
     expect(asUser.body).not.toHaveProperty('is_admin');
+    expect(gitlabSchemaErrors('user/basic.json', asUser.body)).toEqual([]);
     const asAdmin = await api.get(`/api/v4/users/${created.body.id}`).set(callerHeader(adminCaller()));
     expect(asAdmin.body).toMatchObject({ email: 'lovelace@example.com', is_admin: false, sign_in_count: 0 });
   });

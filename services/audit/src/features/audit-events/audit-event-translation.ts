@@ -1,48 +1,17 @@
 import type { EventEnvelope } from '@platform/events';
-import { UserCreated } from '@platform/proto/identity/v1/events';
-import type { AuditDetails } from './audit-event.entity.ts';
 import type { NewAuditEvent } from './audit-events-store.ts';
+import type { AuditTranslation } from './translations/translation-helpers.ts';
+import { userAuditEvents } from './translations/user-audit-events.ts';
 
-/** The author of changes made by the system itself, as GitLab records them. */
-const SYSTEM_AUTHOR = { id: -1, name: 'System' };
+/** Every domain event type that becomes an audit event; one module per kind of source. */
+const translations: Record<string, AuditTranslation> = {
+  ...userAuditEvents,
+};
 
-function authorOf(event: EventEnvelope) {
-  return event.actor ? { id: event.actor.id, name: event.actor.name } : SYSTEM_AUTHOR;
-}
+/** The topics whose events may become audit events. */
+export const AUDITED_TOPICS = ['identity.events'];
 
-function base(event: EventEnvelope): Pick<NewAuditEvent, 'authorId' | 'sourceEventId' | 'createdAt'> & { details: Pick<AuditDetails, 'author_name' | 'ip_address'> } {
-  const author = authorOf(event);
-  return {
-    authorId: author.id,
-    sourceEventId: event.id,
-    createdAt: new Date(event.occurredAt),
-    details: { author_name: author.name, ip_address: event.actor?.ip ?? null },
-  };
-}
-
-/** Which domain events become audit events, and how they read. Unknown types are not audited. */
+/** The audit event a domain event stands for; unknown types are not audited. */
 export function auditEventFor(event: EventEnvelope): NewAuditEvent | undefined {
-  switch (event.type) {
-    case 'identity.user.created': {
-      const user = UserCreated.fromJSON(event.data).user;
-      if (!user) return undefined;
-      const common = base(event);
-      return {
-        ...common,
-        entityId: user.id,
-        entityType: 'User',
-        eventName: 'user_created',
-        details: {
-          ...common.details,
-          add: 'user',
-          target_id: user.id,
-          target_type: 'User',
-          target_details: user.username,
-          entity_path: user.username,
-        },
-      };
-    }
-    default:
-      return undefined;
-  }
+  return translations[event.type]?.(event);
 }
