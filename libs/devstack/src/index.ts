@@ -2,3 +2,5 @@ export { ensureKafkaJars, startKafkaBroker, KAFKA_VERSION } from './kafka-broker
 export type { KafkaBroker, StartKafkaBrokerOptions } from './kafka-broker.ts';
 export { resolvePostgres, databaseUrlFor } from './postgres-server.ts';
 export type { PostgresServer } from './postgres-server.ts';
+export { startPlatform } from './platform.ts';
+export type { PlatformOptions, RunningPlatform } from './platform.ts';

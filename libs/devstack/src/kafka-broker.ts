@@ -1,15 +1,15 @@
 // Fetches, caches and runs a real single-node Apache Kafka broker (KRaft, combined
 // broker+controller) from Maven Central jars: no Docker, no tarball download.
-// Recipe and rationale: /work/shared/notes/kafka-recipe.md (Kafka 3.9.1 + reload4j backend).
-import { spawn, type ChildProcess } from 'node:child_process';
+// Kafka 3.9.1 with the reload4j logging backend its release tarball ships (its POM lacks one).
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { access, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { Kafka, logLevel } from 'kafkajs';
+import { spawnSupervised } from './supervised-process.ts';
 
 // Must match <kafka.version> in ../kafka/pom.xml; it names the cache dir so a bump refetches.
 export const KAFKA_VERSION = '3.9.1';
@@ -188,56 +188,28 @@ export async function startKafkaBroker(options: StartKafkaBrokerOptions = {}): P
     throw err;
   }
 
-  // Not detached: Ctrl+C reaches java too (same process group). On Linux, setpriv's parent-death
-  // signal also kills the broker if this process dies without running 'exit' handlers (SIGKILL,
-  // unhandled SIGTERM, killed jest worker). setpriv execs java, so the pid is java's.
-  const javaCmd = javaArgs(['-Xms128m', '-Xmx512m'], 'kafka.Kafka', [propsFile]);
-  const usePdeathsig = process.platform === 'linux' && (await exists('/usr/bin/setpriv'));
-  const child: ChildProcess = usePdeathsig
-    ? spawn('/usr/bin/setpriv', ['--pdeathsig', 'SIGKILL', '--', javaBin, ...javaCmd], { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(javaBin, javaCmd, { stdio: ['ignore', 'pipe', 'pipe'] });
-
-  const lastLines: string[] = [];
-  let spawnError: Error | undefined;
-  child.on('error', (err) => (spawnError = err));
-  for (const stream of [child.stdout!, child.stderr!]) {
-    // Always drain the pipes, or java blocks once a pipe buffer fills up.
-    createInterface({ input: stream }).on('line', (line) => {
-      lastLines.push(line);
-      if (lastLines.length > 50) lastLines.shift();
-      options.log?.(line);
-    });
-  }
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const isDead = () => spawnError !== undefined || child.exitCode !== null || child.signalCode !== null;
-  // Last resort for a runner that exits without calling stop(); 'exit' handlers must be synchronous.
-  const killOnExit = () => {
-    child.kill('SIGKILL');
-    if (ownsDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+  const broker = spawnSupervised({
+    command: javaBin,
+    args: javaArgs(['-Xms128m', '-Xmx512m'], 'kafka.Kafka', [propsFile]),
+    onLine: options.log,
+    // Last resort for a runner that exits without calling stop(): exit handlers are synchronous.
+    onAbandoned: () => {
+      if (ownsDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+    },
+  });
+  const stop = async () => {
+    await broker.stop(STOP_TIMEOUT_MS); // kafka.Kafka's shutdown hook does a clean shutdown
+    if (ownsDir) await rm(dataDir, { recursive: true, force: true });
   };
-  process.on('exit', killOnExit);
-
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      if (!isDead()) {
-        child.kill('SIGTERM'); // kafka.Kafka's shutdown hook does a clean shutdown
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-        await exited;
-        clearTimeout(timer);
-      }
-      process.off('exit', killOnExit);
-      if (ownsDir) await rm(dataDir, { recursive: true, force: true });
-    })());
 
   const brokers = [`127.0.0.1:${port}`];
   try {
-    await waitUntilReady(brokers, isDead, () => spawnError?.message ?? lastLines.join('\n'));
+    await waitUntilReady(brokers, broker.isDead, broker.lastOutput);
   } catch (err) {
     await stop();
     throw err;
   }
-  return { brokers, pid: child.pid!, stop };
+  return { brokers, pid: broker.pid, stop };
 }
 
 /**

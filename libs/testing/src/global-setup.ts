@@ -9,6 +9,9 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
+  if (Number(process.versions.node.split('.')[0]) < 24) {
+    throw new Error(`tests need Node 24 or later, this is ${process.version}: run them with \`npm test\``);
+  }
   const postgres = await resolvePostgres({ databaseUrl: process.env.DATABASE_URL });
   process.env.TEST_POSTGRES_URL = postgres.url;
   let broker: KafkaBroker | undefined;

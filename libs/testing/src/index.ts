@@ -1,4 +1,4 @@
-export { testEnvironment, createTestDatabase, TEST_INTERNAL_SECRET } from './test-environment.ts';
+export { testEnvironment, createTestDatabase, dropDatabases, TEST_INTERNAL_SECRET } from './test-environment.ts';
 export type { TestDatabase } from './test-environment.ts';
 export { callerHeader, adminCaller, userCaller } from './callers.ts';
 export { waitFor } from './wait-for.ts';

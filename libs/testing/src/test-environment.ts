@@ -34,3 +34,16 @@ export function createTestDatabase(label: string): TestDatabase {
     },
   };
 }
+
+/** Drops every database whose name starts with `prefix`, e.g. those a platform run created. */
+export async function dropDatabases(prefix: string): Promise<void> {
+  const { postgresUrl } = testEnvironment();
+  const client = new pg.Client({ connectionString: databaseUrlFor(postgresUrl, 'postgres') });
+  await client.connect();
+  try {
+    const found = await client.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [prefix]);
+    for (const { datname } of found.rows) await client.query(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await client.end();
+  }
+}

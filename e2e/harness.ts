@@ -1,0 +1,33 @@
+/**
+ * Starts the whole platform (every service and the gateway, as separate processes) against the
+ * test run's PostgreSQL and Kafka, with its own databases and consumer groups.
+ */
+import { randomBytes } from 'node:crypto';
+import { startPlatform, type RunningPlatform } from '@platform/devstack';
+import { dropDatabases, TEST_INTERNAL_SECRET, testEnvironment } from '@platform/testing';
+
+export const E2E_ROOT_TOKEN = 'glpat-e2e-root-token-000000000';
+
+export async function startTestPlatform(): Promise<RunningPlatform> {
+  const { postgresUrl, kafkaBrokers } = testEnvironment();
+  const run = randomBytes(4).toString('hex');
+  const databasePrefix = `e2e_${run}_`;
+  const platform = await startPlatform({
+    postgresUrl,
+    kafkaBrokers,
+    rootToken: E2E_ROOT_TOKEN,
+    internalSecret: TEST_INTERNAL_SECRET,
+    gatewayPort: 0,
+    freePorts: true,
+    databasePrefix,
+    consumerGroupSuffix: `-e2e-${run}`,
+    logLevel: 'warn',
+  });
+  return {
+    ...platform,
+    async stop() {
+      await platform.stop();
+      await dropDatabases(databasePrefix);
+    },
+  };
+}
