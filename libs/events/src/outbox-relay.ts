@@ -90,7 +90,7 @@ export async function startOutboxRelay(options: {
           span.end();
         }
       });
-      await tx.execute('update outbox set published_at = now() where id = any(?::bigint[])', [rows.map((row) => row.id)]);
+      await tx.execute('update outbox set published_at = now() where id in (?)', [rows.map((row) => row.id)]);
       return rows.length;
     });
   }

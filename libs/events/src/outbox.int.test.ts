@@ -1,0 +1,154 @@
+/**
+ * The outbox, its relay and the idempotent consumer against real PostgreSQL and Kafka.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
+import { createOrm, Migration, migrate, type Orm } from '@platform/db';
+import { createLogger } from '@platform/logger';
+import { startTelemetry, type Telemetry } from '@platform/telemetry';
+import { createTestDatabase, testEnvironment, waitFor, type TestDatabase } from '@platform/testing';
+import {
+  ensureTopics,
+  eventTablesSql,
+  OutboxEntry,
+  ProcessedEvent,
+  recordEvent,
+  startConsumer,
+  startOutboxRelay,
+  type EventEnvelope,
+} from './index.ts';
+
+class EventTables extends Migration {
+  override name = 'EventTables';
+  override up(): void {
+    for (const sql of eventTablesSql) this.addSql(sql);
+  }
+}
+
+const logger = createLogger({ name: 'events-test', level: 'silent' });
+const spans = new InMemorySpanExporter();
+let telemetry: Telemetry;
+let database: TestDatabase;
+let orm: Orm;
+const topic = `events-test-${randomUUID()}`;
+const kafka = () => new Kafka({ brokers: testEnvironment().kafkaBrokers, logLevel: logLevel.NOTHING });
+
+async function unpublished(): Promise<number> {
+  const rows = await orm.em.fork().execute('select count(*)::int as count from outbox where published_at is null');
+  return (rows[0] as { count: number }).count;
+}
+
+beforeAll(async () => {
+  telemetry = startTelemetry({ serviceName: 'events-test', env: {}, spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });
+  database = createTestDatabase('events');
+  const { ensureDatabase } = await import('@platform/db');
+  await ensureDatabase(database.url);
+  orm = await createOrm({
+    url: database.url,
+    entities: [OutboxEntry, ProcessedEvent],
+    migrations: [{ name: 'EventTables', class: EventTables }],
+    logger,
+  });
+  await migrate(orm);
+  await ensureTopics(kafka(), [topic]);
+});
+
+afterAll(async () => {
+  await orm?.close();
+  await database?.drop();
+  await telemetry?.shutdown();
+});
+
+function record(data: Record<string, unknown>, aggregateId = String(data.n)) {
+  return orm.em.fork().transactional(async (em) =>
+    recordEvent(em, { topic, type: 'test.thing.happened', aggregateId, actor: null, data }),
+  );
+}
+
+describe('the outbox', () => {
+  it('keeps nothing from a transaction that rolled back', async () => {
+    const before = await unpublished();
+    await expect(
+      orm.em.fork().transactional(async (em) => {
+        recordEvent(em, { topic, type: 'test.thing.happened', aggregateId: '0', actor: null, data: {} });
+        await em.flush();
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await unpublished()).toBe(before);
+  });
+
+  it('holds events while Kafka is unreachable and publishes them once it is back', async () => {
+    const unreachable = new Kafka({ brokers: ['127.0.0.1:1'], logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 300 });
+    const downRelay = await startOutboxRelay({ orm, kafka: unreachable, databaseUrl: database.url, topics: [topic], logger, pollIntervalMs: 100 });
+    // One aggregate: its events must arrive in the order they were recorded.
+    await record({ n: 1 }, 'thing-a');
+    await record({ n: 2 }, 'thing-a');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await unpublished()).toBe(2);
+    await downRelay.stop();
+
+    const received: EventEnvelope[] = [];
+    const consumer = kafka().consumer({ groupId: `reader-${randomUUID()}` });
+    const relay = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void received.push(JSON.parse(String(message.value))) });
+    try {
+      await waitFor(async () => (received.length >= 2 ? true : undefined), { what: 'both events on Kafka' });
+      expect(received.map((event) => event.data)).toEqual([{ n: 1 }, { n: 2 }]);
+      // Marked published in the transaction that read them, which commits after Kafka acknowledged.
+      await waitFor(async () => ((await unpublished()) === 0 ? true : undefined), { what: 'the outbox drained' });
+    } finally {
+      await consumer.disconnect();
+      await relay.stop();
+    }
+  });
+});
+
+describe('the consumer', () => {
+  it('applies a redelivered event once, inside the trace that recorded it', async () => {
+    const relay = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger });
+    const recorded = await trace.getTracer('test').startActiveSpan('request', async (span) => {
+      try {
+        return await record({ n: 3 });
+      } finally {
+        span.end();
+      }
+    });
+    await relay.flush();
+    // At-least-once delivery: the same envelope arrives a second time.
+    const producer = kafka().producer();
+    await producer.connect();
+    await producer.send({ topic, messages: [{ key: '3', value: JSON.stringify(recorded) }] });
+    await producer.disconnect();
+
+    const applied: Array<{ id: string; traceId: string | undefined }> = [];
+    const consumer = await startConsumer({
+      kafka: kafka(),
+      orm,
+      groupId: `applier-${randomUUID()}`,
+      topics: [topic],
+      logger,
+      handle: async (event) => {
+        applied.push({ id: event.id, traceId: trace.getActiveSpan()?.spanContext().traceId });
+      },
+    });
+    try {
+      await waitFor(async () => (applied.some((event) => event.id === recorded.id) ? true : undefined), { what: 'the event applied' });
+      // Let the duplicate arrive too.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(applied.filter((event) => event.id === recorded.id)).toHaveLength(1);
+      const requestSpan = spans.getFinishedSpans().find((span) => span.name === 'request');
+      expect(requestSpan).toBeDefined();
+      expect(applied.find((event) => event.id === recorded.id)?.traceId).toBe(requestSpan?.spanContext().traceId);
+      expect(recorded.traceContext.traceparent).toContain(requestSpan?.spanContext().traceId);
+    } finally {
+      await consumer.stop();
+      await relay.stop();
+    }
+  });
+});

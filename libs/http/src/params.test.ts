@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import { InputError } from '@platform/errors';
+import { params, parseParams } from './params.ts';
+
+const schema = z.object({
+  name: z.string().max(5),
+  count: params.integer().optional(),
+  active: params.boolean().optional(),
+  state: z.enum(['opened', 'closed']).optional(),
+  since: params.datetime().optional(),
+  id: params.idOrPath().optional(),
+});
+
+function failure(input: unknown): string {
+  try {
+    parseParams(schema, input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('parseParams', () => {
+  it('accepts query-string spellings of integers, booleans and dates', () => {
+    expect(parseParams(schema, { name: 'a', count: '12', active: 'false', since: '2026-01-02' })).toEqual({
+      name: 'a',
+      count: 12,
+      active: false,
+      since: new Date('2026-01-02T00:00:00.000Z'),
+    });
+  });
+
+  it('tells a project id from a URL-encoded full path', () => {
+    expect(parseParams(schema, { name: 'a', id: '42' }).id).toBe(42);
+    expect(parseParams(schema, { name: 'a', id: 'group/sub/project' }).id).toBe('group/sub/project');
+  });
+
+  it('words failures the way Grape does', () => {
+    expect(failure({})).toBe('name is missing');
+    expect(failure({ name: 'abcdef' })).toBe('name is too long (maximum is 5 characters)');
+    expect(failure({ name: 'a', count: 'many', active: 'perhaps' })).toBe('count is invalid, active is invalid');
+    expect(failure({ name: 'a', state: 'merged' })).toBe('state does not have a valid value');
+    expect(failure({ name: 'a', since: 'yesterday' })).toBe('since is invalid');
+  });
+});
