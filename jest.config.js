@@ -12,7 +12,7 @@ export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
-  testMatch: ['<rootDir>/{libs,services,gateway,proto,bench,e2e,scripts}/**/*.test.ts'],
+  testMatch: ['<rootDir>/{libs,services,gateway,proto,bench,e2e,scripts,deploy}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',

@@ -54,7 +54,9 @@ function run(cmd: string, args: string[]): Promise<{ code: number | null; output
   });
 }
 
+// Maven colours its output even with -B; the codes are stripped from error messages.
 const tail = (text: string, lines = 40) =>
+  // eslint-disable-next-line no-control-regex
   text.replace(/\x1b\[[0-9;]*m/g, '').trimEnd().split('\n').slice(-lines).join('\n');
 
 const fetching = new Map<string, Promise<string>>(); // dedupes concurrent calls within one process

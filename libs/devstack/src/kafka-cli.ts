@@ -6,15 +6,15 @@ import { ensureKafkaJars, startKafkaBroker } from './kafka-broker.ts';
 const [command, dataDir] = process.argv.slice(2);
 
 if (command === 'fetch') {
-  console.log(await ensureKafkaJars());
+  process.stdout.write(`${await ensureKafkaJars()}\n`);
 } else if (command === 'start') {
-  const broker = await startKafkaBroker({ dataDir, port: 9092, controllerPort: 9093, log: (line) => console.error(line) });
-  console.log(`Kafka ready on ${broker.brokers.join(',')} (pid ${broker.pid}); Ctrl+C to stop`);
+  const broker = await startKafkaBroker({ dataDir, port: 9092, controllerPort: 9093, log: (line) => process.stderr.write(`${line}\n`) });
+  process.stdout.write(`Kafka ready on ${broker.brokers.join(',')} (pid ${broker.pid}); Ctrl+C to stop\n`);
   // Handle the signals ourselves so the broker gets a clean SIGTERM shutdown before we exit.
   const shutdown = () => void broker.stop().then(() => process.exit(0));
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
 } else {
-  console.error('usage: kafka-cli.ts fetch | start [dataDir]');
+  process.stderr.write('usage: kafka-cli.ts fetch | start [dataDir]\n');
   process.exit(2);
 }
