@@ -5,12 +5,39 @@ import { spawnSupervised, type SupervisedProcess } from './supervised-process.ts
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/** Every process of the platform, in start order; the gateway comes last. */
-const SERVICES = [
-  { name: 'identity', dir: 'services/identity', ports: { HTTP_PORT: 3001, GRPC_PORT: 50051 } },
-  { name: 'audit', dir: 'services/audit', ports: { HTTP_PORT: 3007 } },
-] as const;
-const GATEWAY = { name: 'gateway', dir: 'gateway', ports: { PORT: 8080 } } as const;
+/**
+ * The services of the platform, started together before the gateway. `env` adds what only that
+ * service reads; every service also gets the common variables (Kafka, secret, URLs, log level).
+ */
+interface ServiceDefinition {
+  name: string;
+  dir: string;
+  ports: Record<string, number>;
+  /** Reached by the gateway at this variable, e.g. IDENTITY_URL. */
+  gatewayVariable: string;
+  database: boolean;
+  env?: (options: PlatformOptions) => NodeJS.ProcessEnv;
+}
+
+const SERVICES: ServiceDefinition[] = [
+  {
+    name: 'identity',
+    dir: 'services/identity',
+    ports: { HTTP_PORT: 3001, GRPC_PORT: 50051 },
+    gatewayVariable: 'IDENTITY_URL',
+    database: true,
+    env: (options) => ({ ROOT_TOKEN: options.rootToken }),
+  },
+  {
+    name: 'audit',
+    dir: 'services/audit',
+    ports: { HTTP_PORT: 3007 },
+    gatewayVariable: 'AUDIT_URL',
+    database: true,
+    env: (options) => ({ KAFKA_GROUP_ID: `audit${options.consumerGroupSuffix ?? ''}` }),
+  },
+];
+const GATEWAY = { name: 'gateway', dir: 'gateway' };
 
 export interface PlatformOptions {
   postgresUrl: string;
@@ -49,10 +76,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function assignPorts<Ports extends Record<string, number>>(ports: Ports, free: boolean): Promise<Ports> {
+async function assignPorts(ports: Record<string, number>, free: boolean): Promise<Record<string, number>> {
   if (!free) return ports;
   const entries = await Promise.all(Object.keys(ports).map(async (name) => [name, await freePort()] as const));
-  return Object.fromEntries(entries) as Ports;
+  return Object.fromEntries(entries);
 }
 
 async function waitUntilReady(name: string, url: string, child: SupervisedProcess, timeoutMs = 120_000): Promise<void> {
@@ -76,47 +103,36 @@ async function waitUntilReady(name: string, url: string, child: SupervisedProces
  */
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
   const prefix = options.databasePrefix ?? 'platform_';
-  const free = options.freePorts ?? false;
   const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
   const url = `http://127.0.0.1:${gatewayPort}`;
-  const ports = {
-    identity: await assignPorts(SERVICES[0].ports, free),
-    audit: await assignPorts(SERVICES[1].ports, free),
-  };
-  const serviceUrls = {
-    identity: `http://127.0.0.1:${ports.identity.HTTP_PORT}`,
-    audit: `http://127.0.0.1:${ports.audit.HTTP_PORT}`,
-  };
-  const identityGrpc = `127.0.0.1:${ports.identity.GRPC_PORT}`;
+  const ports = new Map<string, Record<string, number>>();
+  for (const service of SERVICES) ports.set(service.name, await assignPorts(service.ports, options.freePorts ?? false));
+  const portOf = (service: string, variable: string) => ports.get(service)?.[variable];
+  const serviceUrls = Object.fromEntries(SERVICES.map((service) => [service.name, `http://127.0.0.1:${portOf(service.name, 'HTTP_PORT')}`]));
   const common = {
     ...process.env,
     ...options.env,
     KAFKA_BROKERS: options.kafkaBrokers.join(','),
     INTERNAL_SECRET: options.internalSecret,
     EXTERNAL_URL: url,
-    IDENTITY_GRPC_ADDRESS: identityGrpc,
+    IDENTITY_GRPC_ADDRESS: `127.0.0.1:${portOf('identity', 'GRPC_PORT')}`,
     LOG_LEVEL: options.logLevel ?? 'info',
   };
   const environments: Record<string, NodeJS.ProcessEnv> = {
-    identity: {
-      ...common,
-      ...portEnv(ports.identity),
-      DATABASE_URL: databaseUrlFor(options.postgresUrl, `${prefix}identity`),
-      ROOT_TOKEN: options.rootToken,
-    },
-    audit: {
-      ...common,
-      ...portEnv(ports.audit),
-      DATABASE_URL: databaseUrlFor(options.postgresUrl, `${prefix}audit`),
-      KAFKA_GROUP_ID: `audit${options.consumerGroupSuffix ?? ''}`,
-    },
-    gateway: {
+    [GATEWAY.name]: {
       ...common,
       PORT: String(gatewayPort),
-      IDENTITY_URL: serviceUrls.identity,
-      AUDIT_URL: serviceUrls.audit,
+      ...Object.fromEntries(SERVICES.map((service) => [service.gatewayVariable, serviceUrls[service.name]])),
     },
   };
+  for (const service of SERVICES) {
+    environments[service.name] = {
+      ...common,
+      ...portEnv(ports.get(service.name) ?? {}),
+      ...(service.database ? { DATABASE_URL: databaseUrlFor(options.postgresUrl, `${prefix}${service.name}`) } : {}),
+      ...service.env?.(options),
+    };
+  }
 
   const running: SupervisedProcess[] = [];
   const stop = async () => {
@@ -138,7 +154,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   try {
     const started = SERVICES.map((service) => ({ service, child: launch(service) }));
     await Promise.all(
-      started.map(({ service, child }) => waitUntilReady(service.name, serviceUrls[service.name], child)),
+      started.map(({ service, child }) => waitUntilReady(service.name, serviceUrls[service.name] ?? '', child)),
     );
     await waitUntilReady(GATEWAY.name, url, launch(GATEWAY));
   } catch (error) {
