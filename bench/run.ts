@@ -67,7 +67,7 @@ const platform = await startPlatform({
   gatewayPort: 0,
   freePorts: true,
   databasePrefix,
-  consumerGroupSuffix: `-${databasePrefix}`,
+  kafkaNamespace: databasePrefix,
   logLevel: 'warn',
 });
 

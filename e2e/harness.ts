@@ -8,7 +8,8 @@ import { dropDatabases, TEST_INTERNAL_SECRET, testEnvironment } from '@platform/
 
 export const E2E_ROOT_TOKEN = 'glpat-e2e-root-token-000000000';
 
-export async function startTestPlatform(): Promise<RunningPlatform> {
+/** `authCacheTtlMs: 0` makes the gateway ask identity on every request, so blocking is seen at once. */
+export async function startTestPlatform(options: { authCacheTtlMs?: number } = {}): Promise<RunningPlatform> {
   const { postgresUrl, kafkaBrokers } = testEnvironment();
   const run = randomBytes(4).toString('hex');
   const databasePrefix = `e2e_${run}_`;
@@ -20,8 +21,9 @@ export async function startTestPlatform(): Promise<RunningPlatform> {
     gatewayPort: 0,
     freePorts: true,
     databasePrefix,
-    consumerGroupSuffix: `-e2e-${run}`,
+    kafkaNamespace: `e2e-${run}`,
     logLevel: 'warn',
+    ...(options.authCacheTtlMs === undefined ? {} : { env: { AUTH_CACHE_TTL_MS: String(options.authCacheTtlMs) } }),
   });
   return {
     ...platform,

@@ -34,7 +34,7 @@ const SERVICES: ServiceDefinition[] = [
     ports: { HTTP_PORT: 3007 },
     gatewayVariable: 'AUDIT_URL',
     database: true,
-    env: (options) => ({ KAFKA_GROUP_ID: `audit${options.consumerGroupSuffix ?? ''}` }),
+    env: (options) => ({ KAFKA_GROUP_ID: options.kafkaNamespace ? `audit.${options.kafkaNamespace}` : 'audit' }),
   },
 ];
 const GATEWAY = { name: 'gateway', dir: 'gateway' };
@@ -49,8 +49,11 @@ export interface PlatformOptions {
   freePorts?: boolean;
   /** Each service's database is `<prefix><service>`. */
   databasePrefix?: string;
-  /** Suffix for consumer group ids, so two platforms sharing a broker don't split partitions. */
-  consumerGroupSuffix?: string;
+  /**
+   * Prefixes every Kafka topic and suffixes every consumer group, so that several platforms
+   * (parallel test runs, say) can share one broker without seeing each other's events.
+   */
+  kafkaNamespace?: string;
   logLevel?: string;
   /** Extra environment for every process (OTEL_*, ...). */
   env?: NodeJS.ProcessEnv;
@@ -113,6 +116,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...process.env,
     ...options.env,
     KAFKA_BROKERS: options.kafkaBrokers.join(','),
+    KAFKA_TOPIC_PREFIX: options.kafkaNamespace ? `${options.kafkaNamespace}.` : '',
     INTERNAL_SECRET: options.internalSecret,
     EXTERNAL_URL: url,
     IDENTITY_GRPC_ADDRESS: `127.0.0.1:${portOf('identity', 'GRPC_PORT')}`,

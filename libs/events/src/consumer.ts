@@ -3,6 +3,7 @@ import type { Kafka } from 'kafkajs';
 import type { Logger } from '@platform/logger';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import { eventEnvelopeSchema, type EventEnvelope } from './envelope.ts';
+import { ensureTopics } from './kafka-client.ts';
 
 export interface EventConsumer {
   stop(): Promise<void>;
@@ -19,14 +20,19 @@ export async function startConsumer(options: {
   kafka: Kafka;
   orm: Orm;
   groupId: string;
+  /** Created if missing before subscribing. */
   topics: string[];
+  /** Put before every topic name, as the producing relay does. */
+  topicPrefix?: string;
   logger: Logger;
   handle: (event: EventEnvelope) => Promise<void>;
 }): Promise<EventConsumer> {
   const logger = options.logger.child({ component: 'consumer', groupId: options.groupId });
+  const topics = options.topics.map((topic) => `${options.topicPrefix ?? ''}${topic}`);
+  await ensureTopics(options.kafka, topics);
   const consumer = options.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
   await consumer.connect();
-  await consumer.subscribe({ topics: options.topics, fromBeginning: true });
+  await consumer.subscribe({ topics, fromBeginning: true });
 
   async function apply(event: EventEnvelope): Promise<void> {
     await inUnitOfWork(options.orm, () =>

@@ -36,11 +36,14 @@ export async function startOutboxRelay(options: {
   databaseUrl: string;
   /** Topics this service publishes to; created before the first publish. */
   topics: string[];
+  /** Put before every topic name, so that several platforms can share one Kafka cluster. */
+  topicPrefix?: string;
   logger: Logger;
   /** Fallback poll interval; commits normally wake the relay at once through LISTEN/NOTIFY. */
   pollIntervalMs?: number;
 }): Promise<OutboxRelay> {
   const logger = options.logger.child({ component: 'outbox-relay' });
+  const topicPrefix = options.topicPrefix ?? '';
   // One request in flight keeps each key's events in order; duplicates are the consumers' to drop.
   const producer: Producer = options.kafka.producer({
     maxInFlightRequests: 1,
@@ -55,7 +58,7 @@ export async function startOutboxRelay(options: {
 
   async function publishBatch(): Promise<number> {
     if (!producerConnected) {
-      await ensureTopics(options.kafka, options.topics);
+      await ensureTopics(options.kafka, options.topics.map((topic) => `${topicPrefix}${topic}`));
       await producer.connect();
       producerConnected = true;
     }
@@ -78,7 +81,7 @@ export async function startOutboxRelay(options: {
           await producer.sendBatch({
             acks: -1,
             topicMessages: [...byTopic].map(([topic, topicRows]) => ({
-              topic,
+              topic: `${topicPrefix}${topic}`,
               messages: topicRows.map((row) => ({
                 key: row.key,
                 value: JSON.stringify(row.envelope),

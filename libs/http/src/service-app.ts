@@ -16,6 +16,11 @@ export interface ServiceAppOptions {
   /** Wraps each API request, e.g. in a MikroORM request context. */
   requestScope?: express.RequestHandler;
   routes: Router[];
+  /**
+   * Error renderers for path prefixes whose protocol has its own error shape (SCIM), tried before
+   * the GitLab one; they also see errors raised before routing, such as unreadable bodies.
+   */
+  errorRenderers?: Array<{ pathPrefix: string; render: express.ErrorRequestHandler }>;
 }
 
 /**
@@ -66,6 +71,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use((_req, res) => {
     res.status(404).json({ error: '404 Not Found' });
   });
+  for (const { pathPrefix, render } of options.errorRenderers ?? []) app.use(pathPrefix, render);
   app.use(errorMiddleware(options.logger));
   return app;
 }
