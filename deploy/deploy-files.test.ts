@@ -44,15 +44,20 @@ interface ServiceInfo {
   startScript: string;
   /** Every key of the config.ts schema. */
   keys: string[];
-  /** Keys without `.default(` / `.optional()`: the deployment must set them. */
+  /** Keys without `.default(` / `.optional()`: the schema refuses to start without them. */
   required: string[];
+  /**
+   * What a deployment must set: the required keys, and keys whose default is a loopback address
+   * (in a container, that is the container itself).
+   */
+  mustSet: string[];
   /** `.default(<number>)` of each *PORT key: where the service listens when not told. */
   portDefaults: Record<string, number>;
   readConfig: (env: Env) => Record<string, unknown>;
 }
 
 /** `  NAME: <zod expression>` entries of the schema passed to loadConfig, in order. */
-function configKeys(source: string): { key: string; required: boolean; default?: number }[] {
+function configKeys(source: string): { key: string; required: boolean; loopbackDefault: boolean; default?: number }[] {
   const entries = [...source.matchAll(/^[ \t]+([A-Z][A-Z0-9_]*):[ \t]*(?=\S)/gm)];
   return entries.map((match, index) => {
     const end = entries[index + 1]?.index ?? source.indexOf('env,', match.index);
@@ -61,6 +66,7 @@ function configKeys(source: string): { key: string; required: boolean; default?:
     return {
       key: match[1]!,
       required: !/\.default\(|\.optional\(\)/.test(expression),
+      loopbackDefault: /\.default\([^)]*(127\.0\.0\.1|localhost)/.test(expression),
       ...(fallback ? { default: Number(fallback.replaceAll('_', '')) } : {}),
     };
   });
@@ -96,6 +102,7 @@ async function discoverServices(): Promise<ServiceInfo[]> {
       startScript: pkg.scripts?.start ?? '',
       keys: keys.map((entry) => entry.key),
       required: keys.filter((entry) => entry.required).map((entry) => entry.key),
+      mustSet: keys.filter((entry) => entry.required || entry.loopbackDefault).map((entry) => entry.key),
       portDefaults: Object.fromEntries(keys.filter((e) => isPortKey(e.key) && e.default !== undefined).map((e) => [e.key, e.default!])),
       readConfig: module.readConfig,
     });
@@ -433,7 +440,7 @@ function checkCompose(model: Model): string[] {
     if (!info) continue;
     if (name !== info.name) problems.push(`${where}: builds ${info.name}, should be named ${info.name}`);
     const { env } = composeEnv(service);
-    for (const key of info.required.filter((k) => env[k] === undefined)) problems.push(`${where}: ${key} not set`);
+    for (const key of info.mustSet.filter((k) => env[k] === undefined)) problems.push(`${where}: ${key} not set`);
     for (const key of Object.keys(env).filter((k) => !info.keys.includes(k) && !EXTRA_ENV.test(k))) {
       problems.push(`${where}: ${key} is set but ${info.dir}/src/config.ts does not read it`);
     }
@@ -628,7 +635,7 @@ function checkK8s(model: Model): string[] {
       if (!info) continue;
       if (own?.[1] !== info.name) problems.push(`${cwhere}: image should be collab-platform/${info.name}`);
       const env = k8sContainerEnv(container, find, problems, cwhere);
-      for (const key of info.required.filter((k) => env.get(k)?.value === undefined)) problems.push(`${cwhere}: ${key} not set`);
+      for (const key of info.mustSet.filter((k) => env.get(k)?.value === undefined)) problems.push(`${cwhere}: ${key} not set`);
       for (const key of [...env.keys()].filter((k) => !info.keys.includes(k) && !EXTRA_ENV.test(k))) {
         problems.push(`${cwhere}: ${key} is set but ${info.dir}/src/config.ts does not read it`);
       }
@@ -753,7 +760,7 @@ describe('the checks catch mistakes', () => {
       compose: structuredClone(model.compose),
       k8s: structuredClone(model.k8s),
       kustomization: structuredClone(model.kustomization),
-      services: model.services.map((service) => ({ ...service, keys: [...service.keys], required: [...service.required] })),
+      services: model.services.map((service) => ({ ...service, keys: [...service.keys], required: [...service.required], mustSet: [...service.mustSet] })),
     };
     change(copy);
     return copy;
@@ -766,6 +773,7 @@ describe('the checks catch mistakes', () => {
     ['a compose port that disagrees with HTTP_PORT', (c) => (c.compose.services.audit.environment.HTTP_PORT = '3008'), /compose audit: exposes ports 3007/],
     ['a compose reference to the wrong port', (c) => (c.compose.services.gateway.environment.AUDIT_URL = 'http://audit:3017'), /AUDIT_URL points at audit:3017/],
     ['a required variable missing in compose', (c) => delete c.compose.services.identity.environment.DATABASE_URL, /compose identity: DATABASE_URL not set/],
+    ['an address whose default is loopback missing in compose', (c) => delete c.compose.services.audit.environment.IDENTITY_GRPC_ADDRESS, /compose audit: IDENTITY_GRPC_ADDRESS not set/],
     ['a misspelt variable in compose', (c) => (c.compose.services.audit.environment.KAFKA_GROUP = 'x'), /KAFKA_GROUP is set but/],
     ['an invalid value in compose', (c) => (c.compose.services.gateway.environment.LOG_LEVEL = 'loud'), /fails gateway\/src\/config.ts on LOG_LEVEL/],
     ['a build target that does not exist', (c) => (c.compose.services.identity.build.target = 'identityy'), /build.target identityy is no stage/],
@@ -782,7 +790,7 @@ describe('the checks catch mistakes', () => {
     ['a Dockerfile EXPOSE that disagrees with config.ts', (c) => (c.dockerfile.find((s) => s.name === 'audit')!.instructions.find((i) => i.op === 'EXPOSE')!.args = '3008'), /Dockerfile audit: EXPOSE 3008/],
     ['an install filter without "..." (no workspace dependencies)', (c) => (dockerInstruction(c, /pnpm install/).args = dockerInstruction(c, /pnpm install/).args.replace('{./services/*}...', '{./services/*}')), /does not select services\/audit/],
     ['a Dockerfile target running as root', (c) => (c.dockerfile.find((s) => s.name === 'gateway')!.instructions = c.dockerfile.find((s) => s.name === 'gateway')!.instructions.filter((i) => i.op !== 'USER')), /Dockerfile gateway: USER \(root\)/],
-    ['a new required variable in a config.ts', (c) => c.services.find((s) => s.name === 'audit')!.required.push('NEW_SETTING'), /compose audit: NEW_SETTING not set[\s\S]*Deployment audit container audit: NEW_SETTING not set/],
+    ['a new required variable in a config.ts', (c) => c.services.find((s) => s.name === 'audit')!.mustSet.push('NEW_SETTING'), /compose audit: NEW_SETTING not set[\s\S]*Deployment audit container audit: NEW_SETTING not set/],
     ['a new service without deployment files', (c) => c.services.push({ ...c.services.find((s) => s.name === 'audit')!, name: 'billing', dir: 'services/billing' }), /no target "billing"[\s\S]*no service billing[\s\S]*no Deployment billing/],
   ])('%s', (_label, change, expected) => {
     expect(problemsOf(mutated(change))).toMatch(expected);

@@ -2,8 +2,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createOrm, ensureDatabase, migrate, requestScope } from '@platform/db';
-import { createKafka, ensureTopics, OutboxEntry, ProcessedEvent, startConsumer } from '@platform/events';
+import { createKafka, OutboxEntry, ProcessedEvent, startConsumer } from '@platform/events';
 import { createServiceApp } from '@platform/http';
+import { createChannelCredentials } from '@platform/grpc';
+import { IdentityServiceClient } from '@platform/proto/identity/v1';
 import { createLogger, type Logger } from '@platform/logger';
 import { readConfig, type AuditConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
@@ -11,6 +13,8 @@ import { AuditEvent } from './features/audit-events/audit-event.entity.ts';
 import { PgAuditEventStore } from './features/audit-events/audit-events-store.ts';
 import { AuditEventsService } from './features/audit-events/audit-events-service.ts';
 import { auditEventsRoutes } from './features/audit-events/audit-events-routes.ts';
+import { entityAuditEventsRoutes } from './features/audit-events/entity-audit-events-routes.ts';
+import { IdentityResourceAccess } from './features/audit-events/resource-access.ts';
 import { AUDITED_TOPICS } from './features/audit-events/audit-event-translation.ts';
 
 export interface RunningAudit {
@@ -30,22 +34,23 @@ export async function startAudit(config: AuditConfig, logger: Logger): Promise<R
 
   const auditEvents = new AuditEventsService({ store: new PgAuditEventStore(orm.em) });
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'audit', logger });
-  await ensureTopics(kafka, AUDITED_TOPICS);
   const consumer = await startConsumer({
     kafka,
     orm,
     groupId: config.KAFKA_GROUP_ID,
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
     topics: AUDITED_TOPICS,
     logger,
     handle: (event) => auditEvents.recordFrom(event),
   });
 
+  const identity = new IdentityServiceClient(config.IDENTITY_GRPC_ADDRESS, createChannelCredentials());
   const app = createServiceApp({
     logger,
     internalSecret: config.INTERNAL_SECRET,
     requestScope: requestScope(orm),
     readinessChecks: { database: async () => void (await orm.em.fork().execute('select 1')) },
-    routes: [auditEventsRoutes({ auditEvents })],
+    routes: [auditEventsRoutes({ auditEvents }), entityAuditEventsRoutes({ auditEvents, access: new IdentityResourceAccess(identity) })],
   });
   const http: Server = await new Promise((resolve) => {
     const server = app.listen(config.HTTP_PORT, () => resolve(server));
@@ -60,6 +65,7 @@ export async function startAudit(config: AuditConfig, logger: Logger): Promise<R
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
       await consumer.stop();
+      identity.close();
       await orm.close();
     },
   };

@@ -12,7 +12,6 @@ import {
   adminCaller,
   callerHeader,
   createTestDatabase,
-  TEST_INTERNAL_SECRET,
   gitlabSchemaErrors,
   testEnvironment,
   userCaller,
@@ -20,8 +19,8 @@ import {
   type TestDatabase,
 } from '@platform/testing';
 import { startIdentity, type RunningIdentity } from './main.ts';
+import { identityTestConfig, TEST_ROOT_TOKEN as ROOT_TOKEN } from './testing/identity-test-harness.ts';
 
-const ROOT_TOKEN = 'glpat-integration-root-token-0001';
 let database: TestDatabase;
 let identity: RunningIdentity;
 let api: ReturnType<typeof request>;
@@ -40,18 +39,8 @@ async function outboxCount(): Promise<number> {
 
 beforeAll(async () => {
   database = createTestDatabase('identity');
-  const { kafkaBrokers } = testEnvironment();
   identity = await startIdentity(
-    {
-      HTTP_PORT: 0,
-      GRPC_PORT: 0,
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: kafkaBrokers,
-      INTERNAL_SECRET: TEST_INTERNAL_SECRET,
-      EXTERNAL_URL: 'http://platform.test',
-      ROOT_TOKEN,
-      LOG_LEVEL: 'silent',
-    },
+    identityTestConfig(database.url),
     createLogger({ name: 'identity-test', level: 'silent' }),
   );
   api = request(`http://127.0.0.1:${identity.httpPort}`);
@@ -114,9 +103,17 @@ describe('POST /users', () => {
     await consumer.subscribe({ topics: ['identity.events'], fromBeginning: true });
     await consumer.run({ eachMessage: async ({ message }) => void seen.push(JSON.parse(String(message.value))) });
     try {
-      const event = await waitFor(async () => seen.find((candidate) => candidate.aggregateId === String(userId)), {
-        what: 'the user.created event on Kafka',
-      });
+      // Other test files publish on the same topic from their own databases, where ids repeat.
+      const event = await waitFor(
+        async () =>
+          seen.find(
+            (candidate) =>
+              candidate.aggregateId === String(userId) &&
+              candidate.type === 'identity.user.created' &&
+              UserCreated.fromJSON(candidate.data).user?.username === 'hopper',
+          ),
+        { what: 'the user.created event on Kafka' },
+      );
       expect(event.type).toBe('identity.user.created');
       expect(UserCreated.fromJSON(event.data).user).toMatchObject({ id: userId, username: 'hopper' });
       expect(event.actor).toMatchObject({ id: 1, username: 'root' });
@@ -156,6 +153,14 @@ describe('POST /users', () => {
     expect(sameEmail.status).toBe(409);
     expect(sameEmail.body).toEqual({ message: 'Email has already been taken' });
     expect(await outboxCount()).toBe(before);
+  });
+
+  it('refuses a username that a group already holds as its path', async () => {
+    const group = await api.post('/api/v4/groups').set(callerHeader(adminCaller())).send({ name: 'Taken', path: 'taken-path' });
+    expect(group.status).toBe(201);
+    const response = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(newUser('taken-path'));
+    expect(response.status).toBe(409);
+    expect(response.body).toEqual({ message: 'Username has already been taken' });
   });
 
   it('is for administrators only', async () => {

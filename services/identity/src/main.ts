@@ -18,6 +18,54 @@ import { PgUserStore } from './features/users/users-store.ts';
 import { UsersService } from './features/users/users-service.ts';
 import { usersRoutes } from './features/users/users-routes.ts';
 import { IDENTITY_TOPIC } from './features/users/users.events.ts';
+import { CustomAttribute } from './features/custom-attributes/custom-attribute.entity.ts';
+import { PgCustomAttributeStore } from './features/custom-attributes/custom-attributes-store.ts';
+import { CustomAttributesService } from './features/custom-attributes/custom-attributes-service.ts';
+import { customAttributesRoutes } from './features/custom-attributes/custom-attributes-routes.ts';
+import { SshKey } from './features/ssh-keys/ssh-key.entity.ts';
+import { PgSshKeyStore } from './features/ssh-keys/ssh-keys-store.ts';
+import { SshKeysService } from './features/ssh-keys/ssh-keys-service.ts';
+import { sshKeysRoutes } from './features/ssh-keys/ssh-keys-routes.ts';
+import { GpgKey } from './features/gpg-keys/gpg-key.entity.ts';
+import { PgGpgKeyStore } from './features/gpg-keys/gpg-keys-store.ts';
+import { GpgKeysService } from './features/gpg-keys/gpg-keys-service.ts';
+import { gpgKeysRoutes } from './features/gpg-keys/gpg-keys-routes.ts';
+import { UserStatus } from './features/user-status/user-status.entity.ts';
+import { PgUserStatusStore } from './features/user-status/user-status-store.ts';
+import { UserStatusService } from './features/user-status/user-status-service.ts';
+import { userStatusRoutes } from './features/user-status/user-status-routes.ts';
+import { Namespace } from './features/namespaces/namespace.entity.ts';
+import { PgNamespaceStore } from './features/namespaces/namespaces-store.ts';
+import { namespacesGrpc } from './features/namespaces/namespaces-grpc.ts';
+import { namespacesRoutes } from './features/namespaces/namespaces-routes.ts';
+import { GroupCustomAttribute, GroupGroupLink } from './features/groups/group.entity.ts';
+import { PgGroupStore } from './features/groups/groups-store.ts';
+import { Project, ProjectCustomAttribute, ProjectGroupLink, ProjectStar } from './features/projects/project.entity.ts';
+import { PgProjectStore } from './features/projects/projects-store.ts';
+import { Member } from './features/members/member.entity.ts';
+import { PgMemberStore } from './features/members/members-store.ts';
+import { AccessPolicy } from './features/members/access-policy.ts';
+import { MembersService } from './features/members/members-service.ts';
+import { membersRoutes } from './features/members/members-routes.ts';
+import { GroupsService } from './features/groups/groups-service.ts';
+import { groupsRoutes } from './features/groups/groups-routes.ts';
+import { ProjectsService } from './features/projects/projects-service.ts';
+import { projectsRoutes } from './features/projects/projects-routes.ts';
+import { AccessRequestsService } from './features/access-requests/access-requests-service.ts';
+import { accessRequestsRoutes } from './features/access-requests/access-requests-routes.ts';
+import { SamlProvider } from './features/saml-providers/saml-provider.entity.ts';
+import { PgSamlProviderStore } from './features/saml-providers/saml-providers-store.ts';
+import { SamlProvidersService } from './features/saml-providers/saml-providers-service.ts';
+import { samlProvidersRoutes } from './features/saml-providers/saml-providers-routes.ts';
+import { ScimIdentity, ScimToken } from './features/scim/scim.entity.ts';
+import { PgScimStore } from './features/scim/scim-store.ts';
+import { SingleSignOnGroups } from './features/scim/scim-groups.ts';
+import { ScimProvisionedUsers } from './features/scim/scim-users.ts';
+import { ScimService } from './features/scim/scim-service.ts';
+import { ScimTokensService } from './features/scim/scim-tokens-service.ts';
+import { scimRoutes } from './features/scim/scim-routes.ts';
+import { scimErrorMiddleware } from './features/scim/scim-errors.ts';
+import { scimTokensRoutes } from './features/scim/scim-tokens-routes.ts';
 
 export interface RunningIdentity {
   httpPort: number;
@@ -30,7 +78,9 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
   await ensureDatabase(config.DATABASE_URL);
   const orm = await createOrm({
     url: config.DATABASE_URL,
-    entities: [User, Identity, PersonalAccessToken, OutboxEntry, ProcessedEvent],
+    entities: [User, Identity, PersonalAccessToken, OutboxEntry, ProcessedEvent, CustomAttribute, SshKey, GpgKey, UserStatus,
+      Namespace, GroupCustomAttribute, GroupGroupLink, Project, ProjectCustomAttribute, ProjectGroupLink, ProjectStar, Member,
+      SamlProvider, ScimToken, ScimIdentity],
     migrations,
     logger,
   });
@@ -38,8 +88,42 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
 
   const views = { externalUrl: config.EXTERNAL_URL.replace(/\/$/, '') };
   const userStore = new PgUserStore(orm.em);
-  const users = new UsersService({ em: orm.em, store: userStore });
+  const users = new UsersService({ em: orm.em, store: userStore, emailDomain: `noreply.${new URL(views.externalUrl).hostname}` });
+  const customAttributes = new CustomAttributesService({ attributes: new PgCustomAttributeStore(orm.em), users: userStore });
+  const sshKeys = new SshKeysService({ em: orm.em, keys: new PgSshKeyStore(orm.em) });
+  const gpgKeys = new GpgKeysService({ em: orm.em, keys: new PgGpgKeyStore(orm.em) });
+  const statuses = new UserStatusService({ statuses: new PgUserStatusStore(orm.em) });
   const tokens = new TokensService({ em: orm.em, tokens: new PgTokenStore(orm.em), users: userStore });
+  const namespaceStore = new PgNamespaceStore(orm.em);
+  const groupStore = new PgGroupStore(orm.em);
+  const projectStore = new PgProjectStore({ em: orm.em, namespaces: namespaceStore });
+  const memberStore = new PgMemberStore(orm.em);
+  const access = new AccessPolicy({ em: orm.em, groups: groupStore, projects: projectStore, namespaces: namespaceStore });
+  const members = new MembersService({ em: orm.em, members: memberStore, users: userStore, groups: groupStore, access });
+  const projects = new ProjectsService({
+    em: orm.em,
+    projects: projectStore,
+    namespaces: namespaceStore,
+    groups: groupStore,
+    members,
+    memberStore,
+    access,
+    users: userStore,
+  });
+  const groups = new GroupsService({ em: orm.em, groups: groupStore, projects: projectStore, namespaces: namespaceStore, members, access, users: userStore });
+  const accessRequests = new AccessRequestsService({ em: orm.em, members, memberStore, users: userStore });
+  const singleSignOnGroups = new SingleSignOnGroups({ groups: groupStore, access, members, memberStore });
+  const samlProviderStore = new PgSamlProviderStore(orm.em);
+  const samlProviders = new SamlProvidersService({ em: orm.em, store: samlProviderStore, groups: singleSignOnGroups });
+  const scimStore = new PgScimStore(orm.em);
+  const scimTokens = new ScimTokensService({ em: orm.em, store: scimStore, groups: singleSignOnGroups });
+  const scim = new ScimService({
+    em: orm.em,
+    store: scimStore,
+    samlProviders: samlProviderStore,
+    groups: singleSignOnGroups,
+    users: new ScimProvisionedUsers({ em: orm.em, users: userStore }),
+  });
 
   const { generatedToken } = await tokens.ensureBootstrapAdmin(config.ROOT_TOKEN);
   if (generatedToken) {
@@ -48,14 +132,37 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
   }
 
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'identity', logger });
-  const relay = await startOutboxRelay({ orm, kafka, databaseUrl: config.DATABASE_URL, topics: [IDENTITY_TOPIC], logger });
+  const relay = await startOutboxRelay({
+    orm,
+    kafka,
+    databaseUrl: config.DATABASE_URL,
+    topics: [IDENTITY_TOPIC],
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    logger,
+  });
 
   const app = createServiceApp({
     logger,
     internalSecret: config.INTERNAL_SECRET,
     requestScope: requestScope(orm),
     readinessChecks: { database: async () => void (await orm.em.fork().execute('select 1')) },
-    routes: [usersRoutes({ users, views }), tokensRoutes({ tokens })],
+    errorRenderers: [{ pathPrefix: '/api/scim', render: scimErrorMiddleware(logger) }],
+    routes: [
+      usersRoutes({ users, customAttributes, views }),
+      tokensRoutes({ tokens }),
+      customAttributesRoutes({ customAttributes }),
+      sshKeysRoutes({ sshKeys, users, views }),
+      gpgKeysRoutes({ gpgKeys, users }),
+      userStatusRoutes({ statuses, users }),
+      samlProvidersRoutes({ samlProviders }),
+      scimTokensRoutes({ scimTokens }),
+      scimRoutes({ scim }),
+      groupsRoutes({ groups, projects, access, views }),
+      projectsRoutes({ projects, access, views }),
+      membersRoutes({ members, access, views }),
+      accessRequestsRoutes({ accessRequests, access, views }),
+      namespacesRoutes({ namespaces: namespaceStore, access, views }),
+    ],
   });
   const http: Server = await new Promise((resolve) => {
     const server = app.listen(config.HTTP_PORT, () => resolve(server));
@@ -63,7 +170,14 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
   http.keepAliveTimeout = 65_000;
   const grpc = await startGrpcServer({
     port: config.GRPC_PORT,
-    services: [identityGrpc({ orm, tokens, users: userStore, views, logger })],
+    services: [identityGrpc({
+        orm,
+        tokens,
+        users: userStore,
+        views,
+        logger,
+        namespaceRpcs: namespacesGrpc({ orm, access, groups: groupStore, projects: projectStore, namespaces: namespaceStore, views, logger }),
+      }),],
   });
   const httpPort = (http.address() as AddressInfo).port;
   logger.info({ httpPort, grpcPort: grpc.port, topic: IDENTITY_TOPIC }, 'identity started');

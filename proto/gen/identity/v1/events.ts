@@ -25,6 +25,70 @@ export interface UserCreated {
   user: UserSnapshot | undefined;
 }
 
+/** One changed attribute of a user. Secrets (the password) are named with empty values. */
+export interface AttributeChange {
+  attribute: string;
+  from: string;
+  to: string;
+}
+
+export interface UserUpdated {
+  user: UserSnapshot | undefined;
+  changes: AttributeChange[];
+}
+
+export interface UserBlocked {
+  user: UserSnapshot | undefined;
+}
+
+export interface UserUnblocked {
+  user: UserSnapshot | undefined;
+}
+
+export interface UserDeleted {
+  user:
+    | UserSnapshot
+    | undefined;
+  /** True when the user's contributions go with them; otherwise they move to the ghost user. */
+  hardDelete: boolean;
+  /** The placeholder user that inherits the contributions of a soft-deleted user; 0 on hard delete. */
+  ghostUserId: number;
+}
+
+/** An SSH key as it was when the event happened; the key material itself is left out. */
+export interface SshKeySnapshot {
+  id: number;
+  title: string;
+  fingerprintSha256: string;
+  usageType: string;
+}
+
+export interface SshKeyAdded {
+  user: UserSnapshot | undefined;
+  key: SshKeySnapshot | undefined;
+}
+
+export interface SshKeyRemoved {
+  user: UserSnapshot | undefined;
+  key: SshKeySnapshot | undefined;
+}
+
+export interface GpgKeySnapshot {
+  id: number;
+  primaryKeyid: string;
+  fingerprint: string;
+}
+
+export interface GpgKeyAdded {
+  user: UserSnapshot | undefined;
+  key: GpgKeySnapshot | undefined;
+}
+
+export interface GpgKeyRemoved {
+  user: UserSnapshot | undefined;
+  key: GpgKeySnapshot | undefined;
+}
+
 function createBaseUserSnapshot(): UserSnapshot {
   return { id: 0, username: "", name: "", email: "", isAdmin: false, state: "" };
 }
@@ -242,6 +306,1031 @@ export const UserCreated: MessageFns<UserCreated> = {
     const message = createBaseUserCreated();
     message.user = (object.user !== undefined && object.user !== null)
       ? UserSnapshot.fromPartial(object.user)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAttributeChange(): AttributeChange {
+  return { attribute: "", from: "", to: "" };
+}
+
+export const AttributeChange: MessageFns<AttributeChange> = {
+  encode(message: AttributeChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.attribute !== "") {
+      writer.uint32(10).string(message.attribute);
+    }
+    if (message.from !== "") {
+      writer.uint32(18).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(26).string(message.to);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AttributeChange {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAttributeChange();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.attribute = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AttributeChange {
+    return {
+      attribute: isSet(object.attribute) ? globalThis.String(object.attribute) : "",
+      from: isSet(object.from) ? globalThis.String(object.from) : "",
+      to: isSet(object.to) ? globalThis.String(object.to) : "",
+    };
+  },
+
+  toJSON(message: AttributeChange): unknown {
+    const obj: any = {};
+    if (message.attribute !== "") {
+      obj.attribute = message.attribute;
+    }
+    if (message.from !== "") {
+      obj.from = message.from;
+    }
+    if (message.to !== "") {
+      obj.to = message.to;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AttributeChange>, I>>(base?: I): AttributeChange {
+    return AttributeChange.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AttributeChange>, I>>(object: I): AttributeChange {
+    const message = createBaseAttributeChange();
+    message.attribute = object.attribute ?? "";
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    return message;
+  },
+};
+
+function createBaseUserUpdated(): UserUpdated {
+  return { user: undefined, changes: [] };
+}
+
+export const UserUpdated: MessageFns<UserUpdated> = {
+  encode(message: UserUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.changes) {
+      AttributeChange.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.changes.push(AttributeChange.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserUpdated {
+    return {
+      user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined,
+      changes: globalThis.Array.isArray(object?.changes)
+        ? object.changes.map((e: any) => AttributeChange.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: UserUpdated): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
+    if (message.changes?.length) {
+      obj.changes = message.changes.map((e) => AttributeChange.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserUpdated>, I>>(base?: I): UserUpdated {
+    return UserUpdated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserUpdated>, I>>(object: I): UserUpdated {
+    const message = createBaseUserUpdated();
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
+    message.changes = object.changes?.map((e) => AttributeChange.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUserBlocked(): UserBlocked {
+  return { user: undefined };
+}
+
+export const UserBlocked: MessageFns<UserBlocked> = {
+  encode(message: UserBlocked, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserBlocked {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserBlocked();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserBlocked {
+    return { user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined };
+  },
+
+  toJSON(message: UserBlocked): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserBlocked>, I>>(base?: I): UserBlocked {
+    return UserBlocked.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserBlocked>, I>>(object: I): UserBlocked {
+    const message = createBaseUserBlocked();
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUserUnblocked(): UserUnblocked {
+  return { user: undefined };
+}
+
+export const UserUnblocked: MessageFns<UserUnblocked> = {
+  encode(message: UserUnblocked, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserUnblocked {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserUnblocked();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserUnblocked {
+    return { user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined };
+  },
+
+  toJSON(message: UserUnblocked): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserUnblocked>, I>>(base?: I): UserUnblocked {
+    return UserUnblocked.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserUnblocked>, I>>(object: I): UserUnblocked {
+    const message = createBaseUserUnblocked();
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseUserDeleted(): UserDeleted {
+  return { user: undefined, hardDelete: false, ghostUserId: 0 };
+}
+
+export const UserDeleted: MessageFns<UserDeleted> = {
+  encode(message: UserDeleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    if (message.hardDelete !== false) {
+      writer.uint32(16).bool(message.hardDelete);
+    }
+    if (message.ghostUserId !== 0) {
+      writer.uint32(24).int64(message.ghostUserId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserDeleted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserDeleted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.hardDelete = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ghostUserId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserDeleted {
+    return {
+      user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined,
+      hardDelete: isSet(object.hardDelete)
+        ? globalThis.Boolean(object.hardDelete)
+        : isSet(object.hard_delete)
+        ? globalThis.Boolean(object.hard_delete)
+        : false,
+      ghostUserId: isSet(object.ghostUserId)
+        ? globalThis.Number(object.ghostUserId)
+        : isSet(object.ghost_user_id)
+        ? globalThis.Number(object.ghost_user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: UserDeleted): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
+    if (message.hardDelete !== false) {
+      obj.hardDelete = message.hardDelete;
+    }
+    if (message.ghostUserId !== 0) {
+      obj.ghostUserId = Math.round(message.ghostUserId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserDeleted>, I>>(base?: I): UserDeleted {
+    return UserDeleted.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserDeleted>, I>>(object: I): UserDeleted {
+    const message = createBaseUserDeleted();
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
+    message.hardDelete = object.hardDelete ?? false;
+    message.ghostUserId = object.ghostUserId ?? 0;
+    return message;
+  },
+};
+
+function createBaseSshKeySnapshot(): SshKeySnapshot {
+  return { id: 0, title: "", fingerprintSha256: "", usageType: "" };
+}
+
+export const SshKeySnapshot: MessageFns<SshKeySnapshot> = {
+  encode(message: SshKeySnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.fingerprintSha256 !== "") {
+      writer.uint32(26).string(message.fingerprintSha256);
+    }
+    if (message.usageType !== "") {
+      writer.uint32(34).string(message.usageType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SshKeySnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSshKeySnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fingerprintSha256 = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.usageType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SshKeySnapshot {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      fingerprintSha256: isSet(object.fingerprintSha256)
+        ? globalThis.String(object.fingerprintSha256)
+        : isSet(object.fingerprint_sha256)
+        ? globalThis.String(object.fingerprint_sha256)
+        : "",
+      usageType: isSet(object.usageType)
+        ? globalThis.String(object.usageType)
+        : isSet(object.usage_type)
+        ? globalThis.String(object.usage_type)
+        : "",
+    };
+  },
+
+  toJSON(message: SshKeySnapshot): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.fingerprintSha256 !== "") {
+      obj.fingerprintSha256 = message.fingerprintSha256;
+    }
+    if (message.usageType !== "") {
+      obj.usageType = message.usageType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SshKeySnapshot>, I>>(base?: I): SshKeySnapshot {
+    return SshKeySnapshot.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SshKeySnapshot>, I>>(object: I): SshKeySnapshot {
+    const message = createBaseSshKeySnapshot();
+    message.id = object.id ?? 0;
+    message.title = object.title ?? "";
+    message.fingerprintSha256 = object.fingerprintSha256 ?? "";
+    message.usageType = object.usageType ?? "";
+    return message;
+  },
+};
+
+function createBaseSshKeyAdded(): SshKeyAdded {
+  return { user: undefined, key: undefined };
+}
+
+export const SshKeyAdded: MessageFns<SshKeyAdded> = {
+  encode(message: SshKeyAdded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    if (message.key !== undefined) {
+      SshKeySnapshot.encode(message.key, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SshKeyAdded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSshKeyAdded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = SshKeySnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SshKeyAdded {
+    return {
+      user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined,
+      key: isSet(object.key) ? SshKeySnapshot.fromJSON(object.key) : undefined,
+    };
+  },
+
+  toJSON(message: SshKeyAdded): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
+    if (message.key !== undefined) {
+      obj.key = SshKeySnapshot.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SshKeyAdded>, I>>(base?: I): SshKeyAdded {
+    return SshKeyAdded.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SshKeyAdded>, I>>(object: I): SshKeyAdded {
+    const message = createBaseSshKeyAdded();
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
+    message.key = (object.key !== undefined && object.key !== null)
+      ? SshKeySnapshot.fromPartial(object.key)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSshKeyRemoved(): SshKeyRemoved {
+  return { user: undefined, key: undefined };
+}
+
+export const SshKeyRemoved: MessageFns<SshKeyRemoved> = {
+  encode(message: SshKeyRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    if (message.key !== undefined) {
+      SshKeySnapshot.encode(message.key, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SshKeyRemoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSshKeyRemoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = SshKeySnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SshKeyRemoved {
+    return {
+      user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined,
+      key: isSet(object.key) ? SshKeySnapshot.fromJSON(object.key) : undefined,
+    };
+  },
+
+  toJSON(message: SshKeyRemoved): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
+    if (message.key !== undefined) {
+      obj.key = SshKeySnapshot.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SshKeyRemoved>, I>>(base?: I): SshKeyRemoved {
+    return SshKeyRemoved.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SshKeyRemoved>, I>>(object: I): SshKeyRemoved {
+    const message = createBaseSshKeyRemoved();
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
+    message.key = (object.key !== undefined && object.key !== null)
+      ? SshKeySnapshot.fromPartial(object.key)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGpgKeySnapshot(): GpgKeySnapshot {
+  return { id: 0, primaryKeyid: "", fingerprint: "" };
+}
+
+export const GpgKeySnapshot: MessageFns<GpgKeySnapshot> = {
+  encode(message: GpgKeySnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.primaryKeyid !== "") {
+      writer.uint32(18).string(message.primaryKeyid);
+    }
+    if (message.fingerprint !== "") {
+      writer.uint32(26).string(message.fingerprint);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GpgKeySnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGpgKeySnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.primaryKeyid = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fingerprint = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GpgKeySnapshot {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      primaryKeyid: isSet(object.primaryKeyid)
+        ? globalThis.String(object.primaryKeyid)
+        : isSet(object.primary_keyid)
+        ? globalThis.String(object.primary_keyid)
+        : "",
+      fingerprint: isSet(object.fingerprint) ? globalThis.String(object.fingerprint) : "",
+    };
+  },
+
+  toJSON(message: GpgKeySnapshot): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.primaryKeyid !== "") {
+      obj.primaryKeyid = message.primaryKeyid;
+    }
+    if (message.fingerprint !== "") {
+      obj.fingerprint = message.fingerprint;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GpgKeySnapshot>, I>>(base?: I): GpgKeySnapshot {
+    return GpgKeySnapshot.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GpgKeySnapshot>, I>>(object: I): GpgKeySnapshot {
+    const message = createBaseGpgKeySnapshot();
+    message.id = object.id ?? 0;
+    message.primaryKeyid = object.primaryKeyid ?? "";
+    message.fingerprint = object.fingerprint ?? "";
+    return message;
+  },
+};
+
+function createBaseGpgKeyAdded(): GpgKeyAdded {
+  return { user: undefined, key: undefined };
+}
+
+export const GpgKeyAdded: MessageFns<GpgKeyAdded> = {
+  encode(message: GpgKeyAdded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    if (message.key !== undefined) {
+      GpgKeySnapshot.encode(message.key, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GpgKeyAdded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGpgKeyAdded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = GpgKeySnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GpgKeyAdded {
+    return {
+      user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined,
+      key: isSet(object.key) ? GpgKeySnapshot.fromJSON(object.key) : undefined,
+    };
+  },
+
+  toJSON(message: GpgKeyAdded): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
+    if (message.key !== undefined) {
+      obj.key = GpgKeySnapshot.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GpgKeyAdded>, I>>(base?: I): GpgKeyAdded {
+    return GpgKeyAdded.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GpgKeyAdded>, I>>(object: I): GpgKeyAdded {
+    const message = createBaseGpgKeyAdded();
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
+    message.key = (object.key !== undefined && object.key !== null)
+      ? GpgKeySnapshot.fromPartial(object.key)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGpgKeyRemoved(): GpgKeyRemoved {
+  return { user: undefined, key: undefined };
+}
+
+export const GpgKeyRemoved: MessageFns<GpgKeyRemoved> = {
+  encode(message: GpgKeyRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    if (message.key !== undefined) {
+      GpgKeySnapshot.encode(message.key, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GpgKeyRemoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGpgKeyRemoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = GpgKeySnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GpgKeyRemoved {
+    return {
+      user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined,
+      key: isSet(object.key) ? GpgKeySnapshot.fromJSON(object.key) : undefined,
+    };
+  },
+
+  toJSON(message: GpgKeyRemoved): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
+    if (message.key !== undefined) {
+      obj.key = GpgKeySnapshot.toJSON(message.key);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GpgKeyRemoved>, I>>(base?: I): GpgKeyRemoved {
+    return GpgKeyRemoved.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GpgKeyRemoved>, I>>(object: I): GpgKeyRemoved {
+    const message = createBaseGpgKeyRemoved();
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
+    message.key = (object.key !== undefined && object.key !== null)
+      ? GpgKeySnapshot.fromPartial(object.key)
       : undefined;
     return message;
   },

@@ -71,6 +71,110 @@ export function userStateToJSON(object: UserState): string {
   }
 }
 
+export const Visibility = {
+  VISIBILITY_UNSPECIFIED: 0,
+  VISIBILITY_PRIVATE: 1,
+  VISIBILITY_INTERNAL: 2,
+  VISIBILITY_PUBLIC: 3,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type Visibility = typeof Visibility[keyof typeof Visibility];
+
+export namespace Visibility {
+  export type VISIBILITY_UNSPECIFIED = typeof Visibility.VISIBILITY_UNSPECIFIED;
+  export type VISIBILITY_PRIVATE = typeof Visibility.VISIBILITY_PRIVATE;
+  export type VISIBILITY_INTERNAL = typeof Visibility.VISIBILITY_INTERNAL;
+  export type VISIBILITY_PUBLIC = typeof Visibility.VISIBILITY_PUBLIC;
+  export type UNRECOGNIZED = typeof Visibility.UNRECOGNIZED;
+}
+
+export function visibilityFromJSON(object: any): Visibility {
+  switch (object) {
+    case 0:
+    case "VISIBILITY_UNSPECIFIED":
+      return Visibility.VISIBILITY_UNSPECIFIED;
+    case 1:
+    case "VISIBILITY_PRIVATE":
+      return Visibility.VISIBILITY_PRIVATE;
+    case 2:
+    case "VISIBILITY_INTERNAL":
+      return Visibility.VISIBILITY_INTERNAL;
+    case 3:
+    case "VISIBILITY_PUBLIC":
+      return Visibility.VISIBILITY_PUBLIC;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return Visibility.UNRECOGNIZED;
+  }
+}
+
+export function visibilityToJSON(object: Visibility): string {
+  switch (object) {
+    case Visibility.VISIBILITY_UNSPECIFIED:
+      return "VISIBILITY_UNSPECIFIED";
+    case Visibility.VISIBILITY_PRIVATE:
+      return "VISIBILITY_PRIVATE";
+    case Visibility.VISIBILITY_INTERNAL:
+      return "VISIBILITY_INTERNAL";
+    case Visibility.VISIBILITY_PUBLIC:
+      return "VISIBILITY_PUBLIC";
+    case Visibility.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export const NamespaceKind = {
+  NAMESPACE_KIND_UNSPECIFIED: 0,
+  /** NAMESPACE_KIND_USER - A user's personal namespace. */
+  NAMESPACE_KIND_USER: 1,
+  NAMESPACE_KIND_GROUP: 2,
+  UNRECOGNIZED: -1,
+} as const;
+
+export type NamespaceKind = typeof NamespaceKind[keyof typeof NamespaceKind];
+
+export namespace NamespaceKind {
+  export type NAMESPACE_KIND_UNSPECIFIED = typeof NamespaceKind.NAMESPACE_KIND_UNSPECIFIED;
+  export type NAMESPACE_KIND_USER = typeof NamespaceKind.NAMESPACE_KIND_USER;
+  export type NAMESPACE_KIND_GROUP = typeof NamespaceKind.NAMESPACE_KIND_GROUP;
+  export type UNRECOGNIZED = typeof NamespaceKind.UNRECOGNIZED;
+}
+
+export function namespaceKindFromJSON(object: any): NamespaceKind {
+  switch (object) {
+    case 0:
+    case "NAMESPACE_KIND_UNSPECIFIED":
+      return NamespaceKind.NAMESPACE_KIND_UNSPECIFIED;
+    case 1:
+    case "NAMESPACE_KIND_USER":
+      return NamespaceKind.NAMESPACE_KIND_USER;
+    case 2:
+    case "NAMESPACE_KIND_GROUP":
+      return NamespaceKind.NAMESPACE_KIND_GROUP;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return NamespaceKind.UNRECOGNIZED;
+  }
+}
+
+export function namespaceKindToJSON(object: NamespaceKind): string {
+  switch (object) {
+    case NamespaceKind.NAMESPACE_KIND_UNSPECIFIED:
+      return "NAMESPACE_KIND_UNSPECIFIED";
+    case NamespaceKind.NAMESPACE_KIND_USER:
+      return "NAMESPACE_KIND_USER";
+    case NamespaceKind.NAMESPACE_KIND_GROUP:
+      return "NAMESPACE_KIND_GROUP";
+    case NamespaceKind.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface AuthenticateRequest {
   token: string;
   /** Id or username to act as; honoured only for administrators. */
@@ -111,6 +215,91 @@ export interface GetUsersRequest {
 /** Users that exist, in no particular order; unknown ids are left out. */
 export interface GetUsersResponse {
   users: UserSummary[];
+}
+
+/** GitLab's namespace summary, as a project embeds it. */
+export interface NamespaceSummary {
+  id: number;
+  name: string;
+  path: string;
+  kind: NamespaceKind;
+  fullPath: string;
+  /** 0 for a top-level namespace. */
+  parentId: number;
+  webUrl: string;
+}
+
+export interface ProjectSummary {
+  id: number;
+  name: string;
+  path: string;
+  pathWithNamespace: string;
+  nameWithNamespace: string;
+  description: string;
+  visibility: Visibility;
+  namespace: NamespaceSummary | undefined;
+  archived: boolean;
+  defaultBranch: string;
+  webUrl: string;
+  /** 0 when the creator no longer exists. */
+  creatorId: number;
+  /** ISO 8601. */
+  createdAt: string;
+  /** Ids of the project's namespace and its ancestors, top-level first; for group-wide queries. */
+  namespaceAncestorIds: number[];
+}
+
+export interface GroupSummary {
+  id: number;
+  name: string;
+  path: string;
+  fullPath: string;
+  fullName: string;
+  visibility: Visibility;
+  /** 0 for a top-level group. */
+  parentId: number;
+  webUrl: string;
+  /** Ids from the top-level group down to this one, inclusive. */
+  ancestorIds: number[];
+}
+
+export interface ResolveProjectRequest {
+  /** An integer id or a full path, as `:id` arrives in a URL (already URL-decoded). */
+  idOrPath: string;
+}
+
+export interface ResolveProjectResponse {
+  project: ProjectSummary | undefined;
+}
+
+export interface ResolveGroupRequest {
+  /** An integer id or a full path, as `:id` arrives in a URL (already URL-decoded). */
+  idOrPath: string;
+}
+
+export interface ResolveGroupResponse {
+  group: GroupSummary | undefined;
+}
+
+export interface CheckAccessRequest {
+  /** The acting user; 0 for an anonymous caller. */
+  userId: number;
+  projectIdOrPath?: string | undefined;
+  groupIdOrPath?:
+    | string
+    | undefined;
+  /** 0 asks only whether the caller may see the resource; 10 guest ... 50 owner. */
+  minAccessLevel: number;
+}
+
+export interface CheckAccessResponse {
+  /** Administrators are always allowed. */
+  allowed: boolean;
+  /** The caller's effective access level from memberships and shares; 0 for none. */
+  accessLevel: number;
+  isAdmin: boolean;
+  project?: ProjectSummary | undefined;
+  group?: GroupSummary | undefined;
 }
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
@@ -733,6 +922,1322 @@ export const GetUsersResponse: MessageFns<GetUsersResponse> = {
   },
 };
 
+function createBaseNamespaceSummary(): NamespaceSummary {
+  return { id: 0, name: "", path: "", kind: 0, fullPath: "", parentId: 0, webUrl: "" };
+}
+
+export const NamespaceSummary: MessageFns<NamespaceSummary> = {
+  encode(message: NamespaceSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.path !== "") {
+      writer.uint32(26).string(message.path);
+    }
+    if (message.kind !== 0) {
+      writer.uint32(32).int32(message.kind);
+    }
+    if (message.fullPath !== "") {
+      writer.uint32(42).string(message.fullPath);
+    }
+    if (message.parentId !== 0) {
+      writer.uint32(48).int64(message.parentId);
+    }
+    if (message.webUrl !== "") {
+      writer.uint32(58).string(message.webUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NamespaceSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNamespaceSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.fullPath = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.parentId = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.webUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NamespaceSummary {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      kind: isSet(object.kind) ? namespaceKindFromJSON(object.kind) : 0,
+      fullPath: isSet(object.fullPath)
+        ? globalThis.String(object.fullPath)
+        : isSet(object.full_path)
+        ? globalThis.String(object.full_path)
+        : "",
+      parentId: isSet(object.parentId)
+        ? globalThis.Number(object.parentId)
+        : isSet(object.parent_id)
+        ? globalThis.Number(object.parent_id)
+        : 0,
+      webUrl: isSet(object.webUrl)
+        ? globalThis.String(object.webUrl)
+        : isSet(object.web_url)
+        ? globalThis.String(object.web_url)
+        : "",
+    };
+  },
+
+  toJSON(message: NamespaceSummary): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.kind !== 0) {
+      obj.kind = namespaceKindToJSON(message.kind);
+    }
+    if (message.fullPath !== "") {
+      obj.fullPath = message.fullPath;
+    }
+    if (message.parentId !== 0) {
+      obj.parentId = Math.round(message.parentId);
+    }
+    if (message.webUrl !== "") {
+      obj.webUrl = message.webUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NamespaceSummary>, I>>(base?: I): NamespaceSummary {
+    return NamespaceSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NamespaceSummary>, I>>(object: I): NamespaceSummary {
+    const message = createBaseNamespaceSummary();
+    message.id = object.id ?? 0;
+    message.name = object.name ?? "";
+    message.path = object.path ?? "";
+    message.kind = object.kind ?? 0;
+    message.fullPath = object.fullPath ?? "";
+    message.parentId = object.parentId ?? 0;
+    message.webUrl = object.webUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseProjectSummary(): ProjectSummary {
+  return {
+    id: 0,
+    name: "",
+    path: "",
+    pathWithNamespace: "",
+    nameWithNamespace: "",
+    description: "",
+    visibility: 0,
+    namespace: undefined,
+    archived: false,
+    defaultBranch: "",
+    webUrl: "",
+    creatorId: 0,
+    createdAt: "",
+    namespaceAncestorIds: [],
+  };
+}
+
+export const ProjectSummary: MessageFns<ProjectSummary> = {
+  encode(message: ProjectSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.path !== "") {
+      writer.uint32(26).string(message.path);
+    }
+    if (message.pathWithNamespace !== "") {
+      writer.uint32(34).string(message.pathWithNamespace);
+    }
+    if (message.nameWithNamespace !== "") {
+      writer.uint32(42).string(message.nameWithNamespace);
+    }
+    if (message.description !== "") {
+      writer.uint32(50).string(message.description);
+    }
+    if (message.visibility !== 0) {
+      writer.uint32(56).int32(message.visibility);
+    }
+    if (message.namespace !== undefined) {
+      NamespaceSummary.encode(message.namespace, writer.uint32(66).fork()).join();
+    }
+    if (message.archived !== false) {
+      writer.uint32(72).bool(message.archived);
+    }
+    if (message.defaultBranch !== "") {
+      writer.uint32(82).string(message.defaultBranch);
+    }
+    if (message.webUrl !== "") {
+      writer.uint32(90).string(message.webUrl);
+    }
+    if (message.creatorId !== 0) {
+      writer.uint32(96).int64(message.creatorId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(106).string(message.createdAt);
+    }
+    if (message.namespaceAncestorIds.length !== 0) {
+      writer.uint32(114).fork();
+      for (const v of message.namespaceAncestorIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pathWithNamespace = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.nameWithNamespace = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.visibility = reader.int32() as any;
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.namespace = NamespaceSummary.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.archived = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.defaultBranch = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.webUrl = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.creatorId = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag === 112) {
+              message.namespaceAncestorIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 114) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.namespaceAncestorIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectSummary {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      pathWithNamespace: isSet(object.pathWithNamespace)
+        ? globalThis.String(object.pathWithNamespace)
+        : isSet(object.path_with_namespace)
+        ? globalThis.String(object.path_with_namespace)
+        : "",
+      nameWithNamespace: isSet(object.nameWithNamespace)
+        ? globalThis.String(object.nameWithNamespace)
+        : isSet(object.name_with_namespace)
+        ? globalThis.String(object.name_with_namespace)
+        : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      visibility: isSet(object.visibility) ? visibilityFromJSON(object.visibility) : 0,
+      namespace: isSet(object.namespace) ? NamespaceSummary.fromJSON(object.namespace) : undefined,
+      archived: isSet(object.archived) ? globalThis.Boolean(object.archived) : false,
+      defaultBranch: isSet(object.defaultBranch)
+        ? globalThis.String(object.defaultBranch)
+        : isSet(object.default_branch)
+        ? globalThis.String(object.default_branch)
+        : "",
+      webUrl: isSet(object.webUrl)
+        ? globalThis.String(object.webUrl)
+        : isSet(object.web_url)
+        ? globalThis.String(object.web_url)
+        : "",
+      creatorId: isSet(object.creatorId)
+        ? globalThis.Number(object.creatorId)
+        : isSet(object.creator_id)
+        ? globalThis.Number(object.creator_id)
+        : 0,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      namespaceAncestorIds: globalThis.Array.isArray(object?.namespaceAncestorIds)
+        ? object.namespaceAncestorIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.namespace_ancestor_ids)
+        ? object.namespace_ancestor_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ProjectSummary): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.pathWithNamespace !== "") {
+      obj.pathWithNamespace = message.pathWithNamespace;
+    }
+    if (message.nameWithNamespace !== "") {
+      obj.nameWithNamespace = message.nameWithNamespace;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.visibility !== 0) {
+      obj.visibility = visibilityToJSON(message.visibility);
+    }
+    if (message.namespace !== undefined) {
+      obj.namespace = NamespaceSummary.toJSON(message.namespace);
+    }
+    if (message.archived !== false) {
+      obj.archived = message.archived;
+    }
+    if (message.defaultBranch !== "") {
+      obj.defaultBranch = message.defaultBranch;
+    }
+    if (message.webUrl !== "") {
+      obj.webUrl = message.webUrl;
+    }
+    if (message.creatorId !== 0) {
+      obj.creatorId = Math.round(message.creatorId);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.namespaceAncestorIds?.length) {
+      obj.namespaceAncestorIds = message.namespaceAncestorIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectSummary>, I>>(base?: I): ProjectSummary {
+    return ProjectSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectSummary>, I>>(object: I): ProjectSummary {
+    const message = createBaseProjectSummary();
+    message.id = object.id ?? 0;
+    message.name = object.name ?? "";
+    message.path = object.path ?? "";
+    message.pathWithNamespace = object.pathWithNamespace ?? "";
+    message.nameWithNamespace = object.nameWithNamespace ?? "";
+    message.description = object.description ?? "";
+    message.visibility = object.visibility ?? 0;
+    message.namespace = (object.namespace !== undefined && object.namespace !== null)
+      ? NamespaceSummary.fromPartial(object.namespace)
+      : undefined;
+    message.archived = object.archived ?? false;
+    message.defaultBranch = object.defaultBranch ?? "";
+    message.webUrl = object.webUrl ?? "";
+    message.creatorId = object.creatorId ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    message.namespaceAncestorIds = object.namespaceAncestorIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGroupSummary(): GroupSummary {
+  return {
+    id: 0,
+    name: "",
+    path: "",
+    fullPath: "",
+    fullName: "",
+    visibility: 0,
+    parentId: 0,
+    webUrl: "",
+    ancestorIds: [],
+  };
+}
+
+export const GroupSummary: MessageFns<GroupSummary> = {
+  encode(message: GroupSummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.path !== "") {
+      writer.uint32(26).string(message.path);
+    }
+    if (message.fullPath !== "") {
+      writer.uint32(34).string(message.fullPath);
+    }
+    if (message.fullName !== "") {
+      writer.uint32(42).string(message.fullName);
+    }
+    if (message.visibility !== 0) {
+      writer.uint32(48).int32(message.visibility);
+    }
+    if (message.parentId !== 0) {
+      writer.uint32(56).int64(message.parentId);
+    }
+    if (message.webUrl !== "") {
+      writer.uint32(66).string(message.webUrl);
+    }
+    if (message.ancestorIds.length !== 0) {
+      writer.uint32(74).fork();
+      for (const v of message.ancestorIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GroupSummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroupSummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fullPath = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.fullName = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.visibility = reader.int32() as any;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.parentId = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.webUrl = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag === 72) {
+              message.ancestorIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 74) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ancestorIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GroupSummary {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      fullPath: isSet(object.fullPath)
+        ? globalThis.String(object.fullPath)
+        : isSet(object.full_path)
+        ? globalThis.String(object.full_path)
+        : "",
+      fullName: isSet(object.fullName)
+        ? globalThis.String(object.fullName)
+        : isSet(object.full_name)
+        ? globalThis.String(object.full_name)
+        : "",
+      visibility: isSet(object.visibility) ? visibilityFromJSON(object.visibility) : 0,
+      parentId: isSet(object.parentId)
+        ? globalThis.Number(object.parentId)
+        : isSet(object.parent_id)
+        ? globalThis.Number(object.parent_id)
+        : 0,
+      webUrl: isSet(object.webUrl)
+        ? globalThis.String(object.webUrl)
+        : isSet(object.web_url)
+        ? globalThis.String(object.web_url)
+        : "",
+      ancestorIds: globalThis.Array.isArray(object?.ancestorIds)
+        ? object.ancestorIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.ancestor_ids)
+        ? object.ancestor_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GroupSummary): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.fullPath !== "") {
+      obj.fullPath = message.fullPath;
+    }
+    if (message.fullName !== "") {
+      obj.fullName = message.fullName;
+    }
+    if (message.visibility !== 0) {
+      obj.visibility = visibilityToJSON(message.visibility);
+    }
+    if (message.parentId !== 0) {
+      obj.parentId = Math.round(message.parentId);
+    }
+    if (message.webUrl !== "") {
+      obj.webUrl = message.webUrl;
+    }
+    if (message.ancestorIds?.length) {
+      obj.ancestorIds = message.ancestorIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GroupSummary>, I>>(base?: I): GroupSummary {
+    return GroupSummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GroupSummary>, I>>(object: I): GroupSummary {
+    const message = createBaseGroupSummary();
+    message.id = object.id ?? 0;
+    message.name = object.name ?? "";
+    message.path = object.path ?? "";
+    message.fullPath = object.fullPath ?? "";
+    message.fullName = object.fullName ?? "";
+    message.visibility = object.visibility ?? 0;
+    message.parentId = object.parentId ?? 0;
+    message.webUrl = object.webUrl ?? "";
+    message.ancestorIds = object.ancestorIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseResolveProjectRequest(): ResolveProjectRequest {
+  return { idOrPath: "" };
+}
+
+export const ResolveProjectRequest: MessageFns<ResolveProjectRequest> = {
+  encode(message: ResolveProjectRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.idOrPath !== "") {
+      writer.uint32(10).string(message.idOrPath);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveProjectRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveProjectRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.idOrPath = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveProjectRequest {
+    return {
+      idOrPath: isSet(object.idOrPath)
+        ? globalThis.String(object.idOrPath)
+        : isSet(object.id_or_path)
+        ? globalThis.String(object.id_or_path)
+        : "",
+    };
+  },
+
+  toJSON(message: ResolveProjectRequest): unknown {
+    const obj: any = {};
+    if (message.idOrPath !== "") {
+      obj.idOrPath = message.idOrPath;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveProjectRequest>, I>>(base?: I): ResolveProjectRequest {
+    return ResolveProjectRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveProjectRequest>, I>>(object: I): ResolveProjectRequest {
+    const message = createBaseResolveProjectRequest();
+    message.idOrPath = object.idOrPath ?? "";
+    return message;
+  },
+};
+
+function createBaseResolveProjectResponse(): ResolveProjectResponse {
+  return { project: undefined };
+}
+
+export const ResolveProjectResponse: MessageFns<ResolveProjectResponse> = {
+  encode(message: ResolveProjectResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.project !== undefined) {
+      ProjectSummary.encode(message.project, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveProjectResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveProjectResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.project = ProjectSummary.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveProjectResponse {
+    return { project: isSet(object.project) ? ProjectSummary.fromJSON(object.project) : undefined };
+  },
+
+  toJSON(message: ResolveProjectResponse): unknown {
+    const obj: any = {};
+    if (message.project !== undefined) {
+      obj.project = ProjectSummary.toJSON(message.project);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveProjectResponse>, I>>(base?: I): ResolveProjectResponse {
+    return ResolveProjectResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveProjectResponse>, I>>(object: I): ResolveProjectResponse {
+    const message = createBaseResolveProjectResponse();
+    message.project = (object.project !== undefined && object.project !== null)
+      ? ProjectSummary.fromPartial(object.project)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseResolveGroupRequest(): ResolveGroupRequest {
+  return { idOrPath: "" };
+}
+
+export const ResolveGroupRequest: MessageFns<ResolveGroupRequest> = {
+  encode(message: ResolveGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.idOrPath !== "") {
+      writer.uint32(10).string(message.idOrPath);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveGroupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveGroupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.idOrPath = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveGroupRequest {
+    return {
+      idOrPath: isSet(object.idOrPath)
+        ? globalThis.String(object.idOrPath)
+        : isSet(object.id_or_path)
+        ? globalThis.String(object.id_or_path)
+        : "",
+    };
+  },
+
+  toJSON(message: ResolveGroupRequest): unknown {
+    const obj: any = {};
+    if (message.idOrPath !== "") {
+      obj.idOrPath = message.idOrPath;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveGroupRequest>, I>>(base?: I): ResolveGroupRequest {
+    return ResolveGroupRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveGroupRequest>, I>>(object: I): ResolveGroupRequest {
+    const message = createBaseResolveGroupRequest();
+    message.idOrPath = object.idOrPath ?? "";
+    return message;
+  },
+};
+
+function createBaseResolveGroupResponse(): ResolveGroupResponse {
+  return { group: undefined };
+}
+
+export const ResolveGroupResponse: MessageFns<ResolveGroupResponse> = {
+  encode(message: ResolveGroupResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.group !== undefined) {
+      GroupSummary.encode(message.group, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveGroupResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveGroupResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.group = GroupSummary.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveGroupResponse {
+    return { group: isSet(object.group) ? GroupSummary.fromJSON(object.group) : undefined };
+  },
+
+  toJSON(message: ResolveGroupResponse): unknown {
+    const obj: any = {};
+    if (message.group !== undefined) {
+      obj.group = GroupSummary.toJSON(message.group);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveGroupResponse>, I>>(base?: I): ResolveGroupResponse {
+    return ResolveGroupResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveGroupResponse>, I>>(object: I): ResolveGroupResponse {
+    const message = createBaseResolveGroupResponse();
+    message.group = (object.group !== undefined && object.group !== null)
+      ? GroupSummary.fromPartial(object.group)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCheckAccessRequest(): CheckAccessRequest {
+  return { userId: 0, projectIdOrPath: undefined, groupIdOrPath: undefined, minAccessLevel: 0 };
+}
+
+export const CheckAccessRequest: MessageFns<CheckAccessRequest> = {
+  encode(message: CheckAccessRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.projectIdOrPath !== undefined) {
+      writer.uint32(18).string(message.projectIdOrPath);
+    }
+    if (message.groupIdOrPath !== undefined) {
+      writer.uint32(26).string(message.groupIdOrPath);
+    }
+    if (message.minAccessLevel !== 0) {
+      writer.uint32(32).int32(message.minAccessLevel);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckAccessRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckAccessRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.projectIdOrPath = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.groupIdOrPath = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.minAccessLevel = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckAccessRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      projectIdOrPath: isSet(object.projectIdOrPath)
+        ? globalThis.String(object.projectIdOrPath)
+        : isSet(object.project_id_or_path)
+        ? globalThis.String(object.project_id_or_path)
+        : undefined,
+      groupIdOrPath: isSet(object.groupIdOrPath)
+        ? globalThis.String(object.groupIdOrPath)
+        : isSet(object.group_id_or_path)
+        ? globalThis.String(object.group_id_or_path)
+        : undefined,
+      minAccessLevel: isSet(object.minAccessLevel)
+        ? globalThis.Number(object.minAccessLevel)
+        : isSet(object.min_access_level)
+        ? globalThis.Number(object.min_access_level)
+        : 0,
+    };
+  },
+
+  toJSON(message: CheckAccessRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.projectIdOrPath !== undefined) {
+      obj.projectIdOrPath = message.projectIdOrPath;
+    }
+    if (message.groupIdOrPath !== undefined) {
+      obj.groupIdOrPath = message.groupIdOrPath;
+    }
+    if (message.minAccessLevel !== 0) {
+      obj.minAccessLevel = Math.round(message.minAccessLevel);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckAccessRequest>, I>>(base?: I): CheckAccessRequest {
+    return CheckAccessRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckAccessRequest>, I>>(object: I): CheckAccessRequest {
+    const message = createBaseCheckAccessRequest();
+    message.userId = object.userId ?? 0;
+    message.projectIdOrPath = object.projectIdOrPath ?? undefined;
+    message.groupIdOrPath = object.groupIdOrPath ?? undefined;
+    message.minAccessLevel = object.minAccessLevel ?? 0;
+    return message;
+  },
+};
+
+function createBaseCheckAccessResponse(): CheckAccessResponse {
+  return { allowed: false, accessLevel: 0, isAdmin: false, project: undefined, group: undefined };
+}
+
+export const CheckAccessResponse: MessageFns<CheckAccessResponse> = {
+  encode(message: CheckAccessResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.allowed !== false) {
+      writer.uint32(8).bool(message.allowed);
+    }
+    if (message.accessLevel !== 0) {
+      writer.uint32(16).int32(message.accessLevel);
+    }
+    if (message.isAdmin !== false) {
+      writer.uint32(24).bool(message.isAdmin);
+    }
+    if (message.project !== undefined) {
+      ProjectSummary.encode(message.project, writer.uint32(34).fork()).join();
+    }
+    if (message.group !== undefined) {
+      GroupSummary.encode(message.group, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckAccessResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckAccessResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.allowed = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.accessLevel = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.isAdmin = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.project = ProjectSummary.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.group = GroupSummary.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckAccessResponse {
+    return {
+      allowed: isSet(object.allowed) ? globalThis.Boolean(object.allowed) : false,
+      accessLevel: isSet(object.accessLevel)
+        ? globalThis.Number(object.accessLevel)
+        : isSet(object.access_level)
+        ? globalThis.Number(object.access_level)
+        : 0,
+      isAdmin: isSet(object.isAdmin)
+        ? globalThis.Boolean(object.isAdmin)
+        : isSet(object.is_admin)
+        ? globalThis.Boolean(object.is_admin)
+        : false,
+      project: isSet(object.project) ? ProjectSummary.fromJSON(object.project) : undefined,
+      group: isSet(object.group) ? GroupSummary.fromJSON(object.group) : undefined,
+    };
+  },
+
+  toJSON(message: CheckAccessResponse): unknown {
+    const obj: any = {};
+    if (message.allowed !== false) {
+      obj.allowed = message.allowed;
+    }
+    if (message.accessLevel !== 0) {
+      obj.accessLevel = Math.round(message.accessLevel);
+    }
+    if (message.isAdmin !== false) {
+      obj.isAdmin = message.isAdmin;
+    }
+    if (message.project !== undefined) {
+      obj.project = ProjectSummary.toJSON(message.project);
+    }
+    if (message.group !== undefined) {
+      obj.group = GroupSummary.toJSON(message.group);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckAccessResponse>, I>>(base?: I): CheckAccessResponse {
+    return CheckAccessResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckAccessResponse>, I>>(object: I): CheckAccessResponse {
+    const message = createBaseCheckAccessResponse();
+    message.allowed = object.allowed ?? false;
+    message.accessLevel = object.accessLevel ?? 0;
+    message.isAdmin = object.isAdmin ?? false;
+    message.project = (object.project !== undefined && object.project !== null)
+      ? ProjectSummary.fromPartial(object.project)
+      : undefined;
+    message.group = (object.group !== undefined && object.group !== null)
+      ? GroupSummary.fromPartial(object.group)
+      : undefined;
+    return message;
+  },
+};
+
 /** Identity answers the other services' questions about callers and users. */
 export type IdentityServiceService = typeof IdentityServiceService;
 export const IdentityServiceService = {
@@ -757,6 +2262,46 @@ export const IdentityServiceService = {
     responseSerialize: (value: GetUsersResponse): Buffer => Buffer.from(GetUsersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetUsersResponse => GetUsersResponse.decode(value),
   },
+  /**
+   * A project by integer id or full path (`group/sub/project`, case-insensitive), whoever may
+   * see it. NOT_FOUND when there is none.
+   */
+  resolveProject: {
+    path: "/platform.identity.v1.IdentityService/ResolveProject" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveProjectRequest): Buffer =>
+      Buffer.from(ResolveProjectRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveProjectRequest => ResolveProjectRequest.decode(value),
+    responseSerialize: (value: ResolveProjectResponse): Buffer =>
+      Buffer.from(ResolveProjectResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveProjectResponse => ResolveProjectResponse.decode(value),
+  },
+  /** A group by integer id or full path (`group/sub`, case-insensitive). NOT_FOUND when there is none. */
+  resolveGroup: {
+    path: "/platform.identity.v1.IdentityService/ResolveGroup" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveGroupRequest): Buffer => Buffer.from(ResolveGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveGroupRequest => ResolveGroupRequest.decode(value),
+    responseSerialize: (value: ResolveGroupResponse): Buffer =>
+      Buffer.from(ResolveGroupResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveGroupResponse => ResolveGroupResponse.decode(value),
+  },
+  /**
+   * Whether a user, or an anonymous caller, has at least a given access level on a project or
+   * group. NOT_FOUND when the resource does not exist or the caller may not see it (render 404);
+   * allowed=false when they see it with too little access (render 403, or 401 when anonymous).
+   */
+  checkAccess: {
+    path: "/platform.identity.v1.IdentityService/CheckAccess" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckAccessRequest): Buffer => Buffer.from(CheckAccessRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckAccessRequest => CheckAccessRequest.decode(value),
+    responseSerialize: (value: CheckAccessResponse): Buffer => Buffer.from(CheckAccessResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckAccessResponse => CheckAccessResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -764,6 +2309,19 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   authenticate: handleUnaryCall<AuthenticateRequest, AuthenticateResponse>;
   /** User summaries by id, for services that show authors, assignees and approvers. */
   getUsers: handleUnaryCall<GetUsersRequest, GetUsersResponse>;
+  /**
+   * A project by integer id or full path (`group/sub/project`, case-insensitive), whoever may
+   * see it. NOT_FOUND when there is none.
+   */
+  resolveProject: handleUnaryCall<ResolveProjectRequest, ResolveProjectResponse>;
+  /** A group by integer id or full path (`group/sub`, case-insensitive). NOT_FOUND when there is none. */
+  resolveGroup: handleUnaryCall<ResolveGroupRequest, ResolveGroupResponse>;
+  /**
+   * Whether a user, or an anonymous caller, has at least a given access level on a project or
+   * group. NOT_FOUND when the resource does not exist or the caller may not see it (render 404);
+   * allowed=false when they see it with too little access (render 403, or 401 when anonymous).
+   */
+  checkAccess: handleUnaryCall<CheckAccessRequest, CheckAccessResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -798,6 +2356,61 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetUsersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A project by integer id or full path (`group/sub/project`, case-insensitive), whoever may
+   * see it. NOT_FOUND when there is none.
+   */
+  resolveProject(
+    request: ResolveProjectRequest,
+    callback: (error: ServiceError | null, response: ResolveProjectResponse) => void,
+  ): ClientUnaryCall;
+  resolveProject(
+    request: ResolveProjectRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveProjectResponse) => void,
+  ): ClientUnaryCall;
+  resolveProject(
+    request: ResolveProjectRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveProjectResponse) => void,
+  ): ClientUnaryCall;
+  /** A group by integer id or full path (`group/sub`, case-insensitive). NOT_FOUND when there is none. */
+  resolveGroup(
+    request: ResolveGroupRequest,
+    callback: (error: ServiceError | null, response: ResolveGroupResponse) => void,
+  ): ClientUnaryCall;
+  resolveGroup(
+    request: ResolveGroupRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveGroupResponse) => void,
+  ): ClientUnaryCall;
+  resolveGroup(
+    request: ResolveGroupRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveGroupResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Whether a user, or an anonymous caller, has at least a given access level on a project or
+   * group. NOT_FOUND when the resource does not exist or the caller may not see it (render 404);
+   * allowed=false when they see it with too little access (render 403, or 401 when anonymous).
+   */
+  checkAccess(
+    request: CheckAccessRequest,
+    callback: (error: ServiceError | null, response: CheckAccessResponse) => void,
+  ): ClientUnaryCall;
+  checkAccess(
+    request: CheckAccessRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckAccessResponse) => void,
+  ): ClientUnaryCall;
+  checkAccess(
+    request: CheckAccessRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckAccessResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,7 +1,13 @@
 import type { MigrationObject } from '@platform/db';
 import { Migration20261122000100_users_and_tokens } from './Migration20261122000100_users_and_tokens.ts';
+import { Migration20261122000300_users_area } from './Migration20261122000300_users_area.ts';
+import { Migration20261122000400_namespaces_projects_members } from './Migration20261122000400_namespaces_projects_members.ts';
+import { Migration20261122000500_saml_providers_and_scim } from './Migration20261122000500_saml_providers_and_scim.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000100_users_and_tokens', class: Migration20261122000100_users_and_tokens },
+  { name: 'Migration20261122000300_users_area', class: Migration20261122000300_users_area },
+  { name: 'Migration20261122000400_namespaces_projects_members', class: Migration20261122000400_namespaces_projects_members },
+  { name: 'Migration20261122000500_saml_providers_and_scim', class: Migration20261122000500_saml_providers_and_scim },
 ];

@@ -12,6 +12,8 @@ export interface AuditDetails {
   ip_address: string | null;
   entity_path: string;
   add?: string;
+  /** With `add` of a membership: the access level granted, as GitLab names it (`Developer`). */
+  as?: string;
   remove?: string;
   change?: string;
   from?: string;

@@ -17,3 +17,13 @@ export const instanceAuditEventsQuery = z
   });
 
 export const auditEventIdParams = z.object({ id: params.integer() });
+
+/** `GET /groups/:id/audit_events` and `GET /projects/:id/audit_events`; `:id` is an id or a full path. */
+export const entityAuditEventsQuery = z.object({
+  ...pageShape,
+  id: params.idOrPath(),
+  created_after: params.datetime().optional(),
+  created_before: params.datetime().optional(),
+});
+
+export const entityAuditEventParams = z.object({ id: params.idOrPath(), audit_event_id: params.integer() });

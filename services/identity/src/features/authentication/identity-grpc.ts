@@ -21,9 +21,12 @@ export function identityGrpc(options: {
   users: UserStore;
   views: ViewContext;
   logger: Logger;
+  /** Project and group resolution and access checks, served by the namespaces feature. */
+  namespaceRpcs: Pick<IdentityServiceServer, 'resolveProject' | 'resolveGroup' | 'checkAccess'>;
 }): GrpcServiceBinding {
   const { orm, tokens, users, views, logger } = options;
   const implementation: IdentityServiceServer = {
+    ...options.namespaceRpcs,
     authenticate: unaryHandler(logger, (request: AuthenticateRequest) =>
       inUnitOfWork(orm, async (): Promise<AuthenticateResponse> => {
         const { user, scopes, impersonator } = await tokens.authenticate(request.token, request.sudo || undefined);

@@ -63,7 +63,6 @@ function privateFields(user: User, identities: Identity[]) {
     color_scheme_id: user.colorSchemeId,
     projects_limit: user.projectsLimit,
     current_sign_in_at: user.currentSignInAt ?? null,
-    note: user.note ?? null,
     identities: identitiesView(identities),
     can_create_group: user.canCreateGroup,
     can_create_project: user.projectsLimit > 0,
@@ -79,8 +78,11 @@ export function adminUserView(user: User, identities: Identity[], context: ViewC
     ...publicUserView(user, context),
     ...privateFields(user, identities),
     is_admin: user.isAdmin,
+    note: user.note ?? null,
     current_sign_in_ip: user.currentSignInIp ?? null,
     last_sign_in_ip: user.lastSignInIp ?? null,
+    shared_runners_minutes_limit: user.sharedRunnersMinutesLimit ?? null,
+    extra_shared_runners_minutes_limit: user.extraSharedRunnersMinutesLimit ?? null,
   };
 }
 
@@ -89,9 +91,17 @@ export function adminSingleUserView(user: User, identities: Identity[], context:
   return { ...adminUserView(user, identities, context), plan: null, trial: false, sign_in_count: user.signInCount };
 }
 
-/** `GET /user`: administrators see their administrator view; others lose the administrator-only fields. */
+/**
+ * `GET /user`: administrators see their administrator view; others lose the administrator-only
+ * fields (`is_admin`, `job_title`, the sign-in IPs, and the administrators' `note` about them).
+ */
 export function currentUserView(user: User, identities: Identity[], context: ViewContext) {
   if (user.isAdmin) return adminSingleUserView(user, identities, context);
   const { job_title: _jobTitle, ...visible } = { ...publicUserView(user, context), ...privateFields(user, identities) };
   return visible;
+}
+
+/** `with_custom_attributes=true` adds the user's custom attributes to any of the views above. */
+export function withCustomAttributes<View extends object>(view: View, attributes: Array<{ key: string; value: string }>) {
+  return { ...view, custom_attributes: attributes.map(({ key, value }) => ({ key, value })) };
 }

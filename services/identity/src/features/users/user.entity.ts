@@ -3,6 +3,9 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 export const USER_STATES = ['active', 'blocked'] as const;
 export type UserState = (typeof USER_STATES)[number];
 
+/** GitLab's user types that stand for people or their automations; the others are internal (ghost, support bot...). */
+export const NON_INTERNAL_USER_TYPES = ['human', 'project_bot', 'service_user', 'service_account'] as const;
+
 export const User = defineEntity({
   name: 'User',
   tableName: 'users',
@@ -41,6 +44,8 @@ export const User = defineEntity({
     currentSignInIp: p.text().nullable(),
     lastSignInIp: p.text().nullable(),
     lastActivityOn: p.string().columnType('date').nullable(),
+    sharedRunnersMinutesLimit: p.integer().nullable(),
+    extraSharedRunnersMinutesLimit: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

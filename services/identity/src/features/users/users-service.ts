@@ -1,17 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthenticatedCaller } from '@platform/auth';
-import { FieldValidationError, NotFoundError } from '@platform/errors';
+import type { AuthenticatedCaller, Caller } from '@platform/auth';
+import { ConflictError, FieldValidationError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
+import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import type { Identity, User } from './user.entity.ts';
-import type { NewIdentity, UserStore } from './users-store.ts';
-import type { CreateUserParams } from './users.schemas.ts';
-import { userCreatedEvent } from './users.events.ts';
+import type { NewIdentity, UserChanges, UserListFilter, UserStore } from './users-store.ts';
+import type { CreateUserParams, ListUsersParams, UpdateUserParams } from './users.schemas.ts';
+import {
+  userBlockedEvent,
+  userCreatedEvent,
+  userDeletedEvent,
+  userUnblockedEvent,
+  userUpdatedEvent,
+} from './users.events.ts';
 
 const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const MINIMUM_PASSWORD_LENGTH = 8;
+const MINIMUM_USERNAME_LENGTH = 2;
+/** GitLab's themes (Indigo ... Dark) and file-viewer colour schemes (White ... None). */
+const THEME_IDS = { minimum: 1, maximum: 11 };
+const COLOR_SCHEME_IDS = { minimum: 1, maximum: 6 };
 
 export interface UserWithIdentities {
   user: User;
@@ -28,34 +39,140 @@ export function actorOf(caller: AuthenticatedCaller): EventActor {
   };
 }
 
-/** The record-level rules GitLab reports as `{"message": {"field": ["..."]}}`. */
-function validateNewUser(input: CreateUserParams): void {
-  const problems: Record<string, string[]> = {};
-  if (!EMAIL_PATTERN.test(input.email)) problems.email = ['is invalid'];
-  if (!input.name.trim()) problems.name = ["can't be blank"];
-  if (!USERNAME_PATTERN.test(input.username) || /(\.git|\.atom|\.)$/.test(input.username)) {
-    problems.username = [
-      "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.",
-    ];
+/** GitLab answers `PUT /users/:id` with 404 even for a taken email or username, as the spec says. */
+export class UserUpdateConflictError extends NotFoundError {
+  override name = 'UserUpdateConflictError';
+  constructor(message: string) {
+    super();
+    this.message = message;
   }
-  if (input.password !== undefined && !input.reset_password && !input.force_random_password) {
-    if (input.password.length < MINIMUM_PASSWORD_LENGTH) {
-      problems.password = [`is too short (minimum is ${MINIMUM_PASSWORD_LENGTH} characters)`];
+}
+
+type ProfileFields = Partial<
+  Pick<
+    UpdateUserParams,
+    'email' | 'name' | 'username' | 'password' | 'projects_limit' | 'theme_id' | 'color_scheme_id' | 'website_url' | 'public_email'
+  > & { shared_runners_minutes_limit: number | null; extra_shared_runners_minutes_limit: number | null }
+>;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The record-level rules GitLab reports as `{"message": {"field": ["..."]}}`, for the fields
+ * given. `email` is the address the user will have, which a public email must match.
+ */
+function validateProfile(input: ProfileFields, email: string): void {
+  const problems: Record<string, string[]> = {};
+  const add = (field: string, problem: string) => (problems[field] ??= []).push(problem);
+  if (input.email !== undefined && !EMAIL_PATTERN.test(input.email)) add('email', 'is invalid');
+  if (input.name !== undefined && !input.name.trim()) add('name', "can't be blank");
+  if (input.username !== undefined) {
+    if (input.username.length < MINIMUM_USERNAME_LENGTH) {
+      add('username', `is too short (minimum is ${MINIMUM_USERNAME_LENGTH} characters)`);
+    }
+    if (!USERNAME_PATTERN.test(input.username) || /(\.git|\.atom|\.)$/i.test(input.username)) {
+      add(
+        'username',
+        "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.",
+      );
     }
   }
-  if (input.projects_limit !== undefined && input.projects_limit < 0) {
-    problems.projects_limit = ['must be greater than or equal to 0'];
+  if (input.password !== undefined && input.password.length < MINIMUM_PASSWORD_LENGTH) {
+    add('password', `is too short (minimum is ${MINIMUM_PASSWORD_LENGTH} characters)`);
+  }
+  for (const field of ['projects_limit', 'shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit'] as const) {
+    const value = input[field];
+    if (value !== undefined && value !== null && value < 0) add(field, 'must be greater than or equal to 0');
+  }
+  if (input.theme_id !== undefined && (input.theme_id < THEME_IDS.minimum || input.theme_id > THEME_IDS.maximum)) {
+    add('theme_id', 'is not included in the list');
+  }
+  if (
+    input.color_scheme_id !== undefined &&
+    (input.color_scheme_id < COLOR_SCHEME_IDS.minimum || input.color_scheme_id > COLOR_SCHEME_IDS.maximum)
+  ) {
+    add('color_scheme_id', 'is not included in the list');
+  }
+  if (input.website_url && !isHttpUrl(input.website_url)) add('website_url', 'is not a valid URL');
+  // The only verified address a user has here is their primary email.
+  if (input.public_email && input.public_email.toLowerCase() !== email.toLowerCase()) {
+    add('public_email', 'is not an email you own');
   }
   if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+}
+
+/** The profile attributes both create and update set, from request names to entity names. */
+function profileChanges(input: CreateUserParams | UpdateUserParams): UserChanges {
+  const changes: UserChanges = {};
+  const set = <Key extends keyof UserChanges>(key: Key, value: UserChanges[Key] | undefined) => {
+    if (value !== undefined) changes[key] = value;
+  };
+  set('isAdmin', input.admin);
+  set('bio', input.bio);
+  set('canCreateGroup', input.can_create_group);
+  set('colorSchemeId', input.color_scheme_id);
+  set('external', input.external);
+  set('location', input.location);
+  set('note', input.note);
+  set('organization', input.organization);
+  set('privateProfile', input.private_profile === null ? false : input.private_profile);
+  set('projectsLimit', input.projects_limit);
+  set('publicEmail', input.public_email === undefined ? undefined : input.public_email || null);
+  set('messengerId', input.messenger_id);
+  set('professionalProfile', input.professional_profile);
+  set('socialHandle', input.social_handle);
+  set('websiteUrl', input.website_url);
+  set('jobTitle', input.job_title);
+  set('themeId', input.theme_id);
+  set('sharedRunnersMinutesLimit', input.shared_runners_minutes_limit);
+  set('extraSharedRunnersMinutesLimit', input.extra_shared_runners_minutes_limit);
+  return changes;
+}
+
+/** Attributes whose changes the `identity.user.updated` event names, with their values. */
+const AUDITED_ATTRIBUTES = {
+  username: 'username',
+  email: 'email',
+  name: 'name',
+  isAdmin: 'admin',
+  external: 'external',
+  projectsLimit: 'projects_limit',
+  canCreateGroup: 'can_create_group',
+  privateProfile: 'private_profile',
+  publicEmail: 'public_email',
+  note: 'note',
+} as const satisfies Partial<Record<keyof User, string>>;
+
+function attributeChanges(before: User, after: UserChanges): AttributeChange[] {
+  const changes: AttributeChange[] = [];
+  for (const [property, attribute] of Object.entries(AUDITED_ATTRIBUTES) as Array<[keyof typeof AUDITED_ATTRIBUTES, string]>) {
+    if (!(property in after)) continue;
+    const from = before[property];
+    const to = after[property];
+    if (from !== to) changes.push({ attribute, from: String(from ?? ''), to: String(to ?? '') });
+  }
+  // A password change is worth auditing; its values never leave the service.
+  if ('passwordHash' in after) changes.push({ attribute: 'password', from: '', to: '' });
+  return changes;
 }
 
 export class UsersService {
   readonly #em: EntityManager;
   readonly #store: UserStore;
+  /** Domain of the ghost user's address. */
+  readonly #emailDomain: string;
 
-  constructor(options: { em: EntityManager; store: UserStore }) {
+  constructor(options: { em: EntityManager; store: UserStore; emailDomain: string }) {
     this.#em = options.em;
     this.#store = options.store;
+    this.#emailDomain = options.emailDomain;
   }
 
   async get(id: number): Promise<UserWithIdentities> {
@@ -65,11 +182,60 @@ export class UsersService {
     return { user, identities };
   }
 
+  /** A user by id, or by the `:id_or_username` of a path. */
+  async find(idOrUsername: number | string): Promise<User> {
+    const user =
+      typeof idOrUsername === 'number'
+        ? await this.#store.findById(idOrUsername)
+        : await this.#store.findByIdOrUsername(idOrUsername);
+    if (!user) throw new NotFoundError('User');
+    return user;
+  }
+
+  identitiesOf(userIds: number[]): Promise<Map<number, Identity[]>> {
+    return this.#store.identitiesOf(userIds);
+  }
+
+  /**
+   * `GET /users` as `caller` may see it: anonymous callers get active users only; sorting, the
+   * two-factor filter and custom attributes are for administrators, and other callers' values
+   * for them are ignored, as in GitLab.
+   */
+  async list(caller: Caller, input: ListUsersParams, page: { offset: number; limit: number }) {
+    const isAdmin = caller.kind === 'user' && caller.isAdmin;
+    if (input.extern_uid !== undefined && !isAdmin) {
+      if (caller.kind === 'anonymous') throw new UnauthorizedError();
+      throw new ForbiddenError();
+    }
+    const states: UserListFilter['states'] = [];
+    if (input.active || caller.kind === 'anonymous') states.push('active');
+    if (input.blocked) states.push('blocked');
+    const search = input.search?.replace(/^@/, '');
+    const filter: UserListFilter = {
+      ...(search ? { search: { term: search, emailColumn: isAdmin ? 'email' : 'public_email' } } : {}),
+      ...(input.username !== undefined ? { username: input.username } : {}),
+      states,
+      external: input.external === true,
+      excludeInternal: input.exclude_internal === true,
+      withoutProjects: input.without_projects === true,
+      ...(input.extern_uid !== undefined && input.provider !== undefined
+        ? { identity: { provider: input.provider, externUid: input.extern_uid } }
+        : {}),
+      ...(input.created_before ? { createdBefore: input.created_before } : {}),
+      ...(input.created_after ? { createdAfter: input.created_after } : {}),
+      ...(isAdmin && input.custom_attributes ? { customAttributes: input.custom_attributes } : {}),
+      ...(isAdmin && input.two_factor ? { twoFactorEnabled: input.two_factor === 'enabled' } : {}),
+      orderBy: isAdmin ? orderField(input.order_by ?? 'id') : 'id',
+      sort: isAdmin ? (input.sort ?? 'desc') : 'desc',
+    };
+    return this.#store.list(filter, page);
+  }
+
   /** Creates a user and its `identity.user.created` event in one transaction. */
   async create(actor: AuthenticatedCaller, input: CreateUserParams): Promise<UserWithIdentities> {
-    validateNewUser(input);
     // The password flags win over a given password: the user sets one through a reset.
     const randomPassword = input.reset_password || input.force_random_password;
+    validateProfile({ ...input, ...(randomPassword ? { password: undefined } : {}) }, input.email);
     const password = randomPassword ? randomBytes(24).toString('base64url') : input.password;
     const passwordHash = password === undefined ? null : await hash(password);
     const identities: NewIdentity[] =
@@ -83,24 +249,8 @@ export class UsersService {
           name: input.name,
           username: input.username,
           passwordHash,
-          isAdmin: input.admin ?? false,
-          bio: input.bio ?? '',
-          canCreateGroup: input.can_create_group ?? true,
-          colorSchemeId: input.color_scheme_id ?? 1,
-          external: input.external ?? false,
-          location: input.location ?? '',
-          note: input.note ?? null,
-          organization: input.organization ?? '',
-          privateProfile: input.private_profile ?? false,
-          projectsLimit: input.projects_limit ?? 100000,
-          publicEmail: input.public_email ?? null,
-          messengerId: input.messenger_id ?? '',
-          professionalProfile: input.professional_profile ?? '',
-          socialHandle: input.social_handle ?? '',
-          websiteUrl: input.website_url ?? '',
-          jobTitle: input.job_title ?? '',
-          themeId: input.theme_id ?? 1,
           confirmedAt: input.skip_confirmation ? new Date() : null,
+          ...profileChanges(input),
         },
         identities,
       );
@@ -109,4 +259,108 @@ export class UsersService {
       return { user, identities: stored };
     });
   }
+
+  /**
+   * Updates a user. A new password set by someone else expires at once, so its owner must
+   * change it at the next sign-in. A taken email or username is a 404, as the spec says.
+   */
+  async update(actor: AuthenticatedCaller, input: UpdateUserParams): Promise<UserWithIdentities> {
+    return this.#em.transactional(async (em) => {
+      const user = await this.#store.findById(input.id);
+      if (!user) throw new NotFoundError('User');
+      validateProfile(input, input.email ?? user.email);
+      const changes: UserChanges = profileChanges(input);
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.username !== undefined) changes.username = input.username;
+      if (input.email !== undefined && input.email !== user.email) {
+        changes.email = input.email;
+        // Without mail delivery a new address counts as confirmed only when the administrator says so.
+        if (input.email.toLowerCase() !== user.email.toLowerCase()) {
+          changes.confirmedAt = input.skip_reconfirmation ? new Date() : null;
+        }
+      }
+      if (input.password !== undefined) {
+        changes.passwordHash = await hash(input.password);
+        changes.passwordExpiresAt = actor.userId === user.id ? null : new Date();
+      }
+      const identity =
+        input.extern_uid !== undefined && input.provider !== undefined
+          ? { provider: input.provider, externUid: input.extern_uid }
+          : undefined;
+      const audited = attributeChanges(user, changes);
+      try {
+        await this.#store.update(user, changes, identity);
+      } catch (error) {
+        if (error instanceof ConflictError) throw new UserUpdateConflictError(error.message);
+        throw error;
+      }
+      recordEvent(em, { ...userUpdatedEvent(user, audited), actor: actorOf(actor) });
+      const identities = (await this.#store.identitiesOf([user.id])).get(user.id) ?? [];
+      return { user, identities };
+    });
+  }
+
+  /**
+   * Deletes a user. A soft delete hands the user's contributions to the ghost user and is
+   * refused while the user is the sole owner of a group; no delete may remove the last
+   * administrator.
+   */
+  async delete(actor: AuthenticatedCaller, options: { id: number; hardDelete: boolean }): Promise<void> {
+    await this.#em.transactional(async (em) => {
+      const user = await this.#store.findById(options.id);
+      if (!user) throw new NotFoundError('User');
+      if (user.userType === 'ghost') throw new ConflictError('The ghost user cannot be removed');
+      if (user.isAdmin && user.state === 'active' && (await this.#store.countActiveAdminsOtherThan(user.id)) === 0) {
+        throw new ConflictError('User cannot be removed while is the last administrator');
+      }
+      if (!options.hardDelete && (await this.#store.countSolelyOwnedGroups(user.id)) > 0) {
+        throw new ConflictError('User cannot be removed while is the sole-owner of a group');
+      }
+      const ghostUserId = options.hardDelete ? 0 : (await this.#store.ghostUser(this.#emailDomain)).id;
+      recordEvent(em, { ...userDeletedEvent(user, { hardDelete: options.hardDelete, ghostUserId }), actor: actorOf(actor) });
+      await this.#store.remove(user);
+    });
+  }
+
+  /** Blocks a user; their tokens stop working. Answers false when the user already was blocked. */
+  async block(actor: AuthenticatedCaller, id: number): Promise<boolean> {
+    return this.#em.transactional(async (em) => {
+      const user = await this.#store.findById(id);
+      if (!user) throw new NotFoundError('User');
+      if (user.id === actor.userId) throw new ForbiddenError('The API initiating user cannot be blocked by the API');
+      if (user.state === 'blocked') return false;
+      await this.#store.update(user, { state: 'blocked' });
+      recordEvent(em, { ...userBlockedEvent(user), actor: actorOf(actor) });
+      return true;
+    });
+  }
+
+  /** Unblocks a user. Answers false when the user was not blocked. */
+  async unblock(actor: AuthenticatedCaller, id: number): Promise<boolean> {
+    return this.#em.transactional(async (em) => {
+      const user = await this.#store.findById(id);
+      if (!user) throw new NotFoundError('User');
+      if (user.state !== 'blocked') return false;
+      await this.#store.update(user, { state: 'active' });
+      recordEvent(em, { ...userUnblockedEvent(user), actor: actorOf(actor) });
+      return true;
+    });
+  }
+
+  /** Unlinks the user from an external identity provider. */
+  async removeIdentity(actor: AuthenticatedCaller, options: { id: number; provider: string }): Promise<void> {
+    await this.#em.transactional(async (em) => {
+      const user = await this.#store.findById(options.id);
+      if (!user) throw new NotFoundError('User');
+      if (!(await this.#store.removeIdentity(user.id, options.provider))) throw new NotFoundError('Identity');
+      const change: AttributeChange = { attribute: 'identity', from: options.provider, to: '' };
+      recordEvent(em, { ...userUpdatedEvent(user, [change]), actor: actorOf(actor) });
+    });
+  }
+}
+
+function orderField(orderBy: NonNullable<ListUsersParams['order_by']>): UserListFilter['orderBy'] {
+  if (orderBy === 'created_at') return 'createdAt';
+  if (orderBy === 'updated_at') return 'updatedAt';
+  return orderBy;
 }

@@ -1,18 +1,52 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { translateDbError } from '@platform/db';
-import { Identity, User } from './user.entity.ts';
+import { Identity, NON_INTERNAL_USER_TYPES, User, type UserState } from './user.entity.ts';
 
 export type NewUser = Pick<User, 'username' | 'email' | 'name'> & Partial<Omit<User, 'id' | 'createdAt' | 'updatedAt'>>;
 export type NewIdentity = Pick<Identity, 'provider' | 'externUid'> & { samlProviderId?: number | null };
+export type UserChanges = Partial<Omit<User, 'id' | 'createdAt' | 'updatedAt'>>;
+
+type UserOrderField = 'id' | 'name' | 'username' | 'createdAt' | 'updatedAt';
+
+/** What `GET /users` filters on; every field narrows the list. */
+export interface UserListFilter {
+  /** Substring of the name or username, or the whole of an email address. */
+  search?: { term: string; emailColumn: 'email' | 'public_email' };
+  username?: string;
+  states?: UserState[];
+  external?: boolean;
+  excludeInternal?: boolean;
+  withoutProjects?: boolean;
+  identity?: { provider: string; externUid: string };
+  createdBefore?: Date;
+  createdAfter?: Date;
+  customAttributes?: Record<string, string>;
+  twoFactorEnabled?: boolean;
+  orderBy: UserOrderField;
+  sort: 'asc' | 'desc';
+}
 
 export interface UserStore {
   findById(id: number): Promise<User | null>;
   findByIdOrUsername(idOrUsername: string): Promise<User | null>;
   findByIds(ids: number[]): Promise<User[]>;
+  list(filter: UserListFilter, page: { offset: number; limit: number }): Promise<{ items: User[]; total: number }>;
   /** Inserts now (not at commit) so that a duplicate surfaces as a ConflictError here. */
   insert(user: NewUser, identities: NewIdentity[]): Promise<User>;
+  /** Applies `changes` and upserts the identity of its provider; a duplicate is a ConflictError. */
+  update(user: User, changes: UserChanges, identity?: NewIdentity): Promise<void>;
+  remove(user: User): Promise<void>;
   identitiesOf(userIds: number[]): Promise<Map<number, Identity[]>>;
+  /** Removes the user's identity at `provider`; false when there was none. */
+  removeIdentity(userId: number, provider: string): Promise<boolean>;
+  countActiveAdminsOtherThan(userId: number): Promise<number>;
+  /** Groups in which the user is the only owner: they would be left without one. */
+  countSolelyOwnedGroups(userId: number): Promise<number>;
+  /** The placeholder that inherits a soft-deleted user's contributions, created on first use. */
+  ghostUser(emailDomain: string): Promise<User>;
 }
+
+const MAXIMUM_ID = 2_147_483_647;
 
 /** Users in PostgreSQL. `em` resolves to the current unit of work (request, call or transaction). */
 export class PgUserStore implements UserStore {
@@ -27,13 +61,60 @@ export class PgUserStore implements UserStore {
   }
 
   findByIdOrUsername(idOrUsername: string): Promise<User | null> {
-    if (/^\d+$/.test(idOrUsername)) return this.findById(Number(idOrUsername));
+    if (/^\d+$/.test(idOrUsername)) {
+      const id = Number(idOrUsername);
+      // Ids are 32-bit; a larger number names nobody (and must not reach an integer column).
+      return id <= MAXIMUM_ID ? this.findById(id) : Promise.resolve(null);
+    }
     return this.#em.findOne(User, { username: { $ilike: escapeLike(idOrUsername) } });
   }
 
   findByIds(ids: number[]): Promise<User[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.#em.find(User, { id: { $in: ids } });
+  }
+
+  async list(filter: UserListFilter, page: { offset: number; limit: number }): Promise<{ items: User[]; total: number }> {
+    const query = this.#em.createQueryBuilder(User, 'u');
+    if (filter.search) {
+      const pattern = `%${escapeLike(filter.search.term)}%`;
+      query.andWhere(`(u.name ilike ? or u.username ilike ? or lower(u.${filter.search.emailColumn}) = lower(?))`, [
+        pattern,
+        pattern,
+        filter.search.term,
+      ]);
+    }
+    if (filter.username !== undefined) query.andWhere('lower(u.username) = lower(?)', [filter.username]);
+    for (const state of filter.states ?? []) query.andWhere('u.state = ?', [state]);
+    if (filter.external) query.andWhere('u.external = true');
+    if (filter.excludeInternal) query.andWhere(`u.user_type in (${NON_INTERNAL_USER_TYPES.map(() => '?').join(', ')})`, [...NON_INTERNAL_USER_TYPES]);
+    if (filter.withoutProjects) {
+      // Pending access requests are not memberships.
+      query.andWhere(
+        "not exists (select 1 from members m where m.user_id = u.id and m.source_type = 'Project' and m.requested_at is null)",
+      );
+    }
+    if (filter.identity) {
+      query.andWhere('exists (select 1 from identities i where i.user_id = u.id and i.provider = ? and lower(i.extern_uid) = lower(?))', [
+        filter.identity.provider,
+        filter.identity.externUid,
+      ]);
+    }
+    if (filter.createdBefore) query.andWhere('u.created_at < ?', [filter.createdBefore]);
+    if (filter.createdAfter) query.andWhere('u.created_at > ?', [filter.createdAfter]);
+    for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
+      query.andWhere('exists (select 1 from user_custom_attributes a where a.user_id = u.id and a.key = ? and a.value = ?)', [key, value]);
+    }
+    if (filter.twoFactorEnabled !== undefined) query.andWhere('u.two_factor_enabled = ?', [filter.twoFactorEnabled]);
+
+    const total = await query.clone().getCount();
+    // The id breaks ties so that pages neither repeat nor skip users.
+    const items = await query
+      .orderBy({ [filter.orderBy]: filter.sort, id: filter.sort })
+      .limit(page.limit)
+      .offset(page.offset)
+      .getResult();
+    return { items, total };
   }
 
   async insert(user: NewUser, identities: NewIdentity[]): Promise<User> {
@@ -48,6 +129,25 @@ export class PgUserStore implements UserStore {
     return entity;
   }
 
+  async update(user: User, changes: UserChanges, identity?: NewIdentity): Promise<void> {
+    this.#em.assign(user, changes);
+    try {
+      if (identity) {
+        const existing = await this.#em.findOne(Identity, { userId: user.id, provider: identity.provider });
+        if (existing) this.#em.assign(existing, identity);
+        else this.#em.create(Identity, { ...identity, userId: user.id });
+      }
+      await this.#em.flush();
+    } catch (error) {
+      throw translateDbError(error, { conflict: conflictMessage(error) });
+    }
+  }
+
+  async remove(user: User): Promise<void> {
+    this.#em.remove(user);
+    await this.#em.flush();
+  }
+
   async identitiesOf(userIds: number[]): Promise<Map<number, Identity[]>> {
     const byUser = new Map<number, Identity[]>(userIds.map((id) => [id, []]));
     if (userIds.length === 0) return byUser;
@@ -55,13 +155,68 @@ export class PgUserStore implements UserStore {
     for (const row of rows) byUser.get(row.userId)?.push(row);
     return byUser;
   }
+
+  async removeIdentity(userId: number, provider: string): Promise<boolean> {
+    const removed = await this.#em.nativeDelete(Identity, { userId, provider });
+    return removed > 0;
+  }
+
+  countActiveAdminsOtherThan(userId: number): Promise<number> {
+    return this.#em.count(User, { isAdmin: true, state: 'active', id: { $ne: userId } });
+  }
+
+  async countSolelyOwnedGroups(userId: number): Promise<number> {
+    // Memberships live in `members` (source_type 'Group', access_level 50 = owner); a pending
+    // access request (requested_at set) or an expired membership makes nobody an owner.
+    const rows = await this.#em.execute<Array<{ count: string }>>(
+      `select count(*) as count from members m
+        where m.user_id = ? and m.source_type = 'Group' and m.access_level = 50 and m.requested_at is null
+          and (m.expires_at is null or m.expires_at > now())
+          and not exists (
+            select 1 from members o
+             where o.source_type = 'Group' and o.source_id = m.source_id and o.user_id <> m.user_id
+               and o.access_level = 50 and o.requested_at is null and (o.expires_at is null or o.expires_at > now()))`,
+      [userId],
+    );
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  async ghostUser(emailDomain: string): Promise<User> {
+    // Serialises concurrent first deletions so that only one ghost is ever created.
+    await this.#em.execute("select pg_advisory_xact_lock(hashtext('identity.ghost_user'))");
+    const existing = await this.#em.findOne(User, { userType: 'ghost' }, { orderBy: { id: 'asc' } });
+    if (existing) return existing;
+    const rows = await this.#em.execute<Array<{ taken: string }>>(
+      `select lower(username) as taken from users where lower(username) like 'ghost%'
+       union select lower(email) from users where lower(email) like 'ghost%'`,
+    );
+    const taken = new Set(rows.map((row) => row.taken));
+    let username = 'ghost';
+    for (let suffix = 1; taken.has(username) || taken.has(`${username}@${emailDomain}`.toLowerCase()); suffix += 1) {
+      username = `ghost${suffix}`;
+    }
+    const ghost = this.#em.create(User, {
+      username,
+      email: `${username}@${emailDomain}`,
+      name: 'Ghost User',
+      state: 'blocked',
+      userType: 'ghost',
+      bio: 'This is a "Ghost User", created to hold all contributions of users that have since been deleted. This user cannot be removed.',
+      projectsLimit: 0,
+      canCreateGroup: false,
+      confirmedAt: new Date(),
+    });
+    await this.#em.flush();
+    return ghost;
+  }
 }
 
 /** `users_email_lower_key` -> `Email has already been taken`, GitLab's wording. */
 function conflictMessage(error: unknown): string {
   const text = String((error as { message?: string }).message ?? '');
   if (text.includes('users_email_lower_key')) return 'Email has already been taken';
-  if (text.includes('users_username_lower_key')) return 'Username has already been taken';
+  // A username is also the path of the user's namespace, which a group may already hold.
+  if (text.includes('users_username_lower_key') || text.includes('namespaces_full_path_lower_key')) return 'Username has already been taken';
   if (text.includes('identities_provider_extern_uid_key')) return 'Identity has already been taken';
   return 'Conflict';
 }

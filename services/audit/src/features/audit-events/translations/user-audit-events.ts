@@ -1,25 +1,66 @@
-import { UserCreated } from '@platform/proto/identity/v1/events';
+import {
+  UserBlocked,
+  UserCreated,
+  UserDeleted,
+  UserUnblocked,
+  UserUpdated,
+  type AttributeChange,
+  type UserSnapshot,
+} from '@platform/proto/identity/v1/events';
+import type { EventEnvelope } from '@platform/events';
+import type { AuditDetails } from '../audit-event.entity.ts';
+import type { NewAuditEvent } from '../audit-events-store.ts';
 import { auditEventBase, type AuditTranslation } from './translation-helpers.ts';
+
+type Action = Pick<AuditDetails, 'add' | 'remove' | 'change' | 'from' | 'to' | 'custom_message'>;
+
+/** An audit event of the user itself: the user is both the entity and the target. */
+function userAuditEvent(event: EventEnvelope, options: { user: UserSnapshot; eventName: string; action: Action }): NewAuditEvent {
+  const base = auditEventBase(event);
+  return {
+    ...base,
+    entityId: options.user.id,
+    entityType: 'User',
+    eventName: options.eventName,
+    details: {
+      ...base.details,
+      ...options.action,
+      target_id: options.user.id,
+      target_type: 'User',
+      target_details: options.user.username,
+      entity_path: options.user.username,
+    },
+  };
+}
+
+/** One change reads as `change`/`from`/`to`; several, or a secret one (empty values), as a message. */
+function changeAction(changes: AttributeChange[]): Action {
+  const [only] = changes;
+  if (changes.length === 1 && only && (only.from || only.to)) return { change: only.attribute, from: only.from, to: only.to };
+  return { custom_message: `Changed ${changes.map((change) => change.attribute).join(', ')}` };
+}
 
 /** Audit events for identity's user events, by event type. */
 export const userAuditEvents: Record<string, AuditTranslation> = {
   'identity.user.created': (event) => {
     const user = UserCreated.fromJSON(event.data).user;
-    if (!user) return undefined;
-    const base = auditEventBase(event);
-    return {
-      ...base,
-      entityId: user.id,
-      entityType: 'User',
-      eventName: 'user_created',
-      details: {
-        ...base.details,
-        add: 'user',
-        target_id: user.id,
-        target_type: 'User',
-        target_details: user.username,
-        entity_path: user.username,
-      },
-    };
+    return user && userAuditEvent(event, { user, eventName: 'user_created', action: { add: 'user' } });
+  },
+  'identity.user.updated': (event) => {
+    const { user, changes } = UserUpdated.fromJSON(event.data);
+    if (!user || changes.length === 0) return undefined;
+    return userAuditEvent(event, { user, eventName: 'user_updated', action: changeAction(changes) });
+  },
+  'identity.user.blocked': (event) => {
+    const user = UserBlocked.fromJSON(event.data).user;
+    return user && userAuditEvent(event, { user, eventName: 'user_blocked', action: { custom_message: 'Blocked user' } });
+  },
+  'identity.user.unblocked': (event) => {
+    const user = UserUnblocked.fromJSON(event.data).user;
+    return user && userAuditEvent(event, { user, eventName: 'user_unblocked', action: { custom_message: 'Unblocked user' } });
+  },
+  'identity.user.deleted': (event) => {
+    const user = UserDeleted.fromJSON(event.data).user;
+    return user && userAuditEvent(event, { user, eventName: 'user_destroyed', action: { remove: 'user' } });
   },
 };

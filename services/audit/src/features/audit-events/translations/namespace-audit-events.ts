@@ -1,0 +1,226 @@
+import {
+  AccessRequestApproved,
+  AccessRequestDenied,
+  AccessRequested,
+  GroupCreated,
+  GroupDeleted,
+  GroupShared,
+  GroupUnshared,
+  GroupUpdated,
+  MemberAdded,
+  MemberRemoved,
+  MembershipSourceType,
+  MemberUpdated,
+  ProjectCreated,
+  ProjectDeleted,
+  ProjectShared,
+  ProjectUnshared,
+  ProjectUpdated,
+  type GroupSnapshot,
+  type MemberSnapshot,
+  type ProjectSnapshot,
+} from '@platform/proto/identity/v1/namespace-events';
+import type { AttributeChange } from '@platform/proto/identity/v1/events';
+import type { EventEnvelope } from '@platform/events';
+import type { AuditDetails, EntityType } from '../audit-event.entity.ts';
+import type { NewAuditEvent } from '../audit-events-store.ts';
+import { auditEventBase, type AuditTranslation } from './translation-helpers.ts';
+
+type Action = Pick<AuditDetails, 'add' | 'as' | 'remove' | 'change' | 'from' | 'to' | 'custom_message'>;
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'Guest', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
+
+function levelName(level: number): string {
+  return LEVEL_NAMES[level] ?? `Access level ${level}`;
+}
+
+interface AuditedEntity {
+  type: EntityType;
+  id: number;
+  path: string;
+}
+
+function groupEntity(group: GroupSnapshot): AuditedEntity {
+  return { type: 'Group', id: group.id, path: group.fullPath };
+}
+
+function projectEntity(project: ProjectSnapshot): AuditedEntity {
+  return { type: 'Project', id: project.id, path: project.pathWithNamespace };
+}
+
+function memberEntity(member: MemberSnapshot): AuditedEntity {
+  const type = member.sourceType === MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_GROUP ? 'Group' : 'Project';
+  return { type, id: member.sourceId, path: member.sourceFullPath };
+}
+
+/** An audit event of a group or project, the entity its `entity_path` names. */
+function namespaceAuditEvent(
+  event: EventEnvelope,
+  options: { entity: AuditedEntity; eventName: string; target: { id: number; type: string; details: string }; action: Action },
+): NewAuditEvent {
+  const base = auditEventBase(event);
+  return {
+    ...base,
+    entityId: options.entity.id,
+    entityType: options.entity.type,
+    eventName: options.eventName,
+    details: {
+      ...base.details,
+      ...options.action,
+      target_id: options.target.id,
+      target_type: options.target.type,
+      target_details: options.target.details,
+      entity_path: options.entity.path,
+    },
+  };
+}
+
+/** One change reads as change, from and to; several as a message naming each. */
+function changeAction(changes: AttributeChange[]): Action {
+  const [only] = changes;
+  if (changes.length === 1 && only) return { change: only.attribute, from: only.from, to: only.to };
+  return { custom_message: `Changed ${changes.map((change) => `${change.attribute} from '${change.from}' to '${change.to}'`).join(', ')}` };
+}
+
+function memberTarget(member: MemberSnapshot) {
+  return { id: member.userId, type: 'User', details: member.username };
+}
+
+function groupTarget(group: GroupSnapshot) {
+  return { id: group.id, type: 'Group', details: group.fullPath };
+}
+
+function projectTarget(project: ProjectSnapshot) {
+  return { id: project.id, type: 'Project', details: project.pathWithNamespace };
+}
+
+/** Audit events for identity's group, project, membership and access request events, by event type. */
+export const namespaceAuditEvents: Record<string, AuditTranslation> = {
+  'identity.group.created': (event) => {
+    const { group } = GroupCreated.fromJSON(event.data);
+    return group && namespaceAuditEvent(event, { entity: groupEntity(group), eventName: 'group_created', target: groupTarget(group), action: { add: 'group' } });
+  },
+  'identity.group.updated': (event) => {
+    const { group, changes } = GroupUpdated.fromJSON(event.data);
+    if (!group || changes.length === 0) return undefined;
+    return namespaceAuditEvent(event, { entity: groupEntity(group), eventName: 'group_updated', target: groupTarget(group), action: changeAction(changes) });
+  },
+  'identity.group.deleted': (event) => {
+    const { group } = GroupDeleted.fromJSON(event.data);
+    return group && namespaceAuditEvent(event, { entity: groupEntity(group), eventName: 'group_destroyed', target: groupTarget(group), action: { remove: 'group' } });
+  },
+  'identity.group.shared': (event) => {
+    const { group, sharedWithGroup, groupAccess } = GroupShared.fromJSON(event.data);
+    if (!group || !sharedWithGroup) return undefined;
+    return namespaceAuditEvent(event, {
+      entity: groupEntity(group),
+      eventName: 'group_share_with_group_link_created',
+      target: groupTarget(sharedWithGroup),
+      action: { custom_message: `Invited ${sharedWithGroup.fullPath} to the group ${group.fullPath} as ${levelName(groupAccess)}` },
+    });
+  },
+  'identity.group.unshared': (event) => {
+    const { group, sharedWithGroup } = GroupUnshared.fromJSON(event.data);
+    if (!group || !sharedWithGroup) return undefined;
+    return namespaceAuditEvent(event, {
+      entity: groupEntity(group),
+      eventName: 'group_share_with_group_link_removed',
+      target: groupTarget(sharedWithGroup),
+      action: { custom_message: `Removed ${sharedWithGroup.fullPath} from the group ${group.fullPath}` },
+    });
+  },
+  'identity.project.created': (event) => {
+    const { project } = ProjectCreated.fromJSON(event.data);
+    return project && namespaceAuditEvent(event, { entity: projectEntity(project), eventName: 'project_created', target: projectTarget(project), action: { add: 'project' } });
+  },
+  'identity.project.updated': (event) => {
+    const { project, changes } = ProjectUpdated.fromJSON(event.data);
+    if (!project || changes.length === 0) return undefined;
+    return namespaceAuditEvent(event, { entity: projectEntity(project), eventName: 'project_updated', target: projectTarget(project), action: changeAction(changes) });
+  },
+  'identity.project.deleted': (event) => {
+    const { project } = ProjectDeleted.fromJSON(event.data);
+    return project && namespaceAuditEvent(event, { entity: projectEntity(project), eventName: 'project_destroyed', target: projectTarget(project), action: { remove: 'project' } });
+  },
+  'identity.project.shared': (event) => {
+    const { project, group, groupAccess } = ProjectShared.fromJSON(event.data);
+    if (!project || !group) return undefined;
+    return namespaceAuditEvent(event, {
+      entity: projectEntity(project),
+      eventName: 'project_group_link_created',
+      target: groupTarget(group),
+      action: { custom_message: `Invited ${group.fullPath} to the project ${project.pathWithNamespace} as ${levelName(groupAccess)}` },
+    });
+  },
+  'identity.project.unshared': (event) => {
+    const { project, group } = ProjectUnshared.fromJSON(event.data);
+    if (!project || !group) return undefined;
+    return namespaceAuditEvent(event, {
+      entity: projectEntity(project),
+      eventName: 'project_group_link_deleted',
+      target: groupTarget(group),
+      action: { custom_message: `Removed ${group.fullPath} from the project ${project.pathWithNamespace}` },
+    });
+  },
+  'identity.member.added': (event) => {
+    const { member } = MemberAdded.fromJSON(event.data);
+    return (
+      member &&
+      namespaceAuditEvent(event, {
+        entity: memberEntity(member),
+        eventName: 'member_created',
+        target: memberTarget(member),
+        action: { add: 'user_access', as: levelName(member.accessLevel) },
+      })
+    );
+  },
+  'identity.member.updated': (event) => {
+    const { member, previousAccessLevel, previousExpiresAt } = MemberUpdated.fromJSON(event.data);
+    if (!member) return undefined;
+    const action: Action =
+      previousAccessLevel !== member.accessLevel
+        ? { change: 'access_level', from: levelName(previousAccessLevel), to: levelName(member.accessLevel) }
+        : { change: 'expiry', from: previousExpiresAt || 'never expires', to: member.expiresAt || 'never expires' };
+    return namespaceAuditEvent(event, { entity: memberEntity(member), eventName: 'member_updated', target: memberTarget(member), action });
+  },
+  'identity.member.removed': (event) => {
+    const { member } = MemberRemoved.fromJSON(event.data);
+    return member && namespaceAuditEvent(event, { entity: memberEntity(member), eventName: 'member_destroyed', target: memberTarget(member), action: { remove: 'user_access' } });
+  },
+  'identity.access_request.requested': (event) => {
+    const { request } = AccessRequested.fromJSON(event.data);
+    return (
+      request &&
+      namespaceAuditEvent(event, {
+        entity: memberEntity(request),
+        eventName: 'member_access_requested',
+        target: memberTarget(request),
+        action: { custom_message: 'Requested access' },
+      })
+    );
+  },
+  'identity.access_request.approved': (event) => {
+    const { member } = AccessRequestApproved.fromJSON(event.data);
+    return (
+      member &&
+      namespaceAuditEvent(event, {
+        entity: memberEntity(member),
+        eventName: 'member_access_request_approved',
+        target: memberTarget(member),
+        action: { custom_message: `Approved the access request of ${member.username} as ${levelName(member.accessLevel)}` },
+      })
+    );
+  },
+  'identity.access_request.denied': (event) => {
+    const { request, withdrawn } = AccessRequestDenied.fromJSON(event.data);
+    return (
+      request &&
+      namespaceAuditEvent(event, {
+        entity: memberEntity(request),
+        eventName: withdrawn ? 'member_access_request_withdrawn' : 'member_access_request_denied',
+        target: memberTarget(request),
+        action: { custom_message: withdrawn ? 'Withdrew the access request' : `Denied the access request of ${request.username}` },
+      })
+    );
+  },
+};

@@ -1,0 +1,119 @@
+import {
+  DeprovisioningReason,
+  SamlProviderCreated,
+  SamlProviderUpdated,
+  ScimTokenCreated,
+  ScimTokenRevoked,
+  ScimUserDeprovisioned,
+  ScimUserProvisioned,
+  type SamlProviderSnapshot,
+  type SingleSignOnGroup,
+} from '@platform/proto/identity/v1/scim-events';
+import type { EventEnvelope } from '@platform/events';
+import type { NewAuditEvent } from '../audit-events-store.ts';
+import { auditEventBase, type AuditTranslation } from './translation-helpers.ts';
+
+/** Every single sign-on and provisioning event is an audit event of its group. */
+function groupAuditEvent(
+  event: EventEnvelope,
+  options: {
+    group: SingleSignOnGroup;
+    eventName: string;
+    target: { id: number; type: string; details: string };
+    customMessage: string;
+  },
+): NewAuditEvent {
+  const base = auditEventBase(event);
+  return {
+    ...base,
+    entityId: options.group.id,
+    entityType: 'Group',
+    eventName: options.eventName,
+    details: {
+      ...base.details,
+      custom_message: options.customMessage,
+      target_id: options.target.id,
+      target_type: options.target.type,
+      target_details: options.target.details,
+      entity_path: options.group.fullPath,
+    },
+  };
+}
+
+const SAML_PROVIDER_ATTRIBUTES = [
+  ['enabled', 'enabled'],
+  ['ssoUrl', 'sso_url'],
+  ['certificateFingerprint', 'certificate_fingerprint'],
+] as const satisfies ReadonlyArray<readonly [keyof SamlProviderSnapshot, string]>;
+
+function samlProviderChanges(previous: SamlProviderSnapshot, current: SamlProviderSnapshot): string {
+  return SAML_PROVIDER_ATTRIBUTES.filter(([property]) => previous[property] !== current[property])
+    .map(([property, attribute]) => `${attribute} from ${String(previous[property])} to ${String(current[property])}`)
+    .join(', ');
+}
+
+/** Audit events for identity's group single sign-on and SCIM events, by event type. */
+export const scimAuditEvents: Record<string, AuditTranslation> = {
+  'identity.saml_provider.created': (event) => {
+    const { group, samlProvider } = SamlProviderCreated.fromJSON(event.data);
+    if (!group || !samlProvider) return undefined;
+    return groupAuditEvent(event, {
+      group,
+      eventName: 'saml_provider_created',
+      target: { id: samlProvider.id, type: 'SamlProvider', details: group.fullPath },
+      customMessage: `Configured SAML single sign-on (${samlProvider.enabled ? 'enabled' : 'disabled'}) with ${samlProvider.ssoUrl}`,
+    });
+  },
+  'identity.saml_provider.updated': (event) => {
+    const { group, samlProvider, previous } = SamlProviderUpdated.fromJSON(event.data);
+    if (!group || !samlProvider || !previous) return undefined;
+    return groupAuditEvent(event, {
+      group,
+      eventName: 'saml_provider_updated',
+      target: { id: samlProvider.id, type: 'SamlProvider', details: group.fullPath },
+      customMessage: `Changed SAML single sign-on: ${samlProviderChanges(previous, samlProvider)}`,
+    });
+  },
+  'identity.scim_token.created': (event) => {
+    const { group, replaced } = ScimTokenCreated.fromJSON(event.data);
+    if (!group) return undefined;
+    return groupAuditEvent(event, {
+      group,
+      eventName: 'scim_token_created',
+      target: { id: group.id, type: 'Group', details: group.fullPath },
+      customMessage: replaced ? 'Replaced the SCIM token' : 'Issued a SCIM token',
+    });
+  },
+  'identity.scim_token.revoked': (event) => {
+    const { group } = ScimTokenRevoked.fromJSON(event.data);
+    if (!group) return undefined;
+    return groupAuditEvent(event, {
+      group,
+      eventName: 'scim_token_revoked',
+      target: { id: group.id, type: 'Group', details: group.fullPath },
+      customMessage: 'Revoked the SCIM token',
+    });
+  },
+  'identity.scim_user.provisioned': (event) => {
+    const { group, user, externUid, userCreated, reactivated } = ScimUserProvisioned.fromJSON(event.data);
+    if (!group || !user) return undefined;
+    const how = reactivated ? 'Reactivated' : userCreated ? 'Created and provisioned' : 'Provisioned';
+    return groupAuditEvent(event, {
+      group,
+      eventName: 'scim_user_provisioned',
+      target: { id: user.id, type: 'User', details: user.username },
+      customMessage: `${how} user through SCIM with externalId ${externUid}`,
+    });
+  },
+  'identity.scim_user.deprovisioned': (event) => {
+    const { group, user, externUid, reason } = ScimUserDeprovisioned.fromJSON(event.data);
+    if (!group || !user) return undefined;
+    const how = reason === DeprovisioningReason.DEPROVISIONING_REASON_DEACTIVATED ? 'Deactivated' : 'Deprovisioned';
+    return groupAuditEvent(event, {
+      group,
+      eventName: 'scim_user_deprovisioned',
+      target: { id: user.id, type: 'User', details: user.username },
+      customMessage: `${how} user through SCIM with externalId ${externUid}`,
+    });
+  },
+};

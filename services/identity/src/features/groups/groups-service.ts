@@ -1,0 +1,311 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AttributeChange } from '@platform/proto/identity/v1/events';
+import { FieldValidationError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { recordEvent, type EventActor } from '@platform/events';
+import { VISIBILITIES, VISIBILITY_RANK, type Group, type Visibility } from '../namespaces/namespace.entity.ts';
+import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
+import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE } from '../namespaces/namespace.schemas.ts';
+import type { Page } from '../namespaces/sql-helpers.ts';
+import type { ProjectStore } from '../projects/projects-store.ts';
+import { projectDeletedEvent, projectSnapshot } from '../projects/projects.events.ts';
+import type { UserStore } from '../users/users-store.ts';
+import type { Viewer } from '../members/access-sql.ts';
+import { isAdmin, requireLevel, type AccessPolicy } from '../members/access-policy.ts';
+import { ACCESS_LEVELS } from '../members/access-levels.ts';
+import type { MembersService } from '../members/members-service.ts';
+import type { GroupCustomAttribute, GroupGroupLink } from './group.entity.ts';
+import type { GroupFilter, GroupOrder, GroupStore, NewGroup } from './groups-store.ts';
+import type { CreateGroupParams, GroupAttributeParams, GroupListQuery, UpdateGroupParams } from './groups.schemas.ts';
+import type { GroupViewData } from './group-views.ts';
+import {
+  groupCreatedEvent,
+  groupDeletedEvent,
+  groupSharedEvent,
+  groupSnapshot,
+  groupUnsharedEvent,
+  groupUpdatedEvent,
+} from './groups.events.ts';
+
+type GroupChanges = Partial<Omit<NewGroup, 'name' | 'path'>>;
+
+/** The group columns a create or update sets, from GitLab's parameters and their aliases. */
+function attributeChanges(input: GroupAttributeParams): GroupChanges {
+  const changes: GroupChanges = {};
+  const set = <Key extends keyof GroupChanges>(key: Key, value: GroupChanges[Key] | undefined) => {
+    if (value !== undefined) changes[key] = value;
+  };
+  set('description', input.description);
+  set('visibility', input.visibility);
+  set('shareWithGroupLock', input.share_with_group_lock);
+  set('requireTwoFactorAuthentication', input.require_two_factor_authentication);
+  set('twoFactorGracePeriod', input.two_factor_grace_period);
+  set('projectCreationLevel', input.project_creation_level);
+  set('autoDevopsEnabled', input.auto_devops_enabled);
+  set('subgroupCreationLevel', input.subgroup_creation_level);
+  set('emailsDisabled', input.emails_disabled ?? (input.emails_enabled === undefined ? undefined : !input.emails_enabled));
+  set('mentionsDisabled', input.mentions_disabled);
+  set('lfsEnabled', input.lfs_enabled);
+  set('requestAccessEnabled', input.request_access_enabled);
+  set('defaultBranchProtection', input.default_branch_protection);
+  return changes;
+}
+
+function validateNameAndPath(input: { name?: string | undefined; path?: string | undefined }): void {
+  const problems: Record<string, string[]> = {};
+  if (input.name !== undefined && !isValidName(input.name)) problems.name = [NAME_MESSAGE];
+  if (input.path !== undefined && !isValidPath(input.path)) problems.path = [PATH_MESSAGE];
+  if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+}
+
+function describeValue(value: unknown): string {
+  return value === null || value === undefined ? '' : String(value);
+}
+
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** GitLab's runner registration tokens for groups carry this prefix. */
+function generateRunnersToken(): string {
+  return `GR1348941${randomBytes(15).toString('base64url')}`;
+}
+
+/**
+ * Which groups `GET /groups` (and its sub-lists) hold, with GitLab's precedence: `owned`, then
+ * `min_access_level`, then `all_available` (default true for administrators, false for users:
+ * then only groups they belong to, or to something inside, are listed; anonymous callers see
+ * public groups).
+ */
+export function groupListFilter(viewer: Viewer, query: Omit<GroupListQuery, 'page' | 'per_page'>): GroupFilter {
+  const filter: GroupFilter = {
+    ...(query.skip_groups ? { skipIds: query.skip_groups } : {}),
+    ...(query.search ? { search: query.search } : {}),
+    ...(query.top_level_only ? { topLevelOnly: true } : {}),
+    ...(query.custom_attributes && isAdmin(viewer) ? { customAttributes: query.custom_attributes } : {}),
+  };
+  const userId = viewer.kind === 'user' ? viewer.userId : 0;
+  if (query.owned) return { ...filter, ownedBy: userId };
+  if (query.min_access_level !== undefined) return { ...filter, minAccessLevel: query.min_access_level };
+  if (viewer.kind === 'anonymous') return filter;
+  const allAvailable = query.all_available ?? viewer.isAdmin;
+  return allAvailable ? filter : { ...filter, relatedOnly: true };
+}
+
+/** Groups: GitLab's create, read, update and delete, lists, sharing and custom attributes. */
+export class GroupsService {
+  readonly #em: EntityManager;
+  readonly #groups: GroupStore;
+  readonly #projects: ProjectStore;
+  readonly #namespaces: NamespaceStore;
+  readonly #members: MembersService;
+  readonly #access: AccessPolicy;
+  readonly #users: UserStore;
+
+  constructor(options: {
+    em: EntityManager;
+    groups: GroupStore;
+    projects: ProjectStore;
+    namespaces: NamespaceStore;
+    members: MembersService;
+    access: AccessPolicy;
+    users: UserStore;
+  }) {
+    this.#em = options.em;
+    this.#groups = options.groups;
+    this.#projects = options.projects;
+    this.#namespaces = options.namespaces;
+    this.#members = options.members;
+    this.#access = options.access;
+    this.#users = options.users;
+  }
+
+  async viewData(groups: Group[], options: { customAttributes?: boolean; statistics?: boolean } = {}): Promise<GroupViewData> {
+    return {
+      namespaces: await this.#namespaces.withAncestors(groups),
+      ...(options.customAttributes ? { customAttributes: await this.#groups.customAttributesOf(groups.map((group) => group.id)) } : {}),
+      ...(options.statistics ? { statistics: true } : {}),
+    };
+  }
+
+  list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, page: Page) {
+    return this.#groups.list(viewer, filter, order, page);
+  }
+
+  /** A group's direct subgroups, or with `descendants` all groups below it. */
+  async subgroups(options: { viewer: Viewer; idOrPath: number | string; descendants: boolean; filter: GroupFilter; order: { by: GroupOrder; sort: 'asc' | 'desc' }; page: Page }) {
+    const { group } = await this.#access.group(options.viewer, options.idOrPath);
+    const scope = options.descendants ? { descendantsOf: group.id } : { parentId: group.id };
+    return this.#groups.list(options.viewer, { ...options.filter, ...scope }, options.order, options.page);
+  }
+
+  /** A visible group with the viewer's access and its shares with groups the viewer may see. */
+  async details(viewer: Viewer, idOrPath: number | string) {
+    const { group, accessLevel } = await this.#access.group(viewer, idOrPath);
+    const links = await this.#groups.sharesOf(group.id);
+    const sharedWith = await this.#groups.findByIds(links.map((link) => link.sharedWithGroupId));
+    const visible = await this.#access.visibleGroupIds(viewer, sharedWith.map((candidate) => candidate.id));
+    const byId = new Map(sharedWith.map((candidate) => [candidate.id, candidate]));
+    const shares = links.flatMap((link) => {
+      const target = byId.get(link.sharedWithGroupId);
+      return target && visible.has(target.id) ? [{ link, group: target }] : [];
+    });
+    return { group, accessLevel, shares, canAdminister: isAdmin(viewer) || accessLevel >= ACCESS_LEVELS.owner };
+  }
+
+  async create(viewer: Viewer, actor: EventActor, input: CreateGroupParams): Promise<Group> {
+    if (viewer.kind !== 'user') throw new UnauthorizedError();
+    validateNameAndPath(input);
+    let parent: Group | null = null;
+    if (input.parent_id !== undefined) {
+      const { group, accessLevel } = await this.#access.group(viewer, input.parent_id);
+      const required = group.subgroupCreationLevel === 'owner' ? ACCESS_LEVELS.owner : ACCESS_LEVELS.maintainer;
+      requireLevel(viewer, accessLevel, required);
+      parent = group;
+    } else if (!viewer.isAdmin) {
+      const user = await this.#users.findById(viewer.userId);
+      if (!user?.canCreateGroup) throw new ForbiddenError();
+    }
+    const attributes = attributeChanges(input);
+    const visibility = (attributes.visibility ?? 'private') as Visibility;
+    if (parent && VISIBILITY_RANK[visibility] > VISIBILITY_RANK[parent.visibility as Visibility]) {
+      throw new FieldValidationError({
+        visibility_level: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`],
+      });
+    }
+    return this.#em.transactional(async (em) => {
+      const group = await this.#groups.insert({ ...attributes, name: input.name, path: input.path, runnersToken: generateRunnersToken() }, parent);
+      const known = await this.#namespaces.withAncestors([group]);
+      recordEvent(em, { ...groupCreatedEvent(groupSnapshot(group, known)), actor });
+      await this.#members.addGroupMember({ groupId: group.id, userId: viewer.userId, accessLevel: ACCESS_LEVELS.owner, actor });
+      return group;
+    });
+  }
+
+  async update(viewer: Viewer, actor: EventActor, input: UpdateGroupParams): Promise<Group> {
+    const { group } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVELS.owner);
+    validateNameAndPath(input);
+    const changes: GroupChanges & { name?: string } = attributeChanges(input);
+    if (input.name !== undefined) changes.name = input.name;
+    if (changes.visibility !== undefined && changes.visibility !== group.visibility) await this.#checkVisibility(group, changes.visibility as Visibility);
+    return this.#em.transactional(async (em) => {
+      const recorded: AttributeChange[] = [];
+      const fields = group as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(changes)) {
+        if (describeValue(fields[key]) === describeValue(value)) continue;
+        recorded.push({ attribute: snakeCase(key), from: describeValue(fields[key]), to: describeValue(value) });
+        fields[key] = value;
+      }
+      if (input.path !== undefined && input.path !== group.path) {
+        recorded.push({ attribute: 'path', from: group.path, to: input.path });
+        await this.#groups.changePath(group, input.path);
+      }
+      if (recorded.length === 0) return group;
+      await this.#groups.flush();
+      const known = await this.#namespaces.withAncestors([group]);
+      recordEvent(em, { ...groupUpdatedEvent(groupSnapshot(group, known), recorded), actor });
+      return group;
+    });
+  }
+
+  /** Deletes a group with its subgroups and their projects; Owner only, as in GitLab. */
+  async delete(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<void> {
+    const { group } = await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    await this.#em.transactional(async (em) => {
+      const subtree = await this.#groups.subtreeOf(group);
+      const projects = await this.#projects.inNamespaces(subtree.map((member) => member.id));
+      const known = await this.#namespaces.withAncestors(subtree);
+      for (const project of projects) recordEvent(em, { ...projectDeletedEvent(projectSnapshot(project, known)), actor });
+      for (const deleted of subtree) recordEvent(em, { ...groupDeletedEvent(groupSnapshot(deleted, known)), actor });
+      await this.#projects.remove(projects);
+      await this.#groups.remove(subtree);
+    });
+  }
+
+  /** Shares a group with another; members of the other get up to `group_access` in it. */
+  async share(
+    viewer: Viewer,
+    actor: EventActor,
+    input: { id: number | string; group_id: number; group_access: number; expires_at?: string | null | undefined },
+  ): Promise<Group> {
+    const { group, accessLevel } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVELS.owner);
+    const { group: sharedWith } = await this.#access.group(viewer, input.group_id);
+    if (sharedWith.id === group.id) throw new InputError('group_id must name another group');
+    if (!isAdmin(viewer) && input.group_access > accessLevel) throw new ForbiddenError();
+    if (input.expires_at && input.expires_at <= new Date().toISOString().slice(0, 10)) {
+      throw new FieldValidationError({ expires_at: ['cannot be a date in the past'] });
+    }
+    const known = await this.#namespaces.withAncestors([group, sharedWith]);
+    if (group.traversalIds.some((id) => known.get(id)?.shareWithGroupLock)) {
+      throw new ForbiddenError('Sharing this group with other groups is locked');
+    }
+    return this.#em.transactional(async (em) => {
+      const link = await this.#groups.insertShare({
+        sharedGroupId: group.id,
+        sharedWithGroupId: sharedWith.id,
+        groupAccess: input.group_access,
+        expiresAt: input.expires_at ?? null,
+      });
+      recordEvent(em, {
+        ...groupSharedEvent({
+          group: groupSnapshot(group, known),
+          sharedWithGroup: groupSnapshot(sharedWith, known),
+          groupAccess: link.groupAccess,
+          expiresAt: link.expiresAt ?? null,
+        }),
+        actor,
+      });
+      return group;
+    });
+  }
+
+  async unshare(viewer: Viewer, actor: EventActor, idOrPath: number | string, sharedWithGroupId: number): Promise<void> {
+    const { group } = await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    const link: GroupGroupLink | null = await this.#groups.findShare(group.id, sharedWithGroupId);
+    const sharedWith = link && (await this.#groups.findById(link.sharedWithGroupId));
+    if (!link || !sharedWith) throw new NotFoundError('Group Link');
+    await this.#em.transactional(async (em) => {
+      const known = await this.#namespaces.withAncestors([group, sharedWith]);
+      await this.#groups.removeShare(link);
+      recordEvent(em, { ...groupUnsharedEvent({ group: groupSnapshot(group, known), sharedWithGroup: groupSnapshot(sharedWith, known) }), actor });
+    });
+  }
+
+  async customAttributes(viewer: Viewer, idOrPath: number | string): Promise<GroupCustomAttribute[]> {
+    const { group } = await this.#adminGroup(viewer, idOrPath);
+    return (await this.#groups.customAttributesOf([group.id])).get(group.id) ?? [];
+  }
+
+  async setCustomAttribute(viewer: Viewer, idOrPath: number | string, key: string, value: string): Promise<GroupCustomAttribute> {
+    const { group } = await this.#adminGroup(viewer, idOrPath);
+    return this.#groups.setCustomAttribute(group.id, key, value);
+  }
+
+  async removeCustomAttribute(viewer: Viewer, idOrPath: number | string, key: string): Promise<void> {
+    const { group } = await this.#adminGroup(viewer, idOrPath);
+    if (!(await this.#groups.removeCustomAttribute(group.id, key))) throw new NotFoundError('Custom Attribute');
+  }
+
+  /** Custom attributes are administrators' business. */
+  async #adminGroup(viewer: Viewer, idOrPath: number | string) {
+    if (viewer.kind !== 'user') throw new UnauthorizedError();
+    if (!viewer.isAdmin) throw new ForbiddenError();
+    return this.#access.group(viewer, idOrPath);
+  }
+
+  /** A group is never more visible than its parent, nor less visible than what it contains. */
+  async #checkVisibility(group: Group, visibility: Visibility): Promise<void> {
+    const parent = group.parentId == null ? null : await this.#groups.findById(group.parentId);
+    if (parent && VISIBILITY_RANK[visibility] > VISIBILITY_RANK[parent.visibility as Visibility]) {
+      throw new FieldValidationError({
+        visibility_level: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`],
+      });
+    }
+    const allowed = VISIBILITIES.filter((candidate) => VISIBILITY_RANK[candidate] <= VISIBILITY_RANK[visibility]);
+    if (await this.#groups.hasChildMoreVisibleThan(group, allowed)) {
+      throw new FieldValidationError({
+        visibility_level: [`${visibility} is not allowed since there are sub-groups or projects with higher visibility.`],
+      });
+    }
+  }
+}

@@ -1,0 +1,263 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql, type RawBuilder } from 'kysely';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { FieldValidationError } from '@platform/errors';
+import { translateDbError } from '@platform/db';
+import { Namespace, type Group } from '../namespaces/namespace.entity.ts';
+import { accessCtes, groupVisibleTo, type Viewer } from '../members/access-sql.ts';
+import { GroupCustomAttribute, GroupGroupLink } from './group.entity.ts';
+import { escapeLike, MAX_ID, type Page } from '../namespaces/sql-helpers.ts';
+
+export type NewGroup = Pick<Namespace, 'name' | 'path'> &
+  Partial<Omit<Namespace, 'id' | 'kind' | 'fullPath' | 'traversalIds' | 'ownerId' | 'createdAt' | 'updatedAt'>>;
+
+/** Which groups a list holds, beyond the viewer's visibility. */
+export interface GroupFilter {
+  /** Direct subgroups of this group. */
+  parentId?: number;
+  /** Strict descendants of this group. */
+  descendantsOf?: number;
+  topLevelOnly?: boolean;
+  /** Groups the user owns through a direct Owner membership. */
+  ownedBy?: number;
+  /** Groups where the viewer's effective access is at least this. */
+  minAccessLevel?: number;
+  /** Only groups the viewer is related to: member of them, of an ancestor, or of something inside. */
+  relatedOnly?: boolean;
+  skipIds?: number[];
+  /** Name or path contains this, case-insensitively. */
+  search?: string;
+  customAttributes?: Record<string, string>;
+}
+
+export const GROUP_ORDERS = ['name', 'path', 'id'] as const;
+export type GroupOrder = (typeof GROUP_ORDERS)[number];
+
+export interface GroupStore {
+  findById(id: number): Promise<Group | null>;
+  /** An integer id, or a full path compared case-insensitively. */
+  findByIdOrPath(idOrPath: number | string): Promise<Group | null>;
+  findByIds(ids: number[]): Promise<Group[]>;
+  /** Inserts now, under `parent` when given, so that a taken path surfaces here as a ConflictError. */
+  insert(group: NewGroup, parent: Group | null): Promise<Group>;
+  /** Renames a group's path, carrying the full paths of its descendants along. */
+  changePath(group: Group, path: string): Promise<void>;
+  flush(): Promise<void>;
+  /** The group and its descendants, deepest first. */
+  subtreeOf(group: Group): Promise<Group[]>;
+  remove(groups: Group[]): Promise<void>;
+  list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, page: Page): Promise<{ items: Group[]; total: number }>;
+  /** Whether any descendant group or project of `group` is more visible than `rank` allows. */
+  hasChildMoreVisibleThan(group: Group, visibilities: string[]): Promise<boolean>;
+  customAttributesOf(groupIds: number[]): Promise<Map<number, GroupCustomAttribute[]>>;
+  setCustomAttribute(groupId: number, key: string, value: string): Promise<GroupCustomAttribute>;
+  removeCustomAttribute(groupId: number, key: string): Promise<boolean>;
+  /** Shares of `groupId` with other groups (`shared_with_groups`). */
+  sharesOf(groupId: number): Promise<GroupGroupLink[]>;
+  findShare(sharedGroupId: number, sharedWithGroupId: number): Promise<GroupGroupLink | null>;
+  insertShare(link: Pick<GroupGroupLink, 'sharedGroupId' | 'sharedWithGroupId' | 'groupAccess' | 'expiresAt'>): Promise<GroupGroupLink>;
+  removeShare(link: GroupGroupLink): Promise<void>;
+}
+
+/** A path another group or user already has is a validation error in GitLab, not a conflict. */
+function translateGroupError(error: unknown): unknown {
+  if (error instanceof UniqueConstraintViolationException) return new FieldValidationError({ path: ['has already been taken'] });
+  return translateDbError(error);
+}
+
+function asGroups(namespaces: Namespace[]): Group[] {
+  return namespaces.filter((namespace): namespace is Group => namespace.kind === 'group');
+}
+
+/** Groups (namespaces of kind 'group') in PostgreSQL. `em` resolves to the current unit of work. */
+export class PgGroupStore implements GroupStore {
+  readonly #em: EntityManager;
+
+  constructor(em: EntityManager) {
+    this.#em = em;
+  }
+
+  async findById(id: number): Promise<Group | null> {
+    if (id > MAX_ID) return null;
+    return (await this.#em.findOne(Namespace, { id, kind: 'group' })) as Group | null;
+  }
+
+  async findByIdOrPath(idOrPath: number | string): Promise<Group | null> {
+    if (typeof idOrPath === 'number') return this.findById(idOrPath);
+    const rows = await this.#em.execute<Array<{ id: number }>>(
+      "select id from namespaces where kind = 'group' and lower(full_path) = lower(?)",
+      [idOrPath],
+    );
+    const id = rows[0]?.id;
+    return id === undefined ? null : this.findById(id);
+  }
+
+  async findByIds(ids: number[]): Promise<Group[]> {
+    if (ids.length === 0) return [];
+    return asGroups(await this.#em.find(Namespace, { id: { $in: [...new Set(ids)] }, kind: 'group' }));
+  }
+
+  async insert(group: NewGroup, parent: Group | null): Promise<Group> {
+    const [row] = await this.#em.execute<Array<{ id: number }>>("select nextval('namespaces_id_seq') as id");
+    const id = Number(row?.id);
+    const entity = this.#em.create(Namespace, {
+      ...group,
+      id,
+      kind: 'group',
+      parentId: parent?.id ?? null,
+      fullPath: parent ? `${parent.fullPath}/${group.path}` : group.path,
+      traversalIds: [...(parent?.traversalIds ?? []), id],
+      ownerId: null,
+    });
+    try {
+      await this.#em.flush();
+    } catch (error) {
+      throw translateGroupError(error);
+    }
+    return entity as Group;
+  }
+
+  async changePath(group: Group, path: string): Promise<void> {
+    const oldFullPath = group.fullPath;
+    const newFullPath = group.parentId === null ? path : `${oldFullPath.slice(0, oldFullPath.lastIndexOf('/'))}/${path}`;
+    try {
+      await this.#em.execute(
+        `update namespaces set full_path = ? || substr(full_path, ?), updated_at = now()
+         where traversal_ids @> array[?]::integer[] and id <> ?`,
+        [newFullPath, oldFullPath.length + 1, group.id, group.id],
+      );
+      group.path = path;
+      group.fullPath = newFullPath;
+      await this.#em.flush();
+    } catch (error) {
+      throw translateGroupError(error);
+    }
+  }
+
+  async flush(): Promise<void> {
+    try {
+      await this.#em.flush();
+    } catch (error) {
+      throw translateGroupError(error);
+    }
+  }
+
+  async subtreeOf(group: Group): Promise<Group[]> {
+    const groups = asGroups(await this.#em.find(Namespace, { kind: 'group', traversalIds: { $contains: [group.id] } }));
+    return groups.sort((a, b) => b.traversalIds.length - a.traversalIds.length || b.id - a.id);
+  }
+
+  async remove(groups: Group[]): Promise<void> {
+    if (groups.length === 0) return;
+    const ids = groups.map((group) => group.id);
+    // Memberships and access requests reference their source without a foreign key.
+    const kysely = this.#em.getKysely();
+    await sql`delete from members where source_type = 'Project'
+      and source_id in (select id from projects where namespace_id = any(${ids}::integer[]))`.execute(kysely);
+    await sql`delete from members where source_type = 'Group' and source_id = any(${ids}::integer[])`.execute(kysely);
+    await sql`delete from namespaces where id = any(${ids}::integer[])`.execute(kysely);
+    for (const group of groups) this.#em.getUnitOfWork().unsetIdentity(group);
+  }
+
+  async list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, page: Page) {
+    const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, groupVisibleTo(viewer)];
+    if (filter.parentId !== undefined) conditions.push(sql`n.parent_id = ${filter.parentId}`);
+    if (filter.descendantsOf !== undefined) {
+      conditions.push(sql`n.traversal_ids @> array[${filter.descendantsOf}]::integer[] and n.id <> ${filter.descendantsOf}`);
+    }
+    if (filter.topLevelOnly) conditions.push(sql`n.parent_id is null`);
+    if (filter.ownedBy !== undefined) {
+      conditions.push(sql`n.id in (
+        select m.source_id from members m
+        where m.source_type = 'Group' and m.user_id = ${filter.ownedBy} and m.access_level = 50
+          and m.requested_at is null and (m.expires_at is null or m.expires_at > current_date))`);
+    }
+    if (filter.minAccessLevel !== undefined) {
+      conditions.push(sql`n.id in (select id from group_access where access_level >= ${filter.minAccessLevel})`);
+    }
+    if (filter.relatedOnly) conditions.push(sql`n.id in (select id from related_groups)`);
+    if (filter.skipIds && filter.skipIds.length > 0) conditions.push(sql`n.id <> all(${filter.skipIds}::integer[])`);
+    if (filter.search) {
+      const pattern = `%${escapeLike(filter.search)}%`;
+      conditions.push(sql`(n.name ilike ${pattern} or n.path ilike ${pattern})`);
+    }
+    for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
+      conditions.push(sql`exists (select 1 from group_custom_attributes c where c.group_id = n.id and c.key = ${key} and c.value = ${value})`);
+    }
+    const where = sql.join(conditions, sql` and `);
+    const direction = sql.raw(order.sort === 'desc' ? 'desc' : 'asc');
+    // Names and paths sort case-insensitively, whatever the database's collation.
+    const column = order.by === 'id' ? sql.ref('n.id') : sql.raw(`lower(n.${order.by})`);
+    const kysely = this.#em.getKysely();
+    const [{ rows: counted }, { rows }] = await Promise.all([
+      sql<{ total: string }>`with ${accessCtes(viewer)} select count(*) as total from namespaces n where ${where}`.execute(kysely),
+      sql<{ id: number }>`with ${accessCtes(viewer)} select n.id from namespaces n where ${where}
+        order by ${column} ${direction}, n.id ${direction} limit ${page.limit} offset ${page.offset}`.execute(kysely),
+    ]);
+    const items = await this.findByIds(rows.map((row) => row.id));
+    const byId = new Map(items.map((group) => [group.id, group]));
+    return {
+      items: rows.map((row) => byId.get(row.id)).filter((group): group is Group => group !== undefined),
+      total: Number(counted[0]?.total ?? 0),
+    };
+  }
+
+  async hasChildMoreVisibleThan(group: Group, visibilities: string[]): Promise<boolean> {
+    const { rows } = await sql<{ found: boolean }>`select exists (
+        select 1 from namespaces
+        where traversal_ids @> array[${group.id}]::integer[] and id <> ${group.id} and visibility <> all(${visibilities}::text[])
+      ) or exists (
+        select 1 from projects p join namespaces n on n.id = p.namespace_id
+        where n.traversal_ids @> array[${group.id}]::integer[] and p.visibility <> all(${visibilities}::text[])
+      ) as found`.execute(this.#em.getKysely());
+    return rows[0]?.found === true;
+  }
+
+  async customAttributesOf(groupIds: number[]): Promise<Map<number, GroupCustomAttribute[]>> {
+    const byGroup = new Map<number, GroupCustomAttribute[]>(groupIds.map((id) => [id, []]));
+    if (groupIds.length === 0) return byGroup;
+    const rows = await this.#em.find(GroupCustomAttribute, { groupId: { $in: groupIds } }, { orderBy: { key: 'asc' } });
+    for (const row of rows) byGroup.get(row.groupId)?.push(row);
+    return byGroup;
+  }
+
+  async setCustomAttribute(groupId: number, key: string, value: string): Promise<GroupCustomAttribute> {
+    const existing = await this.#em.findOne(GroupCustomAttribute, { groupId, key });
+    if (existing) {
+      existing.value = value;
+      await this.#em.flush();
+      return existing;
+    }
+    const created = this.#em.create(GroupCustomAttribute, { groupId, key, value });
+    await this.#em.flush();
+    return created;
+  }
+
+  async removeCustomAttribute(groupId: number, key: string): Promise<boolean> {
+    const deleted = await this.#em.nativeDelete(GroupCustomAttribute, { groupId, key });
+    return deleted > 0;
+  }
+
+  sharesOf(groupId: number): Promise<GroupGroupLink[]> {
+    return this.#em.find(GroupGroupLink, { sharedGroupId: groupId }, { orderBy: { id: 'asc' } });
+  }
+
+  findShare(sharedGroupId: number, sharedWithGroupId: number): Promise<GroupGroupLink | null> {
+    return this.#em.findOne(GroupGroupLink, { sharedGroupId, sharedWithGroupId });
+  }
+
+  async insertShare(link: Pick<GroupGroupLink, 'sharedGroupId' | 'sharedWithGroupId' | 'groupAccess' | 'expiresAt'>): Promise<GroupGroupLink> {
+    const entity = this.#em.create(GroupGroupLink, link);
+    try {
+      await this.#em.flush();
+    } catch (error) {
+      throw translateDbError(error, { conflict: 'Group already shared with this group', notFound: 'Group' });
+    }
+    return entity;
+  }
+
+  async removeShare(link: GroupGroupLink): Promise<void> {
+    this.#em.remove(link);
+    await this.#em.flush();
+  }
+}

@@ -1,0 +1,141 @@
+import type { Logger } from '@platform/logger';
+import { unaryHandler } from '@platform/grpc';
+import { inUnitOfWork, type Orm } from '@platform/db';
+import { InputError, NotFoundError } from '@platform/errors';
+import {
+  NamespaceKind,
+  Visibility as ProtoVisibility,
+  type CheckAccessRequest,
+  type CheckAccessResponse,
+  type GroupSummary,
+  type IdentityServiceServer,
+  type ProjectSummary,
+  type ResolveGroupRequest,
+  type ResolveGroupResponse,
+  type ResolveProjectRequest,
+  type ResolveProjectResponse,
+} from '@platform/proto/identity/v1';
+import type { GroupStore } from '../groups/groups-store.ts';
+import type { ProjectStore } from '../projects/projects-store.ts';
+import type { Project } from '../projects/project.entity.ts';
+import { isAdmin, type AccessPolicy } from '../members/access-policy.ts';
+import type { Group, Namespace, Visibility } from './namespace.entity.ts';
+import { fullNameOf, type NamespaceStore } from './namespaces-store.ts';
+import { namespaceWebUrl, type NamespaceViewContext } from './namespace-views.ts';
+
+const VISIBILITY: Record<Visibility, ProtoVisibility> = {
+  private: ProtoVisibility.VISIBILITY_PRIVATE,
+  internal: ProtoVisibility.VISIBILITY_INTERNAL,
+  public: ProtoVisibility.VISIBILITY_PUBLIC,
+};
+
+/** `:id` as it arrives in a URL: digits are an id, anything else a full path. */
+function parseIdOrPath(value: string): number | string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new InputError('id_or_path is missing');
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+type NamespaceRpcs = Pick<IdentityServiceServer, 'resolveProject' | 'resolveGroup' | 'checkAccess'>;
+
+/**
+ * The RPCs through which every other service resolves `:id` of a project or group and asks
+ * whether a caller may see or act on it. Each call runs in its own unit of work.
+ */
+export function namespacesGrpc(options: {
+  orm: Orm;
+  access: AccessPolicy;
+  groups: GroupStore;
+  projects: ProjectStore;
+  namespaces: NamespaceStore;
+  views: NamespaceViewContext;
+  logger: Logger;
+}): NamespaceRpcs {
+  const { orm, access, groups, projects, namespaces, views, logger } = options;
+
+  async function groupSummary(group: Group): Promise<GroupSummary> {
+    const known = await namespaces.withAncestors([group]);
+    return {
+      id: group.id,
+      name: group.name,
+      path: group.path,
+      fullPath: group.fullPath,
+      fullName: fullNameOf(group, known),
+      visibility: VISIBILITY[group.visibility as Visibility],
+      parentId: group.parentId ?? 0,
+      webUrl: namespaceWebUrl(group, views),
+      ancestorIds: group.traversalIds,
+    };
+  }
+
+  async function projectSummary(project: Project, namespace: Namespace): Promise<ProjectSummary> {
+    const known = await namespaces.withAncestors([namespace]);
+    return {
+      id: project.id,
+      name: project.name,
+      path: project.path,
+      pathWithNamespace: `${namespace.fullPath}/${project.path}`,
+      nameWithNamespace: `${fullNameOf(namespace, known)} / ${project.name}`,
+      description: project.description ?? '',
+      visibility: VISIBILITY[project.visibility as Visibility],
+      namespace: {
+        id: namespace.id,
+        name: namespace.name,
+        path: namespace.path,
+        kind: namespace.kind === 'group' ? NamespaceKind.NAMESPACE_KIND_GROUP : NamespaceKind.NAMESPACE_KIND_USER,
+        fullPath: namespace.fullPath,
+        parentId: namespace.parentId ?? 0,
+        webUrl: namespaceWebUrl(namespace, views),
+      },
+      archived: project.archived,
+      defaultBranch: project.defaultBranch,
+      webUrl: `${views.externalUrl}/${namespace.fullPath}/${project.path}`,
+      creatorId: project.creatorId ?? 0,
+      createdAt: project.createdAt.toISOString(),
+      namespaceAncestorIds: namespace.traversalIds,
+    };
+  }
+
+  return {
+    resolveProject: unaryHandler(logger, (request: ResolveProjectRequest) =>
+      inUnitOfWork(orm, async (): Promise<ResolveProjectResponse> => {
+        const project = await projects.findByIdOrPath(parseIdOrPath(request.idOrPath));
+        const namespace = project && (await namespaces.findById(project.namespaceId));
+        if (!project || !namespace) throw new NotFoundError('Project');
+        return { project: await projectSummary(project, namespace) };
+      }),
+    ),
+    resolveGroup: unaryHandler(logger, (request: ResolveGroupRequest) =>
+      inUnitOfWork(orm, async (): Promise<ResolveGroupResponse> => {
+        const group = await groups.findByIdOrPath(parseIdOrPath(request.idOrPath));
+        if (!group) throw new NotFoundError('Group');
+        return { group: await groupSummary(group) };
+      }),
+    ),
+    checkAccess: unaryHandler(logger, (request: CheckAccessRequest) =>
+      inUnitOfWork(orm, async (): Promise<CheckAccessResponse> => {
+        const viewer = await access.viewerFor(request.userId);
+        const admin = isAdmin(viewer);
+        if (request.projectIdOrPath !== undefined) {
+          const { project, namespace, accessLevel } = await access.project(viewer, parseIdOrPath(request.projectIdOrPath));
+          return {
+            allowed: admin || accessLevel >= request.minAccessLevel,
+            accessLevel,
+            isAdmin: admin,
+            project: await projectSummary(project, namespace),
+          };
+        }
+        if (request.groupIdOrPath !== undefined) {
+          const { group, accessLevel } = await access.group(viewer, parseIdOrPath(request.groupIdOrPath));
+          return {
+            allowed: admin || accessLevel >= request.minAccessLevel,
+            accessLevel,
+            isAdmin: admin,
+            group: await groupSummary(group),
+          };
+        }
+        throw new InputError('project_id_or_path or group_id_or_path is missing');
+      }),
+    ),
+  };
+}

@@ -1,0 +1,456 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AttributeChange } from '@platform/proto/identity/v1/events';
+import { FieldValidationError, ForbiddenError, NotFoundError, NotModifiedError, UnauthorizedError } from '@platform/errors';
+import { recordEvent, type EventActor } from '@platform/events';
+import { VISIBILITY_RANK, type Group, type Namespace, type Visibility } from '../namespaces/namespace.entity.ts';
+import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
+import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE, pathFromName } from '../namespaces/namespace.schemas.ts';
+import type { Page } from '../namespaces/sql-helpers.ts';
+import type { GroupStore } from '../groups/groups-store.ts';
+import { groupSnapshot } from '../groups/groups.events.ts';
+import type { UserStore } from '../users/users-store.ts';
+import type { Viewer } from '../members/access-sql.ts';
+import { isAdmin, type AccessibleProject, type AccessPolicy } from '../members/access-policy.ts';
+import { ACCESS_LEVELS } from '../members/access-levels.ts';
+import type { MemberStore } from '../members/members-store.ts';
+import { projectSource, type MembersService } from '../members/members-service.ts';
+import type { Project, ProjectCustomAttribute, ProjectGroupLink } from './project.entity.ts';
+import type { NewProject, ProjectFilter, ProjectOrder, ProjectStore } from './projects-store.ts';
+import type { CreateProjectParams, ProjectAttributeParams, UpdateProjectParams } from './projects.schemas.ts';
+import type { ProjectPermissions, ProjectViewData } from './project-views.ts';
+import {
+  projectCreatedEvent,
+  projectDeletedEvent,
+  projectSharedEvent,
+  projectSnapshot,
+  projectUnsharedEvent,
+  projectUpdatedEvent,
+} from './projects.events.ts';
+
+type ProjectChanges = Partial<Omit<Project, 'id' | 'namespaceId' | 'createdAt' | 'updatedAt'>>;
+
+const CADENCE_DAYS: Record<string, number> = { '1d': 1, '7d': 7, '14d': 14, '1month': 30, '3month': 90 };
+
+function isValidRegex(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The project columns a create or update sets, from GitLab's parameters and their aliases. */
+function attributeChanges(input: ProjectAttributeParams, current: Pick<Project, 'containerExpirationPolicyEnabled' | 'containerExpirationPolicyCadence' | 'createdAt'> | null): ProjectChanges {
+  const changes: ProjectChanges = {};
+  const set = <Key extends keyof ProjectChanges>(key: Key, value: ProjectChanges[Key] | undefined) => {
+    if (value !== undefined) changes[key] = value;
+  };
+  set('description', input.description);
+  set('visibility', input.visibility);
+  set('defaultBranch', input.default_branch);
+  set('topics', input.topics ?? input.tag_list);
+  const toggle = (enabled: boolean | undefined) => (enabled === undefined ? undefined : enabled ? ('enabled' as const) : ('disabled' as const));
+  set('issuesAccessLevel', input.issues_access_level ?? toggle(input.issues_enabled));
+  set('mergeRequestsAccessLevel', input.merge_requests_access_level ?? toggle(input.merge_requests_enabled));
+  set('wikiAccessLevel', input.wiki_access_level ?? toggle(input.wiki_enabled));
+  set('buildsAccessLevel', input.builds_access_level ?? toggle(input.jobs_enabled));
+  set('snippetsAccessLevel', input.snippets_access_level ?? toggle(input.snippets_enabled));
+  set('containerRegistryAccessLevel', input.container_registry_access_level ?? toggle(input.container_registry_enabled));
+  set('repositoryAccessLevel', input.repository_access_level);
+  set('forkingAccessLevel', input.forking_access_level);
+  set('analyticsAccessLevel', input.analytics_access_level);
+  set('securityAndComplianceAccessLevel', input.security_and_compliance_access_level);
+  set('releasesAccessLevel', input.releases_access_level);
+  set('environmentsAccessLevel', input.environments_access_level);
+  set('featureFlagsAccessLevel', input.feature_flags_access_level);
+  set('infrastructureAccessLevel', input.infrastructure_access_level);
+  set('monitorAccessLevel', input.monitor_access_level);
+  set('pagesAccessLevel', input.pages_access_level);
+  set('requestAccessEnabled', input.request_access_enabled);
+  set('sharedRunnersEnabled', input.shared_runners_enabled);
+  set('lfsEnabled', input.lfs_enabled);
+  set('packagesEnabled', input.packages_enabled);
+  set('publicJobs', input.public_jobs ?? input.public_builds);
+  set('emailsDisabled', input.emails_disabled ?? (input.emails_enabled === undefined ? undefined : !input.emails_enabled));
+  set('resolveOutdatedDiffDiscussions', input.resolve_outdated_diff_discussions);
+  set('onlyAllowMergeIfPipelineSucceeds', input.only_allow_merge_if_pipeline_succeeds);
+  set('onlyAllowMergeIfAllDiscussionsAreResolved', input.only_allow_merge_if_all_discussions_are_resolved);
+  set('removeSourceBranchAfterMerge', input.remove_source_branch_after_merge);
+  set('printingMergeRequestLinkEnabled', input.printing_merge_request_link_enabled);
+  set('mergeMethod', input.merge_method);
+  set('squashOption', input.squash_option);
+  set('ciConfigPath', input.ci_config_path);
+  const policy = input.container_expiration_policy_attributes;
+  if (policy) {
+    const problems: Record<string, string[]> = {};
+    const nameRegex = policy.name_regex_delete ?? policy.name_regex;
+    for (const [field, pattern] of [
+      ['name_regex', nameRegex],
+      ['name_regex_keep', policy.name_regex_keep],
+    ] as const) {
+      if (pattern && !isValidRegex(pattern)) problems[`container_expiration_policy.${field}`] = ['not valid RE2 syntax'];
+    }
+    if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+    set('containerExpirationPolicyCadence', policy.cadence);
+    set('containerExpirationPolicyEnabled', policy.enabled);
+    set('containerExpirationPolicyKeepN', policy.keep_n);
+    set('containerExpirationPolicyOlderThan', policy.older_than);
+    set('containerExpirationPolicyNameRegex', nameRegex);
+    set('containerExpirationPolicyNameRegexKeep', policy.name_regex_keep);
+    // The next cleanup runs one cadence after the policy is enabled or its cadence changes.
+    const enabled = policy.enabled ?? current?.containerExpirationPolicyEnabled ?? false;
+    const cadence = policy.cadence ?? current?.containerExpirationPolicyCadence ?? '1d';
+    if (policy.enabled !== undefined || policy.cadence !== undefined) {
+      changes.containerExpirationPolicyNextRunAt = enabled ? new Date(Date.now() + (CADENCE_DAYS[cadence] ?? 1) * 86_400_000) : null;
+    }
+  }
+  return changes;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.join(', ');
+  return String(value);
+}
+
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** Projects: GitLab's create, read, update and delete, sharing with groups, stars and lists. */
+export class ProjectsService {
+  readonly #em: EntityManager;
+  readonly #projects: ProjectStore;
+  readonly #namespaces: NamespaceStore;
+  readonly #groups: GroupStore;
+  readonly #members: MembersService;
+  readonly #memberStore: MemberStore;
+  readonly #access: AccessPolicy;
+  readonly #users: UserStore;
+
+  constructor(options: {
+    em: EntityManager;
+    projects: ProjectStore;
+    namespaces: NamespaceStore;
+    groups: GroupStore;
+    members: MembersService;
+    memberStore: MemberStore;
+    access: AccessPolicy;
+    users: UserStore;
+  }) {
+    this.#em = options.em;
+    this.#projects = options.projects;
+    this.#namespaces = options.namespaces;
+    this.#groups = options.groups;
+    this.#members = options.members;
+    this.#memberStore = options.memberStore;
+    this.#access = options.access;
+    this.#users = options.users;
+  }
+
+  /** What views of these projects need, loaded in a few queries. */
+  async viewData(viewer: Viewer, projects: Project[], options: { customAttributes?: boolean } = {}): Promise<ProjectViewData> {
+    const ids = projects.map((project) => project.id);
+    const own = await this.#namespaces.findByIds(projects.map((project) => project.namespaceId));
+    const namespaces = await this.#namespaces.withAncestors(own);
+    const links = await this.#projects.sharesOf(ids);
+    const linkedGroups = await this.#groups.findByIds([...links.values()].flat().map((link) => link.groupId));
+    const visible = await this.#access.visibleGroupIds(viewer, linkedGroups.map((group) => group.id));
+    const groupsById = new Map(linkedGroups.filter((group) => visible.has(group.id)).map((group) => [group.id, group]));
+    const shares = new Map<number, Array<{ link: ProjectGroupLink; group: Group }>>();
+    for (const [projectId, projectLinks] of links) {
+      shares.set(
+        projectId,
+        projectLinks.flatMap((link) => {
+          const group = groupsById.get(link.groupId);
+          return group ? [{ link, group }] : [];
+        }),
+      );
+    }
+    const personal = own.filter((namespace) => namespace.kind === 'user' && namespace.ownerId != null);
+    const ownerUsers = new Map((await this.#users.findByIds(personal.map((namespace) => namespace.ownerId as number))).map((user) => [user.id, user]));
+    const owners = new Map(personal.flatMap((namespace) => {
+      const owner = ownerUsers.get(namespace.ownerId as number);
+      return owner ? [[namespace.id, owner] as const] : [];
+    }));
+    return {
+      namespaces,
+      starCounts: await this.#projects.starCounts(ids),
+      shares,
+      owners,
+      ...(options.customAttributes ? { customAttributes: await this.#projects.customAttributesOf(ids) } : {}),
+    };
+  }
+
+  /** A visible project with the viewer's direct and group access, for `permissions`. */
+  async get(viewer: Viewer, idOrPath: number | string): Promise<AccessibleProject & { permissions: ProjectPermissions }> {
+    const accessible = await this.#access.project(viewer, idOrPath);
+    let projectAccessLevel: number | null = null;
+    let groupAccessLevel: number | null = null;
+    if (viewer.kind === 'user') {
+      const member = await this.#memberStore.find('Project', accessible.project.id, viewer.userId);
+      if (member && !member.requestedAt) projectAccessLevel = member.accessLevel;
+      if (accessible.namespace.kind === 'group') {
+        const level = (await this.#access.groupAccessLevels(viewer, [accessible.namespace.id])).get(accessible.namespace.id) ?? 0;
+        groupAccessLevel = level > 0 ? level : null;
+      }
+    }
+    return { ...accessible, permissions: { projectAccessLevel, groupAccessLevel } };
+  }
+
+  async create(viewer: Viewer, actor: EventActor, input: CreateProjectParams): Promise<Project> {
+    if (viewer.kind !== 'user') throw new UnauthorizedError();
+    const namespace = await this.#targetNamespace(viewer, input.namespace_id);
+    const name = input.name ?? input.path ?? '';
+    const path = input.path ?? pathFromName(name);
+    const problems: Record<string, string[]> = {};
+    if (!isValidName(name)) problems.name = [NAME_MESSAGE];
+    if (!isValidPath(path)) problems.path = [PATH_MESSAGE];
+    if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+    const attributes = attributeChanges(input, null);
+    this.#checkVisibility(namespace, (attributes.visibility ?? 'private') as Visibility);
+    if (namespace.kind === 'user') await this.#checkProjectLimit(namespace);
+
+    return this.#em.transactional(async (em) => {
+      const project = await this.#projects.insert({ ...attributes, namespaceId: namespace.id, name, path, creatorId: viewer.userId } as NewProject);
+      const source = projectSource(project, namespace);
+      if (namespace.kind === 'user' && namespace.ownerId != null) {
+        await this.#members.addMember({ source, userId: namespace.ownerId, accessLevel: ACCESS_LEVELS.owner, actor });
+      } else {
+        // A developer allowed to create projects in a group maintains what they create, as in GitLab.
+        const level = (await this.#access.projectAccessLevels(viewer, [project.id])).get(project.id) ?? 0;
+        if (level < ACCESS_LEVELS.maintainer) {
+          await this.#members.addMember({ source, userId: viewer.userId, accessLevel: ACCESS_LEVELS.maintainer, actor });
+        }
+      }
+      const known = await this.#namespaces.withAncestors([namespace]);
+      recordEvent(em, { ...projectCreatedEvent(projectSnapshot(project, known)), actor });
+      return project;
+    });
+  }
+
+  async update(viewer: Viewer, actor: EventActor, input: UpdateProjectParams): Promise<Project> {
+    const { project, namespace } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.maintainer);
+    const changes = attributeChanges(input, project);
+    const problems: Record<string, string[]> = {};
+    if (input.name !== undefined) {
+      if (isValidName(input.name)) changes.name = input.name;
+      else problems.name = [NAME_MESSAGE];
+    }
+    if (input.path !== undefined) {
+      if (isValidPath(input.path)) changes.path = input.path;
+      else problems.path = [PATH_MESSAGE];
+    }
+    if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+    if (changes.visibility !== undefined) this.#checkVisibility(namespace, changes.visibility as Visibility);
+
+    return this.#em.transactional(async (em) => {
+      const recorded: AttributeChange[] = [];
+      const fields = project as unknown as Record<string, unknown>;
+      for (const [key, value] of Object.entries(changes)) {
+        const before = fields[key];
+        if (describeValue(before) === describeValue(value) && (before === null) === (value === null)) continue;
+        recorded.push({ attribute: snakeCase(key), from: describeValue(before), to: describeValue(value) });
+        fields[key] = value;
+      }
+      if (recorded.length === 0) return project;
+      project.lastActivityAt = new Date();
+      await this.#projects.flush();
+      const known = await this.#namespaces.withAncestors([namespace]);
+      recordEvent(em, { ...projectUpdatedEvent(projectSnapshot(project, known), recorded), actor });
+      return project;
+    });
+  }
+
+  /** Archiving makes a project read-only; only maintainers and above toggle it. */
+  async setArchived(viewer: Viewer, actor: EventActor, idOrPath: number | string, archived: boolean): Promise<Project> {
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.maintainer);
+    if (project.archived === archived) return project;
+    return this.#em.transactional(async (em) => {
+      project.archived = archived;
+      await this.#projects.flush();
+      const known = await this.#namespaces.withAncestors([namespace]);
+      recordEvent(em, {
+        ...projectUpdatedEvent(projectSnapshot(project, known), [{ attribute: 'archived', from: String(!archived), to: String(archived) }]),
+        actor,
+      });
+      return project;
+    });
+  }
+
+  /** Deleting a project takes Owner, as in GitLab. */
+  async delete(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<void> {
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    await this.#em.transactional(async (em) => {
+      const known = await this.#namespaces.withAncestors([namespace]);
+      const snapshot = projectSnapshot(project, known);
+      await this.#projects.remove([project]);
+      recordEvent(em, { ...projectDeletedEvent(snapshot), actor });
+    });
+  }
+
+  async share(
+    viewer: Viewer,
+    actor: EventActor,
+    input: { id: number | string; group_id: number; group_access: number; expires_at?: string | null | undefined },
+  ): Promise<ProjectGroupLink> {
+    const { project, namespace, accessLevel } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.maintainer);
+    const { group } = await this.#access.group(viewer, input.group_id);
+    if (!isAdmin(viewer) && input.group_access > accessLevel) throw new ForbiddenError();
+    if (input.expires_at && input.expires_at <= new Date().toISOString().slice(0, 10)) {
+      throw new FieldValidationError({ expires_at: ['cannot be a date in the past'] });
+    }
+    const known = await this.#namespaces.withAncestors([namespace, group]);
+    const lockedBy = namespace.kind === 'group' ? namespace.traversalIds.map((id) => known.get(id)).find((ancestor) => ancestor?.shareWithGroupLock) : undefined;
+    if (lockedBy) throw new ForbiddenError('Sharing projects of this group with other groups is locked');
+    return this.#em.transactional(async (em) => {
+      const link = await this.#projects.insertShare({
+        projectId: project.id,
+        groupId: group.id,
+        groupAccess: input.group_access,
+        expiresAt: input.expires_at ?? null,
+      });
+      recordEvent(em, {
+        ...projectSharedEvent({
+          project: projectSnapshot(project, known),
+          group: groupSnapshot(group, known),
+          groupAccess: link.groupAccess,
+          expiresAt: link.expiresAt ?? null,
+        }),
+        actor,
+      });
+      return link;
+    });
+  }
+
+  async unshare(viewer: Viewer, actor: EventActor, idOrPath: number | string, groupId: number): Promise<void> {
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.maintainer);
+    const link = await this.#projects.findShare(project.id, groupId);
+    const group = link && (await this.#groups.findById(link.groupId));
+    if (!link || !group) throw new NotFoundError('Group Link');
+    await this.#em.transactional(async (em) => {
+      const known = await this.#namespaces.withAncestors([namespace, group]);
+      await this.#projects.removeShare(link);
+      recordEvent(em, { ...projectUnsharedEvent({ project: projectSnapshot(project, known), group: groupSnapshot(group, known) }), actor });
+    });
+  }
+
+  /** Stars a project; 304 when it already is. */
+  async star(viewer: Viewer, idOrPath: number | string): Promise<Project> {
+    if (viewer.kind !== 'user') throw new UnauthorizedError();
+    const { project } = await this.#access.project(viewer, idOrPath);
+    if (!(await this.#projects.star(viewer.userId, project.id))) throw new NotModifiedError();
+    return project;
+  }
+
+  /** Unstars a project; 304 when it was not starred. */
+  async unstar(viewer: Viewer, idOrPath: number | string): Promise<Project> {
+    if (viewer.kind !== 'user') throw new UnauthorizedError();
+    const { project } = await this.#access.project(viewer, idOrPath);
+    if (!(await this.#projects.unstar(viewer.userId, project.id))) throw new NotModifiedError();
+    return project;
+  }
+
+  list(viewer: Viewer, filter: ProjectFilter, order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string }, page: Page) {
+    return this.#projects.list(viewer, filter, order, page);
+  }
+
+  /** A group's projects: its own (with `includeSubgroups` its descendants' too), and with `withShared` those shared with it. */
+  async groupProjects(options: {
+    viewer: Viewer;
+    groupIdOrPath: number | string;
+    includeSubgroups: boolean;
+    withShared: boolean;
+    filter: ProjectFilter;
+    order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string };
+    page: Page;
+  }) {
+    const { group } = await this.#access.group(options.viewer, options.groupIdOrPath);
+    const namespaceIds = options.includeSubgroups ? (await this.#groups.subtreeOf(group)).map((subgroup) => subgroup.id) : [group.id];
+    return this.#projects.list(
+      options.viewer,
+      { ...options.filter, namespaceIds, ...(options.withShared ? { orSharedWithGroupId: group.id } : {}) },
+      options.order,
+      options.page,
+    );
+  }
+
+  /** Projects shared with a group. */
+  async sharedProjects(options: {
+    viewer: Viewer;
+    groupIdOrPath: number | string;
+    filter: ProjectFilter;
+    order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string };
+    page: Page;
+  }) {
+    const { group } = await this.#access.group(options.viewer, options.groupIdOrPath);
+    return this.#projects.list(options.viewer, { ...options.filter, sharedWithGroupId: group.id }, options.order, options.page);
+  }
+
+  async customAttributes(viewer: Viewer, idOrPath: number | string): Promise<ProjectCustomAttribute[]> {
+    const { project } = await this.#adminProject(viewer, idOrPath);
+    return (await this.#projects.customAttributesOf([project.id])).get(project.id) ?? [];
+  }
+
+  async setCustomAttribute(viewer: Viewer, idOrPath: number | string, key: string, value: string): Promise<ProjectCustomAttribute> {
+    const { project } = await this.#adminProject(viewer, idOrPath);
+    return this.#projects.setCustomAttribute(project.id, key, value);
+  }
+
+  async removeCustomAttribute(viewer: Viewer, idOrPath: number | string, key: string): Promise<void> {
+    const { project } = await this.#adminProject(viewer, idOrPath);
+    if (!(await this.#projects.removeCustomAttribute(project.id, key))) throw new NotFoundError('Custom Attribute');
+  }
+
+  /** Custom attributes are administrators' business. */
+  async #adminProject(viewer: Viewer, idOrPath: number | string) {
+    if (viewer.kind !== 'user') throw new UnauthorizedError();
+    if (!viewer.isAdmin) throw new ForbiddenError();
+    return this.#access.project(viewer, idOrPath);
+  }
+
+  /** Where a new project goes: the given namespace if the viewer may create there, else their own. */
+  async #targetNamespace(viewer: Viewer & { kind: 'user' }, namespaceId: number | undefined): Promise<Namespace> {
+    if (namespaceId === undefined) {
+      const own = await this.#namespaces.personalNamespaceOf(viewer.userId);
+      if (!own) throw new NotFoundError('Namespace');
+      return own;
+    }
+    const namespace = await this.#namespaces.findById(namespaceId);
+    if (!namespace) throw new NotFoundError('Namespace');
+    if (namespace.kind === 'user') {
+      if (namespace.ownerId !== viewer.userId && !viewer.isAdmin) throw new FieldValidationError({ namespace: ['is not valid'] });
+      return namespace;
+    }
+    const { accessLevel } = await this.#access.group(viewer, namespace.id).catch(() => {
+      throw new NotFoundError('Namespace');
+    });
+    const required =
+      namespace.projectCreationLevel === 'developer' ? ACCESS_LEVELS.developer : namespace.projectCreationLevel === 'maintainer' ? ACCESS_LEVELS.maintainer : Infinity;
+    if (!viewer.isAdmin && accessLevel < required) throw new FieldValidationError({ namespace: ['is not valid'] });
+    return namespace;
+  }
+
+  /** A project is never more visible than the group it is in. */
+  #checkVisibility(namespace: Namespace, visibility: Visibility): void {
+    if (namespace.kind !== 'group') return;
+    if (VISIBILITY_RANK[visibility] > VISIBILITY_RANK[namespace.visibility as Visibility]) {
+      throw new FieldValidationError({
+        visibility_level: [`${visibility} is not allowed in a ${namespace.visibility} group.`],
+      });
+    }
+  }
+
+  async #checkProjectLimit(namespace: Namespace): Promise<void> {
+    const owner = namespace.ownerId == null ? null : await this.#users.findById(namespace.ownerId);
+    if (!owner) return;
+    if ((await this.#projects.countInNamespace(namespace.id)) >= owner.projectsLimit) {
+      throw new FieldValidationError({
+        limit_reached: [`Your project limit is ${owner.projectsLimit} projects! Please contact your administrator to increase it`],
+      });
+    }
+  }
+}
+

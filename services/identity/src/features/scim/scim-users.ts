@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import { sql } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { FieldValidationError } from '@platform/errors';
+import { recordEvent } from '@platform/events';
+import { User } from '../users/user.entity.ts';
+import type { UserStore } from '../users/users-store.ts';
+import { userCreatedEvent, userUpdatedEvent } from '../users/users.events.ts';
+import type { ProvisionedUserAttributes, ProvisioningUsers } from './scim-service.ts';
+
+const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]+$/;
+
+/** The user rules of the users API, for the attributes an identity provider sets. */
+function validate(attributes: Partial<ProvisionedUserAttributes>): void {
+  const problems: Record<string, string[]> = {};
+  if (attributes.email !== undefined && !EMAIL_PATTERN.test(attributes.email)) problems.email = ['is invalid'];
+  if (attributes.username !== undefined && !USERNAME_PATTERN.test(attributes.username)) {
+    problems.username = ['is too short (minimum is 2 characters) or holds characters a username cannot'];
+  }
+  if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+}
+
+/**
+ * Users as the group's identity provider creates and changes them: through the users store, with
+ * the users feature's events. Their actor is null: no user of this service makes these changes.
+ */
+export class ScimProvisionedUsers implements ProvisioningUsers {
+  readonly #em: EntityManager;
+  readonly #users: UserStore;
+
+  constructor(options: { em: EntityManager; users: UserStore }) {
+    this.#em = options.em;
+    this.#users = options.users;
+  }
+
+  findById(id: number): Promise<User | null> {
+    return this.#users.findById(id);
+  }
+
+  findByIds(ids: number[]): Promise<User[]> {
+    return this.#users.findByIds(ids);
+  }
+
+  findByUsername(username: string): Promise<User | null> {
+    return this.#em.findOne(User, { [sql.lower((alias) => `${alias}.username`)]: username.toLowerCase() });
+  }
+
+  findByEmail(email: string): Promise<User | null> {
+    return this.#em.findOne(User, { [sql.lower((alias) => `${alias}.email`)]: email.toLowerCase() });
+  }
+
+  /** The identity provider vouches for the email; the password is random and never shown to anyone. */
+  async create(attributes: ProvisionedUserAttributes): Promise<User> {
+    validate(attributes);
+    const passwordHash = await hash(randomBytes(24).toString('base64url'));
+    const user = await this.#users.insert({ ...attributes, passwordHash, confirmedAt: new Date() }, []);
+    recordEvent(this.#em, { ...userCreatedEvent(user), actor: null });
+    return user;
+  }
+
+  async update(user: User, changes: Partial<ProvisionedUserAttributes>): Promise<User> {
+    validate(changes);
+    const audited = (Object.keys(changes) as Array<keyof ProvisionedUserAttributes>).map((attribute) => ({
+      attribute,
+      from: user[attribute],
+      to: changes[attribute] ?? '',
+    }));
+    await this.#users.update(user, { ...changes, ...(changes.email !== undefined ? { confirmedAt: new Date() } : {}) });
+    recordEvent(this.#em, { ...userUpdatedEvent(user, audited), actor: null });
+    return user;
+  }
+}

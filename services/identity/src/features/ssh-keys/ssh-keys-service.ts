@@ -1,0 +1,67 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuthenticatedCaller } from '@platform/auth';
+import { FieldValidationError, NotFoundError } from '@platform/errors';
+import { recordEvent } from '@platform/events';
+import type { User } from '../users/user.entity.ts';
+import { actorOf } from '../users/users-service.ts';
+import type { SshKey } from './ssh-key.entity.ts';
+import { parseSshKey } from './ssh-key-parsing.ts';
+import type { SshKeyStore } from './ssh-keys-store.ts';
+import type { AddSshKeyParams } from './ssh-keys.schemas.ts';
+import { sshKeyAddedEvent, sshKeyRemovedEvent } from './ssh-keys.events.ts';
+
+const MAXIMUM_TITLE_LENGTH = 255;
+
+/** Users' SSH keys. Routes resolve the owner and check who may act on them. */
+export class SshKeysService {
+  readonly #em: EntityManager;
+  readonly #keys: SshKeyStore;
+
+  constructor(options: { em: EntityManager; keys: SshKeyStore }) {
+    this.#em = options.em;
+    this.#keys = options.keys;
+  }
+
+  list(owner: User, page: { offset: number; limit: number }) {
+    return this.#keys.listByUser(owner.id, page);
+  }
+
+  /** Another user's key is as unknown as a missing one. */
+  async get(owner: User, keyId: number): Promise<SshKey> {
+    const key = await this.#keys.findForUser(owner.id, keyId);
+    if (!key) throw new NotFoundError('Key');
+    return key;
+  }
+
+  /** Adds a key after GitLab's checks; a key anybody already uses is refused by fingerprint. */
+  async add(actor: AuthenticatedCaller, owner: User, input: AddSshKeyParams): Promise<SshKey> {
+    const problems: Record<string, string[]> = {};
+    if (!input.title.trim()) problems.title = ["can't be blank"];
+    if (input.title.length > MAXIMUM_TITLE_LENGTH) problems.title = [`is too long (maximum is ${MAXIMUM_TITLE_LENGTH} characters)`];
+    const parsed = parseSshKey(input.key);
+    if (!parsed.ok) problems.key = parsed.problems;
+    if (input.expires_at && input.expires_at.getTime() <= Date.now()) (problems.key ??= []).push('has expired');
+    if (!parsed.ok || Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+    return this.#em.transactional(async (em) => {
+      const key = await this.#keys.insert({
+        userId: owner.id,
+        title: input.title,
+        key: parsed.key.line,
+        fingerprintMd5: parsed.key.fingerprintMd5,
+        fingerprintSha256: parsed.key.fingerprintSha256,
+        usageType: input.usage_type ?? 'auth_and_signing',
+        expiresAt: input.expires_at ?? null,
+      });
+      recordEvent(em, { ...sshKeyAddedEvent(owner, key), actor: actorOf(actor) });
+      return key;
+    });
+  }
+
+  async remove(actor: AuthenticatedCaller, owner: User, keyId: number): Promise<void> {
+    await this.#em.transactional(async (em) => {
+      const key = await this.get(owner, keyId);
+      recordEvent(em, { ...sshKeyRemovedEvent(owner, key), actor: actorOf(actor) });
+      await this.#keys.remove(key);
+    });
+  }
+}
