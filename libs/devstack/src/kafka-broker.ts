@@ -5,10 +5,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { access, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
+import { freePorts } from './free-port.ts';
 import { spawnSupervised } from './supervised-process.ts';
 
 // Must match <kafka.version> in ../kafka/pom.xml; it names the cache dir so a bump refetches.
@@ -98,24 +98,6 @@ async function fetchJars(libDir: string): Promise<string> {
     return libDir;
   } finally {
     await rm(tmp, { recursive: true, force: true });
-  }
-}
-
-/** Free loopback ports; all servers stay open until every port is picked, so they differ. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const server = createServer();
-      servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', resolve);
-      });
-    }
-    return servers.map((s) => (s.address() as { port: number }).port);
-  } finally {
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   }
 }
 

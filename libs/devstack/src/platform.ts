@@ -1,7 +1,7 @@
 import path from 'node:path';
-import net from 'node:net';
 import { databaseUrlFor } from './postgres-server.ts';
 import { spawnSupervised, type SupervisedProcess } from './supervised-process.ts';
+import { freePort, freePorts } from './free-port.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -68,21 +68,12 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function assignPorts(ports: Record<string, number>, free: boolean): Promise<Record<string, number>> {
   if (!free) return ports;
-  const entries = await Promise.all(Object.keys(ports).map(async (name) => [name, await freePort()] as const));
-  return Object.fromEntries(entries);
+  const names = Object.keys(ports);
+  const assigned = await freePorts(names.length);
+  return Object.fromEntries(names.map((name, index) => [name, assigned[index] ?? 0]));
 }
 
 async function waitUntilReady(name: string, url: string, child: SupervisedProcess, timeoutMs = 120_000): Promise<void> {

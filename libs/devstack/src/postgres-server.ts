@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import pg from 'pg';
+import { freePort } from './free-port.ts';
 
 export interface PostgresServer {
   /** Server URL without a database name, e.g. `postgresql://postgres@127.0.0.1:5432`. */
@@ -30,16 +30,6 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The PostgreSQL server the platform uses: `DATABASE_URL` when set; else the server on

@@ -1,6 +1,5 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { FieldValidationError } from '@platform/errors';
+import { PgUserKeyStore } from '../user-keys/pg-user-key-store.ts';
 import { GpgKey } from './gpg-key.entity.ts';
 
 export type NewGpgKey = Pick<GpgKey, 'userId' | 'key' | 'primaryKeyid' | 'fingerprint'>;
@@ -13,41 +12,8 @@ export interface GpgKeyStore {
   remove(key: GpgKey): Promise<void>;
 }
 
-export class PgGpgKeyStore implements GpgKeyStore {
-  readonly #em: EntityManager;
-
+export class PgGpgKeyStore extends PgUserKeyStore<GpgKey, NewGpgKey> implements GpgKeyStore {
   constructor(em: EntityManager) {
-    this.#em = em;
-  }
-
-  async listByUser(userId: number, page: { offset: number; limit: number }) {
-    const [items, total] = await this.#em.findAndCount(
-      GpgKey,
-      { userId },
-      { orderBy: { id: 'asc' }, limit: page.limit, offset: page.offset },
-    );
-    return { items, total };
-  }
-
-  findForUser(userId: number, keyId: number): Promise<GpgKey | null> {
-    return this.#em.findOne(GpgKey, { id: keyId, userId });
-  }
-
-  async insert(key: NewGpgKey): Promise<GpgKey> {
-    const entity = this.#em.create(GpgKey, key);
-    try {
-      await this.#em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) {
-        throw new FieldValidationError({ fingerprint: ['has already been taken'] });
-      }
-      throw error;
-    }
-    return entity;
-  }
-
-  async remove(key: GpgKey): Promise<void> {
-    this.#em.remove(key);
-    await this.#em.flush();
+    super(em, GpgKey);
   }
 }

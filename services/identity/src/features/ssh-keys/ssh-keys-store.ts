@@ -1,6 +1,5 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { FieldValidationError } from '@platform/errors';
+import { PgUserKeyStore } from '../user-keys/pg-user-key-store.ts';
 import { SshKey } from './ssh-key.entity.ts';
 
 export type NewSshKey = Pick<SshKey, 'userId' | 'title' | 'key' | 'fingerprintMd5' | 'fingerprintSha256' | 'usageType' | 'expiresAt'>;
@@ -13,41 +12,8 @@ export interface SshKeyStore {
   remove(key: SshKey): Promise<void>;
 }
 
-export class PgSshKeyStore implements SshKeyStore {
-  readonly #em: EntityManager;
-
+export class PgSshKeyStore extends PgUserKeyStore<SshKey, NewSshKey> implements SshKeyStore {
   constructor(em: EntityManager) {
-    this.#em = em;
-  }
-
-  async listByUser(userId: number, page: { offset: number; limit: number }) {
-    const [items, total] = await this.#em.findAndCount(
-      SshKey,
-      { userId },
-      { orderBy: { id: 'asc' }, limit: page.limit, offset: page.offset },
-    );
-    return { items, total };
-  }
-
-  findForUser(userId: number, keyId: number): Promise<SshKey | null> {
-    return this.#em.findOne(SshKey, { id: keyId, userId });
-  }
-
-  async insert(key: NewSshKey): Promise<SshKey> {
-    const entity = this.#em.create(SshKey, key);
-    try {
-      await this.#em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) {
-        throw new FieldValidationError({ fingerprint: ['has already been taken'] });
-      }
-      throw error;
-    }
-    return entity;
-  }
-
-  async remove(key: SshKey): Promise<void> {
-    this.#em.remove(key);
-    await this.#em.flush();
+    super(em, SshKey);
   }
 }

@@ -1,0 +1,54 @@
+import {
+  UniqueConstraintViolationException,
+  type EntityName,
+  type FilterQuery,
+  type OrderDefinition,
+  type RequiredEntityData,
+} from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { FieldValidationError } from '@platform/errors';
+
+/**
+ * Keys a user registers (SSH, GPG): listed, found and removed per user; unique by fingerprint
+ * across all users, which GitLab reports as `fingerprint has already been taken`.
+ */
+export class PgUserKeyStore<Key extends { id: number; userId: number }, NewKey extends RequiredEntityData<Key>> {
+  readonly #em: EntityManager;
+  readonly #entity: EntityName<Key>;
+
+  constructor(em: EntityManager, entity: EntityName<Key>) {
+    this.#em = em;
+    this.#entity = entity;
+  }
+
+  async listByUser(userId: number, page: { offset: number; limit: number }): Promise<{ items: Key[]; total: number }> {
+    const [items, total] = await this.#em.findAndCount(this.#entity, { userId } as FilterQuery<Key>, {
+      orderBy: { id: 'asc' } as OrderDefinition<Key>,
+      limit: page.limit,
+      offset: page.offset,
+    });
+    return { items, total };
+  }
+
+  findForUser(userId: number, keyId: number): Promise<Key | null> {
+    return this.#em.findOne(this.#entity, { id: keyId, userId } as FilterQuery<Key>);
+  }
+
+  async insert(key: NewKey): Promise<Key> {
+    const entity = this.#em.create(this.#entity, key as RequiredEntityData<Key>);
+    try {
+      await this.#em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        throw new FieldValidationError({ fingerprint: ['has already been taken'] });
+      }
+      throw error;
+    }
+    return entity;
+  }
+
+  async remove(key: Key): Promise<void> {
+    this.#em.remove(key);
+    await this.#em.flush();
+  }
+}
