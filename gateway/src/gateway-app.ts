@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import express, { type Express } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import { pinoHttp } from 'pino-http';
 import { anonymousCaller, CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
-import { errorToHttp } from '@platform/http';
+import { errorToHttp, requestLogging } from '@platform/http';
 import type { Logger } from '@platform/logger';
 import { Authenticator, credentialsOf } from './authenticator.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -72,17 +70,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     res.type('png').set('Cache-Control', 'public, max-age=86400').send(DEFAULT_AVATAR);
   });
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
-        req.headers['x-request-id'] = id;
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-    }),
-  );
+  app.use(requestLogging(logger));
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, keepAliveMsecs: 30_000 });
   const proxyTo = (service: ServiceName) =>

@@ -6,3 +6,4 @@ export { parseParams, requestParams, params } from './params.ts';
 export { pageParams, pageShape, setPaginationHeaders, sendPage } from './pagination.ts';
 export type { PageRequest } from './pagination.ts';
 export { baseUrlOf } from './base-url.ts';
+export { requestLogging } from './request-logging.ts';

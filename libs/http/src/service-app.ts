@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express, type Router } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from '@platform/logger';
 import { CALLER_HEADER, verifyCaller } from '@platform/auth';
 import { errorMiddleware } from './error-mapping.ts';
 import { setCaller } from './request-context.ts';
+import { requestLogging } from './request-logging.ts';
 
 export type ReadinessChecks = Record<string, () => Promise<void>>;
 
@@ -34,17 +33,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('trust proxy', true);
   app.set('etag', false);
 
-  app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (req, res) => {
-        const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url?.startsWith('/-/') ?? false },
-    }),
-  );
+  app.use(requestLogging(options.logger));
 
   app.get('/-/health', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,2 +1,2 @@
-export { startTelemetry } from './start-telemetry.ts';
+export { startTelemetry, tracingWanted } from './start-telemetry.ts';
 export type { Telemetry } from './start-telemetry.ts';

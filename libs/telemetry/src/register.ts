@@ -1,10 +1,14 @@
 /**
  * Preloaded with `node --import @platform/telemetry/register`, before the application's own
- * modules, so that the instrumented libraries are patched when they load.
+ * modules, so that the instrumented libraries are patched when they load. With no exporter
+ * configured (OTEL_TRACES_EXPORTER unset or `none`) nothing would ever read a span, so nothing
+ * is instrumented and requests pay nothing for tracing.
  */
 import { register } from 'node:module';
-import { startTelemetry } from './start-telemetry.ts';
+import { startTelemetry, tracingWanted } from './start-telemetry.ts';
 
-register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
-const telemetry = startTelemetry({ serviceName: process.env.OTEL_SERVICE_NAME ?? 'platform' });
-process.once('beforeExit', () => void telemetry.shutdown());
+if (tracingWanted(process.env)) {
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+  const telemetry = startTelemetry({ serviceName: process.env.OTEL_SERVICE_NAME ?? 'platform' });
+  process.once('beforeExit', () => void telemetry.shutdown());
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from '@jest/globals';
+import { Writable } from 'node:stream';
+import express from 'express';
+import { pino } from 'pino';
+import request from 'supertest';
+import { requestLogging } from './request-logging.ts';
+
+function appLoggingTo(lines: string[], level = 'info') {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  const app = express();
+  app.use(requestLogging(pino({ level }, sink)));
+  app.get('/{*path}', (_req, res) => void res.json({}));
+  return request(app);
+}
+
+describe('requestLogging', () => {
+  it('echoes the caller\'s request id, or makes one', async () => {
+    const lines: string[] = [];
+    const given = await appLoggingTo(lines).get('/api/v4/user').set('X-Request-Id', 'abc-123');
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const made = await appLoggingTo(lines).get('/api/v4/user');
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs one line per request without the credentials in its query string', async () => {
+    const lines: string[] = [];
+    await appLoggingTo(lines).get('/api/v4/user?private_token=glpat-secret&page=2').set('X-Request-Id', 'r1');
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0] ?? '{}');
+    expect(line).toMatchObject({ reqId: 'r1', method: 'GET', status: 200, url: '/api/v4/user?private_token=[redacted]&page=2' });
+    expect(lines[0]).not.toContain('glpat-secret');
+  });
+
+  it('stays quiet for health probes and below info level', async () => {
+    const lines: string[] = [];
+    await appLoggingTo(lines).get('/-/health');
+    await appLoggingTo(lines, 'warn').get('/api/v4/user');
+    expect(lines).toEqual([]);
+  });
+});
