@@ -83,7 +83,12 @@ try {
     await fetch(`${platform.url}/api/v4/users`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `bench${index}@example.com`, name: `Bench ${index}`, username: `bench${index}`, password: 'bench-password-1' }),
+      body: JSON.stringify({
+        email: `bench${index}@example.com`,
+        name: `Bench ${index}`,
+        username: `bench${index}`,
+        password: 'bench-password-1',
+      }),
     });
   }
   const singlePath = `/api/v4/users/${user.id}`;
@@ -97,7 +102,10 @@ try {
   process.stdout.write(`GET ${singlePath} (administrator view of one user)\n`);
   const bareSingle = await measure(`${bare.url}${singlePath}`);
   process.stdout.write(`  bare express (ceiling)   ${format(bareSingle)}\n`);
-  const caller = signCaller({ kind: 'user', userId: 1, username: 'root', name: 'Administrator', isAdmin: true, scopes: ['api'] }, internalSecret);
+  const caller = signCaller(
+    { kind: 'user', userId: 1, username: 'root', name: 'Administrator', isAdmin: true, scopes: ['api'] },
+    internalSecret,
+  );
   // A signed caller is valid for 60 s, so the direct run refreshes it per run.
   const direct = await measure(`${platform.serviceUrls.identity}${singlePath}`, { [CALLER_HEADER]: caller });
   process.stdout.write(`  identity directly        ${format(direct)}\n`);

@@ -252,7 +252,10 @@ function checkDockerfile(model: Model): string[] {
     const selectors = filters.filter((f) => !f.startsWith('!'));
     for (const service of selectors.length > 0 ? model.services : []) {
       const selected = selectors.some((selector) => {
-        const dirGlob = selector.replace(/\.\.\.$/, '').replace(/^\{(.*)\}$/, '$1').replace(/^\.\//, '');
+        const dirGlob = selector
+          .replace(/\.\.\.$/, '')
+          .replace(/^\{(.*)\}$/, '$1')
+          .replace(/^\.\//, '');
         const pattern = new RegExp(`^${dirGlob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]+')}$`);
         return selector.endsWith('...') && (pattern.test(service.dir) || selector.startsWith(`${service.packageName}...`));
       });
@@ -283,7 +286,10 @@ function checkDockerfile(model: Model): string[] {
     if (user !== 'node') problems.push(`Dockerfile ${target}: USER ${user ?? '(root)'}, expected node`);
 
     const defaults = service.portDefaults;
-    const wanted = service.keys.filter(isPortKey).map((key) => defaults[key]).sort();
+    const wanted = service.keys
+      .filter(isPortKey)
+      .map((key) => defaults[key])
+      .sort();
     const exposed = inherited(stages, target, 'EXPOSE')
       .flatMap((args) => args.split(/\s+/))
       .map((port) => Number(port.replace(/\/tcp$/, '')))
@@ -383,7 +389,15 @@ function composeContainerPorts(service: Yaml): number[] {
   const ports: number[] = [];
   for (const entry of [...(service?.ports ?? []), ...(service?.expose ?? [])]) {
     if (typeof entry === 'object' && entry !== null) ports.push(Number(entry.target));
-    else ports.push(Number(String(entry).replace(/\/(tcp|udp)$/, '').split(':').at(-1)));
+    else
+      ports.push(
+        Number(
+          String(entry)
+            .replace(/\/(tcp|udp)$/, '')
+            .split(':')
+            .at(-1),
+        ),
+      );
   }
   return ports;
 }
@@ -432,7 +446,8 @@ function checkCompose(model: Model): string[] {
       if (!other) problems.push(`${where}: depends_on unknown service ${dependency}`);
       const healthy = (condition as Yaml)?.condition === 'service_healthy';
       if (!healthy) problems.push(`${where}: depends_on ${dependency} without condition service_healthy`);
-      const hasHealthcheck = other?.healthcheck || (other?.build && inherited(model.dockerfile, other.build.target, 'HEALTHCHECK').length > 0);
+      const hasHealthcheck =
+        other?.healthcheck || (other?.build && inherited(model.dockerfile, other.build.target, 'HEALTHCHECK').length > 0);
       if (other && !hasHealthcheck) problems.push(`${where}: depends on ${dependency}, which has no healthcheck`);
     }
 
@@ -449,7 +464,10 @@ function checkCompose(model: Model): string[] {
       problems.push(`${where}: its environment fails ${info.dir}/src/config.ts on ${failing.join(', ')}`);
       continue;
     }
-    const wanted = info.keys.filter(isPortKey).map((key) => Number(config[key])).sort();
+    const wanted = info.keys
+      .filter(isPortKey)
+      .map((key) => Number(config[key]))
+      .sort();
     const declared = [...new Set(composeContainerPorts(service))].sort();
     if (JSON.stringify(declared) !== JSON.stringify(wanted)) {
       problems.push(`${where}: exposes ports ${declared.join(', ')}, but its env says it listens on ${wanted.join(', ')}`);
@@ -529,7 +547,11 @@ function k8sContainerEnv(container: Yaml, find: (kind: string, name: string) => 
         if (!ref?.optional) problems.push(`${where}: ${entry.name} refers to missing ${kind} ${ref?.name}/${ref?.key}`);
         continue;
       }
-      env.set(entry.name, { value: String(data[ref.key]), from: `${kind.toLowerCase()}/${ref.name}/${ref.key}`, secret: kind === 'Secret' });
+      env.set(entry.name, {
+        value: String(data[ref.key]),
+        from: `${kind.toLowerCase()}/${ref.name}/${ref.key}`,
+        secret: kind === 'Secret',
+      });
     } else {
       env.set(entry.name, { value: entry.value === undefined ? undefined : String(entry.value), from: 'literal', secret: false });
     }
@@ -560,7 +582,8 @@ function checkK8s(model: Model): string[] {
   const seen = new Set<string>();
   for (const { file, doc } of model.k8s) {
     const id = `${doc?.kind}/${doc?.metadata?.name}`;
-    if (!doc?.apiVersion || !doc?.kind || !doc?.metadata?.name) problems.push(`${file}: a document lacks apiVersion, kind or metadata.name`);
+    if (!doc?.apiVersion || !doc?.kind || !doc?.metadata?.name)
+      problems.push(`${file}: a document lacks apiVersion, kind or metadata.name`);
     if (seen.has(id)) problems.push(`${file}: ${id} defined twice`);
     seen.add(id);
   }
@@ -577,7 +600,8 @@ function checkK8s(model: Model): string[] {
       const target = port.targetPort ?? port.port;
       const match = containerPorts.find((p: Yaml) => p.name === target || p.containerPort === target);
       if (!match) problems.push(`${where}: port ${port.port} targets ${target}, which no selected container declares`);
-      else if (match.containerPort !== port.port) problems.push(`${where}: port ${port.port} forwards to ${match.containerPort}; keep them equal`);
+      else if (match.containerPort !== port.port)
+        problems.push(`${where}: port ${port.port} forwards to ${match.containerPort}; keep them equal`);
       ports.add(port.port);
     }
     servicePorts.set(service.metadata.name, ports);
@@ -628,7 +652,8 @@ function checkK8s(model: Model): string[] {
           continue;
         }
         if (spec.httpGet?.path !== wantedPath) problems.push(`${cwhere}: ${probe} must GET ${wantedPath}`);
-        if (portOf(spec.httpGet?.port) === undefined) problems.push(`${cwhere}: ${probe} port ${spec.httpGet?.port} is no declared containerPort`);
+        if (portOf(spec.httpGet?.port) === undefined)
+          problems.push(`${cwhere}: ${probe} port ${spec.httpGet?.port} is no declared containerPort`);
       }
 
       const info = byName.get(container.name);
@@ -664,12 +689,14 @@ function checkK8s(model: Model): string[] {
           const host = ref.host.split('.');
           const local = host.length === 1 || host[1] === namespace;
           if (!local || !servicePorts.has(host[0]!)) continue;
-          if (!servicePorts.get(host[0]!)!.has(ref.port)) problems.push(`${cwhere}: ${key} points at ${ref.host}:${ref.port}, which Service ${host[0]} does not offer`);
+          if (!servicePorts.get(host[0]!)!.has(ref.port))
+            problems.push(`${cwhere}: ${key} points at ${ref.host}:${ref.port}, which Service ${host[0]} does not offer`);
         }
       }
     }
   }
-  if (internalSecretSources.size > 1) problems.push(`k8s: INTERNAL_SECRET comes from different places (${[...internalSecretSources].join(', ')})`);
+  if (internalSecretSources.size > 1)
+    problems.push(`k8s: INTERNAL_SECRET comes from different places (${[...internalSecretSources].join(', ')})`);
 
   for (const info of model.services) {
     const deployment = find('Deployment', info.name);
@@ -720,7 +747,9 @@ beforeAll(async () => {
 
 describe('deployment files', () => {
   it('finds the services and what they read from their config.ts', () => {
-    expect(model.services.map((service) => service.dir)).toEqual(expect.arrayContaining(['gateway', 'services/identity', 'services/audit']));
+    expect(model.services.map((service) => service.dir)).toEqual(
+      expect.arrayContaining(['gateway', 'services/identity', 'services/audit']),
+    );
     for (const service of model.services) {
       expect(service.keys.some(isPortKey)).toBe(true);
       // The regex over config.ts must agree with the schema itself: what it rejects when unset,
@@ -760,38 +789,131 @@ describe('the checks catch mistakes', () => {
       compose: structuredClone(model.compose),
       k8s: structuredClone(model.k8s),
       kustomization: structuredClone(model.kustomization),
-      services: model.services.map((service) => ({ ...service, keys: [...service.keys], required: [...service.required], mustSet: [...service.mustSet] })),
+      services: model.services.map((service) => ({
+        ...service,
+        keys: [...service.keys],
+        required: [...service.required],
+        mustSet: [...service.mustSet],
+      })),
     };
     change(copy);
     return copy;
   };
   const dockerInstruction = (copy: Model, args: RegExp) => copy.dockerfile.flatMap((s) => s.instructions).find((i) => args.test(i.args))!;
-  const k8sDoc = (copy: Model, kind: string, name: string) => copy.k8s.find((e) => e.doc.kind === kind && e.doc.metadata.name === name)!.doc;
+  const k8sDoc = (copy: Model, kind: string, name: string) =>
+    copy.k8s.find((e) => e.doc.kind === kind && e.doc.metadata.name === name)!.doc;
   const problemsOf = (copy: Model) => [...checkDockerfile(copy), ...checkCompose(copy), ...checkK8s(copy)].join('\n');
 
   it.each<[string, (copy: Model) => void, RegExp]>([
-    ['a compose port that disagrees with HTTP_PORT', (c) => (c.compose.services.audit.environment.HTTP_PORT = '3008'), /compose audit: exposes ports 3007/],
-    ['a compose reference to the wrong port', (c) => (c.compose.services.gateway.environment.AUDIT_URL = 'http://audit:3017'), /AUDIT_URL points at audit:3017/],
-    ['a required variable missing in compose', (c) => delete c.compose.services.identity.environment.DATABASE_URL, /compose identity: DATABASE_URL not set/],
-    ['an address whose default is loopback missing in compose', (c) => delete c.compose.services.audit.environment.IDENTITY_GRPC_ADDRESS, /compose audit: IDENTITY_GRPC_ADDRESS not set/],
+    [
+      'a compose port that disagrees with HTTP_PORT',
+      (c) => (c.compose.services.audit.environment.HTTP_PORT = '3008'),
+      /compose audit: exposes ports 3007/,
+    ],
+    [
+      'a compose reference to the wrong port',
+      (c) => (c.compose.services.gateway.environment.AUDIT_URL = 'http://audit:3017'),
+      /AUDIT_URL points at audit:3017/,
+    ],
+    [
+      'a required variable missing in compose',
+      (c) => delete c.compose.services.identity.environment.DATABASE_URL,
+      /compose identity: DATABASE_URL not set/,
+    ],
+    [
+      'an address whose default is loopback missing in compose',
+      (c) => delete c.compose.services.audit.environment.IDENTITY_GRPC_ADDRESS,
+      /compose audit: IDENTITY_GRPC_ADDRESS not set/,
+    ],
     ['a misspelt variable in compose', (c) => (c.compose.services.audit.environment.KAFKA_GROUP = 'x'), /KAFKA_GROUP is set but/],
-    ['an invalid value in compose', (c) => (c.compose.services.gateway.environment.LOG_LEVEL = 'loud'), /fails gateway\/src\/config.ts on LOG_LEVEL/],
-    ['a build target that does not exist', (c) => (c.compose.services.identity.build.target = 'identityy'), /build.target identityy is no stage/],
+    [
+      'an invalid value in compose',
+      (c) => (c.compose.services.gateway.environment.LOG_LEVEL = 'loud'),
+      /fails gateway\/src\/config.ts on LOG_LEVEL/,
+    ],
+    [
+      'a build target that does not exist',
+      (c) => (c.compose.services.identity.build.target = 'identityy'),
+      /build.target identityy is no stage/,
+    ],
     ['an image that is not allowed', (c) => (c.compose.services.postgres.image = 'mysql:8'), /image mysql:8 is not allowed/],
-    ['a dependency without service_healthy', (c) => (c.compose.services.audit.depends_on.kafka.condition = 'service_started'), /depends_on kafka without condition/],
-    ['a ConfigMap port that disagrees with the containerPort', (c) => (k8sDoc(c, 'ConfigMap', 'audit-config').data.HTTP_PORT = '3008'), /Deployment audit container audit: containerPorts 3007/],
-    ['a ConfigMap reference to a port no Service offers', (c) => (k8sDoc(c, 'ConfigMap', 'gateway-config').data.IDENTITY_GRPC_ADDRESS = 'identity:50052'), /IDENTITY_GRPC_ADDRESS points at identity:50052/],
-    ['a required variable missing in k8s', (c) => delete k8sDoc(c, 'Secret', 'audit-secrets').stringData.DATABASE_URL, /Deployment audit container audit: DATABASE_URL not set/],
-    ['a wrong readiness path', (c) => (k8sDoc(c, 'Deployment', 'identity').spec.template.spec.containers[0].readinessProbe.httpGet.path = '/-/ready'), /readinessProbe must GET \/-\/readiness/],
-    ['a probe on an undeclared port', (c) => (k8sDoc(c, 'Deployment', 'gateway').spec.template.spec.containers[0].livenessProbe.httpGet.port = 'web'), /livenessProbe port web is no declared/],
-    ['template labels that the selector misses', (c) => (k8sDoc(c, 'Deployment', 'audit').spec.template.metadata.labels = { app: 'audit' }), /Deployment audit: selector.matchLabels do not match/],
-    ['a container running as root', (c) => (k8sDoc(c, 'Deployment', 'gateway').spec.template.spec.securityContext.runAsUser = 0), /numeric non-zero runAsUser/],
-    ['a manifest missing from kustomization', (c) => (c.kustomization.resources = c.kustomization.resources.filter((r: string) => r !== 'audit.yaml')), /audit.yaml not listed/],
-    ['a Dockerfile EXPOSE that disagrees with config.ts', (c) => (c.dockerfile.find((s) => s.name === 'audit')!.instructions.find((i) => i.op === 'EXPOSE')!.args = '3008'), /Dockerfile audit: EXPOSE 3008/],
-    ['an install filter without "..." (no workspace dependencies)', (c) => (dockerInstruction(c, /pnpm install/).args = dockerInstruction(c, /pnpm install/).args.replace('{./services/*}...', '{./services/*}')), /does not select services\/audit/],
-    ['a Dockerfile target running as root', (c) => (c.dockerfile.find((s) => s.name === 'gateway')!.instructions = c.dockerfile.find((s) => s.name === 'gateway')!.instructions.filter((i) => i.op !== 'USER')), /Dockerfile gateway: USER \(root\)/],
-    ['a new required variable in a config.ts', (c) => c.services.find((s) => s.name === 'audit')!.mustSet.push('NEW_SETTING'), /compose audit: NEW_SETTING not set[\s\S]*Deployment audit container audit: NEW_SETTING not set/],
-    ['a new service without deployment files', (c) => c.services.push({ ...c.services.find((s) => s.name === 'audit')!, name: 'billing', dir: 'services/billing' }), /no target "billing"[\s\S]*no service billing[\s\S]*no Deployment billing/],
+    [
+      'a dependency without service_healthy',
+      (c) => (c.compose.services.audit.depends_on.kafka.condition = 'service_started'),
+      /depends_on kafka without condition/,
+    ],
+    [
+      'a ConfigMap port that disagrees with the containerPort',
+      (c) => (k8sDoc(c, 'ConfigMap', 'audit-config').data.HTTP_PORT = '3008'),
+      /Deployment audit container audit: containerPorts 3007/,
+    ],
+    [
+      'a ConfigMap reference to a port no Service offers',
+      (c) => (k8sDoc(c, 'ConfigMap', 'gateway-config').data.IDENTITY_GRPC_ADDRESS = 'identity:50052'),
+      /IDENTITY_GRPC_ADDRESS points at identity:50052/,
+    ],
+    [
+      'a required variable missing in k8s',
+      (c) => delete k8sDoc(c, 'Secret', 'audit-secrets').stringData.DATABASE_URL,
+      /Deployment audit container audit: DATABASE_URL not set/,
+    ],
+    [
+      'a wrong readiness path',
+      (c) => (k8sDoc(c, 'Deployment', 'identity').spec.template.spec.containers[0].readinessProbe.httpGet.path = '/-/ready'),
+      /readinessProbe must GET \/-\/readiness/,
+    ],
+    [
+      'a probe on an undeclared port',
+      (c) => (k8sDoc(c, 'Deployment', 'gateway').spec.template.spec.containers[0].livenessProbe.httpGet.port = 'web'),
+      /livenessProbe port web is no declared/,
+    ],
+    [
+      'template labels that the selector misses',
+      (c) => (k8sDoc(c, 'Deployment', 'audit').spec.template.metadata.labels = { app: 'audit' }),
+      /Deployment audit: selector.matchLabels do not match/,
+    ],
+    [
+      'a container running as root',
+      (c) => (k8sDoc(c, 'Deployment', 'gateway').spec.template.spec.securityContext.runAsUser = 0),
+      /numeric non-zero runAsUser/,
+    ],
+    [
+      'a manifest missing from kustomization',
+      (c) => (c.kustomization.resources = c.kustomization.resources.filter((r: string) => r !== 'audit.yaml')),
+      /audit.yaml not listed/,
+    ],
+    [
+      'a Dockerfile EXPOSE that disagrees with config.ts',
+      (c) => (c.dockerfile.find((s) => s.name === 'audit')!.instructions.find((i) => i.op === 'EXPOSE')!.args = '3008'),
+      /Dockerfile audit: EXPOSE 3008/,
+    ],
+    [
+      'an install filter without "..." (no workspace dependencies)',
+      (c) =>
+        (dockerInstruction(c, /pnpm install/).args = dockerInstruction(c, /pnpm install/).args.replace(
+          '{./services/*}...',
+          '{./services/*}',
+        )),
+      /does not select services\/audit/,
+    ],
+    [
+      'a Dockerfile target running as root',
+      (c) =>
+        (c.dockerfile.find((s) => s.name === 'gateway')!.instructions = c.dockerfile
+          .find((s) => s.name === 'gateway')!
+          .instructions.filter((i) => i.op !== 'USER')),
+      /Dockerfile gateway: USER \(root\)/,
+    ],
+    [
+      'a new required variable in a config.ts',
+      (c) => c.services.find((s) => s.name === 'audit')!.mustSet.push('NEW_SETTING'),
+      /compose audit: NEW_SETTING not set[\s\S]*Deployment audit container audit: NEW_SETTING not set/,
+    ],
+    [
+      'a new service without deployment files',
+      (c) => c.services.push({ ...c.services.find((s) => s.name === 'audit')!, name: 'billing', dir: 'services/billing' }),
+      /no target "billing"[\s\S]*no service billing[\s\S]*no Deployment billing/,
+    ],
   ])('%s', (_label, change, expected) => {
     expect(problemsOf(mutated(change))).toMatch(expected);
   });

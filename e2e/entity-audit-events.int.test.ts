@@ -11,7 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { Caller } from '@platform/auth';
 import { createLogger } from '@platform/logger';
-import { adminCaller, callerHeader, createTestDatabase, TEST_INTERNAL_SECRET, testEnvironment, userCaller, waitFor, type TestDatabase } from '@platform/testing';
+import {
+  adminCaller,
+  callerHeader,
+  createTestDatabase,
+  TEST_INTERNAL_SECRET,
+  testEnvironment,
+  userCaller,
+  waitFor,
+  type TestDatabase,
+} from '@platform/testing';
 import { startIdentity, type RunningIdentity } from '@platform/identity/main';
 import { startAudit, type RunningAudit } from '@platform/audit/main';
 
@@ -102,9 +111,15 @@ beforeAll(async () => {
     [maintainer, 40],
     [developer, 30],
   ] as const) {
-    await identityApi.post(`/api/v4/groups/${groupId}/members`).set(callerHeader(owner)).send({ user_id: (user as { userId: number }).userId, access_level: level });
+    await identityApi
+      .post(`/api/v4/groups/${groupId}/members`)
+      .set(callerHeader(owner))
+      .send({ user_id: (user as { userId: number }).userId, access_level: level });
   }
-  await identityApi.put(`/api/v4/groups/${groupId}/members/${(developer as { userId: number }).userId}`).set(callerHeader(owner)).send({ access_level: 20 });
+  await identityApi
+    .put(`/api/v4/groups/${groupId}/members/${(developer as { userId: number }).userId}`)
+    .set(callerHeader(owner))
+    .send({ access_level: 20 });
   await identityApi.put(`/api/v4/projects/${projectId}`).set(callerHeader(owner)).send({ visibility: 'private', description: 'books' });
 }, 120_000);
 
@@ -128,17 +143,32 @@ describe('GET /groups/:id/audit_events', () => {
       entity_path: 'audited',
     });
     expect(byName('member_created').map((event) => event.details)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ add: 'user_access', as: 'Maintainer', target_details: 'audmaintainer', entity_path: 'audited' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ add: 'user_access', as: 'Maintainer', target_details: 'audmaintainer', entity_path: 'audited' }),
+      ]),
     );
-    expect(byName('member_updated')[0]?.details).toMatchObject({ change: 'access_level', from: 'Developer', to: 'Reporter', target_details: 'auddeveloper' });
+    expect(byName('member_updated')[0]?.details).toMatchObject({
+      change: 'access_level',
+      from: 'Developer',
+      to: 'Reporter',
+      target_details: 'auddeveloper',
+    });
   });
 
   it('accepts a URL-encoded path and filters by created_after and created_before', async () => {
     const all = await eventsOf('/api/v4/groups/audited/audit_events', 5);
     const newest = all[0] as AuditEventBody;
-    const after = await auditApi.get('/api/v4/groups/audited/audit_events').query({ created_after: newest.created_at }).set(callerHeader(owner));
-    expect(after.body.map((event: AuditEventBody) => event.id)).toEqual(all.filter((event) => event.created_at >= newest.created_at).map((event) => event.id));
-    const before = await auditApi.get('/api/v4/groups/audited/audit_events').query({ created_before: '2000-01-01' }).set(callerHeader(owner));
+    const after = await auditApi
+      .get('/api/v4/groups/audited/audit_events')
+      .query({ created_after: newest.created_at })
+      .set(callerHeader(owner));
+    expect(after.body.map((event: AuditEventBody) => event.id)).toEqual(
+      all.filter((event) => event.created_at >= newest.created_at).map((event) => event.id),
+    );
+    const before = await auditApi
+      .get('/api/v4/groups/audited/audit_events')
+      .query({ created_before: '2000-01-01' })
+      .set(callerHeader(owner));
     expect(before.body).toEqual([]);
     const bad = await auditApi.get('/api/v4/groups/audited/audit_events').query({ created_after: 'yesterday' }).set(callerHeader(owner));
     expect(bad.status).toBe(400);
@@ -178,7 +208,10 @@ describe('GET /projects/:id/audit_events', () => {
 describe('GET /audit_events', () => {
   it('filters instance audit events by entity_type and entity_id', async () => {
     await eventsOf(`/api/v4/projects/${projectId}/audit_events`, 2);
-    const projects = await auditApi.get('/api/v4/audit_events').query({ entity_type: 'Project', entity_id: projectId }).set(callerHeader(admin));
+    const projects = await auditApi
+      .get('/api/v4/audit_events')
+      .query({ entity_type: 'Project', entity_id: projectId })
+      .set(callerHeader(admin));
     expect(projects.body.length).toBeGreaterThanOrEqual(2);
     expect(projects.body.every((event: AuditEventBody) => event.entity_type === 'Project' && event.entity_id === projectId)).toBe(true);
     const groups = await auditApi.get('/api/v4/audit_events').query({ entity_type: 'Group' }).set(callerHeader(admin));

@@ -65,7 +65,10 @@ describe('SCIM through the gateway', () => {
       scimRequest(gateway.patch(`${users}/idp-1`), group.token).send(JSON.stringify({ Operations: operations }));
     expect((await patch([{ op: 'Replace', path: 'name.formatted', value: 'Pro Renamed' }])).status).toBe(204);
     expect((await patch([{ op: 'Replace', path: 'active', value: false }])).status).toBe(204);
-    expect((await scimRequest(gateway.get(`${users}/idp-1`), group.token)).body).toMatchObject({ active: false, 'name.formatted': 'Pro Renamed' });
+    expect((await scimRequest(gateway.get(`${users}/idp-1`), group.token)).body).toMatchObject({
+      active: false,
+      'name.formatted': 'Pro Renamed',
+    });
     expect((await patch([{ op: 'Replace', path: 'active', value: true }])).status).toBe(204);
     expect((await scimRequest(gateway.delete(`${users}/idp-1`), group.token)).status).toBe(204);
     const gone = await scimRequest(gateway.get(`${users}/idp-1`), group.token);

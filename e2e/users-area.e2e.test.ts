@@ -53,12 +53,15 @@ describe('the Users area end to end', () => {
     expect(event).toMatchObject({ author_id: 1, entity_type: 'User', details: { add: 'SSH key', entity_path: 'e2e-keys' } });
   });
 
-  it('stops a blocked user\'s token at the gateway', async () => {
+  it("stops a blocked user's token at the gateway", async () => {
     const user = await gateway
       .post('/api/v4/users')
       .set(asRoot)
       .send({ email: 'blocked@example.com', name: 'Blocked', username: 'e2e-blocked', password: 'a-long-enough-password' });
-    const token = await gateway.post(`/api/v4/users/${user.body.id}/personal_access_tokens`).set(asRoot).send({ name: 't', scopes: ['api'] });
+    const token = await gateway
+      .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
+      .set(asRoot)
+      .send({ name: 't', scopes: ['api'] });
     expect((await gateway.get('/api/v4/user').set('PRIVATE-TOKEN', token.body.token)).status).toBe(200);
     expect((await gateway.post(`/api/v4/users/${user.body.id}/block`).set(asRoot)).status).toBe(201);
     const refused = await gateway.get('/api/v4/user').set('PRIVATE-TOKEN', token.body.token);

@@ -11,12 +11,21 @@ function requestWith(headers: Record<string, string>): IncomingMessage {
 function identityAnswering(users: Record<string, { id: number; username: string }>) {
   const calls: Array<{ token: string; sudo: string }> = [];
   const client = {
-    authenticate(request: { token: string; sudo: string }, _metadata: unknown, _options: unknown, callback: (error: unknown, response: unknown) => void) {
+    authenticate(
+      request: { token: string; sudo: string },
+      _metadata: unknown,
+      _options: unknown,
+      callback: (error: unknown, response: unknown) => void,
+    ) {
       calls.push(request);
       const user = users[request.sudo || request.token];
       setImmediate(() =>
         user
-          ? callback(null, { user: { ...user, name: user.username, isAdmin: false }, scopes: ['api'], impersonatorId: request.sudo ? 1 : 0 })
+          ? callback(null, {
+              user: { ...user, name: user.username, isAdmin: false },
+              scopes: ['api'],
+              impersonatorId: request.sudo ? 1 : 0,
+            })
           : callback({ code: 16, details: 'Unauthorized' }, undefined),
       );
     },

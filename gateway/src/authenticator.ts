@@ -36,7 +36,11 @@ export class Authenticator {
   }
 
   async authenticate(token: string, sudo: string | undefined): Promise<AuthenticatedCaller> {
-    const key = createHash('sha256').update(token).update('\0').update(sudo ?? '').digest('base64');
+    const key = createHash('sha256')
+      .update(token)
+      .update('\0')
+      .update(sudo ?? '')
+      .digest('base64');
     const cached = this.#cache?.get(key);
     if (cached) return cached;
     const response = await callUnary(this.#client.authenticate.bind(this.#client), { token, sudo: sudo ?? '' });

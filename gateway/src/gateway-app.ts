@@ -51,15 +51,13 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     res.json({ status: 'ok' });
   });
   app.get('/-/readiness', (_req, res) => {
-    void Promise.all(SERVICES.map(async (service) => [service, await isReady(options.upstreams[service])] as const)).then(
-      (results) => {
-        const ready = results.every(([, serviceReady]) => serviceReady);
-        res.status(ready ? 200 : 503).json({
-          status: ready ? 'ok' : 'failed',
-          services: Object.fromEntries(results.map(([service, serviceReady]) => [service, serviceReady ? 'ok' : 'failed'])),
-        });
-      },
-    );
+    void Promise.all(SERVICES.map(async (service) => [service, await isReady(options.upstreams[service])] as const)).then((results) => {
+      const ready = results.every(([, serviceReady]) => serviceReady);
+      res.status(ready ? 200 : 503).json({
+        status: ready ? 'ok' : 'failed',
+        services: Object.fromEntries(results.map(([service, serviceReady]) => [service, serviceReady ? 'ok' : 'failed'])),
+      });
+    });
   });
   app.get('/-/metrics', (_req, res) => {
     void metrics.registry.metrics().then((body) => {
@@ -74,20 +72,20 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, keepAliveMsecs: 30_000 });
   const proxyTo = (service: ServiceName) =>
-      createProxyMiddleware<express.Request, express.Response>({
-        target: options.upstreams[service],
-        agent,
-        xfwd: true,
-        on: {
-          error: (error, req, res) => {
-            logger.error({ err: error, service, url: req.url }, 'upstream failed');
-            if ('writeHead' in res && !res.headersSent) {
-              res.writeHead(502, { 'Content-Type': 'application/json' });
-              res.end(JSON.stringify({ message: '502 Bad Gateway' }));
-            }
-          },
+    createProxyMiddleware<express.Request, express.Response>({
+      target: options.upstreams[service],
+      agent,
+      xfwd: true,
+      on: {
+        error: (error, req, res) => {
+          logger.error({ err: error, service, url: req.url }, 'upstream failed');
+          if ('writeHead' in res && !res.headersSent) {
+            res.writeHead(502, { 'Content-Type': 'application/json' });
+            res.end(JSON.stringify({ message: '502 Bad Gateway' }));
+          }
         },
-      });
+      },
+    });
   const proxies: Record<ServiceName, ReturnType<typeof proxyTo>> = { identity: proxyTo('identity'), audit: proxyTo('audit') };
 
   const authenticate = async (req: express.Request, ownAuthentication: boolean): Promise<Caller> => {

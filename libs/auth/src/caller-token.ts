@@ -43,11 +43,7 @@ export function signCaller(caller: Caller, secret: string, now: number = Date.no
   return `${body}.${sign(body, secret).toString('base64url')}`;
 }
 
-export function verifyCaller(
-  header: string | undefined,
-  secret: string,
-  options: { maxAgeMs?: number; now?: number } = {},
-): Caller {
+export function verifyCaller(header: string | undefined, secret: string, options: { maxAgeMs?: number; now?: number } = {}): Caller {
   if (!header) throw new UnauthorizedError('missing caller');
   const [body, signature] = header.split('.');
   if (!body || !signature) throw new UnauthorizedError('malformed caller');

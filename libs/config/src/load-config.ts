@@ -21,9 +21,7 @@ export function loadConfig<Shape extends z.ZodRawShape>(
 }
 
 /** `true`/`false`/`1`/`0` as environment variables spell booleans. */
-export const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+export const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** A comma-separated list, blanks dropped. */
 export const listFromEnv = z.string().transform((value) =>

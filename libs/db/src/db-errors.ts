@@ -1,7 +1,4 @@
-import {
-  ForeignKeyConstraintViolationException,
-  UniqueConstraintViolationException,
-} from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ConflictError, NotFoundError } from '@platform/errors';
 
 /**

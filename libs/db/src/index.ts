@@ -2,5 +2,6 @@ export { createOrm, ensureDatabase, migrate, databaseNameOf } from './orm.ts';
 export type { Orm, CreateOrmOptions } from './orm.ts';
 export { requestScope, inUnitOfWork } from './unit-of-work.ts';
 export { translateDbError } from './db-errors.ts';
+export { findPage } from './find-page.ts';
 export { Migration } from '@mikro-orm/migrations';
 export type { MigrationObject } from '@mikro-orm/core';

@@ -39,7 +39,11 @@ const STOP_TIMEOUT_MS = 20_000;
 
 const javaBin = process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
 
-const exists = (p: string) => access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs a command to completion; resolves with its exit code and combined output. */
@@ -56,8 +60,13 @@ function run(cmd: string, args: string[]): Promise<{ code: number | null; output
 
 // Maven colours its output even with -B; the codes are stripped from error messages.
 const tail = (text: string, lines = 40) =>
-  // eslint-disable-next-line no-control-regex
-  text.replace(/\x1b\[[0-9;]*m/g, '').trimEnd().split('\n').slice(-lines).join('\n');
+  text
+    // eslint-disable-next-line no-control-regex
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .trimEnd()
+    .split('\n')
+    .slice(-lines)
+    .join('\n');
 
 const fetching = new Map<string, Promise<string>>(); // dedupes concurrent calls within one process
 
@@ -83,7 +92,11 @@ async function fetchJars(libDir: string): Promise<string> {
   try {
     // Maven keeps its own ~/.m2 cache, so a refetch after `rm -rf .cache` is offline and fast.
     const { code, output } = await run('mvn', [
-      '-q', '-B', '-f', POM, 'dependency:copy-dependencies',
+      '-q',
+      '-B',
+      '-f',
+      POM,
+      'dependency:copy-dependencies',
       '-DincludeScope=runtime',
       '-Dmdep.prependGroupId=true', // two different artifacts are both called metrics-core
       `-DoutputDirectory=${tmp}`,
@@ -155,7 +168,13 @@ export async function startKafkaBroker(options: StartKafkaBrokerOptions = {}): P
   const propsFile = path.join(dataDir, 'server.properties');
   const log4jFile = path.join(dataDir, 'log4j.properties');
   const javaArgs = (heap: string[], main: string, args: string[]) => [
-    ...heap, ...JVM_FLAGS, `-Dlog4j.configuration=file:${log4jFile}`, '-cp', path.join(libDir, '*'), main, ...args,
+    ...heap,
+    ...JVM_FLAGS,
+    `-Dlog4j.configuration=file:${log4jFile}`,
+    '-cp',
+    path.join(libDir, '*'),
+    main,
+    ...args,
   ];
 
   try {

@@ -68,7 +68,6 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-
 async function assignPorts(ports: Record<string, number>, free: boolean): Promise<Record<string, number>> {
   if (!free) return ports;
   const names = Object.keys(ports);
@@ -102,7 +101,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const ports = new Map<string, Record<string, number>>();
   for (const service of SERVICES) ports.set(service.name, await assignPorts(service.ports, options.freePorts ?? false));
   const portOf = (service: string, variable: string) => ports.get(service)?.[variable];
-  const serviceUrls = Object.fromEntries(SERVICES.map((service) => [service.name, `http://127.0.0.1:${portOf(service.name, 'HTTP_PORT')}`]));
+  const serviceUrls = Object.fromEntries(
+    SERVICES.map((service) => [service.name, `http://127.0.0.1:${portOf(service.name, 'HTTP_PORT')}`]),
+  );
   const common = {
     ...process.env,
     ...options.env,
@@ -148,9 +149,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
 
   try {
     const started = SERVICES.map((service) => ({ service, child: launch(service) }));
-    await Promise.all(
-      started.map(({ service, child }) => waitUntilReady(service.name, serviceUrls[service.name] ?? '', child)),
-    );
+    await Promise.all(started.map(({ service, child }) => waitUntilReady(service.name, serviceUrls[service.name] ?? '', child)));
     await waitUntilReady(GATEWAY.name, url, launch(GATEWAY));
   } catch (error) {
     await stop();

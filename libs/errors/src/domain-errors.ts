@@ -16,7 +16,11 @@ export class FieldValidationError extends DomainError {
   override name = 'FieldValidationError';
   readonly fields: Record<string, string[]>;
   constructor(fields: Record<string, string[]>) {
-    super(Object.entries(fields).map(([field, problems]) => `${field} ${problems.join(', ')}`).join('; '));
+    super(
+      Object.entries(fields)
+        .map(([field, problems]) => `${field} ${problems.join(', ')}`)
+        .join('; '),
+    );
     this.fields = fields;
   }
 }

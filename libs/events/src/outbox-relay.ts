@@ -58,7 +58,10 @@ export async function startOutboxRelay(options: {
 
   async function publishBatch(): Promise<number> {
     if (!producerConnected) {
-      await ensureTopics(options.kafka, options.topics.map((topic) => `${topicPrefix}${topic}`));
+      await ensureTopics(
+        options.kafka,
+        options.topics.map((topic) => `${topicPrefix}${topic}`),
+      );
       await producer.connect();
       producerConnected = true;
     }
@@ -164,4 +167,3 @@ export async function startOutboxRelay(options: {
     },
   };
 }
-

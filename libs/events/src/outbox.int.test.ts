@@ -63,9 +63,7 @@ afterAll(async () => {
 });
 
 function record(data: Record<string, unknown>, aggregateId = String(data.n)) {
-  return orm.em.fork().transactional(async (em) =>
-    recordEvent(em, { topic, type: 'test.thing.happened', aggregateId, actor: null, data }),
-  );
+  return orm.em.fork().transactional(async (em) => recordEvent(em, { topic, type: 'test.thing.happened', aggregateId, actor: null, data }));
 }
 
 describe('the outbox', () => {
@@ -83,7 +81,14 @@ describe('the outbox', () => {
 
   it('holds events while Kafka is unreachable and publishes them once it is back', async () => {
     const unreachable = new Kafka({ brokers: ['127.0.0.1:1'], logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 300 });
-    const downRelay = await startOutboxRelay({ orm, kafka: unreachable, databaseUrl: database.url, topics: [topic], logger, pollIntervalMs: 100 });
+    const downRelay = await startOutboxRelay({
+      orm,
+      kafka: unreachable,
+      databaseUrl: database.url,
+      topics: [topic],
+      logger,
+      pollIntervalMs: 100,
+    });
     // One aggregate: its events must arrive in the order they were recorded.
     await record({ n: 1 }, 'thing-a');
     await record({ n: 2 }, 'thing-a');

@@ -16,11 +16,7 @@ export interface GrpcServer {
  * Starts a gRPC server with the given services and the standard `grpc.health.v1.Health`
  * service, which reports SERVING once started. Port 0 picks a free port.
  */
-export async function startGrpcServer(options: {
-  host?: string;
-  port: number;
-  services: GrpcServiceBinding[];
-}): Promise<GrpcServer> {
+export async function startGrpcServer(options: { host?: string; port: number; services: GrpcServiceBinding[] }): Promise<GrpcServer> {
   const server = new Server({ 'grpc.keepalive_permit_without_calls': 1 });
   for (const service of options.services) server.addService(service.definition, service.implementation);
   const health = new HealthImplementation({ '': 'NOT_SERVING' });

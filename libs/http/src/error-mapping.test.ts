@@ -25,7 +25,7 @@ describe('errorToHttp', () => {
     expect(errorToHttp(error)).toEqual({ status, body });
   });
 
-  it('treats unreadable request bodies as the client\'s fault', () => {
+  it("treats unreadable request bodies as the client's fault", () => {
     expect(errorToHttp(Object.assign(new SyntaxError('x'), { type: 'entity.parse.failed' }))?.status).toBe(400);
     expect(errorToHttp(Object.assign(new Error('x'), { type: 'entity.too.large' }))?.status).toBe(413);
   });

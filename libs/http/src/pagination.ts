@@ -53,11 +53,7 @@ export function setPaginationHeaders(req: Request, res: Response, page: PageRequ
   });
 }
 
-export function sendPage<Item>(
-  req: Request,
-  res: Response,
-  result: { page: PageRequest; total: number; items: Item[] },
-): void {
+export function sendPage<Item>(req: Request, res: Response, result: { page: PageRequest; total: number; items: Item[] }): void {
   setPaginationHeaders(req, res, result.page, result.total);
   res.json(result.items);
 }

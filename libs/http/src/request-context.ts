@@ -16,9 +16,7 @@ export function callerOf(req: Request): Caller {
 }
 
 /** Lets route handlers be async functions whose rejections reach the error middleware. */
-export function asyncHandler(
-  handler: (req: Request, res: Response, next: NextFunction) => Promise<unknown>,
-): RequestHandler {
+export function asyncHandler(handler: (req: Request, res: Response, next: NextFunction) => Promise<unknown>): RequestHandler {
   return (req, res, next) => {
     handler(req, res, next).catch(next);
   };

@@ -19,7 +19,7 @@ function appLoggingTo(lines: string[], level = 'info') {
 }
 
 describe('requestLogging', () => {
-  it('echoes the caller\'s request id, or makes one', async () => {
+  it("echoes the caller's request id, or makes one", async () => {
     const lines: string[] = [];
     const given = await appLoggingTo(lines).get('/api/v4/user').set('X-Request-Id', 'abc-123');
     expect(given.headers['x-request-id']).toBe('abc-123');

@@ -9,7 +9,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       DATABASE_URL: z.url(),
       KAFKA_BROKERS: listFromEnv.pipe(z.array(z.string()).min(1)),
       /** Put before every Kafka topic name, so that several platforms can share one cluster. */
-      KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).default(''),
+      KAFKA_TOPIC_PREFIX: z
+        .string()
+        .regex(/^[a-zA-Z0-9._-]*$/)
+        .default(''),
       /** Consumer group of this service; every replica shares it. */
       KAFKA_GROUP_ID: z.string().min(1).default('audit'),
       /** Shared with the gateway, which signs the caller of every request with it. */

@@ -10,7 +10,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       DATABASE_URL: z.url(),
       KAFKA_BROKERS: listFromEnv.pipe(z.array(z.string()).min(1)),
       /** Put before every Kafka topic name, so that several platforms can share one cluster. */
-      KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-zA-Z0-9._-]*$/).default(''),
+      KAFKA_TOPIC_PREFIX: z
+        .string()
+        .regex(/^[a-zA-Z0-9._-]*$/)
+        .default(''),
       /** Shared with the gateway, which signs the caller of every request with it. */
       INTERNAL_SECRET: z.string().min(16),
       /** The public base URL of the platform, for `web_url` fields. */

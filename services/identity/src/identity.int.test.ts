@@ -39,10 +39,7 @@ async function outboxCount(): Promise<number> {
 
 beforeAll(async () => {
   database = createTestDatabase('identity');
-  identity = await startIdentity(
-    identityTestConfig(database.url),
-    createLogger({ name: 'identity-test', level: 'silent' }),
-  );
+  identity = await startIdentity(identityTestConfig(database.url), createLogger({ name: 'identity-test', level: 'silent' }));
   api = request(`http://127.0.0.1:${identity.httpPort}`);
   grpcClient = new IdentityServiceClient(`127.0.0.1:${identity.grpcPort}`, createChannelCredentials());
 });
@@ -123,7 +120,10 @@ describe('POST /users', () => {
   });
 
   it('names a missing parameter the way GitLab does', async () => {
-    const response = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ name: 'x', username: 'x', password: 'long-password' });
+    const response = await api
+      .post('/api/v4/users')
+      .set(callerHeader(adminCaller()))
+      .send({ name: 'x', username: 'x', password: 'long-password' });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'email is missing' });
   });
@@ -133,12 +133,18 @@ describe('POST /users', () => {
     const response = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(withoutPassword);
     expect(response.status).toBe(400);
     expect(response.body.error).toMatch(/at least one parameter must be provided/);
-    const flagged = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...withoutPassword, reset_password: true });
+    const flagged = await api
+      .post('/api/v4/users')
+      .set(callerHeader(adminCaller()))
+      .send({ ...withoutPassword, reset_password: true });
     expect(flagged.status).toBe(201);
   });
 
   it('rejects a short password field by field', async () => {
-    const response = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...newUser('shorty'), password: 'short' });
+    const response = await api
+      .post('/api/v4/users')
+      .set(callerHeader(adminCaller()))
+      .send({ ...newUser('shorty'), password: 'short' });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ message: { password: ['is too short (minimum is 8 characters)'] } });
   });
@@ -146,10 +152,16 @@ describe('POST /users', () => {
   it('answers 409 for a taken username or email and writes no event', async () => {
     await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(newUser('turing'));
     const before = await outboxCount();
-    const sameUsername = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...newUser('turing'), email: 'other@example.com' });
+    const sameUsername = await api
+      .post('/api/v4/users')
+      .set(callerHeader(adminCaller()))
+      .send({ ...newUser('turing'), email: 'other@example.com' });
     expect(sameUsername.status).toBe(409);
     expect(sameUsername.body).toEqual({ message: 'Username has already been taken' });
-    const sameEmail = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...newUser('alan'), email: 'TURING@example.com' });
+    const sameEmail = await api
+      .post('/api/v4/users')
+      .set(callerHeader(adminCaller()))
+      .send({ ...newUser('alan'), email: 'TURING@example.com' });
     expect(sameEmail.status).toBe(409);
     expect(sameEmail.body).toEqual({ message: 'Email has already been taken' });
     expect(await outboxCount()).toBe(before);
@@ -164,7 +176,10 @@ describe('POST /users', () => {
   });
 
   it('is for administrators only', async () => {
-    const response = await api.post('/api/v4/users').set(callerHeader(userCaller(2, 'grace'))).send(newUser('mallory'));
+    const response = await api
+      .post('/api/v4/users')
+      .set(callerHeader(userCaller(2, 'grace')))
+      .send(newUser('mallory'));
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ message: '403 Forbidden' });
   });
@@ -176,7 +191,10 @@ describe('POST /users', () => {
       .set('content-type', 'application/json')
       .send('{"email": ');
     expect(response.status).toBe(400);
-    const wrongTypes = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send({ ...newUser('typed'), admin: 'maybe', projects_limit: 'many' });
+    const wrongTypes = await api
+      .post('/api/v4/users')
+      .set(callerHeader(adminCaller()))
+      .send({ ...newUser('typed'), admin: 'maybe', projects_limit: 'many' });
     expect(wrongTypes.status).toBe(400);
     expect(wrongTypes.body.error).toBe('admin is invalid, projects_limit is invalid');
   });
@@ -227,7 +245,10 @@ describe('POST /users/:user_id/personal_access_tokens and gRPC Authenticate', ()
   });
 
   it('refuses unknown scopes, a past expiry and an unknown user', async () => {
-    const badScope = await api.post('/api/v4/users/1/personal_access_tokens').set(callerHeader(adminCaller())).send({ name: 'x', scopes: ['everything'] });
+    const badScope = await api
+      .post('/api/v4/users/1/personal_access_tokens')
+      .set(callerHeader(adminCaller()))
+      .send({ name: 'x', scopes: ['everything'] });
     expect(badScope.status).toBe(400);
     expect(badScope.body.error).toBe('scopes[0] does not have a valid value');
     const past = await api
@@ -235,26 +256,36 @@ describe('POST /users/:user_id/personal_access_tokens and gRPC Authenticate', ()
       .set(callerHeader(adminCaller()))
       .send({ name: 'x', scopes: ['api'], expires_at: '2020-01-01' });
     expect(past.status).toBe(400);
-    const unknown = await api.post('/api/v4/users/999999/personal_access_tokens').set(callerHeader(adminCaller())).send({ name: 'x', scopes: ['api'] });
+    const unknown = await api
+      .post('/api/v4/users/999999/personal_access_tokens')
+      .set(callerHeader(adminCaller()))
+      .send({ name: 'x', scopes: ['api'] });
     expect(unknown.status).toBe(404);
   });
 
   it('rejects a bad token and honours sudo for administrators only', async () => {
-    await expect(callUnary(grpcClient.authenticate.bind(grpcClient), { token: 'glpat-wrong', sudo: '' })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(callUnary(grpcClient.authenticate.bind(grpcClient), { token: 'glpat-wrong', sudo: '' })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     const asGrace = await callUnary(grpcClient.authenticate.bind(grpcClient), { token: ROOT_TOKEN, sudo: 'grace' });
     expect(asGrace.user?.username).toBe('grace');
     expect(asGrace.impersonatorId).toBe(1);
-    await expect(callUnary(grpcClient.authenticate.bind(grpcClient), { token: ROOT_TOKEN, sudo: 'nobody-here' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(callUnary(grpcClient.authenticate.bind(grpcClient), { token: ROOT_TOKEN, sudo: 'nobody-here' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
 
     const user = await api.post('/api/v4/users').set(callerHeader(adminCaller())).send(newUser('plainuser'));
-    const issued = await api.post(`/api/v4/users/${user.body.id}/personal_access_tokens`).set(callerHeader(adminCaller())).send({ name: 'x', scopes: ['api', 'sudo'] });
-    await expect(callUnary(grpcClient.authenticate.bind(grpcClient), { token: issued.body.token, sudo: 'root' })).rejects.toBeInstanceOf(ForbiddenError);
+    const issued = await api
+      .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
+      .set(callerHeader(adminCaller()))
+      .send({ name: 'x', scopes: ['api', 'sudo'] });
+    await expect(callUnary(grpcClient.authenticate.bind(grpcClient), { token: issued.body.token, sudo: 'root' })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
   });
 
   it('serves user summaries to other services', async () => {
     const response = await callUnary(grpcClient.getUsers.bind(grpcClient), { ids: [1, 424242] });
-    expect(response.users).toEqual([
-      expect.objectContaining({ id: 1, username: 'root', webUrl: 'http://platform.test/root' }),
-    ]);
+    expect(response.users).toEqual([expect.objectContaining({ id: 1, username: 'root', webUrl: 'http://platform.test/root' })]);
   });
 });

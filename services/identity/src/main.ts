@@ -78,9 +78,28 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
   await ensureDatabase(config.DATABASE_URL);
   const orm = await createOrm({
     url: config.DATABASE_URL,
-    entities: [User, Identity, PersonalAccessToken, OutboxEntry, ProcessedEvent, CustomAttribute, SshKey, GpgKey, UserStatus,
-      Namespace, GroupCustomAttribute, GroupGroupLink, Project, ProjectCustomAttribute, ProjectGroupLink, ProjectStar, Member,
-      SamlProvider, ScimToken, ScimIdentity],
+    entities: [
+      User,
+      Identity,
+      PersonalAccessToken,
+      OutboxEntry,
+      ProcessedEvent,
+      CustomAttribute,
+      SshKey,
+      GpgKey,
+      UserStatus,
+      Namespace,
+      GroupCustomAttribute,
+      GroupGroupLink,
+      Project,
+      ProjectCustomAttribute,
+      ProjectGroupLink,
+      ProjectStar,
+      Member,
+      SamlProvider,
+      ScimToken,
+      ScimIdentity,
+    ],
     migrations,
     logger,
   });
@@ -110,7 +129,15 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
     access,
     users: userStore,
   });
-  const groups = new GroupsService({ em: orm.em, groups: groupStore, projects: projectStore, namespaces: namespaceStore, members, access, users: userStore });
+  const groups = new GroupsService({
+    em: orm.em,
+    groups: groupStore,
+    projects: projectStore,
+    namespaces: namespaceStore,
+    members,
+    access,
+    users: userStore,
+  });
   const accessRequests = new AccessRequestsService({ em: orm.em, members, memberStore, users: userStore });
   const singleSignOnGroups = new SingleSignOnGroups({ groups: groupStore, access, members, memberStore });
   const samlProviderStore = new PgSamlProviderStore(orm.em);
@@ -170,14 +197,24 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
   http.keepAliveTimeout = 65_000;
   const grpc = await startGrpcServer({
     port: config.GRPC_PORT,
-    services: [identityGrpc({
+    services: [
+      identityGrpc({
         orm,
         tokens,
         users: userStore,
         views,
         logger,
-        namespaceRpcs: namespacesGrpc({ orm, access, groups: groupStore, projects: projectStore, namespaces: namespaceStore, views, logger }),
-      }),],
+        namespaceRpcs: namespacesGrpc({
+          orm,
+          access,
+          groups: groupStore,
+          projects: projectStore,
+          namespaces: namespaceStore,
+          views,
+          logger,
+        }),
+      }),
+    ],
   });
   const httpPort = (http.address() as AddressInfo).port;
   logger.info({ httpPort, grpcPort: grpc.port, topic: IDENTITY_TOPIC }, 'identity started');

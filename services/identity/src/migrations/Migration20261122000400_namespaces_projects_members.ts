@@ -90,7 +90,8 @@ export class Migration20261122000400_namespaces_projects_members extends Migrati
       avatar_url text null,
       request_access_enabled boolean not null default true,
       ${FEATURE_ACCESS_LEVELS.map(
-        (feature) => `${feature}_access_level text not null default 'enabled' check (${feature}_access_level in ('disabled', 'private', 'enabled'))`,
+        (feature) =>
+          `${feature}_access_level text not null default 'enabled' check (${feature}_access_level in ('disabled', 'private', 'enabled'))`,
       ).join(',\n      ')},
       pages_access_level text not null default 'private' check (pages_access_level in ('disabled', 'private', 'enabled', 'public')),
       shared_runners_enabled boolean not null default true,
@@ -169,7 +170,9 @@ export class Migration20261122000400_namespaces_projects_members extends Migrati
       created_at timestamptz not null default now(),
       check (shared_group_id <> shared_with_group_id)
     )`);
-    this.addSql('create unique index group_group_links_shared_group_id_shared_with_group_id_key on group_group_links (shared_group_id, shared_with_group_id)');
+    this.addSql(
+      'create unique index group_group_links_shared_group_id_shared_with_group_id_key on group_group_links (shared_group_id, shared_with_group_id)',
+    );
     this.addSql('create index group_group_links_shared_with_group_id_idx on group_group_links (shared_with_group_id)');
 
     this.addSql(`create table project_stars (

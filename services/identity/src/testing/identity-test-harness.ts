@@ -4,14 +4,7 @@ import pg from 'pg';
 import { createChannelCredentials } from '@platform/grpc';
 import { createLogger } from '@platform/logger';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
-import {
-  adminCaller,
-  callerHeader,
-  createTestDatabase,
-  TEST_INTERNAL_SECRET,
-  testEnvironment,
-  type TestDatabase,
-} from '@platform/testing';
+import { adminCaller, callerHeader, createTestDatabase, TEST_INTERNAL_SECRET, testEnvironment, type TestDatabase } from '@platform/testing';
 import { readConfig, type IdentityConfig } from '../config.ts';
 import { startIdentity, type RunningIdentity } from '../main.ts';
 

@@ -9,7 +9,10 @@ export interface IdentityTestKit {
   identity: RunningIdentity;
   api: ReturnType<typeof request>;
   /** Creates a user through the API and returns a caller acting as them. */
-  createUser(username: string, options?: { external?: boolean; can_create_group?: boolean; projects_limit?: number }): Promise<Caller & { kind: 'user' }>;
+  createUser(
+    username: string,
+    options?: { external?: boolean; can_create_group?: boolean; projects_limit?: number },
+  ): Promise<Caller & { kind: 'user' }>;
   as(caller: Caller): Record<string, string>;
   /** Runs SQL straight against the service's database. */
   sql: IdentityHarness['sql'];

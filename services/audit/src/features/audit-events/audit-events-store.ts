@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { AuditEvent, type EntityType } from './audit-event.entity.ts';
+import { findPage } from '@platform/db';
 
 export type NewAuditEvent = Omit<AuditEvent, 'id'>;
 
@@ -43,11 +44,6 @@ export class PgAuditEventStore implements AuditEventStore {
     }
     if (filter.entityType) where.entityType = filter.entityType;
     if (filter.entityId !== undefined) where.entityId = filter.entityId;
-    const [items, total] = await this.#em.findAndCount(AuditEvent, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      offset: page.offset,
-      limit: page.limit,
-    });
-    return { items, total };
+    return findPage(this.#em, AuditEvent, where, { orderBy: { createdAt: 'desc', id: 'desc' }, offset: page.offset, limit: page.limit });
   }
 }

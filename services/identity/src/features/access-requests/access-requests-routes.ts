@@ -26,10 +26,19 @@ function accessRequestView({ request, user }: AccessRequestWithUser, context: Na
 
 /** An approved request: `access_level` replaces `requested_at`. */
 function approvedRequestView({ request, user }: AccessRequestWithUser, context: NamespaceViewContext) {
-  return { ...basicUserView(user, context), created_at: request.createdAt, access_level: request.accessLevel, expires_at: request.expiresAt ?? null };
+  return {
+    ...basicUserView(user, context),
+    created_at: request.createdAt,
+    access_level: request.accessLevel,
+    expires_at: request.expiresAt ?? null,
+  };
 }
 
-export function accessRequestsRoutes(options: { accessRequests: AccessRequestsService; access: AccessPolicy; views: NamespaceViewContext }): Router {
+export function accessRequestsRoutes(options: {
+  accessRequests: AccessRequestsService;
+  access: AccessPolicy;
+  views: NamespaceViewContext;
+}): Router {
   const { accessRequests, access, views } = options;
   const router = Router();
 
@@ -40,7 +49,10 @@ export function accessRequestsRoutes(options: { accessRequests: AccessRequestsSe
         const caller = requireUser(callerOf(req));
         const query = parseParams(listQuery, requestParams(req));
         const page = pageParams(query);
-        const result = await accessRequests.list(await access.viewerOf(caller), type, query.id, { offset: page.offset, limit: page.perPage });
+        const result = await accessRequests.list(await access.viewerOf(caller), type, query.id, {
+          offset: page.offset,
+          limit: page.perPage,
+        });
         sendPage(req, res, { page, total: result.total, items: result.items.map((entry) => accessRequestView(entry, views)) });
       }),
     );

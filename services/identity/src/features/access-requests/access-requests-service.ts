@@ -41,7 +41,12 @@ export class AccessRequestsService {
   }
 
   /** Pending requests; only those who manage members see them. */
-  async list(viewer: Viewer, type: SourceType, idOrPath: number | string, page: Page): Promise<{ items: AccessRequestWithUser[]; total: number }> {
+  async list(
+    viewer: Viewer,
+    type: SourceType,
+    idOrPath: number | string,
+    page: Page,
+  ): Promise<{ items: AccessRequestWithUser[]; total: number }> {
     const { source, accessLevel } = await this.#members.source(viewer, type, idOrPath);
     requireLevel(viewer, accessLevel, memberManagerLevel(type));
     const { items, total } = await this.#memberStore.listRequests(source.type, source.id, page);

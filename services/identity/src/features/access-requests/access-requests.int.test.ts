@@ -28,7 +28,9 @@ beforeAll(async () => {
   requester = await kit.createUser('arequester');
   second = await kit.createUser('asecond');
   groupId = (await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Club', path: 'club', visibility: 'internal' })).body.id;
-  projectId = (await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Board', namespace_id: groupId, visibility: 'internal' })).body.id;
+  projectId = (
+    await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Board', namespace_id: groupId, visibility: 'internal' })
+  ).body.id;
   await kit.api.post(`/api/v4/projects/${projectId}/members`).set(kit.as(owner)).send({ user_id: maintainer.userId, access_level: 40 });
 });
 
@@ -68,7 +70,10 @@ describe('group access requests', () => {
 
   it('approves at a given level, Owner included for groups', async () => {
     await kit.api.post(`/api/v4/groups/${groupId}/access_requests`).set(kit.as(second));
-    const approved = await kit.api.put(`/api/v4/groups/${groupId}/access_requests/${second.userId}/approve`).set(kit.as(owner)).send({ access_level: 50 });
+    const approved = await kit.api
+      .put(`/api/v4/groups/${groupId}/access_requests/${second.userId}/approve`)
+      .set(kit.as(owner))
+      .send({ access_level: 50 });
     expect(approved.body.access_level).toBe(50);
   });
 
@@ -96,16 +101,24 @@ describe('project access requests', () => {
     // A member of the project's group already has access.
     expect((await kit.api.post(`/api/v4/projects/${projectId}/access_requests`).set(kit.as(requester))).status).toBe(403);
 
-    const asOwnerLevel = await kit.api.put(`/api/v4/projects/${projectId}/access_requests/${outsider.userId}/approve`).set(kit.as(maintainer)).send({ access_level: 50 });
+    const asOwnerLevel = await kit.api
+      .put(`/api/v4/projects/${projectId}/access_requests/${outsider.userId}/approve`)
+      .set(kit.as(maintainer))
+      .send({ access_level: 50 });
     expect(asOwnerLevel.status).toBe(400);
     expect(asOwnerLevel.body).toEqual({ error: 'access_level does not have a valid value' });
 
-    const approved = await kit.api.put(`/api/v4/projects/${projectId}/access_requests/${outsider.userId}/approve`).set(kit.as(maintainer)).send({ access_level: 20 });
+    const approved = await kit.api
+      .put(`/api/v4/projects/${projectId}/access_requests/${outsider.userId}/approve`)
+      .set(kit.as(maintainer))
+      .send({ access_level: 20 });
     expect(approved.body.access_level).toBe(20);
     const access = await kit.api.get(`/api/v4/projects/${projectId}`).set(kit.as(outsider));
     expect(access.body.permissions.project_access.access_level).toBe(20);
 
-    expect((await kit.api.delete(`/api/v4/projects/${projectId}/access_requests/${another.userId}`).set(kit.as(outsider))).status).toBe(403);
+    expect((await kit.api.delete(`/api/v4/projects/${projectId}/access_requests/${another.userId}`).set(kit.as(outsider))).status).toBe(
+      403,
+    );
     expect((await kit.api.delete(`/api/v4/projects/${projectId}/access_requests/${another.userId}`).set(kit.as(another))).status).toBe(204);
     expect((await kit.api.get(`/api/v4/projects/${projectId}/access_requests`).set(kit.as(maintainer))).body).toEqual([]);
     expect(await eventTypes(projectId)).toEqual([

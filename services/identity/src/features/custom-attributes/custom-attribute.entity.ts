@@ -10,7 +10,10 @@ export const CustomAttribute = defineEntity({
     key: p.text(),
     value: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type CustomAttribute = InferEntity<typeof CustomAttribute>;

@@ -29,7 +29,10 @@ describe('custom attributes of users', () => {
       { key: 'area', value: 'north' },
       { key: 'team', value: 'blue' },
     ]);
-    expect((await harness.api.get(`/api/v4/users/${user.id}/custom_attributes/team`).set(admin)).body).toEqual({ key: 'team', value: 'blue' });
+    expect((await harness.api.get(`/api/v4/users/${user.id}/custom_attributes/team`).set(admin)).body).toEqual({
+      key: 'team',
+      value: 'blue',
+    });
     expect((await harness.api.delete(`/api/v4/users/${user.id}/custom_attributes/team`).set(admin)).status).toBe(204);
     const gone = await harness.api.get(`/api/v4/users/${user.id}/custom_attributes/team`).set(admin);
     expect(gone.status).toBe(404);
@@ -46,11 +49,16 @@ describe('custom attributes of users', () => {
   });
 
   it('refuses a missing, blank or oversized value and an unknown user', async () => {
-    expect((await harness.api.put(`/api/v4/users/${user.id}/custom_attributes/x`).set(admin).send({})).body).toEqual({ error: 'value is missing' });
+    expect((await harness.api.put(`/api/v4/users/${user.id}/custom_attributes/x`).set(admin).send({})).body).toEqual({
+      error: 'value is missing',
+    });
     expect((await harness.api.put(`/api/v4/users/${user.id}/custom_attributes/x`).set(admin).send({ value: ' ' })).body).toEqual({
       message: { value: ["can't be blank"] },
     });
-    const oversized = await harness.api.put(`/api/v4/users/${user.id}/custom_attributes/x`).set(admin).send({ value: 'v'.repeat(256) });
+    const oversized = await harness.api
+      .put(`/api/v4/users/${user.id}/custom_attributes/x`)
+      .set(admin)
+      .send({ value: 'v'.repeat(256) });
     expect(oversized.body).toEqual({ error: 'value is too long (maximum is 255 characters)' });
     expect((await harness.api.get('/api/v4/users/999999/custom_attributes').set(admin)).body).toEqual({ message: '404 User Not Found' });
   });

@@ -13,7 +13,11 @@ describe('parseGpgKey', () => {
     const key = await readKey({ armoredKey: publicKey });
     expect(parsed).toEqual({
       ok: true,
-      key: { armored: publicKey.trim(), primaryKeyid: key.getKeyID().toHex().toUpperCase(), fingerprint: key.getFingerprint().toUpperCase() },
+      key: {
+        armored: publicKey.trim(),
+        primaryKeyid: key.getKeyID().toHex().toUpperCase(),
+        fingerprint: key.getFingerprint().toUpperCase(),
+      },
     });
   });
 

@@ -12,7 +12,10 @@ export const GpgKey = defineEntity({
     primaryKeyid: p.text(),
     fingerprint: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type GpgKey = InferEntity<typeof GpgKey>;

@@ -12,7 +12,12 @@ const admin = callerHeader(adminCaller());
 const anonymous = callerHeader({ kind: 'anonymous' });
 
 async function armoredPublicKey(): Promise<string> {
-  const { publicKey } = await generateKey({ type: 'ecc', curve: 'curve25519Legacy', userIDs: [{ name: 'Owner', email: 'gpg-owner@example.com' }], format: 'armored' });
+  const { publicKey } = await generateKey({
+    type: 'ecc',
+    curve: 'curve25519Legacy',
+    userIDs: [{ name: 'Owner', email: 'gpg-owner@example.com' }],
+    format: 'armored',
+  });
   return publicKey;
 }
 
@@ -44,29 +49,45 @@ describe('GPG keys of the current user', () => {
     const listed = await harness.api.get('/api/v4/user/gpg_keys').set(asOwner);
     expect(listed.body).toEqual([added.body]);
     expect((await harness.api.get(`/api/v4/user/gpg_keys/${added.body.id}`).set(asOwner)).body).toEqual(added.body);
-    const event = (await harness.outboxEvents('identity.gpg_key.added')).find((candidate) => GpgKeyAdded.fromJSON(candidate.data).key?.id === added.body.id);
+    const event = (await harness.outboxEvents('identity.gpg_key.added')).find(
+      (candidate) => GpgKeyAdded.fromJSON(candidate.data).key?.id === added.body.id,
+    );
     expect(GpgKeyAdded.fromJSON(event?.data).key?.fingerprint).toBe(parsed.getFingerprint().toUpperCase());
   });
 
   it('refuses a malformed key, a private key and a key already added', async () => {
     const malformed = await harness.api.post('/api/v4/user/gpg_keys').set(asOwner).send({ key: 'not a key' });
     expect(malformed.status).toBe(400);
-    expect(malformed.body.message.key[0]).toMatch(/^is invalid\. A valid public GPG key begins with '-----BEGIN PGP PUBLIC KEY BLOCK-----'/);
+    expect(malformed.body.message.key[0]).toMatch(
+      /^is invalid\. A valid public GPG key begins with '-----BEGIN PGP PUBLIC KEY BLOCK-----'/,
+    );
     const broken = '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nAAAA\n-----END PGP PUBLIC KEY BLOCK-----';
-    expect((await harness.api.post('/api/v4/user/gpg_keys').set(asOwner).send({ key: broken })).body).toEqual({ message: { key: ['is invalid'] } });
+    expect((await harness.api.post('/api/v4/user/gpg_keys').set(asOwner).send({ key: broken })).body).toEqual({
+      message: { key: ['is invalid'] },
+    });
     const armored = await armoredPublicKey();
     expect((await harness.api.post('/api/v4/user/gpg_keys').set(asOwner).send({ key: armored })).status).toBe(201);
     const again = await harness.api.post(`/api/v4/users/${owner.id}/gpg_keys`).set(admin).send({ key: armored });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({ message: { fingerprint: ['has already been taken'] } });
     expect((await harness.api.post('/api/v4/user/gpg_keys').set(asOwner).send({})).body).toEqual({ error: 'key is missing' });
-    expect((await harness.api.post('/api/v4/user/gpg_keys').set(asOwner).send({ key: 'k'.repeat(100_001) })).status).toBe(400);
+    expect(
+      (
+        await harness.api
+          .post('/api/v4/user/gpg_keys')
+          .set(asOwner)
+          .send({ key: 'k'.repeat(100_001) })
+      ).status,
+    ).toBe(400);
   });
 
   it("hides other users' keys and deletes one's own", async () => {
     const other = await harness.createUser('gpg-other');
     const asOther = callerHeader(userCaller(other.id, other.username));
-    const added = await harness.api.post('/api/v4/user/gpg_keys').set(asOther).send({ key: await armoredPublicKey() });
+    const added = await harness.api
+      .post('/api/v4/user/gpg_keys')
+      .set(asOther)
+      .send({ key: await armoredPublicKey() });
     const foreign = await harness.api.get(`/api/v4/user/gpg_keys/${added.body.id}`).set(asOwner);
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ message: '404 GPG Key Not Found' });
@@ -79,12 +100,22 @@ describe('GPG keys of the current user', () => {
   });
 });
 
-describe("GPG keys of any user", () => {
+describe('GPG keys of any user', () => {
   it('lists them to anybody and lets administrators add and delete them', async () => {
     const user = await harness.createUser('gpg-managed');
     const asUser = callerHeader(userCaller(user.id, user.username));
-    expect((await harness.api.post(`/api/v4/users/${user.id}/gpg_keys`).set(asUser).send({ key: await armoredPublicKey() })).status).toBe(403);
-    const added = await harness.api.post(`/api/v4/users/${user.id}/gpg_keys`).set(admin).send({ key: await armoredPublicKey() });
+    expect(
+      (
+        await harness.api
+          .post(`/api/v4/users/${user.id}/gpg_keys`)
+          .set(asUser)
+          .send({ key: await armoredPublicKey() })
+      ).status,
+    ).toBe(403);
+    const added = await harness.api
+      .post(`/api/v4/users/${user.id}/gpg_keys`)
+      .set(admin)
+      .send({ key: await armoredPublicKey() });
     expect(added.status).toBe(201);
     const listed = await harness.api.get(`/api/v4/users/${user.id}/gpg_keys`).set(anonymous);
     expect(listed.body.map((key: { id: number }) => key.id)).toEqual([added.body.id]);

@@ -31,11 +31,23 @@ const DETAIL_PROJECTS_LIMIT = 100;
 
 const customAttributeKeyParams = z.object({ id: z.string(), key: z.string().min(1).max(255) });
 
-export function groupsRoutes(options: { groups: GroupsService; projects: ProjectsService; access: AccessPolicy; views: NamespaceViewContext }): Router {
+export function groupsRoutes(options: {
+  groups: GroupsService;
+  projects: ProjectsService;
+  access: AccessPolicy;
+  views: NamespaceViewContext;
+}): Router {
   const { groups, projects, access, views } = options;
   const router = Router();
 
-  async function sendGroupPage(req: Request, res: Response, viewer: Viewer, query: GroupListQuery, page: PageRequest, result: { items: Group[]; total: number }) {
+  async function sendGroupPage(
+    req: Request,
+    res: Response,
+    viewer: Viewer,
+    query: GroupListQuery,
+    page: PageRequest,
+    result: { items: Group[]; total: number },
+  ) {
     const admin = isAdmin(viewer);
     const data = await groups.viewData(result.items, {
       customAttributes: admin && query.with_custom_attributes === true,
@@ -45,7 +57,12 @@ export function groupsRoutes(options: { groups: GroupsService; projects: Project
   }
 
   /** Group details: the list view plus shares, the runners token for its administrators, and its projects. */
-  async function sendDetails(res: Response, viewer: Viewer, idOrPath: number | string, options: { withProjects: boolean; withCustomAttributes: boolean; status?: number }) {
+  async function sendDetails(
+    res: Response,
+    viewer: Viewer,
+    idOrPath: number | string,
+    options: { withProjects: boolean; withCustomAttributes: boolean; status?: number },
+  ) {
     const { group, shares, canAdminister } = await groups.details(viewer, idOrPath);
     const data = await groups.viewData([group], { customAttributes: isAdmin(viewer) && options.withCustomAttributes });
     const body: Record<string, unknown> = {
@@ -118,7 +135,17 @@ export function groupsRoutes(options: { groups: GroupsService; projects: Project
         order: projectOrder(query),
         page: { offset: page.offset, limit: page.perPage },
       });
-      await sendProjectPage({ req, res, projects, viewer, result, page, simple: query.simple, withCustomAttributes: query.with_custom_attributes, views });
+      await sendProjectPage({
+        req,
+        res,
+        projects,
+        viewer,
+        result,
+        page,
+        simple: query.simple,
+        withCustomAttributes: query.with_custom_attributes,
+        views,
+      });
     }),
   );
 
@@ -135,7 +162,17 @@ export function groupsRoutes(options: { groups: GroupsService; projects: Project
         order: projectOrder(query),
         page: { offset: page.offset, limit: page.perPage },
       });
-      await sendProjectPage({ req, res, projects, viewer, result, page, simple: query.simple, withCustomAttributes: query.with_custom_attributes, views });
+      await sendProjectPage({
+        req,
+        res,
+        projects,
+        viewer,
+        result,
+        page,
+        simple: query.simple,
+        withCustomAttributes: query.with_custom_attributes,
+        views,
+      });
     }),
   );
 

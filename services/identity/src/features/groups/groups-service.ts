@@ -133,7 +133,14 @@ export class GroupsService {
   }
 
   /** A group's direct subgroups, or with `descendants` all groups below it. */
-  async subgroups(options: { viewer: Viewer; idOrPath: number | string; descendants: boolean; filter: GroupFilter; order: { by: GroupOrder; sort: 'asc' | 'desc' }; page: Page }) {
+  async subgroups(options: {
+    viewer: Viewer;
+    idOrPath: number | string;
+    descendants: boolean;
+    filter: GroupFilter;
+    order: { by: GroupOrder; sort: 'asc' | 'desc' };
+    page: Page;
+  }) {
     const { group } = await this.#access.group(options.viewer, options.idOrPath);
     const scope = options.descendants ? { descendantsOf: group.id } : { parentId: group.id };
     return this.#groups.list(options.viewer, { ...options.filter, ...scope }, options.order, options.page);
@@ -144,7 +151,10 @@ export class GroupsService {
     const { group, accessLevel } = await this.#access.group(viewer, idOrPath);
     const links = await this.#groups.sharesOf(group.id);
     const sharedWith = await this.#groups.findByIds(links.map((link) => link.sharedWithGroupId));
-    const visible = await this.#access.visibleGroupIds(viewer, sharedWith.map((candidate) => candidate.id));
+    const visible = await this.#access.visibleGroupIds(
+      viewer,
+      sharedWith.map((candidate) => candidate.id),
+    );
     const byId = new Map(sharedWith.map((candidate) => [candidate.id, candidate]));
     const shares = links.flatMap((link) => {
       const target = byId.get(link.sharedWithGroupId);
@@ -174,7 +184,10 @@ export class GroupsService {
       });
     }
     return this.#em.transactional(async (em) => {
-      const group = await this.#groups.insert({ ...attributes, name: input.name, path: input.path, runnersToken: generateRunnersToken() }, parent);
+      const group = await this.#groups.insert(
+        { ...attributes, name: input.name, path: input.path, runnersToken: generateRunnersToken() },
+        parent,
+      );
       const known = await this.#namespaces.withAncestors([group]);
       recordEvent(em, { ...groupCreatedEvent(groupSnapshot(group, known)), actor });
       await this.#members.addGroupMember({ groupId: group.id, userId: viewer.userId, accessLevel: ACCESS_LEVELS.owner, actor });
@@ -187,7 +200,8 @@ export class GroupsService {
     validateNameAndPath(input);
     const changes: GroupChanges & { name?: string } = attributeChanges(input);
     if (input.name !== undefined) changes.name = input.name;
-    if (changes.visibility !== undefined && changes.visibility !== group.visibility) await this.#checkVisibility(group, changes.visibility as Visibility);
+    if (changes.visibility !== undefined && changes.visibility !== group.visibility)
+      await this.#checkVisibility(group, changes.visibility as Visibility);
     return this.#em.transactional(async (em) => {
       const recorded: AttributeChange[] = [];
       const fields = group as unknown as Record<string, unknown>;
@@ -267,7 +281,10 @@ export class GroupsService {
     await this.#em.transactional(async (em) => {
       const known = await this.#namespaces.withAncestors([group, sharedWith]);
       await this.#groups.removeShare(link);
-      recordEvent(em, { ...groupUnsharedEvent({ group: groupSnapshot(group, known), sharedWithGroup: groupSnapshot(sharedWith, known) }), actor });
+      recordEvent(em, {
+        ...groupUnsharedEvent({ group: groupSnapshot(group, known), sharedWithGroup: groupSnapshot(sharedWith, known) }),
+        actor,
+      });
     });
   }
 

@@ -46,7 +46,12 @@ export interface GroupStore {
   /** The group and its descendants, deepest first. */
   subtreeOf(group: Group): Promise<Group[]>;
   remove(groups: Group[]): Promise<void>;
-  list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, page: Page): Promise<{ items: Group[]; total: number }>;
+  list(
+    viewer: Viewer,
+    filter: GroupFilter,
+    order: { by: GroupOrder; sort: 'asc' | 'desc' },
+    page: Page,
+  ): Promise<{ items: Group[]; total: number }>;
   /** Whether any descendant group or project of `group` is more visible than `rank` allows. */
   hasChildMoreVisibleThan(group: Group, visibilities: string[]): Promise<boolean>;
   customAttributesOf(groupIds: number[]): Promise<Map<number, GroupCustomAttribute[]>>;
@@ -182,7 +187,9 @@ export class PgGroupStore implements GroupStore {
       conditions.push(sql`(n.name ilike ${pattern} or n.path ilike ${pattern})`);
     }
     for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
-      conditions.push(sql`exists (select 1 from group_custom_attributes c where c.group_id = n.id and c.key = ${key} and c.value = ${value})`);
+      conditions.push(
+        sql`exists (select 1 from group_custom_attributes c where c.group_id = n.id and c.key = ${key} and c.value = ${value})`,
+      );
     }
     const where = sql.join(conditions, sql` and `);
     const direction = sql.raw(order.sort === 'desc' ? 'desc' : 'asc');
@@ -246,7 +253,9 @@ export class PgGroupStore implements GroupStore {
     return this.#em.findOne(GroupGroupLink, { sharedGroupId, sharedWithGroupId });
   }
 
-  async insertShare(link: Pick<GroupGroupLink, 'sharedGroupId' | 'sharedWithGroupId' | 'groupAccess' | 'expiresAt'>): Promise<GroupGroupLink> {
+  async insertShare(
+    link: Pick<GroupGroupLink, 'sharedGroupId' | 'sharedWithGroupId' | 'groupAccess' | 'expiresAt'>,
+  ): Promise<GroupGroupLink> {
     const entity = this.#em.create(GroupGroupLink, link);
     try {
       await this.#em.flush();

@@ -40,12 +40,13 @@ export function groupDeletedEvent(group: GroupSnapshot) {
   return groupEvent('identity.group.deleted', group.id, GroupDeleted.toJSON({ group }));
 }
 
-export function groupSharedEvent(options: { group: GroupSnapshot; sharedWithGroup: GroupSnapshot; groupAccess: number; expiresAt: string | null }) {
-  return groupEvent(
-    'identity.group.shared',
-    options.group.id,
-    GroupShared.toJSON({ ...options, expiresAt: options.expiresAt ?? '' }),
-  );
+export function groupSharedEvent(options: {
+  group: GroupSnapshot;
+  sharedWithGroup: GroupSnapshot;
+  groupAccess: number;
+  expiresAt: string | null;
+}) {
+  return groupEvent('identity.group.shared', options.group.id, GroupShared.toJSON({ ...options, expiresAt: options.expiresAt ?? '' }));
 }
 
 export function groupUnsharedEvent(options: { group: GroupSnapshot; sharedWithGroup: GroupSnapshot }) {

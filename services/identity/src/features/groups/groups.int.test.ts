@@ -27,7 +27,10 @@ async function createGroup(caller: Caller, body: Record<string, unknown>) {
 }
 
 async function addMember(groupId: number, user: UserCaller, accessLevel: number) {
-  const response = await kit.api.post(`/api/v4/groups/${groupId}/members`).set(kit.as(owner)).send({ user_id: user.userId, access_level: accessLevel });
+  const response = await kit.api
+    .post(`/api/v4/groups/${groupId}/members`)
+    .set(kit.as(owner))
+    .send({ user_id: user.userId, access_level: accessLevel });
   if (response.status !== 201) throw new Error(`adding member: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
@@ -73,7 +76,10 @@ afterAll(async () => {
 
 describe('POST /groups', () => {
   it('creates a group whose creator is its owner, recording identity.group.created', async () => {
-    const response = await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Fresh', path: 'fresh', request_access_enabled: false });
+    const response = await kit.api
+      .post('/api/v4/groups')
+      .set(kit.as(owner))
+      .send({ name: 'Fresh', path: 'fresh', request_access_enabled: false });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       name: 'Fresh',
@@ -135,11 +141,20 @@ describe('POST /groups', () => {
   it('needs a signed-in user allowed to create groups, and Maintainer in the parent for subgroups', async () => {
     expect((await kit.api.post('/api/v4/groups').set(kit.as(anonymous)).send({ name: 'A', path: 'anon' })).status).toBe(401);
     expect((await kit.api.post('/api/v4/groups').set(kit.as(noGroups)).send({ name: 'N', path: 'nope' })).status).toBe(403);
-    const asDeveloper = await kit.api.post('/api/v4/groups').set(kit.as(developer)).send({ name: 'D', path: 'dev-sub', parent_id: ids.pub });
+    const asDeveloper = await kit.api
+      .post('/api/v4/groups')
+      .set(kit.as(developer))
+      .send({ name: 'D', path: 'dev-sub', parent_id: ids.pub });
     expect(asDeveloper.status).toBe(403);
-    const asMaintainer = await kit.api.post('/api/v4/groups').set(kit.as(maintainer)).send({ name: 'M', path: 'maint-sub', parent_id: ids.pub });
+    const asMaintainer = await kit.api
+      .post('/api/v4/groups')
+      .set(kit.as(maintainer))
+      .send({ name: 'M', path: 'maint-sub', parent_id: ids.pub });
     expect(asMaintainer.status).toBe(201);
-    const invisibleParent = await kit.api.post('/api/v4/groups').set(kit.as(outsider)).send({ name: 'S', path: 's', parent_id: ids.secret });
+    const invisibleParent = await kit.api
+      .post('/api/v4/groups')
+      .set(kit.as(outsider))
+      .send({ name: 'S', path: 's', parent_id: ids.secret });
     expect(invisibleParent.status).toBe(404);
     expect(invisibleParent.body).toEqual({ message: '404 Group Not Found' });
   });
@@ -194,11 +209,20 @@ describe('GET /groups/:id', () => {
   });
 
   it('lists the deprecated projects and shared_projects unless with_projects=false', async () => {
-    const project = await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Listed', namespace_id: ids.pub, visibility: 'public' });
+    const project = await kit.api
+      .post('/api/v4/projects')
+      .set(kit.as(owner))
+      .send({ name: 'Listed', namespace_id: ids.pub, visibility: 'public' });
     expect(project.status).toBe(201);
     const other = await createGroup(owner, { name: 'Sharer', path: 'sharer', visibility: 'public' });
-    const shared = await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Lent', namespace_id: other.id, visibility: 'public' });
-    expect((await kit.api.post(`/api/v4/projects/${shared.body.id}/share`).set(kit.as(owner)).send({ group_id: ids.pub, group_access: 30 })).status).toBe(201);
+    const shared = await kit.api
+      .post('/api/v4/projects')
+      .set(kit.as(owner))
+      .send({ name: 'Lent', namespace_id: other.id, visibility: 'public' });
+    expect(
+      (await kit.api.post(`/api/v4/projects/${shared.body.id}/share`).set(kit.as(owner)).send({ group_id: ids.pub, group_access: 30 }))
+        .status,
+    ).toBe(201);
 
     const details = await kit.api.get('/api/v4/groups/pub').set(kit.as(anonymous));
     expect(details.body.projects.map((item: { path_with_namespace: string }) => item.path_with_namespace)).toEqual(['pub/listed']);
@@ -271,16 +295,32 @@ describe('GET /groups', () => {
   it('shows statistics and custom attributes to administrators only, and filters by custom attributes', async () => {
     const set = await kit.api.put(`/api/v4/groups/${ids.intl}/custom_attributes/tier`).set(kit.as(admin)).send({ value: 'gold' });
     expect(set.body).toEqual({ key: 'tier', value: 'gold' });
-    expect((await kit.api.put(`/api/v4/groups/${ids.intl}/custom_attributes/tier`).set(kit.as(owner)).send({ value: 'x' })).status).toBe(403);
+    expect((await kit.api.put(`/api/v4/groups/${ids.intl}/custom_attributes/tier`).set(kit.as(owner)).send({ value: 'x' })).status).toBe(
+      403,
+    );
 
-    const asAdmin = await kit.api.get('/api/v4/groups').query({ statistics: true, with_custom_attributes: true, 'custom_attributes[tier]': 'gold' }).set(kit.as(admin));
+    const asAdmin = await kit.api
+      .get('/api/v4/groups')
+      .query({ statistics: true, with_custom_attributes: true, 'custom_attributes[tier]': 'gold' })
+      .set(kit.as(admin));
     expect(asAdmin.body).toHaveLength(1);
     expect(asAdmin.body[0]).toMatchObject({
       full_path: 'intl',
       custom_attributes: [{ key: 'tier', value: 'gold' }],
-      statistics: { storage_size: 0, repository_size: 0, wiki_size: 0, lfs_objects_size: 0, job_artifacts_size: 0, packages_size: 0, snippets_size: 0 },
+      statistics: {
+        storage_size: 0,
+        repository_size: 0,
+        wiki_size: 0,
+        lfs_objects_size: 0,
+        job_artifacts_size: 0,
+        packages_size: 0,
+        snippets_size: 0,
+      },
     });
-    const asOwner = await kit.api.get('/api/v4/groups').query({ statistics: true, with_custom_attributes: true, 'custom_attributes[tier]': 'gold' }).set(kit.as(owner));
+    const asOwner = await kit.api
+      .get('/api/v4/groups')
+      .query({ statistics: true, with_custom_attributes: true, 'custom_attributes[tier]': 'gold' })
+      .set(kit.as(owner));
     expect(asOwner.body.length).toBeGreaterThan(1);
     expect(asOwner.body[0]).not.toHaveProperty('statistics');
     expect(asOwner.body[0]).not.toHaveProperty('custom_attributes');
@@ -302,15 +342,23 @@ describe('GET /groups', () => {
   });
 
   it('answers 400 for invalid parameters', async () => {
-    expect((await kit.api.get('/api/v4/groups').query({ order_by: 'size' }).set(kit.as(owner))).body).toEqual({ error: 'order_by does not have a valid value' });
-    expect((await kit.api.get('/api/v4/groups').query({ min_access_level: 15 }).set(kit.as(owner))).body).toEqual({ error: 'min_access_level does not have a valid value' });
+    expect((await kit.api.get('/api/v4/groups').query({ order_by: 'size' }).set(kit.as(owner))).body).toEqual({
+      error: 'order_by does not have a valid value',
+    });
+    expect((await kit.api.get('/api/v4/groups').query({ min_access_level: 15 }).set(kit.as(owner))).body).toEqual({
+      error: 'min_access_level does not have a valid value',
+    });
     expect((await kit.api.get('/api/v4/groups').query({ skip_groups: 'a,b' }).set(kit.as(owner))).status).toBe(400);
   });
 });
 
 describe('GET /groups/:id/subgroups and /descendant_groups', () => {
   it('lists direct subgroups, or all descendants, that the caller may see', async () => {
-    expect(await listPaths('/api/v4/groups/pub/subgroups', owner, { order_by: 'path' })).toEqual(['pub/internal-sub', 'pub/maint-sub', 'pub/private-sub']);
+    expect(await listPaths('/api/v4/groups/pub/subgroups', owner, { order_by: 'path' })).toEqual([
+      'pub/internal-sub',
+      'pub/maint-sub',
+      'pub/private-sub',
+    ]);
     // `path` is the group's own path, not its full path.
     expect(await listPaths('/api/v4/groups/pub/descendant_groups', owner, { order_by: 'path' })).toEqual([
       'pub/private-sub/deep',
@@ -366,7 +414,10 @@ describe('POST /groups/:id/share', () => {
     expect(shared.status).toBe(404);
     await kit.api.post(`/api/v4/groups/${team.id}/members`).set(kit.as(outsider)).send({ user_id: owner.userId, access_level: 10 });
 
-    const response = await kit.api.post('/api/v4/groups/secret/share').set(kit.as(owner)).send({ group_id: team.id, group_access: 20, expires_at: '2999-01-01' });
+    const response = await kit.api
+      .post('/api/v4/groups/secret/share')
+      .set(kit.as(owner))
+      .send({ group_id: team.id, group_access: 20, expires_at: '2999-01-01' });
     expect(response.status).toBe(201);
     expect(response.body.shared_with_groups).toEqual([
       { group_id: team.id, group_name: 'Team', group_full_path: 'team', group_access_level: 20, expires_at: '2999-01-01' },
@@ -375,11 +426,15 @@ describe('POST /groups/:id/share', () => {
     expect(asOutsider.status).toBe(200);
     expect(await listPaths('/api/v4/groups', outsider, { min_access_level: 20, per_page: 100 })).toContain('secret');
     expect(await listPaths('/api/v4/groups', outsider, { min_access_level: 30, per_page: 100 })).not.toContain('secret');
-    expect((await kit.api.post('/api/v4/groups/secret/share').set(kit.as(owner)).send({ group_id: team.id, group_access: 20 })).status).toBe(409);
+    expect(
+      (await kit.api.post('/api/v4/groups/secret/share').set(kit.as(owner)).send({ group_id: team.id, group_access: 20 })).status,
+    ).toBe(409);
 
     expect((await kit.api.delete(`/api/v4/groups/secret/share/${team.id}`).set(kit.as(owner))).status).toBe(204);
     expect((await kit.api.get('/api/v4/groups/secret').set(kit.as(outsider))).status).toBe(404);
-    expect((await kit.api.delete(`/api/v4/groups/secret/share/${team.id}`).set(kit.as(owner))).body).toEqual({ message: '404 Group Link Not Found' });
+    expect((await kit.api.delete(`/api/v4/groups/secret/share/${team.id}`).set(kit.as(owner))).body).toEqual({
+      message: '404 Group Link Not Found',
+    });
   });
 });
 

@@ -19,7 +19,10 @@ const groupAttributes = {
   visibility: visibilityParam().optional(),
   share_with_group_lock: params.boolean().optional(),
   require_two_factor_authentication: params.boolean().optional(),
-  two_factor_grace_period: params.integer().refine((value) => value >= 0, { message: 'must be greater than or equal to 0' }).optional(),
+  two_factor_grace_period: params
+    .integer()
+    .refine((value) => value >= 0, { message: 'must be greater than or equal to 0' })
+    .optional(),
   project_creation_level: z.enum(PROJECT_CREATION_LEVELS).optional(),
   auto_devops_enabled: params.boolean().optional(),
   subgroup_creation_level: z.enum(SUBGROUP_CREATION_LEVELS).optional(),
@@ -28,7 +31,10 @@ const groupAttributes = {
   mentions_disabled: params.boolean().optional(),
   lfs_enabled: params.boolean().optional(),
   request_access_enabled: params.boolean().optional(),
-  default_branch_protection: params.integer().refine((value) => value >= 0 && value <= 4, { message: 'does not have a valid value' }).optional(),
+  default_branch_protection: params
+    .integer()
+    .refine((value) => value >= 0 && value <= 4, { message: 'does not have a valid value' })
+    .optional(),
 };
 
 export const createGroupParams = z.object({

@@ -137,9 +137,7 @@ export class AccessPolicy {
     if (groupIds.length === 0) return new Set();
     const { rows } = await sql<{ id: number }>`
       with ${accessCtes(viewer)}
-      select n.id from namespaces n where n.id = any(${groupIds}::integer[]) and ${groupVisibleTo(viewer)}`.execute(
-      this.#em.getKysely(),
-    );
+      select n.id from namespaces n where n.id = any(${groupIds}::integer[]) and ${groupVisibleTo(viewer)}`.execute(this.#em.getKysely());
     return new Set(rows.map((row) => row.id));
   }
 }

@@ -11,9 +11,7 @@
 import { sql, type RawBuilder } from 'kysely';
 
 /** Who is looking: an anonymous caller, or a user (administrators see everything). */
-export type Viewer =
-  | { kind: 'anonymous' }
-  | { kind: 'user'; userId: number; username: string; isAdmin: boolean; external: boolean };
+export type Viewer = { kind: 'anonymous' } | { kind: 'user'; userId: number; username: string; isAdmin: boolean; external: boolean };
 
 export const ANONYMOUS: Viewer = { kind: 'anonymous' };
 

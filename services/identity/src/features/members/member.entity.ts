@@ -20,7 +20,10 @@ export const Member = defineEntity({
     requestedAt: p.datetime().nullable(),
     createdBy: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type Member = InferEntity<typeof Member>;

@@ -20,7 +20,13 @@ export type MembershipSource =
   | { type: 'Project'; id: number; fullPath: string; project: Project; namespace: Namespace; ancestorGroupIds: number[] };
 
 export function groupSource(group: Group): MembershipSource {
-  return { type: 'Group', id: group.id, fullPath: group.fullPath, group, ancestorGroupIds: group.traversalIds.filter((id) => id !== group.id) };
+  return {
+    type: 'Group',
+    id: group.id,
+    fullPath: group.fullPath,
+    group,
+    ancestorGroupIds: group.traversalIds.filter((id) => id !== group.id),
+  };
 }
 
 export function projectSource(project: Project, namespace: Namespace): MembershipSource {
@@ -148,7 +154,13 @@ export class MembersService {
     return { items: await this.#withUsers(result.items), total: result.total };
   }
 
-  async get(options: { viewer: Viewer; type: SourceType; idOrPath: number | string; userId: number; inherited: boolean }): Promise<MemberWithUser> {
+  async get(options: {
+    viewer: Viewer;
+    type: SourceType;
+    idOrPath: number | string;
+    userId: number;
+    inherited: boolean;
+  }): Promise<MemberWithUser> {
     const { items } = await this.list({ ...options, filter: { userIds: [options.userId] }, page: { offset: 0, limit: 1 } });
     const found = items[0];
     if (!found) throw new NotFoundError('Member');

@@ -3,6 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { translateDbError } from '@platform/db';
 import { escapeLike, type Page } from '../namespaces/sql-helpers.ts';
 import { Member, type SourceType } from './member.entity.ts';
+import { findPage } from '@platform/db';
 
 export type NewMember = Pick<Member, 'sourceType' | 'sourceId' | 'userId' | 'accessLevel'> &
   Partial<Pick<Member, 'expiresAt' | 'requestedAt' | 'createdBy'>>;
@@ -35,7 +36,12 @@ export interface MemberStore {
   flush(): Promise<void>;
   remove(member: Member): Promise<void>;
   /** Active direct memberships of a source. */
-  listDirect(sourceType: SourceType, sourceId: number, filter: MemberFilter, page: Page): Promise<{ items: EffectiveMember[]; total: number }>;
+  listDirect(
+    sourceType: SourceType,
+    sourceId: number,
+    filter: MemberFilter,
+    page: Page,
+  ): Promise<{ items: EffectiveMember[]; total: number }>;
   /** Each user's highest membership counting for a source: direct, inherited or through shares. */
   listEffective(lineage: SourceLineage, filter: MemberFilter, page: Page): Promise<{ items: EffectiveMember[]; total: number }>;
   /** Pending access requests of a source, oldest first. */
@@ -123,7 +129,9 @@ export class PgMemberStore implements MemberStore {
     const where = sql.join(conditions, sql` and `);
     const kysely = this.#em.getKysely();
     const [{ rows: counted }, { rows }] = await Promise.all([
-      sql<{ total: string }>`select count(*) as total from (${candidates}) m join users u on u.id = m.user_id where ${where}`.execute(kysely),
+      sql<{ total: string }>`select count(*) as total from (${candidates}) m join users u on u.id = m.user_id where ${where}`.execute(
+        kysely,
+      ),
       sql<{ id: number; access_level: number }>`select m.id, m.access_level from (${candidates}) m join users u on u.id = m.user_id
         where ${where} order by ${order} limit ${page.limit} offset ${page.offset}`.execute(kysely),
     ]);
@@ -137,12 +145,12 @@ export class PgMemberStore implements MemberStore {
   }
 
   async listRequests(sourceType: SourceType, sourceId: number, page: Page) {
-    const [items, total] = await this.#em.findAndCount(
+    return findPage(
+      this.#em,
       Member,
       { sourceType, sourceId, requestedAt: { $ne: null } },
       { orderBy: { requestedAt: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit },
     );
-    return { items, total };
   }
 
   async countOwners(groupIds: number[], exceptMemberId: number): Promise<number> {
@@ -153,4 +161,3 @@ export class PgMemberStore implements MemberStore {
     return Number(rows[0]?.count ?? 0);
   }
 }
-

@@ -16,7 +16,10 @@ import type { Member } from './member.entity.ts';
 export function memberSnapshot(member: Member, user: Pick<User, 'username' | 'name'>, sourceFullPath: string): MemberSnapshot {
   return {
     id: member.id,
-    sourceType: member.sourceType === 'Group' ? MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_GROUP : MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_PROJECT,
+    sourceType:
+      member.sourceType === 'Group'
+        ? MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_GROUP
+        : MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_PROJECT,
     sourceId: member.sourceId,
     sourceFullPath,
     userId: member.userId,

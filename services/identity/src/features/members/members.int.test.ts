@@ -28,7 +28,9 @@ let personalProjectId: number;
 async function usernames(path: string, caller: Caller, query: Record<string, unknown> = {}) {
   const response = await kit.api.get(path).query(query).set(kit.as(caller));
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
-  return (response.body as Array<{ username: string; access_level: number }>).map((member) => `${member.username}:${member.access_level}`).sort();
+  return (response.body as Array<{ username: string; access_level: number }>)
+    .map((member) => `${member.username}:${member.access_level}`)
+    .sort();
 }
 
 beforeAll(async () => {
@@ -43,7 +45,9 @@ beforeAll(async () => {
   stranger = await kit.createUser('mstranger');
 
   topId = (await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Top', path: 'top', visibility: 'private' })).body.id;
-  subId = (await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Sub', path: 'sub', parent_id: topId, visibility: 'private' })).body.id;
+  subId = (
+    await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Sub', path: 'sub', parent_id: topId, visibility: 'private' })
+  ).body.id;
   projectId = (await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'App', namespace_id: subId })).body.id;
   personalProjectId = (await kit.api.post('/api/v4/projects').set(kit.as(outsider)).send({ name: 'Mine', visibility: 'public' })).body.id;
   for (const [user, level] of [
@@ -82,12 +86,22 @@ describe('POST /groups/:id/members and /projects/:id/members', () => {
       [String(subId)],
     );
     expect(events.map((row) => row.envelope.data.member)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ username: 'mguest', accessLevel: 10, sourceFullPath: 'top/sub', sourceType: 'MEMBERSHIP_SOURCE_TYPE_GROUP' })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          username: 'mguest',
+          accessLevel: 10,
+          sourceFullPath: 'top/sub',
+          sourceType: 'MEMBERSHIP_SOURCE_TYPE_GROUP',
+        }),
+      ]),
     );
   });
 
   it('answers 409 for an existing member and 404 for an unknown user', async () => {
-    const again = await kit.api.post(`/api/v4/groups/${subId}/members`).set(kit.as(owner)).send({ user_id: guest.userId, access_level: 20 });
+    const again = await kit.api
+      .post(`/api/v4/groups/${subId}/members`)
+      .set(kit.as(owner))
+      .send({ user_id: guest.userId, access_level: 20 });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ message: 'Member already exists' });
     const unknown = await kit.api.post(`/api/v4/groups/${subId}/members`).set(kit.as(owner)).send({ user_id: 999999, access_level: 20 });
@@ -95,23 +109,52 @@ describe('POST /groups/:id/members and /projects/:id/members', () => {
   });
 
   it('answers 400 for bad input: Owner on a project, a missing level, no user, a past expiry', async () => {
-    const ownerOnProject = await kit.api.post(`/api/v4/projects/${projectId}/members`).set(kit.as(owner)).send({ user_id: partner.userId, access_level: 50 });
+    const ownerOnProject = await kit.api
+      .post(`/api/v4/projects/${projectId}/members`)
+      .set(kit.as(owner))
+      .send({ user_id: partner.userId, access_level: 50 });
     expect(ownerOnProject.body).toEqual({ error: 'access_level does not have a valid value' });
     const noLevel = await kit.api.post(`/api/v4/projects/${projectId}/members`).set(kit.as(owner)).send({ user_id: partner.userId });
     expect(noLevel.body).toEqual({ error: 'access_level is missing' });
     const noUser = await kit.api.post(`/api/v4/projects/${projectId}/members`).set(kit.as(owner)).send({ access_level: 30 });
     expect(noUser.body).toEqual({ error: 'user_id, username are missing, exactly one parameter must be provided' });
-    const past = await kit.api.post(`/api/v4/projects/${projectId}/members`).set(kit.as(owner)).send({ user_id: partner.userId, access_level: 30, expires_at: '2001-01-01' });
+    const past = await kit.api
+      .post(`/api/v4/projects/${projectId}/members`)
+      .set(kit.as(owner))
+      .send({ user_id: partner.userId, access_level: 30, expires_at: '2001-01-01' });
     expect(past.body).toEqual({ message: { expires_at: ['cannot be a date in the past'] } });
-    const badDate = await kit.api.post(`/api/v4/projects/${projectId}/members`).set(kit.as(owner)).send({ user_id: partner.userId, access_level: 30, expires_at: 'soon' });
+    const badDate = await kit.api
+      .post(`/api/v4/projects/${projectId}/members`)
+      .set(kit.as(owner))
+      .send({ user_id: partner.userId, access_level: 30, expires_at: 'soon' });
     expect(badDate.status).toBe(400);
   });
 
   it('takes Owner to manage group members and Maintainer for project members', async () => {
-    expect((await kit.api.post(`/api/v4/groups/${subId}/members`).set(kit.as(maintainer)).send({ user_id: partner.userId, access_level: 10 })).status).toBe(403);
-    expect((await kit.api.post(`/api/v4/projects/${projectId}/members`).set(kit.as(developer)).send({ user_id: partner.userId, access_level: 10 })).status).toBe(403);
-    expect((await kit.api.post(`/api/v4/projects/${projectId}/members`).set(kit.as(outsider)).send({ user_id: partner.userId, access_level: 10 })).status).toBe(404);
-    const byMaintainer = await kit.api.post(`/api/v4/projects/${projectId}/members`).set(kit.as(maintainer)).send({ user_id: partner.userId, access_level: 20 });
+    expect(
+      (await kit.api.post(`/api/v4/groups/${subId}/members`).set(kit.as(maintainer)).send({ user_id: partner.userId, access_level: 10 }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await kit.api
+          .post(`/api/v4/projects/${projectId}/members`)
+          .set(kit.as(developer))
+          .send({ user_id: partner.userId, access_level: 10 })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await kit.api
+          .post(`/api/v4/projects/${projectId}/members`)
+          .set(kit.as(outsider))
+          .send({ user_id: partner.userId, access_level: 10 })
+      ).status,
+    ).toBe(404);
+    const byMaintainer = await kit.api
+      .post(`/api/v4/projects/${projectId}/members`)
+      .set(kit.as(maintainer))
+      .send({ user_id: partner.userId, access_level: 20 });
     expect(byMaintainer.status).toBe(201);
   });
 });
@@ -120,8 +163,16 @@ describe('GET members lists', () => {
   it('lists direct members, or with /all everyone whose access counts, at their highest level', async () => {
     // Whoever creates a subgroup owns it directly, as in GitLab.
     expect(await usernames(`/api/v4/groups/${subId}/members`, owner)).toEqual(['mguest:10', 'mowner:50']);
-    expect(await usernames(`/api/v4/groups/${subId}/members/all`, owner)).toEqual(['mdeveloper:30', 'mguest:10', 'mmaintainer:40', 'mowner:50']);
-    const promoted = await kit.api.post(`/api/v4/groups/${subId}/members`).set(kit.as(owner)).send({ user_id: developer.userId, access_level: 40 });
+    expect(await usernames(`/api/v4/groups/${subId}/members/all`, owner)).toEqual([
+      'mdeveloper:30',
+      'mguest:10',
+      'mmaintainer:40',
+      'mowner:50',
+    ]);
+    const promoted = await kit.api
+      .post(`/api/v4/groups/${subId}/members`)
+      .set(kit.as(owner))
+      .send({ user_id: developer.userId, access_level: 40 });
     expect(promoted.status).toBe(201);
     expect(await usernames(`/api/v4/projects/${projectId}/members/all`, owner)).toEqual([
       'mdeveloper:40',
@@ -140,13 +191,21 @@ describe('GET members lists', () => {
     expect(await usernames(`/api/v4/projects/${projectId}/members/all`, owner)).toContain('moutsider:20');
     const single = await kit.api.get(`/api/v4/projects/${projectId}/members/all/${outsider.userId}`).set(kit.as(owner));
     expect(single.body).toMatchObject({ username: 'moutsider', access_level: 20 });
-    expect((await kit.api.get(`/api/v4/projects/${projectId}/members/${outsider.userId}`).set(kit.as(owner))).body).toEqual({ message: '404 Member Not Found' });
+    expect((await kit.api.get(`/api/v4/projects/${projectId}/members/${outsider.userId}`).set(kit.as(owner))).body).toEqual({
+      message: '404 Member Not Found',
+    });
   });
 
   it('filters by query, user_ids and skip_users, and paginates', async () => {
     expect(await usernames(`/api/v4/groups/${subId}/members/all`, owner, { query: 'MAINT' })).toEqual(['mmaintainer:40']);
-    expect(await usernames(`/api/v4/groups/${subId}/members/all`, owner, { user_ids: `${guest.userId},${owner.userId}` })).toEqual(['mguest:10', 'mowner:50']);
-    expect(await usernames(`/api/v4/groups/${subId}/members/all`, owner, { skip_users: [guest.userId, owner.userId] })).toEqual(['mdeveloper:40', 'mmaintainer:40']);
+    expect(await usernames(`/api/v4/groups/${subId}/members/all`, owner, { user_ids: `${guest.userId},${owner.userId}` })).toEqual([
+      'mguest:10',
+      'mowner:50',
+    ]);
+    expect(await usernames(`/api/v4/groups/${subId}/members/all`, owner, { skip_users: [guest.userId, owner.userId] })).toEqual([
+      'mdeveloper:40',
+      'mmaintainer:40',
+    ]);
     const page = await kit.api.get(`/api/v4/groups/${subId}/members/all`).query({ per_page: 3, page: 2 }).set(kit.as(owner));
     expect(page.body).toHaveLength(1);
     expect(page.headers).toMatchObject({ 'x-total': '4', 'x-total-pages': '2', 'x-page': '2', 'x-prev-page': '1', 'x-next-page': '' });
@@ -166,17 +225,25 @@ describe('PUT and DELETE members', () => {
     const response = await kit.api.put(`/api/v4/groups/${subId}/members/${guest.userId}`).set(kit.as(owner)).send({ access_level: 20 });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ username: 'mguest', access_level: 20, expires_at: '2999-12-31' });
-    expect((await kit.api.put(`/api/v4/groups/${subId}/members/${partner.userId}`).set(kit.as(owner)).send({ access_level: 20 })).status).toBe(404);
-    expect((await kit.api.put(`/api/v4/groups/${subId}/members/${guest.userId}`).set(kit.as(owner)).send({ access_level: 'high' })).status).toBe(400);
+    expect(
+      (await kit.api.put(`/api/v4/groups/${subId}/members/${partner.userId}`).set(kit.as(owner)).send({ access_level: 20 })).status,
+    ).toBe(404);
+    expect(
+      (await kit.api.put(`/api/v4/groups/${subId}/members/${guest.userId}`).set(kit.as(owner)).send({ access_level: 'high' })).status,
+    ).toBe(400);
   });
 
   it('keeps a group’s last owner and a personal project’s owner', async () => {
     const demote = await kit.api.put(`/api/v4/groups/${topId}/members/${owner.userId}`).set(kit.as(owner)).send({ access_level: 40 });
     expect(demote.status).toBe(403);
     expect((await kit.api.delete(`/api/v4/groups/${topId}/members/${owner.userId}`).set(kit.as(owner))).status).toBe(403);
-    expect((await kit.api.delete(`/api/v4/projects/${personalProjectId}/members/${outsider.userId}`).set(kit.as(outsider))).status).toBe(403);
+    expect((await kit.api.delete(`/api/v4/projects/${personalProjectId}/members/${outsider.userId}`).set(kit.as(outsider))).status).toBe(
+      403,
+    );
     await kit.api.post(`/api/v4/groups/${topId}/members`).set(kit.as(owner)).send({ user_id: partner.userId, access_level: 50 });
-    expect((await kit.api.put(`/api/v4/groups/${topId}/members/${partner.userId}`).set(kit.as(owner)).send({ access_level: 30 })).status).toBe(200);
+    expect(
+      (await kit.api.put(`/api/v4/groups/${topId}/members/${partner.userId}`).set(kit.as(owner)).send({ access_level: 30 })).status,
+    ).toBe(200);
   });
 
   it('lets members leave and managers remove, but not others', async () => {
@@ -230,7 +297,10 @@ describe('gRPC ResolveProject, ResolveGroup and CheckAccess', () => {
 
 describe('access across the hierarchy', () => {
   it('ignores expired memberships', async () => {
-    await kit.sql("update members set expires_at = current_date - 1 where source_type = 'Group' and source_id = $1 and user_id = $2", [topId, maintainer.userId]);
+    await kit.sql("update members set expires_at = current_date - 1 where source_type = 'Group' and source_id = $1 and user_id = $2", [
+      topId,
+      maintainer.userId,
+    ]);
     expect((await kit.api.get(`/api/v4/groups/${topId}`).set(kit.as(maintainer))).status).toBe(404);
     expect(await usernames(`/api/v4/groups/${topId}/members`, admin)).not.toContain('mmaintainer:40');
   });

@@ -7,7 +7,9 @@ export interface NamespaceViewContext {
 
 /** Groups live under `/groups/<full path>`; a personal namespace is its user's page. */
 export function namespaceWebUrl(namespace: Namespace, context: NamespaceViewContext): string {
-  return namespace.kind === 'group' ? `${context.externalUrl}/groups/${namespace.fullPath}` : `${context.externalUrl}/${namespace.fullPath}`;
+  return namespace.kind === 'group'
+    ? `${context.externalUrl}/groups/${namespace.fullPath}`
+    : `${context.externalUrl}/${namespace.fullPath}`;
 }
 
 /** GitLab's namespace summary, as a project embeds it and `GET /namespaces` lists it. */

@@ -49,7 +49,10 @@ export const Namespace = defineEntity({
     packagesSize: p.bigint('number').default(0),
     snippetsSize: p.bigint('number').default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type Namespace = InferEntity<typeof Namespace>;

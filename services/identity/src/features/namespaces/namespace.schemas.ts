@@ -8,7 +8,10 @@ export function integerList() {
   return z.preprocess((value) => {
     if (typeof value === 'number') return [value];
     if (typeof value !== 'string') return value;
-    const parts = value.split(',').map((part) => part.trim()).filter(Boolean);
+    const parts = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
     // A malformed list stays a string, so the error names the parameter rather than an element.
     return parts.every((part) => /^-?\d+$/.test(part)) ? parts : value;
   }, z.array(params.integer()).max(1000));
@@ -16,10 +19,17 @@ export function integerList() {
 
 /** `topics[]=a&topics[]=b`, `topics=a,b` or a JSON array. */
 export function stringList() {
-  return z.preprocess((value) => {
-    if (typeof value === 'string') return value.split(',').map((part) => part.trim()).filter(Boolean);
-    return value;
-  }, z.array(z.string().max(255)).max(100));
+  return z.preprocess(
+    (value) => {
+      if (typeof value === 'string')
+        return value
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean);
+      return value;
+    },
+    z.array(z.string().max(255)).max(100),
+  );
 }
 
 export const accessLevelParam = () =>
@@ -36,10 +46,13 @@ export const dateParam = () =>
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'is invalid' })
     // A real calendar day: `2023-02-30` would otherwise roll over to March.
-    .refine((value) => {
-      const parsed = new Date(`${value}T00:00:00Z`);
-      return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
-    }, { message: 'is invalid' });
+    .refine(
+      (value) => {
+        const parsed = new Date(`${value}T00:00:00Z`);
+        return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+      },
+      { message: 'is invalid' },
+    );
 
 /** An empty value clears an optional date, as in GitLab's forms. */
 export const clearableDateParam = () => z.union([dateParam(), z.literal('').transform(() => null), z.null()]);
@@ -51,8 +64,7 @@ export const sortParam = () => z.enum(['asc', 'desc']);
 
 /** GitLab's rule for paths: letters, digits, `_`, `-` and `.`; no leading `-`, no trailing `.`, `.git` or `.atom`. */
 export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
-export const PATH_MESSAGE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+export const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 
 export function isValidPath(path: string): boolean {
   return PATH_PATTERN.test(path) && !/(\.git|\.atom|\.)$/i.test(path);

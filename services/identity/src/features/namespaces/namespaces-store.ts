@@ -16,7 +16,11 @@ export interface NamespaceStore {
    * The namespaces a user works in, as `GET /namespaces` lists them: their own and the groups they
    * have access to (with `ownedOnly`, Owner access); every namespace for administrators.
    */
-  listFor(viewer: Viewer & { kind: 'user' }, filter: { search?: string; ownedOnly?: boolean }, page: Page): Promise<{ items: Namespace[]; total: number }>;
+  listFor(
+    viewer: Viewer & { kind: 'user' },
+    filter: { search?: string; ownedOnly?: boolean },
+    page: Page,
+  ): Promise<{ items: Namespace[]; total: number }>;
 }
 
 /** Namespaces in PostgreSQL. `em` resolves to the current unit of work. */
@@ -51,9 +55,7 @@ export class PgNamespaceStore implements NamespaceStore {
     const minimum = filter.ownedOnly ? 50 : 10;
     const conditions: RawBuilder<unknown>[] = [];
     if (!viewer.isAdmin || filter.ownedOnly) {
-      conditions.push(
-        sql`(n.owner_id = ${viewer.userId} or n.id in (select id from group_access where access_level >= ${minimum}))`,
-      );
+      conditions.push(sql`(n.owner_id = ${viewer.userId} or n.id in (select id from group_access where access_level >= ${minimum}))`);
     }
     if (filter.search) {
       const pattern = `%${escapeLike(filter.search)}%`;

@@ -133,7 +133,9 @@ export function projectView(
     snippets_enabled: enabled(project.snippetsAccessLevel),
     container_registry_enabled: enabled(project.containerRegistryAccessLevel),
     service_desk_enabled: false,
-    can_create_merge_request_in: options.permissions ? Math.max(options.permissions.projectAccessLevel ?? 0, options.permissions.groupAccessLevel ?? 0) >= 30 : false,
+    can_create_merge_request_in: options.permissions
+      ? Math.max(options.permissions.projectAccessLevel ?? 0, options.permissions.groupAccessLevel ?? 0) >= 30
+      : false,
     ...accessLevels(project),
     emails_disabled: project.emailsDisabled,
     emails_enabled: !project.emailsDisabled,
@@ -164,8 +166,14 @@ export function projectView(
     ...(options.permissions
       ? {
           permissions: {
-            project_access: options.permissions.projectAccessLevel === null ? null : { access_level: options.permissions.projectAccessLevel, notification_level: 3 },
-            group_access: options.permissions.groupAccessLevel === null ? null : { access_level: options.permissions.groupAccessLevel, notification_level: 3 },
+            project_access:
+              options.permissions.projectAccessLevel === null
+                ? null
+                : { access_level: options.permissions.projectAccessLevel, notification_level: 3 },
+            group_access:
+              options.permissions.groupAccessLevel === null
+                ? null
+                : { access_level: options.permissions.groupAccessLevel, notification_level: 3 },
           },
         }
       : {}),
@@ -174,5 +182,11 @@ export function projectView(
 
 /** `POST /projects/:id/share` answers with the link itself. */
 export function projectGroupLinkView(link: ProjectGroupLink) {
-  return { id: link.id, project_id: link.projectId, group_id: link.groupId, group_access: link.groupAccess, expires_at: link.expiresAt ?? null };
+  return {
+    id: link.id,
+    project_id: link.projectId,
+    group_id: link.groupId,
+    group_access: link.groupAccess,
+    expires_at: link.expiresAt ?? null,
+  };
 }

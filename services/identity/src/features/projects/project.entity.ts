@@ -82,7 +82,10 @@ export const Project = defineEntity({
     containerExpirationPolicyNextRunAt: p.datetime().nullable(),
     lastActivityAt: p.datetime().onCreate(() => new Date()),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type Project = InferEntity<typeof Project>;
@@ -122,7 +125,10 @@ export const ProjectCustomAttribute = defineEntity({
     key: p.text(),
     value: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type ProjectCustomAttribute = InferEntity<typeof ProjectCustomAttribute>;

@@ -31,7 +31,15 @@ export function projectListFilter(
   query: Partial<
     Pick<
       ProjectListQuery,
-      'archived' | 'visibility' | 'search' | 'min_access_level' | 'owned' | 'membership' | 'starred' | 'with_issues_enabled' | 'with_merge_requests_enabled'
+      | 'archived'
+      | 'visibility'
+      | 'search'
+      | 'min_access_level'
+      | 'owned'
+      | 'membership'
+      | 'starred'
+      | 'with_issues_enabled'
+      | 'with_merge_requests_enabled'
     >
   >,
 ): ProjectFilter {
@@ -48,7 +56,11 @@ export function projectListFilter(
   };
 }
 
-export function projectOrder(query: { order_by?: ProjectOrder | undefined; sort?: 'asc' | 'desc' | undefined; search?: string | undefined }) {
+export function projectOrder(query: {
+  order_by?: ProjectOrder | undefined;
+  sort?: 'asc' | 'desc' | undefined;
+  search?: string | undefined;
+}) {
   return { by: query.order_by ?? 'created_at', sort: query.sort ?? 'desc', ...(query.search ? { search: query.search } : {}) };
 }
 
@@ -65,8 +77,12 @@ export async function sendProjectPage(options: {
   views: NamespaceViewContext;
 }): Promise<void> {
   const { projects, viewer, result, views } = options;
-  const data = await projects.viewData(viewer, result.items, { customAttributes: isAdmin(viewer) && options.withCustomAttributes === true });
-  const items = result.items.map((project) => (options.simple ? simpleProjectView(project, data, views) : projectView(project, data, views)));
+  const data = await projects.viewData(viewer, result.items, {
+    customAttributes: isAdmin(viewer) && options.withCustomAttributes === true,
+  });
+  const items = result.items.map((project) =>
+    options.simple ? simpleProjectView(project, data, views) : projectView(project, data, views),
+  );
   sendPage(options.req, options.res, { page: options.page, total: result.total, items });
 }
 
@@ -98,7 +114,17 @@ export function projectsRoutes(options: { projects: ProjectsService; access: Acc
         ...(query.custom_attributes && isAdmin(viewer) ? { customAttributes: query.custom_attributes } : {}),
       };
       const result = await projects.list(viewer, filter, projectOrder(query), { offset: page.offset, limit: page.perPage });
-      await sendProjectPage({ req, res, projects, viewer, result, page, simple: query.simple, withCustomAttributes: query.with_custom_attributes, views });
+      await sendProjectPage({
+        req,
+        res,
+        projects,
+        viewer,
+        result,
+        page,
+        simple: query.simple,
+        withCustomAttributes: query.with_custom_attributes,
+        views,
+      });
     }),
   );
 
@@ -119,7 +145,9 @@ export function projectsRoutes(options: { projects: ProjectsService; access: Acc
       const viewer = await access.viewerOf(callerOf(req));
       const query = parseParams(projectQuery, requestParams(req));
       const { project, permissions } = await projects.get(viewer, query.id);
-      const data = await projects.viewData(viewer, [project], { customAttributes: isAdmin(viewer) && query.with_custom_attributes === true });
+      const data = await projects.viewData(viewer, [project], {
+        customAttributes: isAdmin(viewer) && query.with_custom_attributes === true,
+      });
       res.json(projectView(project, data, views, viewer.kind === 'user' ? { permissions } : {}));
     }),
   );

@@ -41,7 +41,10 @@ function isValidRegex(pattern: string): boolean {
 }
 
 /** The project columns a create or update sets, from GitLab's parameters and their aliases. */
-function attributeChanges(input: ProjectAttributeParams, current: Pick<Project, 'containerExpirationPolicyEnabled' | 'containerExpirationPolicyCadence' | 'createdAt'> | null): ProjectChanges {
+function attributeChanges(
+  input: ProjectAttributeParams,
+  current: Pick<Project, 'containerExpirationPolicyEnabled' | 'containerExpirationPolicyCadence' | 'createdAt'> | null,
+): ProjectChanges {
   const changes: ProjectChanges = {};
   const set = <Key extends keyof ProjectChanges>(key: Key, value: ProjectChanges[Key] | undefined) => {
     if (value !== undefined) changes[key] = value;
@@ -50,7 +53,8 @@ function attributeChanges(input: ProjectAttributeParams, current: Pick<Project, 
   set('visibility', input.visibility);
   set('defaultBranch', input.default_branch);
   set('topics', input.topics ?? input.tag_list);
-  const toggle = (enabled: boolean | undefined) => (enabled === undefined ? undefined : enabled ? ('enabled' as const) : ('disabled' as const));
+  const toggle = (enabled: boolean | undefined) =>
+    enabled === undefined ? undefined : enabled ? ('enabled' as const) : ('disabled' as const);
   set('issuesAccessLevel', input.issues_access_level ?? toggle(input.issues_enabled));
   set('mergeRequestsAccessLevel', input.merge_requests_access_level ?? toggle(input.merge_requests_enabled));
   set('wikiAccessLevel', input.wiki_access_level ?? toggle(input.wiki_enabled));
@@ -157,7 +161,10 @@ export class ProjectsService {
     const namespaces = await this.#namespaces.withAncestors(own);
     const links = await this.#projects.sharesOf(ids);
     const linkedGroups = await this.#groups.findByIds([...links.values()].flat().map((link) => link.groupId));
-    const visible = await this.#access.visibleGroupIds(viewer, linkedGroups.map((group) => group.id));
+    const visible = await this.#access.visibleGroupIds(
+      viewer,
+      linkedGroups.map((group) => group.id),
+    );
     const groupsById = new Map(linkedGroups.filter((group) => visible.has(group.id)).map((group) => [group.id, group]));
     const shares = new Map<number, Array<{ link: ProjectGroupLink; group: Group }>>();
     for (const [projectId, projectLinks] of links) {
@@ -170,11 +177,15 @@ export class ProjectsService {
       );
     }
     const personal = own.filter((namespace) => namespace.kind === 'user' && namespace.ownerId != null);
-    const ownerUsers = new Map((await this.#users.findByIds(personal.map((namespace) => namespace.ownerId as number))).map((user) => [user.id, user]));
-    const owners = new Map(personal.flatMap((namespace) => {
-      const owner = ownerUsers.get(namespace.ownerId as number);
-      return owner ? [[namespace.id, owner] as const] : [];
-    }));
+    const ownerUsers = new Map(
+      (await this.#users.findByIds(personal.map((namespace) => namespace.ownerId as number))).map((user) => [user.id, user]),
+    );
+    const owners = new Map(
+      personal.flatMap((namespace) => {
+        const owner = ownerUsers.get(namespace.ownerId as number);
+        return owner ? [[namespace.id, owner] as const] : [];
+      }),
+    );
     return {
       namespaces,
       starCounts: await this.#projects.starCounts(ids),
@@ -214,7 +225,13 @@ export class ProjectsService {
     if (namespace.kind === 'user') await this.#checkProjectLimit(namespace);
 
     return this.#em.transactional(async (em) => {
-      const project = await this.#projects.insert({ ...attributes, namespaceId: namespace.id, name, path, creatorId: viewer.userId } as NewProject);
+      const project = await this.#projects.insert({
+        ...attributes,
+        namespaceId: namespace.id,
+        name,
+        path,
+        creatorId: viewer.userId,
+      } as NewProject);
       const source = projectSource(project, namespace);
       if (namespace.kind === 'user' && namespace.ownerId != null) {
         await this.#members.addMember({ source, userId: namespace.ownerId, accessLevel: ACCESS_LEVELS.owner, actor });
@@ -303,7 +320,10 @@ export class ProjectsService {
       throw new FieldValidationError({ expires_at: ['cannot be a date in the past'] });
     }
     const known = await this.#namespaces.withAncestors([namespace, group]);
-    const lockedBy = namespace.kind === 'group' ? namespace.traversalIds.map((id) => known.get(id)).find((ancestor) => ancestor?.shareWithGroupLock) : undefined;
+    const lockedBy =
+      namespace.kind === 'group'
+        ? namespace.traversalIds.map((id) => known.get(id)).find((ancestor) => ancestor?.shareWithGroupLock)
+        : undefined;
     if (lockedBy) throw new ForbiddenError('Sharing projects of this group with other groups is locked');
     return this.#em.transactional(async (em) => {
       const link = await this.#projects.insertShare({
@@ -428,7 +448,11 @@ export class ProjectsService {
       throw new NotFoundError('Namespace');
     });
     const required =
-      namespace.projectCreationLevel === 'developer' ? ACCESS_LEVELS.developer : namespace.projectCreationLevel === 'maintainer' ? ACCESS_LEVELS.maintainer : Infinity;
+      namespace.projectCreationLevel === 'developer'
+        ? ACCESS_LEVELS.developer
+        : namespace.projectCreationLevel === 'maintainer'
+          ? ACCESS_LEVELS.maintainer
+          : Infinity;
     if (!viewer.isAdmin && accessLevel < required) throw new FieldValidationError({ namespace: ['is not valid'] });
     return namespace;
   }
@@ -453,4 +477,3 @@ export class ProjectsService {
     }
   }
 }
-

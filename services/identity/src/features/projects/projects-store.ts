@@ -55,7 +55,12 @@ export interface ProjectStore {
   inNamespaces(namespaceIds: number[]): Promise<Project[]>;
   countInNamespace(namespaceId: number): Promise<number>;
   remove(projects: Project[]): Promise<void>;
-  list(viewer: Viewer, filter: ProjectFilter, order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string }, page: Page): Promise<{ items: Project[]; total: number }>;
+  list(
+    viewer: Viewer,
+    filter: ProjectFilter,
+    order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string },
+    page: Page,
+  ): Promise<{ items: Project[]; total: number }>;
   starCounts(projectIds: number[]): Promise<Map<number, number>>;
   star(userId: number, projectId: number): Promise<boolean>;
   unstar(userId: number, projectId: number): Promise<boolean>;
@@ -188,7 +193,9 @@ export class PgProjectStore implements ProjectStore {
     if (filter.lastActivityAfter) conditions.push(sql`p.last_activity_at > ${filter.lastActivityAfter}`);
     if (filter.lastActivityBefore) conditions.push(sql`p.last_activity_at < ${filter.lastActivityBefore}`);
     for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
-      conditions.push(sql`exists (select 1 from project_custom_attributes c where c.project_id = p.id and c.key = ${key} and c.value = ${value})`);
+      conditions.push(
+        sql`exists (select 1 from project_custom_attributes c where c.project_id = p.id and c.key = ${key} and c.value = ${value})`,
+      );
     }
     const where = sql.join(conditions, sql` and `);
     const kysely = this.#em.getKysely();

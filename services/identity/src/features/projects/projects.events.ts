@@ -44,7 +44,12 @@ export function projectDeletedEvent(project: ProjectSnapshot) {
   return projectEvent('identity.project.deleted', project.id, ProjectDeleted.toJSON({ project }));
 }
 
-export function projectSharedEvent(options: { project: ProjectSnapshot; group: GroupSnapshot; groupAccess: number; expiresAt: string | null }) {
+export function projectSharedEvent(options: {
+  project: ProjectSnapshot;
+  group: GroupSnapshot;
+  groupAccess: number;
+  expiresAt: string | null;
+}) {
   return projectEvent(
     'identity.project.shared',
     options.project.id,

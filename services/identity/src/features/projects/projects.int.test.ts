@@ -29,7 +29,10 @@ async function createProject(caller: Caller, body: Record<string, unknown>) {
 }
 
 async function listPaths(path: string, caller: Caller, query: Record<string, unknown> = {}): Promise<string[]> {
-  const response = await kit.api.get(path).query({ per_page: 100, ...query }).set(kit.as(caller));
+  const response = await kit.api
+    .get(path)
+    .query({ per_page: 100, ...query })
+    .set(kit.as(caller));
   if (response.status !== 200) throw new Error(`listing ${path}: ${response.status} ${JSON.stringify(response.body)}`);
   return (response.body as Array<{ path_with_namespace: string }>).map((project) => project.path_with_namespace);
 }
@@ -44,14 +47,24 @@ beforeAll(async () => {
 
   const group = await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Acme', path: 'acme', visibility: 'public' });
   groupId = group.body.id;
-  const subgroup = await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Tools', path: 'tools', parent_id: groupId, visibility: 'public' });
+  const subgroup = await kit.api
+    .post('/api/v4/groups')
+    .set(kit.as(owner))
+    .send({ name: 'Tools', path: 'tools', parent_id: groupId, visibility: 'public' });
   subgroupId = subgroup.body.id;
   const other = await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Partners', path: 'partners', visibility: 'private' });
   otherGroupId = other.body.id;
   await kit.api.post(`/api/v4/groups/${groupId}/members`).set(kit.as(owner)).send({ user_id: developer.userId, access_level: 30 });
   await kit.api.post(`/api/v4/groups/${groupId}/members`).set(kit.as(owner)).send({ user_id: guest.userId, access_level: 10 });
 
-  await createProject(owner, { name: 'Rocket Engine', path: 'rocket', namespace_id: groupId, visibility: 'public', description: 'propulsion', topics: 'space,engines' });
+  await createProject(owner, {
+    name: 'Rocket Engine',
+    path: 'rocket',
+    namespace_id: groupId,
+    visibility: 'public',
+    description: 'propulsion',
+    topics: 'space,engines',
+  });
   await createProject(owner, { name: 'Launchpad', namespace_id: groupId, visibility: 'internal', merge_requests_enabled: false });
   await createProject(owner, { name: 'Vault', namespace_id: groupId, visibility: 'private', issues_access_level: 'disabled' });
   await createProject(owner, { name: 'Wrench', namespace_id: subgroupId, visibility: 'public' });
@@ -98,10 +111,15 @@ describe('POST /projects', () => {
     expect((await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ description: 'x' })).body).toEqual({
       error: 'name, path are missing, at least one parameter must be provided',
     });
-    expect((await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Rocket Engine', path: 'other', namespace_id: groupId })).body).toEqual({
+    expect(
+      (await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Rocket Engine', path: 'other', namespace_id: groupId }))
+        .body,
+    ).toEqual({
       message: { name: ['has already been taken'] },
     });
-    expect((await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Other', path: 'ROCKET', namespace_id: groupId })).body).toEqual({
+    expect(
+      (await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Other', path: 'ROCKET', namespace_id: groupId })).body,
+    ).toEqual({
       message: { path: ['has already been taken'] },
     });
     expect((await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'x', path: 'bad path' })).status).toBe(400);
@@ -112,7 +130,10 @@ describe('POST /projects', () => {
   });
 
   it('keeps a project no more visible than its group', async () => {
-    const response = await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Loud', namespace_id: otherGroupId, visibility: 'public' });
+    const response = await kit.api
+      .post('/api/v4/projects')
+      .set(kit.as(owner))
+      .send({ name: 'Loud', namespace_id: otherGroupId, visibility: 'public' });
     expect(response.status).toBe(400);
     expect(response.body.message.visibility_level).toEqual(['public is not allowed in a private group.']);
   });
@@ -158,7 +179,10 @@ describe('PUT /projects/:id', () => {
     const response = await kit.api
       .put(`/api/v4/projects/${ids['acme/launchpad']}`)
       .set(kit.as(owner))
-      .send({ description: 'pads', container_expiration_policy_attributes: { enabled: true, cadence: '7d', keep_n: 5, name_regex_keep: 'v.*' } });
+      .send({
+        description: 'pads',
+        container_expiration_policy_attributes: { enabled: true, cadence: '7d', keep_n: 5, name_regex_keep: 'v.*' },
+      });
     expect(response.status).toBe(200);
     expect(response.body.description).toBe('pads');
     expect(response.body.container_expiration_policy).toMatchObject({ enabled: true, cadence: '7d', keep_n: 5, name_regex_keep: 'v.*' });
@@ -169,20 +193,36 @@ describe('PUT /projects/:id', () => {
       [String(ids['acme/launchpad'])],
     );
     const { changes } = ProjectUpdated.fromJSON(events[0]?.envelope.data);
-    expect(changes).toEqual(expect.arrayContaining([{ attribute: 'description', from: '', to: 'pads' }, { attribute: 'container_expiration_policy_cadence', from: '1d', to: '7d' }]));
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { attribute: 'description', from: '', to: 'pads' },
+        { attribute: 'container_expiration_policy_cadence', from: '1d', to: '7d' },
+      ]),
+    );
   });
 
   it('validates the cleanup policy and visibility', async () => {
-    const badRegex = await kit.api.put(`/api/v4/projects/${ids['acme/launchpad']}`).set(kit.as(owner)).send({ container_expiration_policy_attributes: { name_regex: '(' } });
+    const badRegex = await kit.api
+      .put(`/api/v4/projects/${ids['acme/launchpad']}`)
+      .set(kit.as(owner))
+      .send({ container_expiration_policy_attributes: { name_regex: '(' } });
     expect(badRegex.body).toEqual({ message: { 'container_expiration_policy.name_regex': ['not valid RE2 syntax'] } });
-    const badCadence = await kit.api.put(`/api/v4/projects/${ids['acme/launchpad']}`).set(kit.as(owner)).send({ container_expiration_policy_attributes: { cadence: '2d' } });
+    const badCadence = await kit.api
+      .put(`/api/v4/projects/${ids['acme/launchpad']}`)
+      .set(kit.as(owner))
+      .send({ container_expiration_policy_attributes: { cadence: '2d' } });
     expect(badCadence.body).toEqual({ error: 'container_expiration_policy_attributes[cadence] does not have a valid value' });
-    const tooVisible = await kit.api.put(`/api/v4/projects/${ids['partners/contract']}`).set(kit.as(owner)).send({ visibility: 'internal' });
+    const tooVisible = await kit.api
+      .put(`/api/v4/projects/${ids['partners/contract']}`)
+      .set(kit.as(owner))
+      .send({ visibility: 'internal' });
     expect(tooVisible.status).toBe(400);
   });
 
   it('is for maintainers: 403 for developers, 404 where invisible', async () => {
-    expect((await kit.api.put(`/api/v4/projects/${ids['acme/rocket']}`).set(kit.as(developer)).send({ description: 'x' })).status).toBe(403);
+    expect((await kit.api.put(`/api/v4/projects/${ids['acme/rocket']}`).set(kit.as(developer)).send({ description: 'x' })).status).toBe(
+      403,
+    );
     expect((await kit.api.put(`/api/v4/projects/${ids['acme/vault']}`).set(kit.as(outsider)).send({ description: 'x' })).status).toBe(404);
   });
 });
@@ -208,24 +248,52 @@ describe('stars and archiving', () => {
 describe('POST /projects/:id/share', () => {
   it('gives the members of a group access up to the share level', async () => {
     const team = await kit.api.post('/api/v4/groups').set(kit.as(outsider)).send({ name: 'Crew', path: 'crew', visibility: 'private' });
-    const invisible = await kit.api.post(`/api/v4/projects/${ids['acme/vault']}/share`).set(kit.as(owner)).send({ group_id: team.body.id, group_access: 20 });
+    const invisible = await kit.api
+      .post(`/api/v4/projects/${ids['acme/vault']}/share`)
+      .set(kit.as(owner))
+      .send({ group_id: team.body.id, group_access: 20 });
     expect(invisible.body).toEqual({ message: '404 Group Not Found' });
     await kit.api.post(`/api/v4/groups/${team.body.id}/members`).set(kit.as(outsider)).send({ user_id: owner.userId, access_level: 10 });
 
-    const response = await kit.api.post(`/api/v4/projects/${ids['acme/vault']}/share`).set(kit.as(owner)).send({ group_id: team.body.id, group_access: 20 });
+    const response = await kit.api
+      .post(`/api/v4/projects/${ids['acme/vault']}/share`)
+      .set(kit.as(owner))
+      .send({ group_id: team.body.id, group_access: 20 });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ id: expect.any(Number), project_id: ids['acme/vault'], group_id: team.body.id, group_access: 20, expires_at: null });
+    expect(response.body).toEqual({
+      id: expect.any(Number),
+      project_id: ids['acme/vault'],
+      group_id: team.body.id,
+      group_access: 20,
+      expires_at: null,
+    });
     const asOutsider = await kit.api.get(`/api/v4/projects/${ids['acme/vault']}`).set(kit.as(outsider));
     expect(asOutsider.status).toBe(200);
-    expect(asOutsider.body.shared_with_groups).toEqual([{ group_id: team.body.id, group_name: 'Crew', group_full_path: 'crew', group_access_level: 20, expires_at: null }]);
+    expect(asOutsider.body.shared_with_groups).toEqual([
+      { group_id: team.body.id, group_name: 'Crew', group_full_path: 'crew', group_access_level: 20, expires_at: null },
+    ]);
     const asGuest = await kit.api.get(`/api/v4/projects/${ids['acme/vault']}`).set(kit.as(guest));
     expect(asGuest.body.shared_with_groups).toEqual([]);
     expect(await listPaths(`/api/v4/groups/${team.body.id}/projects/shared`, outsider)).toEqual(['acme/vault']);
     expect(await listPaths(`/api/v4/groups/${team.body.id}/projects`, outsider)).toEqual(['acme/vault']);
     expect(await listPaths(`/api/v4/groups/${team.body.id}/projects`, outsider, { with_shared: false })).toEqual([]);
 
-    expect((await kit.api.post(`/api/v4/projects/${ids['acme/vault']}/share`).set(kit.as(developer)).send({ group_id: team.body.id, group_access: 20 })).status).toBe(403);
-    expect((await kit.api.post(`/api/v4/projects/${ids['acme/vault']}/share`).set(kit.as(owner)).send({ group_id: team.body.id, group_access: 25 })).body).toEqual({
+    expect(
+      (
+        await kit.api
+          .post(`/api/v4/projects/${ids['acme/vault']}/share`)
+          .set(kit.as(developer))
+          .send({ group_id: team.body.id, group_access: 20 })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await kit.api
+          .post(`/api/v4/projects/${ids['acme/vault']}/share`)
+          .set(kit.as(owner))
+          .send({ group_id: team.body.id, group_access: 25 })
+      ).body,
+    ).toEqual({
       error: 'group_access does not have a valid value',
     });
     expect((await kit.api.delete(`/api/v4/projects/${ids['acme/vault']}/share/${team.body.id}`).set(kit.as(owner))).status).toBe(204);
@@ -262,7 +330,9 @@ describe('GET /projects', () => {
     expect(await listPaths('/api/v4/projects', admin, { topic: 'space' })).toEqual(['acme/rocket']);
     expect(await listPaths('/api/v4/projects', admin, { search: 'PROPUL' })).toEqual(['acme/rocket']);
     expect(await listPaths('/api/v4/projects', admin, { search: 'acme/roc', search_namespaces: true })).toEqual(['acme/rocket']);
-    expect(await listPaths('/api/v4/projects', admin, { id_after: ids['partners/contract'], order_by: 'id', sort: 'asc' })).not.toContain('acme/rocket');
+    expect(await listPaths('/api/v4/projects', admin, { id_after: ids['partners/contract'], order_by: 'id', sort: 'asc' })).not.toContain(
+      'acme/rocket',
+    );
   });
 
   it('orders by each column and direction, and by similarity to the search', async () => {
@@ -272,7 +342,10 @@ describe('GET /projects', () => {
     expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
     const byPathDesc = await listPaths('/api/v4/projects', admin, { order_by: 'path', sort: 'desc', search: 'r' });
     expect(byPathDesc).toEqual(['acme/tools/wrench', 'acme/rocket', 'partners/contract']);
-    expect(await listPaths('/api/v4/projects', admin, { order_by: 'id', sort: 'asc', per_page: 2 })).toEqual(['acme/rocket', 'acme/launchpad']);
+    expect(await listPaths('/api/v4/projects', admin, { order_by: 'id', sort: 'asc', per_page: 2 })).toEqual([
+      'acme/rocket',
+      'acme/launchpad',
+    ]);
     expect(await listPaths('/api/v4/projects', admin, { order_by: 'created_at', per_page: 1 })).not.toEqual(['acme/rocket']);
     const similar = await listPaths('/api/v4/projects', admin, { order_by: 'similarity', search: 'rocket' });
     expect(similar[0]).toBe('acme/rocket');
@@ -286,9 +359,13 @@ describe('GET /projects', () => {
   });
 
   it('answers 400 for invalid parameters', async () => {
-    expect((await kit.api.get('/api/v4/projects').query({ order_by: 'size' }).set(kit.as(admin))).body).toEqual({ error: 'order_by does not have a valid value' });
+    expect((await kit.api.get('/api/v4/projects').query({ order_by: 'size' }).set(kit.as(admin))).body).toEqual({
+      error: 'order_by does not have a valid value',
+    });
     expect((await kit.api.get('/api/v4/projects').query({ visibility: 'secret' }).set(kit.as(admin))).status).toBe(400);
-    expect((await kit.api.get('/api/v4/projects').query({ archived: 'maybe' }).set(kit.as(admin))).body).toEqual({ error: 'archived is invalid' });
+    expect((await kit.api.get('/api/v4/projects').query({ archived: 'maybe' }).set(kit.as(admin))).body).toEqual({
+      error: 'archived is invalid',
+    });
   });
 });
 
@@ -297,13 +374,24 @@ describe('GET /groups/:id/projects', () => {
 
   it('lists the group’s visible projects, with subgroups on request', async () => {
     expect(await listPaths(path(), anonymous, { order_by: 'path', sort: 'asc' })).toEqual(['acme/rocket']);
-    expect(await listPaths(path(), anonymous, { include_subgroups: true, order_by: 'path', sort: 'asc' })).toEqual(['acme/rocket', 'acme/tools/wrench']);
+    expect(await listPaths(path(), anonymous, { include_subgroups: true, order_by: 'path', sort: 'asc' })).toEqual([
+      'acme/rocket',
+      'acme/tools/wrench',
+    ]);
     expect(await listPaths('/api/v4/groups/acme%2Ftools/projects', anonymous)).toEqual(['acme/tools/wrench']);
-    expect(await listPaths(path(), guest, { order_by: 'path', sort: 'asc' })).toEqual(['acme/dev-made', 'acme/launchpad', 'acme/rocket', 'acme/vault']);
+    expect(await listPaths(path(), guest, { order_by: 'path', sort: 'asc' })).toEqual([
+      'acme/dev-made',
+      'acme/launchpad',
+      'acme/rocket',
+      'acme/vault',
+    ]);
   });
 
   it('applies every filter and order', async () => {
-    expect(await listPaths(path(), admin, { visibility: 'private', order_by: 'path', sort: 'asc' })).toEqual(['acme/dev-made', 'acme/vault']);
+    expect(await listPaths(path(), admin, { visibility: 'private', order_by: 'path', sort: 'asc' })).toEqual([
+      'acme/dev-made',
+      'acme/vault',
+    ]);
     expect(await listPaths(path(), admin, { search: 'launch' })).toEqual(['acme/launchpad']);
     expect(await listPaths(path(), developer, { owned: true })).toEqual([]);
     expect(await listPaths(path(), owner, { owned: true })).toHaveLength(4);
@@ -314,10 +402,25 @@ describe('GET /groups/:id/projects', () => {
     expect(await listPaths(path(), admin, { include_subgroups: true, archived: true })).toEqual(['acme/tools/wrench']);
     expect(await listPaths(path(), admin, { include_subgroups: true, archived: false })).not.toContain('acme/tools/wrench');
     expect(await listPaths(path(), admin, { with_security_reports: true })).toEqual([]);
-    expect(await listPaths(path(), admin, { order_by: 'name', sort: 'asc' })).toEqual(['acme/dev-made', 'acme/launchpad', 'acme/rocket', 'acme/vault']);
-    expect(await listPaths(path(), admin, { order_by: 'name', sort: 'desc' })).toEqual(['acme/vault', 'acme/rocket', 'acme/launchpad', 'acme/dev-made']);
+    expect(await listPaths(path(), admin, { order_by: 'name', sort: 'asc' })).toEqual([
+      'acme/dev-made',
+      'acme/launchpad',
+      'acme/rocket',
+      'acme/vault',
+    ]);
+    expect(await listPaths(path(), admin, { order_by: 'name', sort: 'desc' })).toEqual([
+      'acme/vault',
+      'acme/rocket',
+      'acme/launchpad',
+      'acme/dev-made',
+    ]);
     // Similarity ignores `sort` and falls back to name without a search.
-    expect(await listPaths(path(), admin, { order_by: 'similarity', sort: 'desc' })).toEqual(['acme/dev-made', 'acme/launchpad', 'acme/rocket', 'acme/vault']);
+    expect(await listPaths(path(), admin, { order_by: 'similarity', sort: 'desc' })).toEqual([
+      'acme/dev-made',
+      'acme/launchpad',
+      'acme/rocket',
+      'acme/vault',
+    ]);
     expect((await listPaths(path(), admin, { order_by: 'similarity', search: 'vau' }))[0]).toBe('acme/vault');
   });
 
@@ -338,7 +441,9 @@ describe('GET /groups/:id/projects', () => {
 
   it('answers 404 for an invisible group and 400 for unknown orders', async () => {
     expect((await kit.api.get(`/api/v4/groups/${otherGroupId}/projects`).set(kit.as(outsider))).status).toBe(404);
-    expect((await kit.api.get(`/api/v4/groups/${groupId}/projects/shared`).query({ order_by: 'similarity' }).set(kit.as(admin))).status).toBe(400);
+    expect(
+      (await kit.api.get(`/api/v4/groups/${groupId}/projects/shared`).query({ order_by: 'similarity' }).set(kit.as(admin))).status,
+    ).toBe(400);
   });
 });
 
@@ -369,8 +474,16 @@ describe('GET /namespaces', () => {
 
   it('shows one namespace by id or path, hiding invisible groups', async () => {
     const byPath = await kit.api.get('/api/v4/namespaces/acme%2Ftools').set(kit.as(outsider));
-    expect(byPath.body).toMatchObject({ id: subgroupId, kind: 'group', full_path: 'acme/tools', parent_id: groupId, web_url: 'http://platform.test/groups/acme/tools' });
+    expect(byPath.body).toMatchObject({
+      id: subgroupId,
+      kind: 'group',
+      full_path: 'acme/tools',
+      parent_id: groupId,
+      web_url: 'http://platform.test/groups/acme/tools',
+    });
     expect((await kit.api.get('/api/v4/namespaces/powner').set(kit.as(outsider))).body).toMatchObject({ kind: 'user', path: 'powner' });
-    expect((await kit.api.get(`/api/v4/namespaces/${otherGroupId}`).set(kit.as(outsider))).body).toEqual({ message: '404 Namespace Not Found' });
+    expect((await kit.api.get(`/api/v4/namespaces/${otherGroupId}`).set(kit.as(outsider))).body).toEqual({
+      message: '404 Namespace Not Found',
+    });
   });
 });

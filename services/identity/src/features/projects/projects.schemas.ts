@@ -20,7 +20,11 @@ export const OLDER_THANS = ['7d', '14d', '30d', '60d', '90d'] as const;
 const expirationPolicyParams = z.object({
   cadence: z.enum(CADENCES).optional(),
   enabled: params.boolean().optional(),
-  keep_n: params.integer().refine((value) => (KEEP_NS as readonly number[]).includes(value), { message: 'does not have a valid value' }).nullable().optional(),
+  keep_n: params
+    .integer()
+    .refine((value) => (KEEP_NS as readonly number[]).includes(value), { message: 'does not have a valid value' })
+    .nullable()
+    .optional(),
   older_than: z.enum(OLDER_THANS).nullable().optional(),
   name_regex: text().nullable().optional(),
   name_regex_delete: text().nullable().optional(),
@@ -29,7 +33,10 @@ const expirationPolicyParams = z.object({
 
 const featureAccessLevels = Object.fromEntries(
   PROJECT_FEATURES.map((feature) => [`${feature}_access_level`, z.enum(FEATURE_ACCESS_LEVELS).optional()]),
-) as Record<`${(typeof PROJECT_FEATURES)[number]}_access_level`, z.ZodOptional<z.ZodEnum<{ [K in (typeof FEATURE_ACCESS_LEVELS)[number]]: K }>>>;
+) as Record<
+  `${(typeof PROJECT_FEATURES)[number]}_access_level`,
+  z.ZodOptional<z.ZodEnum<{ [K in (typeof FEATURE_ACCESS_LEVELS)[number]]: K }>>
+>;
 
 /** The attributes `POST /projects` and `PUT /projects/:id` share. */
 const projectAttributes = {
@@ -89,7 +96,16 @@ export const updateProjectParams = z.object({
 export type UpdateProjectParams = z.output<typeof updateProjectParams>;
 export type ProjectAttributeParams = Omit<UpdateProjectParams, 'id' | 'name' | 'path'>;
 
-export const PROJECT_LIST_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count'] as const;
+export const PROJECT_LIST_ORDERS = [
+  'id',
+  'name',
+  'path',
+  'created_at',
+  'updated_at',
+  'last_activity_at',
+  'similarity',
+  'star_count',
+] as const;
 
 /** Filters every project list takes. */
 const projectListShape = {
@@ -155,4 +171,3 @@ export const shareProjectParams = z.object({
 });
 
 export const unshareProjectParams = z.object({ id: params.idOrPath(), group_id: params.integer() });
-

@@ -11,7 +11,10 @@ export const SamlProvider = defineEntity({
     ssoUrl: p.text(),
     certificateFingerprint: p.text(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type SamlProvider = InferEntity<typeof SamlProvider>;

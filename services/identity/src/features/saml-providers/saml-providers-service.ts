@@ -83,7 +83,8 @@ export class SamlProvidersService {
         return provider;
       }
       const previous = samlProviderSnapshot(existing);
-      const unchanged = previous.enabled === enabled && previous.ssoUrl === ssoUrl && previous.certificateFingerprint === certificateFingerprint;
+      const unchanged =
+        previous.enabled === enabled && previous.ssoUrl === ssoUrl && previous.certificateFingerprint === certificateFingerprint;
       if (unchanged) return existing;
       const provider = await this.#store.update(existing, fields);
       recordEvent(em, samlProviderUpdatedEvent({ group, provider, previous, actor }));

@@ -1,9 +1,5 @@
 import type { EventActor } from '@platform/events';
-import {
-  SamlProviderCreated,
-  SamlProviderUpdated,
-  type SamlProviderSnapshot,
-} from '@platform/proto/identity/v1/scim-events';
+import { SamlProviderCreated, SamlProviderUpdated, type SamlProviderSnapshot } from '@platform/proto/identity/v1/scim-events';
 import { IDENTITY_TOPIC } from '../users/users.events.ts';
 import type { SingleSignOnGroupRef } from './saml-providers-service.ts';
 import type { SamlProvider } from './saml-provider.entity.ts';

@@ -46,7 +46,12 @@ export class SingleSignOnGroups implements GroupOwnership, ProvisioningGroups {
   async addMember(options: { group: SingleSignOnGroupRef; userId: number; accessLevel: number }): Promise<void> {
     const existing = await this.#memberStore.find('Group', options.group.id, options.userId);
     if (existing && !existing.requestedAt) return;
-    await this.#members.addGroupMember({ groupId: options.group.id, userId: options.userId, accessLevel: options.accessLevel, actor: null });
+    await this.#members.addGroupMember({
+      groupId: options.group.id,
+      userId: options.userId,
+      accessLevel: options.accessLevel,
+      actor: null,
+    });
   }
 
   /** As in GitLab, deprovisioning never leaves a group without an owner. */

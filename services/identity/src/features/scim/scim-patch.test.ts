@@ -31,7 +31,10 @@ describe('changesFromOperations', () => {
           op: 'replace',
           value: {
             name: { givenName: 'Jane', familyName: 'Roe' },
-            emails: [{ type: 'home', value: 'home@example.com' }, { primary: true, value: 'jane.roe@example.com' }],
+            emails: [
+              { type: 'home', value: 'home@example.com' },
+              { primary: true, value: 'jane.roe@example.com' },
+            ],
           },
         },
       ]),

@@ -3,13 +3,7 @@ import { asyncHandler, baseUrlOf, parseParams } from '@platform/http';
 import { SCIM_CONTENT_TYPE, ScimNotFoundError } from './scim-errors.ts';
 import type { ScimService } from './scim-service.ts';
 import { scimListView, scimUserView } from './scim-views.ts';
-import {
-  createScimUserBody,
-  listScimUsersQuery,
-  patchScimUserBody,
-  scimGroupPathParams,
-  scimUserPathParams,
-} from './scim.schemas.ts';
+import { createScimUserBody, listScimUsersQuery, patchScimUserBody, scimGroupPathParams, scimUserPathParams } from './scim.schemas.ts';
 
 const USERS_PATH = '/api/scim/v2/groups/:group_path/Users';
 

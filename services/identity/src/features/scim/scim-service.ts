@@ -190,7 +190,12 @@ export class ScimService {
     await this.#revokeAccess(context, provisioned.user);
     recordEvent(
       this.#em,
-      scimUserDeprovisionedEvent({ group: context.group, user: provisioned.user, externUid: provisioned.identity.externUid, reason: 'deactivated' }),
+      scimUserDeprovisionedEvent({
+        group: context.group,
+        user: provisioned.user,
+        externUid: provisioned.identity.externUid,
+        reason: 'deactivated',
+      }),
     );
   }
 

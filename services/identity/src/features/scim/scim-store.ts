@@ -3,6 +3,7 @@ import { sql } from '@mikro-orm/core';
 import { translateDbError } from '@platform/db';
 import { Identity } from '../users/user.entity.ts';
 import { ScimIdentity, ScimToken } from './scim.entity.ts';
+import { findPage } from '@platform/db';
 
 /** The provider name of identities that link a user to a group's SAML provider. */
 export const GROUP_SAML_PROVIDER = 'group_saml';
@@ -67,12 +68,13 @@ export class PgScimStore implements ScimStore {
   }
 
   async listIdentities(groupId: number, page: { offset: number; limit: number }) {
-    const [identities, total] = await this.#em.findAndCount(
+    const { items, total } = await findPage(
+      this.#em,
       ScimIdentity,
       { groupId },
       { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit },
     );
-    return { identities, total };
+    return { identities: items, total };
   }
 
   async insertIdentity(identity: NewScimIdentity): Promise<ScimIdentity> {

@@ -24,8 +24,18 @@ describe('usernameFrom', () => {
 
 describe('chooseEmail', () => {
   it('prefers the work address, then the primary one, then the first', () => {
-    expect(chooseEmail([{ value: 'p@x.io', primary: true }, { type: 'Work', value: 'w@x.io' }])).toBe('w@x.io');
-    expect(chooseEmail([{ type: 'home', value: 'h@x.io' }, { value: 'p@x.io', primary: 'True' }])).toBe('p@x.io');
+    expect(
+      chooseEmail([
+        { value: 'p@x.io', primary: true },
+        { type: 'Work', value: 'w@x.io' },
+      ]),
+    ).toBe('w@x.io');
+    expect(
+      chooseEmail([
+        { type: 'home', value: 'h@x.io' },
+        { value: 'p@x.io', primary: 'True' },
+      ]),
+    ).toBe('p@x.io');
     expect(chooseEmail([{ type: 'home', value: 'h@x.io' }])).toBe('h@x.io');
     expect(chooseEmail([])).toBeUndefined();
   });

@@ -16,7 +16,9 @@ export interface ScimEmail {
 /** The work address, else the primary one, else the first: a user has one email here. */
 export function chooseEmail(emails: ScimEmail[]): unknown {
   const work = emails.find((email) => typeof email.type === 'string' && email.type.toLowerCase() === 'work');
-  const primary = emails.find((email) => email.primary === true || (typeof email.primary === 'string' && email.primary.toLowerCase() === 'true'));
+  const primary = emails.find(
+    (email) => email.primary === true || (typeof email.primary === 'string' && email.primary.toLowerCase() === 'true'),
+  );
   return (work ?? primary ?? emails[0])?.value;
 }
 
@@ -33,7 +35,10 @@ export function nameFrom(name: { formatted?: unknown; givenName?: unknown; famil
  * dropped, and so are trailing `.git`, `.atom` and `.` and leading `-`.
  */
 export function usernameFrom(userName: string): string {
-  let username = userName.trim().replace(/@.*$/, '').replace(/[^a-zA-Z0-9_.-]/g, '');
+  let username = userName
+    .trim()
+    .replace(/@.*$/, '')
+    .replace(/[^a-zA-Z0-9_.-]/g, '');
   for (let previous = ''; previous !== username; ) {
     previous = username;
     username = username.replace(/(\.git|\.atom|\.)$/, '');

@@ -27,7 +27,10 @@ export const ScimIdentity = defineEntity({
     externUid: p.text(),
     active: p.boolean().default(true),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type ScimIdentity = InferEntity<typeof ScimIdentity>;

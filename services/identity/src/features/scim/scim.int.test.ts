@@ -6,13 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import pg from 'pg';
 import { createLogger } from '@platform/logger';
-import {
-  adminCaller,
-  callerHeader,
-  createTestDatabase,
-  userCaller,
-  type TestDatabase,
-} from '@platform/testing';
+import { adminCaller, callerHeader, createTestDatabase, userCaller, type TestDatabase } from '@platform/testing';
 import { startIdentity, type RunningIdentity } from '../../main.ts';
 import { identityTestConfig } from '../../testing/identity-test-harness.ts';
 
@@ -33,10 +27,7 @@ async function query<Row extends pg.QueryResultRow>(text: string, values: unknow
 
 beforeAll(async () => {
   database = createTestDatabase('scim');
-  identity = await startIdentity(
-    identityTestConfig(database.url),
-    createLogger({ name: 'scim-test', level: 'silent' }),
-  );
+  identity = await startIdentity(identityTestConfig(database.url), createLogger({ name: 'scim-test', level: 'silent' }));
   api = request(`http://127.0.0.1:${identity.httpPort}`);
   db = new pg.Client({ connectionString: database.url });
   await db.connect();
@@ -203,7 +194,10 @@ describe('PUT and GET /groups/:id/saml', () => {
     const developer = await createUser('saml-developer');
     const added = await api.post(`/api/v4/groups/${groupId}/members`).set(owner.headers).send({ user_id: developer.id, access_level: 30 });
     expect(added.status).toBe(201);
-    const asDeveloper = await api.put(`/api/v4/groups/${groupId}/saml`).set(callerHeader(userCaller(developer.id, developer.username))).send({});
+    const asDeveloper = await api
+      .put(`/api/v4/groups/${groupId}/saml`)
+      .set(callerHeader(userCaller(developer.id, developer.username)))
+      .send({});
     expect(asDeveloper.status).toBe(403);
     const outsider = await createUser('saml-outsider');
     const asOutsider = await api.get(`/api/v4/groups/${groupId}/saml`).set(callerHeader(userCaller(outsider.id, outsider.username)));
@@ -348,12 +342,19 @@ describe('the provisioning life cycle, as an identity provider drives it', () =>
     expect(user?.confirmed_at).not.toBeNull();
     expect(user?.password_hash).toMatch(/^\$argon2/);
     const adminView = await api.get(`/api/v4/users/${userId}`).set(callerHeader(adminCaller()));
-    expect(adminView.body.identities).toEqual([{ provider: 'group_saml', extern_uid: 'okta-00u1', saml_provider_id: group.samlProviderId }]);
+    expect(adminView.body.identities).toEqual([
+      { provider: 'group_saml', extern_uid: 'okta-00u1', saml_provider_id: group.samlProviderId },
+    ]);
     expect(await membershipOf(group.id, userId)).toBe(10);
   });
 
   it('finds the user by id, externalId and userName filters, and by id', async () => {
-    for (const filter of ['id eq "okta-00u1"', 'externalId eq "OKTA-00U1"', 'userName eq "jane.doe@corp.example"', 'userName eq "jane.doe"']) {
+    for (const filter of [
+      'id eq "okta-00u1"',
+      'externalId eq "OKTA-00U1"',
+      'userName eq "jane.doe@corp.example"',
+      'userName eq "jane.doe"',
+    ]) {
       const response = await scim(group).list({ filter });
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toMatch(/^application\/scim\+json/);
@@ -446,14 +447,21 @@ describe('SCIM lists', () => {
   it('pages with startIndex and count, treating a start below 1 as 1', async () => {
     const group = await provisionedGroup('scim-paging');
     for (const n of [1, 2, 3]) {
-      const created = await scim(group).create(scimUser({ externalId: `page-${n}`, userName: `pager${n}`, email: `pager${n}@example.com` }));
+      const created = await scim(group).create(
+        scimUser({ externalId: `page-${n}`, userName: `pager${n}`, email: `pager${n}@example.com` }),
+      );
       expect(created.status).toBe(201);
     }
     const all = await scim(group).list();
     expect(all.body).toMatchObject({ totalResults: 3, itemsPerPage: 20, startIndex: 1 });
     expect(all.body.Resources.map((user: { id: string }) => user.id)).toEqual(['page-1', 'page-2', 'page-3']);
     const second = await scim(group).list({ startIndex: 2, count: 1 });
-    expect(second.body).toMatchObject({ totalResults: 3, itemsPerPage: 1, startIndex: 2, Resources: [expect.objectContaining({ id: 'page-2' })] });
+    expect(second.body).toMatchObject({
+      totalResults: 3,
+      itemsPerPage: 1,
+      startIndex: 2,
+      Resources: [expect.objectContaining({ id: 'page-2' })],
+    });
     const belowOne = await scim(group).list({ startIndex: 0, count: 2 });
     expect(belowOne.body.startIndex).toBe(1);
     expect(belowOne.body.Resources.map((user: { id: string }) => user.id)).toEqual(['page-1', 'page-2']);
@@ -481,14 +489,24 @@ describe('SCIM error cases', () => {
       expectScimError(await scim(group).create(body), 400, detail, 'invalidValue');
     }
     expectScimError(await scim(group).create({ ...valid, emails: [] }), 400, 'emails is invalid', 'invalidValue');
-    expectScimError(await scim(group).create({ ...valid, name: {} }), 400, 'name must have formatted, or givenName and familyName', 'invalidValue');
+    expectScimError(
+      await scim(group).create({ ...valid, name: {} }),
+      400,
+      'name must have formatted, or givenName and familyName',
+      'invalidValue',
+    );
     expectScimError(
       await scim(group).create({ ...valid, emails: [{ type: 'work', value: 'not-an-address' }] }),
       400,
       'email is invalid',
       'invalidValue',
     );
-    expectScimError(await scim(group).create({ ...valid, userName: '@corp.example' }), 400, /has no characters a username can hold/, 'invalidValue');
+    expectScimError(
+      await scim(group).create({ ...valid, userName: '@corp.example' }),
+      400,
+      /has no characters a username can hold/,
+      'invalidValue',
+    );
     expect(await query('select 1 from users where username = $1', ['bad'])).toHaveLength(0);
     expect(await query('select 1 from scim_identities where group_id = $1', [group.id])).toHaveLength(0);
   });
@@ -515,12 +533,16 @@ describe('SCIM error cases', () => {
 
   it('links an existing user by email instead of creating one, once per group', async () => {
     const existing = await createUser('existing-person', 'existing.person@corp.example');
-    const linked = await scim(group).create(scimUser({ externalId: 'link-1', userName: 'whatever', email: 'Existing.Person@corp.example' }));
+    const linked = await scim(group).create(
+      scimUser({ externalId: 'link-1', userName: 'whatever', email: 'Existing.Person@corp.example' }),
+    );
     expect(linked.status).toBe(201);
     expect(linked.body).toMatchObject({ id: 'link-1', userName: 'existing-person' });
     expect(await membershipOf(group.id, existing.id)).toBe(10);
     expect(await query('select 1 from users where username = $1', ['whatever'])).toHaveLength(0);
-    const [event] = (await eventsOfGroup(group.id, 'identity.scim_user.provisioned')).filter((candidate) => candidate.data.externUid === 'link-1');
+    const [event] = (await eventsOfGroup(group.id, 'identity.scim_user.provisioned')).filter(
+      (candidate) => candidate.data.externUid === 'link-1',
+    );
     expect(event?.data.userCreated).toBeUndefined();
     expectScimError(
       await scim(group).create(scimUser({ externalId: 'link-2', userName: 'whatever', email: 'existing.person@corp.example' })),
@@ -535,15 +557,28 @@ describe('SCIM error cases', () => {
     const created = await scim(group).create(scimUser({ externalId: 'chg-1', userName: 'changer', email: 'changer@example.com' }));
     expect(created.status).toBe(201);
     await scim(group).create(scimUser({ externalId: 'chg-2', userName: 'changer2', email: 'changer2@example.com' }));
-    expectScimError(await scim(group).patch('chg-1', [{ op: 'Replace', path: 'userName', value: 'taken-name' }]), 409, 'Username has already been taken', 'uniqueness');
+    expectScimError(
+      await scim(group).patch('chg-1', [{ op: 'Replace', path: 'userName', value: 'taken-name' }]),
+      409,
+      'Username has already been taken',
+      'uniqueness',
+    );
     expectScimError(
       await scim(group).patch('chg-1', [{ op: 'Replace', path: 'emails[type eq "work"].value', value: 'taken@example.com' }]),
       409,
       'Email has already been taken',
       'uniqueness',
     );
-    expectScimError(await scim(group).patch('chg-1', [{ op: 'Replace', path: 'externalId', value: 'CHG-2' }]), 409, 'externalId has already been taken', 'uniqueness');
-    expect((await scim(group).get('chg-1')).body).toMatchObject({ userName: 'changer', emails: [expect.objectContaining({ value: 'changer@example.com' })] });
+    expectScimError(
+      await scim(group).patch('chg-1', [{ op: 'Replace', path: 'externalId', value: 'CHG-2' }]),
+      409,
+      'externalId has already been taken',
+      'uniqueness',
+    );
+    expect((await scim(group).get('chg-1')).body).toMatchObject({
+      userName: 'changer',
+      emails: [expect.objectContaining({ value: 'changer@example.com' })],
+    });
   });
 
   it('answers 400 invalidSyntax for a body that is not JSON', async () => {
@@ -574,18 +609,35 @@ describe('SCIM error cases', () => {
       .set(anonymous)
       .set('Authorization', `Bearer ${group.token}`);
     expectScimError(withoutBody, 400, 'Operations is missing', 'invalidValue');
-    expectScimError(await scim(group).patch('dup-1', [{ op: 'Move', path: 'active', value: false }]), 400, 'Operations[0][op] does not have a valid value', 'invalidValue');
-    expectScimError(await scim(group).patch('dup-1', [{ op: 'Replace', path: 'active', value: 'perhaps' }]), 400, 'active must be a boolean', 'invalidValue');
+    expectScimError(
+      await scim(group).patch('dup-1', [{ op: 'Move', path: 'active', value: false }]),
+      400,
+      'Operations[0][op] does not have a valid value',
+      'invalidValue',
+    );
+    expectScimError(
+      await scim(group).patch('dup-1', [{ op: 'Replace', path: 'active', value: 'perhaps' }]),
+      400,
+      'active must be a boolean',
+      'invalidValue',
+    );
     const untouched = await scim(group).get('dup-1');
     expect(untouched.body.active).toBe(true);
   });
 
   it('refuses to deprovision the last owner of the group', async () => {
     const ownedGroup = await provisionedGroup('scim-last-owner');
-    const linked = await scim(ownedGroup).create(scimUser({ externalId: 'owner-1', userName: 'group-owner', email: 'group-owner@example.com' }));
+    const linked = await scim(ownedGroup).create(
+      scimUser({ externalId: 'owner-1', userName: 'group-owner', email: 'group-owner@example.com' }),
+    );
     expect(linked.status).toBe(201);
     expect(await membershipOf(ownedGroup.id, owner.id)).toBe(50);
-    expectScimError(await scim(ownedGroup).delete('owner-1'), 409, 'Cannot deprovision the last owner of group scim-last-owner', 'uniqueness');
+    expectScimError(
+      await scim(ownedGroup).delete('owner-1'),
+      409,
+      'Cannot deprovision the last owner of group scim-last-owner',
+      'uniqueness',
+    );
     expectScimError(
       await scim(ownedGroup).patch('owner-1', [{ op: 'Replace', path: 'active', value: false }]),
       409,

@@ -4,7 +4,8 @@ import sshpk from 'sshpk';
 import { parseSshKey, publishableKey } from './ssh-key-parsing.ts';
 
 function opensshLine(type: 'ed25519' | 'rsa', options: { bits?: number; comment?: string } = {}): string {
-  const { publicKey } = type === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: options.bits ?? 2048 }) : generateKeyPairSync('ed25519');
+  const { publicKey } =
+    type === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: options.bits ?? 2048 }) : generateKeyPairSync('ed25519');
   const key = sshpk.parseKey(publicKey.export({ type: 'spki', format: 'pem' }), 'pem');
   key.comment = options.comment ?? 'ada@laptop';
   return key.toString('ssh');

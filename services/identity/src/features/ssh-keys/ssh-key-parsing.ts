@@ -38,7 +38,10 @@ export function parseSshKey(text: string): SshKeyParse {
     key: {
       algorithm: line.split(' ')[0] ?? key.type,
       line,
-      fingerprintSha256: key.fingerprint('sha256').toString('base64').replace(/^SHA256:/, ''),
+      fingerprintSha256: key
+        .fingerprint('sha256')
+        .toString('base64')
+        .replace(/^SHA256:/, ''),
       fingerprintMd5: key.fingerprint('md5').toString('hex'),
     },
   };

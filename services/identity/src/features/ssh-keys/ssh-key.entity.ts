@@ -17,7 +17,10 @@ export const SshKey = defineEntity({
     expiresAt: p.datetime().nullable(),
     lastUsedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type SshKey = InferEntity<typeof SshKey>;

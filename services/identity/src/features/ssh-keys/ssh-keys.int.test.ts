@@ -36,7 +36,10 @@ afterAll(async () => {
 describe('POST /user/keys', () => {
   it('adds a key, answering 201 with the comment replaced by owner and host', async () => {
     const line = publicKeyLine('secret-mail@example.com');
-    const response = await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'Laptop', key: line, expires_at: '2099-01-01T00:00:00Z' });
+    const response = await harness.api
+      .post('/api/v4/user/keys')
+      .set(asOwner)
+      .send({ title: 'Laptop', key: line, expires_at: '2099-01-01T00:00:00Z' });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.any(Number),
@@ -46,14 +49,21 @@ describe('POST /user/keys', () => {
       key: `${line.split(' ').slice(0, 2).join(' ')} Key Owner (platform.test)`,
       usage_type: 'auth_and_signing',
     });
-    const [row] = await harness.sql<{ fingerprint_sha256: string }>('select fingerprint_sha256 from ssh_keys where id = $1', [response.body.id]);
+    const [row] = await harness.sql<{ fingerprint_sha256: string }>('select fingerprint_sha256 from ssh_keys where id = $1', [
+      response.body.id,
+    ]);
     expect(row?.fingerprint_sha256).toBe(sshpk.parseKey(line, 'ssh').fingerprint('sha256').toString().replace('SHA256:', ''));
-    const event = (await harness.outboxEvents('identity.ssh_key.added')).find((candidate) => SshKeyAdded.fromJSON(candidate.data).key?.id === response.body.id);
-    expect(SshKeyAdded.fromJSON(event?.data)).toMatchObject({ user: { id: owner.id }, key: { title: 'Laptop', usageType: 'auth_and_signing' } });
+    const event = (await harness.outboxEvents('identity.ssh_key.added')).find(
+      (candidate) => SshKeyAdded.fromJSON(candidate.data).key?.id === response.body.id,
+    );
+    expect(SshKeyAdded.fromJSON(event?.data)).toMatchObject({
+      user: { id: owner.id },
+      key: { title: 'Laptop', usageType: 'auth_and_signing' },
+    });
     expect(event?.actor).toMatchObject({ id: owner.id });
   });
 
-  it("refuses a key anybody already uses, by fingerprint", async () => {
+  it('refuses a key anybody already uses, by fingerprint', async () => {
     const line = publicKeyLine();
     expect((await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'first', key: line })).status).toBe(201);
     // The same key with another comment is the same key.
@@ -73,25 +83,46 @@ describe('POST /user/keys', () => {
     });
     const blank = await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: '', key: publicKeyLine() });
     expect(blank.body).toEqual({ message: { title: ["can't be blank"] } });
-    const expired = await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'old', key: publicKeyLine(), expires_at: '2020-01-01' });
+    const expired = await harness.api
+      .post('/api/v4/user/keys')
+      .set(asOwner)
+      .send({ title: 'old', key: publicKeyLine(), expires_at: '2020-01-01' });
     expect(expired.status).toBe(400);
     expect(expired.body).toEqual({ message: { key: ['has expired'] } });
-    const long = await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 't'.repeat(256), key: publicKeyLine() });
+    const long = await harness.api
+      .post('/api/v4/user/keys')
+      .set(asOwner)
+      .send({ title: 't'.repeat(256), key: publicKeyLine() });
     expect(long.body).toEqual({ message: { title: ['is too long (maximum is 255 characters)'] } });
   });
 
   it('names missing, mistyped and unknown parameters', async () => {
     expect((await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'x' })).body).toEqual({ error: 'key is missing' });
-    expect((await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'x', key: 42 })).body).toEqual({ error: 'key is invalid' });
-    const usage = await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'x', key: publicKeyLine(), usage_type: 'everything' });
+    expect((await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'x', key: 42 })).body).toEqual({
+      error: 'key is invalid',
+    });
+    const usage = await harness.api
+      .post('/api/v4/user/keys')
+      .set(asOwner)
+      .send({ title: 'x', key: publicKeyLine(), usage_type: 'everything' });
     expect(usage.body).toEqual({ error: 'usage_type does not have a valid value' });
     const date = await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'x', key: publicKeyLine(), expires_at: 'soon' });
     expect(date.body).toEqual({ error: 'expires_at is invalid' });
-    expect((await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'x', key: 'k'.repeat(20_001) })).status).toBe(400);
+    expect(
+      (
+        await harness.api
+          .post('/api/v4/user/keys')
+          .set(asOwner)
+          .send({ title: 'x', key: 'k'.repeat(20_001) })
+      ).status,
+    ).toBe(400);
   });
 
   it('takes a usage type and needs a signed-in user', async () => {
-    const response = await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'signing', key: publicKeyLine(), usage_type: 'signing' });
+    const response = await harness.api
+      .post('/api/v4/user/keys')
+      .set(asOwner)
+      .send({ title: 'signing', key: publicKeyLine(), usage_type: 'signing' });
     expect(response.body.usage_type).toBe('signing');
     expect((await harness.api.post('/api/v4/user/keys').set(anonymous).send({ title: 'x', key: publicKeyLine() })).status).toBe(401);
   });
@@ -148,10 +179,15 @@ describe('reading and deleting keys', () => {
 
 describe('administrators and other users keys', () => {
   it('lets an administrator add a key to a user, recorded as the administrator', async () => {
-    const response = await harness.api.post(`/api/v4/users/${owner.id}/keys`).set(admin).send({ title: 'Provisioned', key: publicKeyLine() });
+    const response = await harness.api
+      .post(`/api/v4/users/${owner.id}/keys`)
+      .set(admin)
+      .send({ title: 'Provisioned', key: publicKeyLine() });
     expect(response.status).toBe(201);
     expect(response.body.key).toMatch(/ Key Owner \(platform\.test\)$/);
-    const event = (await harness.outboxEvents('identity.ssh_key.added')).find((candidate) => SshKeyAdded.fromJSON(candidate.data).key?.id === response.body.id);
+    const event = (await harness.outboxEvents('identity.ssh_key.added')).find(
+      (candidate) => SshKeyAdded.fromJSON(candidate.data).key?.id === response.body.id,
+    );
     expect(event?.actor).toMatchObject({ id: 1, username: 'root' });
     expect(event?.aggregateId).toBe(String(owner.id));
     const listed = await harness.api.get('/api/v4/user/keys?per_page=100').set(asOwner);
@@ -168,7 +204,9 @@ describe('administrators and other users keys', () => {
   it('keeps the administrator endpoints for administrators', async () => {
     const added = await harness.api.post(`/api/v4/users/${other.id}/keys`).set(asOwner).send({ title: 'Sneaky', key: publicKeyLine() });
     expect(added.status).toBe(403);
-    expect((await harness.api.post(`/api/v4/users/${other.id}/keys`).set(anonymous).send({ title: 'x', key: publicKeyLine() })).status).toBe(401);
+    expect(
+      (await harness.api.post(`/api/v4/users/${other.id}/keys`).set(anonymous).send({ title: 'x', key: publicKeyLine() })).status,
+    ).toBe(401);
     expect((await harness.api.delete(`/api/v4/users/${other.id}/keys/1`).set(asOwner)).status).toBe(403);
     const unknown = await harness.api.post('/api/v4/users/999999/keys').set(admin).send({ title: 'x', key: publicKeyLine() });
     expect(unknown.body).toEqual({ message: '404 User Not Found' });

@@ -26,10 +26,7 @@ export const createTokenParams = z.object({
   user_id: params.integer(),
   name: z.string().min(1).max(255),
   description: z.string().max(255).optional(),
-  scopes: z.preprocess(
-    (value) => (typeof value === 'string' ? value.split(',') : value),
-    z.array(z.enum(TOKEN_SCOPES)).min(1),
-  ),
+  scopes: z.preprocess((value) => (typeof value === 'string' ? value.split(',') : value), z.array(z.enum(TOKEN_SCOPES)).min(1)),
   expires_at: z
     .string()
     .regex(datePattern)

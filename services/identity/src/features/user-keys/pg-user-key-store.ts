@@ -7,6 +7,7 @@ import {
 } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FieldValidationError } from '@platform/errors';
+import { findPage } from '@platform/db';
 
 /**
  * Keys a user registers (SSH, GPG): listed, found and removed per user; unique by fingerprint
@@ -22,12 +23,11 @@ export class PgUserKeyStore<Key extends { id: number; userId: number }, NewKey e
   }
 
   async listByUser(userId: number, page: { offset: number; limit: number }): Promise<{ items: Key[]; total: number }> {
-    const [items, total] = await this.#em.findAndCount(this.#entity, { userId } as FilterQuery<Key>, {
+    return findPage(this.#em, this.#entity, { userId } as FilterQuery<Key>, {
       orderBy: { id: 'asc' } as OrderDefinition<Key>,
       limit: page.limit,
       offset: page.offset,
     });
-    return { items, total };
   }
 
   findForUser(userId: number, keyId: number): Promise<Key | null> {

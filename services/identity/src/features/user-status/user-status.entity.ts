@@ -12,7 +12,10 @@ export const UserStatus = defineEntity({
     message: p.text().nullable(),
     availability: p.enum(AVAILABILITIES).default('not_set'),
     clearStatusAt: p.datetime().nullable(),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type UserStatus = InferEntity<typeof UserStatus>;

@@ -28,9 +28,16 @@ describe('user status', () => {
   });
 
   it('defaults the emoji to speech_balloon and renders the message as sanitised Markdown', async () => {
-    const response = await harness.api.put('/api/v4/user/status').set(asUser).send({ message: 'Out for **lunch** <img src=x onerror=alert(1)> [x](javascript:alert(1))' });
+    const response = await harness.api
+      .put('/api/v4/user/status')
+      .set(asUser)
+      .send({ message: 'Out for **lunch** <img src=x onerror=alert(1)> [x](javascript:alert(1))' });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ emoji: 'speech_balloon', availability: 'not_set', message: 'Out for **lunch** <img src=x onerror=alert(1)> [x](javascript:alert(1))' });
+    expect(response.body).toMatchObject({
+      emoji: 'speech_balloon',
+      availability: 'not_set',
+      message: 'Out for **lunch** <img src=x onerror=alert(1)> [x](javascript:alert(1))',
+    });
     expect(response.body.message_html).toContain('<strong>lunch</strong>');
     expect(response.body.message_html).toContain('&lt;img');
     expect(response.body.message_html).not.toContain('<img');
@@ -64,10 +71,22 @@ describe('user status', () => {
     const emoji = await harness.api.put('/api/v4/user/status').set(asUser).send({ emoji: 'not_an_emoji', message: 'x' });
     expect(emoji.status).toBe(400);
     expect(emoji.body).toEqual({ message: { emoji: ['is not a valid emoji name'] } });
-    const long = await harness.api.put('/api/v4/user/status').set(asUser).send({ message: 'm'.repeat(101) });
+    const long = await harness.api
+      .put('/api/v4/user/status')
+      .set(asUser)
+      .send({ message: 'm'.repeat(101) });
     expect(long.body).toEqual({ message: { message: ['is too long (maximum is 100 characters)'] } });
-    expect((await harness.api.put('/api/v4/user/status').set(asUser).send({ message: 'm'.repeat(100) })).status).toBe(200);
-    expect((await harness.api.put('/api/v4/user/status').set(asUser).send({ availability: 'away' })).body).toEqual({ error: 'availability does not have a valid value' });
+    expect(
+      (
+        await harness.api
+          .put('/api/v4/user/status')
+          .set(asUser)
+          .send({ message: 'm'.repeat(100) })
+      ).status,
+    ).toBe(200);
+    expect((await harness.api.put('/api/v4/user/status').set(asUser).send({ availability: 'away' })).body).toEqual({
+      error: 'availability does not have a valid value',
+    });
     expect((await harness.api.put('/api/v4/user/status').set(asUser).send({ clear_status_after: '2_weeks' })).status).toBe(400);
     expect((await harness.api.put('/api/v4/user/status').set(asUser).send({ emoji: 7 })).body).toEqual({ error: 'emoji is invalid' });
   });

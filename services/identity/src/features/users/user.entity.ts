@@ -47,7 +47,10 @@ export const User = defineEntity({
     sharedRunnersMinutesLimit: p.integer().nullable(),
     extraSharedRunnersMinutesLimit: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
 });
 export type User = InferEntity<typeof User>;

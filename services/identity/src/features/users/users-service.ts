@@ -8,13 +8,7 @@ import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import type { Identity, User } from './user.entity.ts';
 import type { NewIdentity, UserChanges, UserListFilter, UserStore } from './users-store.ts';
 import type { CreateUserParams, ListUsersParams, UpdateUserParams } from './users.schemas.ts';
-import {
-  userBlockedEvent,
-  userCreatedEvent,
-  userDeletedEvent,
-  userUnblockedEvent,
-  userUpdatedEvent,
-} from './users.events.ts';
+import { userBlockedEvent, userCreatedEvent, userDeletedEvent, userUnblockedEvent, userUpdatedEvent } from './users.events.ts';
 
 const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -78,10 +72,7 @@ function validateProfile(input: ProfileFields, email: string): void {
       add('username', `is too short (minimum is ${MINIMUM_USERNAME_LENGTH} characters)`);
     }
     if (!USERNAME_PATTERN.test(input.username) || /(\.git|\.atom|\.)$/i.test(input.username)) {
-      add(
-        'username',
-        "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.",
-      );
+      add('username', "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.");
     }
   }
   if (input.password !== undefined && input.password.length < MINIMUM_PASSWORD_LENGTH) {
@@ -185,9 +176,7 @@ export class UsersService {
   /** A user by id, or by the `:id_or_username` of a path. */
   async find(idOrUsername: number | string): Promise<User> {
     const user =
-      typeof idOrUsername === 'number'
-        ? await this.#store.findById(idOrUsername)
-        : await this.#store.findByIdOrUsername(idOrUsername);
+      typeof idOrUsername === 'number' ? await this.#store.findById(idOrUsername) : await this.#store.findByIdOrUsername(idOrUsername);
     if (!user) throw new NotFoundError('User');
     return user;
   }
@@ -239,9 +228,7 @@ export class UsersService {
     const password = randomPassword ? randomBytes(24).toString('base64url') : input.password;
     const passwordHash = password === undefined ? null : await hash(password);
     const identities: NewIdentity[] =
-      input.extern_uid !== undefined && input.provider !== undefined
-        ? [{ provider: input.provider, externUid: input.extern_uid }]
-        : [];
+      input.extern_uid !== undefined && input.provider !== undefined ? [{ provider: input.provider, externUid: input.extern_uid }] : [];
     return this.#em.transactional(async (em) => {
       const user = await this.#store.insert(
         {

@@ -87,7 +87,8 @@ export class PgUserStore implements UserStore {
     if (filter.username !== undefined) query.andWhere('lower(u.username) = lower(?)', [filter.username]);
     for (const state of filter.states ?? []) query.andWhere('u.state = ?', [state]);
     if (filter.external) query.andWhere('u.external = true');
-    if (filter.excludeInternal) query.andWhere(`u.user_type in (${NON_INTERNAL_USER_TYPES.map(() => '?').join(', ')})`, [...NON_INTERNAL_USER_TYPES]);
+    if (filter.excludeInternal)
+      query.andWhere(`u.user_type in (${NON_INTERNAL_USER_TYPES.map(() => '?').join(', ')})`, [...NON_INTERNAL_USER_TYPES]);
     if (filter.withoutProjects) {
       // Pending access requests are not memberships.
       query.andWhere(
@@ -216,7 +217,8 @@ function conflictMessage(error: unknown): string {
   const text = String((error as { message?: string }).message ?? '');
   if (text.includes('users_email_lower_key')) return 'Email has already been taken';
   // A username is also the path of the user's namespace, which a group may already hold.
-  if (text.includes('users_username_lower_key') || text.includes('namespaces_full_path_lower_key')) return 'Username has already been taken';
+  if (text.includes('users_username_lower_key') || text.includes('namespaces_full_path_lower_key'))
+    return 'Username has already been taken';
   if (text.includes('identities_provider_extern_uid_key')) return 'Identity has already been taken';
   return 'Conflict';
 }

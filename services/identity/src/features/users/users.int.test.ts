@@ -114,13 +114,17 @@ describe('GET /users', () => {
     const alone = await harness.api.get('/api/v4/users?extern_uid=uid-beta').set(admin);
     expect(alone.status).toBe(400);
     expect(alone.body).toEqual({ error: 'extern_uid, provider provide all or none of parameters' });
-    const asUser = await harness.api.get('/api/v4/users?extern_uid=uid-beta&provider=ldapmain').set(callerHeader(userCaller(alpha.id, 'list-alpha')));
+    const asUser = await harness.api
+      .get('/api/v4/users?extern_uid=uid-beta&provider=ldapmain')
+      .set(callerHeader(userCaller(alpha.id, 'list-alpha')));
     expect(asUser.status).toBe(403);
     expect((await harness.api.get('/api/v4/users?extern_uid=uid-beta&provider=ldapmain').set(anonymous)).status).toBe(401);
   });
 
   it('excludes internal users on request', async () => {
-    await harness.sql("insert into users (username, email, name, user_type) values ('support-bot', 'support-bot@example.com', 'Support Bot', 'support_bot')");
+    await harness.sql(
+      "insert into users (username, email, name, user_type) values ('support-bot', 'support-bot@example.com', 'Support Bot', 'support_bot')",
+    );
     const all = await harness.api.get('/api/v4/users?per_page=100').set(admin);
     expect(usernames(all.body)).toContain('support-bot');
     const humans = await harness.api.get('/api/v4/users?exclude_internal=true&per_page=100').set(admin);
@@ -180,7 +184,9 @@ describe('GET /users', () => {
     expect(usernames(byUsernameDesc.body)).toEqual(['list-gamma', 'list-beta', 'list-alpha']);
     const byCreation = await harness.api.get('/api/v4/users?search=list-&order_by=created_at&sort=asc').set(admin);
     expect(usernames(byCreation.body)[0]).toBe('list-beta');
-    const asUser = await harness.api.get('/api/v4/users?search=list-&order_by=name&sort=asc').set(callerHeader(userCaller(alpha.id, 'list-alpha')));
+    const asUser = await harness.api
+      .get('/api/v4/users?search=list-&order_by=name&sort=asc')
+      .set(callerHeader(userCaller(alpha.id, 'list-alpha')));
     expect(usernames(asUser.body)).toEqual(['list-gamma', 'list-beta', 'list-alpha']);
   });
 
@@ -236,8 +242,23 @@ describe('GET /users/:id and GET /user', () => {
     const asUser = await harness.api.get(`/api/v4/users/${created.id}`).set(callerHeader(userCaller(1000, 'someone')));
     expect(Object.keys(asUser.body).sort()).toEqual(
       [
-        'avatar_url', 'bio', 'bio_html', 'created_at', 'id', 'job_title', 'location', 'messenger_id', 'name', 'organization',
-        'professional_profile', 'public_email', 'social_handle', 'state', 'username', 'web_url', 'website_url',
+        'avatar_url',
+        'bio',
+        'bio_html',
+        'created_at',
+        'id',
+        'job_title',
+        'location',
+        'messenger_id',
+        'name',
+        'organization',
+        'professional_profile',
+        'public_email',
+        'social_handle',
+        'state',
+        'username',
+        'web_url',
+        'website_url',
       ].sort(),
     );
     expect(asUser.body.bio_html).toBe('<p><strong>bold</strong> &lt;script&gt;x&lt;/script&gt;</p>');
@@ -253,7 +274,9 @@ describe('GET /users/:id and GET /user', () => {
     await harness.api.put(`/api/v4/users/${created.id}/custom_attributes/tier`).set(admin).send({ value: 'gold' });
     const shown = await harness.api.get(`/api/v4/users/${created.id}?with_custom_attributes=true`).set(admin);
     expect(shown.body.custom_attributes).toEqual([{ key: 'tier', value: 'gold' }]);
-    const asUser = await harness.api.get(`/api/v4/users/${created.id}?with_custom_attributes=true`).set(callerHeader(userCaller(created.id, 'single-attributes')));
+    const asUser = await harness.api
+      .get(`/api/v4/users/${created.id}?with_custom_attributes=true`)
+      .set(callerHeader(userCaller(created.id, 'single-attributes')));
     expect(asUser.body).not.toHaveProperty('custom_attributes');
   });
 
@@ -295,8 +318,13 @@ describe('POST /users', () => {
   it('names missing and conflicting parameters the way Grape does', async () => {
     const response = await harness.api.post('/api/v4/users').set(admin).send({ email: 'x@example.com', name: 'X', username: 'xx' });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: 'password, reset_password, force_random_password are missing, at least one parameter must be provided' });
-    const noName = await harness.api.post('/api/v4/users').set(admin).send({ email: 'x@example.com', username: 'xx', password: 'long-password' });
+    expect(response.body).toEqual({
+      error: 'password, reset_password, force_random_password are missing, at least one parameter must be provided',
+    });
+    const noName = await harness.api
+      .post('/api/v4/users')
+      .set(admin)
+      .send({ email: 'x@example.com', username: 'xx', password: 'long-password' });
     expect(noName.body).toEqual({ error: 'name is missing' });
   });
 
@@ -320,13 +348,16 @@ describe('POST /users', () => {
   });
 
   it('refuses oversized strings with 400', async () => {
-    const response = await harness.api.post('/api/v4/users').set(admin).send({
-      email: 'big@example.com',
-      name: 'Big',
-      username: 'big',
-      password: 'long-enough-password',
-      bio: 'b'.repeat(256),
-    });
+    const response = await harness.api
+      .post('/api/v4/users')
+      .set(admin)
+      .send({
+        email: 'big@example.com',
+        name: 'Big',
+        username: 'big',
+        password: 'long-enough-password',
+        bio: 'b'.repeat(256),
+      });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'bio is too long (maximum is 255 characters)' });
   });
@@ -349,7 +380,9 @@ describe('PUT /users/:id', () => {
       identities: [{ provider: 'ldapmain', extern_uid: 'e-1' }],
       sign_in_count: 0,
     });
-    const [event] = (await harness.outboxEvents('identity.user.updated')).filter((candidate) => candidate.aggregateId === String(created.id));
+    const [event] = (await harness.outboxEvents('identity.user.updated')).filter(
+      (candidate) => candidate.aggregateId === String(created.id),
+    );
     const changes = UserUpdated.fromJSON(event?.data).changes;
     expect(changes).toEqual(
       expect.arrayContaining([
@@ -370,7 +403,9 @@ describe('PUT /users/:id', () => {
     const created = await harness.createUser('new-password');
     const response = await harness.api.put(`/api/v4/users/${created.id}`).set(admin).send({ password: 'another-long-password' });
     expect(response.status).toBe(200);
-    const [row] = await harness.sql<{ password_expires_at: Date | null }>('select password_expires_at from users where id = $1', [created.id]);
+    const [row] = await harness.sql<{ password_expires_at: Date | null }>('select password_expires_at from users where id = $1', [
+      created.id,
+    ]);
     expect(row?.password_expires_at).toBeInstanceOf(Date);
     const events = await harness.outboxEvents('identity.user.updated');
     const event = events.find((candidate) => candidate.aggregateId === String(created.id));
@@ -405,7 +440,14 @@ describe('PUT /users/:id', () => {
 
   it('is for administrators only and validates like create', async () => {
     const created = await harness.createUser('update-rules');
-    expect((await harness.api.put(`/api/v4/users/${created.id}`).set(callerHeader(userCaller(created.id, 'update-rules'))).send({ name: 'x' })).status).toBe(403);
+    expect(
+      (
+        await harness.api
+          .put(`/api/v4/users/${created.id}`)
+          .set(callerHeader(userCaller(created.id, 'update-rules')))
+          .send({ name: 'x' })
+      ).status,
+    ).toBe(403);
     expect((await harness.api.put(`/api/v4/users/${created.id}`).set(anonymous).send({ name: 'x' })).status).toBe(401);
     const invalid = await harness.api.put(`/api/v4/users/${created.id}`).set(admin).send({ email: 'nope', password: 'short' });
     expect(invalid.body).toEqual({ message: { email: ['is invalid'], password: ['is too short (minimum is 8 characters)'] } });
@@ -420,7 +462,9 @@ describe('DELETE /users/:id and DELETE /users/:id/identities/:provider', () => {
     const response = await harness.api.delete(`/api/v4/users/${created.id}`).set(admin);
     expect(response.status).toBe(204);
     expect((await harness.api.get(`/api/v4/users/${created.id}`).set(admin)).status).toBe(404);
-    const [event] = (await harness.outboxEvents('identity.user.deleted')).filter((candidate) => candidate.aggregateId === String(created.id));
+    const [event] = (await harness.outboxEvents('identity.user.deleted')).filter(
+      (candidate) => candidate.aggregateId === String(created.id),
+    );
     const deleted = UserDeleted.fromJSON(event?.data);
     expect(deleted).toMatchObject({ user: { id: created.id, username: 'to-delete' }, hardDelete: false });
     const ghost = await harness.api.get(`/api/v4/users/${deleted.ghostUserId}`).set(admin);
@@ -459,7 +503,9 @@ describe('DELETE /users/:id and DELETE /users/:id/identities/:provider', () => {
     expect((await harness.api.delete('/api/v4/users/999999').set(admin)).body).toEqual({ message: '404 User Not Found' });
     const created = await harness.createUser('delete-rules');
     expect((await harness.api.delete(`/api/v4/users/${created.id}?hard_delete=yes`).set(admin)).status).toBe(400);
-    expect((await harness.api.delete(`/api/v4/users/${created.id}`).set(callerHeader(userCaller(created.id, 'delete-rules')))).status).toBe(403);
+    expect((await harness.api.delete(`/api/v4/users/${created.id}`).set(callerHeader(userCaller(created.id, 'delete-rules')))).status).toBe(
+      403,
+    );
   });
 
   it('removes one identity of a user', async () => {
@@ -469,8 +515,12 @@ describe('DELETE /users/:id and DELETE /users/:id/identities/:provider', () => {
     expect(missing.body).toEqual({ message: '404 Identity Not Found' });
     expect((await harness.api.delete(`/api/v4/users/${created.id}/identities/ldapmain`).set(admin)).status).toBe(204);
     expect((await harness.api.get(`/api/v4/users/${created.id}`).set(admin)).body.identities).toEqual([]);
-    expect((await harness.api.delete('/api/v4/users/999999/identities/ldapmain').set(admin)).body).toEqual({ message: '404 User Not Found' });
-    expect((await harness.api.delete(`/api/v4/users/${created.id}/identities/ldapmain`).set(callerHeader(userCaller(5, 'x')))).status).toBe(403);
+    expect((await harness.api.delete('/api/v4/users/999999/identities/ldapmain').set(admin)).body).toEqual({
+      message: '404 User Not Found',
+    });
+    expect((await harness.api.delete(`/api/v4/users/${created.id}/identities/ldapmain`).set(callerHeader(userCaller(5, 'x')))).status).toBe(
+      403,
+    );
   });
 });
 
@@ -491,7 +541,9 @@ describe('POST /users/:id/block and /unblock', () => {
     const again = await harness.api.post(`/api/v4/users/${created.id}/block`).set(admin);
     expect(again.status).toBe(201);
     expect(again.text).toBe('null');
-    expect((await harness.outboxEvents('identity.user.blocked')).filter((candidate) => candidate.aggregateId === String(created.id))).toHaveLength(1);
+    expect(
+      (await harness.outboxEvents('identity.user.blocked')).filter((candidate) => candidate.aggregateId === String(created.id)),
+    ).toHaveLength(1);
 
     const unblocked = await harness.api.post(`/api/v4/users/${created.id}/unblock`).set(admin);
     expect(unblocked.status).toBe(201);
@@ -526,12 +578,20 @@ describe('sudo through gRPC Authenticate', () => {
   it("refuses a non-administrator's sudo, a token without the sudo scope and an unknown target", async () => {
     const plain = await harness.createUser('sudo-plain');
     const plainToken = await tokenFor(plain.id, ['api', 'sudo']);
-    await expect(callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: plainToken, sudo: 'root' })).rejects.toThrow('Must be admin to use sudo');
+    await expect(callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: plainToken, sudo: 'root' })).rejects.toThrow(
+      'Must be admin to use sudo',
+    );
     const otherAdmin = await harness.createUser('sudo-admin', { admin: true });
     const noSudoScope = await tokenFor(otherAdmin.id, ['api']);
-    await expect(callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: noSudoScope, sudo: 'sudo-plain' })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: TEST_ROOT_TOKEN, sudo: 'nobody' })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: 'glpat-unknown', sudo: '' })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(
+      callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: noSudoScope, sudo: 'sudo-plain' }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: TEST_ROOT_TOKEN, sudo: 'nobody' }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: 'glpat-unknown', sudo: '' })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
   });
 
   it('answers GET /user for the user acted as', async () => {

@@ -1,10 +1,4 @@
-import {
-  GpgKeyAdded,
-  GpgKeyRemoved,
-  SshKeyAdded,
-  SshKeyRemoved,
-  type UserSnapshot,
-} from '@platform/proto/identity/v1/events';
+import { GpgKeyAdded, GpgKeyRemoved, SshKeyAdded, SshKeyRemoved, type UserSnapshot } from '@platform/proto/identity/v1/events';
 import type { EventEnvelope } from '@platform/events';
 import type { NewAuditEvent } from '../audit-events-store.ts';
 import { auditEventBase, type AuditTranslation } from './translation-helpers.ts';
@@ -12,7 +6,12 @@ import { auditEventBase, type AuditTranslation } from './translation-helpers.ts'
 /** A key event is an audit event of the key's owner, with the key as its target. */
 function keyAuditEvent(
   event: EventEnvelope,
-  options: { user: UserSnapshot; eventName: string; target: { id: number; type: string; details: string }; action: { add: string } | { remove: string } },
+  options: {
+    user: UserSnapshot;
+    eventName: string;
+    target: { id: number; type: string; details: string };
+    action: { add: string } | { remove: string };
+  },
 ): NewAuditEvent {
   const base = auditEventBase(event);
   return {

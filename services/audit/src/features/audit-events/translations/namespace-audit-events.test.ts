@@ -13,7 +13,15 @@ import {
 } from '@platform/proto/identity/v1/namespace-events';
 import { auditEventFor } from '../audit-event-translation.ts';
 
-const group: GroupSnapshot = { id: 12, name: 'Sub', path: 'sub', fullPath: 'top/sub', fullName: 'Top / Sub', parentId: 11, visibility: 'private' };
+const group: GroupSnapshot = {
+  id: 12,
+  name: 'Sub',
+  path: 'sub',
+  fullPath: 'top/sub',
+  fullName: 'Top / Sub',
+  parentId: 11,
+  visibility: 'private',
+};
 const project: ProjectSnapshot = {
   id: 30,
   name: 'App',
@@ -38,7 +46,15 @@ const member: MemberSnapshot = {
 const root = { id: 1, username: 'root', name: 'Administrator', ip: '10.0.0.1' };
 
 function envelope(type: string, data: unknown, actor: EventEnvelope['actor'] = root): EventEnvelope {
-  return { id: randomUUID(), type, occurredAt: '2026-11-22T10:00:00.000Z', aggregateId: '12', actor, data: data as Record<string, unknown>, traceContext: {} };
+  return {
+    id: randomUUID(),
+    type,
+    occurredAt: '2026-11-22T10:00:00.000Z',
+    aggregateId: '12',
+    actor,
+    data: data as Record<string, unknown>,
+    traceContext: {},
+  };
 }
 
 describe('audit events of group, project and membership events', () => {
@@ -81,9 +97,16 @@ describe('audit events of group, project and membership events', () => {
   });
 
   it('tells a withdrawn access request from a denied one, and credits the system without an actor', () => {
-    const withdrawn = auditEventFor(envelope('identity.access_request.denied', AccessRequestDenied.toJSON({ request: member, withdrawn: true })));
-    expect(withdrawn).toMatchObject({ eventName: 'member_access_request_withdrawn', details: { custom_message: 'Withdrew the access request' } });
-    const denied = auditEventFor(envelope('identity.access_request.denied', AccessRequestDenied.toJSON({ request: member, withdrawn: false }), null));
+    const withdrawn = auditEventFor(
+      envelope('identity.access_request.denied', AccessRequestDenied.toJSON({ request: member, withdrawn: true })),
+    );
+    expect(withdrawn).toMatchObject({
+      eventName: 'member_access_request_withdrawn',
+      details: { custom_message: 'Withdrew the access request' },
+    });
+    const denied = auditEventFor(
+      envelope('identity.access_request.denied', AccessRequestDenied.toJSON({ request: member, withdrawn: false }), null),
+    );
     expect(denied).toMatchObject({
       authorId: -1,
       eventName: 'member_access_request_denied',
@@ -92,7 +115,9 @@ describe('audit events of group, project and membership events', () => {
   });
 
   it('records a project shared with a group on the project, naming the level', () => {
-    const audit = auditEventFor(envelope('identity.project.shared', ProjectShared.toJSON({ project, group, groupAccess: 20, expiresAt: '' })));
+    const audit = auditEventFor(
+      envelope('identity.project.shared', ProjectShared.toJSON({ project, group, groupAccess: 20, expiresAt: '' })),
+    );
     expect(audit).toMatchObject({
       entityType: 'Project',
       entityId: 30,

@@ -98,16 +98,37 @@ function projectTarget(project: ProjectSnapshot) {
 export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   'identity.group.created': (event) => {
     const { group } = GroupCreated.fromJSON(event.data);
-    return group && namespaceAuditEvent(event, { entity: groupEntity(group), eventName: 'group_created', target: groupTarget(group), action: { add: 'group' } });
+    return (
+      group &&
+      namespaceAuditEvent(event, {
+        entity: groupEntity(group),
+        eventName: 'group_created',
+        target: groupTarget(group),
+        action: { add: 'group' },
+      })
+    );
   },
   'identity.group.updated': (event) => {
     const { group, changes } = GroupUpdated.fromJSON(event.data);
     if (!group || changes.length === 0) return undefined;
-    return namespaceAuditEvent(event, { entity: groupEntity(group), eventName: 'group_updated', target: groupTarget(group), action: changeAction(changes) });
+    return namespaceAuditEvent(event, {
+      entity: groupEntity(group),
+      eventName: 'group_updated',
+      target: groupTarget(group),
+      action: changeAction(changes),
+    });
   },
   'identity.group.deleted': (event) => {
     const { group } = GroupDeleted.fromJSON(event.data);
-    return group && namespaceAuditEvent(event, { entity: groupEntity(group), eventName: 'group_destroyed', target: groupTarget(group), action: { remove: 'group' } });
+    return (
+      group &&
+      namespaceAuditEvent(event, {
+        entity: groupEntity(group),
+        eventName: 'group_destroyed',
+        target: groupTarget(group),
+        action: { remove: 'group' },
+      })
+    );
   },
   'identity.group.shared': (event) => {
     const { group, sharedWithGroup, groupAccess } = GroupShared.fromJSON(event.data);
@@ -131,16 +152,37 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   },
   'identity.project.created': (event) => {
     const { project } = ProjectCreated.fromJSON(event.data);
-    return project && namespaceAuditEvent(event, { entity: projectEntity(project), eventName: 'project_created', target: projectTarget(project), action: { add: 'project' } });
+    return (
+      project &&
+      namespaceAuditEvent(event, {
+        entity: projectEntity(project),
+        eventName: 'project_created',
+        target: projectTarget(project),
+        action: { add: 'project' },
+      })
+    );
   },
   'identity.project.updated': (event) => {
     const { project, changes } = ProjectUpdated.fromJSON(event.data);
     if (!project || changes.length === 0) return undefined;
-    return namespaceAuditEvent(event, { entity: projectEntity(project), eventName: 'project_updated', target: projectTarget(project), action: changeAction(changes) });
+    return namespaceAuditEvent(event, {
+      entity: projectEntity(project),
+      eventName: 'project_updated',
+      target: projectTarget(project),
+      action: changeAction(changes),
+    });
   },
   'identity.project.deleted': (event) => {
     const { project } = ProjectDeleted.fromJSON(event.data);
-    return project && namespaceAuditEvent(event, { entity: projectEntity(project), eventName: 'project_destroyed', target: projectTarget(project), action: { remove: 'project' } });
+    return (
+      project &&
+      namespaceAuditEvent(event, {
+        entity: projectEntity(project),
+        eventName: 'project_destroyed',
+        target: projectTarget(project),
+        action: { remove: 'project' },
+      })
+    );
   },
   'identity.project.shared': (event) => {
     const { project, group, groupAccess } = ProjectShared.fromJSON(event.data);
@@ -185,7 +227,15 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   },
   'identity.member.removed': (event) => {
     const { member } = MemberRemoved.fromJSON(event.data);
-    return member && namespaceAuditEvent(event, { entity: memberEntity(member), eventName: 'member_destroyed', target: memberTarget(member), action: { remove: 'user_access' } });
+    return (
+      member &&
+      namespaceAuditEvent(event, {
+        entity: memberEntity(member),
+        eventName: 'member_destroyed',
+        target: memberTarget(member),
+        action: { remove: 'user_access' },
+      })
+    );
   },
   'identity.access_request.requested': (event) => {
     const { request } = AccessRequested.fromJSON(event.data);

@@ -53,7 +53,12 @@ describe('SCIM audit events', () => {
       externUid: 'ext-1',
       reason: DeprovisioningReason.DEPROVISIONING_REASON_DEACTIVATED,
     });
-    const deleted = ScimUserDeprovisioned.toJSON({ group, user, externUid: 'ext-1', reason: DeprovisioningReason.DEPROVISIONING_REASON_DELETED });
+    const deleted = ScimUserDeprovisioned.toJSON({
+      group,
+      user,
+      externUid: 'ext-1',
+      reason: DeprovisioningReason.DEPROVISIONING_REASON_DELETED,
+    });
     expect(auditEventFor(envelope('identity.scim_user.deprovisioned', deactivated))?.details.custom_message).toBe(
       'Deactivated user through SCIM with externalId ext-1',
     );
@@ -72,7 +77,11 @@ describe('SCIM audit events', () => {
       entityType: 'Group',
       entityId: 7,
       eventName: 'saml_provider_updated',
-      details: { author_name: 'Group Owner', ip_address: '10.0.0.1', custom_message: 'Changed SAML single sign-on: enabled from true to false' },
+      details: {
+        author_name: 'Group Owner',
+        ip_address: '10.0.0.1',
+        custom_message: 'Changed SAML single sign-on: enabled from true to false',
+      },
     });
   });
 

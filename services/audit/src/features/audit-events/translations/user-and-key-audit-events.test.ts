@@ -28,11 +28,21 @@ function envelope(type: string, data: unknown): EventEnvelope {
   };
 }
 
-const userTarget = { target_id: 7, target_type: 'User', target_details: 'grace', entity_path: 'grace', author_name: 'Administrator', ip_address: '10.0.0.1' };
+const userTarget = {
+  target_id: 7,
+  target_type: 'User',
+  target_details: 'grace',
+  entity_path: 'grace',
+  author_name: 'Administrator',
+  ip_address: '10.0.0.1',
+};
 
 describe('audit events of user events', () => {
   it('records a single attribute change as change, from and to', () => {
-    const event = envelope('identity.user.updated', UserUpdated.toJSON({ user: grace, changes: [{ attribute: 'email', from: 'a@example.com', to: 'b@example.com' }] }));
+    const event = envelope(
+      'identity.user.updated',
+      UserUpdated.toJSON({ user: grace, changes: [{ attribute: 'email', from: 'a@example.com', to: 'b@example.com' }] }),
+    );
     expect(auditEventFor(event)).toEqual({
       authorId: 1,
       sourceEventId: event.id,
@@ -54,7 +64,10 @@ describe('audit events of user events', () => {
     });
     expect(auditEventFor(envelope('identity.user.updated', several))?.details).toMatchObject({ custom_message: 'Changed name, password' });
     const password = UserUpdated.toJSON({ user: grace, changes: [{ attribute: 'password', from: '', to: '' }] });
-    expect(auditEventFor(envelope('identity.user.updated', password))?.details).toEqual({ ...userTarget, custom_message: 'Changed password' });
+    expect(auditEventFor(envelope('identity.user.updated', password))?.details).toEqual({
+      ...userTarget,
+      custom_message: 'Changed password',
+    });
     expect(auditEventFor(envelope('identity.user.updated', UserUpdated.toJSON({ user: grace, changes: [] })))).toBeUndefined();
   });
 
@@ -63,8 +76,12 @@ describe('audit events of user events', () => {
       eventName: 'user_blocked',
       details: { ...userTarget, custom_message: 'Blocked user' },
     });
-    expect(auditEventFor(envelope('identity.user.unblocked', UserUnblocked.toJSON({ user: grace })))?.details.custom_message).toBe('Unblocked user');
-    const deleted = auditEventFor(envelope('identity.user.deleted', UserDeleted.toJSON({ user: grace, hardDelete: false, ghostUserId: 3 })));
+    expect(auditEventFor(envelope('identity.user.unblocked', UserUnblocked.toJSON({ user: grace })))?.details.custom_message).toBe(
+      'Unblocked user',
+    );
+    const deleted = auditEventFor(
+      envelope('identity.user.deleted', UserDeleted.toJSON({ user: grace, hardDelete: false, ghostUserId: 3 })),
+    );
     expect(deleted).toMatchObject({ entityId: 7, eventName: 'user_destroyed', details: { remove: 'user', target_details: 'grace' } });
   });
 });
@@ -77,13 +94,23 @@ describe('audit events of key events', () => {
       entityId: 7,
       entityType: 'User',
       eventName: 'add_ssh_key',
-      details: { add: 'SSH key', target_id: 40, target_type: 'Key', target_details: 'Laptop', entity_path: 'grace', author_name: 'Administrator' },
+      details: {
+        add: 'SSH key',
+        target_id: 40,
+        target_type: 'Key',
+        target_details: 'Laptop',
+        entity_path: 'grace',
+        author_name: 'Administrator',
+      },
     });
   });
 
   it('records SSH key removal and GPG keys', () => {
     const removed = SshKeyRemoved.toJSON({ user: grace, key: { id: 40, title: 'Laptop', fingerprintSha256: 'abc', usageType: 'auth' } });
-    expect(auditEventFor(envelope('identity.ssh_key.removed', removed))).toMatchObject({ eventName: 'remove_ssh_key', details: { remove: 'SSH key' } });
+    expect(auditEventFor(envelope('identity.ssh_key.removed', removed))).toMatchObject({
+      eventName: 'remove_ssh_key',
+      details: { remove: 'SSH key' },
+    });
     const gpg = GpgKeyAdded.toJSON({ user: grace, key: { id: 5, primaryKeyid: 'ABCDEF0123456789', fingerprint: 'F'.repeat(40) } });
     expect(auditEventFor(envelope('identity.gpg_key.added', gpg))).toMatchObject({
       eventName: 'add_gpg_key',
