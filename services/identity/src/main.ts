@@ -65,6 +65,7 @@ import { ScimService } from './features/scim/scim-service.ts';
 import { ScimTokensService } from './features/scim/scim-tokens-service.ts';
 import { scimRoutes } from './features/scim/scim-routes.ts';
 import { scimErrorMiddleware } from './features/scim/scim-errors.ts';
+import { resourceCustomAttributesRoutes } from './features/custom-attributes/resource-custom-attributes-routes.ts';
 import { scimTokensRoutes } from './features/scim/scim-tokens-routes.ts';
 
 export interface RunningIdentity {
@@ -189,6 +190,8 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
       membersRoutes({ members, access, views }),
       accessRequestsRoutes({ accessRequests, access, views }),
       namespacesRoutes({ namespaces: namespaceStore, access, views }),
+      resourceCustomAttributesRoutes({ resource: 'groups', owner: groups, access }),
+      resourceCustomAttributesRoutes({ resource: 'projects', owner: projects, access }),
     ],
   });
   const http: Server = await new Promise((resolve) => {

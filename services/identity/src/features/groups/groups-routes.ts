@@ -1,7 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import { requireUser } from '@platform/auth';
-import { NotFoundError } from '@platform/errors';
 import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest } from '@platform/http';
 import type { Group } from '../namespaces/namespace.entity.ts';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
@@ -28,8 +26,6 @@ import {
 
 /** The deprecated `projects` and `shared_projects` of group details hold at most this many each. */
 const DETAIL_PROJECTS_LIMIT = 100;
-
-const customAttributeKeyParams = z.object({ id: z.string(), key: z.string().min(1).max(255) });
 
 export function groupsRoutes(options: {
   groups: GroupsService;
@@ -237,49 +233,6 @@ export function groupsRoutes(options: {
       const caller = requireUser(callerOf(req));
       const input = parseParams(unshareGroupParams, req.params);
       await groups.unshare(await access.viewerOf(caller), actorOf(caller), input.id, input.group_id);
-      res.status(204).end();
-    }),
-  );
-
-  router.get(
-    '/api/v4/groups/:id/custom_attributes',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      res.json((await groups.customAttributes(viewer, id)).map(({ key, value }) => ({ key, value })));
-    }),
-  );
-
-  router.get(
-    '/api/v4/groups/:id/custom_attributes/:key',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const { key } = parseParams(customAttributeKeyParams, req.params);
-      const attribute = (await groups.customAttributes(viewer, id)).find((candidate) => candidate.key === key);
-      if (!attribute) throw new NotFoundError('Custom Attribute');
-      res.json({ key: attribute.key, value: attribute.value });
-    }),
-  );
-
-  router.put(
-    '/api/v4/groups/:id/custom_attributes/:key',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const { key, value } = parseParams(customAttributeKeyParams.extend({ value: z.string().max(255) }), requestParams(req));
-      const attribute = await groups.setCustomAttribute(viewer, id, key, value);
-      res.json({ key: attribute.key, value: attribute.value });
-    }),
-  );
-
-  router.delete(
-    '/api/v4/groups/:id/custom_attributes/:key',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const { key } = parseParams(customAttributeKeyParams, req.params);
-      await groups.removeCustomAttribute(viewer, id, key);
       res.status(204).end();
     }),
   );

@@ -1,7 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import { requireUser } from '@platform/auth';
-import { NotFoundError } from '@platform/errors';
 import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
 import { idOrPathParams } from '../namespaces/namespace.schemas.ts';
@@ -85,8 +83,6 @@ export async function sendProjectPage(options: {
   );
   sendPage(options.req, options.res, { page: options.page, total: result.total, items });
 }
-
-const customAttributeKeyParams = z.object({ id: z.string(), key: z.string().min(1).max(255) });
 
 export function projectsRoutes(options: { projects: ProjectsService; access: AccessPolicy; views: NamespaceViewContext }): Router {
   const { projects, access, views } = options;
@@ -220,50 +216,6 @@ export function projectsRoutes(options: { projects: ProjectsService; access: Acc
       }),
     );
   }
-
-  router.get(
-    '/api/v4/projects/:id/custom_attributes',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const attributes = await projects.customAttributes(viewer, id);
-      res.json(attributes.map(({ key, value }) => ({ key, value })));
-    }),
-  );
-
-  router.get(
-    '/api/v4/projects/:id/custom_attributes/:key',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const { key } = parseParams(customAttributeKeyParams, req.params);
-      const attribute = (await projects.customAttributes(viewer, id)).find((candidate) => candidate.key === key);
-      if (!attribute) throw new NotFoundError('Custom Attribute');
-      res.json({ key: attribute.key, value: attribute.value });
-    }),
-  );
-
-  router.put(
-    '/api/v4/projects/:id/custom_attributes/:key',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const { key, value } = parseParams(customAttributeKeyParams.extend({ value: z.string().max(255) }), requestParams(req));
-      const attribute = await projects.setCustomAttribute(viewer, id, key, value);
-      res.json({ key: attribute.key, value: attribute.value });
-    }),
-  );
-
-  router.delete(
-    '/api/v4/projects/:id/custom_attributes/:key',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const { key } = parseParams(customAttributeKeyParams, req.params);
-      await projects.removeCustomAttribute(viewer, id, key);
-      res.status(204).end();
-    }),
-  );
 
   return router;
 }
