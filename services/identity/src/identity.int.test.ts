@@ -87,7 +87,9 @@ describe('POST /users', () => {
     });
     expect(response.body).not.toHaveProperty('password');
     expect(response.body).not.toHaveProperty('password_hash');
-    expect(gitlabSchemaErrors('user/admin.json', response.body, { optional: ['pronouns', 'namespace_id'] })).toEqual([]);
+    expect(gitlabSchemaErrors('user/admin.json', response.body, { optional: ['pronouns'] })).toEqual([]);
+    const namespace = await api.get(`/api/v4/namespaces/${response.body.namespace_id}`).set(callerHeader(adminCaller()));
+    expect(namespace.body).toMatchObject({ kind: 'user', path: 'grace', full_path: 'grace' });
   });
 
   it('publishes identity.user.created through the outbox to Kafka', async () => {

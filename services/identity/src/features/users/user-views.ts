@@ -56,6 +56,7 @@ function privateFields(user: User, identities: Identity[]) {
   return {
     email: user.email,
     commit_email: user.email,
+    namespace_id: user.namespaceId ?? null,
     last_sign_in_at: user.lastSignInAt ?? null,
     confirmed_at: user.confirmedAt ?? null,
     theme_id: user.themeId,

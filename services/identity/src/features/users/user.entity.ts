@@ -46,6 +46,12 @@ export const User = defineEntity({
     lastActivityOn: p.string().columnType('date').nullable(),
     sharedRunnersMinutesLimit: p.integer().nullable(),
     extraSharedRunnersMinutesLimit: p.integer().nullable(),
+    /** The user's personal namespace, kept by a database trigger (see the namespaces migration). */
+    namespaceId: p
+      .integer()
+      .formula((columns) => `(select n.id from namespaces n where n.owner_id = ${columns.id} and n.kind = 'user')`)
+      .nullable()
+      .persist(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

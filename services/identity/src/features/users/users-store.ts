@@ -127,6 +127,8 @@ export class PgUserStore implements UserStore {
     } catch (error) {
       throw translateDbError(error, { conflict: conflictMessage(error) });
     }
+    // Columns the database fills in (the personal namespace, made by a trigger) are read back.
+    await this.#em.refresh(entity);
     return entity;
   }
 
