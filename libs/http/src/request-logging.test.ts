@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import express from 'express';
-import { pino } from 'pino';
+import { createLogger } from '@platform/logger';
 import request from 'supertest';
 import { requestLogging } from './request-logging.ts';
 
@@ -13,7 +13,15 @@ function appLoggingTo(lines: string[], level = 'info') {
     },
   });
   const app = express();
-  app.use(requestLogging(pino({ level }, sink)));
+  const logger = createLogger({ name: 'test', level, destination: sink });
+  app.use(requestLogging(logger));
+  app.get('/deep', (_req, res) => {
+    // Logged from inside the handler, with no request in scope: the id comes along by itself.
+    setImmediate(() => {
+      logger.warn('something worth knowing');
+      res.json({});
+    });
+  });
   app.get('/{*path}', (_req, res) => void res.json({}));
   return request(app);
 }
@@ -34,6 +42,12 @@ describe('requestLogging', () => {
     const line = JSON.parse(lines[0] ?? '{}');
     expect(line).toMatchObject({ reqId: 'r1', method: 'GET', status: 200, url: '/api/v4/user?private_token=[redacted]&page=2' });
     expect(lines[0]).not.toContain('glpat-secret');
+  });
+
+  it('stamps the request id on every line logged while handling the request', async () => {
+    const lines: string[] = [];
+    await appLoggingTo(lines, 'warn').get('/deep').set('X-Request-Id', 'r2');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ reqId: 'r2', msg: 'something worth knowing' })]);
   });
 
   it('stays quiet for health probes and below info level', async () => {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import type { Logger } from '@platform/logger';
+import { withRequestId, type Logger } from '@platform/logger';
 
 /** Query parameters that carry credentials, as GitLab accepts them; never logged. */
 const SECRET_PARAMETERS = /([?&](?:private_token|access_token|job_token|token)=)[^&]*/gi;
 
 /**
- * Gives every request an id (the caller's `X-Request-Id`, or a new one), echoes it, and logs one
- * line per finished request at info level. Cheaper than a child logger per request, which
+ * Gives every request an id (the caller's `X-Request-Id`, or a new one), echoes it, stamps it on
+ * every line logged while handling the request, and logs one line per finished request at info level. Cheaper than a child logger per request, which
  * matters on the hot path; health probes are not logged.
  */
 export function requestLogging(logger: Logger): RequestHandler {
@@ -16,7 +16,7 @@ export function requestLogging(logger: Logger): RequestHandler {
     req.headers['x-request-id'] = id;
     res.setHeader('X-Request-Id', id);
     if (req.path.startsWith('/-/') || !logger.isLevelEnabled('info')) {
-      next();
+      withRequestId(id, next);
       return;
     }
     const started = process.hrtime.bigint();
@@ -32,6 +32,6 @@ export function requestLogging(logger: Logger): RequestHandler {
         'request completed',
       );
     });
-    next();
+    withRequestId(id, next);
   };
 }

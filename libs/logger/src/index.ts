@@ -1,2 +1,2 @@
-export { createLogger } from './create-logger.ts';
+export { createLogger, withRequestId } from './create-logger.ts';
 export type { Logger } from 'pino';
