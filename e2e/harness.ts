@@ -8,8 +8,13 @@ import { dropDatabases, TEST_INTERNAL_SECRET, testEnvironment } from '@platform/
 
 export const E2E_ROOT_TOKEN = 'glpat-e2e-root-token-000000000';
 
-/** `authCacheTtlMs: 0` makes the gateway ask identity on every request, so blocking is seen at once. */
-export async function startTestPlatform(options: { authCacheTtlMs?: number } = {}): Promise<RunningPlatform> {
+/**
+ * `authCacheTtlMs: 0` makes the gateway ask identity on every request, so blocking is seen at once;
+ * `env` adds variables for every process; `onLine` receives what each process prints.
+ */
+export async function startTestPlatform(
+  options: { authCacheTtlMs?: number; env?: NodeJS.ProcessEnv; onLine?: (service: string, line: string) => void } = {},
+): Promise<RunningPlatform> {
   const { postgresUrl, kafkaBrokers } = testEnvironment();
   const run = randomBytes(4).toString('hex');
   const databasePrefix = `e2e_${run}_`;
@@ -23,7 +28,8 @@ export async function startTestPlatform(options: { authCacheTtlMs?: number } = {
     databasePrefix,
     kafkaNamespace: `e2e-${run}`,
     logLevel: 'warn',
-    ...(options.authCacheTtlMs === undefined ? {} : { env: { AUTH_CACHE_TTL_MS: String(options.authCacheTtlMs) } }),
+    env: { ...options.env, ...(options.authCacheTtlMs === undefined ? {} : { AUTH_CACHE_TTL_MS: String(options.authCacheTtlMs) }) },
+    ...(options.onLine ? { onLine: options.onLine } : {}),
   });
   return {
     ...platform,
