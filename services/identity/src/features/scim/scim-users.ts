@@ -2,25 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { FieldValidationError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
 import { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { userCreatedEvent, userUpdatedEvent } from '../users/users.events.ts';
+import { validateProfile } from '../users/users-service.ts';
 import type { ProvisionedUserAttributes, ProvisioningUsers } from './scim-service.ts';
-
-const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]+$/;
-
-/** The user rules of the users API, for the attributes an identity provider sets. */
-function validate(attributes: Partial<ProvisionedUserAttributes>): void {
-  const problems: Record<string, string[]> = {};
-  if (attributes.email !== undefined && !EMAIL_PATTERN.test(attributes.email)) problems.email = ['is invalid'];
-  if (attributes.username !== undefined && !USERNAME_PATTERN.test(attributes.username)) {
-    problems.username = ['is too short (minimum is 2 characters) or holds characters a username cannot'];
-  }
-  if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
-}
 
 /**
  * Users as the group's identity provider creates and changes them: through the users store, with
@@ -53,7 +40,7 @@ export class ScimProvisionedUsers implements ProvisioningUsers {
 
   /** The identity provider vouches for the email; the password is random and never shown to anyone. */
   async create(attributes: ProvisionedUserAttributes): Promise<User> {
-    validate(attributes);
+    validateProfile(attributes, attributes.email);
     const passwordHash = await hash(randomBytes(24).toString('base64url'));
     const user = await this.#users.insert({ ...attributes, passwordHash, confirmedAt: new Date() }, []);
     recordEvent(this.#em, { ...userCreatedEvent(user), actor: null });
@@ -61,7 +48,7 @@ export class ScimProvisionedUsers implements ProvisioningUsers {
   }
 
   async update(user: User, changes: Partial<ProvisionedUserAttributes>): Promise<User> {
-    validate(changes);
+    validateProfile(changes, changes.email ?? user.email);
     const audited = (Object.keys(changes) as Array<keyof ProvisionedUserAttributes>).map((attribute) => ({
       attribute,
       from: user[attribute],

@@ -42,7 +42,7 @@ export class UserUpdateConflictError extends NotFoundError {
   }
 }
 
-type ProfileFields = Partial<
+export type ProfileFields = Partial<
   Pick<
     UpdateUserParams,
     'email' | 'name' | 'username' | 'password' | 'projects_limit' | 'theme_id' | 'color_scheme_id' | 'website_url' | 'public_email'
@@ -61,8 +61,9 @@ function isHttpUrl(value: string): boolean {
 /**
  * The record-level rules GitLab reports as `{"message": {"field": ["..."]}}`, for the fields
  * given. `email` is the address the user will have, which a public email must match.
+ * SCIM provisioning applies the same rules to the attributes an identity provider sets.
  */
-function validateProfile(input: ProfileFields, email: string): void {
+export function validateProfile(input: ProfileFields, email: string): void {
   const problems: Record<string, string[]> = {};
   const add = (field: string, problem: string) => (problems[field] ??= []).push(problem);
   if (input.email !== undefined && !EMAIL_PATTERN.test(input.email)) add('email', 'is invalid');
