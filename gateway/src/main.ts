@@ -1,7 +1,6 @@
 /** Composition root of the gateway. */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { createChannelCredentials } from '@platform/grpc';
+import { listen } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
 import { Authenticator } from './authenticator.ts';
@@ -25,17 +24,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     upstreams: { identity: config.IDENTITY_URL, audit: config.AUDIT_URL },
     metrics: createMetrics(),
   });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(config.PORT, () => resolve(listening));
-  });
-  server.keepAliveTimeout = 65_000;
-  const port = (server.address() as AddressInfo).port;
-  logger.info({ port }, 'gateway started');
+  const server = await listen(app, config.PORT);
+  logger.info({ port: server.port }, 'gateway started');
   return {
-    port,
+    port: server.port,
     async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      await server.close();
       identity.close();
     },
   };

@@ -1,4 +1,4 @@
-export { createOrm, ensureDatabase, migrate, databaseNameOf } from './orm.ts';
+export { createOrm, ensureDatabase, migrate, openDatabase, checkDatabase, databaseNameOf } from './orm.ts';
 export type { Orm, CreateOrmOptions } from './orm.ts';
 export { requestScope, inUnitOfWork } from './unit-of-work.ts';
 export { translateDbError } from './db-errors.ts';

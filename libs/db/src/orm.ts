@@ -86,3 +86,16 @@ export async function migrate(orm: Orm): Promise<void> {
     await connection.execute('select pg_advisory_unlock(?)', [lockKey]);
   }
 }
+
+/** The service's database, ready to use: created if missing, connected, migrated. */
+export async function openDatabase(options: CreateOrmOptions): Promise<Orm> {
+  await ensureDatabase(options.url);
+  const orm = await createOrm(options);
+  await migrate(orm);
+  return orm;
+}
+
+/** A readiness check: the database answers a query. */
+export async function checkDatabase(orm: Orm): Promise<void> {
+  await orm.em.fork().execute('select 1');
+}

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
-import { createOrm, Migration, migrate, type Orm } from '@platform/db';
+import { Migration, openDatabase, type Orm } from '@platform/db';
 import { createLogger } from '@platform/logger';
 import { startTelemetry, type Telemetry } from '@platform/telemetry';
 import { createTestDatabase, testEnvironment, waitFor, type TestDatabase } from '@platform/testing';
@@ -44,15 +44,12 @@ async function unpublished(): Promise<number> {
 beforeAll(async () => {
   telemetry = startTelemetry({ serviceName: 'events-test', env: {}, spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });
   database = createTestDatabase('events');
-  const { ensureDatabase } = await import('@platform/db');
-  await ensureDatabase(database.url);
-  orm = await createOrm({
+  orm = await openDatabase({
     url: database.url,
     entities: [OutboxEntry, ProcessedEvent],
     migrations: [{ name: 'EventTables', class: EventTables }],
     logger,
   });
-  await migrate(orm);
   await ensureTopics(kafka(), [topic]);
 });
 

@@ -1,9 +1,7 @@
 /** Composition root of the audit service: consumes domain events and serves audit events. */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createOrm, ensureDatabase, migrate, requestScope } from '@platform/db';
+import { checkDatabase, openDatabase, requestScope } from '@platform/db';
 import { createKafka, OutboxEntry, ProcessedEvent, startConsumer } from '@platform/events';
-import { createServiceApp } from '@platform/http';
+import { createServiceApp, listen } from '@platform/http';
 import { createChannelCredentials } from '@platform/grpc';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
 import { createLogger, type Logger } from '@platform/logger';
@@ -23,14 +21,12 @@ export interface RunningAudit {
 }
 
 export async function startAudit(config: AuditConfig, logger: Logger): Promise<RunningAudit> {
-  await ensureDatabase(config.DATABASE_URL);
-  const orm = await createOrm({
+  const orm = await openDatabase({
     url: config.DATABASE_URL,
     entities: [AuditEvent, OutboxEntry, ProcessedEvent],
     migrations,
     logger,
   });
-  await migrate(orm);
 
   const auditEvents = new AuditEventsService({ store: new PgAuditEventStore(orm.em) });
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'audit', logger });
@@ -49,21 +45,16 @@ export async function startAudit(config: AuditConfig, logger: Logger): Promise<R
     logger,
     internalSecret: config.INTERNAL_SECRET,
     requestScope: requestScope(orm),
-    readinessChecks: { database: async () => void (await orm.em.fork().execute('select 1')) },
+    readinessChecks: { database: () => checkDatabase(orm) },
     routes: [auditEventsRoutes({ auditEvents }), entityAuditEventsRoutes({ auditEvents, access: new IdentityResourceAccess(identity) })],
   });
-  const http: Server = await new Promise((resolve) => {
-    const server = app.listen(config.HTTP_PORT, () => resolve(server));
-  });
-  http.keepAliveTimeout = 65_000;
-  const httpPort = (http.address() as AddressInfo).port;
-  logger.info({ httpPort }, 'audit started');
+  const http = await listen(app, config.HTTP_PORT);
+  logger.info({ httpPort: http.port }, 'audit started');
 
   return {
-    httpPort,
+    httpPort: http.port,
     async stop() {
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
+      await http.close();
       await consumer.stop();
       identity.close();
       await orm.close();

@@ -1,10 +1,8 @@
 /** Composition root of the identity service: the only place that wires stores, services and servers. */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { createOrm, ensureDatabase, migrate, requestScope } from '@platform/db';
+import { checkDatabase, openDatabase, requestScope } from '@platform/db';
 import { createKafka, OutboxEntry, ProcessedEvent, startOutboxRelay, type OutboxRelay } from '@platform/events';
 import { startGrpcServer } from '@platform/grpc';
-import { createServiceApp } from '@platform/http';
+import { createServiceApp, listen } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
 import { readConfig, type IdentityConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
@@ -76,8 +74,7 @@ export interface RunningIdentity {
 }
 
 export async function startIdentity(config: IdentityConfig, logger: Logger): Promise<RunningIdentity> {
-  await ensureDatabase(config.DATABASE_URL);
-  const orm = await createOrm({
+  const orm = await openDatabase({
     url: config.DATABASE_URL,
     entities: [
       User,
@@ -104,7 +101,6 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
     migrations,
     logger,
   });
-  await migrate(orm);
 
   const views = { externalUrl: config.EXTERNAL_URL.replace(/\/$/, '') };
   const userStore = new PgUserStore(orm.em);
@@ -173,7 +169,7 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
     logger,
     internalSecret: config.INTERNAL_SECRET,
     requestScope: requestScope(orm),
-    readinessChecks: { database: async () => void (await orm.em.fork().execute('select 1')) },
+    readinessChecks: { database: () => checkDatabase(orm) },
     errorRenderers: [{ pathPrefix: '/api/scim', render: scimErrorMiddleware(logger) }],
     routes: [
       usersRoutes({ users, customAttributes, views }),
@@ -194,10 +190,7 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
       resourceCustomAttributesRoutes({ resource: 'projects', owner: projects, access }),
     ],
   });
-  const http: Server = await new Promise((resolve) => {
-    const server = app.listen(config.HTTP_PORT, () => resolve(server));
-  });
-  http.keepAliveTimeout = 65_000;
+  const http = await listen(app, config.HTTP_PORT);
   const grpc = await startGrpcServer({
     port: config.GRPC_PORT,
     services: [
@@ -219,17 +212,15 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
       }),
     ],
   });
-  const httpPort = (http.address() as AddressInfo).port;
-  logger.info({ httpPort, grpcPort: grpc.port, topic: IDENTITY_TOPIC }, 'identity started');
+  logger.info({ httpPort: http.port, grpcPort: grpc.port, topic: IDENTITY_TOPIC }, 'identity started');
 
   return {
-    httpPort,
+    httpPort: http.port,
     grpcPort: grpc.port,
     relay,
     async stop() {
       await grpc.stop();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
+      await http.close();
       await relay.stop();
       await orm.close();
     },
