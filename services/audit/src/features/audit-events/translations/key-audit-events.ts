@@ -1,33 +1,14 @@
 import { GpgKeyAdded, GpgKeyRemoved, SshKeyAdded, SshKeyRemoved, type UserSnapshot } from '@platform/proto/identity/v1/events';
 import type { EventEnvelope } from '@platform/events';
 import type { NewAuditEvent } from '../audit-events-store.ts';
-import { auditEventBase, type AuditTranslation } from './translation-helpers.ts';
+import { auditEvent, type AuditTarget, type AuditTranslation } from './translation-helpers.ts';
 
 /** A key event is an audit event of the key's owner, with the key as its target. */
 function keyAuditEvent(
   event: EventEnvelope,
-  options: {
-    user: UserSnapshot;
-    eventName: string;
-    target: { id: number; type: string; details: string };
-    action: { add: string } | { remove: string };
-  },
+  options: { user: UserSnapshot; eventName: string; target: AuditTarget; action: { add: string } | { remove: string } },
 ): NewAuditEvent {
-  const base = auditEventBase(event);
-  return {
-    ...base,
-    entityId: options.user.id,
-    entityType: 'User',
-    eventName: options.eventName,
-    details: {
-      ...base.details,
-      ...options.action,
-      target_id: options.target.id,
-      target_type: options.target.type,
-      target_details: options.target.details,
-      entity_path: options.user.username,
-    },
-  };
+  return auditEvent(event, { ...options, entity: { type: 'User', id: options.user.id, path: options.user.username } });
 }
 
 /** Audit events for SSH and GPG keys added to and removed from users. */

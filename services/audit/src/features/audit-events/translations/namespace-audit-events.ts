@@ -21,23 +21,12 @@ import {
   type ProjectSnapshot,
 } from '@platform/proto/identity/v1/namespace-events';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
-import type { EventEnvelope } from '@platform/events';
-import type { AuditDetails, EntityType } from '../audit-event.entity.ts';
-import type { NewAuditEvent } from '../audit-events-store.ts';
-import { auditEventBase, type AuditTranslation } from './translation-helpers.ts';
-
-type Action = Pick<AuditDetails, 'add' | 'as' | 'remove' | 'change' | 'from' | 'to' | 'custom_message'>;
+import { auditEvent, type AuditAction, type AuditedEntity, type AuditTranslation } from './translation-helpers.ts';
 
 const LEVEL_NAMES: Record<number, string> = { 10: 'Guest', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
 
 function levelName(level: number): string {
   return LEVEL_NAMES[level] ?? `Access level ${level}`;
-}
-
-interface AuditedEntity {
-  type: EntityType;
-  id: number;
-  path: string;
 }
 
 function groupEntity(group: GroupSnapshot): AuditedEntity {
@@ -53,30 +42,8 @@ function memberEntity(member: MemberSnapshot): AuditedEntity {
   return { type, id: member.sourceId, path: member.sourceFullPath };
 }
 
-/** An audit event of a group or project, the entity its `entity_path` names. */
-function namespaceAuditEvent(
-  event: EventEnvelope,
-  options: { entity: AuditedEntity; eventName: string; target: { id: number; type: string; details: string }; action: Action },
-): NewAuditEvent {
-  const base = auditEventBase(event);
-  return {
-    ...base,
-    entityId: options.entity.id,
-    entityType: options.entity.type,
-    eventName: options.eventName,
-    details: {
-      ...base.details,
-      ...options.action,
-      target_id: options.target.id,
-      target_type: options.target.type,
-      target_details: options.target.details,
-      entity_path: options.entity.path,
-    },
-  };
-}
-
 /** One change reads as change, from and to; several as a message naming each. */
-function changeAction(changes: AttributeChange[]): Action {
+function changeAction(changes: AttributeChange[]): AuditAction {
   const [only] = changes;
   if (changes.length === 1 && only) return { change: only.attribute, from: only.from, to: only.to };
   return { custom_message: `Changed ${changes.map((change) => `${change.attribute} from '${change.from}' to '${change.to}'`).join(', ')}` };
@@ -100,7 +67,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
     const { group } = GroupCreated.fromJSON(event.data);
     return (
       group &&
-      namespaceAuditEvent(event, {
+      auditEvent(event, {
         entity: groupEntity(group),
         eventName: 'group_created',
         target: groupTarget(group),
@@ -111,7 +78,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   'identity.group.updated': (event) => {
     const { group, changes } = GroupUpdated.fromJSON(event.data);
     if (!group || changes.length === 0) return undefined;
-    return namespaceAuditEvent(event, {
+    return auditEvent(event, {
       entity: groupEntity(group),
       eventName: 'group_updated',
       target: groupTarget(group),
@@ -122,7 +89,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
     const { group } = GroupDeleted.fromJSON(event.data);
     return (
       group &&
-      namespaceAuditEvent(event, {
+      auditEvent(event, {
         entity: groupEntity(group),
         eventName: 'group_destroyed',
         target: groupTarget(group),
@@ -133,7 +100,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   'identity.group.shared': (event) => {
     const { group, sharedWithGroup, groupAccess } = GroupShared.fromJSON(event.data);
     if (!group || !sharedWithGroup) return undefined;
-    return namespaceAuditEvent(event, {
+    return auditEvent(event, {
       entity: groupEntity(group),
       eventName: 'group_share_with_group_link_created',
       target: groupTarget(sharedWithGroup),
@@ -143,7 +110,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   'identity.group.unshared': (event) => {
     const { group, sharedWithGroup } = GroupUnshared.fromJSON(event.data);
     if (!group || !sharedWithGroup) return undefined;
-    return namespaceAuditEvent(event, {
+    return auditEvent(event, {
       entity: groupEntity(group),
       eventName: 'group_share_with_group_link_removed',
       target: groupTarget(sharedWithGroup),
@@ -154,7 +121,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
     const { project } = ProjectCreated.fromJSON(event.data);
     return (
       project &&
-      namespaceAuditEvent(event, {
+      auditEvent(event, {
         entity: projectEntity(project),
         eventName: 'project_created',
         target: projectTarget(project),
@@ -165,7 +132,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   'identity.project.updated': (event) => {
     const { project, changes } = ProjectUpdated.fromJSON(event.data);
     if (!project || changes.length === 0) return undefined;
-    return namespaceAuditEvent(event, {
+    return auditEvent(event, {
       entity: projectEntity(project),
       eventName: 'project_updated',
       target: projectTarget(project),
@@ -176,7 +143,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
     const { project } = ProjectDeleted.fromJSON(event.data);
     return (
       project &&
-      namespaceAuditEvent(event, {
+      auditEvent(event, {
         entity: projectEntity(project),
         eventName: 'project_destroyed',
         target: projectTarget(project),
@@ -187,7 +154,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   'identity.project.shared': (event) => {
     const { project, group, groupAccess } = ProjectShared.fromJSON(event.data);
     if (!project || !group) return undefined;
-    return namespaceAuditEvent(event, {
+    return auditEvent(event, {
       entity: projectEntity(project),
       eventName: 'project_group_link_created',
       target: groupTarget(group),
@@ -197,7 +164,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   'identity.project.unshared': (event) => {
     const { project, group } = ProjectUnshared.fromJSON(event.data);
     if (!project || !group) return undefined;
-    return namespaceAuditEvent(event, {
+    return auditEvent(event, {
       entity: projectEntity(project),
       eventName: 'project_group_link_deleted',
       target: groupTarget(group),
@@ -208,7 +175,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
     const { member } = MemberAdded.fromJSON(event.data);
     return (
       member &&
-      namespaceAuditEvent(event, {
+      auditEvent(event, {
         entity: memberEntity(member),
         eventName: 'member_created',
         target: memberTarget(member),
@@ -219,17 +186,17 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
   'identity.member.updated': (event) => {
     const { member, previousAccessLevel, previousExpiresAt } = MemberUpdated.fromJSON(event.data);
     if (!member) return undefined;
-    const action: Action =
+    const action: AuditAction =
       previousAccessLevel !== member.accessLevel
         ? { change: 'access_level', from: levelName(previousAccessLevel), to: levelName(member.accessLevel) }
         : { change: 'expiry', from: previousExpiresAt || 'never expires', to: member.expiresAt || 'never expires' };
-    return namespaceAuditEvent(event, { entity: memberEntity(member), eventName: 'member_updated', target: memberTarget(member), action });
+    return auditEvent(event, { entity: memberEntity(member), eventName: 'member_updated', target: memberTarget(member), action });
   },
   'identity.member.removed': (event) => {
     const { member } = MemberRemoved.fromJSON(event.data);
     return (
       member &&
-      namespaceAuditEvent(event, {
+      auditEvent(event, {
         entity: memberEntity(member),
         eventName: 'member_destroyed',
         target: memberTarget(member),
@@ -241,7 +208,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
     const { request } = AccessRequested.fromJSON(event.data);
     return (
       request &&
-      namespaceAuditEvent(event, {
+      auditEvent(event, {
         entity: memberEntity(request),
         eventName: 'member_access_requested',
         target: memberTarget(request),
@@ -253,7 +220,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
     const { member } = AccessRequestApproved.fromJSON(event.data);
     return (
       member &&
-      namespaceAuditEvent(event, {
+      auditEvent(event, {
         entity: memberEntity(member),
         eventName: 'member_access_request_approved',
         target: memberTarget(member),
@@ -265,7 +232,7 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
     const { request, withdrawn } = AccessRequestDenied.fromJSON(event.data);
     return (
       request &&
-      namespaceAuditEvent(event, {
+      auditEvent(event, {
         entity: memberEntity(request),
         eventName: withdrawn ? 'member_access_request_withdrawn' : 'member_access_request_denied',
         target: memberTarget(request),

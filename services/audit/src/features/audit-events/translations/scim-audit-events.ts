@@ -11,33 +11,19 @@ import {
 } from '@platform/proto/identity/v1/scim-events';
 import type { EventEnvelope } from '@platform/events';
 import type { NewAuditEvent } from '../audit-events-store.ts';
-import { auditEventBase, type AuditTranslation } from './translation-helpers.ts';
+import { auditEvent, type AuditTarget, type AuditTranslation } from './translation-helpers.ts';
 
 /** Every single sign-on and provisioning event is an audit event of its group. */
 function groupAuditEvent(
   event: EventEnvelope,
-  options: {
-    group: SingleSignOnGroup;
-    eventName: string;
-    target: { id: number; type: string; details: string };
-    customMessage: string;
-  },
+  options: { group: SingleSignOnGroup; eventName: string; target: AuditTarget; customMessage: string },
 ): NewAuditEvent {
-  const base = auditEventBase(event);
-  return {
-    ...base,
-    entityId: options.group.id,
-    entityType: 'Group',
+  return auditEvent(event, {
+    entity: { type: 'Group', id: options.group.id, path: options.group.fullPath },
     eventName: options.eventName,
-    details: {
-      ...base.details,
-      custom_message: options.customMessage,
-      target_id: options.target.id,
-      target_type: options.target.type,
-      target_details: options.target.details,
-      entity_path: options.group.fullPath,
-    },
-  };
+    target: options.target,
+    action: { custom_message: options.customMessage },
+  });
 }
 
 const SAML_PROVIDER_ATTRIBUTES = [

@@ -8,33 +8,22 @@ import {
   type UserSnapshot,
 } from '@platform/proto/identity/v1/events';
 import type { EventEnvelope } from '@platform/events';
-import type { AuditDetails } from '../audit-event.entity.ts';
 import type { NewAuditEvent } from '../audit-events-store.ts';
-import { auditEventBase, type AuditTranslation } from './translation-helpers.ts';
-
-type Action = Pick<AuditDetails, 'add' | 'remove' | 'change' | 'from' | 'to' | 'custom_message'>;
+import { auditEvent, type AuditAction, type AuditTranslation } from './translation-helpers.ts';
 
 /** An audit event of the user itself: the user is both the entity and the target. */
-function userAuditEvent(event: EventEnvelope, options: { user: UserSnapshot; eventName: string; action: Action }): NewAuditEvent {
-  const base = auditEventBase(event);
-  return {
-    ...base,
-    entityId: options.user.id,
-    entityType: 'User',
+function userAuditEvent(event: EventEnvelope, options: { user: UserSnapshot; eventName: string; action: AuditAction }): NewAuditEvent {
+  const { user } = options;
+  return auditEvent(event, {
+    entity: { type: 'User', id: user.id, path: user.username },
     eventName: options.eventName,
-    details: {
-      ...base.details,
-      ...options.action,
-      target_id: options.user.id,
-      target_type: 'User',
-      target_details: options.user.username,
-      entity_path: options.user.username,
-    },
-  };
+    target: { id: user.id, type: 'User', details: user.username },
+    action: options.action,
+  });
 }
 
 /** One change reads as `change`/`from`/`to`; several, or a secret one (empty values), as a message. */
-function changeAction(changes: AttributeChange[]): Action {
+function changeAction(changes: AttributeChange[]): AuditAction {
   const [only] = changes;
   if (changes.length === 1 && only && (only.from || only.to)) return { change: only.attribute, from: only.from, to: only.to };
   return { custom_message: `Changed ${changes.map((change) => change.attribute).join(', ')}` };
