@@ -1,19 +1,20 @@
-import http from 'node:http';
 import express, { type Express } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
 import { anonymousCaller, CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
-import { errorToHttp, requestLogging } from '@platform/http';
+import { errorToHttp, isDraining, requestLogging } from '@platform/http';
 import type { Logger } from '@platform/logger';
 import { Authenticator, credentialsOf } from './authenticator.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { routeFor, SERVICES, type ServiceName } from './route-table.ts';
+import type { UpstreamPool } from './upstreams.ts';
 
 export interface GatewayAppOptions {
   logger: Logger;
   authenticator: Authenticator;
   internalSecret: string;
-  upstreams: Record<ServiceName, string>;
+  upstreams: Record<ServiceName, UpstreamPool>;
   metrics: GatewayMetrics;
+  /** The state of the gRPC channel to identity, reported by readiness. */
+  identityChannelState: () => string;
 }
 
 /** GitLab's default avatar stand-in: a 1x1 grey PNG, so `avatar_url` always resolves. */
@@ -50,12 +51,21 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.get('/-/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/-/readiness', (_req, res) => {
-    void Promise.all(SERVICES.map(async (service) => [service, await isReady(options.upstreams[service])] as const)).then((results) => {
-      const ready = results.every(([, serviceReady]) => serviceReady);
-      res.status(ready ? 200 : 503).json({
-        status: ready ? 'ok' : 'failed',
+  // Ready while not draining: a service being down is reported, not a reason to take the gateway
+  // out of rotation, since the other services still answer through it.
+  app.get('/-/readiness', (req, res) => {
+    void Promise.all(
+      SERVICES.map(async (service) => {
+        const ready = await Promise.all(options.upstreams[service].urls.map(isReady));
+        return [service, ready.some(Boolean)] as const;
+      }),
+    ).then((results) => {
+      const draining = isDraining(req.app);
+      res.status(draining ? 503 : 200).json({
+        status: draining ? 'draining' : 'ok',
         services: Object.fromEntries(results.map(([service, serviceReady]) => [service, serviceReady ? 'ok' : 'failed'])),
+        circuits: Object.fromEntries(SERVICES.map((service) => [service, options.upstreams[service].circuits()])),
+        grpc: { identity: options.identityChannelState() },
       });
     });
   });
@@ -69,24 +79,6 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   });
 
   app.use(requestLogging(logger));
-
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, keepAliveMsecs: 30_000 });
-  const proxyTo = (service: ServiceName) =>
-    createProxyMiddleware<express.Request, express.Response>({
-      target: options.upstreams[service],
-      agent,
-      xfwd: true,
-      on: {
-        error: (error, req, res) => {
-          logger.error({ err: error, service, url: req.url }, 'upstream failed');
-          if ('writeHead' in res && !res.headersSent) {
-            res.writeHead(502, { 'Content-Type': 'application/json' });
-            res.end(JSON.stringify({ message: '502 Bad Gateway' }));
-          }
-        },
-      },
-    });
-  const proxies: Record<ServiceName, ReturnType<typeof proxyTo>> = { identity: proxyTo('identity'), audit: proxyTo('audit') };
 
   const authenticate = async (req: express.Request, ownAuthentication: boolean): Promise<Caller> => {
     const ip = clientIp(req);
@@ -116,7 +108,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
           delete req.headers['private-token'];
           delete req.headers.authorization;
         }
-        void proxies[route.service](req, res, next);
+        void options.upstreams[route.service].forward(req, res);
       },
       (error: unknown) => {
         const mapped = errorToHttp(error);

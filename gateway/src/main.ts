@@ -1,5 +1,5 @@
 /** Composition root of the gateway. */
-import { createChannelCredentials } from '@platform/grpc';
+import { channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials } from '@platform/grpc';
 import { listen } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
@@ -7,6 +7,7 @@ import { Authenticator } from './authenticator.ts';
 import { readConfig, type GatewayConfig } from './config.ts';
 import { createGatewayApp } from './gateway-app.ts';
 import { createMetrics } from './metrics.ts';
+import { UpstreamPool } from './upstreams.ts';
 
 export interface RunningGateway {
   port: number;
@@ -14,17 +15,26 @@ export interface RunningGateway {
 }
 
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
-  const identity = new IdentityServiceClient(config.IDENTITY_GRPC_ADDRESS, createChannelCredentials(), {
-    'grpc.keepalive_time_ms': 30_000,
-  });
+  const identity = new IdentityServiceClient(config.IDENTITY_GRPC_ADDRESS, createChannelCredentials(), CLIENT_CHANNEL_OPTIONS);
+  const pool = (service: string, urls: string[]) =>
+    new UpstreamPool({
+      service,
+      urls,
+      logger,
+      connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
+      responseTimeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT_MS,
+      failuresToOpen: config.UPSTREAM_FAILURES_TO_OPEN,
+      halfOpenAfterMs: config.UPSTREAM_HALF_OPEN_AFTER_MS,
+    });
   const app = createGatewayApp({
     logger,
     authenticator: new Authenticator({ client: identity, ttlMs: config.AUTH_CACHE_TTL_MS }),
     internalSecret: config.INTERNAL_SECRET,
-    upstreams: { identity: config.IDENTITY_URL, audit: config.AUDIT_URL },
+    upstreams: { identity: pool('identity', config.IDENTITY_URL), audit: pool('audit', config.AUDIT_URL) },
     metrics: createMetrics(),
+    identityChannelState: () => channelState(identity),
   });
-  const server = await listen(app, config.PORT);
+  const server = await listen(app, config.PORT, { drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
   logger.info({ port: server.port }, 'gateway started');
   return {
     port: server.port,
@@ -40,6 +50,7 @@ if (import.meta.main) {
   const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
   const running = await startGateway(config, logger);
   const shutdown = () => {
+    logger.info('draining');
     void running.stop().then(() => process.exit(0));
   };
   process.once('SIGTERM', shutdown);

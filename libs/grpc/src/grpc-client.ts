@@ -1,8 +1,33 @@
-import { credentials, Metadata, type CallOptions, type ChannelCredentials, type ClientUnaryCall, type ServiceError } from '@grpc/grpc-js';
+import {
+  connectivityState,
+  credentials,
+  Metadata,
+  type CallOptions,
+  type ChannelCredentials,
+  type ChannelOptions,
+  type Client,
+  type ClientUnaryCall,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { grpcErrorToDomain } from './status-mapping.ts';
 
 export function createChannelCredentials(): ChannelCredentials {
   return credentials.createInsecure();
+}
+
+/**
+ * Options for every client channel. grpc-js backs off reconnects up to 120 s by default, so a
+ * service that came back stayed unused for seconds; capped at 1 s it is used within a second.
+ */
+export const CLIENT_CHANNEL_OPTIONS: ChannelOptions = {
+  'grpc.initial_reconnect_backoff_ms': 100,
+  'grpc.max_reconnect_backoff_ms': 1000,
+  'grpc.keepalive_time_ms': 30_000,
+};
+
+/** The channel's connectivity state, e.g. `READY` or `TRANSIENT_FAILURE`, for readiness reports. */
+export function channelState(client: Client): string {
+  return connectivityState[client.getChannel().getConnectivityState(false)] ?? 'UNKNOWN';
 }
 
 type UnaryMethod<Request, Response> = (

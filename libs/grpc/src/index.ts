@@ -1,5 +1,5 @@
 export { startGrpcServer } from './grpc-server.ts';
 export type { GrpcServer, GrpcServiceBinding } from './grpc-server.ts';
 export { unaryHandler, errorToGrpcStatus, grpcErrorToDomain } from './status-mapping.ts';
-export { callUnary, createChannelCredentials } from './grpc-client.ts';
+export { callUnary, channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials } from './grpc-client.ts';
 export { grpc } from './grpc-reexport.ts';

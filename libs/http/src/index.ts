@@ -7,5 +7,5 @@ export { pageParams, pageShape, setPaginationHeaders, sendPage } from './paginat
 export type { PageRequest } from './pagination.ts';
 export { baseUrlOf } from './base-url.ts';
 export { requestLogging } from './request-logging.ts';
-export { listen } from './listen.ts';
+export { listen, isDraining } from './listen.ts';
 export type { ListeningServer } from './listen.ts';

@@ -4,8 +4,13 @@ import { CALLER_HEADER, verifyCaller } from '@platform/auth';
 import { errorMiddleware } from './error-mapping.ts';
 import { setCaller } from './request-context.ts';
 import { requestLogging } from './request-logging.ts';
+import { isDraining } from './listen.ts';
 
-export type ReadinessChecks = Record<string, () => Promise<void>>;
+/**
+ * Each check throws when its dependency is unusable; one that returns a string only reports a
+ * state (a gRPC channel's, say) without making the service unready.
+ */
+export type ReadinessChecks = Record<string, () => Promise<void | string>>;
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -38,7 +43,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.get('/-/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/-/readiness', (_req, res) => {
+  app.get('/-/readiness', (req, res) => {
+    if (isDraining(req.app)) {
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
     void readiness(options.readinessChecks).then(({ ready, checks }) => {
       res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'failed', checks });
     });
@@ -69,12 +78,15 @@ async function readiness(checks: ReadinessChecks) {
   const results = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
       try {
-        await check();
-        return [name, 'ok'] as const;
+        const state = await check();
+        return [name, { ok: true, state: state ?? 'ok' }] as const;
       } catch (error) {
-        return [name, error instanceof Error ? error.message : String(error)] as const;
+        return [name, { ok: false, state: error instanceof Error ? error.message : String(error) }] as const;
       }
     }),
   );
-  return { ready: results.every(([, result]) => result === 'ok'), checks: Object.fromEntries(results) };
+  return {
+    ready: results.every(([, result]) => result.ok),
+    checks: Object.fromEntries(results.map(([name, result]) => [name, result.state])),
+  };
 }

@@ -2,7 +2,7 @@
 import { checkDatabase, openDatabase, requestScope } from '@platform/db';
 import { createKafka, OutboxEntry, ProcessedEvent, startConsumer } from '@platform/events';
 import { createServiceApp, listen } from '@platform/http';
-import { createChannelCredentials } from '@platform/grpc';
+import { channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials } from '@platform/grpc';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
 import { createLogger, type Logger } from '@platform/logger';
 import { readConfig, type AuditConfig } from './config.ts';
@@ -40,12 +40,12 @@ export async function startAudit(config: AuditConfig, logger: Logger): Promise<R
     handle: (event) => auditEvents.recordFrom(event),
   });
 
-  const identity = new IdentityServiceClient(config.IDENTITY_GRPC_ADDRESS, createChannelCredentials());
+  const identity = new IdentityServiceClient(config.IDENTITY_GRPC_ADDRESS, createChannelCredentials(), CLIENT_CHANNEL_OPTIONS);
   const app = createServiceApp({
     logger,
     internalSecret: config.INTERNAL_SECRET,
     requestScope: requestScope(orm),
-    readinessChecks: { database: () => checkDatabase(orm) },
+    readinessChecks: { database: () => checkDatabase(orm), identityChannel: async () => channelState(identity) },
     routes: [auditEventsRoutes({ auditEvents }), entityAuditEventsRoutes({ auditEvents, access: new IdentityResourceAccess(identity) })],
   });
   const http = await listen(app, config.HTTP_PORT);

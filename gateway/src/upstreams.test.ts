@@ -1,0 +1,159 @@
+/**
+ * The gateway's upstream handling against real sockets: a service that never answers, one that
+ * refuses connections, and one of two replicas gone.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { createLogger } from '@platform/logger';
+import { waitFor } from '@platform/testing';
+import { UpstreamPool, type UpstreamPoolOptions } from './upstreams.ts';
+
+const logger = createLogger({ name: 'upstreams-test', level: 'silent' });
+const closers: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function listening<Server extends net.Server>(server: Server): Promise<{ server: Server; url: string }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        if ('closeAllConnections' in server) (server as unknown as http.Server).closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** A service that answers with its name and counts what it served. */
+async function answeringService(name: string) {
+  const served = { count: 0 };
+  const state = { hang: false };
+  const { server, url } = await listening(
+    http.createServer((req, res) => {
+      if (state.hang) return;
+      served.count += 1;
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ name })));
+    }),
+  );
+  return {
+    server,
+    url,
+    served,
+    set hang(value: boolean) {
+      state.hang = value;
+    },
+  };
+}
+
+/** A process that accepts connections and never answers, like one frozen with SIGSTOP. */
+async function frozenService() {
+  const sockets = new Set<net.Socket>();
+  const connections = { count: 0 };
+  const { url } = await listening(
+    net.createServer((socket) => {
+      connections.count += 1;
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    }),
+  );
+  closers.push(async () => sockets.forEach((socket) => socket.destroy()));
+  return { url, connections };
+}
+
+/** An address nothing listens on. */
+async function deadAddress(): Promise<string> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+async function gatewayFor(options: Partial<UpstreamPoolOptions> & { urls: string[] }) {
+  const pool = new UpstreamPool({
+    service: 'test',
+    logger,
+    connectTimeoutMs: 500,
+    responseTimeoutMs: 300,
+    failuresToOpen: 3,
+    halfOpenAfterMs: 500,
+    ...options,
+  });
+  const { url } = await listening(http.createServer((req, res) => void pool.forward(req, res)));
+  return { pool, url };
+}
+
+/** A request that fails the test instead of hanging: the gateway must answer well before 5 s. */
+async function send(url: string, init: RequestInit = {}) {
+  const response = await fetch(`${url}/api/v4/things`, { ...init, signal: AbortSignal.timeout(5000) });
+  return { status: response.status, body: (await response.json()) as unknown };
+}
+
+describe('UpstreamPool', () => {
+  it('answers 504 with a GitLab body when the service does not respond in time', async () => {
+    const frozen = await frozenService();
+    const { url } = await gatewayFor({ urls: [frozen.url] });
+    expect(await send(url)).toEqual({ status: 504, body: { message: '504 Gateway Timeout' } });
+  });
+
+  it('fails fast with 503 without reaching the service while the circuit is open', async () => {
+    const frozen = await frozenService();
+    const { url, pool } = await gatewayFor({ urls: [frozen.url], halfOpenAfterMs: 60_000 });
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await send(url)).status).toBe(504);
+    expect(pool.circuits()).toEqual({ [frozen.url]: 'open' });
+    const reached = frozen.connections.count;
+    expect(await send(url)).toEqual({ status: 503, body: { message: '503 Service Unavailable' } });
+    expect(frozen.connections.count).toBe(reached);
+  });
+
+  it('closes the circuit again once a trial request succeeds', async () => {
+    const service = await answeringService('back');
+    service.hang = true;
+    const { url, pool } = await gatewayFor({ urls: [service.url], halfOpenAfterMs: 200 });
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await send(url)).status).toBe(504);
+    expect(pool.circuits()[service.url]).toBe('open');
+    service.hang = false;
+    const answer = await waitFor(
+      async () => {
+        const response = await send(url);
+        return response.status === 200 ? response : undefined;
+      },
+      { what: 'the service used again' },
+    );
+    expect(answer.body).toEqual({ name: 'back' });
+    expect(pool.circuits()[service.url]).toBe('closed');
+  });
+
+  it('retries a GET once on another address, but never a POST', async () => {
+    const live = await answeringService('live');
+    const dead = await deadAddress();
+    const { url } = await gatewayFor({ urls: [dead, live.url], failuresToOpen: 1000 });
+    const gets = await Promise.all(Array.from({ length: 10 }, () => send(url)));
+    expect(gets.map((response) => response.status)).toEqual(Array(10).fill(200));
+    const posts = await Promise.all(Array.from({ length: 10 }, () => send(url, { method: 'POST', body: '{}' })));
+    // Half of the posts went to the dead address first and were not sent again.
+    expect(posts.filter((response) => response.status === 502)).toHaveLength(5);
+    expect(posts.filter((response) => response.status === 200)).toHaveLength(5);
+  });
+
+  it('balances between replicas and stops sending to one whose circuit opened', async () => {
+    const first = await answeringService('first');
+    const second = await answeringService('second');
+    const { url, pool } = await gatewayFor({ urls: [first.url, second.url] });
+    for (let index = 0; index < 10; index += 1) expect((await send(url)).status).toBe(200);
+    expect([first.served.count, second.served.count]).toEqual([5, 5]);
+
+    await new Promise<void>((resolve) => {
+      first.server.closeAllConnections();
+      first.server.close(() => resolve());
+    });
+    for (let index = 0; index < 10; index += 1) expect((await send(url)).status).toBe(200);
+    expect(pool.circuits()[first.url]).toBe('open');
+    expect(second.served.count).toBe(15);
+  });
+});

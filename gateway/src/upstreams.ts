@@ -1,0 +1,205 @@
+/**
+ * How the gateway reaches a service: several addresses balanced round-robin, each behind its
+ * own circuit breaker, every attempt bounded by a connect and a response timeout, and safe
+ * requests retried once on a fresh connection. Answers the client itself when no attempt
+ * succeeded: 504 after a timeout, 503 while every address's circuit is open, 502 otherwise.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { BrokenCircuitError, CircuitState, circuitBreaker, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { Logger } from '@platform/logger';
+
+export interface UpstreamTimeouts {
+  /** Opening a TCP connection to the service. */
+  connectTimeoutMs: number;
+  /** From sending the request to receiving the response's headers. */
+  responseTimeoutMs: number;
+}
+
+export interface CircuitOptions {
+  /** Consecutive failed attempts that open an address's circuit. */
+  failuresToOpen: number;
+  /** How long an open circuit fails fast before one trial request is let through. */
+  halfOpenAfterMs: number;
+}
+
+export class UpstreamTimeoutError extends Error {
+  override name = 'UpstreamTimeoutError';
+  readonly phase: 'connect' | 'response';
+  constructor(phase: 'connect' | 'response', upstream: string) {
+    super(`no ${phase} from ${upstream} in time`);
+    this.phase = phase;
+  }
+}
+
+/** The client went away; nothing to answer and nothing the upstream did wrong. */
+class ClientGoneError extends Error {
+  override name = 'ClientGoneError';
+}
+
+interface Attempt {
+  target: string;
+  succeeded(): void;
+  failed(error: unknown): void;
+}
+
+const ATTEMPT = Symbol('upstream attempt');
+type ProxiedRequest = IncomingMessage & { [ATTEMPT]?: Attempt };
+
+/** Methods without a body whose repetition changes nothing: safe to send twice. */
+const RETRYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Failures where the service cannot have acted on the request, or a kept-alive socket went stale. */
+const CONNECTION_FAULTS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+
+function isRetryable(req: IncomingMessage, error: unknown): boolean {
+  if (!RETRYABLE_METHODS.has(req.method ?? '')) return false;
+  if (error instanceof UpstreamTimeoutError) return error.phase === 'connect';
+  return CONNECTION_FAULTS.has((error as { code?: string }).code ?? '');
+}
+
+function gitlabError(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent || res.writableEnded || res.destroyed) return;
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ message }));
+}
+
+/** One address of a service and its circuit. */
+class Upstream {
+  readonly url: string;
+  readonly breaker: CircuitBreakerPolicy;
+  constructor(url: string, circuit: CircuitOptions) {
+    this.url = url;
+    this.breaker = circuitBreaker(
+      handleWhen((error) => !(error instanceof ClientGoneError)),
+      { halfOpenAfter: circuit.halfOpenAfterMs, breaker: new ConsecutiveBreaker(circuit.failuresToOpen) },
+    );
+  }
+}
+
+const CIRCUIT_STATE_NAMES: Record<CircuitState, string> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.Open]: 'open',
+  [CircuitState.HalfOpen]: 'half-open',
+  [CircuitState.Isolated]: 'isolated',
+};
+
+export interface UpstreamPoolOptions extends UpstreamTimeouts, CircuitOptions {
+  service: string;
+  urls: string[];
+  logger: Logger;
+}
+
+/** Every address of one service. */
+export class UpstreamPool {
+  readonly #service: string;
+  readonly #upstreams: Upstream[];
+  readonly #logger: Logger;
+  readonly #pooled: ReturnType<typeof proxyThrough>;
+  readonly #fresh: ReturnType<typeof proxyThrough>;
+  #next = 0;
+
+  constructor(options: UpstreamPoolOptions) {
+    if (options.urls.length === 0) throw new Error(`no address configured for ${options.service}`);
+    this.#service = options.service;
+    this.#logger = options.logger;
+    this.#upstreams = options.urls.map((url) => new Upstream(url, options));
+    for (const upstream of this.#upstreams) {
+      upstream.breaker.onStateChange((state) =>
+        this.#logger.warn(
+          { service: this.#service, upstream: upstream.url, circuit: CIRCUIT_STATE_NAMES[state] },
+          'upstream circuit changed',
+        ),
+      );
+    }
+    this.#pooled = proxyThrough(new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, keepAliveMsecs: 30_000 }), options);
+    // A retry never reuses a kept-alive socket: the one that just failed may have been stale.
+    this.#fresh = proxyThrough(new http.Agent({ keepAlive: false }), options);
+  }
+
+  get urls(): string[] {
+    return this.#upstreams.map((upstream) => upstream.url);
+  }
+
+  /** Circuit state per address, for readiness. */
+  circuits(): Record<string, string> {
+    return Object.fromEntries(this.#upstreams.map((upstream) => [upstream.url, CIRCUIT_STATE_NAMES[upstream.breaker.state]]));
+  }
+
+  /** Proxies the request and answers it, whatever happens. */
+  async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const start = this.#next;
+    this.#next = (this.#next + 1) % this.#upstreams.length;
+    const order = this.#upstreams.map((_, offset) => this.#upstreams[(start + offset) % this.#upstreams.length] as Upstream);
+    let retried = false;
+    let lastFault: unknown;
+    for (let index = 0; index < order.length; ) {
+      const upstream = order[index] as Upstream;
+      try {
+        await upstream.breaker.execute(() => this.#attempt(upstream.url, req, res, retried ? this.#fresh : this.#pooled));
+        return;
+      } catch (error) {
+        if (error instanceof ClientGoneError) return;
+        if (error instanceof BrokenCircuitError) {
+          index += 1;
+          continue;
+        }
+        lastFault = error;
+        this.#logger.warn(
+          { err: error, service: this.#service, upstream: upstream.url, method: req.method, url: req.url },
+          'upstream attempt failed',
+        );
+        if (retried || res.headersSent || !isRetryable(req, error)) break;
+        retried = true;
+        // With one address the retry goes to it again, on a new connection.
+        if (order.length > 1) index += 1;
+      }
+    }
+    if (lastFault === undefined) gitlabError(res, 503, '503 Service Unavailable');
+    else if (lastFault instanceof UpstreamTimeoutError) gitlabError(res, 504, '504 Gateway Timeout');
+    else gitlabError(res, 502, '502 Bad Gateway');
+  }
+
+  #attempt(target: string, req: IncomingMessage, res: ServerResponse, proxy: ReturnType<typeof proxyThrough>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      (req as ProxiedRequest)[ATTEMPT] = { target, succeeded: resolve, failed: reject };
+      void proxy(req as never, res as never, (error?: unknown) => reject(error ?? new Error('proxy did not handle the request')));
+    });
+  }
+}
+
+function settle(req: IncomingMessage, outcome: { error?: unknown }): void {
+  const attempt = (req as ProxiedRequest)[ATTEMPT];
+  if (!attempt) return;
+  delete (req as ProxiedRequest)[ATTEMPT];
+  if (outcome.error === undefined) attempt.succeeded();
+  else attempt.failed(outcome.error);
+}
+
+/** An http-proxy-middleware instance whose target, timeouts and outcome follow the current attempt. */
+function proxyThrough(agent: http.Agent, timeouts: UpstreamTimeouts) {
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
+    router: (req) => (req as ProxiedRequest)[ATTEMPT]?.target ?? '',
+    agent,
+    xfwd: true,
+    on: {
+      proxyReq: (proxyReq, req) => {
+        const target = (req as ProxiedRequest)[ATTEMPT]?.target ?? '';
+        const timers: NodeJS.Timeout[] = [];
+        const giveUp = (phase: 'connect' | 'response') => () => proxyReq.destroy(new UpstreamTimeoutError(phase, target));
+        const socket = proxyReq.socket;
+        if (socket?.connecting) {
+          const connectTimer = setTimeout(giveUp('connect'), timeouts.connectTimeoutMs);
+          timers.push(connectTimer);
+          socket.once('connect', () => clearTimeout(connectTimer));
+        }
+        timers.push(setTimeout(giveUp('response'), timeouts.connectTimeoutMs + timeouts.responseTimeoutMs));
+        const clear = () => timers.forEach(clearTimeout);
+        proxyReq.once('response', clear);
+        proxyReq.once('close', clear);
+      },
+      proxyRes: (_proxyRes, req) => settle(req, {}),
+      econnreset: (_error, req) => settle(req, { error: new ClientGoneError() }),
+      error: (error, req) => settle(req as IncomingMessage, { error }),
+    },
+  });
+}

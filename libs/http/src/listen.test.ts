@@ -1,0 +1,61 @@
+import { describe, expect, it } from '@jest/globals';
+import http from 'node:http';
+import express from 'express';
+import { isDraining, listen } from './listen.ts';
+
+/** An app whose `/slow` requests wait until released. */
+function slowApp() {
+  const app = express();
+  const waiting: Array<() => void> = [];
+  app.get('/slow', (_req, res) => {
+    waiting.push(() => res.json({ done: true }));
+  });
+  app.get('/-/readiness', (req, res) => {
+    res.status(isDraining(req.app) ? 503 : 200).end();
+  });
+  return { app, waiting };
+}
+
+function get(port: number, path: string, agent: http.Agent): Promise<{ status: number; connection: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('listen', () => {
+  it('drains: readiness turns 503, no new connections, requests in flight finish and close their connection', async () => {
+    const { app, waiting } = slowApp();
+    const server = await listen(app, 0);
+    const agent = new http.Agent({ keepAlive: true });
+    expect((await get(server.port, '/-/readiness', agent)).status).toBe(200);
+    const inFlight = get(server.port, '/slow', agent);
+    await until(() => waiting.length === 1);
+
+    const closed = server.close();
+    expect(isDraining(app)).toBe(true);
+    await expect(get(server.port, '/-/readiness', new http.Agent())).rejects.toThrow('ECONNREFUSED');
+    waiting[0]?.();
+    expect(await inFlight).toEqual({ status: 200, connection: 'close', body: '{"done":true}' });
+    await closed;
+    agent.destroy();
+  });
+
+  it('cuts requests that outlast the drain timeout', async () => {
+    const { app, waiting } = slowApp();
+    const server = await listen(app, 0, { drainTimeoutMs: 100 });
+    const inFlight = get(server.port, '/slow', new http.Agent());
+    await until(() => waiting.length === 1);
+    await server.close();
+    await expect(inFlight).rejects.toThrow('socket hang up');
+  });
+});
