@@ -65,6 +65,33 @@ describe('authentication at the gateway', () => {
     expect(notAdmin.body).toEqual({ message: '403 Forbidden - Must be admin to use sudo' });
   });
 
+  it('enforces token scopes end to end: sudo needs the sudo scope, read_api cannot write', async () => {
+    const admin = await gateway.post('/api/v4/users').set(asRoot).send({
+      email: 'e2e-scoped@example.com',
+      name: 'Scoped Admin',
+      username: 'e2e-scoped',
+      password: 'a-long-enough-password',
+      admin: true,
+    });
+    expect(admin.status).toBe(201);
+    const tokenWith = async (scopes: string[]) =>
+      (await gateway.post(`/api/v4/users/${admin.body.id}/personal_access_tokens`).set(asRoot).send({ name: 'e2e', scopes })).body
+        .token as string;
+    const apiOnly = await tokenWith(['api']);
+    const sudoWithoutScope = await gateway.get('/api/v4/user').set('PRIVATE-TOKEN', apiOnly).set('Sudo', 'root');
+    expect(sudoWithoutScope.status).toBe(403);
+    expect(sudoWithoutScope.body).toEqual({
+      error: 'insufficient_scope',
+      error_description: 'The request requires higher privileges than provided by the access token.',
+      scope: 'sudo',
+    });
+    const readApi = await tokenWith(['read_api']);
+    expect((await gateway.get('/api/v4/users').set('PRIVATE-TOKEN', readApi)).status).toBe(200);
+    const write = await gateway.post('/api/v4/users/1/block').set('PRIVATE-TOKEN', readApi);
+    expect(write.status).toBe(403);
+    expect(write.body).toMatchObject({ error: 'insufficient_scope', scope: 'api' });
+  });
+
   it('refuses a forged caller header sent straight to a service', async () => {
     const forged = signCaller(
       { kind: 'user', userId: 1, username: 'root', name: 'Administrator', isAdmin: true, scopes: ['api'] },

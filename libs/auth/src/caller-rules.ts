@@ -12,7 +12,21 @@ export function requireAdmin(caller: Caller): AuthenticatedCaller {
   return user;
 }
 
-/** GitLab's `api` scope grants everything a narrower scope would. */
-export function hasScope(caller: AuthenticatedCaller, scope: string): boolean {
-  return caller.scopes.includes('api') || caller.scopes.includes(scope);
+/** Who did something, as domain events record it; an impersonating administrator is kept. */
+export interface Actor {
+  id: number;
+  username: string;
+  name: string;
+  ip?: string;
+  impersonatorId?: number;
+}
+
+export function actorOf(caller: AuthenticatedCaller): Actor {
+  return {
+    id: caller.userId,
+    username: caller.username,
+    name: caller.name,
+    ...(caller.ip ? { ip: caller.ip } : {}),
+    ...(caller.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
+  };
 }

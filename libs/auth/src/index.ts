@@ -1,3 +1,6 @@
 export { CALLER_HEADER, signCaller, verifyCaller, anonymousCaller } from './caller-token.ts';
 export type { Caller, AuthenticatedCaller } from './caller-token.ts';
-export { hasScope, requireUser, requireAdmin } from './caller-rules.ts';
+export { requireUser, requireAdmin, actorOf } from './caller-rules.ts';
+export type { Actor } from './caller-rules.ts';
+export { TOKEN_SCOPES, scopesGranting, hasScope, requireScope, requireSudoScope } from './token-scopes.ts';
+export type { TokenScope, RouteScope } from './token-scopes.ts';

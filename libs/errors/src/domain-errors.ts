@@ -65,3 +65,16 @@ export class NotModifiedError extends DomainError {
 export class UnavailableError extends DomainError {
   override name = 'UnavailableError';
 }
+
+/**
+ * The token is valid but its scopes do not cover the request (OAuth 2's `insufficient_scope`).
+ * `scopes` are those that would have been accepted, as GitLab lists them.
+ */
+export class InsufficientScopeError extends ForbiddenError {
+  override name = 'InsufficientScopeError';
+  readonly scopes: string[];
+  constructor(scopes: string[]) {
+    super('The request requires higher privileges than provided by the access token.');
+    this.scopes = scopes;
+  }
+}

@@ -5,6 +5,7 @@ export {
   NotFoundError,
   UnauthorizedError,
   ForbiddenError,
+  InsufficientScopeError,
   ConflictError,
   NotModifiedError,
   UnavailableError,

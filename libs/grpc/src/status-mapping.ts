@@ -6,10 +6,14 @@ import {
   FieldValidationError,
   ForbiddenError,
   InputError,
+  InsufficientScopeError,
   NotFoundError,
   UnauthorizedError,
   UnavailableError,
 } from '@platform/errors';
+
+/** Carries an insufficient scope across the wire in the status details, since the code alone is PERMISSION_DENIED. */
+const INSUFFICIENT_SCOPE = 'insufficient_scope:';
 
 /** The one table from domain errors to gRPC status codes. */
 export function errorToGrpcStatus(error: unknown): { code: status; details: string } {
@@ -17,6 +21,8 @@ export function errorToGrpcStatus(error: unknown): { code: status; details: stri
   if (error instanceof NotFoundError) return { code: status.NOT_FOUND, details: error.resource };
   if (error instanceof InputError || error instanceof FieldValidationError) return { code: status.INVALID_ARGUMENT, details };
   if (error instanceof UnauthorizedError) return { code: status.UNAUTHENTICATED, details };
+  if (error instanceof InsufficientScopeError)
+    return { code: status.PERMISSION_DENIED, details: `${INSUFFICIENT_SCOPE}${error.scopes.join(' ')}` };
   if (error instanceof ForbiddenError) return { code: status.PERMISSION_DENIED, details };
   if (error instanceof ConflictError) return { code: status.ALREADY_EXISTS, details };
   if (error instanceof UnavailableError) return { code: status.UNAVAILABLE, details };
@@ -33,6 +39,8 @@ export function grpcErrorToDomain(error: ServiceError): DomainError {
     case status.UNAUTHENTICATED:
       return new UnauthorizedError(error.details || undefined);
     case status.PERMISSION_DENIED:
+      if (error.details.startsWith(INSUFFICIENT_SCOPE))
+        return new InsufficientScopeError(error.details.slice(INSUFFICIENT_SCOPE.length).split(' '));
       return new ForbiddenError(error.details || undefined);
     case status.ALREADY_EXISTS:
       return new ConflictError(error.details);

@@ -4,6 +4,7 @@ import {
   FieldValidationError,
   ForbiddenError,
   InputError,
+  InsufficientScopeError,
   NotFoundError,
   NotModifiedError,
   UnauthorizedError,
@@ -19,6 +20,15 @@ describe('errorToHttp', () => {
     [new UnauthorizedError('forged caller'), 401, { message: '401 Unauthorized' }],
     [new ForbiddenError(), 403, { message: '403 Forbidden' }],
     [new ForbiddenError('Must be admin to use sudo'), 403, { message: '403 Forbidden - Must be admin to use sudo' }],
+    [
+      new InsufficientScopeError(['api', 'read_api']),
+      403,
+      {
+        error: 'insufficient_scope',
+        error_description: 'The request requires higher privileges than provided by the access token.',
+        scope: 'api read_api',
+      },
+    ],
     [new ConflictError('Email has already been taken'), 409, { message: 'Email has already been taken' }],
     [new NotModifiedError(), 304, undefined],
   ])('maps %p to %i', (error, status, body) => {

@@ -5,6 +5,7 @@ import {
   FieldValidationError,
   ForbiddenError,
   InputError,
+  InsufficientScopeError,
   NotFoundError,
   NotModifiedError,
   UnauthorizedError,
@@ -22,6 +23,10 @@ export function errorToHttp(error: unknown): HttpError | undefined {
   if (error instanceof FieldValidationError) return { status: 400, body: { message: error.fields } };
   if (error instanceof NotFoundError) return { status: 404, body: { message: `404 ${error.message}` } };
   if (error instanceof UnauthorizedError) return { status: 401, body: { message: '401 Unauthorized' } };
+  if (error instanceof InsufficientScopeError) {
+    const body = { error: 'insufficient_scope', error_description: error.message, scope: error.scopes.join(' ') };
+    return { status: 403, body };
+  }
   if (error instanceof ForbiddenError) {
     const message = error.message === 'Forbidden' ? '403 Forbidden' : `403 Forbidden - ${error.message}`;
     return { status: 403, body: { message } };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { InputError } from '@platform/errors';
-import { params, parseParams } from './params.ts';
+import { dateParam, integerList, params, parseParams } from './params.ts';
 
 const schema = z.object({
   name: z.string().max(5),
@@ -43,5 +43,24 @@ describe('parseParams', () => {
     expect(failure({ name: 'a', count: 'many', active: 'perhaps' })).toBe('count is invalid, active is invalid');
     expect(failure({ name: 'a', state: 'merged' })).toBe('state does not have a valid value');
     expect(failure({ name: 'a', since: 'yesterday' })).toBe('since is invalid');
+  });
+
+  it('reads integer lists in each spelling Grape accepts', () => {
+    const schema = z.object({ ids: integerList() });
+    expect(parseParams(schema, { ids: '1,2' })).toEqual({ ids: [1, 2] });
+    expect(parseParams(schema, { ids: ['3', '4'] })).toEqual({ ids: [3, 4] });
+    expect(parseParams(schema, { ids: 5 })).toEqual({ ids: [5] });
+    expect(() => parseParams(schema, { ids: '1,a' })).toThrow('ids is invalid');
+    expect(() => parseParams(schema, { ids: ['1', 'a'] })).toThrow('ids[1] is invalid');
+  });
+});
+
+describe('dates', () => {
+  it('accepts real calendar days only', () => {
+    const schema = z.object({ expires_at: dateParam() });
+    expect(parseParams(schema, { expires_at: '2024-02-29' })).toEqual({ expires_at: '2024-02-29' });
+    for (const bad of ['2023-02-30', '2023-13-01', '20230101', 'soon']) {
+      expect(() => parseParams(schema, { expires_at: bad })).toThrow('expires_at is invalid');
+    }
   });
 });

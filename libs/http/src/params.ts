@@ -74,3 +74,36 @@ export const params = {
       z.union([z.number().int().positive(), z.string().min(1).max(2048)]),
     ),
 };
+
+/** `ids[]=1&ids[]=2`, `ids=1,2` or a JSON array, as Grape accepts integer arrays. */
+export function integerList() {
+  return z.preprocess((value) => {
+    if (typeof value === 'number') return [value];
+    if (typeof value !== 'string') return value;
+    const parts = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    // A malformed list stays a string, so the error names the parameter rather than an element.
+    return parts.every((part) => /^-?\d+$/.test(part)) ? parts : value;
+  }, z.array(params.integer()).max(1000));
+}
+
+/** `YYYY-MM-DD`, as GitLab takes membership and share expiry dates. */
+export const dateParam = () =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'is invalid' })
+    // A real calendar day: `2023-02-30` would otherwise roll over to March.
+    .refine(
+      (value) => {
+        const parsed = new Date(`${value}T00:00:00Z`);
+        return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+      },
+      { message: 'is invalid' },
+    );
+
+/** `:id` of a project or group: an integer or a URL-encoded full path (express decodes it). */
+export const idOrPathParams = z.object({ id: params.idOrPath() });
+
+export const sortParam = () => z.enum(['asc', 'desc']);

@@ -2,7 +2,7 @@
 import { checkDatabase, openDatabase, requestScope } from '@platform/db';
 import { createKafka, OutboxEntry, ProcessedEvent, startOutboxRelay, type OutboxRelay } from '@platform/events';
 import { startGrpcServer } from '@platform/grpc';
-import { createServiceApp, listen } from '@platform/http';
+import { createRouter, createServiceApp, listen } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
 import { readConfig, type IdentityConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
@@ -172,8 +172,8 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
     readinessChecks: { database: () => checkDatabase(orm) },
     errorRenderers: [{ pathPrefix: '/api/scim', render: scimErrorMiddleware(logger) }],
     routes: [
-      usersRoutes({ users, customAttributes, views }),
-      tokensRoutes({ tokens }),
+      createRouter(usersRoutes, { users, customAttributes, views }),
+      createRouter(tokensRoutes, { tokens }),
       customAttributesRoutes({ customAttributes }),
       sshKeysRoutes({ sshKeys, users, views }),
       gpgKeysRoutes({ gpgKeys, users }),

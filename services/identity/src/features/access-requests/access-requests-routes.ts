@@ -1,10 +1,9 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireUser } from '@platform/auth';
+import { actorOf, requireUser } from '@platform/auth';
 import { asyncHandler, callerOf, pageParams, pageShape, params, parseParams, requestParams, sendPage } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
 import { basicUserView } from '../users/user-views.ts';
-import { actorOf } from '../users/users-service.ts';
 import type { AccessPolicy } from '../members/access-policy.ts';
 import { ACCESS_LEVELS } from '../members/access-levels.ts';
 import type { SourceType } from '../members/member.entity.ts';

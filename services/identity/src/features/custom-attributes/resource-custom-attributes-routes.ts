@@ -1,10 +1,9 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '@platform/errors';
-import { asyncHandler, callerOf, parseParams, requestParams } from '@platform/http';
+import { asyncHandler, callerOf, parseParams, requestParams, idOrPathParams } from '@platform/http';
 import type { Viewer } from '../members/access-sql.ts';
 import type { AccessPolicy } from '../members/access-policy.ts';
-import { idOrPathParams } from '../namespaces/namespace.schemas.ts';
 
 /** A group or project service, as far as its administrators' custom attributes go. */
 export interface CustomAttributeOwner {

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthenticatedCaller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
 import type { User } from '../users/user.entity.ts';
-import { actorOf } from '../users/users-service.ts';
 import type { GpgKey } from './gpg-key.entity.ts';
 import { parseGpgKey } from './gpg-key-parsing.ts';
 import type { GpgKeyStore } from './gpg-keys-store.ts';

@@ -1,16 +1,14 @@
 import { Router, type Request, type Response } from 'express';
-import { requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest } from '@platform/http';
+import { actorOf, requireUser } from '@platform/auth';
+import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest, idOrPathParams } from '@platform/http';
 import type { Group } from '../namespaces/namespace.entity.ts';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
-import { idOrPathParams } from '../namespaces/namespace.schemas.ts';
 import type { Viewer } from '../members/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../members/access-policy.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import { projectListFilter, projectOrder, sendProjectPage } from '../projects/projects-routes.ts';
 import { groupProjectListQuery, sharedProjectListQuery } from '../projects/projects.schemas.ts';
 import { projectView } from '../projects/project-views.ts';
-import { actorOf } from '../users/users-service.ts';
 import { groupListFilter, type GroupsService } from './groups-service.ts';
 import { groupView, sharedWithGroupView } from './group-views.ts';
 import {

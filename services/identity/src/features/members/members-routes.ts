@@ -1,8 +1,7 @@
 import { Router } from 'express';
-import { requireUser } from '@platform/auth';
+import { actorOf, requireUser } from '@platform/auth';
 import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
-import { actorOf } from '../users/users-service.ts';
 import type { AccessPolicy } from './access-policy.ts';
 import type { SourceType } from './member.entity.ts';
 import type { MembersService } from './members-service.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pageShape, params } from '@platform/http';
-import { clearableDateParam, integerList } from '../namespaces/namespace.schemas.ts';
+import { integerList, pageShape, params } from '@platform/http';
+import { clearableDateParam } from '../namespaces/namespace.schemas.ts';
 import type { SourceType } from './member.entity.ts';
 import { validAccessLevels } from './members-service.ts';
 

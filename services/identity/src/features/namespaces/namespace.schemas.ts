@@ -1,21 +1,7 @@
 /** Parameter shapes shared by the group and project endpoints. */
 import { z } from 'zod';
-import { params } from '@platform/http';
+import { dateParam, params } from '@platform/http';
 import { VISIBILITIES } from './namespace.entity.ts';
-
-/** `ids[]=1&ids[]=2`, `ids=1,2` or a JSON array, as Grape accepts integer arrays. */
-export function integerList() {
-  return z.preprocess((value) => {
-    if (typeof value === 'number') return [value];
-    if (typeof value !== 'string') return value;
-    const parts = value
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean);
-    // A malformed list stays a string, so the error names the parameter rather than an element.
-    return parts.every((part) => /^-?\d+$/.test(part)) ? parts : value;
-  }, z.array(params.integer()).max(1000));
-}
 
 /** `topics[]=a&topics[]=b`, `topics=a,b` or a JSON array. */
 export function stringList() {
@@ -40,27 +26,8 @@ export const visibilityParam = () => z.enum(VISIBILITIES);
 /** `custom_attributes[key]=value` filters, administrators only. */
 export const customAttributesParam = () => z.record(z.string().max(255), z.string().max(255));
 
-/** `YYYY-MM-DD`, as GitLab takes membership and share expiry dates. */
-export const dateParam = () =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'is invalid' })
-    // A real calendar day: `2023-02-30` would otherwise roll over to March.
-    .refine(
-      (value) => {
-        const parsed = new Date(`${value}T00:00:00Z`);
-        return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
-      },
-      { message: 'is invalid' },
-    );
-
 /** An empty value clears an optional date, as in GitLab's forms. */
 export const clearableDateParam = () => z.union([dateParam(), z.literal('').transform(() => null), z.null()]);
-
-/** `:id` of a project or group: an integer or a URL-encoded full path (express decodes it). */
-export const idOrPathParams = z.object({ id: params.idOrPath() });
-
-export const sortParam = () => z.enum(['asc', 'desc']);
 
 /** GitLab's rule for paths: letters, digits, `_`, `-` and `.`; no leading `-`, no trailing `.`, `.git` or `.atom`. */
 export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;

@@ -2,11 +2,20 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { requireUser } from '@platform/auth';
 import { NotFoundError, UnauthorizedError } from '@platform/errors';
-import { asyncHandler, callerOf, pageParams, pageShape, params, parseParams, requestParams, sendPage } from '@platform/http';
+import {
+  asyncHandler,
+  callerOf,
+  pageParams,
+  pageShape,
+  params,
+  parseParams,
+  requestParams,
+  sendPage,
+  idOrPathParams,
+} from '@platform/http';
 import type { AccessPolicy } from '../members/access-policy.ts';
 import type { NamespaceStore } from './namespaces-store.ts';
 import { namespaceView, type NamespaceViewContext } from './namespace-views.ts';
-import { idOrPathParams } from './namespace.schemas.ts';
 
 const namespaceListQuery = z.object({
   ...pageShape,

@@ -1,11 +1,9 @@
 import { Router, type Request, type Response } from 'express';
-import { requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest } from '@platform/http';
+import { actorOf, requireUser } from '@platform/auth';
+import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest, idOrPathParams } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
-import { idOrPathParams } from '../namespaces/namespace.schemas.ts';
 import type { Viewer } from '../members/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../members/access-policy.ts';
-import { actorOf } from '../users/users-service.ts';
 import type { Project } from './project.entity.ts';
 import type { ProjectFilter, ProjectOrder } from './projects-store.ts';
 import type { ProjectsService } from './projects-service.ts';

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { pageShape, params } from '@platform/http';
+import { pageShape, params, sortParam } from '@platform/http';
 import {
   accessLevelParam,
   clearableDateParam,
   customAttributesParam,
-  sortParam,
   stringList,
   visibilityParam,
 } from '../namespaces/namespace.schemas.ts';

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthenticatedCaller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { InputError, NotFoundError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
 import type { GroupOwnership } from '../saml-providers/saml-providers-service.ts';
 import { digestToken } from '../tokens/token-digest.ts';
-import { actorOf } from '../users/users-service.ts';
 import type { ScimStore } from './scim-store.ts';
 import { scimTokenCreatedEvent, scimTokenRevokedEvent } from './scim.events.ts';
 

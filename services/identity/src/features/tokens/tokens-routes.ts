@@ -1,36 +1,21 @@
-import { Router } from 'express';
-import { requireAdmin } from '@platform/auth';
-import { asyncHandler, callerOf, parseParams, requestParams } from '@platform/http';
-import type { PersonalAccessToken } from './personal-access-token.entity.ts';
+import { routesOf } from '@platform/http';
 import type { TokensService } from './tokens-service.ts';
 import { createTokenParams } from './tokens.schemas.ts';
+import { personalAccessTokenView } from './tokens-views.ts';
 
-export function personalAccessTokenView(token: PersonalAccessToken) {
-  return {
-    id: token.id,
-    name: token.name,
-    revoked: token.revoked,
-    created_at: token.createdAt,
-    scopes: token.scopes,
-    user_id: token.userId,
-    last_used_at: token.lastUsedAt,
-    active: !token.revoked,
-    expires_at: token.expiresAt,
-  };
-}
+const route = routesOf<{ tokens: TokensService }>('identity');
 
-export function tokensRoutes(options: { tokens: TokensService }): Router {
-  const router = Router();
-
-  router.post(
-    '/api/v4/users/:user_id/personal_access_tokens',
-    asyncHandler(async (req, res) => {
-      requireAdmin(callerOf(req));
-      const input = parseParams(createTokenParams, requestParams(req));
-      const { token, plain } = await options.tokens.create(input);
-      res.status(201).json({ ...personalAccessTokenView(token), token: plain });
-    }),
-  );
-
-  return router;
-}
+export const tokensRoutes = [
+  route({
+    method: 'POST',
+    path: '/api/v4/users/:user_id/personal_access_tokens',
+    access: 'administrator',
+    scope: 'api',
+    input: createTokenParams,
+    status: 201,
+    handle: async ({ input, deps: { tokens } }) => {
+      const { token, plain } = await tokens.create(input);
+      return { ...personalAccessTokenView(token), token: plain };
+    },
+  }),
+];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { requireSudoScope } from '@platform/auth';
 import { ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
@@ -63,7 +64,7 @@ export class TokensService {
     if (user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
     if (!sudo) return { user, scopes: token.scopes };
     if (!user.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
-    if (!token.scopes.includes('sudo')) throw new ForbiddenError('Private token must have the sudo scope');
+    requireSudoScope(token.scopes);
     const target = await this.#users.findByIdOrUsername(sudo);
     if (!target) throw new NotFoundError(`User with ID or username '${sudo}'`);
     return { user: target, scopes: token.scopes, impersonator: user };

@@ -1,24 +1,6 @@
 import { z } from 'zod';
+import { TOKEN_SCOPES } from '@platform/auth';
 import { params } from '@platform/http';
-
-export const TOKEN_SCOPES = [
-  'api',
-  'read_api',
-  'read_user',
-  'create_runner',
-  'manage_runner',
-  'k8s_proxy',
-  'read_repository',
-  'write_repository',
-  'read_registry',
-  'write_registry',
-  'read_virtual_registry',
-  'write_virtual_registry',
-  'sudo',
-  'admin_mode',
-  'read_service_ping',
-  'self_rotate',
-] as const;
 
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -1,7 +1,6 @@
-import { Router } from 'express';
-import { requireAdmin, requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage } from '@platform/http';
+import { z } from 'zod';
 import { NotFoundError } from '@platform/errors';
+import { pageParams, routesOf } from '@platform/http';
 import type { CustomAttributesService } from '../custom-attributes/custom-attributes-service.ts';
 import type { Identity } from './user.entity.ts';
 import type { UsersService } from './users-service.ts';
@@ -24,26 +23,36 @@ import {
   userIdParams,
 } from './users.schemas.ts';
 
-export function usersRoutes(options: { users: UsersService; customAttributes: CustomAttributesService; views: ViewContext }): Router {
-  const { users, customAttributes, views } = options;
-  const router = Router();
+export interface UsersRouteDeps {
+  users: UsersService;
+  customAttributes: CustomAttributesService;
+  views: ViewContext;
+}
 
-  router.get(
-    '/api/v4/user',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
+const route = routesOf<UsersRouteDeps>('identity');
+
+export const usersRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/user',
+    access: 'user',
+    scope: 'read_user',
+    input: z.object({}),
+    handle: async ({ caller, deps: { users, views } }) => {
       const { user, identities } = await users.get(caller.userId);
-      res.json(currentUserView(user, identities, views));
-    }),
-  );
+      return currentUserView(user, identities, views);
+    },
+  }),
 
-  router.get(
-    '/api/v4/users',
-    asyncHandler(async (req, res) => {
-      const caller = callerOf(req);
-      const input = parseParams(listUsersParams, req.query);
-      const page = pageParams(input);
-      const { items, total } = await users.list(caller, input, { offset: page.offset, limit: page.perPage });
+  route({
+    method: 'GET',
+    path: '/api/v4/users',
+    access: 'anonymous',
+    scope: 'read_user',
+    input: listUsersParams,
+    handle: async ({ caller, input, deps: { users, customAttributes, views }, page }) => {
+      const window = pageParams(input);
+      const { items, total } = await users.list(caller, input, { offset: window.offset, limit: window.perPage });
       const isAdmin = caller.kind === 'user' && caller.isAdmin;
       const ids = items.map((user) => user.id);
       const identities = isAdmin ? await users.identitiesOf(ids) : new Map<number, Identity[]>();
@@ -53,84 +62,95 @@ export function usersRoutes(options: { users: UsersService; customAttributes: Cu
         const view = isAdmin ? adminUserView(user, identities.get(user.id) ?? [], views) : basicUserView(user, views);
         return attributes ? withCustomAttributes(view, attributes.get(user.id) ?? []) : view;
       });
-      sendPage(req, res, { page, total, items: bodies });
-    }),
-  );
+      return page({ page: window, total, items: bodies });
+    },
+  }),
 
-  router.get(
-    '/api/v4/users/:id',
-    asyncHandler(async (req, res) => {
-      const caller = callerOf(req);
-      const input = parseParams(singleUserParams, requestParams(req));
+  route({
+    method: 'GET',
+    path: '/api/v4/users/:id',
+    access: 'anonymous',
+    scope: 'read_user',
+    input: singleUserParams,
+    handle: async ({ caller, input, deps: { users, customAttributes, views } }) => {
       const { user, identities } = await users.get(input.id);
       // Anonymous callers see active users only.
       if (caller.kind === 'anonymous' && user.state !== 'active') throw new NotFoundError('User');
       const isAdmin = caller.kind === 'user' && caller.isAdmin;
       const view = isAdmin ? adminSingleUserView(user, identities, views) : publicUserView(user, views);
-      if (!(isAdmin && input.with_custom_attributes)) return void res.json(view);
+      if (!(isAdmin && input.with_custom_attributes)) return view;
       const attributes = await customAttributes.listFor([user.id]);
-      res.json(withCustomAttributes(view, attributes.get(user.id) ?? []));
-    }),
-  );
+      return withCustomAttributes(view, attributes.get(user.id) ?? []);
+    },
+  }),
 
-  router.post(
-    '/api/v4/users',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const input = parseParams(createUserParams, requestParams(req));
+  route({
+    method: 'POST',
+    path: '/api/v4/users',
+    access: 'administrator',
+    scope: 'api',
+    input: createUserParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { users, views } }) => {
       const { user, identities } = await users.create(caller, input);
-      res.status(201).json(adminSingleUserView(user, identities, views));
-    }),
-  );
+      return adminSingleUserView(user, identities, views);
+    },
+  }),
 
-  router.put(
-    '/api/v4/users/:id',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const input = parseParams(updateUserParams, requestParams(req));
+  route({
+    method: 'PUT',
+    path: '/api/v4/users/:id',
+    access: 'administrator',
+    scope: 'api',
+    input: updateUserParams,
+    handle: async ({ caller, input, deps: { users, views } }) => {
       const { user, identities } = await users.update(caller, input);
-      res.json(adminSingleUserView(user, identities, views));
-    }),
-  );
+      return adminSingleUserView(user, identities, views);
+    },
+  }),
 
-  router.delete(
-    '/api/v4/users/:id',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const input = parseParams(deleteUserParams, requestParams(req));
+  route({
+    method: 'DELETE',
+    path: '/api/v4/users/:id',
+    access: 'administrator',
+    scope: 'api',
+    input: deleteUserParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { users } }) => {
       await users.delete(caller, { id: input.id, hardDelete: input.hard_delete === true });
-      res.status(204).end();
-    }),
-  );
+    },
+  }),
 
   // GitLab answers 201 with `true` when the state changed; `null` (block) or `false` (unblock) when it did not.
-  router.post(
-    '/api/v4/users/:id/block',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const { id } = parseParams(userIdParams, req.params);
-      res.status(201).json((await users.block(caller, id)) ? true : null);
-    }),
-  );
+  route({
+    method: 'POST',
+    path: '/api/v4/users/:id/block',
+    access: 'administrator',
+    scope: 'api',
+    input: userIdParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { users } }) => ((await users.block(caller, input.id)) ? true : null),
+  }),
 
-  router.post(
-    '/api/v4/users/:id/unblock',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const { id } = parseParams(userIdParams, req.params);
-      res.status(201).json(await users.unblock(caller, id));
-    }),
-  );
+  route({
+    method: 'POST',
+    path: '/api/v4/users/:id/unblock',
+    access: 'administrator',
+    scope: 'api',
+    input: userIdParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { users } }) => users.unblock(caller, input.id),
+  }),
 
-  router.delete(
-    '/api/v4/users/:id/identities/:provider',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const input = parseParams(deleteIdentityParams, req.params);
+  route({
+    method: 'DELETE',
+    path: '/api/v4/users/:id/identities/:provider',
+    access: 'administrator',
+    scope: 'api',
+    input: deleteIdentityParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { users } }) => {
       await users.removeIdentity(caller, input);
-      res.status(204).end();
-    }),
-  );
-
-  return router;
-}
+    },
+  }),
+];

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthenticatedCaller, Caller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ConflictError, FieldValidationError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
-import { recordEvent, type EventActor } from '@platform/events';
+import { recordEvent } from '@platform/events';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import type { Identity, User } from './user.entity.ts';
 import type { NewIdentity, UserChanges, UserListFilter, UserStore } from './users-store.ts';
@@ -21,16 +21,6 @@ const COLOR_SCHEME_IDS = { minimum: 1, maximum: 6 };
 export interface UserWithIdentities {
   user: User;
   identities: Identity[];
-}
-
-export function actorOf(caller: AuthenticatedCaller): EventActor {
-  return {
-    id: caller.userId,
-    username: caller.username,
-    name: caller.name,
-    ...(caller.ip ? { ip: caller.ip } : {}),
-    ...(caller.impersonatorId ? { impersonatorId: caller.impersonatorId } : {}),
-  };
 }
 
 /** GitLab answers `PUT /users/:id` with 404 even for a taken email or username, as the spec says. */

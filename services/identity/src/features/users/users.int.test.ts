@@ -565,6 +565,46 @@ describe('POST /users/:id/block and /unblock', () => {
   });
 });
 
+describe('token scopes', () => {
+  const scoped = (scopes: string[]) =>
+    callerHeader({ kind: 'user', userId: 1, username: 'root', name: 'Administrator', isAdmin: true, scopes });
+  const insufficient = (scope: string) => ({
+    error: 'insufficient_scope',
+    error_description: 'The request requires higher privileges than provided by the access token.',
+    scope,
+  });
+
+  it('lets a read_user token read users and nothing more', async () => {
+    const token = scoped(['read_user']);
+    expect((await harness.api.get('/api/v4/user').set(token)).status).toBe(200);
+    expect((await harness.api.get('/api/v4/users').set(token)).status).toBe(200);
+    expect((await harness.api.get('/api/v4/users/1').set(token)).status).toBe(200);
+    const created = await harness.api.post('/api/v4/users').set(token).send({ username: 'scoped-x', name: 'X', email: 'x@example.com' });
+    expect(created.status).toBe(403);
+    expect(created.body).toEqual(insufficient('api'));
+    expect(
+      (
+        await harness.api
+          .post('/api/v4/users/1/personal_access_tokens')
+          .set(token)
+          .send({ name: 't', scopes: ['api'] })
+      ).status,
+    ).toBe(403);
+  });
+
+  it("refuses a read_api token every write, even an administrator's", async () => {
+    const target = await harness.createUser('scoped-target');
+    const token = scoped(['read_api', 'sudo']);
+    expect((await harness.api.get('/api/v4/users').set(token)).status).toBe(200);
+    const blocked = await harness.api.post(`/api/v4/users/${target.id}/block`).set(token);
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toEqual(insufficient('api'));
+    expect((await harness.api.put(`/api/v4/users/${target.id}`).set(token).send({ name: 'Renamed' })).status).toBe(403);
+    expect((await harness.api.delete(`/api/v4/users/${target.id}`).set(token)).status).toBe(403);
+    expect((await harness.api.get(`/api/v4/users/${target.id}`).set(admin)).body.state).toBe('active');
+  });
+});
+
 describe('sudo through gRPC Authenticate', () => {
   it('lets an administrator act as a user named by id or username', async () => {
     const target = await harness.createUser('sudo-target');
@@ -586,6 +626,9 @@ describe('sudo through gRPC Authenticate', () => {
     await expect(
       callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: noSudoScope, sudo: 'sudo-plain' }),
     ).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: noSudoScope, sudo: 'sudo-plain' })).rejects.toMatchObject(
+      { name: 'InsufficientScopeError', scopes: ['sudo'] },
+    );
     await expect(
       callUnary(harness.grpc.authenticate.bind(harness.grpc), { token: TEST_ROOT_TOKEN, sudo: 'nobody' }),
     ).rejects.toBeInstanceOf(NotFoundError);

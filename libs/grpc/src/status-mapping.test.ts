@@ -1,0 +1,23 @@
+import { describe, expect, it } from '@jest/globals';
+import { Metadata, type ServiceError } from '@grpc/grpc-js';
+import { ForbiddenError, InsufficientScopeError } from '@platform/errors';
+import { errorToGrpcStatus, grpcErrorToDomain } from './status-mapping.ts';
+
+function overTheWire(error: Error): Error {
+  const { code, details } = errorToGrpcStatus(error);
+  return grpcErrorToDomain(Object.assign(new Error(details), { code, details, metadata: new Metadata() }) as ServiceError);
+}
+
+describe('gRPC status mapping', () => {
+  it('keeps an insufficient scope and the scopes it names across the wire', () => {
+    const received = overTheWire(new InsufficientScopeError(['sudo']));
+    expect(received).toBeInstanceOf(InsufficientScopeError);
+    expect((received as InsufficientScopeError).scopes).toEqual(['sudo']);
+  });
+
+  it('keeps other refusals plain forbidden errors with their message', () => {
+    const received = overTheWire(new ForbiddenError('Must be admin to use sudo'));
+    expect(received).not.toBeInstanceOf(InsufficientScopeError);
+    expect(received).toEqual(new ForbiddenError('Must be admin to use sudo'));
+  });
+});

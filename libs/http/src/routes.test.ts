@@ -1,0 +1,167 @@
+import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
+import request from 'supertest';
+import { CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
+import { createLogger } from '@platform/logger';
+import { params } from './params.ts';
+import { pageParams, pageShape } from './pagination.ts';
+import { createRouter, reply, routeCatalogue, routesOf } from './routes.ts';
+import { createServiceApp } from './service-app.ts';
+
+const SECRET = 'routes-test-secret';
+const route = routesOf<{ things: string[] }>('test');
+
+const thingRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/things',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({ ...pageShape }),
+    handle: async ({ input, deps, page }) => {
+      const window = pageParams(input);
+      return page({ page: window, total: deps.things.length, items: deps.things.slice(window.offset, window.offset + window.perPage) });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v4/things',
+    access: 'user',
+    scope: 'api',
+    input: z.object({ name: z.string().max(10) }),
+    status: 201,
+    handle: async ({ caller, input }) => ({ name: input.name, by: caller.username }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/v4/things/:id',
+    access: 'administrator',
+    scope: 'api',
+    input: z.object({ id: params.integer() }),
+    status: 204,
+    handle: async () => undefined,
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/users/:id/things',
+    access: 'anonymous',
+    scope: 'read_user',
+    input: z.object({ id: params.integer() }),
+    handle: async ({ input, request: req }) => reply({ headers: { 'X-Asked-By': req.get('x-asker') ?? '' }, body: { owner: input.id } }),
+  }),
+];
+
+const app = request(
+  createServiceApp({
+    logger: createLogger({ name: 'routes-test', level: 'silent' }),
+    internalSecret: SECRET,
+    readinessChecks: {},
+    routes: [createRouter(thingRoutes, { things: ['a', 'b', 'c'] })],
+  }),
+);
+
+function as(scopes: string[], isAdmin = false): Record<string, string> {
+  const caller: Caller = { kind: 'user', userId: 5, username: 'ada', name: 'Ada', isAdmin, scopes };
+  return { [CALLER_HEADER]: signCaller(caller, SECRET) };
+}
+const anonymous = { [CALLER_HEADER]: signCaller({ kind: 'anonymous' }, SECRET) };
+
+const insufficient = (scope: string) => ({
+  error: 'insufficient_scope',
+  error_description: 'The request requires higher privileges than provided by the access token.',
+  scope,
+});
+
+describe('declared routes', () => {
+  it('validates input as Grape does, from the query, the body and the path', async () => {
+    const missing = await app
+      .post('/api/v4/things')
+      .set(as(['api']))
+      .send({});
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'name is missing' });
+    const created = await app.post('/api/v4/things?name=widget').set(as(['api']));
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ name: 'widget', by: 'ada' });
+    expect((await app.delete('/api/v4/things/abc').set(as(['api'], true))).body).toEqual({ error: 'id is invalid' });
+  });
+
+  it('pages lists with GitLab headers, and sends 204 without a body', async () => {
+    const listed = await app.get('/api/v4/things?per_page=2&page=2').set(anonymous);
+    expect(listed.body).toEqual(['c']);
+    expect(listed.headers).toMatchObject({ 'x-total': '3', 'x-page': '2', 'x-per-page': '2' });
+    const deleted = await app.delete('/api/v4/things/1').set(as(['api'], true));
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+  });
+
+  it('holds anonymous, user and administrator declarations', async () => {
+    expect((await app.get('/api/v4/things').set(anonymous)).status).toBe(200);
+    expect((await app.post('/api/v4/things').set(anonymous).send({ name: 'x' })).status).toBe(401);
+    expect((await app.delete('/api/v4/things/1').set(anonymous)).status).toBe(401);
+    const notAdmin = await app.delete('/api/v4/things/1').set(as(['api']));
+    expect(notAdmin.status).toBe(403);
+    expect(notAdmin.body).toEqual({ message: '403 Forbidden' });
+  });
+
+  it('refuses a read_api token any write', async () => {
+    expect((await app.get('/api/v4/things').set(as(['read_api']))).status).toBe(200);
+    const write = await app
+      .post('/api/v4/things')
+      .set(as(['read_api']))
+      .send({ name: 'x' });
+    expect(write.status).toBe(403);
+    expect(write.body).toEqual(insufficient('api'));
+    // Even an administrator's token is only as strong as its scopes.
+    expect((await app.delete('/api/v4/things/1').set(as(['read_api', 'sudo'], true))).body).toEqual(insufficient('api'));
+  });
+
+  it('lets a read_user token read users only', async () => {
+    const userRead = await app
+      .get('/api/v4/users/9/things')
+      .set(as(['read_user']))
+      .set('X-Asker', 'me');
+    expect(userRead.status).toBe(200);
+    expect(userRead.body).toEqual({ owner: 9 });
+    expect(userRead.headers['x-asked-by']).toBe('me');
+    const otherRead = await app.get('/api/v4/things').set(as(['read_user']));
+    expect(otherRead.status).toBe(403);
+    expect(otherRead.body).toEqual(insufficient('api read_api'));
+    expect(
+      (
+        await app
+          .post('/api/v4/things')
+          .set(as(['read_user']))
+          .send({ name: 'x' })
+      ).body,
+    ).toEqual(insufficient('api'));
+  });
+
+  it('refuses git and registry tokens on the API', async () => {
+    for (const scope of ['read_repository', 'write_repository', 'read_registry', 'write_registry']) {
+      expect((await app.get('/api/v4/things').set(as([scope]))).status).toBe(403);
+    }
+  });
+});
+
+describe('route catalogue', () => {
+  it('lists every defined route with its declaration', () => {
+    expect(routeCatalogue().filter((entry) => entry.service === 'test')).toEqual([
+      expect.objectContaining({ method: 'GET', path: '/api/v4/things', access: 'anonymous', scope: 'read_api', status: 200 }),
+      expect.objectContaining({ method: 'POST', path: '/api/v4/things', access: 'user', scope: 'api', status: 201 }),
+      expect.objectContaining({ method: 'DELETE', path: '/api/v4/things/:id', access: 'administrator', scope: 'api', status: 204 }),
+      expect.objectContaining({ method: 'GET', path: '/api/v4/users/:id/things', scope: 'read_user' }),
+    ]);
+    expect(routeCatalogue().find((entry) => entry.service === 'test')?.input).toBeInstanceOf(z.ZodObject);
+  });
+
+  it('refuses a declaration that would let a read-only token write, or read_user read beyond users', () => {
+    const declare = (method: 'GET' | 'POST', path: string, scope: 'read_api' | 'read_user' | 'read_repository') => () =>
+      route({ method, path, access: 'user', scope, input: z.object({}), handle: async () => null });
+    expect(declare('POST', '/api/v4/things', 'read_api')).toThrow('a write cannot be granted by read_api');
+    expect(declare('POST', '/api/v4/user/keys', 'read_user')).toThrow('a write cannot be granted by read_user');
+    expect(declare('POST', '/api/v4/projects/1/repository', 'read_repository')).toThrow('a write cannot be granted');
+    expect(declare('GET', '/api/v4/groups', 'read_user')).toThrow('read_user grants only reads of /user and /users');
+    expect(declare('GET', '/groups', 'read_api')).toThrow('written in full');
+  });
+});

@@ -1,0 +1,161 @@
+import { Router, type Request, type Response } from 'express';
+import type { z } from 'zod';
+import {
+  requireAdmin,
+  requireScope,
+  requireUser,
+  scopesGranting,
+  type AuthenticatedCaller,
+  type Caller,
+  type RouteScope,
+} from '@platform/auth';
+import { callerOf } from './request-context.ts';
+import { parseParams, requestParams } from './params.ts';
+import { setPaginationHeaders, type PageRequest } from './pagination.ts';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Who may call a route: anybody (signed in or not), signed-in users, or administrators only. */
+export type RouteAccess = 'anonymous' | 'user' | 'administrator';
+
+type CallerFor<Access extends RouteAccess> = Access extends 'anonymous' ? Caller : AuthenticatedCaller;
+
+/** A response other than a JSON body with the route's status: extra headers, another status. */
+export class RouteReply {
+  readonly status: number | undefined;
+  readonly headers: Record<string, string>;
+  readonly body: unknown;
+
+  constructor(options: { status?: number; headers?: Record<string, string>; body?: unknown }) {
+    this.status = options.status;
+    this.headers = options.headers ?? {};
+    this.body = options.body;
+  }
+}
+
+export function reply(options: { status?: number; headers?: Record<string, string>; body?: unknown }): RouteReply {
+  return new RouteReply(options);
+}
+
+export interface RouteContext<Input, TheCaller extends Caller, Deps> {
+  caller: TheCaller;
+  /** Path, query and body parameters merged as Grape merges them, validated by the route's schema. */
+  input: Input;
+  deps: Deps;
+  /** For what parameters do not carry: the base URL, or the credentials of a protocol that authenticates itself (SCIM). */
+  request: Request;
+  /** A page of a list, with GitLab's pagination headers. */
+  page<Item>(result: { page: PageRequest; total: number; items: Item[] }): RouteReply;
+}
+
+export interface RouteSpec<Schema extends z.ZodType, Access extends RouteAccess, Deps> {
+  method: HttpMethod;
+  /** Written out in full (`/api/v4/groups/:id/members/:user_id`), so that searching for a path finds its route. */
+  path: string;
+  access: Access;
+  /** The narrowest token scope that grants the route; a token without it gets 403 `insufficient_scope`. */
+  scope: RouteScope;
+  input: Schema;
+  /** The status of a success; 204 sends no body. Defaults to 200. */
+  status?: number;
+  /** The shape of a success's body, for the API documentation. */
+  response?: z.ZodType;
+  handle(context: RouteContext<z.output<Schema>, CallerFor<Access>, Deps>): Promise<unknown>;
+}
+
+/** What the route catalogue lists about a route: everything but its handler. */
+export interface CatalogueEntry {
+  service: string;
+  method: HttpMethod;
+  path: string;
+  access: RouteAccess;
+  scope: RouteScope;
+  input: z.ZodType;
+  status: number;
+  response?: z.ZodType;
+}
+
+export interface RouteDefinition<Deps> extends CatalogueEntry {
+  handle(context: RouteContext<unknown, Caller, Deps>): Promise<unknown>;
+}
+
+const catalogue: CatalogueEntry[] = [];
+
+/** Every route defined so far, in definition order; each routes module adds its own when imported. */
+export function routeCatalogue(): readonly CatalogueEntry[] {
+  return catalogue;
+}
+
+const READ_METHODS: ReadonlySet<HttpMethod> = new Set(['GET']);
+const USER_PATHS = /^\/api\/v4\/users?(\/|$)/;
+
+/**
+ * Refuses, when the module loads, a declaration whose scope would let a narrow token do more
+ * than GitLab allows: `read_api` is for reads, `read_user` for reads of `/user` and `/users`.
+ */
+function checkDeclaration(entry: CatalogueEntry): void {
+  const where = `${entry.method} ${entry.path}`;
+  if (!entry.path.startsWith('/api/')) throw new Error(`${where}: a route path is written in full, from /api/`);
+  const grantsReadOnlyScope = scopesGranting(entry.scope).some((scope) => scope.startsWith('read_'));
+  if (grantsReadOnlyScope && !READ_METHODS.has(entry.method)) {
+    throw new Error(`${where}: a write cannot be granted by ${entry.scope}; declare a write scope`);
+  }
+  if (entry.scope === 'read_user' && !USER_PATHS.test(entry.path)) {
+    throw new Error(`${where}: read_user grants only reads of /user and /users`);
+  }
+}
+
+/**
+ * Declares the routes of one service whose handlers need `Deps`: `const route = routesOf<Deps>('identity')`,
+ * then `route({ method, path, access, scope, input, handle })`. Each route joins the catalogue.
+ */
+export function routesOf<Deps>(service: string) {
+  return function route<Schema extends z.ZodType, Access extends RouteAccess>(
+    spec: RouteSpec<Schema, Access, Deps>,
+  ): RouteDefinition<Deps> {
+    const { handle, status, response, ...declared } = spec;
+    const entry: CatalogueEntry = { service, ...declared, status: status ?? 200, ...(response ? { response } : {}) };
+    checkDeclaration(entry);
+    catalogue.push(entry);
+    return { ...entry, handle: handle as RouteDefinition<Deps>['handle'] };
+  };
+}
+
+/** The caller, once its token scope and the route's access rule allow it; 403 `insufficient_scope` first, as GitLab checks. */
+function admittedCaller(req: Request, route: CatalogueEntry): Caller {
+  const caller = callerOf(req);
+  if (caller.kind === 'user') requireScope(caller, route.scope);
+  if (route.access === 'user') return requireUser(caller);
+  if (route.access === 'administrator') return requireAdmin(caller);
+  return caller;
+}
+
+function send(res: Response, route: CatalogueEntry, result: unknown): void {
+  const replied = result instanceof RouteReply ? result : new RouteReply({ body: result });
+  const status = replied.status ?? route.status;
+  res.status(status).set(replied.headers);
+  if (status === 204 || status === 304) res.end();
+  else res.json(replied.body);
+}
+
+/** An express router serving `routes` with `deps`: what a service mounts. */
+export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>, deps: Deps): Router {
+  const router = Router();
+  for (const route of routes) {
+    const method = route.method.toLowerCase() as Lowercase<HttpMethod>;
+    router[method](route.path, (req, res, next) => {
+      const handled = async () => {
+        const caller = admittedCaller(req, route);
+        const input = parseParams(route.input, requestParams(req));
+        const page: RouteContext<unknown, Caller, Deps>['page'] = (result) => {
+          setPaginationHeaders(req, res, result.page, result.total);
+          return reply({ body: result.items });
+        };
+        send(res, route, await route.handle({ caller, input, deps, request: req, page }));
+      };
+      handled().catch(next);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,15 @@
+import type { PersonalAccessToken } from './personal-access-token.entity.ts';
+
+export function personalAccessTokenView(token: PersonalAccessToken) {
+  return {
+    id: token.id,
+    name: token.name,
+    revoked: token.revoked,
+    created_at: token.createdAt,
+    scopes: token.scopes,
+    user_id: token.userId,
+    last_used_at: token.lastUsedAt,
+    active: !token.revoked,
+    expires_at: token.expiresAt,
+  };
+}
