@@ -1,20 +1,43 @@
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import type { Kafka } from 'kafkajs';
+import { Gauge, register as defaultRegistry, type Registry } from 'prom-client';
 import type { Logger } from '@platform/logger';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import { eventEnvelopeSchema, type EventEnvelope } from './envelope.ts';
 import { ensureTopics } from './kafka-client.ts';
 
+/** `joining` until the group is joined; `restarting` after a crash kafkajs retries; `failed` once it gave up. */
+export type ConsumerState = 'joining' | 'running' | 'restarting' | 'failed' | 'stopped';
+
 export interface EventConsumer {
+  state(): ConsumerState;
+  /** A readiness check: fails until the group was joined and once the consumer gave up. */
+  readiness(): Promise<string>;
+  /** Commits what was applied and leaves the group. */
   stop(): Promise<void>;
 }
 
 const tracer = trace.getTracer('@platform/events');
+const LAG_METRIC = 'kafka_consumer_lag';
+
+function lagGauge(registry: Registry): Gauge<'group' | 'topic' | 'partition'> {
+  const existing = registry.getSingleMetric(LAG_METRIC);
+  if (existing) return existing as Gauge<'group' | 'topic' | 'partition'>;
+  return new Gauge({
+    name: LAG_METRIC,
+    help: 'Messages on the partition not yet consumed by the group, as of its last fetched batch.',
+    labelNames: ['group', 'topic', 'partition'] as const,
+    registers: [registry],
+  });
+}
 
 /**
  * Consumes events with at-least-once delivery and applies each one exactly once: the event id
  * is recorded in `processed_events` in the same transaction as the handler's changes, and an
  * id seen before is skipped. The handler runs in its own unit of work, inside the event's trace.
+ * A failing event is retried with backoff capped at a few seconds; when kafkajs gives up for
+ * good (an error it will not retry), `onGiveUp` runs: by default the process exits non-zero, so
+ * that a supervisor restarts it instead of leaving it running half-alive.
  */
 export async function startConsumer(options: {
   kafka: Kafka;
@@ -26,11 +49,44 @@ export async function startConsumer(options: {
   topicPrefix?: string;
   logger: Logger;
   handle: (event: EventEnvelope) => Promise<void>;
+  /** Where the lag gauge is registered; prom-client's default registry unless given. */
+  metrics?: Registry;
+  onGiveUp?: (error: Error) => void;
 }): Promise<EventConsumer> {
   const logger = options.logger.child({ component: 'consumer', groupId: options.groupId });
   const topics = options.topics.map((topic) => `${options.topicPrefix ?? ''}${topic}`);
+  const lag = lagGauge(options.metrics ?? defaultRegistry);
+  const onGiveUp =
+    options.onGiveUp ??
+    ((error: Error) => {
+      logger.fatal({ err: error }, 'consumer gave up; exiting');
+      process.exit(1);
+    });
+  let state: ConsumerState = 'joining';
+
   await ensureTopics(options.kafka, topics);
-  const consumer = options.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
+  const consumer = options.kafka.consumer({
+    groupId: options.groupId,
+    allowAutoTopicCreation: false,
+    // kafkajs waits up to its maxRetryTime (30 s by default) before restarting a crashed consumer.
+    retry: { initialRetryTime: 200, maxRetryTime: 3000, retries: 10 },
+  });
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    if (state !== 'stopped') state = 'running';
+  });
+  consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+    lag.set({ group: options.groupId, topic: payload.topic, partition: String(payload.partition) }, Math.max(0, Number(payload.offsetLag)));
+  });
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (state === 'stopped') return;
+    if (payload.restart) {
+      state = 'restarting';
+      logger.warn({ err: payload.error }, 'consumer crashed; restarting');
+      return;
+    }
+    state = 'failed';
+    onGiveUp(payload.error);
+  });
   await consumer.connect();
   await consumer.subscribe({ topics, fromBeginning: true });
 
@@ -72,7 +128,13 @@ export async function startConsumer(options: {
   });
 
   return {
+    state: () => state,
+    async readiness() {
+      if (state === 'joining' || state === 'failed') throw new Error(`consumer ${state}`);
+      return state;
+    },
     async stop() {
+      state = 'stopped';
       await consumer.disconnect();
     },
   };

@@ -6,5 +6,5 @@ export type { RecordEventOptions } from './record-event.ts';
 export { startOutboxRelay } from './outbox-relay.ts';
 export type { OutboxRelay } from './outbox-relay.ts';
 export { startConsumer } from './consumer.ts';
-export type { EventConsumer } from './consumer.ts';
+export type { EventConsumer, ConsumerState } from './consumer.ts';
 export { createKafka, ensureTopics } from './kafka-client.ts';

@@ -3,7 +3,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
+import { Registry } from 'prom-client';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { Migration, openDatabase, type Orm } from '@platform/db';
@@ -148,6 +150,166 @@ describe('the consumer', () => {
       expect(requestSpan).toBeDefined();
       expect(applied.find((event) => event.id === recorded.id)?.traceId).toBe(requestSpan?.spanContext().traceId);
       expect(recorded.traceContext.traceparent).toContain(requestSpan?.spanContext().traceId);
+    } finally {
+      await consumer.stop();
+      await relay.stop();
+    }
+  });
+});
+
+/** A Kafka client whose connections can be frozen: requests go out, no answer comes back. */
+function freezableKafka() {
+  const sockets: net.Socket[] = [];
+  let frozen = false;
+  const kafka = new Kafka({
+    brokers: testEnvironment().kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+    socketFactory: ({ host, port, onConnect }) => {
+      const socket = net.connect({ host, port }, onConnect);
+      sockets.push(socket);
+      if (frozen) socket.pause();
+      return socket;
+    },
+  });
+  return {
+    kafka,
+    freeze() {
+      frozen = true;
+      sockets.forEach((socket) => socket.pause());
+      return sockets.reduce((sum, socket) => sum + socket.bytesWritten, 0);
+    },
+    written: () => sockets.reduce((sum, socket) => sum + socket.bytesWritten, 0),
+    thaw() {
+      frozen = false;
+      sockets.forEach((socket) => socket.resume());
+    },
+  };
+}
+
+async function sessionsIdleInTransaction(): Promise<number> {
+  const rows = await orm.em
+    .fork()
+    .execute(
+      `select count(*)::int as count from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`,
+    );
+  return (rows[0] as { count: number }).count;
+}
+
+describe('the relay under faults', () => {
+  it('holds no transaction open while Kafka does not answer, and publishes once it does', async () => {
+    const broker = freezableKafka();
+    const relay = await startOutboxRelay({ orm, kafka: broker.kafka, databaseUrl: database.url, topics: [topic], logger });
+    try {
+      await record({ n: 'before-freeze' }, 'frozen-broker');
+      await waitFor(async () => ((await unpublished()) === 0 ? true : undefined), { what: 'the first event published' });
+      const writtenBeforeFreeze = broker.freeze();
+      await record({ n: 'during-freeze' }, 'frozen-broker');
+      // The relay is sending now: its request reached the socket, and no answer will come.
+      await waitFor(async () => (broker.written() > writtenBeforeFreeze ? true : undefined), { what: 'a send in flight' });
+      expect(await sessionsIdleInTransaction()).toBe(0);
+      expect(await unpublished()).toBe(1);
+      broker.thaw();
+      await waitFor(async () => ((await unpublished()) === 0 ? true : undefined), { what: 'the event published after the thaw' });
+    } finally {
+      broker.thaw();
+      await relay.stop();
+    }
+  });
+
+  it('listens again after its database connection was terminated', async () => {
+    // Polling is effectively off: only a notification can wake the relay.
+    const relay = await startOutboxRelay({
+      orm,
+      kafka: kafka(),
+      databaseUrl: database.url,
+      topics: [topic],
+      logger,
+      pollIntervalMs: 600_000,
+    });
+    const listenerPids = async () =>
+      (
+        (await orm.em
+          .fork()
+          .execute(`select pid from pg_stat_activity where datname = current_database() and application_name = 'outbox-relay'`)) as Array<{
+          pid: number;
+        }>
+      ).map((row) => row.pid);
+    try {
+      const original = await waitFor(async () => (await listenerPids())[0], { what: 'the listener' });
+      await orm.em.fork().execute('select pg_terminate_backend(?)', [original]);
+      await waitFor(async () => ((await listenerPids()).some((pid) => pid !== original) ? true : undefined), { what: 'a new listener' });
+      await record({ n: 'after-reconnect' }, 'listener');
+      await waitFor(async () => ((await unpublished()) === 0 ? true : undefined), { what: 'the event published on notification' });
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('keeps each key in order with two relays, one of which stops midway', async () => {
+    const received: EventEnvelope[] = [];
+    const reader = kafka().consumer({ groupId: `order-${randomUUID()}` });
+    await reader.connect();
+    await reader.subscribe({ topics: [topic], fromBeginning: true });
+    await reader.run({ eachMessage: async ({ message }) => void received.push(JSON.parse(String(message.value))) });
+    const first = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger, pollIntervalMs: 50 });
+    const second = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger, pollIntervalMs: 50 });
+    const run = randomUUID();
+    const keys = ['order-a', 'order-b', 'order-c', 'order-d'];
+    try {
+      for (let sequence = 0; sequence < 80; sequence += 1) {
+        if (sequence === 40) await first.stop();
+        await record({ run, sequence }, keys[sequence % keys.length]);
+      }
+      const ours = () => received.filter((event) => event.data.run === run);
+      await waitFor(async () => (new Set(ours().map((event) => event.id)).size === 80 ? true : undefined), { what: 'all 80 events' });
+      for (const key of keys) {
+        const firstSeen = [
+          ...new Map(
+            ours()
+              .filter((event) => event.aggregateId === key)
+              .map((event) => [event.id, event]),
+          ).values(),
+        ];
+        const sequences = firstSeen.map((event) => event.data.sequence as number);
+        expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+        expect(sequences).toHaveLength(20);
+      }
+    } finally {
+      await first.stop();
+      await second.stop();
+      await reader.disconnect();
+    }
+  });
+});
+
+describe('the consumer under faults', () => {
+  it('reports its lag, and gives up (for the process to exit) on an error it cannot retry', async () => {
+    const metrics = new Registry();
+    const relay = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger });
+    const gaveUp: Error[] = [];
+    const poison = randomUUID();
+    const consumer = await startConsumer({
+      kafka: kafka(),
+      orm,
+      groupId: `faulty-${randomUUID()}`,
+      topics: [topic],
+      logger,
+      metrics,
+      onGiveUp: (error) => gaveUp.push(error),
+      handle: async (event) => {
+        // A bug in a handler, which no retry can fix.
+        if (event.data.poison === poison) throw new TypeError('handler bug');
+      },
+    });
+    try {
+      await expect(consumer.readiness()).resolves.toBe('running');
+      await waitFor(async () => ((await metrics.getSingleMetricAsString('kafka_consumer_lag')).includes('partition=') ? true : undefined), {
+        what: 'the lag gauge',
+      });
+      await record({ poison }, 'poison');
+      await waitFor(async () => (gaveUp.length > 0 ? true : undefined), { what: 'the consumer giving up' });
+      expect(consumer.state()).toBe('failed');
+      await expect(consumer.readiness()).rejects.toThrow('consumer failed');
     } finally {
       await consumer.stop();
       await relay.stop();

@@ -1,6 +1,6 @@
 /** Composition root of the audit service: consumes domain events and serves audit events. */
 import { checkDatabase, openDatabase, requestScope } from '@platform/db';
-import { createKafka, OutboxEntry, ProcessedEvent, startConsumer } from '@platform/events';
+import { createKafka, OutboxEntry, ProcessedEvent, startConsumer, type EventConsumer } from '@platform/events';
 import { createServiceApp, listen } from '@platform/http';
 import { channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials } from '@platform/grpc';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
@@ -29,6 +29,24 @@ export async function startAudit(config: AuditConfig, logger: Logger): Promise<R
   });
 
   const auditEvents = new AuditEventsService({ store: new PgAuditEventStore(orm.em) });
+  const identity = new IdentityServiceClient(config.IDENTITY_GRPC_ADDRESS, createChannelCredentials(), CLIENT_CHANNEL_OPTIONS);
+  const started: { consumer?: EventConsumer } = {};
+  const app = createServiceApp({
+    logger,
+    internalSecret: config.INTERNAL_SECRET,
+    requestScope: requestScope(orm),
+    readinessChecks: {
+      database: () => checkDatabase(orm),
+      identityChannel: async () => channelState(identity),
+      consumer: async () => {
+        if (!started.consumer) throw new Error('consumer starting');
+        return started.consumer.readiness();
+      },
+    },
+    routes: [auditEventsRoutes({ auditEvents }), entityAuditEventsRoutes({ auditEvents, access: new IdentityResourceAccess(identity) })],
+  });
+  // Listen first: audit events can be read while the consumer joins its group; readiness waits for it.
+  const http = await listen(app, config.HTTP_PORT);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'audit', logger });
   const consumer = await startConsumer({
     kafka,
@@ -39,16 +57,7 @@ export async function startAudit(config: AuditConfig, logger: Logger): Promise<R
     logger,
     handle: (event) => auditEvents.recordFrom(event),
   });
-
-  const identity = new IdentityServiceClient(config.IDENTITY_GRPC_ADDRESS, createChannelCredentials(), CLIENT_CHANNEL_OPTIONS);
-  const app = createServiceApp({
-    logger,
-    internalSecret: config.INTERNAL_SECRET,
-    requestScope: requestScope(orm),
-    readinessChecks: { database: () => checkDatabase(orm), identityChannel: async () => channelState(identity) },
-    routes: [auditEventsRoutes({ auditEvents }), entityAuditEventsRoutes({ auditEvents, access: new IdentityResourceAccess(identity) })],
-  });
-  const http = await listen(app, config.HTTP_PORT);
+  started.consumer = consumer;
   logger.info({ httpPort: http.port }, 'audit started');
 
   return {
