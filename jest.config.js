@@ -8,14 +8,32 @@ const swc = [
   },
 ];
 
-export default {
+const shared = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
-  testMatch: ['<rootDir>/{libs,services,gateway,proto,bench,e2e,scripts,deploy}/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/'],
-  globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
-  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+};
+const packages = '<rootDir>/{libs,services,gateway,proto,bench,e2e,scripts,deploy}/**';
+
+export default {
   testTimeout: 60_000,
   maxWorkers: 2,
+  projects: [
+    {
+      // Plain objects and fakes only: runs without PostgreSQL or Kafka (`--selectProjects unit`).
+      ...shared,
+      displayName: 'unit',
+      testMatch: [`${packages}/*.test.ts`],
+      testPathIgnorePatterns: [...shared.testPathIgnorePatterns, '\\.(int|e2e)\\.test\\.ts$'],
+    },
+    {
+      // Real PostgreSQL and Kafka, started once for the run by the global setup.
+      ...shared,
+      displayName: 'integration',
+      testMatch: [`${packages}/*.int.test.ts`, `${packages}/*.e2e.test.ts`],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+    },
+  ],
 };

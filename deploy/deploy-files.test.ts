@@ -42,32 +42,38 @@ interface ServiceInfo {
   dir: string;
   packageName: string;
   startScript: string;
-  /** Every key of the config.ts schema. */
+  /** Every key of the schema config.ts exports (`configSchema`). */
   keys: string[];
-  /** Keys without `.default(` / `.optional()`: the schema refuses to start without them. */
+  /** Keys without a default that are not optional: the schema refuses to start without them. */
   required: string[];
   /**
    * What a deployment must set: the required keys, and keys whose default is a loopback address
    * (in a container, that is the container itself).
    */
   mustSet: string[];
-  /** `.default(<number>)` of each *PORT key: where the service listens when not told. */
+  /** The default of each *PORT key: where the service listens when not told. */
   portDefaults: Record<string, number>;
   readConfig: (env: Env) => Record<string, unknown>;
 }
 
-/** `  NAME: <zod expression>` entries of the schema passed to loadConfig, in order. */
-function configKeys(source: string): { key: string; required: boolean; loopbackDefault: boolean; default?: number }[] {
-  const entries = [...source.matchAll(/^[ \t]+([A-Z][A-Z0-9_]*):[ \t]*(?=\S)/gm)];
-  return entries.map((match, index) => {
-    const end = entries[index + 1]?.index ?? source.indexOf('env,', match.index);
-    const expression = source.slice(match.index + match[0].length, end < 0 ? undefined : end);
-    const fallback = /\.default\((\d[\d_]*)\)/.exec(expression)?.[1];
+/** The schema `config.ts` exports, as far as these checks look at it. */
+interface ConfigSchema {
+  shape: Record<string, { safeParse(value: undefined): { success: boolean; data?: unknown } }>;
+}
+
+/**
+ * Each key of the schema: required when it refuses to be unset, and its default otherwise,
+ * found by parsing an unset value with the key's own schema.
+ */
+function configKeys(schema: ConfigSchema): { key: string; required: boolean; loopbackDefault: boolean; default?: number }[] {
+  return Object.entries(schema.shape).map(([key, field]) => {
+    const unset = field.safeParse(undefined);
+    const fallback = unset.success ? unset.data : undefined;
     return {
-      key: match[1]!,
-      required: !/\.default\(|\.optional\(\)/.test(expression),
-      loopbackDefault: /\.default\([^)]*(127\.0\.0\.1|localhost)/.test(expression),
-      ...(fallback ? { default: Number(fallback.replaceAll('_', '')) } : {}),
+      key,
+      required: !unset.success,
+      loopbackDefault: typeof fallback === 'string' && /127\.0\.0\.1|localhost/.test(fallback),
+      ...(typeof fallback === 'number' ? { default: fallback } : {}),
     };
   });
 }
@@ -93,8 +99,11 @@ async function discoverServices(): Promise<ServiceInfo[]> {
   for (const dir of dirs.sort()) {
     if (!existsSync(path.join(repo, dir, 'src/main.ts')) || !existsSync(path.join(repo, dir, 'src/config.ts'))) continue;
     const pkg = JSON.parse(read(`${dir}/package.json`)) as { name: string; scripts?: { start?: string } };
-    const module = (await import(path.join(repo, dir, 'src/config.ts'))) as { readConfig: ServiceInfo['readConfig'] };
-    const keys = configKeys(read(`${dir}/src/config.ts`));
+    const module = (await import(path.join(repo, dir, 'src/config.ts'))) as {
+      readConfig: ServiceInfo['readConfig'];
+      configSchema: ConfigSchema;
+    };
+    const keys = configKeys(module.configSchema);
     services.push({
       name: path.basename(dir),
       dir,
@@ -752,7 +761,7 @@ describe('deployment files', () => {
     );
     for (const service of model.services) {
       expect(service.keys.some(isPortKey)).toBe(true);
-      // The regex over config.ts must agree with the schema itself: what it rejects when unset,
+      // The keys read from the schema must agree with readConfig: what it rejects when unset,
       // and where it listens when no port is given (with compose's otherwise valid environment).
       expect(tryConfig(service, {}).failing.sort()).toEqual([...service.required].sort());
       const env = composeEnv(model.compose.services[service.name]).env;

@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { Caller } from '@platform/auth';
-import { createLogger } from '@platform/logger';
 import {
   adminCaller,
   callerHeader,
@@ -21,15 +20,15 @@ import {
   waitFor,
   type TestDatabase,
 } from '@platform/testing';
-import { startIdentity, type RunningIdentity } from '@platform/identity/main';
-import { startAudit, type RunningAudit } from '@platform/audit/main';
+import { startService, type RunningService } from '@platform/service';
+import { identityService } from '@platform/identity/main';
+import { auditService } from '@platform/audit/main';
 
-const logger = createLogger({ name: 'audit-test', level: 'silent' });
 const admin = adminCaller();
 let identityDatabase: TestDatabase;
 let auditDatabase: TestDatabase;
-let identity: RunningIdentity;
-let audit: RunningAudit;
+let identity: RunningService;
+let audit: RunningService;
 let identityApi: ReturnType<typeof request>;
 let auditApi: ReturnType<typeof request>;
 let owner: Caller;
@@ -72,8 +71,8 @@ beforeAll(async () => {
   const kafkaTopicPrefix = `entity-audit-${randomUUID()}.`;
   identityDatabase = createTestDatabase('audit_identity');
   auditDatabase = createTestDatabase('audit_entities');
-  identity = await startIdentity(
-    {
+  identity = await startService(
+    identityService({
       HTTP_PORT: 0,
       GRPC_PORT: 0,
       DATABASE_URL: identityDatabase.url,
@@ -82,12 +81,12 @@ beforeAll(async () => {
       INTERNAL_SECRET: TEST_INTERNAL_SECRET,
       EXTERNAL_URL: 'http://platform.test',
       ROOT_TOKEN: 'glpat-integration-root-token-0001',
+      KAFKA_GROUP_ID: 'identity',
       LOG_LEVEL: 'silent',
-    },
-    logger,
+    }),
   );
-  audit = await startAudit(
-    {
+  audit = await startService(
+    auditService({
       HTTP_PORT: 0,
       DATABASE_URL: auditDatabase.url,
       KAFKA_BROKERS: kafkaBrokers,
@@ -96,8 +95,7 @@ beforeAll(async () => {
       INTERNAL_SECRET: TEST_INTERNAL_SECRET,
       IDENTITY_GRPC_ADDRESS: `127.0.0.1:${identity.grpcPort}`,
       LOG_LEVEL: 'silent',
-    },
-    logger,
+    }),
   );
   identityApi = request(`http://127.0.0.1:${identity.httpPort}`);
   auditApi = request(`http://127.0.0.1:${audit.httpPort}`);

@@ -1,34 +1,28 @@
 import { z } from 'zod';
-import { listFromEnv, loadConfig } from '@platform/config';
+import { listFromEnv, loadConfig, platformConfig, portFromEnv } from '@platform/config';
 
 /** One address, or several separated by commas: the gateway balances between them. */
 const urlList = listFromEnv.pipe(z.array(z.url()).min(1));
 
-export function readConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig(
-    {
-      PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-      /** Where each service's HTTP API listens. */
-      IDENTITY_URL: urlList.default(['http://127.0.0.1:3001']),
-      AUDIT_URL: urlList.default(['http://127.0.0.1:3007']),
-      /** Bounds on every proxied request: opening the connection, then waiting for the response. */
-      UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
-      UPSTREAM_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
-      /** Consecutive failures that open an address's circuit, and how long it then fails fast. */
-      UPSTREAM_FAILURES_TO_OPEN: z.coerce.number().int().min(1).default(5),
-      UPSTREAM_HALF_OPEN_AFTER_MS: z.coerce.number().int().min(1).default(1000),
-      /** On SIGTERM, how long requests in flight may take to finish. */
-      DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-      /** Identity's gRPC address, for token authentication. */
-      IDENTITY_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
-      /** Signs the caller forwarded to services; each service holds the same secret. */
-      INTERNAL_SECRET: z.string().min(16),
-      /** How long an authenticated token is trusted without asking identity again. */
-      AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
-      LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    },
-    env,
-  );
-}
+export const configSchema = platformConfig.extend({
+  PORT: portFromEnv(8080),
+  /** Where each service's HTTP API listens. */
+  IDENTITY_URL: urlList.default(['http://127.0.0.1:3001']),
+  AUDIT_URL: urlList.default(['http://127.0.0.1:3007']),
+  /** Bounds on every proxied request: opening the connection, then waiting for the response. */
+  UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
+  UPSTREAM_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  /** Consecutive failures that open an address's circuit, and how long it then fails fast. */
+  UPSTREAM_FAILURES_TO_OPEN: z.coerce.number().int().min(1).default(5),
+  UPSTREAM_HALF_OPEN_AFTER_MS: z.coerce.number().int().min(1).default(1000),
+  /** On SIGTERM, how long requests in flight may take to finish. */
+  DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Identity's gRPC address, for token authentication. */
+  IDENTITY_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
+  /** How long an authenticated token is trusted without asking identity again. */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
+});
 
-export type GatewayConfig = ReturnType<typeof readConfig>;
+export type GatewayConfig = z.infer<typeof configSchema>;
+
+export const readConfig = (env: Record<string, string | undefined> = process.env): GatewayConfig => loadConfig(configSchema, env);

@@ -9,15 +9,16 @@ export class ConfigError extends Error {
  * so a failure names the variable to fix.
  */
 export function loadConfig<Shape extends z.ZodRawShape>(
-  shape: Shape,
+  schema: Shape | z.ZodObject<Shape>,
   env: Record<string, string | undefined> = process.env,
 ): z.infer<z.ZodObject<Shape>> {
-  const result = z.object(shape).safeParse(env);
+  const object = schema instanceof z.ZodObject ? schema : z.object(schema);
+  const result = object.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
-  return result.data;
+  return result.data as z.infer<z.ZodObject<Shape>>;
 }
 
 /** `true`/`false`/`1`/`0` as environment variables spell booleans. */

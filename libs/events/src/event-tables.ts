@@ -27,11 +27,13 @@ export const ProcessedEvent = defineEntity({
 });
 
 /**
- * The tables behind `OutboxEntry` and `ProcessedEvent`, for a service's first migration.
- * The trigger wakes the relay as soon as a transaction that wrote events commits.
+ * The first version of the tables behind `OutboxEntry` and `ProcessedEvent`, applied by
+ * `eventMigrations`. Services that predate it inlined these statements into their own first
+ * migration, so each one tolerates the tables existing already. Frozen: landed migrations run
+ * it; the tables change only through a new migration appended to `eventMigrations`.
  */
 export const eventTablesSql = [
-  `create table outbox (
+  `create table if not exists outbox (
      id bigserial primary key,
      event_id uuid not null unique,
      topic text not null,
@@ -40,11 +42,12 @@ export const eventTablesSql = [
      created_at timestamptz not null default now(),
      published_at timestamptz null
    )`,
-  `create index outbox_unpublished_idx on outbox (id) where published_at is null`,
-  `create function outbox_notify() returns trigger language plpgsql as $$
+  `create index if not exists outbox_unpublished_idx on outbox (id) where published_at is null`,
+  // Wakes the relay as soon as a transaction that wrote events commits.
+  `create or replace function outbox_notify() returns trigger language plpgsql as $$
    begin perform pg_notify('outbox', ''); return null; end $$`,
-  `create trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()`,
-  `create table processed_events (
+  `create or replace trigger outbox_notify after insert on outbox for each statement execute function outbox_notify()`,
+  `create table if not exists processed_events (
      event_id uuid not null,
      consumer text not null,
      processed_at timestamptz not null default now(),

@@ -1,6 +1,7 @@
 export { eventEnvelopeSchema } from './envelope.ts';
 export type { EventEnvelope, EventActor } from './envelope.ts';
 export { OutboxEntry, ProcessedEvent, eventTablesSql } from './event-tables.ts';
+export { eventMigrations } from './migrations/index.ts';
 export { recordEvent } from './record-event.ts';
 export type { RecordEventOptions } from './record-event.ts';
 export { startOutboxRelay } from './outbox-relay.ts';
@@ -8,3 +9,5 @@ export type { OutboxRelay } from './outbox-relay.ts';
 export { startConsumer } from './consumer.ts';
 export type { EventConsumer, ConsumerState } from './consumer.ts';
 export { createKafka, ensureTopics } from './kafka-client.ts';
+export { defineEvent, onEvent, subscribe } from './event-catalogue.ts';
+export type { EventDefinition, EventMessage, EventHandler, EventSubscription, OutgoingEvent } from './event-catalogue.ts';

@@ -8,13 +8,13 @@ import { Kafka, logLevel } from 'kafkajs';
 import { Registry } from 'prom-client';
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
-import { Migration, openDatabase, type Orm } from '@platform/db';
+import { openDatabase, type Orm } from '@platform/db';
 import { createLogger } from '@platform/logger';
 import { startTelemetry, type Telemetry } from '@platform/telemetry';
 import { createTestDatabase, testEnvironment, waitFor, type TestDatabase } from '@platform/testing';
 import {
   ensureTopics,
-  eventTablesSql,
+  eventMigrations,
   OutboxEntry,
   ProcessedEvent,
   recordEvent,
@@ -22,13 +22,6 @@ import {
   startOutboxRelay,
   type EventEnvelope,
 } from './index.ts';
-
-class EventTables extends Migration {
-  override name = 'EventTables';
-  override up(): void {
-    for (const sql of eventTablesSql) this.addSql(sql);
-  }
-}
 
 const logger = createLogger({ name: 'events-test', level: 'silent' });
 const spans = new InMemorySpanExporter();
@@ -49,7 +42,7 @@ beforeAll(async () => {
   orm = await openDatabase({
     url: database.url,
     entities: [OutboxEntry, ProcessedEvent],
-    migrations: [{ name: 'EventTables', class: EventTables }],
+    migrations: eventMigrations,
     logger,
   });
   await ensureTopics(kafka(), [topic]);

@@ -1,11 +1,11 @@
-import { CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
+import { CALLER_HEADER, signCaller, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { TEST_INTERNAL_SECRET } from './test-environment.ts';
 
-export function adminCaller(userId = 1, username = 'root'): Caller {
+export function adminCaller(userId = 1, username = 'root'): AuthenticatedCaller {
   return { kind: 'user', userId, username, name: 'Administrator', isAdmin: true, scopes: ['api', 'sudo'] };
 }
 
-export function userCaller(userId: number, username: string): Caller {
+export function userCaller(userId: number, username: string): AuthenticatedCaller {
   return { kind: 'user', userId, username, name: username, isAdmin: false, scopes: ['api'] };
 }
 

@@ -3,26 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import pg from 'pg';
 import { Kafka, logLevel } from 'kafkajs';
-import { createChannelCredentials, callUnary } from '@platform/grpc';
+import { callUnary } from '@platform/grpc';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
-import { createLogger } from '@platform/logger';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
 import { UserCreated } from '@platform/proto/identity/v1/events';
-import {
-  adminCaller,
-  callerHeader,
-  createTestDatabase,
-  gitlabSchemaErrors,
-  testEnvironment,
-  userCaller,
-  waitFor,
-  type TestDatabase,
-} from '@platform/testing';
-import { startIdentity, type RunningIdentity } from './main.ts';
-import { identityTestConfig, TEST_ROOT_TOKEN as ROOT_TOKEN } from './testing/identity-test-harness.ts';
+import { adminCaller, callerHeader, gitlabSchemaErrors, testEnvironment, userCaller, waitFor } from '@platform/testing';
+import { startIdentityHarness, TEST_ROOT_TOKEN as ROOT_TOKEN, type IdentityHarness } from './testing/identity-harness.ts';
 
-let database: TestDatabase;
-let identity: RunningIdentity;
+let harness: IdentityHarness;
+let database: { url: string };
 let api: ReturnType<typeof request>;
 let grpcClient: IdentityServiceClient;
 
@@ -38,16 +27,14 @@ async function outboxCount(): Promise<number> {
 }
 
 beforeAll(async () => {
-  database = createTestDatabase('identity');
-  identity = await startIdentity(identityTestConfig(database.url), createLogger({ name: 'identity-test', level: 'silent' }));
-  api = request(`http://127.0.0.1:${identity.httpPort}`);
-  grpcClient = new IdentityServiceClient(`127.0.0.1:${identity.grpcPort}`, createChannelCredentials());
+  harness = await startIdentityHarness('identity');
+  database = { url: harness.databaseUrl };
+  api = harness.api;
+  grpcClient = harness.grpc;
 });
 
 afterAll(async () => {
-  grpcClient?.close();
-  await identity?.stop();
-  await database?.drop();
+  await harness?.stop();
 });
 
 const newUser = (username: string) => ({

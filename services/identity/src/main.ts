@@ -1,9 +1,6 @@
 /** Composition root of the identity service: the only place that wires stores, services and servers. */
-import { checkDatabase, openDatabase, requestScope } from '@platform/db';
-import { createKafka, OutboxEntry, ProcessedEvent, startOutboxRelay, type OutboxRelay } from '@platform/events';
-import { startGrpcServer } from '@platform/grpc';
-import { createRouter, createServiceApp, listen } from '@platform/http';
-import { createLogger, type Logger } from '@platform/logger';
+import { createRouter } from '@platform/http';
+import { runService, type ServiceDefinition } from '@platform/service';
 import { readConfig, type IdentityConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { identityGrpc } from './features/authentication/identity-grpc.ts';
@@ -66,22 +63,14 @@ import { scimErrorMiddleware } from './features/scim/scim-errors.ts';
 import { resourceCustomAttributesRoutes } from './features/custom-attributes/resource-custom-attributes-routes.ts';
 import { scimTokensRoutes } from './features/scim/scim-tokens-routes.ts';
 
-export interface RunningIdentity {
-  httpPort: number;
-  grpcPort: number;
-  relay: OutboxRelay;
-  stop(): Promise<void>;
-}
-
-export async function startIdentity(config: IdentityConfig, logger: Logger): Promise<RunningIdentity> {
-  const orm = await openDatabase({
-    url: config.DATABASE_URL,
+export function identityService(config: IdentityConfig): ServiceDefinition<IdentityConfig> {
+  return {
+    name: 'identity',
+    config,
     entities: [
       User,
       Identity,
       PersonalAccessToken,
-      OutboxEntry,
-      ProcessedEvent,
       CustomAttribute,
       SshKey,
       GpgKey,
@@ -99,141 +88,105 @@ export async function startIdentity(config: IdentityConfig, logger: Logger): Pro
       ScimIdentity,
     ],
     migrations,
-    logger,
-  });
-
-  const views = { externalUrl: config.EXTERNAL_URL.replace(/\/$/, '') };
-  const userStore = new PgUserStore(orm.em);
-  const users = new UsersService({ em: orm.em, store: userStore, emailDomain: `noreply.${new URL(views.externalUrl).hostname}` });
-  const customAttributes = new CustomAttributesService({ attributes: new PgCustomAttributeStore(orm.em), users: userStore });
-  const sshKeys = new SshKeysService({ em: orm.em, keys: new PgSshKeyStore(orm.em) });
-  const gpgKeys = new GpgKeysService({ em: orm.em, keys: new PgGpgKeyStore(orm.em) });
-  const statuses = new UserStatusService({ statuses: new PgUserStatusStore(orm.em) });
-  const tokens = new TokensService({ em: orm.em, tokens: new PgTokenStore(orm.em), users: userStore });
-  const namespaceStore = new PgNamespaceStore(orm.em);
-  const groupStore = new PgGroupStore(orm.em);
-  const projectStore = new PgProjectStore({ em: orm.em, namespaces: namespaceStore });
-  const memberStore = new PgMemberStore(orm.em);
-  const access = new AccessPolicy({ em: orm.em, groups: groupStore, projects: projectStore, namespaces: namespaceStore });
-  const members = new MembersService({ em: orm.em, members: memberStore, users: userStore, groups: groupStore, access });
-  const projects = new ProjectsService({
-    em: orm.em,
-    projects: projectStore,
-    namespaces: namespaceStore,
-    groups: groupStore,
-    members,
-    memberStore,
-    access,
-    users: userStore,
-  });
-  const groups = new GroupsService({
-    em: orm.em,
-    groups: groupStore,
-    projects: projectStore,
-    namespaces: namespaceStore,
-    members,
-    access,
-    users: userStore,
-  });
-  const accessRequests = new AccessRequestsService({ em: orm.em, members, memberStore, users: userStore });
-  const singleSignOnGroups = new SingleSignOnGroups({ groups: groupStore, access, members, memberStore });
-  const samlProviderStore = new PgSamlProviderStore(orm.em);
-  const samlProviders = new SamlProvidersService({ em: orm.em, store: samlProviderStore, groups: singleSignOnGroups });
-  const scimStore = new PgScimStore(orm.em);
-  const scimTokens = new ScimTokensService({ em: orm.em, store: scimStore, groups: singleSignOnGroups });
-  const scim = new ScimService({
-    em: orm.em,
-    store: scimStore,
-    samlProviders: samlProviderStore,
-    groups: singleSignOnGroups,
-    users: new ScimProvisionedUsers({ em: orm.em, users: userStore }),
-  });
-
-  const { generatedToken } = await tokens.ensureBootstrapAdmin(config.ROOT_TOKEN);
-  if (generatedToken) {
-    // Shown once, on the console only: the administrator's way in.
-    process.stdout.write(`Bootstrap administrator "root" created; its token is: ${generatedToken}\n`);
-  }
-
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: 'identity', logger });
-  const relay = await startOutboxRelay({
-    orm,
-    kafka,
-    databaseUrl: config.DATABASE_URL,
-    topics: [IDENTITY_TOPIC],
-    topicPrefix: config.KAFKA_TOPIC_PREFIX,
-    logger,
-  });
-
-  const app = createServiceApp({
-    logger,
-    internalSecret: config.INTERNAL_SECRET,
-    requestScope: requestScope(orm),
-    readinessChecks: { database: () => checkDatabase(orm) },
-    errorRenderers: [{ pathPrefix: '/api/scim', render: scimErrorMiddleware(logger) }],
-    routes: [
-      createRouter(usersRoutes, { users, customAttributes, views }),
-      createRouter(tokensRoutes, { tokens }),
-      customAttributesRoutes({ customAttributes }),
-      sshKeysRoutes({ sshKeys, users, views }),
-      gpgKeysRoutes({ gpgKeys, users }),
-      userStatusRoutes({ statuses, users }),
-      samlProvidersRoutes({ samlProviders }),
-      scimTokensRoutes({ scimTokens }),
-      scimRoutes({ scim }),
-      groupsRoutes({ groups, projects, access, views }),
-      projectsRoutes({ projects, access, views }),
-      membersRoutes({ members, access, views }),
-      accessRequestsRoutes({ accessRequests, access, views }),
-      namespacesRoutes({ namespaces: namespaceStore, access, views }),
-      resourceCustomAttributesRoutes({ resource: 'groups', owner: groups, access }),
-      resourceCustomAttributesRoutes({ resource: 'projects', owner: projects, access }),
-    ],
-  });
-  const http = await listen(app, config.HTTP_PORT);
-  const grpc = await startGrpcServer({
-    port: config.GRPC_PORT,
-    services: [
-      identityGrpc({
-        orm,
-        tokens,
+    publishes: [IDENTITY_TOPIC],
+    features: ({ em, orm, logger }) => {
+      const views = { externalUrl: config.EXTERNAL_URL.replace(/\/$/, '') };
+      const userStore = new PgUserStore(em);
+      const users = new UsersService({ em, store: userStore, emailDomain: `noreply.${new URL(views.externalUrl).hostname}` });
+      const customAttributes = new CustomAttributesService({ attributes: new PgCustomAttributeStore(em), users: userStore });
+      const sshKeys = new SshKeysService({ em, keys: new PgSshKeyStore(em) });
+      const gpgKeys = new GpgKeysService({ em, keys: new PgGpgKeyStore(em) });
+      const statuses = new UserStatusService({ statuses: new PgUserStatusStore(em) });
+      const tokens = new TokensService({ em, tokens: new PgTokenStore(em), users: userStore });
+      const namespaceStore = new PgNamespaceStore(em);
+      const groupStore = new PgGroupStore(em);
+      const projectStore = new PgProjectStore({ em, namespaces: namespaceStore });
+      const memberStore = new PgMemberStore(em);
+      const access = new AccessPolicy({ em, groups: groupStore, projects: projectStore, namespaces: namespaceStore });
+      const members = new MembersService({ em, members: memberStore, users: userStore, groups: groupStore, access });
+      const projects = new ProjectsService({
+        em,
+        projects: projectStore,
+        namespaces: namespaceStore,
+        groups: groupStore,
+        members,
+        memberStore,
+        access,
         users: userStore,
-        views,
-        logger,
-        namespaceRpcs: namespacesGrpc({
-          orm,
-          access,
-          groups: groupStore,
-          projects: projectStore,
-          namespaces: namespaceStore,
-          views,
-          logger,
-        }),
-      }),
-    ],
-  });
-  logger.info({ httpPort: http.port, grpcPort: grpc.port, topic: IDENTITY_TOPIC }, 'identity started');
+      });
+      const groups = new GroupsService({
+        em,
+        groups: groupStore,
+        projects: projectStore,
+        namespaces: namespaceStore,
+        members,
+        access,
+        users: userStore,
+      });
+      const accessRequests = new AccessRequestsService({ em, members, memberStore, users: userStore });
+      const singleSignOnGroups = new SingleSignOnGroups({ groups: groupStore, access, members, memberStore });
+      const samlProviderStore = new PgSamlProviderStore(em);
+      const samlProviders = new SamlProvidersService({ em, store: samlProviderStore, groups: singleSignOnGroups });
+      const scimStore = new PgScimStore(em);
+      const scimTokens = new ScimTokensService({ em, store: scimStore, groups: singleSignOnGroups });
+      const scim = new ScimService({
+        em,
+        store: scimStore,
+        samlProviders: samlProviderStore,
+        groups: singleSignOnGroups,
+        users: new ScimProvisionedUsers({ em, users: userStore }),
+      });
 
-  return {
-    httpPort: http.port,
-    grpcPort: grpc.port,
-    relay,
-    async stop() {
-      await grpc.stop();
-      await http.close();
-      await relay.stop();
-      await orm.close();
+      return [
+        {
+          async start() {
+            const { generatedToken } = await tokens.ensureBootstrapAdmin(config.ROOT_TOKEN);
+            if (generatedToken) {
+              // Shown once, on the console only: the administrator's way in.
+              process.stdout.write(`Bootstrap administrator "root" created; its token is: ${generatedToken}\n`);
+            }
+          },
+          errorRenderers: [{ pathPrefix: '/api/scim', render: scimErrorMiddleware(logger) }],
+          routes: [
+            createRouter(usersRoutes, { users, customAttributes, views }),
+            createRouter(tokensRoutes, { tokens }),
+            customAttributesRoutes({ customAttributes }),
+            sshKeysRoutes({ sshKeys, users, views }),
+            gpgKeysRoutes({ gpgKeys, users }),
+            userStatusRoutes({ statuses, users }),
+            samlProvidersRoutes({ samlProviders }),
+            scimTokensRoutes({ scimTokens }),
+            scimRoutes({ scim }),
+            groupsRoutes({ groups, projects, access, views }),
+            projectsRoutes({ projects, access, views }),
+            membersRoutes({ members, access, views }),
+            accessRequestsRoutes({ accessRequests, access, views }),
+            namespacesRoutes({ namespaces: namespaceStore, access, views }),
+            resourceCustomAttributesRoutes({ resource: 'groups', owner: groups, access }),
+            resourceCustomAttributesRoutes({ resource: 'projects', owner: projects, access }),
+          ],
+          rpcs: [
+            identityGrpc({
+              orm,
+              tokens,
+              users: userStore,
+              views,
+              logger,
+              namespaceRpcs: namespacesGrpc({
+                orm,
+                access,
+                groups: groupStore,
+                projects: projectStore,
+                namespaces: namespaceStore,
+                views,
+                logger,
+              }),
+            }),
+          ],
+        },
+      ];
     },
   };
 }
 
-if (import.meta.main) {
-  const config = readConfig();
-  const logger = createLogger({ name: 'identity', level: config.LOG_LEVEL });
-  const running = await startIdentity(config, logger);
-  const shutdown = () => {
-    void running.stop().then(() => process.exit(0));
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-}
+if (import.meta.main) await runService(identityService(readConfig()));

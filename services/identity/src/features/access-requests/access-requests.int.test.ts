@@ -1,11 +1,11 @@
 /** Access requests against real PostgreSQL and Kafka: request, list, approve into a real membership, deny. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Caller } from '@platform/auth';
-import { startIdentityTestKit, type IdentityTestKit } from '../../testing/identity-test-kit.ts';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 type UserCaller = Caller & { kind: 'user' };
 
-let kit: IdentityTestKit;
+let kit: IdentityHarness;
 let owner: UserCaller;
 let maintainer: UserCaller;
 let requester: UserCaller;
@@ -22,11 +22,11 @@ async function eventTypes(key: number): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  kit = await startIdentityTestKit('access_requests');
-  owner = await kit.createUser('aowner');
-  maintainer = await kit.createUser('amaintainer');
-  requester = await kit.createUser('arequester');
-  second = await kit.createUser('asecond');
+  kit = await startIdentityHarness('access_requests');
+  owner = await kit.createCaller('aowner');
+  maintainer = await kit.createCaller('amaintainer');
+  requester = await kit.createCaller('arequester');
+  second = await kit.createCaller('asecond');
   groupId = (await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Club', path: 'club', visibility: 'internal' })).body.id;
   projectId = (
     await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Board', namespace_id: groupId, visibility: 'internal' })
@@ -94,8 +94,8 @@ describe('group access requests', () => {
 
 describe('project access requests', () => {
   it('refuses Owner on approval, lets maintainers approve and deny, and requesters withdraw', async () => {
-    const outsider = await kit.createUser('aoutsider');
-    const another = await kit.createUser('aanother');
+    const outsider = await kit.createCaller('aoutsider');
+    const another = await kit.createCaller('aanother');
     expect((await kit.api.post(`/api/v4/projects/${projectId}/access_requests`).set(kit.as(outsider))).status).toBe(201);
     expect((await kit.api.post(`/api/v4/projects/club%2Fboard/access_requests`).set(kit.as(another))).status).toBe(201);
     // A member of the project's group already has access.
@@ -130,7 +130,7 @@ describe('project access requests', () => {
   });
 
   it('denies a request for maintainers', async () => {
-    const late = await kit.createUser('alate');
+    const late = await kit.createCaller('alate');
     await kit.api.post(`/api/v4/projects/${projectId}/access_requests`).set(kit.as(late));
     expect((await kit.api.delete(`/api/v4/projects/${projectId}/access_requests/${late.userId}`).set(kit.as(maintainer))).status).toBe(204);
     expect((await kit.api.get(`/api/v4/projects/${projectId}/members/all/${late.userId}`).set(kit.as(maintainer))).status).toBe(404);

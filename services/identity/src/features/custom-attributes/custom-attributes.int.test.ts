@@ -1,7 +1,7 @@
 /** Custom attributes of users against real PostgreSQL: administrators set, read and delete them. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminCaller, callerHeader, userCaller } from '@platform/testing';
-import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-test-harness.ts';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 let harness: IdentityHarness;
 let user: { id: number; username: string };

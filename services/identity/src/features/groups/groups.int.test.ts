@@ -2,11 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminCaller } from '@platform/testing';
 import type { Caller } from '@platform/auth';
-import { startIdentityTestKit, type IdentityTestKit } from '../../testing/identity-test-kit.ts';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 type UserCaller = Caller & { kind: 'user' };
 
-let kit: IdentityTestKit;
+let kit: IdentityHarness;
 const admin = adminCaller();
 const anonymous: Caller = { kind: 'anonymous' };
 let owner: UserCaller;
@@ -49,14 +49,14 @@ async function outboxTypes(aggregateId: number): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  kit = await startIdentityTestKit('groups');
-  owner = await kit.createUser('gowner');
-  maintainer = await kit.createUser('gmaintainer');
-  developer = await kit.createUser('gdeveloper');
-  guest = await kit.createUser('gguest');
-  outsider = await kit.createUser('goutsider');
-  external = await kit.createUser('gexternal', { external: true });
-  noGroups = await kit.createUser('gnogroups', { can_create_group: false });
+  kit = await startIdentityHarness('groups');
+  owner = await kit.createCaller('gowner');
+  maintainer = await kit.createCaller('gmaintainer');
+  developer = await kit.createCaller('gdeveloper');
+  guest = await kit.createCaller('gguest');
+  outsider = await kit.createCaller('goutsider');
+  external = await kit.createCaller('gexternal', { external: true });
+  noGroups = await kit.createCaller('gnogroups', { can_create_group: false });
 
   const pub = await createGroup(owner, { name: 'Public Group', path: 'pub', visibility: 'public', description: 'open to all' });
   await createGroup(owner, { name: 'Internal Sub', path: 'internal-sub', parent_id: pub.id, visibility: 'internal' });

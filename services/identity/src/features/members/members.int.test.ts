@@ -5,11 +5,11 @@ import { InputError, NotFoundError } from '@platform/errors';
 import { IdentityServiceClient, NamespaceKind, Visibility } from '@platform/proto/identity/v1';
 import { adminCaller } from '@platform/testing';
 import type { Caller } from '@platform/auth';
-import { startIdentityTestKit, type IdentityTestKit } from '../../testing/identity-test-kit.ts';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 type UserCaller = Caller & { kind: 'user' };
 
-let kit: IdentityTestKit;
+let kit: IdentityHarness;
 let grpcClient: IdentityServiceClient;
 const admin = adminCaller();
 const anonymous: Caller = { kind: 'anonymous' };
@@ -34,15 +34,15 @@ async function usernames(path: string, caller: Caller, query: Record<string, unk
 }
 
 beforeAll(async () => {
-  kit = await startIdentityTestKit('members');
-  grpcClient = new IdentityServiceClient(`127.0.0.1:${kit.identity.grpcPort}`, createChannelCredentials());
-  owner = await kit.createUser('mowner');
-  maintainer = await kit.createUser('mmaintainer');
-  developer = await kit.createUser('mdeveloper');
-  guest = await kit.createUser('mguest');
-  outsider = await kit.createUser('moutsider');
-  partner = await kit.createUser('mpartner');
-  stranger = await kit.createUser('mstranger');
+  kit = await startIdentityHarness('members');
+  grpcClient = new IdentityServiceClient(`127.0.0.1:${kit.service.grpcPort}`, createChannelCredentials());
+  owner = await kit.createCaller('mowner');
+  maintainer = await kit.createCaller('mmaintainer');
+  developer = await kit.createCaller('mdeveloper');
+  guest = await kit.createCaller('mguest');
+  outsider = await kit.createCaller('moutsider');
+  partner = await kit.createCaller('mpartner');
+  stranger = await kit.createCaller('mstranger');
 
   topId = (await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Top', path: 'top', visibility: 'private' })).body.id;
   subId = (

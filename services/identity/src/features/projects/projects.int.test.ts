@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ProjectUpdated } from '@platform/proto/identity/v1/namespace-events';
 import { adminCaller, gitlabSchemaErrors } from '@platform/testing';
 import type { Caller } from '@platform/auth';
-import { startIdentityTestKit, type IdentityTestKit } from '../../testing/identity-test-kit.ts';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 type UserCaller = Caller & { kind: 'user' };
 
-let kit: IdentityTestKit;
+let kit: IdentityHarness;
 const admin = adminCaller();
 const anonymous: Caller = { kind: 'anonymous' };
 let owner: UserCaller;
@@ -38,12 +38,12 @@ async function listPaths(path: string, caller: Caller, query: Record<string, unk
 }
 
 beforeAll(async () => {
-  kit = await startIdentityTestKit('projects');
-  owner = await kit.createUser('powner');
-  developer = await kit.createUser('pdeveloper');
-  guest = await kit.createUser('pguest');
-  outsider = await kit.createUser('poutsider');
-  external = await kit.createUser('pexternal', { external: true });
+  kit = await startIdentityHarness('projects');
+  owner = await kit.createCaller('powner');
+  developer = await kit.createCaller('pdeveloper');
+  guest = await kit.createCaller('pguest');
+  outsider = await kit.createCaller('poutsider');
+  external = await kit.createCaller('pexternal', { external: true });
 
   const group = await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Acme', path: 'acme', visibility: 'public' });
   groupId = group.body.id;

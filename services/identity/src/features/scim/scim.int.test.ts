@@ -5,18 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import pg from 'pg';
-import { createLogger } from '@platform/logger';
-import { adminCaller, callerHeader, createTestDatabase, userCaller, type TestDatabase } from '@platform/testing';
-import { startIdentity, type RunningIdentity } from '../../main.ts';
-import { identityTestConfig } from '../../testing/identity-test-harness.ts';
+import { adminCaller, callerHeader, userCaller } from '@platform/testing';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 const FINGERPRINT = 'a1b2c3d4e5f60718293a4b5c6d7e8f9011223344';
 const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const anonymous = callerHeader({ kind: 'anonymous' });
 
-let database: TestDatabase;
-let identity: RunningIdentity;
+let harness: IdentityHarness;
 let api: ReturnType<typeof request>;
 let db: pg.Client;
 let owner: { id: number; headers: Record<string, string> };
@@ -26,10 +23,9 @@ async function query<Row extends pg.QueryResultRow>(text: string, values: unknow
 }
 
 beforeAll(async () => {
-  database = createTestDatabase('scim');
-  identity = await startIdentity(identityTestConfig(database.url), createLogger({ name: 'scim-test', level: 'silent' }));
-  api = request(`http://127.0.0.1:${identity.httpPort}`);
-  db = new pg.Client({ connectionString: database.url });
+  harness = await startIdentityHarness('scim');
+  api = harness.api;
+  db = new pg.Client({ connectionString: harness.databaseUrl });
   await db.connect();
   const created = await createUser('group-owner');
   owner = { id: created.id, headers: callerHeader(userCaller(created.id, 'group-owner')) };
@@ -37,8 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db?.end();
-  await identity?.stop();
-  await database?.drop();
+  await harness?.stop();
 });
 
 async function createUser(username: string, email = `${username}@example.com`): Promise<{ id: number; username: string }> {

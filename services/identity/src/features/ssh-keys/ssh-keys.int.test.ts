@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import sshpk from 'sshpk';
 import { SshKeyAdded, SshKeyRemoved } from '@platform/proto/identity/v1/events';
 import { adminCaller, callerHeader, userCaller } from '@platform/testing';
-import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-test-harness.ts';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 let harness: IdentityHarness;
 let owner: { id: number; username: string };

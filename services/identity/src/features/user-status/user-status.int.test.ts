@@ -1,7 +1,7 @@
 /** User status against real PostgreSQL: defaults, emoji names, the length limit, Markdown, clearing. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { callerHeader, userCaller } from '@platform/testing';
-import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-test-harness.ts';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 let harness: IdentityHarness;
 let user: { id: number; username: string };

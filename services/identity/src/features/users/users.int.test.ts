@@ -4,7 +4,7 @@ import { callUnary } from '@platform/grpc';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { UserBlocked, UserDeleted, UserUpdated } from '@platform/proto/identity/v1/events';
 import { adminCaller, callerHeader, gitlabSchemaErrors, userCaller } from '@platform/testing';
-import { startIdentityHarness, TEST_ROOT_TOKEN, type IdentityHarness } from '../../testing/identity-test-harness.ts';
+import { startIdentityHarness, TEST_ROOT_TOKEN, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 let harness: IdentityHarness;
 const admin = callerHeader(adminCaller());

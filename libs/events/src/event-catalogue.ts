@@ -1,0 +1,89 @@
+import type { EventEnvelope } from './envelope.ts';
+
+/** A generated (ts-proto) message: how an event's data is written to and read from JSON. */
+export interface EventMessage<Data> {
+  toJSON(data: Data): unknown;
+  fromJSON(json: unknown): Data;
+}
+
+/** What `recordEvent` writes to the outbox, less the actor. */
+export interface OutgoingEvent {
+  topic: string;
+  type: string;
+  aggregateId: string | number;
+  data: Record<string, unknown>;
+}
+
+/** One event type: its name, its topic and its data's message, for producers and consumers alike. */
+export interface EventDefinition<Data> {
+  readonly type: string;
+  readonly topic: string;
+  /** The event with `data` encoded, keyed by `aggregateId` (events of one aggregate stay in order). */
+  event(options: { aggregateId: string | number; data: Data }): OutgoingEvent;
+  /** The data of an envelope of this type. */
+  decode(envelope: EventEnvelope): Data;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Declares an event once: `defineEvent('identity.user.created', UserCreated, { topic })`. The
+ * type follows `<service>.<entity>.<past-tense>`.
+ */
+export function defineEvent<Data>(type: string, message: EventMessage<Data>, options: { topic: string }): EventDefinition<Data> {
+  return {
+    type,
+    topic: options.topic,
+    event({ aggregateId, data }) {
+      const json = message.toJSON(data);
+      if (!isRecord(json)) throw new Error(`${type}: its message does not encode to a JSON object`);
+      return { topic: options.topic, type, aggregateId, data: json };
+    },
+    decode(envelope) {
+      if (envelope.type !== type) throw new Error(`expected a ${type} event, got ${envelope.type}`);
+      return message.fromJSON(envelope.data);
+    },
+  };
+}
+
+/** Handles one event type, with its data decoded. */
+export interface EventHandler {
+  type: string;
+  topic: string;
+  handle(envelope: EventEnvelope): Promise<void>;
+}
+
+export function onEvent<Data>(
+  definition: EventDefinition<Data>,
+  handle: (data: Data, envelope: EventEnvelope) => Promise<void>,
+): EventHandler {
+  return {
+    type: definition.type,
+    topic: definition.topic,
+    handle: (envelope) => handle(definition.decode(envelope), envelope),
+  };
+}
+
+/** What a consumer subscribes to and how it applies each event. */
+export interface EventSubscription {
+  topics: string[];
+  /** Applies one event; types it has no handler for are skipped. */
+  handle(envelope: EventEnvelope): Promise<void>;
+}
+
+/** One subscription for several handlers: their topics, each event given to its type's handler. */
+export function subscribe(handlers: EventHandler[]): EventSubscription {
+  const byType = new Map<string, EventHandler>();
+  for (const handler of handlers) {
+    if (byType.has(handler.type)) throw new Error(`two handlers for ${handler.type}`);
+    byType.set(handler.type, handler);
+  }
+  return {
+    topics: [...new Set(handlers.map((handler) => handler.topic))],
+    handle: async (envelope) => {
+      await byType.get(envelope.type)?.handle(envelope);
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The runtime every service starts through: it owns the mechanics (database and migrations,
+ * Kafka, the outbox relay, the HTTP app, the gRPC server, readiness, signals and the stop
+ * order) so that a service only declares its features.
+ */
+import type { Router, ErrorRequestHandler } from 'express';
+import type { Options } from '@mikro-orm/core';
+import type { ServiceConfig } from '@platform/config';
+import { checkDatabase, openDatabase, requestScope, type EntityManager, type MigrationObject, type Orm } from '@platform/db';
+import {
+  createKafka,
+  eventMigrations,
+  OutboxEntry,
+  ProcessedEvent,
+  startConsumer,
+  startOutboxRelay,
+  type EventConsumer,
+  type EventSubscription,
+  type OutboxRelay,
+} from '@platform/events';
+import { startGrpcServer, type GrpcServer, type GrpcServiceBinding } from '@platform/grpc';
+import { createServiceApp, listen, type ReadinessChecks } from '@platform/http';
+import { createLogger, type Logger } from '@platform/logger';
+
+/** A slice of a service, as its feature factory returns it. */
+export interface Feature {
+  routes?: Router[];
+  /** gRPC services this feature serves; the service then needs `GRPC_PORT`. */
+  rpcs?: GrpcServiceBinding[];
+  /** Events this feature consumes, under the service's `KAFKA_GROUP_ID`. */
+  consumes?: EventSubscription[];
+  /** Checks reported by `/-/readiness` besides the database's. */
+  readinessChecks?: ReadinessChecks;
+  /** Error renderers for path prefixes whose protocol has its own error shape (SCIM). */
+  errorRenderers?: Array<{ pathPrefix: string; render: ErrorRequestHandler }>;
+  /** Runs once the database is migrated, before anything listens (e.g. seeding). */
+  start?(): Promise<void>;
+  /** Releases what the feature opened (clients of other services), after the servers stopped. */
+  stop?(): void | Promise<void>;
+}
+
+/** What feature factories are given. */
+export interface FeatureDeps<Config> {
+  config: Config;
+  logger: Logger;
+  orm: Orm;
+  /** The global entity manager; per request, per gRPC call and per event it resolves to that unit of work's fork. */
+  em: EntityManager;
+}
+
+export interface ServiceDefinition<Config extends ServiceConfig> {
+  name: string;
+  config: Config & { GRPC_PORT?: number };
+  /** The entities of every feature. The outbox and processed-event entities are added. */
+  entities: NonNullable<Options['entities']>;
+  /** The service's own migrations; the runtime applies those of `@platform/events` after them. */
+  migrations: MigrationObject[];
+  /** Topics the service's outbox relay publishes to; without any, no relay runs. */
+  publishes?: string[];
+  features(deps: FeatureDeps<Config>): Feature[] | Promise<Feature[]>;
+}
+
+export interface RunningService {
+  name: string;
+  httpPort: number;
+  /** Undefined when no feature serves gRPC. */
+  grpcPort?: number;
+  orm: Orm;
+  relay?: OutboxRelay;
+  stop(): Promise<void>;
+}
+
+/** Starts the service: migrate, build features, relay, HTTP, gRPC, then consumers; then ready. */
+export async function startService<Config extends ServiceConfig>(definition: ServiceDefinition<Config>): Promise<RunningService> {
+  const { config, name } = definition;
+  const logger = createLogger({ name, level: config.LOG_LEVEL });
+  const orm = await openDatabase({
+    url: config.DATABASE_URL,
+    entities: [...definition.entities, OutboxEntry, ProcessedEvent],
+    migrations: [...definition.migrations, ...eventMigrations],
+    logger,
+  });
+  const features = await definition.features({ config, logger, orm, em: orm.em });
+  for (const feature of features) await feature.start?.();
+
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: name, logger });
+  const topics = definition.publishes ?? [];
+  const relay =
+    topics.length > 0
+      ? await startOutboxRelay({ orm, kafka, databaseUrl: config.DATABASE_URL, topics, topicPrefix: config.KAFKA_TOPIC_PREFIX, logger })
+      : undefined;
+
+  const subscriptions = features.flatMap((feature) => feature.consumes ?? []);
+  let consumer: EventConsumer | undefined;
+  let state: 'starting' | 'ready' | 'stopping' = 'starting';
+  const app = createServiceApp({
+    logger,
+    internalSecret: config.INTERNAL_SECRET,
+    requestScope: requestScope(orm),
+    readinessChecks: {
+      service: async () => {
+        if (state !== 'ready') throw new Error(state);
+      },
+      database: () => checkDatabase(orm),
+      ...Object.assign({}, ...features.map((feature) => feature.readinessChecks ?? {})),
+    },
+    errorRenderers: features.flatMap((feature) => feature.errorRenderers ?? []),
+    routes: features.flatMap((feature) => feature.routes ?? []),
+  });
+  const http = await listen(app, config.HTTP_PORT);
+
+  const rpcs = features.flatMap((feature) => feature.rpcs ?? []);
+  let grpc: GrpcServer | undefined;
+  if (rpcs.length > 0) {
+    if (config.GRPC_PORT === undefined) throw new Error(`${name} serves gRPC but its configuration has no GRPC_PORT`);
+    grpc = await startGrpcServer({ port: config.GRPC_PORT, services: rpcs });
+  }
+
+  // Consumers start once HTTP listens: reads are served while the consumer joins its group.
+  if (subscriptions.length > 0) {
+    consumer = await startConsumer({
+      kafka,
+      orm,
+      groupId: config.KAFKA_GROUP_ID,
+      topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      topics: [...new Set(subscriptions.flatMap((subscription) => subscription.topics))],
+      logger,
+      handle: async (event) => {
+        for (const subscription of subscriptions) await subscription.handle(event);
+      },
+    });
+  }
+  state = 'ready';
+  logger.info({ httpPort: http.port, grpcPort: grpc?.port, publishes: topics }, `${name} started`);
+
+  return {
+    name,
+    httpPort: http.port,
+    ...(grpc ? { grpcPort: grpc.port } : {}),
+    orm,
+    ...(relay ? { relay } : {}),
+    async stop() {
+      // Readiness off first, so that load balancers stop sending while requests in flight finish.
+      state = 'stopping';
+      grpc?.setServing(false);
+      await http.close();
+      await consumer?.stop();
+      await relay?.stop();
+      await grpc?.stop();
+      for (const feature of features) await feature.stop?.();
+      await orm.close();
+      logger.info(`${name} stopped`);
+    },
+  };
+}
+
+/** A service's entry point: starts it and stops it cleanly on SIGTERM or SIGINT. */
+export async function runService<Config extends ServiceConfig>(definition: ServiceDefinition<Config>): Promise<RunningService> {
+  const running = await startService(definition);
+  const shutdown = () => {
+    void running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  return running;
+}

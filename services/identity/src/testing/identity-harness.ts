@@ -1,0 +1,52 @@
+/** Identity started by the service harness, with the gRPC client and the user helpers its tests share. */
+import type { AuthenticatedCaller } from '@platform/auth';
+import { createChannelCredentials } from '@platform/grpc';
+import { IdentityServiceClient } from '@platform/proto/identity/v1';
+import { startService, type RunningService } from '@platform/service';
+import { adminCaller, callerHeader, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { readConfig } from '../config.ts';
+import { identityService } from '../main.ts';
+
+export const TEST_ROOT_TOKEN = 'glpat-integration-root-token-0001';
+export const TEST_EXTERNAL_URL = 'http://platform.test';
+
+export interface IdentityHarness extends ServiceHarness<RunningService> {
+  grpc: IdentityServiceClient;
+  /** Creates a user through the API and answers its administrator view. */
+  createUser(username: string, extra?: Record<string, unknown>): Promise<{ id: number; username: string } & Record<string, unknown>>;
+  /** Creates a user through the API and returns a caller acting as them. */
+  createCaller(
+    username: string,
+    options?: { external?: boolean; can_create_group?: boolean; projects_limit?: number },
+  ): Promise<AuthenticatedCaller>;
+}
+
+export async function startIdentityHarness(label: string, env: Record<string, string> = {}): Promise<IdentityHarness> {
+  const harness = await startServiceHarness({
+    label,
+    env: { EXTERNAL_URL: TEST_EXTERNAL_URL, ROOT_TOKEN: TEST_ROOT_TOKEN, ...env },
+    start: (testEnv) => startService(identityService(readConfig(testEnv))),
+  });
+  const grpc = new IdentityServiceClient(`127.0.0.1:${harness.service.grpcPort}`, createChannelCredentials());
+  const createUser: IdentityHarness['createUser'] = async (username, extra = {}) => {
+    const response = await harness.api
+      .post('/api/v4/users')
+      .set(callerHeader(adminCaller()))
+      .send({ email: `${username}@example.com`, name: `User ${username}`, username, password: 'a-long-enough-password', ...extra });
+    if (response.status !== 201) throw new Error(`creating ${username}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
+  return {
+    ...harness,
+    grpc,
+    createUser,
+    async createCaller(username, options = {}) {
+      const user = await createUser(username, options);
+      return userCaller(user.id, username);
+    },
+    async stop() {
+      grpc.close();
+      await harness.stop();
+    },
+  };
+}
