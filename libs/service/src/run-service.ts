@@ -102,7 +102,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
         if (state !== 'ready') throw new Error(state);
       },
       database: () => checkDatabase(orm),
-      ...Object.assign({}, ...features.map((feature) => feature.readinessChecks ?? {})),
+      ...Object.fromEntries(features.flatMap((feature) => Object.entries(feature.readinessChecks ?? {}))),
     },
     errorRenderers: features.flatMap((feature) => feature.errorRenderers ?? []),
     routes: features.flatMap((feature) => feature.routes ?? []),
