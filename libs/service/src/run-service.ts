@@ -102,6 +102,10 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
         if (state !== 'ready') throw new Error(state);
       },
       database: () => checkDatabase(orm),
+      // Fails once the consumer gave up, not only while it joins.
+      ...(subscriptions.length > 0
+        ? { consumer: async () => (consumer ? consumer.readiness() : Promise.reject(new Error('consumer joining'))) }
+        : {}),
       ...Object.fromEntries(features.flatMap((feature) => Object.entries(feature.readinessChecks ?? {}))),
     },
     errorRenderers: features.flatMap((feature) => feature.errorRenderers ?? []),
