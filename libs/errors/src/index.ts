@@ -10,3 +10,4 @@ export {
   NotModifiedError,
   UnavailableError,
 } from './domain-errors.ts';
+export { isConnectionFault } from './connection-faults.ts';

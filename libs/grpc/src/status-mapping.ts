@@ -7,6 +7,7 @@ import {
   ForbiddenError,
   InputError,
   InsufficientScopeError,
+  isConnectionFault,
   NotFoundError,
   UnauthorizedError,
   UnavailableError,
@@ -25,7 +26,7 @@ export function errorToGrpcStatus(error: unknown): { code: status; details: stri
     return { code: status.PERMISSION_DENIED, details: `${INSUFFICIENT_SCOPE}${error.scopes.join(' ')}` };
   if (error instanceof ForbiddenError) return { code: status.PERMISSION_DENIED, details };
   if (error instanceof ConflictError) return { code: status.ALREADY_EXISTS, details };
-  if (error instanceof UnavailableError) return { code: status.UNAVAILABLE, details };
+  if (error instanceof UnavailableError || isConnectionFault(error)) return { code: status.UNAVAILABLE, details };
   return { code: status.INTERNAL, details: 'internal error' };
 }
 

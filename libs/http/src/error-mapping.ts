@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   InputError,
   InsufficientScopeError,
+  isConnectionFault,
   NotFoundError,
   NotModifiedError,
   UnauthorizedError,
@@ -33,7 +34,7 @@ export function errorToHttp(error: unknown): HttpError | undefined {
   }
   if (error instanceof ConflictError) return { status: 409, body: { message: error.message } };
   if (error instanceof NotModifiedError) return { status: 304, body: undefined };
-  if (error instanceof UnavailableError) return { status: 503, body: { message: '503 Service Unavailable' } };
+  if (error instanceof UnavailableError || isConnectionFault(error)) return { status: 503, body: { message: '503 Service Unavailable' } };
   return bodyParserError(error);
 }
 

@@ -1,6 +1,7 @@
 import express, { type Express, type Router } from 'express';
 import type { Logger } from '@platform/logger';
 import { CALLER_HEADER, verifyCaller } from '@platform/auth';
+import { isConnectionFault } from '@platform/errors';
 import { errorMiddleware } from './error-mapping.ts';
 import { setCaller } from './request-context.ts';
 import { requestLogging } from './request-logging.ts';
@@ -69,9 +70,35 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use((_req, res) => {
     res.status(404).json({ error: '404 Not Found' });
   });
+  app.use(retryOnConnectionFault(options));
   for (const { pathPrefix, render } of options.errorRenderers ?? []) app.use(pathPrefix, render);
   app.use(errorMiddleware(options.logger));
   return app;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A read that failed because its database connection broke (terminated, reset) runs once more
+ * through the routes, on a new unit of work and so a new connection; anything else, or a second
+ * fault, goes on to the error mapping (503, never 500).
+ */
+function retryOnConnectionFault(options: ServiceAppOptions): express.ErrorRequestHandler {
+  const again = express.Router();
+  if (options.requestScope) again.use('/api', options.requestScope);
+  for (const router of options.routes) again.use(router);
+  const retried = new WeakSet<express.Request>();
+  return (error, req, res, next) => {
+    if (!isConnectionFault(error) || !SAFE_METHODS.has(req.method) || res.headersSent || retried.has(req)) {
+      next(error);
+      return;
+    }
+    retried.add(req);
+    options.logger.warn({ err: error, method: req.method, url: req.originalUrl }, 'connection fault; retrying the read once');
+    req.url = req.originalUrl;
+    // A moment for the pool to see the broken connection close, so that the retry gets another.
+    setTimeout(() => again(req, res, (retryError?: unknown) => next(retryError ?? error)), 100);
+  };
 }
 
 async function readiness(checks: ReadinessChecks) {
