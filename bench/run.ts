@@ -1,30 +1,85 @@
 /**
- * `npm run bench`: measures the running platform from outside with autocannon and prints each
- * figure beside a baseline measured in the same run, since absolute numbers on a shared machine
- * are only indicative.
+ * `npm run bench`: the platform's load test, measured from outside on the machine that runs
+ * everything (PostgreSQL, Kafka, the services, the gateway and this generator).
  *
- * Scenarios:
- * - GET /api/v4/users/:id through the gateway, vs a bare express server answering the same JSON
- *   from memory (the ceiling), vs the identity service called directly (the price of the hop).
- * - GET /api/v4/users?per_page=20 through the gateway, vs the bare server with that JSON.
+ * Seeds identity's database (see seed.ts), then for each endpoint of the mix and each caller
+ * (root, and a non-administrator with memberships) measures, side by side in the same run:
+ * a bare express server answering the same body from memory (the ceiling), the owning service
+ * called directly with a signed caller header, and the gateway. Each is driven open-loop at a
+ * constant arrival rate (open-loop.ts) at 200 req/s and at the endpoint's target rate, judged
+ * as the GitLab Performance Tool judges (>= 0.8 of the rate, > 99.9% 2xx, p90 within target),
+ * and closed-loop with autocannon for maximum throughput. Prints a table, the ratios and each
+ * service's resident memory after the load, and writes everything as JSON to bench/results/.
  *
- * BENCH_DURATION (seconds per run, default 10) and BENCH_CONNECTIONS (default 50) tune it.
+ * Settings (environment): BENCH_DURATION seconds per open-loop run (5), BENCH_CLOSED_DURATION
+ * seconds per closed-loop run (5), BENCH_CONNECTIONS for closed loop (32), BENCH_RATES
+ * (`200,target`), BENCH_ENDPOINTS (names or substrings, comma-separated), BENCH_CALLERS
+ * (`root,member`), BENCH_ROWS (seed this many users and projects, e.g. 1000000), BENCH_LABEL
+ * (in the results file name), BENCH_BASELINE (a results file to print p90 and throughput ratios
+ * against), BENCH_PROFILE=1 (services write `node --cpu-prof` profiles to bench/results/profiles/),
+ * DATABASE_URL and KAFKA_BROKERS (use these instead of local ones).
  */
+import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
-import express from 'express';
-import { CALLER_HEADER, signCaller } from '@platform/auth';
-import { ensureKafkaJars, resolvePostgres, startKafkaBroker, startPlatform } from '@platform/devstack';
 import pg from 'pg';
+import { z } from 'zod';
+import { CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
+import { loadConfig, listFromEnv } from '@platform/config';
+import { databaseUrlFor, ensureKafkaJars, resolvePostgres, startKafkaBroker, startPlatform } from '@platform/devstack';
+import { openLoop, verdict, type OpenLoopResult } from './open-loop.ts';
+import { largeSize, seed, STANDARD_SIZE, type SeededData } from './seed.ts';
 
-const duration = Number(process.env.BENCH_DURATION ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const rootToken = `glpat-${randomBytes(15).toString('base64url')}`;
-const internalSecret = randomBytes(24).toString('base64url');
-const databasePrefix = `bench_${randomBytes(3).toString('hex')}_`;
+const config = loadConfig({
+  BENCH_DURATION: z.coerce.number().positive().default(5),
+  BENCH_CLOSED_DURATION: z.coerce.number().positive().default(5),
+  BENCH_CONNECTIONS: z.coerce.number().int().positive().default(32),
+  BENCH_RATES: listFromEnv.default(['200', 'target']),
+  BENCH_ENDPOINTS: listFromEnv.optional(),
+  BENCH_CALLERS: listFromEnv.default(['root', 'member']),
+  BENCH_ROWS: z.coerce.number().int().positive().optional(),
+  BENCH_LABEL: z
+    .string()
+    .regex(/^[\w.-]+$/)
+    .default('run'),
+  BENCH_BASELINE: z.string().optional(),
+  BENCH_PROFILE: z.enum(['0', '1']).default('0'),
+  DATABASE_URL: z.url().optional(),
+  KAFKA_BROKERS: listFromEnv.optional(),
+});
 
-interface Figures {
+const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+const RESULTS = path.join(REPO_ROOT, 'bench', 'results');
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const profileDir = path.join(RESULTS, 'profiles', `${stamp}-${config.BENCH_LABEL}`);
+
+interface Endpoint {
+  name: string;
+  path: string;
+  service: string;
+  /** The rate it must pass at, and the p90 it must stay within (GitLab Performance Tool style). */
+  targetRate: number;
+  p90TargetMs: number;
+}
+
+function endpointsFor(sample: SeededData['sample']): Endpoint[] {
+  const single = { service: 'identity', targetRate: 2000, p90TargetMs: 25 };
+  const other = { service: 'identity', targetRate: 1000, p90TargetMs: 50 };
+  return [
+    { name: 'GET /user', path: '/api/v4/user', ...single },
+    { name: 'GET /users/:id', path: `/api/v4/users/${sample.userId}`, ...single },
+    { name: 'GET /users?per_page=20', path: '/api/v4/users?per_page=20', ...other },
+    { name: 'GET /groups?per_page=20', path: '/api/v4/groups?per_page=20', ...other },
+    { name: 'GET /groups/:id', path: `/api/v4/groups/${sample.nestedGroupId}`, ...other },
+    { name: 'GET /projects/:id', path: `/api/v4/projects/${sample.projectId}`, ...other },
+    { name: 'GET /projects?per_page=20', path: '/api/v4/projects?per_page=20', ...other },
+  ];
+}
+
+interface ClosedLoopResult {
   requestsPerSecond: number;
   p50: number;
   p90: number;
@@ -32,36 +87,91 @@ interface Figures {
   non2xx: number;
 }
 
-async function measure(url: string, headers: Record<string, string> = {}): Promise<Figures> {
-  const result = await autocannon({ url, headers, duration, connections, pipelining: 1 });
+async function closedLoop(url: string, headers: Record<string, string>, duration: number): Promise<ClosedLoopResult> {
+  const result = await autocannon({ url, headers, duration, connections: config.BENCH_CONNECTIONS, pipelining: 1 });
   return {
-    requestsPerSecond: result.requests.average,
+    requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p90: result.latency.p90,
     p99: result.latency.p99,
-    non2xx: result.non2xx + result.errors,
+    non2xx: result.non2xx + result.errors + result.timeouts,
   };
 }
 
-/** A bare express server that answers one path with a fixed JSON body: the ceiling. */
-async function bareServer(bodies: Record<string, unknown>): Promise<{ url: string; close(): void }> {
-  const app = express();
-  for (const [path, body] of Object.entries(bodies)) app.get(path, (_req, res) => void res.json(body));
-  const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+/** Resident memory (MB) of each process this one started, by the directory it runs in. */
+function residentMemory(): Record<string, number> {
+  const byService: Record<string, number> = {};
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) !== process.pid) continue;
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      byService[path.relative(REPO_ROOT, cwd) || 'bench'] = Math.round(rssKb / 1024);
+    } catch {
+      // The process went away meanwhile.
+    }
+  }
+  return byService;
 }
 
-const format = (figures: Figures) =>
-  `${figures.requestsPerSecond.toFixed(0).padStart(8)} req/s  p50 ${String(figures.p50).padStart(4)} ms  p90 ${String(figures.p90).padStart(4)} ms  p99 ${String(figures.p99).padStart(4)} ms${figures.non2xx ? `  (${figures.non2xx} non-2xx/errors)` : ''}`;
+/**
+ * Waits until the target answers one request quickly again: a run that overloaded it leaves a
+ * queue behind, which must not be charged to the next run.
+ */
+async function quiesce(target: { url: string; headers: Record<string, string> }): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const started = performance.now();
+    try {
+      await (await fetch(target.url, { headers: target.headers, signal: AbortSignal.timeout(30_000) })).arrayBuffer();
+    } catch {
+      // Still overloaded; try again.
+    }
+    if (performance.now() - started < 200) return;
+  }
+}
 
-const postgres = await resolvePostgres({ databaseUrl: process.env.DATABASE_URL });
+async function startBareServer(routes: Record<string, unknown>): Promise<{ url: string; stop(): void }> {
+  const child = fork(path.join(import.meta.dirname, 'bare-server.ts'), [], { stdio: 'inherit' });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message: { port: number }) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+    child.send({ routes });
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.disconnect() };
+}
+
+const fixed = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+function openLoopLine(label: string, result: OpenLoopResult, p90Target: number): string {
+  const { pass, reasons } = verdict(result, p90Target);
+  const success = result.sent === 0 ? 100 : (100 * result.ok) / result.sent;
+  return `    ${label.padEnd(18)}${fixed(result.achievedRate, 0)}${fixed(result.p50)}${fixed(result.p90)}${fixed(result.p99)}${fixed(success, 2)}  ${pass ? 'pass' : `FAIL (${reasons.join('; ')})`}`;
+}
+
+interface BaselineRow {
+  endpoint: string;
+  caller: string;
+  openLoop: Array<{ rate: number; gateway: OpenLoopResult }>;
+  closedLoop: { gateway: ClosedLoopResult };
+}
+
+const baseline: BaselineRow[] = config.BENCH_BASELINE
+  ? (JSON.parse(readFileSync(config.BENCH_BASELINE, 'utf8')) as { results: BaselineRow[] }).results
+  : [];
+
+const rootToken = `glpat-${randomBytes(15).toString('base64url')}`;
+const internalSecret = randomBytes(24).toString('base64url');
+const databasePrefix = `bench_${randomBytes(3).toString('hex')}_`;
+const postgres = await resolvePostgres({ databaseUrl: config.DATABASE_URL });
 await ensureKafkaJars();
-const broker = process.env.KAFKA_BROKERS ? undefined : await startKafkaBroker();
+const broker = config.KAFKA_BROKERS ? undefined : await startKafkaBroker();
+if (config.BENCH_PROFILE === '1') mkdirSync(profileDir, { recursive: true });
 const platform = await startPlatform({
   postgresUrl: postgres.url,
-  kafkaBrokers: process.env.KAFKA_BROKERS?.split(',') ?? broker?.brokers ?? [],
+  kafkaBrokers: config.KAFKA_BROKERS ?? broker?.brokers ?? [],
   rootToken,
   internalSecret,
   gatewayPort: 0,
@@ -69,63 +179,162 @@ const platform = await startPlatform({
   databasePrefix,
   kafkaNamespace: databasePrefix,
   logLevel: 'warn',
+  ...(config.BENCH_PROFILE === '1' ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } : {}),
 });
 
 try {
-  const auth = { 'PRIVATE-TOKEN': rootToken };
-  const created = await fetch(`${platform.url}/api/v4/users`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', name: 'Bench User', username: 'bench', password: 'bench-password-1' }),
-  });
-  const user = (await created.json()) as { id: number };
-  for (let index = 0; index < 40; index += 1) {
-    await fetch(`${platform.url}/api/v4/users`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: `bench${index}@example.com`,
-        name: `Bench ${index}`,
-        username: `bench${index}`,
-        password: 'bench-password-1',
-      }),
-    });
-  }
-  const singlePath = `/api/v4/users/${user.id}`;
-  const listPath = '/api/v4/users?per_page=20';
-  const single = await (await fetch(`${platform.url}${singlePath}`, { headers: auth })).json();
-  const listResponse = await fetch(`${platform.url}${listPath}`, { headers: auth });
-  const list = listResponse.ok ? await listResponse.json() : undefined;
-  const bare = await bareServer({ [singlePath]: single, '/api/v4/users': list ?? [] });
-
-  process.stdout.write(`Benchmark: ${duration}s per run, ${connections} connections, this machine running everything.\n\n`);
-  process.stdout.write(`GET ${singlePath} (administrator view of one user)\n`);
-  const bareSingle = await measure(`${bare.url}${singlePath}`);
-  process.stdout.write(`  bare express (ceiling)   ${format(bareSingle)}\n`);
-  const caller = signCaller(
-    { kind: 'user', userId: 1, username: 'root', name: 'Administrator', isAdmin: true, scopes: ['api'] },
-    internalSecret,
-  );
-  // A signed caller is valid for 60 s, so the direct run refreshes it per run.
-  const direct = await measure(`${platform.serviceUrls.identity}${singlePath}`, { [CALLER_HEADER]: caller });
-  process.stdout.write(`  identity directly        ${format(direct)}\n`);
-  const viaGateway = await measure(`${platform.url}${singlePath}`, auth);
-  process.stdout.write(`  through the gateway      ${format(viaGateway)}\n`);
-  process.stdout.write(
-    `  ratios: gateway/bare ${(viaGateway.requestsPerSecond / bareSingle.requestsPerSecond).toFixed(2)}, gateway/direct ${(viaGateway.requestsPerSecond / direct.requestsPerSecond).toFixed(2)} (target >= 0.7)\n\n`,
+  const size = config.BENCH_ROWS ? largeSize(config.BENCH_ROWS) : STANDARD_SIZE;
+  const seedStarted = Date.now();
+  const seeded = await seed(databaseUrlFor(postgres.url, `${databasePrefix}identity`), size);
+  const seedSeconds = (Date.now() - seedStarted) / 1000;
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+  say(`Benchmark ${config.BENCH_LABEL} at ${commit} on ${os.cpus().length} CPUs, everything on this machine.`);
+  say(`Seeded ${JSON.stringify(seeded.counts)} in ${seedSeconds.toFixed(1)} s.`);
+  say(
+    `Open loop ${config.BENCH_DURATION} s per run; closed loop ${config.BENCH_CLOSED_DURATION} s, ${config.BENCH_CONNECTIONS} connections.`,
   );
 
-  process.stdout.write(`GET ${listPath}\n`);
-  if (list === undefined) {
-    process.stdout.write(`  skipped: the gateway answered ${listResponse.status}\n`);
-  } else {
-    const bareList = await measure(`${bare.url}/api/v4/users`);
-    process.stdout.write(`  bare express (ceiling)   ${format(bareList)}\n`);
-    const listViaGateway = await measure(`${platform.url}${listPath}`, auth);
-    process.stdout.write(`  through the gateway      ${format(listViaGateway)}\n`);
-    process.stdout.write(`  ratio: gateway/bare ${(listViaGateway.requestsPerSecond / bareList.requestsPerSecond).toFixed(2)}\n`);
+  const callers: Record<string, { token: string; caller: Caller }> = {
+    root: {
+      token: rootToken,
+      caller: { kind: 'user', userId: 1, username: 'root', name: 'Administrator', isAdmin: true, scopes: ['api'] },
+    },
+    member: {
+      token: seeded.member.token,
+      caller: {
+        kind: 'user',
+        userId: seeded.member.id,
+        username: seeded.member.username,
+        name: seeded.member.name,
+        isAdmin: false,
+        scopes: ['api'],
+      },
+    },
+  };
+  const chosenCallers = config.BENCH_CALLERS.filter((name) => name in callers);
+  const endpoints = endpointsFor(seeded.sample).filter(
+    (endpoint) => !config.BENCH_ENDPOINTS || config.BENCH_ENDPOINTS.some((wanted) => endpoint.name.includes(wanted)),
+  );
+
+  // The ceiling answers every (caller, endpoint) with what the gateway answered.
+  const routes: Record<string, unknown> = {};
+  for (const callerName of chosenCallers) {
+    for (const endpoint of endpoints) {
+      const response = await fetch(`${platform.url}${endpoint.path}`, { headers: { 'PRIVATE-TOKEN': callers[callerName]!.token } });
+      if (!response.ok) throw new Error(`${endpoint.name} as ${callerName}: ${response.status} ${await response.text()}`);
+      routes[`/${callerName}${new URL(endpoint.path, platform.url).pathname}`] = await response.json();
+    }
   }
-  bare.close();
+  const bare = await startBareServer(routes);
+  const rssBefore = residentMemory();
+
+  const results = [];
+  for (const endpoint of endpoints) {
+    for (const callerName of chosenCallers) {
+      const { token, caller } = callers[callerName]!;
+      const targets = {
+        bare: () => ({ url: `${bare.url}/${callerName}${endpoint.path}`, headers: {} }),
+        direct: () => ({
+          url: `${platform.serviceUrls[endpoint.service]}${endpoint.path}`,
+          // A signed caller lives 60 s, so each run signs a fresh one.
+          headers: { [CALLER_HEADER]: signCaller(caller, internalSecret) },
+        }),
+        gateway: () => ({ url: `${platform.url}${endpoint.path}`, headers: { 'PRIVATE-TOKEN': token } }),
+      };
+      say();
+      say(`${endpoint.name} as ${callerName} (pass: >= 0.8 x rate, > 99.9% 2xx, p90 <= ${endpoint.p90TargetMs} ms)`);
+      // Warm-up: JIT, connection pools, caches.
+      await closedLoop(targets.gateway().url, targets.gateway().headers, 1);
+
+      const openLoops = [];
+      for (const rateName of config.BENCH_RATES) {
+        const rate = rateName === 'target' ? endpoint.targetRate : Number(rateName);
+        say(`  at ${rate} req/s            req/s     p50     p90     p99   2xx %`);
+        const row: Record<string, unknown> = { rate };
+        for (const [name, target] of Object.entries(targets)) {
+          const { url, headers } = target();
+          await quiesce({ url, headers });
+          const result = await openLoop({ url, headers, rate, durationSeconds: config.BENCH_DURATION });
+          row[name] = { ...result, ...verdict(result, endpoint.p90TargetMs) };
+          say(
+            openLoopLine(
+              name === 'bare' ? 'bare express' : name === 'direct' ? `${endpoint.service} direct` : 'gateway',
+              result,
+              endpoint.p90TargetMs,
+            ),
+          );
+        }
+        const before = baseline.find((old) => old.endpoint === endpoint.name && old.caller === callerName);
+        const previous = before?.openLoop.find((old) => old.rate === rate)?.gateway;
+        if (previous) {
+          const now = (row.gateway as OpenLoopResult).p90;
+          say(`    baseline gateway p90 ${previous.p90} ms -> ${now} ms (${(previous.p90 / Math.max(now, 0.1)).toFixed(1)}x)`);
+        }
+        openLoops.push(row);
+      }
+
+      const closed: Record<string, ClosedLoopResult> = {};
+      for (const [name, target] of Object.entries(targets)) {
+        const { url, headers } = target();
+        await quiesce({ url, headers });
+        closed[name] = await closedLoop(url, headers, config.BENCH_CLOSED_DURATION);
+      }
+      const ratios = {
+        gatewayToDirect: Number((closed.gateway!.requestsPerSecond / closed.direct!.requestsPerSecond).toFixed(2)),
+        gatewayToBare: Number((closed.gateway!.requestsPerSecond / closed.bare!.requestsPerSecond).toFixed(2)),
+      };
+      say(
+        `  closed loop max req/s: bare ${closed.bare!.requestsPerSecond}, direct ${closed.direct!.requestsPerSecond}, gateway ${closed.gateway!.requestsPerSecond} (p90 ${closed.gateway!.p90} ms); gateway/direct ${ratios.gatewayToDirect} (target >= 0.8), gateway/bare ${ratios.gatewayToBare}`,
+      );
+      const before = baseline.find((old) => old.endpoint === endpoint.name && old.caller === callerName);
+      if (before) {
+        say(`    baseline gateway max ${before.closedLoop.gateway.requestsPerSecond} req/s -> ${closed.gateway!.requestsPerSecond} req/s`);
+      }
+      results.push({
+        endpoint: endpoint.name,
+        path: endpoint.path,
+        caller: callerName,
+        targetRate: endpoint.targetRate,
+        p90TargetMs: endpoint.p90TargetMs,
+        openLoop: openLoops,
+        closedLoop: closed,
+        ratios,
+      });
+    }
+  }
+
+  const rssAfter = residentMemory();
+  say();
+  say(
+    `Resident memory after the load (MB, target < 200 per service): ${JSON.stringify(rssAfter)} (before the load: ${JSON.stringify(rssBefore)})`,
+  );
+  bare.stop();
+  mkdirSync(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `${stamp}-${config.BENCH_LABEL}.json`);
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        label: config.BENCH_LABEL,
+        commit,
+        startedAt: stamp,
+        machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryMb: Math.round(os.totalmem() / 2 ** 20) },
+        settings: {
+          duration: config.BENCH_DURATION,
+          closedDuration: config.BENCH_CLOSED_DURATION,
+          connections: config.BENCH_CONNECTIONS,
+          rates: config.BENCH_RATES,
+          rows: config.BENCH_ROWS ?? null,
+        },
+        seed: { ...seeded.counts, seconds: seedSeconds },
+        results,
+        rss: { before: rssBefore, after: rssAfter },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  say(`Results: ${path.relative(REPO_ROOT, file)}`);
 } finally {
   await platform.stop();
   await broker?.stop();
