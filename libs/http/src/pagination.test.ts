@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import express from 'express';
 import request from 'supertest';
-import { pageParams, sendPage } from './pagination.ts';
+import { decodeCursor, encodeCursor, pageParams, sendKeysetPage, sendPage } from './pagination.ts';
 
-function appListing(total: number) {
+function appListing(total: number | null, hasNext = false) {
   const app = express();
   app.get('/api/v4/things', (req, res) => {
     const page = pageParams({ page: Number(req.query.page ?? 1), per_page: Number(req.query.per_page ?? 20) });
-    sendPage(req, res, { page, total, items: [] });
+    sendPage(req, res, { page, total, hasNext, items: [] });
   });
   return request(app);
 }
@@ -54,5 +54,58 @@ describe('pagination headers', () => {
       .set('X-Forwarded-Host', 'gitlab.example.com')
       .set('X-Forwarded-Proto', 'https');
     expect(response.headers.link).toContain('<https://gitlab.example.com/api/v4/things?page=1&per_page=20>; rel="first"');
+  });
+});
+
+describe('lists too long to count', () => {
+  it('omit X-Total, X-Total-Pages and the last link, and still link the next page', async () => {
+    const response = await appListing(null, true).get('/api/v4/things?page=2&per_page=20').set('Host', 'platform.test');
+    expect(response.headers['x-total']).toBeUndefined();
+    expect(response.headers['x-total-pages']).toBeUndefined();
+    expect(response.headers).toMatchObject({ 'x-page': '2', 'x-next-page': '3', 'x-prev-page': '1', 'x-per-page': '20' });
+    expect(response.headers.link).toBe(
+      [
+        '<http://platform.test/api/v4/things?page=1&per_page=20>; rel="prev"',
+        '<http://platform.test/api/v4/things?page=3&per_page=20>; rel="next"',
+        '<http://platform.test/api/v4/things?page=1&per_page=20>; rel="first"',
+      ].join(', '),
+    );
+  });
+
+  it('have no next page once the rows run out', async () => {
+    const response = await appListing(null, false).get('/api/v4/things?page=7');
+    expect(response.headers['x-next-page']).toBe('');
+    expect(response.headers.link).not.toMatch(/rel="(next|last)"/);
+  });
+});
+
+describe('keyset pagination', () => {
+  function keysetListing(items: Array<{ id: number }>, hasMore: boolean) {
+    const app = express();
+    app.get('/api/v4/things', (req, res) => sendKeysetPage(req, res, { perPage: 2, items, hasMore }));
+    return request(app);
+  }
+
+  it('links the next page by a cursor after the last item, and nothing else', async () => {
+    const response = await keysetListing([{ id: 4 }, { id: 9 }], true)
+      .get('/api/v4/things?pagination=keyset&order_by=id&sort=asc&per_page=2')
+      .set('Host', 'platform.test');
+    const cursor = encodeCursor({ id: 9 });
+    expect(response.headers.link).toBe(
+      `<http://platform.test/api/v4/things?pagination=keyset&order_by=id&sort=asc&per_page=2&cursor=${cursor}>; rel="next"`,
+    );
+    expect(response.headers['x-total']).toBeUndefined();
+    expect(decodeCursor(cursor)).toEqual({ id: 9 });
+  });
+
+  it('sends no link on the last page', async () => {
+    const response = await keysetListing([{ id: 4 }], false).get('/api/v4/things?pagination=keyset');
+    expect(response.headers.link).toBeUndefined();
+  });
+
+  it('rejects a cursor it did not issue, naming the parameter', () => {
+    for (const bad of ['', 'not-base64!', Buffer.from('{"id":"x"}').toString('base64url'), Buffer.from('[]').toString('base64url')]) {
+      expect(() => decodeCursor(bad)).toThrow('cursor is invalid');
+    }
   });
 });

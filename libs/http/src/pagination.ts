@@ -1,4 +1,6 @@
 import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { InputError } from '@platform/errors';
 import { baseUrlOf } from './base-url.ts';
 import { params } from './params.ts';
 
@@ -25,26 +27,30 @@ export function pageParams(input: { page?: number | undefined; per_page?: number
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-function pageUrl(req: Request, page: number, perPage: number): string {
+function pageUrl(req: Request, changes: Record<string, string>): string {
   const url = new URL(req.originalUrl, baseUrlOf(req));
-  url.searchParams.set('page', String(page));
-  url.searchParams.set('per_page', String(perPage));
+  for (const [name, value] of Object.entries(changes)) url.searchParams.set(name, value);
   return url.toString();
 }
 
-/** Sets GitLab's offset pagination headers: X-Total, X-Total-Pages, X-Per-Page, X-Page, X-Next-Page, X-Prev-Page and Link. */
-export function setPaginationHeaders(req: Request, res: Response, page: PageRequest, total: number): void {
-  const totalPages = Math.max(1, Math.ceil(total / page.perPage));
-  const next = page.page < totalPages ? page.page + 1 : undefined;
-  const prev = page.page > 1 ? Math.min(page.page - 1, totalPages) : undefined;
+/**
+ * Sets GitLab's offset pagination headers: X-Total, X-Total-Pages, X-Per-Page, X-Page,
+ * X-Next-Page, X-Prev-Page and Link. A null total (a list too long to count) omits X-Total,
+ * X-Total-Pages and the `last` link, as GitLab does past 10,000 rows; `hasNext` then says
+ * whether a next page exists.
+ */
+export function setPaginationHeaders(req: Request, res: Response, page: PageRequest, total: number | null, hasNext = false): void {
+  const totalPages = total === null ? undefined : Math.max(1, Math.ceil(total / page.perPage));
+  const next = (totalPages === undefined ? hasNext : page.page < totalPages) ? page.page + 1 : undefined;
+  const prev = page.page > 1 ? Math.min(page.page - 1, totalPages ?? page.page - 1) : undefined;
+  const link = (number: number) => pageUrl(req, { page: String(number), per_page: String(page.perPage) });
   const links: string[] = [];
-  if (prev !== undefined) links.push(`<${pageUrl(req, prev, page.perPage)}>; rel="prev"`);
-  if (next !== undefined) links.push(`<${pageUrl(req, next, page.perPage)}>; rel="next"`);
-  links.push(`<${pageUrl(req, 1, page.perPage)}>; rel="first"`);
-  links.push(`<${pageUrl(req, totalPages, page.perPage)}>; rel="last"`);
+  if (prev !== undefined) links.push(`<${link(prev)}>; rel="prev"`);
+  if (next !== undefined) links.push(`<${link(next)}>; rel="next"`);
+  links.push(`<${link(1)}>; rel="first"`);
+  if (totalPages !== undefined) links.push(`<${link(totalPages)}>; rel="last"`);
   res.set({
-    'X-Total': String(total),
-    'X-Total-Pages': String(totalPages),
+    ...(total === null ? {} : { 'X-Total': String(total), 'X-Total-Pages': String(totalPages) }),
     'X-Per-Page': String(page.perPage),
     'X-Page': String(page.page),
     'X-Next-Page': next === undefined ? '' : String(next),
@@ -53,7 +59,56 @@ export function setPaginationHeaders(req: Request, res: Response, page: PageRequ
   });
 }
 
-export function sendPage<Item>(req: Request, res: Response, result: { page: PageRequest; total: number; items: Item[] }): void {
-  setPaginationHeaders(req, res, result.page, result.total);
+export function sendPage<Item>(
+  req: Request,
+  res: Response,
+  result: { page: PageRequest; total: number | null; hasNext?: boolean; items: Item[] },
+): void {
+  // Without a count, a full page is taken to have a successor unless the list said otherwise.
+  setPaginationHeaders(req, res, result.page, result.total, result.hasNext ?? result.items.length >= result.page.perPage);
+  res.json(result.items);
+}
+
+/** GitLab's `pagination=keyset` and its opaque `cursor`, to spread into a list's parameter schema. */
+export const keysetShape = {
+  pagination: z.enum(['offset', 'keyset']).optional(),
+  cursor: z.string().optional(),
+};
+
+/** The position a keyset cursor carries: the id of the last row of the previous page. */
+export interface KeysetCursor {
+  id: number;
+}
+
+export function encodeCursor(cursor: KeysetCursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+/** A cursor this API issued; anything else is a 400 naming `cursor`. */
+export function decodeCursor(value: string): KeysetCursor {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    const id = (decoded as { id?: unknown } | null)?.id;
+    if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return { id };
+  } catch {
+    // Falls through to the error below.
+  }
+  throw new InputError('cursor is invalid');
+}
+
+/**
+ * A keyset page: `Link: <...>; rel="next"` carries the cursor of the last item when more
+ * follow; there are no totals or page numbers, as in GitLab.
+ */
+export function sendKeysetPage<Item extends { id: number }>(
+  req: Request,
+  res: Response,
+  result: { perPage: number; items: Item[]; hasMore: boolean },
+): void {
+  const last = result.items.at(-1);
+  res.set('X-Per-Page', String(result.perPage));
+  if (result.hasMore && last) {
+    res.set('Link', `<${pageUrl(req, { cursor: encodeCursor({ id: last.id }), per_page: String(result.perPage) })}>; rel="next"`);
+  }
   res.json(result.items);
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { AuditEvent, type EntityType } from './audit-event.entity.ts';
-import { findPage } from '@platform/db';
+import { findPage, type Page, type PageWindow } from '@platform/db';
 
 export type NewAuditEvent = Omit<AuditEvent, 'id'>;
 
@@ -15,7 +15,7 @@ export interface AuditEventFilter {
 export interface AuditEventStore {
   insert(event: NewAuditEvent): Promise<void>;
   findById(id: number): Promise<AuditEvent | null>;
-  list(filter: AuditEventFilter, page: { offset: number; limit: number }): Promise<{ items: AuditEvent[]; total: number }>;
+  list(filter: AuditEventFilter, page: PageWindow): Promise<Page<AuditEvent>>;
 }
 
 export class PgAuditEventStore implements AuditEventStore {
@@ -34,7 +34,7 @@ export class PgAuditEventStore implements AuditEventStore {
     return this.#em.findOne(AuditEvent, { id });
   }
 
-  async list(filter: AuditEventFilter, page: { offset: number; limit: number }) {
+  async list(filter: AuditEventFilter, page: PageWindow): Promise<Page<AuditEvent>> {
     const where: FilterQuery<AuditEvent> = {};
     if (filter.createdAfter || filter.createdBefore) {
       where.createdAt = {
@@ -44,6 +44,6 @@ export class PgAuditEventStore implements AuditEventStore {
     }
     if (filter.entityType) where.entityType = filter.entityType;
     if (filter.entityId !== undefined) where.entityId = filter.entityId;
-    return findPage(this.#em, AuditEvent, where, { orderBy: { createdAt: 'desc', id: 'desc' }, offset: page.offset, limit: page.limit });
+    return findPage(this.#em, AuditEvent, where, { orderBy: { createdAt: 'desc', id: 'desc' }, window: page });
   }
 }

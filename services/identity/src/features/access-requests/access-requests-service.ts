@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Page } from '@platform/db';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
-import type { Page } from '../namespaces/sql-helpers.ts';
+import type { PageWindow } from '@platform/db';
 import type { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../members/access-sql.ts';
@@ -41,15 +42,10 @@ export class AccessRequestsService {
   }
 
   /** Pending requests; only those who manage members see them. */
-  async list(
-    viewer: Viewer,
-    type: SourceType,
-    idOrPath: number | string,
-    page: Page,
-  ): Promise<{ items: AccessRequestWithUser[]; total: number }> {
+  async list(viewer: Viewer, type: SourceType, idOrPath: number | string, page: PageWindow): Promise<Page<AccessRequestWithUser>> {
     const { source, accessLevel } = await this.#members.source(viewer, type, idOrPath);
     requireLevel(viewer, accessLevel, memberManagerLevel(type));
-    const { items, total } = await this.#memberStore.listRequests(source.type, source.id, page);
+    const { items, total, hasNext } = await this.#memberStore.listRequests(source.type, source.id, page);
     const users = new Map((await this.#users.findByIds(items.map((request) => request.userId))).map((user) => [user.id, user]));
     return {
       items: items.flatMap((request) => {
@@ -57,6 +53,7 @@ export class AccessRequestsService {
         return user ? [{ request, user }] : [];
       }),
       total,
+      hasNext,
     };
   }
 

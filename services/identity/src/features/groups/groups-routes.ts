@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { mapPage, type Page } from '@platform/db';
 import { actorOf, requireUser } from '@platform/auth';
 import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest, idOrPathParams } from '@platform/http';
 import type { Group } from '../namespaces/namespace.entity.ts';
@@ -34,20 +35,13 @@ export function groupsRoutes(options: {
   const { groups, projects, access, views } = options;
   const router = Router();
 
-  async function sendGroupPage(
-    req: Request,
-    res: Response,
-    viewer: Viewer,
-    query: GroupListQuery,
-    page: PageRequest,
-    result: { items: Group[]; total: number },
-  ) {
+  async function sendGroupPage(req: Request, res: Response, viewer: Viewer, query: GroupListQuery, page: PageRequest, result: Page<Group>) {
     const admin = isAdmin(viewer);
     const data = await groups.viewData(result.items, {
       customAttributes: admin && query.with_custom_attributes === true,
       statistics: admin && query.statistics === true,
     });
-    sendPage(req, res, { page, total: result.total, items: result.items.map((group) => groupView(group, data, views)) });
+    sendPage(req, res, { page, ...mapPage(result, (items) => items.map((group) => groupView(group, data, views))) });
   }
 
   /** Group details: the list view plus shares, the runners token for its administrators, and its projects. */

@@ -6,7 +6,7 @@ import { recordEvent, type EventActor } from '@platform/events';
 import { VISIBILITIES, VISIBILITY_RANK, type Group, type Visibility } from '../namespaces/namespace.entity.ts';
 import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE } from '../namespaces/namespace.schemas.ts';
-import type { Page } from '../namespaces/sql-helpers.ts';
+import type { PageWindow } from '@platform/db';
 import type { ProjectStore } from '../projects/projects-store.ts';
 import { projectDeletedEvent, projectSnapshot } from '../projects/projects.events.ts';
 import type { UserStore } from '../users/users-store.ts';
@@ -128,7 +128,7 @@ export class GroupsService {
     };
   }
 
-  list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, page: Page) {
+  list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, page: PageWindow) {
     return this.#groups.list(viewer, filter, order, page);
   }
 
@@ -139,7 +139,7 @@ export class GroupsService {
     descendants: boolean;
     filter: GroupFilter;
     order: { by: GroupOrder; sort: 'asc' | 'desc' };
-    page: Page;
+    page: PageWindow;
   }) {
     const { group } = await this.#access.group(options.viewer, options.idOrPath);
     const scope = options.descendants ? { descendantsOf: group.id } : { parentId: group.id };

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityDictionary } from '@mikro-orm/core';
 import { FieldValidationError } from '@platform/errors';
-import { translateDbError } from '@platform/db';
+import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import { Namespace, type Group } from '../namespaces/namespace.entity.ts';
 import { accessCtes, groupVisibleTo, type Viewer } from '../members/access-sql.ts';
 import { GroupCustomAttribute, GroupGroupLink } from './group.entity.ts';
-import { escapeLike, MAX_ID, type Page } from '../namespaces/sql-helpers.ts';
+import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';
 
 export type NewGroup = Pick<Namespace, 'name' | 'path'> &
   Partial<Omit<Namespace, 'id' | 'kind' | 'fullPath' | 'traversalIds' | 'ownerId' | 'createdAt' | 'updatedAt'>>;
@@ -46,12 +46,9 @@ export interface GroupStore {
   /** The group and its descendants, deepest first. */
   subtreeOf(group: Group): Promise<Group[]>;
   remove(groups: Group[]): Promise<void>;
-  list(
-    viewer: Viewer,
-    filter: GroupFilter,
-    order: { by: GroupOrder; sort: 'asc' | 'desc' },
-    page: Page,
-  ): Promise<{ items: Group[]; total: number }>;
+  list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, window: PageWindow): Promise<Page<Group>>;
+  /** Keyset pagination by id: the groups after `keyset.afterId` in `keyset.sort` order. */
+  listAfter(viewer: Viewer, filter: GroupFilter, keyset: Keyset): Promise<KeysetPage<Group>>;
   /** Whether any descendant group or project of `group` is more visible than `rank` allows. */
   hasChildMoreVisibleThan(group: Group, visibilities: string[]): Promise<boolean>;
   customAttributesOf(groupIds: number[]): Promise<Map<number, GroupCustomAttribute[]>>;
@@ -164,49 +161,34 @@ export class PgGroupStore implements GroupStore {
     for (const group of groups) this.#em.getUnitOfWork().unsetIdentity(group);
   }
 
-  async list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, page: Page) {
-    const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, groupVisibleTo(viewer)];
-    if (filter.parentId !== undefined) conditions.push(sql`n.parent_id = ${filter.parentId}`);
-    if (filter.descendantsOf !== undefined) {
-      conditions.push(sql`n.traversal_ids @> array[${filter.descendantsOf}]::integer[] and n.id <> ${filter.descendantsOf}`);
-    }
-    if (filter.topLevelOnly) conditions.push(sql`n.parent_id is null`);
-    if (filter.ownedBy !== undefined) {
-      conditions.push(sql`n.id in (
-        select m.source_id from members m
-        where m.source_type = 'Group' and m.user_id = ${filter.ownedBy} and m.access_level = 50
-          and m.requested_at is null and (m.expires_at is null or m.expires_at > current_date))`);
-    }
-    if (filter.minAccessLevel !== undefined) {
-      conditions.push(sql`n.id in (select id from group_access where access_level >= ${filter.minAccessLevel})`);
-    }
-    if (filter.relatedOnly) conditions.push(sql`n.id in (select id from related_groups)`);
-    if (filter.skipIds && filter.skipIds.length > 0) conditions.push(sql`n.id <> all(${filter.skipIds}::integer[])`);
-    if (filter.search) {
-      const pattern = `%${escapeLike(filter.search)}%`;
-      conditions.push(sql`(n.name ilike ${pattern} or n.path ilike ${pattern})`);
-    }
-    for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
-      conditions.push(
-        sql`exists (select 1 from group_custom_attributes c where c.group_id = n.id and c.key = ${key} and c.value = ${value})`,
-      );
-    }
-    const where = sql.join(conditions, sql` and `);
+  async list(
+    viewer: Viewer,
+    filter: GroupFilter,
+    order: { by: GroupOrder; sort: 'asc' | 'desc' },
+    window: PageWindow,
+  ): Promise<Page<Group>> {
+    const where = groupConditions(viewer, filter);
     const direction = sql.raw(order.sort === 'desc' ? 'desc' : 'asc');
     // Names and paths sort case-insensitively, whatever the database's collation.
     const column = order.by === 'id' ? sql.ref('n.id') : sql.raw(`lower(n.${order.by})`);
-    const kysely = this.#em.getKysely();
-    const [{ rows: counted }, { rows }] = await Promise.all([
-      sql<{ total: string }>`with ${accessCtes(viewer)} select count(*) as total from namespaces n where ${where}`.execute(kysely),
-      sql<{ id: number }>`with ${accessCtes(viewer)} select n.id from namespaces n where ${where}
-        order by ${column} ${direction}, n.id ${direction} limit ${page.limit} offset ${page.offset}`.execute(kysely),
-    ]);
-    const items = await this.findByIds(rows.map((row) => row.id));
-    const byId = new Map(items.map((group) => [group.id, group]));
-    return {
-      items: rows.map((row) => byId.get(row.id)).filter((group): group is Group => group !== undefined),
-      total: Number(counted[0]?.total ?? 0),
-    };
+    const page = await readPage<EntityDictionary<Namespace>>(this.#em.getKysely(), {
+      ctes: accessCtes(viewer),
+      matching: sql`select 1 from namespaces n where ${where}`,
+      rows: sql`select n.* from namespaces n where ${where} order by ${column} ${direction}, n.id ${direction}`,
+      window,
+    });
+    return mapPage(page, (rows) => rows.map((row) => this.#em.map(Namespace, row) as Group));
+  }
+
+  async listAfter(viewer: Viewer, filter: GroupFilter, keyset: Keyset): Promise<KeysetPage<Group>> {
+    const where = groupConditions(viewer, filter);
+    const after = keyset.afterId === undefined ? sql`true` : sql`n.id ${sql.raw(keyset.sort === 'desc' ? '<' : '>')} ${keyset.afterId}`;
+    const page = await readKeysetPage<EntityDictionary<Namespace>>(this.#em.getKysely(), {
+      ctes: accessCtes(viewer),
+      rows: sql`select n.* from namespaces n where ${where} and ${after} order by n.id ${sql.raw(keyset.sort === 'desc' ? 'desc' : 'asc')}`,
+      limit: keyset.limit,
+    });
+    return { items: page.items.map((row) => this.#em.map(Namespace, row) as Group), hasMore: page.hasMore };
   }
 
   async hasChildMoreVisibleThan(group: Group, visibilities: string[]): Promise<boolean> {
@@ -269,4 +251,35 @@ export class PgGroupStore implements GroupStore {
     this.#em.remove(link);
     await this.#em.flush();
   }
+}
+
+/** Which namespaces (alias `n`) a group list holds; needs `accessCtes`. */
+function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknown> {
+  const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, groupVisibleTo(viewer)];
+  if (filter.parentId !== undefined) conditions.push(sql`n.parent_id = ${filter.parentId}`);
+  if (filter.descendantsOf !== undefined) {
+    conditions.push(sql`n.traversal_ids @> array[${filter.descendantsOf}]::integer[] and n.id <> ${filter.descendantsOf}`);
+  }
+  if (filter.topLevelOnly) conditions.push(sql`n.parent_id is null`);
+  if (filter.ownedBy !== undefined) {
+    conditions.push(sql`n.id in (
+      select m.source_id from members m
+      where m.source_type = 'Group' and m.user_id = ${filter.ownedBy} and m.access_level = 50
+        and m.requested_at is null and (m.expires_at is null or m.expires_at > current_date))`);
+  }
+  if (filter.minAccessLevel !== undefined) {
+    conditions.push(sql`n.id in (select id from group_access where access_level >= ${filter.minAccessLevel})`);
+  }
+  if (filter.relatedOnly) conditions.push(sql`n.id in (select id from related_groups)`);
+  if (filter.skipIds && filter.skipIds.length > 0) conditions.push(sql`n.id <> all(${filter.skipIds}::integer[])`);
+  if (filter.search) {
+    const pattern = `%${escapeLike(filter.search)}%`;
+    conditions.push(sql`(n.name ilike ${pattern} or n.path ilike ${pattern})`);
+  }
+  for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
+    conditions.push(
+      sql`exists (select 1 from group_custom_attributes c where c.group_id = n.id and c.key = ${key} and c.value = ${value})`,
+    );
+  }
+  return sql.join(conditions, sql` and `);
 }

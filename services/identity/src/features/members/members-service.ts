@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Page } from '@platform/db';
 import { ConflictError, FieldValidationError, ForbiddenError, InputError, NotFoundError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
 import type { Group, Namespace } from '../namespaces/namespace.entity.ts';
@@ -6,7 +7,7 @@ import type { GroupStore } from '../groups/groups-store.ts';
 import type { Project } from '../projects/project.entity.ts';
 import type { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
-import type { Page } from '../namespaces/sql-helpers.ts';
+import type { PageWindow } from '@platform/db';
 import type { Viewer } from './access-sql.ts';
 import { isAdmin, requireLevel, type AccessPolicy } from './access-policy.ts';
 import { ACCESS_LEVELS, GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from './access-levels.ts';
@@ -145,13 +146,13 @@ export class MembersService {
     idOrPath: number | string;
     inherited: boolean;
     filter: MemberFilter;
-    page: Page;
-  }): Promise<{ items: MemberWithUser[]; total: number }> {
+    page: PageWindow;
+  }): Promise<Page<MemberWithUser>> {
     const { source } = await this.source(options.viewer, options.type, options.idOrPath);
     const result = options.inherited
       ? await this.#members.listEffective(lineageOf(source), options.filter, options.page)
       : await this.#members.listDirect(source.type, source.id, options.filter, options.page);
-    return { items: await this.#withUsers(result.items), total: result.total };
+    return { items: await this.#withUsers(result.items), total: result.total, hasNext: result.hasNext };
   }
 
   async get(options: {

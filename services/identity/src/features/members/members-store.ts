@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
-import { translateDbError } from '@platform/db';
-import { escapeLike, type Page } from '../namespaces/sql-helpers.ts';
+import { findPage, mapPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
+import { escapeLike } from '../namespaces/sql-helpers.ts';
 import { Member, type SourceType } from './member.entity.ts';
-import { findPage } from '@platform/db';
 
 export type NewMember = Pick<Member, 'sourceType' | 'sourceId' | 'userId' | 'accessLevel'> &
   Partial<Pick<Member, 'expiresAt' | 'requestedAt' | 'createdBy'>>;
@@ -36,16 +35,11 @@ export interface MemberStore {
   flush(): Promise<void>;
   remove(member: Member): Promise<void>;
   /** Active direct memberships of a source. */
-  listDirect(
-    sourceType: SourceType,
-    sourceId: number,
-    filter: MemberFilter,
-    page: Page,
-  ): Promise<{ items: EffectiveMember[]; total: number }>;
+  listDirect(sourceType: SourceType, sourceId: number, filter: MemberFilter, page: PageWindow): Promise<Page<EffectiveMember>>;
   /** Each user's highest membership counting for a source: direct, inherited or through shares. */
-  listEffective(lineage: SourceLineage, filter: MemberFilter, page: Page): Promise<{ items: EffectiveMember[]; total: number }>;
+  listEffective(lineage: SourceLineage, filter: MemberFilter, page: PageWindow): Promise<Page<EffectiveMember>>;
   /** Pending access requests of a source, oldest first. */
-  listRequests(sourceType: SourceType, sourceId: number, page: Page): Promise<{ items: Member[]; total: number }>;
+  listRequests(sourceType: SourceType, sourceId: number, page: PageWindow): Promise<Page<Member>>;
   /** Active Owner memberships of these groups, other than `exceptMemberId`. */
   countOwners(groupIds: number[], exceptMemberId: number): Promise<number>;
 }
@@ -83,14 +77,14 @@ export class PgMemberStore implements MemberStore {
     await this.#em.flush();
   }
 
-  async listDirect(sourceType: SourceType, sourceId: number, filter: MemberFilter, page: Page) {
+  async listDirect(sourceType: SourceType, sourceId: number, filter: MemberFilter, page: PageWindow) {
     const candidates = sql`
       select m.id, m.user_id, m.access_level from members m
       where m.source_type = ${sourceType} and m.source_id = ${sourceId} and ${ACTIVE}`;
     return this.#page(candidates, filter, page, sql`m.id`);
   }
 
-  async listEffective(lineage: SourceLineage, filter: MemberFilter, page: Page) {
+  async listEffective(lineage: SourceLineage, filter: MemberFilter, page: PageWindow) {
     const ancestors = lineage.ancestorGroupIds;
     const activeLink = sql.raw('(l.expires_at is null or l.expires_at > current_date)');
     // Members of a shared-with group include those inherited from its own ancestors.
@@ -118,7 +112,7 @@ export class PgMemberStore implements MemberStore {
     return this.#page(candidates, filter, page, sql`m.user_id`);
   }
 
-  async #page(candidates: RawBuilder<unknown>, filter: MemberFilter, page: Page, order: RawBuilder<unknown>) {
+  async #page(candidates: RawBuilder<unknown>, filter: MemberFilter, page: PageWindow, order: RawBuilder<unknown>) {
     const conditions: RawBuilder<unknown>[] = [sql`true`];
     if (filter.query) {
       const pattern = `%${escapeLike(filter.query)}%`;
@@ -127,29 +121,28 @@ export class PgMemberStore implements MemberStore {
     if (filter.userIds && filter.userIds.length > 0) conditions.push(sql`m.user_id = any(${filter.userIds}::integer[])`);
     if (filter.skipUserIds && filter.skipUserIds.length > 0) conditions.push(sql`m.user_id <> all(${filter.skipUserIds}::integer[])`);
     const where = sql.join(conditions, sql` and `);
-    const kysely = this.#em.getKysely();
-    const [{ rows: counted }, { rows }] = await Promise.all([
-      sql<{ total: string }>`select count(*) as total from (${candidates}) m join users u on u.id = m.user_id where ${where}`.execute(
-        kysely,
-      ),
-      sql<{ id: number; access_level: number }>`select m.id, m.access_level from (${candidates}) m join users u on u.id = m.user_id
-        where ${where} order by ${order} limit ${page.limit} offset ${page.offset}`.execute(kysely),
-    ]);
+    const listed = await readPage<{ id: number; access_level: number }>(this.#em.getKysely(), {
+      matching: sql`select 1 from (${candidates}) m join users u on u.id = m.user_id where ${where}`,
+      rows: sql`select m.id, m.access_level from (${candidates}) m join users u on u.id = m.user_id where ${where} order by ${order}`,
+      window: page,
+    });
+    const rows = listed.items;
     const members = rows.length === 0 ? [] : await this.#em.find(Member, { id: { $in: rows.map((row) => row.id) } });
     const byId = new Map(members.map((member) => [member.id, member]));
-    const items = rows.flatMap((row) => {
-      const member = byId.get(row.id);
-      return member ? [{ member, accessLevel: Number(row.access_level) }] : [];
-    });
-    return { items, total: Number(counted[0]?.total ?? 0) };
+    return mapPage(listed, (items) =>
+      items.flatMap((row) => {
+        const member = byId.get(row.id);
+        return member ? [{ member, accessLevel: Number(row.access_level) }] : [];
+      }),
+    );
   }
 
-  async listRequests(sourceType: SourceType, sourceId: number, page: Page) {
+  async listRequests(sourceType: SourceType, sourceId: number, page: PageWindow) {
     return findPage(
       this.#em,
       Member,
       { sourceType, sourceId, requestedAt: { $ne: null } },
-      { orderBy: { requestedAt: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit },
+      { orderBy: { requestedAt: 'asc', id: 'asc' }, window: page },
     );
   }
 

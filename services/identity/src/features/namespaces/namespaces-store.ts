@@ -1,8 +1,10 @@
+import type { EntityDictionary } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
 import { accessCtes, type Viewer } from '../members/access-sql.ts';
 import { Namespace } from './namespace.entity.ts';
-import { escapeLike, MAX_ID, type Page } from './sql-helpers.ts';
+import { escapeLike, MAX_ID } from './sql-helpers.ts';
+import { mapPage, readPage, type Page, type PageWindow } from '@platform/db';
 
 export interface NamespaceStore {
   findById(id: number): Promise<Namespace | null>;
@@ -19,8 +21,8 @@ export interface NamespaceStore {
   listFor(
     viewer: Viewer & { kind: 'user' },
     filter: { search?: string; ownedOnly?: boolean },
-    page: Page,
-  ): Promise<{ items: Namespace[]; total: number }>;
+    window: PageWindow,
+  ): Promise<Page<Namespace>>;
 }
 
 /** Namespaces in PostgreSQL. `em` resolves to the current unit of work. */
@@ -51,7 +53,11 @@ export class PgNamespaceStore implements NamespaceStore {
     return this.#em.findOne(Namespace, { ownerId: userId, kind: 'user' });
   }
 
-  async listFor(viewer: Viewer & { kind: 'user' }, filter: { search?: string; ownedOnly?: boolean }, page: Page) {
+  async listFor(
+    viewer: Viewer & { kind: 'user' },
+    filter: { search?: string; ownedOnly?: boolean },
+    window: PageWindow,
+  ): Promise<Page<Namespace>> {
     const minimum = filter.ownedOnly ? 50 : 10;
     const conditions: RawBuilder<unknown>[] = [];
     if (!viewer.isAdmin || filter.ownedOnly) {
@@ -62,20 +68,13 @@ export class PgNamespaceStore implements NamespaceStore {
       conditions.push(sql`(n.name ilike ${pattern} or n.path ilike ${pattern})`);
     }
     const where = conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`;
-    const kysely = this.#em.getKysely();
-    const [{ rows: counted }, { rows }] = await Promise.all([
-      sql<{ total: string }>`with ${accessCtes(viewer)} select count(*) as total from namespaces n where ${where}`.execute(kysely),
-      sql<{ id: number }>`with ${accessCtes(viewer)} select n.id from namespaces n where ${where}
-        order by n.id limit ${page.limit} offset ${page.offset}`.execute(kysely),
-    ]);
-    const byId = new Map((await this.findByIds(rows.map((row) => row.id))).map((namespace) => [namespace.id, namespace]));
-    return {
-      items: rows.flatMap((row) => {
-        const namespace = byId.get(row.id);
-        return namespace ? [namespace] : [];
-      }),
-      total: Number(counted[0]?.total ?? 0),
-    };
+    const page = await readPage<EntityDictionary<Namespace>>(this.#em.getKysely(), {
+      ctes: accessCtes(viewer),
+      matching: sql`select 1 from namespaces n where ${where}`,
+      rows: sql`select n.* from namespaces n where ${where} order by n.id`,
+      window,
+    });
+    return mapPage(page, (rows) => rows.map((row) => this.#em.map(Namespace, row)));
   }
 
   async withAncestors(namespaces: Namespace[]): Promise<Map<number, Namespace>> {

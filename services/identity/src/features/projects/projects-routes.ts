@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import type { Page } from '@platform/db';
 import { actorOf, requireUser } from '@platform/auth';
 import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest, idOrPathParams } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
@@ -66,7 +67,7 @@ export async function sendProjectPage(options: {
   res: Response;
   projects: ProjectsService;
   viewer: Viewer;
-  result: { items: Project[]; total: number };
+  result: Page<Project>;
   page: PageRequest;
   simple?: boolean | undefined;
   withCustomAttributes?: boolean | undefined;
@@ -79,7 +80,7 @@ export async function sendProjectPage(options: {
   const items = result.items.map((project) =>
     options.simple ? simpleProjectView(project, data, views) : projectView(project, data, views),
   );
-  sendPage(options.req, options.res, { page: options.page, total: result.total, items });
+  sendPage(options.req, options.res, { page: options.page, total: result.total, hasNext: result.hasNext, items });
 }
 
 export function projectsRoutes(options: { projects: ProjectsService; access: AccessPolicy; views: NamespaceViewContext }): Router {

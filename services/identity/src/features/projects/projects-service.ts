@@ -5,7 +5,7 @@ import { recordEvent, type EventActor } from '@platform/events';
 import { VISIBILITY_RANK, type Group, type Namespace, type Visibility } from '../namespaces/namespace.entity.ts';
 import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE, pathFromName } from '../namespaces/namespace.schemas.ts';
-import type { Page } from '../namespaces/sql-helpers.ts';
+import type { PageWindow } from '@platform/db';
 import type { GroupStore } from '../groups/groups-store.ts';
 import { groupSnapshot } from '../groups/groups.events.ts';
 import type { UserStore } from '../users/users-store.ts';
@@ -373,7 +373,7 @@ export class ProjectsService {
     return project;
   }
 
-  list(viewer: Viewer, filter: ProjectFilter, order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string }, page: Page) {
+  list(viewer: Viewer, filter: ProjectFilter, order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string }, page: PageWindow) {
     return this.#projects.list(viewer, filter, order, page);
   }
 
@@ -385,7 +385,7 @@ export class ProjectsService {
     withShared: boolean;
     filter: ProjectFilter;
     order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string };
-    page: Page;
+    page: PageWindow;
   }) {
     const { group } = await this.#access.group(options.viewer, options.groupIdOrPath);
     const namespaceIds = options.includeSubgroups ? (await this.#groups.subtreeOf(group)).map((subgroup) => subgroup.id) : [group.id];
@@ -403,7 +403,7 @@ export class ProjectsService {
     groupIdOrPath: number | string;
     filter: ProjectFilter;
     order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string };
-    page: Page;
+    page: PageWindow;
   }) {
     const { group } = await this.#access.group(options.viewer, options.groupIdOrPath);
     return this.#projects.list(options.viewer, { ...options.filter, sharedWithGroupId: group.id }, options.order, options.page);

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException, type EntityDictionary } from '@mikro-orm/core';
 import { sql, type RawBuilder } from 'kysely';
 import { FieldValidationError } from '@platform/errors';
-import { translateDbError } from '@platform/db';
+import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import type { Visibility } from '../namespaces/namespace.entity.ts';
 import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
 import { accessCtes, projectVisibleTo, type Viewer } from '../members/access-sql.ts';
-import { escapeLike, MAX_ID, type Page } from '../namespaces/sql-helpers.ts';
+import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';
 import { Project, ProjectCustomAttribute, ProjectGroupLink, ProjectStar } from './project.entity.ts';
 
 export type NewProject = Pick<Project, 'namespaceId' | 'name' | 'path'> & Partial<Omit<Project, 'id' | 'createdAt' | 'updatedAt'>>;
@@ -59,8 +59,10 @@ export interface ProjectStore {
     viewer: Viewer,
     filter: ProjectFilter,
     order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string },
-    page: Page,
-  ): Promise<{ items: Project[]; total: number }>;
+    window: PageWindow,
+  ): Promise<Page<Project>>;
+  /** Keyset pagination by id: the projects after `keyset.afterId` in `keyset.sort` order. */
+  listAfter(viewer: Viewer, filter: ProjectFilter, keyset: Keyset): Promise<KeysetPage<Project>>;
   starCounts(projectIds: number[]): Promise<Map<number, number>>;
   star(userId: number, projectId: number): Promise<boolean>;
   unstar(userId: number, projectId: number): Promise<boolean>;
@@ -158,58 +160,31 @@ export class PgProjectStore implements ProjectStore {
     for (const project of projects) this.#em.getUnitOfWork().unsetIdentity(project);
   }
 
-  async list(viewer: Viewer, filter: ProjectFilter, order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string }, page: Page) {
-    const conditions: RawBuilder<unknown>[] = [projectVisibleTo(viewer)];
-    if (filter.namespaceIds !== undefined) {
-      const inNamespaces = sql`p.namespace_id = any(${filter.namespaceIds}::integer[])`;
-      conditions.push(
-        filter.orSharedWithGroupId === undefined
-          ? inNamespaces
-          : sql`(${inNamespaces} or p.id in (${sharedWith(filter.orSharedWithGroupId)}))`,
-      );
-    }
-    if (filter.sharedWithGroupId !== undefined) conditions.push(sql`p.id in (${sharedWith(filter.sharedWithGroupId)})`);
-    if (filter.archived !== undefined) conditions.push(sql`p.archived = ${filter.archived}`);
-    if (filter.visibility !== undefined) conditions.push(sql`p.visibility = ${filter.visibility}`);
-    if (filter.search) {
-      const pattern = `%${escapeLike(filter.search)}%`;
-      const namespaceMatch = filter.searchNamespaces
-        ? sql` or (select n.full_path from namespaces n where n.id = p.namespace_id) || '/' || p.path ilike ${pattern}`
-        : sql``;
-      conditions.push(sql`(p.name ilike ${pattern} or p.path ilike ${pattern} or p.description ilike ${pattern}${namespaceMatch})`);
-    }
-    if (filter.minAccessLevel !== undefined) {
-      conditions.push(sql`p.id in (select id from project_access where access_level >= ${filter.minAccessLevel})`);
-    }
-    if (filter.starredBy !== undefined) {
-      conditions.push(sql`p.id in (select project_id from project_stars where user_id = ${filter.starredBy})`);
-    }
-    if (filter.withIssuesEnabled) conditions.push(sql`p.issues_access_level <> 'disabled'`);
-    if (filter.withMergeRequestsEnabled) conditions.push(sql`p.merge_requests_access_level <> 'disabled'`);
-    if (filter.withSecurityReports) conditions.push(sql`false`);
-    if (filter.topics && filter.topics.length > 0) conditions.push(sql`p.topics @> ${filter.topics}::text[]`);
-    if (filter.idAfter !== undefined) conditions.push(sql`p.id > ${filter.idAfter}`);
-    if (filter.idBefore !== undefined) conditions.push(sql`p.id < ${filter.idBefore}`);
-    if (filter.lastActivityAfter) conditions.push(sql`p.last_activity_at > ${filter.lastActivityAfter}`);
-    if (filter.lastActivityBefore) conditions.push(sql`p.last_activity_at < ${filter.lastActivityBefore}`);
-    for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
-      conditions.push(
-        sql`exists (select 1 from project_custom_attributes c where c.project_id = p.id and c.key = ${key} and c.value = ${value})`,
-      );
-    }
-    const where = sql.join(conditions, sql` and `);
-    const kysely = this.#em.getKysely();
-    const [{ rows: counted }, { rows }] = await Promise.all([
-      sql<{ total: string }>`with ${accessCtes(viewer)} select count(*) as total from projects p where ${where}`.execute(kysely),
-      sql<{ id: number }>`with ${accessCtes(viewer)} select p.id from projects p where ${where}
-        order by ${orderBy(order)} limit ${page.limit} offset ${page.offset}`.execute(kysely),
-    ]);
-    const items = await this.findByIds(rows.map((row) => row.id));
-    const byId = new Map(items.map((project) => [project.id, project]));
-    return {
-      items: rows.map((row) => byId.get(row.id)).filter((project): project is Project => project !== undefined),
-      total: Number(counted[0]?.total ?? 0),
-    };
+  async list(
+    viewer: Viewer,
+    filter: ProjectFilter,
+    order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string },
+    window: PageWindow,
+  ): Promise<Page<Project>> {
+    const where = projectConditions(viewer, filter);
+    const page = await readPage<EntityDictionary<Project>>(this.#em.getKysely(), {
+      ctes: accessCtes(viewer),
+      matching: sql`select 1 from projects p where ${where}`,
+      rows: sql`select p.* from projects p where ${where} order by ${orderBy(order)}`,
+      window,
+    });
+    return mapPage(page, (rows) => rows.map((row) => this.#em.map(Project, row)));
+  }
+
+  async listAfter(viewer: Viewer, filter: ProjectFilter, keyset: Keyset): Promise<KeysetPage<Project>> {
+    const where = projectConditions(viewer, filter);
+    const after = keyset.afterId === undefined ? sql`true` : sql`p.id ${sql.raw(keyset.sort === 'desc' ? '<' : '>')} ${keyset.afterId}`;
+    const page = await readKeysetPage<EntityDictionary<Project>>(this.#em.getKysely(), {
+      ctes: accessCtes(viewer),
+      rows: sql`select p.* from projects p where ${where} and ${after} order by p.id ${sql.raw(keyset.sort === 'desc' ? 'desc' : 'asc')}`,
+      limit: keyset.limit,
+    });
+    return { items: page.items.map((row) => this.#em.map(Project, row)), hasMore: page.hasMore };
   }
 
   async starCounts(projectIds: number[]): Promise<Map<number, number>> {
@@ -305,4 +280,47 @@ function orderBy(order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: strin
     return sql`(select count(*) from project_stars s where s.project_id = p.id) ${direction}, p.id ${direction}`;
   }
   return sql`${sql.raw(ORDER_COLUMNS[order.by])} ${direction}, p.id ${direction}`;
+}
+
+/** Which projects (alias `p`) a project list holds; needs `accessCtes`. */
+function projectConditions(viewer: Viewer, filter: ProjectFilter): RawBuilder<unknown> {
+  const conditions: RawBuilder<unknown>[] = [projectVisibleTo(viewer)];
+  if (filter.namespaceIds !== undefined) {
+    const inNamespaces = sql`p.namespace_id = any(${filter.namespaceIds}::integer[])`;
+    conditions.push(
+      filter.orSharedWithGroupId === undefined
+        ? inNamespaces
+        : sql`(${inNamespaces} or p.id in (${sharedWith(filter.orSharedWithGroupId)}))`,
+    );
+  }
+  if (filter.sharedWithGroupId !== undefined) conditions.push(sql`p.id in (${sharedWith(filter.sharedWithGroupId)})`);
+  if (filter.archived !== undefined) conditions.push(sql`p.archived = ${filter.archived}`);
+  if (filter.visibility !== undefined) conditions.push(sql`p.visibility = ${filter.visibility}`);
+  if (filter.search) {
+    const pattern = `%${escapeLike(filter.search)}%`;
+    const namespaceMatch = filter.searchNamespaces
+      ? sql` or (select n.full_path from namespaces n where n.id = p.namespace_id) || '/' || p.path ilike ${pattern}`
+      : sql``;
+    conditions.push(sql`(p.name ilike ${pattern} or p.path ilike ${pattern} or p.description ilike ${pattern}${namespaceMatch})`);
+  }
+  if (filter.minAccessLevel !== undefined) {
+    conditions.push(sql`p.id in (select id from project_access where access_level >= ${filter.minAccessLevel})`);
+  }
+  if (filter.starredBy !== undefined) {
+    conditions.push(sql`p.id in (select project_id from project_stars where user_id = ${filter.starredBy})`);
+  }
+  if (filter.withIssuesEnabled) conditions.push(sql`p.issues_access_level <> 'disabled'`);
+  if (filter.withMergeRequestsEnabled) conditions.push(sql`p.merge_requests_access_level <> 'disabled'`);
+  if (filter.withSecurityReports) conditions.push(sql`false`);
+  if (filter.topics && filter.topics.length > 0) conditions.push(sql`p.topics @> ${filter.topics}::text[]`);
+  if (filter.idAfter !== undefined) conditions.push(sql`p.id > ${filter.idAfter}`);
+  if (filter.idBefore !== undefined) conditions.push(sql`p.id < ${filter.idBefore}`);
+  if (filter.lastActivityAfter) conditions.push(sql`p.last_activity_at > ${filter.lastActivityAfter}`);
+  if (filter.lastActivityBefore) conditions.push(sql`p.last_activity_at < ${filter.lastActivityBefore}`);
+  for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
+    conditions.push(
+      sql`exists (select 1 from project_custom_attributes c where c.project_id = p.id and c.key = ${key} and c.value = ${value})`,
+    );
+  }
+  return sql.join(conditions, sql` and `);
 }

@@ -68,13 +68,14 @@ export class PgScimStore implements ScimStore {
   }
 
   async listIdentities(groupId: number, page: { offset: number; limit: number }) {
+    // SCIM's totalResults is required, and a group's identities are bounded by its members.
     const { items, total } = await findPage(
       this.#em,
       ScimIdentity,
       { groupId },
-      { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit },
+      { orderBy: { id: 'asc' }, window: page, exactTotal: true },
     );
-    return { identities: items, total };
+    return { identities: items, total: total ?? 0 };
   }
 
   async insertIdentity(identity: NewScimIdentity): Promise<ScimIdentity> {

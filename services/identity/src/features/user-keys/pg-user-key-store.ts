@@ -2,12 +2,12 @@ import {
   UniqueConstraintViolationException,
   type EntityName,
   type FilterQuery,
-  type OrderDefinition,
+  type QueryOrderMap,
   type RequiredEntityData,
 } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FieldValidationError } from '@platform/errors';
-import { findPage } from '@platform/db';
+import { findPage, type Page, type PageWindow } from '@platform/db';
 
 /**
  * Keys a user registers (SSH, GPG): listed, found and removed per user; unique by fingerprint
@@ -22,11 +22,10 @@ export class PgUserKeyStore<Key extends { id: number; userId: number }, NewKey e
     this.#entity = entity;
   }
 
-  async listByUser(userId: number, page: { offset: number; limit: number }): Promise<{ items: Key[]; total: number }> {
+  async listByUser(userId: number, page: PageWindow): Promise<Page<Key>> {
     return findPage(this.#em, this.#entity, { userId } as FilterQuery<Key>, {
-      orderBy: { id: 'asc' } as OrderDefinition<Key>,
-      limit: page.limit,
-      offset: page.offset,
+      orderBy: { id: 'asc' } as QueryOrderMap<Key>,
+      window: page,
     });
   }
 

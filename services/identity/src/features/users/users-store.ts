@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { translateDbError } from '@platform/db';
+import { findPageOf, translateDbError, type Page, type PageWindow } from '@platform/db';
 import { Identity, NON_INTERNAL_USER_TYPES, User, type UserState } from './user.entity.ts';
 
 export type NewUser = Pick<User, 'username' | 'email' | 'name'> & Partial<Omit<User, 'id' | 'createdAt' | 'updatedAt'>>;
@@ -30,7 +30,9 @@ export interface UserStore {
   findById(id: number): Promise<User | null>;
   findByIdOrUsername(idOrUsername: string): Promise<User | null>;
   findByIds(ids: number[]): Promise<User[]>;
-  list(filter: UserListFilter, page: { offset: number; limit: number }): Promise<{ items: User[]; total: number }>;
+  list(filter: UserListFilter, page: PageWindow): Promise<Page<User>>;
+  /** Keyset pagination by id: the users after `afterId` in `sort` order. */
+  listAfter(filter: UserListFilter, keyset: { afterId?: number | undefined; limit: number }): Promise<{ items: User[]; hasMore: boolean }>;
   /** Inserts now (not at commit) so that a duplicate surfaces as a ConflictError here. */
   insert(user: NewUser, identities: NewIdentity[]): Promise<User>;
   /** Applies `changes` and upserts the identity of its provider; a duplicate is a ConflictError. */
@@ -74,7 +76,24 @@ export class PgUserStore implements UserStore {
     return this.#em.find(User, { id: { $in: ids } });
   }
 
-  async list(filter: UserListFilter, page: { offset: number; limit: number }): Promise<{ items: User[]; total: number }> {
+  list(filter: UserListFilter, page: PageWindow): Promise<Page<User>> {
+    const query = this.#filtered(filter);
+    // The id breaks ties so that pages neither repeat nor skip users.
+    const rows = query.clone().orderBy({ [filter.orderBy]: filter.sort, id: filter.sort });
+    return findPageOf(this.#em, User, { matching: query, rows, window: page });
+  }
+
+  async listAfter(filter: UserListFilter, keyset: { afterId?: number | undefined; limit: number }) {
+    const query = this.#filtered(filter);
+    if (keyset.afterId !== undefined) query.andWhere(`u.id ${filter.sort === 'desc' ? '<' : '>'} ?`, [keyset.afterId]);
+    const rows = await query
+      .orderBy({ id: filter.sort })
+      .limit(keyset.limit + 1)
+      .getResult();
+    return { items: rows.slice(0, keyset.limit), hasMore: rows.length > keyset.limit };
+  }
+
+  #filtered(filter: UserListFilter) {
     const query = this.#em.createQueryBuilder(User, 'u');
     if (filter.search) {
       const pattern = `%${escapeLike(filter.search.term)}%`;
@@ -108,14 +127,7 @@ export class PgUserStore implements UserStore {
     }
     if (filter.twoFactorEnabled !== undefined) query.andWhere('u.two_factor_enabled = ?', [filter.twoFactorEnabled]);
 
-    const total = await query.clone().getCount();
-    // The id breaks ties so that pages neither repeat nor skip users.
-    const items = await query
-      .orderBy({ [filter.orderBy]: filter.sort, id: filter.sort })
-      .limit(page.limit)
-      .offset(page.offset)
-      .getResult();
-    return { items, total };
+    return query;
   }
 
   async insert(user: NewUser, identities: NewIdentity[]): Promise<User> {
