@@ -46,7 +46,7 @@ export interface RouteContext<Input, TheCaller extends Caller, Deps> {
   /** For what parameters do not carry: the base URL, or the credentials of a protocol that authenticates itself (SCIM). */
   request: Request;
   /** A page of a list, with GitLab's pagination headers. */
-  page<Item>(result: { page: PageRequest; total: number; items: Item[] }): RouteReply;
+  page<Item>(result: { page: PageRequest; total: number | null; hasNext?: boolean; items: Item[] }): RouteReply;
 }
 
 export interface RouteSpec<Schema extends z.ZodType, Access extends RouteAccess, Deps> {
@@ -149,7 +149,7 @@ export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>,
         const caller = admittedCaller(req, route);
         const input = parseParams(route.input, requestParams(req));
         const page: RouteContext<unknown, Caller, Deps>['page'] = (result) => {
-          setPaginationHeaders(req, res, result.page, result.total);
+          setPaginationHeaders(req, res, result.page, result.total, result.hasNext ?? result.items.length >= result.page.perPage);
           return reply({ body: result.items });
         };
         send(res, route, await route.handle({ caller, input, deps, request: req, page }));

@@ -52,7 +52,7 @@ export const usersRoutes = [
     input: listUsersParams,
     handle: async ({ caller, input, deps: { users, customAttributes, views }, page }) => {
       const window = pageParams(input);
-      const { items, total } = await users.list(caller, input, { offset: window.offset, limit: window.perPage });
+      const { items, total, hasNext } = await users.list(caller, input, { offset: window.offset, limit: window.perPage });
       const isAdmin = caller.kind === 'user' && caller.isAdmin;
       const ids = items.map((user) => user.id);
       const identities = isAdmin ? await users.identitiesOf(ids) : new Map<number, Identity[]>();
@@ -62,7 +62,7 @@ export const usersRoutes = [
         const view = isAdmin ? adminUserView(user, identities.get(user.id) ?? [], views) : basicUserView(user, views);
         return attributes ? withCustomAttributes(view, attributes.get(user.id) ?? []) : view;
       });
-      return page({ page: window, total, items: bodies });
+      return page({ page: window, total, hasNext, items: bodies });
     },
   }),
 
