@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import { anonymousCaller, CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
-import { errorToHttp, isDraining, requestLogging } from '@platform/http';
+import { errorToHttp, exactJsonContentType, isDraining, rejectMalformedUrl, requestLogging } from '@platform/http';
 import type { Logger } from '@platform/logger';
 import { Authenticator, credentialsOf } from './authenticator.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -47,6 +47,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', true);
+  app.use(exactJsonContentType());
 
   app.get('/-/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -79,6 +80,8 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   });
 
   app.use(requestLogging(logger));
+  // Undecodable paths and NUL bytes stop here, before they reach identity's lookups or a service.
+  app.use(rejectMalformedUrl());
 
   const authenticate = async (req: express.Request, ownAuthentication: boolean): Promise<Caller> => {
     const ip = clientIp(req);
@@ -122,6 +125,11 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   });
 
   app.use(((error, req, res, _next) => {
+    const mapped = errorToHttp(error);
+    if (mapped) {
+      res.status(mapped.status).json(mapped.body);
+      return;
+    }
     logger.error({ err: error, url: req.originalUrl }, 'gateway error');
     res.status(500).json({ message: '500 Internal Server Error' });
   }) as express.ErrorRequestHandler);

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from '@platform/logger';
 import {
@@ -12,6 +13,7 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '@platform/errors';
+import { HttpStatusError } from './http-status-error.ts';
 
 export interface HttpError {
   status: number;
@@ -35,16 +37,33 @@ export function errorToHttp(error: unknown): HttpError | undefined {
   if (error instanceof ConflictError) return { status: 409, body: { message: error.message } };
   if (error instanceof NotModifiedError) return { status: 304, body: undefined };
   if (error instanceof UnavailableError || isConnectionFault(error)) return { status: 503, body: { message: '503 Service Unavailable' } };
-  return bodyParserError(error);
+  return statusError(error);
 }
 
-/** express.json() reports unreadable bodies with a `type`; they are the client's fault. */
-function bodyParserError(error: unknown): HttpError | undefined {
-  const type = (error as { type?: unknown } | null)?.type;
-  if (type === 'entity.parse.failed') return { status: 400, body: { error: 'The request body is not valid JSON' } };
-  if (type === 'entity.too.large') return { status: 413, body: { message: '413 Request Entity Too Large' } };
-  if (typeof type === 'string' && type.startsWith('encoding.')) return { status: 415, body: { message: '415 Unsupported Media Type' } };
-  return undefined;
+/** body-parser's error types, for errors that lost their status on the way. */
+const STATUS_OF_PARSER_ERROR: Record<string, number> = {
+  'entity.parse.failed': 400,
+  'entity.too.large': 413,
+  'parameters.too.many': 413,
+  'charset.unsupported': 415,
+  'encoding.unsupported': 415,
+};
+
+/**
+ * Errors that carry their own 4xx status: express's body parsers and router (http-errors) and
+ * `HttpStatusError`. They are the client's fault, so they are answered, never logged as 500s.
+ */
+function statusError(error: unknown): HttpError | undefined {
+  if (error instanceof HttpStatusError && error.body !== undefined) return { status: error.status, body: error.body };
+  const candidate = error as { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown } | null;
+  const status = candidate?.status ?? candidate?.statusCode ?? STATUS_OF_PARSER_ERROR[String(candidate?.type)];
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  if (candidate?.type === 'entity.parse.failed') return { status: 400, body: { error: 'The request body is not valid JSON' } };
+  if (status === 400) {
+    const detail = error instanceof HttpStatusError ? ` - ${error.message}` : '';
+    return { status, body: { message: `400 Bad request${detail}` } };
+  }
+  return { status, body: { message: `${status} ${STATUS_CODES[status] ?? 'Error'}` } };
 }
 
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {

@@ -53,6 +53,24 @@ describe('parseParams', () => {
     expect(() => parseParams(schema, { ids: '1,a' })).toThrow('ids is invalid');
     expect(() => parseParams(schema, { ids: ['1', 'a'] })).toThrow('ids[1] is invalid');
   });
+
+  it("reads booleans in all of Grape's spellings, in any case", () => {
+    for (const spelling of ['true', 'True', 'TRUE', '1', 'yes', 'Y', 't', 'on', 'On']) {
+      expect(parseParams(schema, { name: 'a', active: spelling }).active).toBe(true);
+    }
+    for (const spelling of ['false', 'False', '0', 'no', 'N', 'f', 'off', 'OFF']) {
+      expect(parseParams(schema, { name: 'a', active: spelling }).active).toBe(false);
+    }
+    expect(failure({ name: 'a', active: 'maybe' })).toBe('active is invalid');
+  });
+
+  it('reads integer and string arrays in their bracket, comma and JSON forms', () => {
+    const lists = z.object({ ids: params.integerList(), topics: params.stringList() });
+    expect(parseParams(lists, { ids: ['1', '2'], topics: ['a', 'b'] })).toEqual({ ids: [1, 2], topics: ['a', 'b'] });
+    expect(parseParams(lists, { ids: '1, 2', topics: 'a,b' })).toEqual({ ids: [1, 2], topics: ['a', 'b'] });
+    expect(parseParams(lists, { ids: [1, 2], topics: ['a'] })).toEqual({ ids: [1, 2], topics: ['a'] });
+    expect(() => parseParams(lists, { ids: '1,x', topics: 'a' })).toThrow('ids is invalid');
+  });
 });
 
 describe('dates', () => {

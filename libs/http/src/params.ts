@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { InputError } from '@platform/errors';
+import type { UploadedFile } from './request-body.ts';
 
 /**
  * GitLab accepts the same parameter in the query string, a form body or a JSON body;
@@ -45,18 +46,35 @@ export function parseParams<Schema extends z.ZodType>(schema: Schema, input: unk
 }
 
 const integerPattern = /^-?\d+$/;
+const TRUE_SPELLINGS = new Set(['true', '1', 'yes', 'y', 't', 'on']);
+const FALSE_SPELLINGS = new Set(['false', '0', 'no', 'n', 'f', 'off']);
+
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+function integer() {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && integerPattern.test(value.trim()) ? Number(value) : value),
+    z.number().int().min(-2_147_483_648).max(2_147_483_647),
+  );
+}
 
 /** Parameter types that accept both the JSON value and its query-string spelling. */
 export const params = {
-  integer: () =>
-    z.preprocess(
-      (value) => (typeof value === 'string' && integerPattern.test(value.trim()) ? Number(value) : value),
-      z.number().int().min(-2_147_483_648).max(2_147_483_647),
-    ),
+  integer,
+  /** Grape's spellings, in any case: `true`/`false`, `1`/`0`, `yes`/`no`, `y`/`n`, `t`/`f`, `on`/`off`. */
   boolean: () =>
     z.preprocess((value) => {
-      if (value === 'true' || value === '1' || value === 1) return true;
-      if (value === 'false' || value === '0' || value === 0) return false;
+      if (value === 1) return true;
+      if (value === 0) return false;
+      if (typeof value !== 'string') return value;
+      const spelling = value.trim().toLowerCase();
+      if (TRUE_SPELLINGS.has(spelling)) return true;
+      if (FALSE_SPELLINGS.has(spelling)) return false;
       return value;
     }, z.boolean()),
   string: (maximum = 255) => z.string().max(maximum),
@@ -73,21 +91,27 @@ export const params = {
       (value) => (typeof value === 'string' && integerPattern.test(value) ? Number(value) : value),
       z.union([z.number().int().positive(), z.string().min(1).max(2048)]),
     ),
+  /** `ids[]=1&ids[]=2`, `ids=1,2` or a JSON array, as Grape accepts integer arrays. */
+  integerList: (maximum = 1000) =>
+    z.preprocess((value) => {
+      if (typeof value === 'number') return [value];
+      if (typeof value !== 'string') return value;
+      const parts = commaList(value);
+      // A malformed list stays a string, so the error names the parameter rather than an element.
+      return parts.every((part) => integerPattern.test(part)) ? parts : value;
+    }, z.array(integer()).max(maximum)),
+  /** `topics[]=a&topics[]=b`, `topics=a,b` or a JSON array. */
+  stringList: (maximum = 100) =>
+    z.preprocess((value) => (typeof value === 'string' ? commaList(value) : value), z.array(z.string().max(255)).max(maximum)),
+  /** A file from a multipart body (`avatar`, `file`). */
+  file: () =>
+    z.custom<UploadedFile>((value) => typeof value === 'object' && value !== null && Buffer.isBuffer((value as UploadedFile).content), {
+      message: 'is invalid',
+    }),
 };
 
-/** `ids[]=1&ids[]=2`, `ids=1,2` or a JSON array, as Grape accepts integer arrays. */
-export function integerList() {
-  return z.preprocess((value) => {
-    if (typeof value === 'number') return [value];
-    if (typeof value !== 'string') return value;
-    const parts = value
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean);
-    // A malformed list stays a string, so the error names the parameter rather than an element.
-    return parts.every((part) => /^-?\d+$/.test(part)) ? parts : value;
-  }, z.array(params.integer()).max(1000));
-}
+/** `params.integerList()` under its own name, as the route schemas import it. */
+export const integerList = () => params.integerList();
 
 /** `YYYY-MM-DD`, as GitLab takes membership and share expiry dates. */
 export const dateParam = () =>

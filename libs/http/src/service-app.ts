@@ -6,6 +6,9 @@ import { errorMiddleware } from './error-mapping.ts';
 import { setCaller } from './request-context.ts';
 import { requestLogging } from './request-logging.ts';
 import { isDraining } from './listen.ts';
+import { exactJsonContentType } from './json-responses.ts';
+import { rejectMalformedParams, rejectMalformedUrl } from './malformed-input.ts';
+import { parseQueryString, requestBodies, type BodyLimits } from './request-body.ts';
 
 /**
  * Each check throws when its dependency is unusable; one that returns a string only reports a
@@ -21,6 +24,8 @@ export interface ServiceAppOptions {
   /** Wraps each API request, e.g. in a MikroORM request context. */
   requestScope?: express.RequestHandler;
   routes: Router[];
+  /** Limits on request bodies; `DEFAULT_BODY_LIMITS` unless a service needs larger uploads. */
+  bodyLimits?: BodyLimits;
   /**
    * Error renderers for path prefixes whose protocol has its own error shape (SCIM), tried before
    * the GitLab one; they also see errors raised before routing, such as unreadable bodies.
@@ -29,17 +34,20 @@ export interface ServiceAppOptions {
 }
 
 /**
- * The HTTP shell every service shares: request ids, logging, health endpoints, body parsing,
+ * The HTTP shell every service shares: request ids, logging, health endpoints, body parsing
+ * (JSON, forms, multipart), refusal of malformed URLs and parameters,
  * the gateway's caller check, and GitLab-shaped errors.
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('query parser', 'extended');
+  app.set('query parser', parseQueryString(options.bodyLimits));
   app.set('trust proxy', true);
   app.set('etag', false);
 
+  app.use(exactJsonContentType());
   app.use(requestLogging(options.logger));
+  app.use(rejectMalformedUrl());
 
   app.get('/-/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -62,8 +70,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       next(error);
     }
   });
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ extended: true, limit: '1mb' }));
+  app.use(requestBodies(options.bodyLimits));
+  app.use(rejectMalformedParams());
   if (options.requestScope) app.use('/api', options.requestScope);
   for (const router of options.routes) app.use(router);
 

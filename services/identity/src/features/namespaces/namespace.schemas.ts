@@ -3,20 +3,8 @@ import { z } from 'zod';
 import { dateParam, params } from '@platform/http';
 import { VISIBILITIES } from './namespace.entity.ts';
 
-/** `topics[]=a&topics[]=b`, `topics=a,b` or a JSON array. */
-export function stringList() {
-  return z.preprocess(
-    (value) => {
-      if (typeof value === 'string')
-        return value
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean);
-      return value;
-    },
-    z.array(z.string().max(255)).max(100),
-  );
-}
+/** Grape's string array forms (`topics[]=a&topics[]=b`, `topics=a,b`, JSON arrays). */
+export const stringList = () => params.stringList();
 
 export const accessLevelParam = () =>
   params.integer().refine((value) => [10, 20, 30, 40, 50].includes(value), { message: 'does not have a valid value' });

@@ -11,7 +11,7 @@ import {
 } from '@platform/errors';
 
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
-export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
+export const SCIM_CONTENT_TYPE = 'application/scim+json';
 
 /** A `filter` this service cannot evaluate: RFC 7644's `invalidFilter`. */
 export class ScimFilterError extends InputError {

@@ -1,0 +1,133 @@
+/**
+ * Request bodies and malformed input through the real gateway: every encoding a GitLab client
+ * sends reaches the services, and unreadable input is a 4xx with a GitLab body, never a 5xx.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import http from 'node:http';
+import { Gitlab } from '@gitbeaker/rest';
+import request from 'supertest';
+import type { RunningPlatform } from '@platform/devstack';
+import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+
+let platform: RunningPlatform;
+let gateway: ReturnType<typeof request>;
+const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  gateway = request(platform.url);
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+/** A request exactly as written: supertest and fetch would normalise `%ZZ` or refuse `%00`. */
+function rawRequest(path: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}) {
+  const url = new URL(platform.url);
+  return new Promise<{ status: number; contentType: string | undefined; body: unknown }>((resolve, reject) => {
+    const req = http.request(
+      { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: { ...asRoot, ...options.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: text ? JSON.parse(text) : undefined });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('request bodies through the gateway', () => {
+  it('creates a group from JSON, a URL-encoded form, a multipart form (curl -F) and the query string alike', async () => {
+    const json = await gateway
+      .post('/api/v4/groups')
+      .set(asRoot)
+      .send({ name: 'Json Group', path: 'json-group', request_access_enabled: 'False' });
+    const form = await gateway
+      .post('/api/v4/groups')
+      .set(asRoot)
+      .type('form')
+      .send('name=Form+Group&path=form-group&request_access_enabled=False');
+    const multipart = await gateway
+      .post('/api/v4/groups')
+      .set(asRoot)
+      .field('name', 'Multipart Group')
+      .field('path', 'multipart-group')
+      .field('request_access_enabled', 'False');
+    const query = await gateway.post('/api/v4/groups?name=Query+Group&path=query-group&request_access_enabled=False').set(asRoot);
+    for (const [response, name] of [
+      [json, 'Json Group'],
+      [form, 'Form Group'],
+      [multipart, 'Multipart Group'],
+      [query, 'Query Group'],
+    ] as const) {
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({ name, request_access_enabled: false });
+    }
+  });
+
+  it('applies Users.edit, which @gitbeaker/rest sends as multipart/form-data', async () => {
+    const root = new Gitlab({ host: platform.url, token: E2E_ROOT_TOKEN });
+    const user = await root.Users.create({
+      email: 'multipart@example.com',
+      name: 'Multi Part',
+      username: 'multipart',
+      password: 'a-long-enough-password',
+    });
+    await root.Users.edit(user.id, { location: 'Lisbon', bio: 'Edits arrive as a form' });
+    const shown = await root.Users.show(user.id);
+    expect(shown).toMatchObject({ location: 'Lisbon', bio: 'Edits arrive as a form' });
+  });
+
+  it('answers JSON with exactly application/json', async () => {
+    const user = await gateway.get('/api/v4/user').set(asRoot);
+    const missing = await gateway.get('/api/v4/groups/999999').set(asRoot);
+    const unrouted = await gateway.get('/api/v4/nothing-here').set(asRoot);
+    for (const response of [user, missing, unrouted]) expect(response.headers['content-type']).toBe('application/json');
+  });
+
+  it.each([
+    ['malformed percent-encoding in a group path', '/api/v4/groups/%E0%A4%A', 400],
+    ['an invalid escape in a project path', '/api/v4/projects/%ZZ', 400],
+    ['a NUL byte in a group path', '/api/v4/groups/%00', 400],
+    ['a NUL byte in a search', '/api/v4/users?search=%00', 400],
+    ['a NUL byte in sudo', '/api/v4/user?sudo=%00', 400],
+    ['a query nested 50 levels deep', `/api/v4/groups?a${'[b]'.repeat(50)}=1`, 400],
+  ])('answers %s (%s) with %i and a GitLab body', async (_case, path, status) => {
+    const response = await rawRequest(path);
+    expect(response.status).toBe(status);
+    expect(response.contentType).toBe('application/json');
+    expect(response.body).toEqual({ message: expect.stringMatching(/^400 Bad request/) });
+  });
+
+  it.each([
+    ['an unknown JSON charset', 415, { 'Content-Type': 'application/json; charset=x-bogus' }, Buffer.from('{"name":"x"}')],
+    ['a latin1 form', 415, { 'Content-Type': 'application/x-www-form-urlencoded; charset=latin1' }, Buffer.from('name=x')],
+    ['a content type no parser reads', 415, { 'Content-Type': 'text/plain' }, Buffer.from('name=x')],
+    [
+      'gzip encoding on a body that is not gzip',
+      { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      Buffer.from('{"name":"x"}'),
+      400,
+    ],
+    ['a form nested 50 levels deep', 400, { 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from(`a${'[b]'.repeat(50)}=1`)],
+    [
+      'a form with 2,000 fields',
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      Buffer.from(Array.from({ length: 2000 }, (_, i) => `f${i}=1`).join('&')),
+      413,
+    ],
+    ['a NUL byte in a JSON string', 400, { 'Content-Type': 'application/json' }, Buffer.from('{"name":"a\\u0000b","path":"nul-group"}')],
+    ['malformed JSON', 400, { 'Content-Type': 'application/json' }, Buffer.from('{"name":')],
+  ] as Array<[string, number, Record<string, string>, Buffer]>)('answers a body with %s with %i', async (_case, status, headers, body) => {
+    const response = await rawRequest('/api/v4/groups', { method: 'POST', headers, body });
+    expect(response.status).toBe(status);
+    expect(response.contentType).toBe('application/json');
+    expect(Object.keys(response.body as object)).toEqual([expect.stringMatching(/^(message|error)$/)]);
+  });
+});

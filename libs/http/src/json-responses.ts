@@ -1,0 +1,21 @@
+import type { RequestHandler, Response } from 'express';
+
+/** `res.set('Content-Type', ...)` appends this to every text type; GitLab's JSON types go without. */
+const ADDED_CHARSET = /;\s*charset=utf-8$/i;
+
+/**
+ * JSON answers carry `Content-Type: application/json` exactly, as GitLab sends it: express would
+ * add `; charset=utf-8`, and some clients compare the header literally. A JSON type set before
+ * (`application/scim+json`) is kept, without the charset too.
+ */
+export function exactJsonContentType(): RequestHandler {
+  return (_req, res, next) => {
+    res.json = function json(this: Response, body: unknown) {
+      const given = this.get('Content-Type');
+      this.setHeader('Content-Type', given ? given.replace(ADDED_CHARSET, '') : 'application/json');
+      // A Buffer is sent as it is: express adds a charset only to string bodies.
+      return this.send(Buffer.from(JSON.stringify(body) ?? '', 'utf8'));
+    };
+    next();
+  };
+}

@@ -1,0 +1,185 @@
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable, Transform } from 'node:stream';
+import busboy from 'busboy';
+import express, { type Request, type RequestHandler } from 'express';
+import qs from 'qs';
+import { HttpStatusError } from './http-status-error.ts';
+import { MAX_PARAM_DEPTH } from './malformed-input.ts';
+
+export interface BodyLimits {
+  /** JSON and URL-encoded bodies, in bytes. */
+  bodyBytes: number;
+  /** Parameters in a form, a multipart body or a query string. */
+  fields: number;
+  /** One multipart field's value, in bytes. */
+  fieldBytes: number;
+  /** Files in one multipart body. */
+  files: number;
+  /** One uploaded file, in bytes; features check their own, smaller limits (avatars: 200 KiB). */
+  fileBytes: number;
+}
+
+export const DEFAULT_BODY_LIMITS: BodyLimits = {
+  bodyBytes: 1024 * 1024,
+  fields: 1000,
+  fieldBytes: 1024 * 1024,
+  files: 10,
+  fileBytes: 10 * 1024 * 1024,
+};
+
+/** A file from a multipart body, as it appears among the request parameters. */
+export interface UploadedFile {
+  filename: string;
+  /** What the client declared; never trusted for the file's type. */
+  mimeType: string;
+  content: Buffer;
+}
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+const MULTIPART_TYPE = 'multipart/form-data';
+
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/** Grape's refusal of a body it has no parser for. */
+function unsupportedContentType(): RequestHandler {
+  return (req, _res, next) => {
+    if (!hasBody(req) || !req.headers['content-type'] || req.is([...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE])) {
+      next();
+      return;
+    }
+    const mediaType = req.headers['content-type'].split(';')[0]?.trim() ?? '';
+    const message = `The provided content-type '${mediaType}' is not supported.`;
+    next(new HttpStatusError(415, message, { error: message }));
+  };
+}
+
+function decompressed(req: Request): Readable {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  if (encoding === 'identity') return req;
+  const inflater = { gzip: createGunzip, deflate: createInflate, br: createBrotliDecompress }[encoding];
+  if (!inflater) throw new HttpStatusError(415, `Unsupported content encoding "${encoding}"`);
+  return req.pipe(inflater());
+}
+
+/** Query-string keys (`ids[]`, `not[labels]`) into nested parameters, as Rack reads them. */
+export function nestParams(pairs: Array<[string, string]>, limits: Pick<BodyLimits, 'fields'>): Record<string, unknown> {
+  try {
+    return qs.parse(new URLSearchParams(pairs).toString(), {
+      depth: MAX_PARAM_DEPTH,
+      strictDepth: true,
+      arrayLimit: limits.fields,
+      parameterLimit: limits.fields,
+    });
+  } catch (error) {
+    if (error instanceof RangeError) throw new HttpStatusError(400, 'The parameters are nested too deeply');
+    throw error;
+  }
+}
+
+/** `multipart/form-data`, streamed through busboy with limits; files are kept in memory, bounded. */
+function multipart(limits: BodyLimits): RequestHandler {
+  return (req, _res, next) => {
+    if (!hasBody(req) || !req.is(MULTIPART_TYPE)) {
+      next();
+      return;
+    }
+    let parser: busboy.Busboy;
+    let source: Readable;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: {
+          fields: limits.fields,
+          fieldSize: limits.fieldBytes,
+          files: limits.files,
+          fileSize: limits.fileBytes,
+          parts: limits.fields + limits.files,
+        },
+      });
+      source = decompressed(req);
+    } catch (error) {
+      next(error instanceof HttpStatusError ? error : new HttpStatusError(400, 'The multipart body has no boundary'));
+      return;
+    }
+    const fields: Array<[string, string]> = [];
+    const files: Array<[string, UploadedFile]> = [];
+    let settled = false;
+    const fail = (error: HttpStatusError) => {
+      if (settled) return;
+      settled = true;
+      source.unpipe(parser);
+      if (source !== req) req.unpipe(source as Transform);
+      // Read and discard the rest, so the client gets the answer instead of a reset connection.
+      req.resume();
+      next(error);
+    };
+    const tooLarge = () => fail(new HttpStatusError(413, 'Request Entity Too Large'));
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) tooLarge();
+      else fields.push([name, value]);
+    });
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', tooLarge);
+      stream.on('close', () => {
+        if (!stream.truncated)
+          files.push([name, { filename: info.filename ?? '', mimeType: info.mimeType, content: Buffer.concat(chunks) }]);
+      });
+    });
+    parser.on('fieldsLimit', tooLarge);
+    parser.on('filesLimit', tooLarge);
+    parser.on('partsLimit', tooLarge);
+    parser.on('error', () => fail(new HttpStatusError(400, 'The multipart body is malformed')));
+    source.on('error', () => fail(new HttpStatusError(400, 'The request body does not match its Content-Encoding')));
+    parser.on('close', () => {
+      if (settled) return;
+      settled = true;
+      try {
+        const body: Record<string, unknown> = nestParams(fields, limits);
+        for (const [name, file] of files) body[name] = file;
+        req.body = body;
+        next();
+      } catch (error) {
+        next(error);
+      }
+    });
+    source.pipe(parser);
+  };
+}
+
+/**
+ * Reads request bodies the way Grape does, for every service: JSON (`application/*+json` too),
+ * URL-encoded and multipart forms with nested keys; anything else with a body is 415. Failures
+ * carry their 4xx status for `errorToHttp`: too large 413, malformed 400, unknown charset 415.
+ */
+export function requestBodies(limits: BodyLimits = DEFAULT_BODY_LIMITS): RequestHandler[] {
+  return [
+    unsupportedContentType(),
+    express.json({ limit: limits.bodyBytes, type: JSON_TYPES }),
+    // Its nesting limit is 32 (MAX_PARAM_DEPTH) by default, refused with 400 beyond.
+    express.urlencoded({ extended: true, limit: limits.bodyBytes, parameterLimit: limits.fields }),
+    multipart(limits),
+  ];
+}
+
+/** Query strings parsed with the same nesting and limits as forms (qs alone turns 21+ `ids[]` into an object). */
+export function parseQueryString(
+  limits: Pick<BodyLimits, 'fields'> = DEFAULT_BODY_LIMITS,
+): (query: string | null) => Record<string, unknown> {
+  return (query) => {
+    if (!query) return {};
+    const count = query.split('&').length;
+    if (count > limits.fields) throw new HttpStatusError(413, 'Too many parameters');
+    try {
+      return qs.parse(query, { depth: MAX_PARAM_DEPTH, strictDepth: true, arrayLimit: limits.fields, parameterLimit: limits.fields });
+    } catch (error) {
+      if (error instanceof RangeError) throw new HttpStatusError(400, 'The parameters are nested too deeply');
+      throw error;
+    }
+  };
+}
