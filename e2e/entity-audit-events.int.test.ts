@@ -82,6 +82,7 @@ beforeAll(async () => {
       EXTERNAL_URL: 'http://platform.test',
       ROOT_TOKEN: 'glpat-integration-root-token-0001',
       KAFKA_GROUP_ID: 'identity',
+      PLATFORM_REVISION: 'Unknown',
       LOG_LEVEL: 'silent',
     }),
   );

@@ -12,6 +12,9 @@ describe('route table', () => {
     ['/api/v4/projects/7/audit_events/1', 'audit'],
     ['/api/v4/projects/7', 'identity'],
     ['/api/scim/v2/groups/acme/Users', 'identity'],
+    ['/api/v4/version', 'identity'],
+    ['/api/v4/metadata', 'identity'],
+    ['/api/v4/personal_access_tokens/self', 'identity'],
   ])('sends %s to %s', (path, service) => {
     expect(routeFor(path)?.service).toBe(service);
   });
@@ -20,5 +23,6 @@ describe('route table', () => {
     expect(routeFor('/api/v4/usersx')).toBeUndefined();
     expect(routeFor('/api/v3/user')).toBeUndefined();
     expect(routeFor('/admin')).toBeUndefined();
+    expect(routeFor('/api/v4/versions')).toBeUndefined();
   });
 });

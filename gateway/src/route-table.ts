@@ -15,7 +15,10 @@ export interface Route {
 export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/audit_events(\/|$)/, service: 'audit' },
-  { pattern: /^\/api\/v4\/(user|users|user_counts|groups|projects|namespaces)(\/|$)/, service: 'identity' },
+  {
+    pattern: /^\/api\/v4\/(user|users|user_counts|groups|projects|namespaces|personal_access_tokens|version|metadata)(\/|$)/,
+    service: 'identity',
+  },
   { pattern: /^\/api\/scim\/v2\//, service: 'identity', ownAuthentication: true },
 ];
 

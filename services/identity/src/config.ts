@@ -7,6 +7,8 @@ export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).
   EXTERNAL_URL: z.url().default('http://localhost:8080'),
   /** Token of the bootstrap administrator; generated and printed once when unset. */
   ROOT_TOKEN: z.string().min(20).optional(),
+  /** The source revision the platform was built from, reported by `GET /version` (GitLab: `Unknown`). */
+  PLATFORM_REVISION: z.string().min(1).max(64).default('Unknown'),
 });
 
 export type IdentityConfig = z.infer<typeof configSchema>;

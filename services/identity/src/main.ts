@@ -8,6 +8,8 @@ import { PersonalAccessToken } from './features/tokens/personal-access-token.ent
 import { PgTokenStore } from './features/tokens/tokens-store.ts';
 import { TokensService } from './features/tokens/tokens-service.ts';
 import { tokensRoutes } from './features/tokens/tokens-routes.ts';
+import { platformVersion } from './features/server-metadata/platform-release.ts';
+import { serverMetadataRoutes } from './features/server-metadata/server-metadata-routes.ts';
 import { Identity, User } from './features/users/user.entity.ts';
 import { PgUserStore } from './features/users/users-store.ts';
 import { UsersService } from './features/users/users-service.ts';
@@ -150,6 +152,7 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
           routes: [
             createRouter(usersRoutes, { users, customAttributes, views }),
             createRouter(tokensRoutes, { tokens }),
+            createRouter(serverMetadataRoutes, { release: { version: platformVersion(), revision: config.PLATFORM_REVISION } }),
             customAttributesRoutes({ customAttributes }),
             sshKeysRoutes({ sshKeys, users, views }),
             gpgKeysRoutes({ gpgKeys, users }),

@@ -502,7 +502,7 @@ describe('DELETE /users/:id and DELETE /users/:id/identities/:provider', () => {
   it('answers 404 for an unknown user, 400 for a malformed flag and 403 to non-administrators', async () => {
     expect((await harness.api.delete('/api/v4/users/999999').set(admin)).body).toEqual({ message: '404 User Not Found' });
     const created = await harness.createUser('delete-rules');
-    expect((await harness.api.delete(`/api/v4/users/${created.id}?hard_delete=yes`).set(admin)).status).toBe(400);
+    expect((await harness.api.delete(`/api/v4/users/${created.id}?hard_delete=maybe`).set(admin)).status).toBe(400);
     expect((await harness.api.delete(`/api/v4/users/${created.id}`).set(callerHeader(userCaller(created.id, 'delete-rules')))).status).toBe(
       403,
     );

@@ -1,11 +1,13 @@
 /**
- * Request bodies and malformed input through the real gateway: every encoding a GitLab client
- * sends reaches the services, and unreadable input is a 4xx with a GitLab body, never a 5xx.
+ * What every GitLab client relies on, through the real gateway: every body encoding a client sends
+ * reaches the services, unreadable input is a 4xx with a GitLab body (never a 5xx), and the
+ * server says which GitLab version it speaks.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import { Gitlab } from '@gitbeaker/rest';
 import request from 'supertest';
+import { readFileSync } from 'node:fs';
 import type { RunningPlatform } from '@platform/devstack';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
 
@@ -111,16 +113,16 @@ describe('request bodies through the gateway', () => {
     ['a content type no parser reads', 415, { 'Content-Type': 'text/plain' }, Buffer.from('name=x')],
     [
       'gzip encoding on a body that is not gzip',
+      400,
       { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
       Buffer.from('{"name":"x"}'),
-      400,
     ],
     ['a form nested 50 levels deep', 400, { 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.from(`a${'[b]'.repeat(50)}=1`)],
     [
       'a form with 2,000 fields',
+      413,
       { 'Content-Type': 'application/x-www-form-urlencoded' },
       Buffer.from(Array.from({ length: 2000 }, (_, i) => `f${i}=1`).join('&')),
-      413,
     ],
     ['a NUL byte in a JSON string', 400, { 'Content-Type': 'application/json' }, Buffer.from('{"name":"a\\u0000b","path":"nul-group"}')],
     ['malformed JSON', 400, { 'Content-Type': 'application/json' }, Buffer.from('{"name":')],
@@ -129,5 +131,33 @@ describe('request bodies through the gateway', () => {
     expect(response.status).toBe(status);
     expect(response.contentType).toBe('application/json');
     expect(Object.keys(response.body as object)).toEqual([expect.stringMatching(/^(message|error)$/)]);
+  });
+});
+
+describe('server detection', () => {
+  const release = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+  it("answers GET /version and GET /metadata with the platform's release, authenticated as GitLab", async () => {
+    const version = await gateway.get('/api/v4/version').set(asRoot);
+    expect(version.status).toBe(200);
+    expect(version.headers['content-type']).toBe('application/json');
+    expect(version.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(version.body).toEqual({ version: release.version, revision: expect.any(String) });
+    expect(version.body.version).toMatch(/^\d+\.\d+\.\d+/);
+    const metadata = await gateway.get('/api/v4/metadata').set(asRoot);
+    expect(metadata.body).toEqual({
+      version: release.version,
+      revision: version.body.revision,
+      kas: { enabled: false, externalUrl: null, version: null },
+      enterprise: false,
+    });
+    for (const path of ['/api/v4/version', '/api/v4/metadata']) {
+      expect(await gateway.get(path)).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    }
+  });
+
+  it('is read by @gitbeaker/rest', async () => {
+    const root = new Gitlab({ host: platform.url, token: E2E_ROOT_TOKEN });
+    expect(await root.Metadata.show()).toMatchObject({ version: release.version, enterprise: false });
   });
 });
