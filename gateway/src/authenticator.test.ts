@@ -10,6 +10,8 @@ function requestWith(headers: Record<string, string>): IncomingMessage {
 /** An identity client that answers from a table and counts its calls. */
 function identityAnswering(users: Record<string, { id: number; username: string }>) {
   const calls: Array<{ token: string; sudo: string }> = [];
+  /** While true, identity cannot be reached (gRPC UNAVAILABLE). */
+  const state = { down: false };
   const client = {
     authenticate(
       request: { token: string; sudo: string },
@@ -20,17 +22,19 @@ function identityAnswering(users: Record<string, { id: number; username: string 
       calls.push(request);
       const user = users[request.sudo || request.token];
       setImmediate(() =>
-        user
-          ? callback(null, {
-              user: { ...user, name: user.username, isAdmin: false },
-              scopes: ['api'],
-              impersonatorId: request.sudo ? 1 : 0,
-            })
-          : callback({ code: 16, details: 'Unauthorized' }, undefined),
+        state.down
+          ? callback({ code: 14, details: 'connection refused' }, undefined)
+          : user
+            ? callback(null, {
+                user: { ...user, name: user.username, isAdmin: false },
+                scopes: ['api'],
+                impersonatorId: request.sudo ? 1 : 0,
+              })
+            : callback({ code: 16, details: 'Unauthorized' }, undefined),
       );
     },
   };
-  return { client: client as unknown as IdentityServiceClient, calls };
+  return { client: client as unknown as IdentityServiceClient, calls, state };
 }
 
 describe('credentialsOf', () => {
@@ -71,5 +75,69 @@ describe('Authenticator', () => {
     await expect(cached.authenticate('wrong', undefined)).rejects.toThrow('Unauthorized');
     await expect(cached.authenticate('wrong', undefined)).rejects.toThrow('Unauthorized');
     expect(calls.filter((call) => call.token === 'wrong')).toHaveLength(2);
+  });
+});
+
+describe('Authenticator while identity changes or is unreachable', () => {
+  const users = () => ({ 'token-1': { id: 2, username: 'ada' } });
+  function clockAt(start: number) {
+    const clock = { now: start };
+    return { clock, now: () => clock.now };
+  }
+
+  it('keeps serving a recent answer while identity is unreachable, for a bounded time', async () => {
+    const identity = identityAnswering(users());
+    const { clock, now } = clockAt(Date.UTC(2026, 0, 1, 12));
+    const authenticator = new Authenticator({ client: identity.client, ttlMs: 10_000, staleMs: 60_000, invalidationLive: () => true, now });
+    await authenticator.authenticate('token-1', undefined);
+    identity.state.down = true;
+    clock.now += 30_000;
+    expect(await authenticator.authenticate('token-1', undefined)).toMatchObject({ userId: 2 });
+    clock.now += 41_000;
+    await expect(authenticator.authenticate('token-1', undefined)).rejects.toThrow('UNAVAILABLE');
+  });
+
+  it('never serves an answer identity has since refused', async () => {
+    const table: Record<string, { id: number; username: string }> = users();
+    const identity = identityAnswering(table);
+    const { clock, now } = clockAt(Date.UTC(2026, 0, 1, 12));
+    const authenticator = new Authenticator({ client: identity.client, ttlMs: 10_000, invalidationLive: () => true, now });
+    await authenticator.authenticate('token-1', undefined);
+    delete table['token-1'];
+    clock.now += 11_000;
+    await expect(authenticator.authenticate('token-1', undefined)).rejects.toThrow('Unauthorized');
+    identity.state.down = true;
+    await expect(authenticator.authenticate('token-1', undefined)).rejects.toThrow('UNAVAILABLE');
+  });
+
+  it("drops a user's answers when told, so a block or revocation takes effect at once", async () => {
+    const table: Record<string, { id: number; username: string }> = users();
+    const identity = identityAnswering(table);
+    const authenticator = new Authenticator({ client: identity.client, ttlMs: 600_000, invalidationLive: () => true });
+    await authenticator.authenticate('token-1', undefined);
+    delete table['token-1'];
+    expect(await authenticator.authenticate('token-1', undefined)).toMatchObject({ userId: 2 });
+    authenticator.forgetUser(2);
+    await expect(authenticator.authenticate('token-1', undefined)).rejects.toThrow('Unauthorized');
+  });
+
+  it('trusts an answer for at most a second while change events do not reach it', async () => {
+    const identity = identityAnswering(users());
+    const { clock, now } = clockAt(Date.UTC(2026, 0, 1, 12));
+    const authenticator = new Authenticator({ client: identity.client, ttlMs: 10_000, invalidationLive: () => false, now });
+    await authenticator.authenticate('token-1', undefined);
+    clock.now += 1000;
+    await authenticator.authenticate('token-1', undefined);
+    expect(identity.calls).toHaveLength(2);
+  });
+
+  it('asks again at UTC midnight, when token expiry dates turn over', async () => {
+    const identity = identityAnswering(users());
+    const { clock, now } = clockAt(Date.UTC(2026, 0, 1, 23, 59, 59, 500));
+    const authenticator = new Authenticator({ client: identity.client, ttlMs: 10_000, invalidationLive: () => true, now });
+    await authenticator.authenticate('token-1', undefined);
+    clock.now += 600;
+    identity.state.down = true;
+    await expect(authenticator.authenticate('token-1', undefined)).rejects.toThrow('UNAVAILABLE');
   });
 });

@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '@platform/auth';
+import { UnavailableError } from '@platform/errors';
 import { callUnary } from '@platform/grpc';
-import type { IdentityServiceClient } from '@platform/proto/identity/v1';
+import type { Logger } from '@platform/logger';
+import type { AuthenticateResponse, IdentityServiceClient } from '@platform/proto/identity/v1';
 
 type AuthenticatedCaller = Extract<Caller, { kind: 'user' }>;
 
@@ -22,17 +24,74 @@ export function credentialsOf(req: IncomingMessage, url: URL): { token?: string;
   return { ...(token ? { token } : {}), ...(sudo ? { sudo } : {}) };
 }
 
+interface CacheEntry {
+  caller: AuthenticatedCaller;
+  /** Until then the entry is used without asking identity. */
+  freshUntil: number;
+}
+
+export interface AuthenticatorOptions {
+  client: IdentityServiceClient;
+  /** How long an answer is used without asking identity again, while the invalidation feed is live. 0 turns caching off. */
+  ttlMs: number;
+  /** How long past that an answer still serves while identity cannot be reached. */
+  staleMs?: number;
+  /** True while identity's change events reach the gateway; otherwise answers stay fresh for at most a second. */
+  invalidationLive?: () => boolean;
+  logger?: Logger;
+  now?: () => number;
+}
+
+/** Without the invalidation feed, a block or revocation must still take effect within this. */
+const UNINVALIDATED_TTL_MS = 1000;
+/** While an answer is at hand, identity gets this long to confirm it before the stale answer serves. */
+const REVALIDATION_DEADLINE_MS = 500;
+
+function nextUtcMidnight(now: number): number {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1);
+}
+
 /**
- * Resolves tokens to callers through identity's `Authenticate`, remembering each answer for a
- * short while: the gateway must not cost a gRPC round trip per request.
+ * Resolves tokens to callers through identity's `Authenticate`, remembering each answer: the
+ * gateway must not cost a gRPC round trip per request. An answer is fresh for `ttlMs` (1 s unless
+ * identity's change events reach the gateway, which then drops a user's answers the moment they
+ * are blocked, demoted or lose a token); after that it is checked with identity again, and while
+ * identity cannot be reached it keeps serving for `staleMs` (stale-while-revalidate), so other
+ * services stay usable. A refusal from identity always wins and drops the answer. No answer
+ * outlives the UTC day it was given in, when token expiry dates turn over.
  */
 export class Authenticator {
   readonly #client: IdentityServiceClient;
-  readonly #cache: LRUCache<string, AuthenticatedCaller> | undefined;
+  readonly #ttlMs: number;
+  readonly #invalidationLive: () => boolean;
+  readonly #now: () => number;
+  readonly #logger: Logger | undefined;
+  readonly #cache: LRUCache<string, CacheEntry> | undefined;
+  /** Cache keys by the user ids they involve (the caller and a sudo impersonator). */
+  readonly #keysByUser = new Map<number, Set<string>>();
 
-  constructor(options: { client: IdentityServiceClient; ttlMs: number }) {
+  constructor(options: AuthenticatorOptions) {
     this.#client = options.client;
-    this.#cache = options.ttlMs > 0 ? new LRUCache({ max: 50_000, ttl: options.ttlMs }) : undefined;
+    this.#ttlMs = options.ttlMs;
+    this.#invalidationLive = options.invalidationLive ?? (() => false);
+    this.#now = options.now ?? Date.now;
+    this.#logger = options.logger;
+    this.#cache =
+      options.ttlMs > 0
+        ? new LRUCache<string, CacheEntry>({
+            max: 50_000,
+            ttl: options.ttlMs + (options.staleMs ?? 300_000),
+            ttlResolution: 0,
+            perf: { now: () => this.#now() },
+            dispose: (entry, key) => this.#unindex(entry.caller, key),
+          })
+        : undefined;
+  }
+
+  /** Drops every answer that involves the user, e.g. when identity reports them blocked. */
+  forgetUser(userId: number): void {
+    for (const key of [...(this.#keysByUser.get(userId) ?? [])]) this.#cache?.delete(key);
   }
 
   async authenticate(token: string, sudo: string | undefined): Promise<AuthenticatedCaller> {
@@ -42,8 +101,19 @@ export class Authenticator {
       .update(sudo ?? '')
       .digest('base64');
     const cached = this.#cache?.get(key);
-    if (cached) return cached;
-    const response = await callUnary(this.#client.authenticate.bind(this.#client), { token, sudo: sudo ?? '' });
+    const now = this.#now();
+    if (cached && now < cached.freshUntil) return cached.caller;
+    let response: AuthenticateResponse;
+    try {
+      response = await this.#ask(token, sudo, cached ? REVALIDATION_DEADLINE_MS : undefined);
+    } catch (error) {
+      if (cached && error instanceof UnavailableError) {
+        this.#logger?.warn({ err: error, userId: cached.caller.userId }, 'identity unreachable; serving a recent authentication');
+        return cached.caller;
+      }
+      this.#cache?.delete(key);
+      throw error;
+    }
     const user = response.user;
     if (!user) throw new Error('identity answered Authenticate without a user');
     const caller: AuthenticatedCaller = {
@@ -55,7 +125,33 @@ export class Authenticator {
       scopes: response.scopes,
       ...(response.impersonatorId ? { impersonatorId: response.impersonatorId } : {}),
     };
-    this.#cache?.set(key, caller);
+    if (this.#cache) {
+      const answeredAt = this.#now();
+      const freshFor = this.#invalidationLive() ? this.#ttlMs : Math.min(this.#ttlMs, UNINVALIDATED_TTL_MS);
+      const lifetime = Math.min(this.#cache.ttl, nextUtcMidnight(answeredAt) - answeredAt);
+      this.#cache.set(key, { caller, freshUntil: answeredAt + Math.min(freshFor, lifetime) }, { ttl: lifetime });
+      for (const userId of this.#usersOf(caller)) {
+        const keys = this.#keysByUser.get(userId) ?? new Set<string>();
+        keys.add(key);
+        this.#keysByUser.set(userId, keys);
+      }
+    }
     return caller;
+  }
+
+  #ask(token: string, sudo: string | undefined, deadlineMs: number | undefined): Promise<AuthenticateResponse> {
+    return callUnary(this.#client.authenticate.bind(this.#client), { token, sudo: sudo ?? '' }, deadlineMs ? { deadlineMs } : {});
+  }
+
+  #usersOf(caller: AuthenticatedCaller): number[] {
+    return caller.impersonatorId ? [caller.userId, caller.impersonatorId] : [caller.userId];
+  }
+
+  #unindex(caller: AuthenticatedCaller, key: string): void {
+    for (const userId of this.#usersOf(caller)) {
+      const keys = this.#keysByUser.get(userId);
+      keys?.delete(key);
+      if (keys?.size === 0) this.#keysByUser.delete(userId);
+    }
   }
 }

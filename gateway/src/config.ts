@@ -19,8 +19,16 @@ export const configSchema = platformConfig.extend({
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** Identity's gRPC address, for token authentication. */
   IDENTITY_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
-  /** How long an authenticated token is trusted without asking identity again. */
+  /** How long an authenticated token is trusted without asking identity again (at most 1 s without KAFKA_BROKERS). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How long past that a token keeps working while identity cannot be reached. */
+  AUTH_CACHE_STALE_MS: z.coerce.number().int().min(0).default(300_000),
+  /** Where identity's change events are read, to drop cached tokens of blocked or demoted users at once. */
+  KAFKA_BROKERS: listFromEnv.pipe(z.array(z.string()).min(1)).optional(),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]*$/)
+    .default(''),
 });
 
 export type GatewayConfig = z.infer<typeof configSchema>;

@@ -3,6 +3,8 @@ import { channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials } from '
 import { listen } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
+import type { EventFeed } from '@platform/events';
+import { startAuthInvalidation } from './auth-invalidation.ts';
 import { Authenticator } from './authenticator.ts';
 import { readConfig, type GatewayConfig } from './config.ts';
 import { createGatewayApp } from './gateway-app.ts';
@@ -26,20 +28,38 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       failuresToOpen: config.UPSTREAM_FAILURES_TO_OPEN,
       halfOpenAfterMs: config.UPSTREAM_HALF_OPEN_AFTER_MS,
     });
+  const feed: { current?: EventFeed } = {};
+  const authenticator = new Authenticator({
+    client: identity,
+    ttlMs: config.AUTH_CACHE_TTL_MS,
+    staleMs: config.AUTH_CACHE_STALE_MS,
+    invalidationLive: () => feed.current?.isLive() ?? false,
+    logger,
+  });
   const app = createGatewayApp({
     logger,
-    authenticator: new Authenticator({ client: identity, ttlMs: config.AUTH_CACHE_TTL_MS }),
+    authenticator,
     internalSecret: config.INTERNAL_SECRET,
     upstreams: { identity: pool('identity', config.IDENTITY_URL), audit: pool('audit', config.AUDIT_URL) },
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),
   });
   const server = await listen(app, config.PORT, { drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
+  if (config.KAFKA_BROKERS) {
+    // Until the feed is live, cached tokens are trusted for a second at most.
+    feed.current = await startAuthInvalidation({
+      brokers: config.KAFKA_BROKERS,
+      topicPrefix: config.KAFKA_TOPIC_PREFIX,
+      authenticator,
+      logger,
+    });
+  }
   logger.info({ port: server.port }, 'gateway started');
   return {
     port: server.port,
     async stop() {
       await server.close();
+      await feed.current?.stop();
       identity.close();
     },
   };

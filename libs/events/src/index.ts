@@ -11,3 +11,5 @@ export type { EventConsumer, ConsumerState } from './consumer.ts';
 export { createKafka, ensureTopics } from './kafka-client.ts';
 export { defineEvent, onEvent, subscribe } from './event-catalogue.ts';
 export type { EventDefinition, EventMessage, EventHandler, EventSubscription, OutgoingEvent } from './event-catalogue.ts';
+export { startEventFeed } from './event-feed.ts';
+export type { EventFeed } from './event-feed.ts';
