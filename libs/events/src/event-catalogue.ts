@@ -48,42 +48,20 @@ export function defineEvent<Data>(type: string, message: EventMessage<Data>, opt
   };
 }
 
-/** Handles one event type, with its data decoded. */
-export interface EventHandler {
+/** Handles one event type, with its data decoded; a consumer's handler answers `Promise<void>`. */
+export interface EventHandler<Result = Promise<void>> {
   type: string;
   topic: string;
-  handle(envelope: EventEnvelope): Promise<void>;
+  handle(envelope: EventEnvelope): Result;
 }
 
-export function onEvent<Data>(
+export function onEvent<Data, Result>(
   definition: EventDefinition<Data>,
-  handle: (data: Data, envelope: EventEnvelope) => Promise<void>,
-): EventHandler {
+  handle: (data: Data, envelope: EventEnvelope) => Result,
+): EventHandler<Result> {
   return {
     type: definition.type,
     topic: definition.topic,
     handle: (envelope) => handle(definition.decode(envelope), envelope),
-  };
-}
-
-/** What a consumer subscribes to and how it applies each event. */
-export interface EventSubscription {
-  topics: string[];
-  /** Applies one event; types it has no handler for are skipped. */
-  handle(envelope: EventEnvelope): Promise<void>;
-}
-
-/** One subscription for several handlers: their topics, each event given to its type's handler. */
-export function subscribe(handlers: EventHandler[]): EventSubscription {
-  const byType = new Map<string, EventHandler>();
-  for (const handler of handlers) {
-    if (byType.has(handler.type)) throw new Error(`two handlers for ${handler.type}`);
-    byType.set(handler.type, handler);
-  }
-  return {
-    topics: [...new Set(handlers.map((handler) => handler.topic))],
-    handle: async (envelope) => {
-      await byType.get(envelope.type)?.handle(envelope);
-    },
   };
 }

@@ -1,2 +1,3 @@
 export { identityClientConfig, GrpcIdentityAccess, FakeIdentityAccess } from './identity-access.ts';
 export type { IdentityAccess, AccessRequirement, AccessResource } from './identity-access.ts';
+export { identityEvents, IDENTITY_TOPIC } from './identity-events.ts';

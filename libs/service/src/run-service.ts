@@ -15,7 +15,7 @@ import {
   startConsumer,
   startOutboxRelay,
   type EventConsumer,
-  type EventSubscription,
+  type EventHandler,
   type OutboxRelay,
 } from '@platform/events';
 import { startGrpcServer, type GrpcServer, type GrpcServiceBinding } from '@platform/grpc';
@@ -27,8 +27,8 @@ export interface Feature {
   routes?: Router[];
   /** gRPC services this feature serves; the service then needs `GRPC_PORT`. */
   rpcs?: GrpcServiceBinding[];
-  /** Events this feature consumes, under the service's `KAFKA_GROUP_ID`. */
-  consumes?: EventSubscription[];
+  /** Events this feature consumes (`onEvent(definition, handler)`), under the service's `KAFKA_GROUP_ID`. */
+  consumes?: EventHandler[];
   /** Checks reported by `/-/readiness` besides the database's. */
   readinessChecks?: ReadinessChecks;
   /** Error renderers for path prefixes whose protocol has its own error shape (SCIM). */
@@ -90,7 +90,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
       ? await startOutboxRelay({ orm, kafka, databaseUrl: config.DATABASE_URL, topics, topicPrefix: config.KAFKA_TOPIC_PREFIX, logger })
       : undefined;
 
-  const subscriptions = features.flatMap((feature) => feature.consumes ?? []);
+  const handlers = features.flatMap((feature) => feature.consumes ?? []);
   let consumer: EventConsumer | undefined;
   let state: 'starting' | 'ready' | 'stopping' = 'starting';
   const app = createServiceApp({
@@ -103,7 +103,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
       },
       database: () => checkDatabase(orm),
       // Fails once the consumer gave up, not only while it joins.
-      ...(subscriptions.length > 0
+      ...(handlers.length > 0
         ? { consumer: async () => (consumer ? consumer.readiness() : Promise.reject(new Error('consumer joining'))) }
         : {}),
       ...Object.fromEntries(features.flatMap((feature) => Object.entries(feature.readinessChecks ?? {}))),
@@ -121,16 +121,17 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
   }
 
   // Consumers start once HTTP listens: reads are served while the consumer joins its group.
-  if (subscriptions.length > 0) {
+  if (handlers.length > 0) {
     consumer = await startConsumer({
       kafka,
       orm,
       groupId: config.KAFKA_GROUP_ID,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
-      topics: [...new Set(subscriptions.flatMap((subscription) => subscription.topics))],
+      topics: [...new Set(handlers.map((handler) => handler.topic))],
       logger,
+      // Events of types no feature handles are skipped (still recorded as processed).
       handle: async (event) => {
-        for (const subscription of subscriptions) await subscription.handle(event);
+        for (const handler of handlers) if (handler.type === event.type) await handler.handle(event);
       },
     });
   }

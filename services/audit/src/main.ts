@@ -8,7 +8,7 @@ import { PgAuditEventStore } from './features/audit-events/audit-events-store.ts
 import { AuditEventsService } from './features/audit-events/audit-events-service.ts';
 import { auditEventsRoutes } from './features/audit-events/audit-events-routes.ts';
 import { entityAuditEventsRoutes } from './features/audit-events/entity-audit-events-routes.ts';
-import { AUDITED_TOPICS } from './features/audit-events/audit-event-translation.ts';
+import { auditTranslations } from './features/audit-events/audit-event-translation.ts';
 
 export function auditService(config: AuditConfig): ServiceDefinition<AuditConfig> {
   return {
@@ -23,7 +23,7 @@ export function auditService(config: AuditConfig): ServiceDefinition<AuditConfig
         {
           routes: [auditEventsRoutes({ auditEvents }), entityAuditEventsRoutes({ auditEvents, access })],
           readinessChecks: { identityChannel: async () => access.channelState() },
-          consumes: [{ topics: AUDITED_TOPICS, handle: (event) => auditEvents.recordFrom(event) }],
+          consumes: auditTranslations.map(({ type, topic }) => ({ type, topic, handle: (event) => auditEvents.recordFrom(event) })),
           stop: () => access.close(),
         },
       ];

@@ -14,7 +14,7 @@ import { Identity, User } from './features/users/user.entity.ts';
 import { PgUserStore } from './features/users/users-store.ts';
 import { UsersService } from './features/users/users-service.ts';
 import { usersRoutes } from './features/users/users-routes.ts';
-import { IDENTITY_TOPIC } from './features/users/users.events.ts';
+import { IDENTITY_TOPIC } from '@platform/identity-client';
 import { CustomAttribute } from './features/custom-attributes/custom-attribute.entity.ts';
 import { PgCustomAttributeStore } from './features/custom-attributes/custom-attributes-store.ts';
 import { CustomAttributesService } from './features/custom-attributes/custom-attributes-service.ts';

@@ -7,17 +7,11 @@ import { scimAuditEvents } from './translations/scim-audit-events.ts';
 import { namespaceAuditEvents } from './translations/namespace-audit-events.ts';
 
 /** Every domain event type that becomes an audit event; one module per kind of source. */
-const translations: Record<string, AuditTranslation> = {
-  ...userAuditEvents,
-  ...keyAuditEvents,
-  ...scimAuditEvents,
-  ...namespaceAuditEvents,
-};
+export const auditTranslations: AuditTranslation[] = [...userAuditEvents, ...keyAuditEvents, ...scimAuditEvents, ...namespaceAuditEvents];
 
-/** The topics whose events may become audit events. */
-export const AUDITED_TOPICS = ['identity.events'];
+const byType = new Map(auditTranslations.map((translation) => [translation.type, translation]));
 
 /** The audit event a domain event stands for; unknown types are not audited. */
 export function auditEventFor(event: EventEnvelope): NewAuditEvent | undefined {
-  return translations[event.type]?.(event);
+  return byType.get(event.type)?.handle(event);
 }

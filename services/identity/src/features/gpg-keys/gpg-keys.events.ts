@@ -1,6 +1,7 @@
-import { GpgKeyAdded, GpgKeyRemoved, type GpgKeySnapshot } from '@platform/proto/identity/v1/events';
+import { identityEvents } from '@platform/identity-client';
+import type { GpgKeySnapshot } from '@platform/proto/identity/v1/events';
 import type { User } from '../users/user.entity.ts';
-import { IDENTITY_TOPIC, userSnapshot } from '../users/users.events.ts';
+import { userSnapshot } from '../users/users.events.ts';
 import type { GpgKey } from './gpg-key.entity.ts';
 
 function gpgKeySnapshot(key: GpgKey): GpgKeySnapshot {
@@ -9,19 +10,9 @@ function gpgKeySnapshot(key: GpgKey): GpgKeySnapshot {
 
 // Keyed by the owner, so a user's key events stay in order with the user's own.
 export function gpgKeyAddedEvent(user: User, key: GpgKey) {
-  return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.gpg_key.added',
-    aggregateId: user.id,
-    data: GpgKeyAdded.toJSON({ user: userSnapshot(user), key: gpgKeySnapshot(key) }) as Record<string, unknown>,
-  };
+  return identityEvents.gpgKeyAdded.event({ aggregateId: user.id, data: { user: userSnapshot(user), key: gpgKeySnapshot(key) } });
 }
 
 export function gpgKeyRemovedEvent(user: User, key: GpgKey) {
-  return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.gpg_key.removed',
-    aggregateId: user.id,
-    data: GpgKeyRemoved.toJSON({ user: userSnapshot(user), key: gpgKeySnapshot(key) }) as Record<string, unknown>,
-  };
+  return identityEvents.gpgKeyRemoved.event({ aggregateId: user.id, data: { user: userSnapshot(user), key: gpgKeySnapshot(key) } });
 }

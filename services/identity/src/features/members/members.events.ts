@@ -1,15 +1,6 @@
-import {
-  AccessRequestApproved,
-  AccessRequestDenied,
-  AccessRequested,
-  MemberAdded,
-  MemberRemoved,
-  MemberUpdated,
-  MembershipSourceType,
-  type MemberSnapshot,
-} from '@platform/proto/identity/v1/namespace-events';
+import { identityEvents } from '@platform/identity-client';
+import { MembershipSourceType, type MemberSnapshot } from '@platform/proto/identity/v1/namespace-events';
 import type { User } from '../users/user.entity.ts';
-import { IDENTITY_TOPIC } from '../users/users.events.ts';
 import type { Member } from './member.entity.ts';
 
 /** A membership or access request as events describe it. */
@@ -30,35 +21,31 @@ export function memberSnapshot(member: Member, user: Pick<User, 'username' | 'na
   };
 }
 
-/** Membership events are keyed by their group or project, so each source's changes stay in order. */
-function memberEvent(type: string, snapshot: MemberSnapshot, data: unknown) {
-  return { topic: IDENTITY_TOPIC, type, aggregateId: snapshot.sourceId, data: data as Record<string, unknown> };
-}
+// Membership events are keyed by their group or project, so each source's changes stay in order.
 
 export function memberAddedEvent(member: MemberSnapshot) {
-  return memberEvent('identity.member.added', member, MemberAdded.toJSON({ member }));
+  return identityEvents.memberAdded.event({ aggregateId: member.sourceId, data: { member } });
 }
 
 export function memberUpdatedEvent(member: MemberSnapshot, previous: { accessLevel: number; expiresAt: string | null }) {
-  return memberEvent(
-    'identity.member.updated',
-    member,
-    MemberUpdated.toJSON({ member, previousAccessLevel: previous.accessLevel, previousExpiresAt: previous.expiresAt ?? '' }),
-  );
+  return identityEvents.memberUpdated.event({
+    aggregateId: member.sourceId,
+    data: { member, previousAccessLevel: previous.accessLevel, previousExpiresAt: previous.expiresAt ?? '' },
+  });
 }
 
 export function memberRemovedEvent(member: MemberSnapshot) {
-  return memberEvent('identity.member.removed', member, MemberRemoved.toJSON({ member }));
+  return identityEvents.memberRemoved.event({ aggregateId: member.sourceId, data: { member } });
 }
 
 export function accessRequestedEvent(request: MemberSnapshot) {
-  return memberEvent('identity.access_request.requested', request, AccessRequested.toJSON({ request }));
+  return identityEvents.accessRequested.event({ aggregateId: request.sourceId, data: { request } });
 }
 
 export function accessRequestApprovedEvent(member: MemberSnapshot) {
-  return memberEvent('identity.access_request.approved', member, AccessRequestApproved.toJSON({ member }));
+  return identityEvents.accessRequestApproved.event({ aggregateId: member.sourceId, data: { member } });
 }
 
 export function accessRequestDeniedEvent(request: MemberSnapshot, withdrawn: boolean) {
-  return memberEvent('identity.access_request.denied', request, AccessRequestDenied.toJSON({ request, withdrawn }));
+  return identityEvents.accessRequestDenied.event({ aggregateId: request.sourceId, data: { request, withdrawn } });
 }

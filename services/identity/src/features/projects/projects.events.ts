@@ -1,16 +1,8 @@
-import {
-  ProjectCreated,
-  ProjectDeleted,
-  ProjectShared,
-  ProjectUnshared,
-  ProjectUpdated,
-  type GroupSnapshot,
-  type ProjectSnapshot,
-} from '@platform/proto/identity/v1/namespace-events';
+import { identityEvents } from '@platform/identity-client';
+import type { GroupSnapshot, ProjectSnapshot } from '@platform/proto/identity/v1/namespace-events';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import type { Namespace } from '../namespaces/namespace.entity.ts';
 import { fullNameOf } from '../namespaces/namespaces-store.ts';
-import { IDENTITY_TOPIC } from '../users/users.events.ts';
 import type { Project } from './project.entity.ts';
 
 /** A project as events describe it; `known` holds its namespace and the namespace's ancestors. */
@@ -28,20 +20,16 @@ export function projectSnapshot(project: Project, known: Map<number, Namespace>)
   };
 }
 
-function projectEvent(type: string, projectId: number, data: unknown) {
-  return { topic: IDENTITY_TOPIC, type, aggregateId: projectId, data: data as Record<string, unknown> };
-}
-
 export function projectCreatedEvent(project: ProjectSnapshot) {
-  return projectEvent('identity.project.created', project.id, ProjectCreated.toJSON({ project }));
+  return identityEvents.projectCreated.event({ aggregateId: project.id, data: { project } });
 }
 
 export function projectUpdatedEvent(project: ProjectSnapshot, changes: AttributeChange[]) {
-  return projectEvent('identity.project.updated', project.id, ProjectUpdated.toJSON({ project, changes }));
+  return identityEvents.projectUpdated.event({ aggregateId: project.id, data: { project, changes } });
 }
 
 export function projectDeletedEvent(project: ProjectSnapshot) {
-  return projectEvent('identity.project.deleted', project.id, ProjectDeleted.toJSON({ project }));
+  return identityEvents.projectDeleted.event({ aggregateId: project.id, data: { project } });
 }
 
 export function projectSharedEvent(options: {
@@ -50,13 +38,9 @@ export function projectSharedEvent(options: {
   groupAccess: number;
   expiresAt: string | null;
 }) {
-  return projectEvent(
-    'identity.project.shared',
-    options.project.id,
-    ProjectShared.toJSON({ ...options, expiresAt: options.expiresAt ?? '' }),
-  );
+  return identityEvents.projectShared.event({ aggregateId: options.project.id, data: { ...options, expiresAt: options.expiresAt ?? '' } });
 }
 
 export function projectUnsharedEvent(options: { project: ProjectSnapshot; group: GroupSnapshot }) {
-  return projectEvent('identity.project.unshared', options.project.id, ProjectUnshared.toJSON(options));
+  return identityEvents.projectUnshared.event({ aggregateId: options.project.id, data: options });
 }

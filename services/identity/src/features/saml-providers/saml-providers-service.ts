@@ -6,20 +6,7 @@ import type { SamlProvider } from './saml-provider.entity.ts';
 import type { SamlProviderFields, SamlProviderStore } from './saml-providers-store.ts';
 import { samlProviderCreatedEvent, samlProviderSnapshot, samlProviderUpdatedEvent } from './saml-providers.events.ts';
 import type { ConfigureSamlProviderParams } from './saml-providers.schemas.ts';
-
-/** A group as single sign-on and provisioning name it. */
-export interface SingleSignOnGroupRef {
-  id: number;
-  fullPath: string;
-  /** Single sign-on belongs to top-level groups, as in GitLab: their subgroups follow it. */
-  parentId: number | null;
-}
-
-/** Who may configure a group's single sign-on and SCIM: its owners and administrators. */
-export interface GroupOwnership {
-  /** The group `idOrPath` names: 404 when the caller cannot see it, 403 when they do not own it. */
-  requireOwnedGroup(caller: AuthenticatedCaller, idOrPath: number | string): Promise<SingleSignOnGroupRef>;
-}
+import type { GroupOwnership } from './single-sign-on-group.ts';
 
 /** A SHA-1 certificate fingerprint: 40 hexadecimal digits, optionally in colon-separated pairs. */
 const FINGERPRINT_PATTERN = /^(?:[0-9a-f]{40}|[0-9a-f]{2}(?::[0-9a-f]{2}){19})$/i;

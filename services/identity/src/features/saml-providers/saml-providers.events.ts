@@ -1,8 +1,8 @@
 import type { EventActor } from '@platform/events';
-import { SamlProviderCreated, SamlProviderUpdated, type SamlProviderSnapshot } from '@platform/proto/identity/v1/scim-events';
-import { IDENTITY_TOPIC } from '../users/users.events.ts';
-import type { SingleSignOnGroupRef } from './saml-providers-service.ts';
+import { identityEvents } from '@platform/identity-client';
+import type { SamlProviderSnapshot } from '@platform/proto/identity/v1/scim-events';
 import type { SamlProvider } from './saml-provider.entity.ts';
+import type { SingleSignOnGroupRef } from './single-sign-on-group.ts';
 
 export function samlProviderSnapshot(provider: SamlProvider): SamlProviderSnapshot {
   return {
@@ -16,14 +16,14 @@ export function samlProviderSnapshot(provider: SamlProvider): SamlProviderSnapsh
 /** Keyed by the group, like every single sign-on and provisioning event. */
 export function samlProviderCreatedEvent(options: { group: SingleSignOnGroupRef; provider: SamlProvider; actor: EventActor }) {
   return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.saml_provider.created',
-    aggregateId: options.group.id,
+    ...identityEvents.samlProviderCreated.event({
+      aggregateId: options.group.id,
+      data: {
+        group: { id: options.group.id, fullPath: options.group.fullPath },
+        samlProvider: samlProviderSnapshot(options.provider),
+      },
+    }),
     actor: options.actor,
-    data: SamlProviderCreated.toJSON({
-      group: { id: options.group.id, fullPath: options.group.fullPath },
-      samlProvider: samlProviderSnapshot(options.provider),
-    }) as Record<string, unknown>,
   };
 }
 
@@ -34,14 +34,14 @@ export function samlProviderUpdatedEvent(options: {
   actor: EventActor;
 }) {
   return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.saml_provider.updated',
-    aggregateId: options.group.id,
+    ...identityEvents.samlProviderUpdated.event({
+      aggregateId: options.group.id,
+      data: {
+        group: { id: options.group.id, fullPath: options.group.fullPath },
+        samlProvider: samlProviderSnapshot(options.provider),
+        previous: options.previous,
+      },
+    }),
     actor: options.actor,
-    data: SamlProviderUpdated.toJSON({
-      group: { id: options.group.id, fullPath: options.group.fullPath },
-      samlProvider: samlProviderSnapshot(options.provider),
-      previous: options.previous,
-    }) as Record<string, unknown>,
   };
 }

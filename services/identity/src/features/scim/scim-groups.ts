@@ -6,7 +6,7 @@ import { ACCESS_LEVELS } from '../members/access-levels.ts';
 import type { MemberStore } from '../members/members-store.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { Group } from '../namespaces/namespace.entity.ts';
-import type { GroupOwnership, SingleSignOnGroupRef } from '../saml-providers/saml-providers-service.ts';
+import type { GroupOwnership, SingleSignOnGroupRef } from '../saml-providers/single-sign-on-group.ts';
 import type { ProvisioningGroups } from './scim-service.ts';
 
 function refOf(group: Group): SingleSignOnGroupRef {

@@ -4,7 +4,7 @@ import { ConflictError, InputError, UnauthorizedError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
 import type { SamlProvider } from '../saml-providers/saml-provider.entity.ts';
 import type { SamlProviderStore } from '../saml-providers/saml-providers-store.ts';
-import type { SingleSignOnGroupRef } from '../saml-providers/saml-providers-service.ts';
+import type { SingleSignOnGroupRef } from '../saml-providers/single-sign-on-group.ts';
 import { digestToken } from '../tokens/token-digest.ts';
 import { ACCESS_LEVELS } from '../members/access-levels.ts';
 import type { User } from '../users/user.entity.ts';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { InputError, NotFoundError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
-import type { GroupOwnership } from '../saml-providers/saml-providers-service.ts';
+import type { GroupOwnership } from '../saml-providers/single-sign-on-group.ts';
 import { digestToken } from '../tokens/token-digest.ts';
 import type { ScimStore } from './scim-store.ts';
 import { scimTokenCreatedEvent, scimTokenRevokedEvent } from './scim.events.ts';

@@ -1,14 +1,11 @@
 import type { EventActor } from '@platform/events';
-import {
-  DeprovisioningReason,
-  ScimTokenCreated,
-  ScimTokenRevoked,
-  ScimUserDeprovisioned,
-  ScimUserProvisioned,
-} from '@platform/proto/identity/v1/scim-events';
-import { IDENTITY_TOPIC, userSnapshot } from '../users/users.events.ts';
-import type { SingleSignOnGroupRef } from '../saml-providers/saml-providers-service.ts';
+import { identityEvents } from '@platform/identity-client';
+import { DeprovisioningReason } from '@platform/proto/identity/v1/scim-events';
+import { userSnapshot } from '../users/users.events.ts';
+import type { SingleSignOnGroupRef } from '../saml-providers/single-sign-on-group.ts';
 import type { User } from '../users/user.entity.ts';
+
+const groupRef = (group: SingleSignOnGroupRef) => ({ id: group.id, fullPath: group.fullPath });
 
 /** Provisioning events are keyed by the group, so one group's provisioning history stays in order. */
 export function scimUserProvisionedEvent(options: {
@@ -19,17 +16,17 @@ export function scimUserProvisionedEvent(options: {
   reactivated: boolean;
 }) {
   return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.scim_user.provisioned',
-    aggregateId: options.group.id,
+    ...identityEvents.scimUserProvisioned.event({
+      aggregateId: options.group.id,
+      data: {
+        group: groupRef(options.group),
+        user: userSnapshot(options.user),
+        externUid: options.externUid,
+        userCreated: options.userCreated,
+        reactivated: options.reactivated,
+      },
+    }),
     actor: null,
-    data: ScimUserProvisioned.toJSON({
-      group: { id: options.group.id, fullPath: options.group.fullPath },
-      user: userSnapshot(options.user),
-      externUid: options.externUid,
-      userCreated: options.userCreated,
-      reactivated: options.reactivated,
-    }) as Record<string, unknown>,
   };
 }
 
@@ -40,41 +37,35 @@ export function scimUserDeprovisionedEvent(options: {
   reason: 'deactivated' | 'deleted';
 }) {
   return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.scim_user.deprovisioned',
-    aggregateId: options.group.id,
+    ...identityEvents.scimUserDeprovisioned.event({
+      aggregateId: options.group.id,
+      data: {
+        group: groupRef(options.group),
+        user: userSnapshot(options.user),
+        externUid: options.externUid,
+        reason:
+          options.reason === 'deactivated'
+            ? DeprovisioningReason.DEPROVISIONING_REASON_DEACTIVATED
+            : DeprovisioningReason.DEPROVISIONING_REASON_DELETED,
+      },
+    }),
     actor: null,
-    data: ScimUserDeprovisioned.toJSON({
-      group: { id: options.group.id, fullPath: options.group.fullPath },
-      user: userSnapshot(options.user),
-      externUid: options.externUid,
-      reason:
-        options.reason === 'deactivated'
-          ? DeprovisioningReason.DEPROVISIONING_REASON_DEACTIVATED
-          : DeprovisioningReason.DEPROVISIONING_REASON_DELETED,
-    }) as Record<string, unknown>,
   };
 }
 
 export function scimTokenCreatedEvent(options: { group: SingleSignOnGroupRef; replaced: boolean; actor: EventActor }) {
   return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.scim_token.created',
-    aggregateId: options.group.id,
+    ...identityEvents.scimTokenCreated.event({
+      aggregateId: options.group.id,
+      data: { group: groupRef(options.group), replaced: options.replaced },
+    }),
     actor: options.actor,
-    data: ScimTokenCreated.toJSON({
-      group: { id: options.group.id, fullPath: options.group.fullPath },
-      replaced: options.replaced,
-    }) as Record<string, unknown>,
   };
 }
 
 export function scimTokenRevokedEvent(options: { group: SingleSignOnGroupRef; actor: EventActor }) {
   return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.scim_token.revoked',
-    aggregateId: options.group.id,
+    ...identityEvents.scimTokenRevoked.event({ aggregateId: options.group.id, data: { group: groupRef(options.group) } }),
     actor: options.actor,
-    data: ScimTokenRevoked.toJSON({ group: { id: options.group.id, fullPath: options.group.fullPath } }) as Record<string, unknown>,
   };
 }

@@ -1,6 +1,7 @@
-import { SshKeyAdded, SshKeyRemoved, type SshKeySnapshot } from '@platform/proto/identity/v1/events';
+import { identityEvents } from '@platform/identity-client';
+import type { SshKeySnapshot } from '@platform/proto/identity/v1/events';
 import type { User } from '../users/user.entity.ts';
-import { IDENTITY_TOPIC, userSnapshot } from '../users/users.events.ts';
+import { userSnapshot } from '../users/users.events.ts';
 import type { SshKey } from './ssh-key.entity.ts';
 
 function sshKeySnapshot(key: SshKey): SshKeySnapshot {
@@ -9,19 +10,9 @@ function sshKeySnapshot(key: SshKey): SshKeySnapshot {
 
 // Keyed by the owner, so a user's key events stay in order with the user's own.
 export function sshKeyAddedEvent(user: User, key: SshKey) {
-  return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.ssh_key.added',
-    aggregateId: user.id,
-    data: SshKeyAdded.toJSON({ user: userSnapshot(user), key: sshKeySnapshot(key) }) as Record<string, unknown>,
-  };
+  return identityEvents.sshKeyAdded.event({ aggregateId: user.id, data: { user: userSnapshot(user), key: sshKeySnapshot(key) } });
 }
 
 export function sshKeyRemovedEvent(user: User, key: SshKey) {
-  return {
-    topic: IDENTITY_TOPIC,
-    type: 'identity.ssh_key.removed',
-    aggregateId: user.id,
-    data: SshKeyRemoved.toJSON({ user: userSnapshot(user), key: sshKeySnapshot(key) }) as Record<string, unknown>,
-  };
+  return identityEvents.sshKeyRemoved.event({ aggregateId: user.id, data: { user: userSnapshot(user), key: sshKeySnapshot(key) } });
 }

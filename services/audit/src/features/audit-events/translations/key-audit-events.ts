@@ -1,5 +1,6 @@
-import { GpgKeyAdded, GpgKeyRemoved, SshKeyAdded, SshKeyRemoved, type UserSnapshot } from '@platform/proto/identity/v1/events';
-import type { EventEnvelope } from '@platform/events';
+import { identityEvents } from '@platform/identity-client';
+import { type UserSnapshot } from '@platform/proto/identity/v1/events';
+import { onEvent, type EventEnvelope } from '@platform/events';
 import type { NewAuditEvent } from '../audit-events-store.ts';
 import { auditEvent, type AuditTarget, type AuditTranslation } from './translation-helpers.ts';
 
@@ -12,29 +13,29 @@ function keyAuditEvent(
 }
 
 /** Audit events for SSH and GPG keys added to and removed from users. */
-export const keyAuditEvents: Record<string, AuditTranslation> = {
-  'identity.ssh_key.added': (event) => {
-    const { user, key } = SshKeyAdded.fromJSON(event.data);
+export const keyAuditEvents: AuditTranslation[] = [
+  onEvent(identityEvents.sshKeyAdded, (data, event) => {
+    const { user, key } = data;
     if (!user || !key) return undefined;
     const target = { id: key.id, type: 'Key', details: key.title };
     return keyAuditEvent(event, { user, eventName: 'add_ssh_key', target, action: { add: 'SSH key' } });
-  },
-  'identity.ssh_key.removed': (event) => {
-    const { user, key } = SshKeyRemoved.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.sshKeyRemoved, (data, event) => {
+    const { user, key } = data;
     if (!user || !key) return undefined;
     const target = { id: key.id, type: 'Key', details: key.title };
     return keyAuditEvent(event, { user, eventName: 'remove_ssh_key', target, action: { remove: 'SSH key' } });
-  },
-  'identity.gpg_key.added': (event) => {
-    const { user, key } = GpgKeyAdded.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.gpgKeyAdded, (data, event) => {
+    const { user, key } = data;
     if (!user || !key) return undefined;
     const target = { id: key.id, type: 'GpgKey', details: key.primaryKeyid };
     return keyAuditEvent(event, { user, eventName: 'add_gpg_key', target, action: { add: 'GPG key' } });
-  },
-  'identity.gpg_key.removed': (event) => {
-    const { user, key } = GpgKeyRemoved.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.gpgKeyRemoved, (data, event) => {
+    const { user, key } = data;
     if (!user || !key) return undefined;
     const target = { id: key.id, type: 'GpgKey', details: key.primaryKeyid };
     return keyAuditEvent(event, { user, eventName: 'remove_gpg_key', target, action: { remove: 'GPG key' } });
-  },
-};
+  }),
+];

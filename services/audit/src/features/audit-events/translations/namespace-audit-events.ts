@@ -1,21 +1,7 @@
+import { identityEvents } from '@platform/identity-client';
+import { onEvent } from '@platform/events';
 import {
-  AccessRequestApproved,
-  AccessRequestDenied,
-  AccessRequested,
-  GroupCreated,
-  GroupDeleted,
-  GroupShared,
-  GroupUnshared,
-  GroupUpdated,
-  MemberAdded,
-  MemberRemoved,
   MembershipSourceType,
-  MemberUpdated,
-  ProjectCreated,
-  ProjectDeleted,
-  ProjectShared,
-  ProjectUnshared,
-  ProjectUpdated,
   type GroupSnapshot,
   type MemberSnapshot,
   type ProjectSnapshot,
@@ -62,9 +48,9 @@ function projectTarget(project: ProjectSnapshot) {
 }
 
 /** Audit events for identity's group, project, membership and access request events, by event type. */
-export const namespaceAuditEvents: Record<string, AuditTranslation> = {
-  'identity.group.created': (event) => {
-    const { group } = GroupCreated.fromJSON(event.data);
+export const namespaceAuditEvents: AuditTranslation[] = [
+  onEvent(identityEvents.groupCreated, (data, event) => {
+    const { group } = data;
     return (
       group &&
       auditEvent(event, {
@@ -74,9 +60,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
         action: { add: 'group' },
       })
     );
-  },
-  'identity.group.updated': (event) => {
-    const { group, changes } = GroupUpdated.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.groupUpdated, (data, event) => {
+    const { group, changes } = data;
     if (!group || changes.length === 0) return undefined;
     return auditEvent(event, {
       entity: groupEntity(group),
@@ -84,9 +70,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
       target: groupTarget(group),
       action: changeAction(changes),
     });
-  },
-  'identity.group.deleted': (event) => {
-    const { group } = GroupDeleted.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.groupDeleted, (data, event) => {
+    const { group } = data;
     return (
       group &&
       auditEvent(event, {
@@ -96,9 +82,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
         action: { remove: 'group' },
       })
     );
-  },
-  'identity.group.shared': (event) => {
-    const { group, sharedWithGroup, groupAccess } = GroupShared.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.groupShared, (data, event) => {
+    const { group, sharedWithGroup, groupAccess } = data;
     if (!group || !sharedWithGroup) return undefined;
     return auditEvent(event, {
       entity: groupEntity(group),
@@ -106,9 +92,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
       target: groupTarget(sharedWithGroup),
       action: { custom_message: `Invited ${sharedWithGroup.fullPath} to the group ${group.fullPath} as ${levelName(groupAccess)}` },
     });
-  },
-  'identity.group.unshared': (event) => {
-    const { group, sharedWithGroup } = GroupUnshared.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.groupUnshared, (data, event) => {
+    const { group, sharedWithGroup } = data;
     if (!group || !sharedWithGroup) return undefined;
     return auditEvent(event, {
       entity: groupEntity(group),
@@ -116,9 +102,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
       target: groupTarget(sharedWithGroup),
       action: { custom_message: `Removed ${sharedWithGroup.fullPath} from the group ${group.fullPath}` },
     });
-  },
-  'identity.project.created': (event) => {
-    const { project } = ProjectCreated.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.projectCreated, (data, event) => {
+    const { project } = data;
     return (
       project &&
       auditEvent(event, {
@@ -128,9 +114,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
         action: { add: 'project' },
       })
     );
-  },
-  'identity.project.updated': (event) => {
-    const { project, changes } = ProjectUpdated.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.projectUpdated, (data, event) => {
+    const { project, changes } = data;
     if (!project || changes.length === 0) return undefined;
     return auditEvent(event, {
       entity: projectEntity(project),
@@ -138,9 +124,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
       target: projectTarget(project),
       action: changeAction(changes),
     });
-  },
-  'identity.project.deleted': (event) => {
-    const { project } = ProjectDeleted.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.projectDeleted, (data, event) => {
+    const { project } = data;
     return (
       project &&
       auditEvent(event, {
@@ -150,9 +136,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
         action: { remove: 'project' },
       })
     );
-  },
-  'identity.project.shared': (event) => {
-    const { project, group, groupAccess } = ProjectShared.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.projectShared, (data, event) => {
+    const { project, group, groupAccess } = data;
     if (!project || !group) return undefined;
     return auditEvent(event, {
       entity: projectEntity(project),
@@ -160,9 +146,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
       target: groupTarget(group),
       action: { custom_message: `Invited ${group.fullPath} to the project ${project.pathWithNamespace} as ${levelName(groupAccess)}` },
     });
-  },
-  'identity.project.unshared': (event) => {
-    const { project, group } = ProjectUnshared.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.projectUnshared, (data, event) => {
+    const { project, group } = data;
     if (!project || !group) return undefined;
     return auditEvent(event, {
       entity: projectEntity(project),
@@ -170,9 +156,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
       target: groupTarget(group),
       action: { custom_message: `Removed ${group.fullPath} from the project ${project.pathWithNamespace}` },
     });
-  },
-  'identity.member.added': (event) => {
-    const { member } = MemberAdded.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.memberAdded, (data, event) => {
+    const { member } = data;
     return (
       member &&
       auditEvent(event, {
@@ -182,18 +168,18 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
         action: { add: 'user_access', as: levelName(member.accessLevel) },
       })
     );
-  },
-  'identity.member.updated': (event) => {
-    const { member, previousAccessLevel, previousExpiresAt } = MemberUpdated.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.memberUpdated, (data, event) => {
+    const { member, previousAccessLevel, previousExpiresAt } = data;
     if (!member) return undefined;
     const action: AuditAction =
       previousAccessLevel !== member.accessLevel
         ? { change: 'access_level', from: levelName(previousAccessLevel), to: levelName(member.accessLevel) }
         : { change: 'expiry', from: previousExpiresAt || 'never expires', to: member.expiresAt || 'never expires' };
     return auditEvent(event, { entity: memberEntity(member), eventName: 'member_updated', target: memberTarget(member), action });
-  },
-  'identity.member.removed': (event) => {
-    const { member } = MemberRemoved.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.memberRemoved, (data, event) => {
+    const { member } = data;
     return (
       member &&
       auditEvent(event, {
@@ -203,9 +189,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
         action: { remove: 'user_access' },
       })
     );
-  },
-  'identity.access_request.requested': (event) => {
-    const { request } = AccessRequested.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.accessRequested, (data, event) => {
+    const { request } = data;
     return (
       request &&
       auditEvent(event, {
@@ -215,9 +201,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
         action: { custom_message: 'Requested access' },
       })
     );
-  },
-  'identity.access_request.approved': (event) => {
-    const { member } = AccessRequestApproved.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.accessRequestApproved, (data, event) => {
+    const { member } = data;
     return (
       member &&
       auditEvent(event, {
@@ -227,9 +213,9 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
         action: { custom_message: `Approved the access request of ${member.username} as ${levelName(member.accessLevel)}` },
       })
     );
-  },
-  'identity.access_request.denied': (event) => {
-    const { request, withdrawn } = AccessRequestDenied.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.accessRequestDenied, (data, event) => {
+    const { request, withdrawn } = data;
     return (
       request &&
       auditEvent(event, {
@@ -239,5 +225,5 @@ export const namespaceAuditEvents: Record<string, AuditTranslation> = {
         action: { custom_message: withdrawn ? 'Withdrew the access request' : `Denied the access request of ${request.username}` },
       })
     );
-  },
-};
+  }),
+];

@@ -1,15 +1,6 @@
-import {
-  DeprovisioningReason,
-  SamlProviderCreated,
-  SamlProviderUpdated,
-  ScimTokenCreated,
-  ScimTokenRevoked,
-  ScimUserDeprovisioned,
-  ScimUserProvisioned,
-  type SamlProviderSnapshot,
-  type SingleSignOnGroup,
-} from '@platform/proto/identity/v1/scim-events';
-import type { EventEnvelope } from '@platform/events';
+import { identityEvents } from '@platform/identity-client';
+import { DeprovisioningReason, type SamlProviderSnapshot, type SingleSignOnGroup } from '@platform/proto/identity/v1/scim-events';
+import { onEvent, type EventEnvelope } from '@platform/events';
 import type { NewAuditEvent } from '../audit-events-store.ts';
 import { auditEvent, type AuditTarget, type AuditTranslation } from './translation-helpers.ts';
 
@@ -39,9 +30,9 @@ function samlProviderChanges(previous: SamlProviderSnapshot, current: SamlProvid
 }
 
 /** Audit events for identity's group single sign-on and SCIM events, by event type. */
-export const scimAuditEvents: Record<string, AuditTranslation> = {
-  'identity.saml_provider.created': (event) => {
-    const { group, samlProvider } = SamlProviderCreated.fromJSON(event.data);
+export const scimAuditEvents: AuditTranslation[] = [
+  onEvent(identityEvents.samlProviderCreated, (data, event) => {
+    const { group, samlProvider } = data;
     if (!group || !samlProvider) return undefined;
     return groupAuditEvent(event, {
       group,
@@ -49,9 +40,9 @@ export const scimAuditEvents: Record<string, AuditTranslation> = {
       target: { id: samlProvider.id, type: 'SamlProvider', details: group.fullPath },
       customMessage: `Configured SAML single sign-on (${samlProvider.enabled ? 'enabled' : 'disabled'}) with ${samlProvider.ssoUrl}`,
     });
-  },
-  'identity.saml_provider.updated': (event) => {
-    const { group, samlProvider, previous } = SamlProviderUpdated.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.samlProviderUpdated, (data, event) => {
+    const { group, samlProvider, previous } = data;
     if (!group || !samlProvider || !previous) return undefined;
     return groupAuditEvent(event, {
       group,
@@ -59,9 +50,9 @@ export const scimAuditEvents: Record<string, AuditTranslation> = {
       target: { id: samlProvider.id, type: 'SamlProvider', details: group.fullPath },
       customMessage: `Changed SAML single sign-on: ${samlProviderChanges(previous, samlProvider)}`,
     });
-  },
-  'identity.scim_token.created': (event) => {
-    const { group, replaced } = ScimTokenCreated.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.scimTokenCreated, (data, event) => {
+    const { group, replaced } = data;
     if (!group) return undefined;
     return groupAuditEvent(event, {
       group,
@@ -69,9 +60,9 @@ export const scimAuditEvents: Record<string, AuditTranslation> = {
       target: { id: group.id, type: 'Group', details: group.fullPath },
       customMessage: replaced ? 'Replaced the SCIM token' : 'Issued a SCIM token',
     });
-  },
-  'identity.scim_token.revoked': (event) => {
-    const { group } = ScimTokenRevoked.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.scimTokenRevoked, (data, event) => {
+    const { group } = data;
     if (!group) return undefined;
     return groupAuditEvent(event, {
       group,
@@ -79,9 +70,9 @@ export const scimAuditEvents: Record<string, AuditTranslation> = {
       target: { id: group.id, type: 'Group', details: group.fullPath },
       customMessage: 'Revoked the SCIM token',
     });
-  },
-  'identity.scim_user.provisioned': (event) => {
-    const { group, user, externUid, userCreated, reactivated } = ScimUserProvisioned.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.scimUserProvisioned, (data, event) => {
+    const { group, user, externUid, userCreated, reactivated } = data;
     if (!group || !user) return undefined;
     const how = reactivated ? 'Reactivated' : userCreated ? 'Created and provisioned' : 'Provisioned';
     return groupAuditEvent(event, {
@@ -90,9 +81,9 @@ export const scimAuditEvents: Record<string, AuditTranslation> = {
       target: { id: user.id, type: 'User', details: user.username },
       customMessage: `${how} user through SCIM with externalId ${externUid}`,
     });
-  },
-  'identity.scim_user.deprovisioned': (event) => {
-    const { group, user, externUid, reason } = ScimUserDeprovisioned.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.scimUserDeprovisioned, (data, event) => {
+    const { group, user, externUid, reason } = data;
     if (!group || !user) return undefined;
     const how = reason === DeprovisioningReason.DEPROVISIONING_REASON_DEACTIVATED ? 'Deactivated' : 'Deprovisioned';
     return groupAuditEvent(event, {
@@ -101,5 +92,5 @@ export const scimAuditEvents: Record<string, AuditTranslation> = {
       target: { id: user.id, type: 'User', details: user.username },
       customMessage: `${how} user through SCIM with externalId ${externUid}`,
     });
-  },
-};
+  }),
+];

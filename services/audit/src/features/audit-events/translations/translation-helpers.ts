@@ -1,9 +1,9 @@
-import type { EventEnvelope } from '@platform/events';
+import type { EventEnvelope, EventHandler } from '@platform/events';
 import type { AuditDetails, EntityType } from '../audit-event.entity.ts';
 import type { NewAuditEvent } from '../audit-events-store.ts';
 
-/** Turns one domain event into the audit event it stands for, or none. */
-export type AuditTranslation = (event: EventEnvelope) => NewAuditEvent | undefined;
+/** Turns one domain event type into the audit event it stands for, or none. */
+export type AuditTranslation = EventHandler<NewAuditEvent | undefined>;
 
 /** What was done: one of add, remove, change with from and to, or a custom message. */
 export type AuditAction = Pick<AuditDetails, 'add' | 'as' | 'remove' | 'change' | 'from' | 'to' | 'custom_message'>;

@@ -1,13 +1,6 @@
-import {
-  UserBlocked,
-  UserCreated,
-  UserDeleted,
-  UserUnblocked,
-  UserUpdated,
-  type AttributeChange,
-  type UserSnapshot,
-} from '@platform/proto/identity/v1/events';
-import type { EventEnvelope } from '@platform/events';
+import { identityEvents } from '@platform/identity-client';
+import { type AttributeChange, type UserSnapshot } from '@platform/proto/identity/v1/events';
+import { onEvent, type EventEnvelope } from '@platform/events';
 import type { NewAuditEvent } from '../audit-events-store.ts';
 import { auditEvent, type AuditAction, type AuditTranslation } from './translation-helpers.ts';
 
@@ -30,26 +23,26 @@ function changeAction(changes: AttributeChange[]): AuditAction {
 }
 
 /** Audit events for identity's user events, by event type. */
-export const userAuditEvents: Record<string, AuditTranslation> = {
-  'identity.user.created': (event) => {
-    const user = UserCreated.fromJSON(event.data).user;
+export const userAuditEvents: AuditTranslation[] = [
+  onEvent(identityEvents.userCreated, (data, event) => {
+    const user = data.user;
     return user && userAuditEvent(event, { user, eventName: 'user_created', action: { add: 'user' } });
-  },
-  'identity.user.updated': (event) => {
-    const { user, changes } = UserUpdated.fromJSON(event.data);
+  }),
+  onEvent(identityEvents.userUpdated, (data, event) => {
+    const { user, changes } = data;
     if (!user || changes.length === 0) return undefined;
     return userAuditEvent(event, { user, eventName: 'user_updated', action: changeAction(changes) });
-  },
-  'identity.user.blocked': (event) => {
-    const user = UserBlocked.fromJSON(event.data).user;
+  }),
+  onEvent(identityEvents.userBlocked, (data, event) => {
+    const user = data.user;
     return user && userAuditEvent(event, { user, eventName: 'user_blocked', action: { custom_message: 'Blocked user' } });
-  },
-  'identity.user.unblocked': (event) => {
-    const user = UserUnblocked.fromJSON(event.data).user;
+  }),
+  onEvent(identityEvents.userUnblocked, (data, event) => {
+    const user = data.user;
     return user && userAuditEvent(event, { user, eventName: 'user_unblocked', action: { custom_message: 'Unblocked user' } });
-  },
-  'identity.user.deleted': (event) => {
-    const user = UserDeleted.fromJSON(event.data).user;
+  }),
+  onEvent(identityEvents.userDeleted, (data, event) => {
+    const user = data.user;
     return user && userAuditEvent(event, { user, eventName: 'user_destroyed', action: { remove: 'user' } });
-  },
-};
+  }),
+];

@@ -1,0 +1,81 @@
+/**
+ * Every event identity publishes, declared once: identity records them and consumers (audit,
+ * ...) decode them through these definitions. Their data are the messages of
+ * `proto/identity/v1/*events.proto`.
+ */
+import { defineEvent } from '@platform/events';
+import {
+  GpgKeyAdded,
+  GpgKeyRemoved,
+  SshKeyAdded,
+  SshKeyRemoved,
+  UserBlocked,
+  UserCreated,
+  UserDeleted,
+  UserUnblocked,
+  UserUpdated,
+} from '@platform/proto/identity/v1/events';
+import {
+  AccessRequestApproved,
+  AccessRequestDenied,
+  AccessRequested,
+  GroupCreated,
+  GroupDeleted,
+  GroupShared,
+  GroupUnshared,
+  GroupUpdated,
+  MemberAdded,
+  MemberRemoved,
+  MemberUpdated,
+  ProjectCreated,
+  ProjectDeleted,
+  ProjectShared,
+  ProjectUnshared,
+  ProjectUpdated,
+} from '@platform/proto/identity/v1/namespace-events';
+import {
+  SamlProviderCreated,
+  SamlProviderUpdated,
+  ScimTokenCreated,
+  ScimTokenRevoked,
+  ScimUserDeprovisioned,
+  ScimUserProvisioned,
+} from '@platform/proto/identity/v1/scim-events';
+
+/** Identity's events travel on one topic, keyed by the aggregate id. */
+export const IDENTITY_TOPIC = 'identity.events';
+const topic = { topic: IDENTITY_TOPIC };
+
+export const identityEvents = {
+  userCreated: defineEvent('identity.user.created', UserCreated, topic),
+  userUpdated: defineEvent('identity.user.updated', UserUpdated, topic),
+  userBlocked: defineEvent('identity.user.blocked', UserBlocked, topic),
+  userUnblocked: defineEvent('identity.user.unblocked', UserUnblocked, topic),
+  userDeleted: defineEvent('identity.user.deleted', UserDeleted, topic),
+  sshKeyAdded: defineEvent('identity.ssh_key.added', SshKeyAdded, topic),
+  sshKeyRemoved: defineEvent('identity.ssh_key.removed', SshKeyRemoved, topic),
+  gpgKeyAdded: defineEvent('identity.gpg_key.added', GpgKeyAdded, topic),
+  gpgKeyRemoved: defineEvent('identity.gpg_key.removed', GpgKeyRemoved, topic),
+  groupCreated: defineEvent('identity.group.created', GroupCreated, topic),
+  groupUpdated: defineEvent('identity.group.updated', GroupUpdated, topic),
+  groupDeleted: defineEvent('identity.group.deleted', GroupDeleted, topic),
+  groupShared: defineEvent('identity.group.shared', GroupShared, topic),
+  groupUnshared: defineEvent('identity.group.unshared', GroupUnshared, topic),
+  projectCreated: defineEvent('identity.project.created', ProjectCreated, topic),
+  projectUpdated: defineEvent('identity.project.updated', ProjectUpdated, topic),
+  projectDeleted: defineEvent('identity.project.deleted', ProjectDeleted, topic),
+  projectShared: defineEvent('identity.project.shared', ProjectShared, topic),
+  projectUnshared: defineEvent('identity.project.unshared', ProjectUnshared, topic),
+  memberAdded: defineEvent('identity.member.added', MemberAdded, topic),
+  memberUpdated: defineEvent('identity.member.updated', MemberUpdated, topic),
+  memberRemoved: defineEvent('identity.member.removed', MemberRemoved, topic),
+  accessRequested: defineEvent('identity.access_request.requested', AccessRequested, topic),
+  accessRequestApproved: defineEvent('identity.access_request.approved', AccessRequestApproved, topic),
+  accessRequestDenied: defineEvent('identity.access_request.denied', AccessRequestDenied, topic),
+  samlProviderCreated: defineEvent('identity.saml_provider.created', SamlProviderCreated, topic),
+  samlProviderUpdated: defineEvent('identity.saml_provider.updated', SamlProviderUpdated, topic),
+  scimTokenCreated: defineEvent('identity.scim_token.created', ScimTokenCreated, topic),
+  scimTokenRevoked: defineEvent('identity.scim_token.revoked', ScimTokenRevoked, topic),
+  scimUserProvisioned: defineEvent('identity.scim_user.provisioned', ScimUserProvisioned, topic),
+  scimUserDeprovisioned: defineEvent('identity.scim_user.deprovisioned', ScimUserDeprovisioned, topic),
+};
