@@ -1,2 +1,3 @@
-export { startService, runService } from './run-service.ts';
+export { startService, runService, openServiceDatabase } from './run-service.ts';
+export { schemaDrift } from './schema-drift.ts';
 export type { Feature, FeatureDeps, ServiceDefinition, RunningService } from './run-service.ts';

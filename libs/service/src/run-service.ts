@@ -70,16 +70,21 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Starts the service: migrate, build features, relay, HTTP, gRPC, then consumers; then ready. */
-export async function startService<Config extends ServiceConfig>(definition: ServiceDefinition<Config>): Promise<RunningService> {
-  const { config, name } = definition;
-  const logger = createLogger({ name, level: config.LOG_LEVEL });
-  const orm = await openDatabase({
-    url: config.DATABASE_URL,
+/** The service's database, created if missing and migrated: its own migrations, then those of `@platform/events`. */
+export function openServiceDatabase<Config extends ServiceConfig>(definition: ServiceDefinition<Config>, logger: Logger): Promise<Orm> {
+  return openDatabase({
+    url: definition.config.DATABASE_URL,
     entities: [...definition.entities, OutboxEntry, ProcessedEvent],
     migrations: [...definition.migrations, ...eventMigrations],
     logger,
   });
+}
+
+/** Starts the service: migrate, build features, relay, HTTP, gRPC, then consumers; then ready. */
+export async function startService<Config extends ServiceConfig>(definition: ServiceDefinition<Config>): Promise<RunningService> {
+  const { config, name } = definition;
+  const logger = createLogger({ name, level: config.LOG_LEVEL });
+  const orm = await openServiceDatabase(definition, logger);
   const features = await definition.features({ config, logger, orm, em: orm.em });
   for (const feature of features) await feature.start?.();
 
