@@ -236,8 +236,13 @@ try {
         bare: () => ({ url: `${bare.url}/${callerName}${endpoint.path}`, headers: {} }),
         direct: () => ({
           url: `${platform.serviceUrls[endpoint.service]}${endpoint.path}`,
-          // A signed caller lives 60 s, so each run signs a fresh one.
-          headers: { [CALLER_HEADER]: signCaller(caller, internalSecret) },
+          // A signed caller lives 10 s and is bound to its path: the header signs afresh each time it is read
+          // (per request in open loops; autocannon's closed loops read it once, and run for less than 10 s).
+          headers: {
+            get [CALLER_HEADER]() {
+              return signCaller(caller, internalSecret, { method: 'GET', path: new URL(endpoint.path, platform.url).pathname });
+            },
+          } as Record<string, string>,
         }),
         gateway: () => ({ url: `${platform.url}${endpoint.path}`, headers: { 'PRIVATE-TOKEN': token } }),
       };

@@ -96,6 +96,7 @@ describe('authentication at the gateway', () => {
     const forged = signCaller(
       { kind: 'user', userId: 1, username: 'root', name: 'Administrator', isAdmin: true, scopes: ['api'] },
       'not-the-internal-secret',
+      { method: 'GET', path: '/api/v4/user' },
     );
     const direct = await request(platform.serviceUrls.identity!).get('/api/v4/user').set(CALLER_HEADER, forged);
     expect(direct.status).toBe(401);
@@ -104,9 +105,13 @@ describe('authentication at the gateway', () => {
   });
 
   it('does not let a client smuggle its own caller header through the gateway', async () => {
-    const response = await gateway
-      .get('/api/v4/user')
-      .set(CALLER_HEADER, signCaller({ kind: 'user', userId: 1, username: 'root', name: 'x', isAdmin: true, scopes: ['api'] }, 'guess'));
+    const response = await gateway.get('/api/v4/user').set(
+      CALLER_HEADER,
+      signCaller({ kind: 'user', userId: 1, username: 'root', name: 'x', isAdmin: true, scopes: ['api'] }, 'guess', {
+        method: 'GET',
+        path: '/api/v4/user',
+      }),
+    );
     expect(response.status).toBe(401);
   });
 });

@@ -105,7 +105,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     });
     authenticate(req, route.ownAuthentication ?? false).then(
       (caller) => {
-        req.headers[CALLER_HEADER] = signCaller(caller, options.internalSecret);
+        req.headers[CALLER_HEADER] = signCaller(caller, options.internalSecret, { method: req.method, path: req.originalUrl });
         if (!route.ownAuthentication) {
           // Services learn who calls from the signed header alone; credentials stay here.
           delete req.headers['private-token'];

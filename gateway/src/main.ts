@@ -1,5 +1,5 @@
 /** Composition root of the gateway. */
-import { channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials } from '@platform/grpc';
+import { channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials, internalClientOptions } from '@platform/grpc';
 import { listen } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
@@ -17,7 +17,10 @@ export interface RunningGateway {
 }
 
 export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
-  const identity = new IdentityServiceClient(config.IDENTITY_GRPC_ADDRESS, createChannelCredentials(), CLIENT_CHANNEL_OPTIONS);
+  const identity = new IdentityServiceClient(config.IDENTITY_GRPC_ADDRESS, createChannelCredentials(), {
+    ...CLIENT_CHANNEL_OPTIONS,
+    ...internalClientOptions({ internalSecret: config.INTERNAL_SECRET }),
+  });
   const pool = (service: string, urls: string[]) =>
     new UpstreamPool({
       service,

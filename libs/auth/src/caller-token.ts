@@ -23,27 +23,60 @@ export function anonymousCaller(ip?: string): Caller {
   return ip ? { kind: 'anonymous', ip } : { kind: 'anonymous' };
 }
 
+/**
+ * The one request a signed caller is good for: an HTTP method and path (without the query), or
+ * `POST` and the full method name of a gRPC call. A captured header cannot be replayed elsewhere.
+ */
+export interface CallerBinding {
+  method: string;
+  path: string;
+}
+
+/** How long a signed caller stays valid: long enough to cross one hop, short enough to make replay useless. */
+export const CALLER_MAX_AGE_MS = 10_000;
+/** How far in the future `iat` may lie, for clocks of different hosts that disagree slightly. */
+export const CALLER_CLOCK_SKEW_MS = 2_000;
+
 interface SignedPayload {
   caller: Caller;
-  /** Issued at, in milliseconds; bounds how long a captured header can be replayed. */
+  /** Issued at, in milliseconds. */
   iat: number;
+  method: string;
+  path: string;
 }
 
 function sign(body: string, secret: string): Buffer {
   return createHmac('sha256', secret).update(body).digest();
 }
 
+function pathOnly(path: string): string {
+  const query = path.indexOf('?');
+  return query === -1 ? path : path.slice(0, query);
+}
+
 /**
- * Encodes the caller as `<base64url json>.<base64url hmac>`. Only the gateway holds the secret,
- * so a service can trust the header and refuse one forged by anybody else.
+ * Encodes the caller as `<base64url json>.<base64url hmac>`. Only holders of the internal secret
+ * (the gateway and the services) can sign, so a receiver trusts the header and refuses a forgery.
  */
-export function signCaller(caller: Caller, secret: string, now: number = Date.now()): string {
-  const payload: SignedPayload = { caller, iat: now };
+export function signCaller(caller: Caller, secret: string, binding: CallerBinding, now: number = Date.now()): string {
+  const payload: SignedPayload = { caller, iat: now, method: binding.method.toUpperCase(), path: pathOnly(binding.path) };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${sign(body, secret).toString('base64url')}`;
 }
 
-export function verifyCaller(header: string | undefined, secret: string, options: { maxAgeMs?: number; now?: number } = {}): Caller {
+function decodePayload(body: string): SignedPayload {
+  try {
+    const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<SignedPayload>;
+    if (typeof payload.iat === 'number' && typeof payload.method === 'string' && typeof payload.path === 'string' && payload.caller) {
+      return payload as SignedPayload;
+    }
+  } catch {
+    // Falls through to the refusal below.
+  }
+  throw new UnauthorizedError('malformed caller');
+}
+
+export function verifyCaller(header: string | undefined, secret: string, binding: CallerBinding, options: { now?: number } = {}): Caller {
   if (!header) throw new UnauthorizedError('missing caller');
   const [body, signature] = header.split('.');
   if (!body || !signature) throw new UnauthorizedError('malformed caller');
@@ -52,8 +85,12 @@ export function verifyCaller(header: string | undefined, secret: string, options
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new UnauthorizedError('forged caller');
   }
-  const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SignedPayload;
+  const payload = decodePayload(body);
   const age = (options.now ?? Date.now()) - payload.iat;
-  if (age > (options.maxAgeMs ?? 60_000)) throw new UnauthorizedError('expired caller');
+  if (age > CALLER_MAX_AGE_MS) throw new UnauthorizedError('expired caller');
+  if (age < -CALLER_CLOCK_SKEW_MS) throw new UnauthorizedError('caller issued in the future');
+  if (payload.method !== binding.method.toUpperCase() || payload.path !== pathOnly(binding.path)) {
+    throw new UnauthorizedError('caller signed for another request');
+  }
   return payload.caller;
 }

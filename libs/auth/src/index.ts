@@ -1,5 +1,5 @@
-export { CALLER_HEADER, signCaller, verifyCaller, anonymousCaller } from './caller-token.ts';
-export type { Caller, AuthenticatedCaller } from './caller-token.ts';
+export { CALLER_HEADER, CALLER_MAX_AGE_MS, CALLER_CLOCK_SKEW_MS, signCaller, verifyCaller, anonymousCaller } from './caller-token.ts';
+export type { Caller, AuthenticatedCaller, CallerBinding } from './caller-token.ts';
 export { requireUser, requireAdmin, actorOf } from './caller-rules.ts';
 export type { Actor } from './caller-rules.ts';
 export { TOKEN_SCOPES, scopesGranting, hasScope, requireScope, requireSudoScope } from './token-scopes.ts';

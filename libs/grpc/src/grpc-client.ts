@@ -1,7 +1,7 @@
 import {
   connectivityState,
   credentials,
-  Metadata,
+  type Metadata,
   type CallOptions,
   type ChannelCredentials,
   type ChannelOptions,
@@ -9,6 +9,8 @@ import {
   type ClientUnaryCall,
   type ServiceError,
 } from '@grpc/grpc-js';
+import type { Caller } from '@platform/auth';
+import { metadataActingFor } from './internal-credentials.ts';
 import { grpcErrorToDomain } from './status-mapping.ts';
 
 export function createChannelCredentials(): ChannelCredentials {
@@ -39,16 +41,17 @@ type UnaryMethod<Request, Response> = (
 
 /**
  * Calls a unary method with a deadline (every call has one) and turns a failure status back
- * into the domain error the server raised.
+ * into the domain error the server raised. `caller` is whom the call acts for (anonymous when
+ * left out); the client's `internalClientOptions` interceptor signs it.
  */
 export function callUnary<Request, Response>(
   method: UnaryMethod<Request, Response>,
   request: Request,
-  options: { deadlineMs?: number } = {},
+  options: { deadlineMs?: number; caller?: Caller } = {},
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     const deadline = new Date(Date.now() + (options.deadlineMs ?? 2000));
-    method(request, new Metadata(), { deadline }, (error, response) => {
+    method(request, metadataActingFor(options.caller), { deadline }, (error, response) => {
       if (error) reject(grpcErrorToDomain(error));
       else resolve(response);
     });

@@ -17,7 +17,7 @@ function check(): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [] });
+  server = await startGrpcServer({ port: 0, internalSecret: 'internal-secret-for-this-test', services: [] });
   const HealthClient = makeGenericClientConstructor(healthService, 'Health');
   client = new HealthClient(`127.0.0.1:${server.port}`, credentials.createInsecure()) as unknown as HealthClient;
 });
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('the standard gRPC health service', () => {
-  it('reports SERVING once started and follows setServing', async () => {
+  it('reports SERVING once started and follows setServing, to probes without credentials', async () => {
     expect(await check()).toBe('SERVING');
     server.setServing(false);
     expect(await check()).toBe('NOT_SERVING');

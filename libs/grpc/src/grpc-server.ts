@@ -1,5 +1,6 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { internalCredentialsInterceptor } from './internal-credentials.ts';
 
 export interface GrpcServiceBinding {
   definition: ServiceDefinition;
@@ -14,15 +15,25 @@ export interface GrpcServer {
 
 /**
  * Starts a gRPC server with the given services and the standard `grpc.health.v1.Health`
- * service, which reports SERVING once started. Port 0 picks a free port.
+ * service, which reports SERVING once started. Port 0 picks a free port. Every call but health
+ * checks must carry a caller signed with the internal secret. The server listens on loopback
+ * unless `host` says otherwise (`0.0.0.0` where other hosts call it, as in a cluster).
  */
-export async function startGrpcServer(options: { host?: string; port: number; services: GrpcServiceBinding[] }): Promise<GrpcServer> {
-  const server = new Server({ 'grpc.keepalive_permit_without_calls': 1 });
+export async function startGrpcServer(options: {
+  host?: string;
+  port: number;
+  internalSecret: string;
+  services: GrpcServiceBinding[];
+}): Promise<GrpcServer> {
+  const server = new Server({
+    'grpc.keepalive_permit_without_calls': 1,
+    interceptors: [internalCredentialsInterceptor(options.internalSecret)],
+  });
   for (const service of options.services) server.addService(service.definition, service.implementation);
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${options.host ?? '0.0.0.0'}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
+    server.bindAsync(`${options.host ?? '127.0.0.1'}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),
     );
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import request from 'supertest';
-import { CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
+import type { Caller } from '@platform/auth';
 import { createLogger } from '@platform/logger';
+import { callerHeader, serviceRequest } from '@platform/testing';
 import { params } from './params.ts';
 import { pageParams, pageShape } from './pagination.ts';
 import { createRouter, reply, routeCatalogue, routesOf } from './routes.ts';
@@ -51,20 +51,21 @@ const thingRoutes = [
   }),
 ];
 
-const app = request(
+const app = serviceRequest(
   createServiceApp({
     logger: createLogger({ name: 'routes-test', level: 'silent' }),
     internalSecret: SECRET,
     readinessChecks: {},
     routes: [createRouter(thingRoutes, { things: ['a', 'b', 'c'] })],
   }),
+  { internalSecret: SECRET },
 );
 
 function as(scopes: string[], isAdmin = false): Record<string, string> {
   const caller: Caller = { kind: 'user', userId: 5, username: 'ada', name: 'Ada', isAdmin, scopes };
-  return { [CALLER_HEADER]: signCaller(caller, SECRET) };
+  return callerHeader(caller);
 }
-const anonymous = { [CALLER_HEADER]: signCaller({ kind: 'anonymous' }, SECRET) };
+const anonymous = callerHeader({ kind: 'anonymous' });
 
 const insufficient = (scope: string) => ({
   error: 'insufficient_scope',

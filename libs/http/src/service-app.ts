@@ -64,7 +64,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
 
   app.use('/api', (req, _res, next) => {
     try {
-      setCaller(req, verifyCaller(req.get(CALLER_HEADER), options.internalSecret));
+      setCaller(req, verifyCaller(req.get(CALLER_HEADER), options.internalSecret, { method: req.method, path: req.originalUrl }));
       next();
     } catch (error) {
       next(error);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
-import { callUnary, channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials } from '@platform/grpc';
+import { callUnary, channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials, internalClientOptions } from '@platform/grpc';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
 
 /** What a service that asks identity about access reads from its environment. */
@@ -15,8 +16,9 @@ export interface AccessRequirement {
   resource: AccessResource;
   /** Integer id or full path, as the API received it. */
   idOrPath: string;
-  userId: number;
-  /** 0 only asks whether the user may see it; 10 guest ... 50 owner. */
+  /** Whom the request acts for; identity learns it from the call's signed credentials only. */
+  caller: Caller;
+  /** 0 only asks whether the caller may see it; 10 guest ... 50 owner. */
   minimumLevel: number;
 }
 
@@ -34,16 +36,22 @@ export interface IdentityAccess {
 export class GrpcIdentityAccess implements IdentityAccess {
   readonly #client: IdentityServiceClient;
 
-  constructor(address: string) {
-    this.#client = new IdentityServiceClient(address, createChannelCredentials(), CLIENT_CHANNEL_OPTIONS);
+  constructor(options: { address: string; internalSecret: string }) {
+    this.#client = new IdentityServiceClient(options.address, createChannelCredentials(), {
+      ...CLIENT_CHANNEL_OPTIONS,
+      ...internalClientOptions({ internalSecret: options.internalSecret }),
+    });
   }
 
   async require(requirement: AccessRequirement): Promise<number> {
-    const response = await callUnary(this.#client.checkAccess.bind(this.#client), {
-      userId: requirement.userId,
-      minAccessLevel: requirement.minimumLevel,
-      ...(requirement.resource === 'group' ? { groupIdOrPath: requirement.idOrPath } : { projectIdOrPath: requirement.idOrPath }),
-    });
+    const response = await callUnary(
+      this.#client.checkAccess.bind(this.#client),
+      {
+        minAccessLevel: requirement.minimumLevel,
+        ...(requirement.resource === 'group' ? { groupIdOrPath: requirement.idOrPath } : { projectIdOrPath: requirement.idOrPath }),
+      },
+      { caller: requirement.caller },
+    );
     if (!response.allowed) throw new ForbiddenError();
     const id = requirement.resource === 'group' ? response.group?.id : response.project?.id;
     if (id === undefined) throw new Error(`CheckAccess answered without the ${requirement.resource}`);
@@ -79,7 +87,8 @@ export class FakeIdentityAccess implements IdentityAccess {
       (entry) =>
         entry.resource === requirement.resource && (String(entry.id) === requirement.idOrPath || entry.path === requirement.idOrPath),
     );
-    const level = found?.levels.get(requirement.userId) ?? (found?.isPublic ? 0 : undefined);
+    const userId = requirement.caller.kind === 'user' ? requirement.caller.userId : 0;
+    const level = found?.levels.get(userId) ?? (found?.isPublic ? 0 : undefined);
     // Like identity, a resource the user has no access to at all is invisible, not forbidden.
     if (!found || level === undefined) throw new NotFoundError(requirement.resource === 'group' ? 'Group' : 'Project');
     if (level < requirement.minimumLevel) throw new ForbiddenError();

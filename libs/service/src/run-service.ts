@@ -50,7 +50,8 @@ export interface FeatureDeps<Config> {
 
 export interface ServiceDefinition<Config extends ServiceConfig> {
   name: string;
-  config: Config & { GRPC_PORT?: number };
+  /** `GRPC_HOST` defaults to loopback: other hosts reach the gRPC server only where configured. */
+  config: Config & { GRPC_PORT?: number; GRPC_HOST?: string };
   /** The entities of every feature. The outbox and processed-event entities are added. */
   entities: NonNullable<Options['entities']>;
   /** The service's own migrations; the runtime applies those of `@platform/events` after them. */
@@ -122,7 +123,12 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
   let grpc: GrpcServer | undefined;
   if (rpcs.length > 0) {
     if (config.GRPC_PORT === undefined) throw new Error(`${name} serves gRPC but its configuration has no GRPC_PORT`);
-    grpc = await startGrpcServer({ port: config.GRPC_PORT, services: rpcs });
+    grpc = await startGrpcServer({
+      ...(config.GRPC_HOST ? { host: config.GRPC_HOST } : {}),
+      port: config.GRPC_PORT,
+      internalSecret: config.INTERNAL_SECRET,
+      services: rpcs,
+    });
   }
 
   // Consumers start once HTTP listens: reads are served while the consumer joins its group.

@@ -1,8 +1,7 @@
 /** Starts a service in-process against a fresh database and the jest run's Kafka, for integration tests. */
-import request from 'supertest';
 import pg from 'pg';
 import type { Caller } from '@platform/auth';
-import { callerHeader } from './callers.ts';
+import { callerHeader, serviceRequest } from './callers.ts';
 import { createTestDatabase, TEST_INTERNAL_SECRET, testEnvironment } from './test-environment.ts';
 
 /** What a started service offers a test (`RunningService` of `@platform/service` fits). */
@@ -24,7 +23,7 @@ export interface OutboxEnvelope {
 export interface ServiceHarness<Service extends StartedService> {
   service: Service;
   /** Requests to the service's HTTP port, as the gateway would send them. */
-  api: ReturnType<typeof request>;
+  api: ReturnType<typeof serviceRequest>;
   /** The signed caller header for `caller`. */
   as(caller: Caller): Record<string, string>;
   databaseUrl: string;
@@ -61,7 +60,7 @@ export async function startServiceHarness<Service extends StartedService>(option
 
   return {
     service,
-    api: request(`http://127.0.0.1:${service.httpPort}`),
+    api: serviceRequest(`http://127.0.0.1:${service.httpPort}`),
     as: callerHeader,
     databaseUrl: database.url,
     sql,

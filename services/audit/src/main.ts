@@ -18,7 +18,7 @@ export function auditService(config: AuditConfig): ServiceDefinition<AuditConfig
     migrations,
     features: ({ em }) => {
       const auditEvents = new AuditEventsService({ store: new PgAuditEventStore(em) });
-      const access = new GrpcIdentityAccess(config.IDENTITY_GRPC_ADDRESS);
+      const access = new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       return [
         {
           routes: [auditEventsRoutes({ auditEvents }), entityAuditEventsRoutes({ auditEvents, access })],

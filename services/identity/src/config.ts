@@ -3,6 +3,8 @@ import { loadConfig, portFromEnv, serviceConfig } from '@platform/config';
 
 export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).extend({
   GRPC_PORT: portFromEnv(50051),
+  /** Interface the gRPC server binds: loopback unless other hosts must reach it (`0.0.0.0` in a cluster). */
+  GRPC_HOST: z.string().min(1).default('127.0.0.1'),
   /** The public base URL of the platform, for `web_url` fields. */
   EXTERNAL_URL: z.url().default('http://localhost:8080'),
   /** Token of the bootstrap administrator; generated and printed once when unset. */

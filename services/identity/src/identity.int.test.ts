@@ -1,6 +1,5 @@
 /** Identity against real PostgreSQL and Kafka: HTTP, gRPC, the outbox and its relay. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import request from 'supertest';
 import pg from 'pg';
 import { Kafka, logLevel } from 'kafkajs';
 import { callUnary } from '@platform/grpc';
@@ -12,7 +11,7 @@ import { startIdentityHarness, TEST_ROOT_TOKEN as ROOT_TOKEN, type IdentityHarne
 
 let harness: IdentityHarness;
 let database: { url: string };
-let api: ReturnType<typeof request>;
+let api: IdentityHarness['api'];
 let grpcClient: IdentityServiceClient;
 
 async function outboxCount(): Promise<number> {

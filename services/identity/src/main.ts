@@ -64,6 +64,7 @@ import { scimRoutes } from './features/scim/scim-routes.ts';
 import { scimErrorMiddleware } from './features/scim/scim-errors.ts';
 import { resourceCustomAttributesRoutes } from './features/custom-attributes/resource-custom-attributes-routes.ts';
 import { scimTokensRoutes } from './features/scim/scim-tokens-routes.ts';
+import { scimLinksRoutes } from './features/scim/scim-links-routes.ts';
 
 export function identityService(config: IdentityConfig): ServiceDefinition<IdentityConfig> {
   return {
@@ -160,6 +161,7 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
             samlProvidersRoutes({ samlProviders }),
             scimTokensRoutes({ scimTokens }),
             scimRoutes({ scim }),
+            scimLinksRoutes({ scim }),
             groupsRoutes({ groups, projects, access, views }),
             projectsRoutes({ projects, access, views }),
             membersRoutes({ members, access, views }),

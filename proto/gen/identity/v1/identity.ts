@@ -282,8 +282,6 @@ export interface ResolveGroupResponse {
 }
 
 export interface CheckAccessRequest {
-  /** The acting user; 0 for an anonymous caller. */
-  userId: number;
   projectIdOrPath?: string | undefined;
   groupIdOrPath?:
     | string
@@ -1961,14 +1959,11 @@ export const ResolveGroupResponse: MessageFns<ResolveGroupResponse> = {
 };
 
 function createBaseCheckAccessRequest(): CheckAccessRequest {
-  return { userId: 0, projectIdOrPath: undefined, groupIdOrPath: undefined, minAccessLevel: 0 };
+  return { projectIdOrPath: undefined, groupIdOrPath: undefined, minAccessLevel: 0 };
 }
 
 export const CheckAccessRequest: MessageFns<CheckAccessRequest> = {
   encode(message: CheckAccessRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.userId !== 0) {
-      writer.uint32(8).int64(message.userId);
-    }
     if (message.projectIdOrPath !== undefined) {
       writer.uint32(18).string(message.projectIdOrPath);
     }
@@ -1994,14 +1989,6 @@ export const CheckAccessRequest: MessageFns<CheckAccessRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 8) {
-              break;
-            }
-
-            message.userId = longToNumber(reader.int64());
-            continue;
-          }
           case 2: {
             if (tag !== 18) {
               break;
@@ -2040,11 +2027,6 @@ export const CheckAccessRequest: MessageFns<CheckAccessRequest> = {
 
   fromJSON(object: any): CheckAccessRequest {
     return {
-      userId: isSet(object.userId)
-        ? globalThis.Number(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.Number(object.user_id)
-        : 0,
       projectIdOrPath: isSet(object.projectIdOrPath)
         ? globalThis.String(object.projectIdOrPath)
         : isSet(object.project_id_or_path)
@@ -2065,9 +2047,6 @@ export const CheckAccessRequest: MessageFns<CheckAccessRequest> = {
 
   toJSON(message: CheckAccessRequest): unknown {
     const obj: any = {};
-    if (message.userId !== 0) {
-      obj.userId = Math.round(message.userId);
-    }
     if (message.projectIdOrPath !== undefined) {
       obj.projectIdOrPath = message.projectIdOrPath;
     }
@@ -2085,7 +2064,6 @@ export const CheckAccessRequest: MessageFns<CheckAccessRequest> = {
   },
   fromPartial<I extends Exact<DeepPartial<CheckAccessRequest>, I>>(object: I): CheckAccessRequest {
     const message = createBaseCheckAccessRequest();
-    message.userId = object.userId ?? 0;
     message.projectIdOrPath = object.projectIdOrPath ?? undefined;
     message.groupIdOrPath = object.groupIdOrPath ?? undefined;
     message.minAccessLevel = object.minAccessLevel ?? 0;
@@ -2238,7 +2216,11 @@ export const CheckAccessResponse: MessageFns<CheckAccessResponse> = {
   },
 };
 
-/** Identity answers the other services' questions about callers and users. */
+/**
+ * Identity answers the other services' questions about callers and users. Every call carries
+ * metadata `x-platform-caller`: whom it acts for, signed with the internal secret and bound to
+ * the method; calls without it are UNAUTHENTICATED.
+ */
 export type IdentityServiceService = typeof IdentityServiceService;
 export const IdentityServiceService = {
   /** Resolves an access token, and an optional sudo target, to the acting user. */
@@ -2289,9 +2271,10 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): ResolveGroupResponse => ResolveGroupResponse.decode(value),
   },
   /**
-   * Whether a user, or an anonymous caller, has at least a given access level on a project or
-   * group. NOT_FOUND when the resource does not exist or the caller may not see it (render 404);
-   * allowed=false when they see it with too little access (render 403, or 401 when anonymous).
+   * Whether the call's signed caller (a user, or anonymous) has at least a given access level on a
+   * project or group. NOT_FOUND when the resource does not exist or the caller may not see it
+   * (render 404); allowed=false when they see it with too little access (render 403, or 401 when
+   * anonymous).
    */
   checkAccess: {
     path: "/platform.identity.v1.IdentityService/CheckAccess" as const,
@@ -2317,9 +2300,10 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** A group by integer id or full path (`group/sub`, case-insensitive). NOT_FOUND when there is none. */
   resolveGroup: handleUnaryCall<ResolveGroupRequest, ResolveGroupResponse>;
   /**
-   * Whether a user, or an anonymous caller, has at least a given access level on a project or
-   * group. NOT_FOUND when the resource does not exist or the caller may not see it (render 404);
-   * allowed=false when they see it with too little access (render 403, or 401 when anonymous).
+   * Whether the call's signed caller (a user, or anonymous) has at least a given access level on a
+   * project or group. NOT_FOUND when the resource does not exist or the caller may not see it
+   * (render 404); allowed=false when they see it with too little access (render 403, or 401 when
+   * anonymous).
    */
   checkAccess: handleUnaryCall<CheckAccessRequest, CheckAccessResponse>;
 }
@@ -2393,9 +2377,10 @@ export interface IdentityServiceClient extends Client {
     callback: (error: ServiceError | null, response: ResolveGroupResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Whether a user, or an anonymous caller, has at least a given access level on a project or
-   * group. NOT_FOUND when the resource does not exist or the caller may not see it (render 404);
-   * allowed=false when they see it with too little access (render 403, or 401 when anonymous).
+   * Whether the call's signed caller (a user, or anonymous) has at least a given access level on a
+   * project or group. NOT_FOUND when the resource does not exist or the caller may not see it
+   * (render 404); allowed=false when they see it with too little access (render 403, or 401 when
+   * anonymous).
    */
   checkAccess(
     request: CheckAccessRequest,

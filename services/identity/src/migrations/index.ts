@@ -3,6 +3,7 @@ import { Migration20261122000100_users_and_tokens } from './Migration20261122000
 import { Migration20261122000300_users_area } from './Migration20261122000300_users_area.ts';
 import { Migration20261122000400_namespaces_projects_members } from './Migration20261122000400_namespaces_projects_members.ts';
 import { Migration20261122000500_saml_providers_and_scim } from './Migration20261122000500_saml_providers_and_scim.ts';
+import { Migration20261122180000_scim_account_links } from './Migration20261122180000_scim_account_links.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000300_users_area', class: Migration20261122000300_users_area },
   { name: 'Migration20261122000400_namespaces_projects_members', class: Migration20261122000400_namespaces_projects_members },
   { name: 'Migration20261122000500_saml_providers_and_scim', class: Migration20261122000500_saml_providers_and_scim },
+  { name: 'Migration20261122180000_scim_account_links', class: Migration20261122180000_scim_account_links },
 ];

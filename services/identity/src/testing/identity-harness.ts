@@ -1,9 +1,9 @@
 /** Identity started by the service harness, with the gRPC client and the user helpers its tests share. */
 import type { AuthenticatedCaller } from '@platform/auth';
-import { createChannelCredentials } from '@platform/grpc';
+import { createChannelCredentials, internalClientOptions } from '@platform/grpc';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
 import { startService, type RunningService } from '@platform/service';
-import { adminCaller, callerHeader, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { adminCaller, callerHeader, startServiceHarness, TEST_INTERNAL_SECRET, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../config.ts';
 import { identityService } from '../main.ts';
 
@@ -27,7 +27,11 @@ export async function startIdentityHarness(label: string, env: Record<string, st
     env: { EXTERNAL_URL: TEST_EXTERNAL_URL, ROOT_TOKEN: TEST_ROOT_TOKEN, ...env },
     start: (testEnv) => startService(identityService(readConfig(testEnv))),
   });
-  const grpc = new IdentityServiceClient(`127.0.0.1:${harness.service.grpcPort}`, createChannelCredentials());
+  const grpc = new IdentityServiceClient(
+    `127.0.0.1:${harness.service.grpcPort}`,
+    createChannelCredentials(),
+    internalClientOptions({ internalSecret: TEST_INTERNAL_SECRET }),
+  );
   const createUser: IdentityHarness['createUser'] = async (username, extra = {}) => {
     const response = await harness.api
       .post('/api/v4/users')

@@ -24,7 +24,7 @@ export function entityAuditEventsRoutes(options: { auditEvents: AuditEventsServi
       asyncHandler(async (req, res) => {
         const caller = requireUser(callerOf(req));
         const query = parseParams(entityAuditEventsQuery, requestParams(req));
-        const entityId = await access.require({ resource, idOrPath: String(query.id), userId: caller.userId, minimumLevel });
+        const entityId = await access.require({ resource, idOrPath: String(query.id), caller, minimumLevel });
         const page = pageParams(query);
         const { items, total } = await auditEvents.list(
           { entityType, entityId, createdAfter: query.created_after, createdBefore: query.created_before },
@@ -39,7 +39,7 @@ export function entityAuditEventsRoutes(options: { auditEvents: AuditEventsServi
       asyncHandler(async (req, res) => {
         const caller = requireUser(callerOf(req));
         const input = parseParams(entityAuditEventParams, req.params);
-        const entityId = await access.require({ resource, idOrPath: String(input.id), userId: caller.userId, minimumLevel });
+        const entityId = await access.require({ resource, idOrPath: String(input.id), caller, minimumLevel });
         const event = await auditEvents.get(input.audit_event_id);
         if (event.entityType !== entityType || event.entityId !== entityId) throw new NotFoundError('Audit Event');
         res.json(auditEventView(event));

@@ -1,8 +1,8 @@
 /** Memberships against real PostgreSQL and Kafka: member endpoints, inheritance, and the access RPCs other services use. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { callUnary, createChannelCredentials } from '@platform/grpc';
-import { InputError, NotFoundError } from '@platform/errors';
-import { IdentityServiceClient, NamespaceKind, Visibility } from '@platform/proto/identity/v1';
+import { callUnary, createChannelCredentials, grpc } from '@platform/grpc';
+import { InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { CheckAccessRequest, CheckAccessResponse, IdentityServiceClient, NamespaceKind, Visibility } from '@platform/proto/identity/v1';
 import { adminCaller } from '@platform/testing';
 import type { Caller } from '@platform/auth';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
@@ -35,7 +35,7 @@ async function usernames(path: string, caller: Caller, query: Record<string, unk
 
 beforeAll(async () => {
   kit = await startIdentityHarness('members');
-  grpcClient = new IdentityServiceClient(`127.0.0.1:${kit.service.grpcPort}`, createChannelCredentials());
+  grpcClient = kit.grpc;
   owner = await kit.createCaller('mowner');
   maintainer = await kit.createCaller('mmaintainer');
   developer = await kit.createCaller('mdeveloper');
@@ -277,21 +277,61 @@ describe('gRPC ResolveProject, ResolveGroup and CheckAccess', () => {
   });
 
   it('answers allowed with the effective level, NOT_FOUND where invisible, allowed=false where too low', async () => {
-    const check = (userId: number, resource: { projectIdOrPath: string } | { groupIdOrPath: string }, minAccessLevel: number) =>
-      callUnary(grpcClient.checkAccess.bind(grpcClient), { userId, minAccessLevel, ...resource });
-    const asDeveloper = await check(developer.userId, { projectIdOrPath: String(projectId) }, 30);
+    const check = (caller: Caller, resource: { projectIdOrPath: string } | { groupIdOrPath: string }, minAccessLevel: number) =>
+      callUnary(grpcClient.checkAccess.bind(grpcClient), { minAccessLevel, ...resource }, { caller });
+    const asDeveloper = await check(developer, { projectIdOrPath: String(projectId) }, 30);
     expect(asDeveloper).toMatchObject({ allowed: true, accessLevel: 40, isAdmin: false, project: { id: projectId } });
-    const asMaintainerForOwner = await check(maintainer.userId, { groupIdOrPath: 'top' }, 50);
+    const asMaintainerForOwner = await check(maintainer, { groupIdOrPath: 'top' }, 50);
     expect(asMaintainerForOwner).toMatchObject({ allowed: false, accessLevel: 40, group: { id: topId } });
-    await expect(check(stranger.userId, { projectIdOrPath: 'top/sub/app' }, 0)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(check(0, { groupIdOrPath: 'top' }, 0)).rejects.toBeInstanceOf(NotFoundError);
-    const anonymousOnPublic = await check(0, { projectIdOrPath: String(personalProjectId) }, 0);
+    await expect(check(stranger, { projectIdOrPath: 'top/sub/app' }, 0)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(check(anonymous, { groupIdOrPath: 'top' }, 0)).rejects.toBeInstanceOf(NotFoundError);
+    const anonymousOnPublic = await check(anonymous, { projectIdOrPath: String(personalProjectId) }, 0);
     expect(anonymousOnPublic).toMatchObject({ allowed: true, accessLevel: 0 });
-    expect((await check(0, { projectIdOrPath: String(personalProjectId) }, 10)).allowed).toBe(false);
-    expect(await check(1, { projectIdOrPath: 'top/sub/app' }, 50)).toMatchObject({ allowed: true, isAdmin: true });
-    const throughShare = await check(outsider.userId, { projectIdOrPath: String(projectId) }, 20);
+    expect((await check(anonymous, { projectIdOrPath: String(personalProjectId) }, 10)).allowed).toBe(false);
+    expect(await check(admin, { projectIdOrPath: 'top/sub/app' }, 50)).toMatchObject({ allowed: true, isAdmin: true });
+    const throughShare = await check(outsider, { projectIdOrPath: String(projectId) }, 20);
     expect(throughShare).toMatchObject({ allowed: true, accessLevel: 20 });
-    await expect(callUnary(grpcClient.checkAccess.bind(grpcClient), { userId: 1, minAccessLevel: 0 })).rejects.toBeInstanceOf(InputError);
+    await expect(callUnary(grpcClient.checkAccess.bind(grpcClient), { minAccessLevel: 0 }, { caller: admin })).rejects.toBeInstanceOf(
+      InputError,
+    );
+  });
+
+  it('takes the acting user from the signed caller only: a user id smuggled into the request is ignored', async () => {
+    // Field 1 once named the acting user; a stranger puts the administrator's id (1) there by hand.
+    const smuggled = (request: CheckAccessRequest) =>
+      Buffer.concat([Buffer.from(CheckAccessRequest.encode(request).finish()), Buffer.from([0x08, 0x01])]);
+    const smuggling = (
+      request: CheckAccessRequest,
+      metadata: grpc.Metadata,
+      options: Partial<grpc.CallOptions>,
+      callback: (error: grpc.ServiceError | null, response: CheckAccessResponse) => void,
+    ) =>
+      grpcClient.makeUnaryRequest(
+        '/platform.identity.v1.IdentityService/CheckAccess',
+        smuggled,
+        (bytes: Buffer) => CheckAccessResponse.decode(bytes),
+        request,
+        metadata,
+        options,
+        callback as grpc.requestCallback<CheckAccessResponse>,
+      );
+    const asStranger = callUnary(smuggling, { minAccessLevel: 0, projectIdOrPath: 'top/sub/app' }, { caller: stranger });
+    await expect(asStranger).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('refuses RPCs without the internal credentials', async () => {
+    const unsigned = new IdentityServiceClient(`127.0.0.1:${kit.service.grpcPort}`, createChannelCredentials());
+    try {
+      await expect(callUnary(unsigned.resolveProject.bind(unsigned), { idOrPath: 'top/sub/app' })).rejects.toBeInstanceOf(
+        UnauthorizedError,
+      );
+      await expect(callUnary(unsigned.getUsers.bind(unsigned), { ids: [1] })).rejects.toBeInstanceOf(UnauthorizedError);
+      await expect(
+        callUnary(unsigned.checkAccess.bind(unsigned), { minAccessLevel: 0, projectIdOrPath: 'top/sub/app' }, { caller: admin }),
+      ).rejects.toBeInstanceOf(UnauthorizedError);
+    } finally {
+      unsigned.close();
+    }
   });
 });
 

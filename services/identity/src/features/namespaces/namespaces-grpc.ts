@@ -112,9 +112,9 @@ export function namespacesGrpc(options: {
         return { group: await groupSummary(group) };
       }),
     ),
-    checkAccess: unaryHandler(logger, (request: CheckAccessRequest) =>
+    checkAccess: unaryHandler(logger, (request: CheckAccessRequest, { caller }) =>
       inUnitOfWork(orm, async (): Promise<CheckAccessResponse> => {
-        const viewer = await access.viewerFor(request.userId);
+        const viewer = await access.viewerOf(caller);
         const admin = isAdmin(viewer);
         if (request.projectIdOrPath !== undefined) {
           const { project, namespace, accessLevel } = await access.project(viewer, parseIdOrPath(request.projectIdOrPath));

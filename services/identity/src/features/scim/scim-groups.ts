@@ -42,6 +42,11 @@ export class SingleSignOnGroups implements GroupOwnership, ProvisioningGroups {
     return group ? refOf(group) : null;
   }
 
+  async findById(id: number): Promise<SingleSignOnGroupRef | null> {
+    const group = await this.#groups.findById(id);
+    return group ? refOf(group) : null;
+  }
+
   /** A member keeps the role they have; a pending access request becomes the membership. */
   async addMember(options: { group: SingleSignOnGroupRef; userId: number; accessLevel: number }): Promise<void> {
     const existing = await this.#memberStore.find('Group', options.group.id, options.userId);

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ConflictError, InputError, UnauthorizedError } from '@platform/errors';
+import type { AuthenticatedCaller } from '@platform/auth';
+import { ConflictError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
 import type { SamlProvider } from '../saml-providers/saml-provider.entity.ts';
 import type { SamlProviderStore } from '../saml-providers/saml-providers-store.ts';
@@ -25,6 +26,7 @@ const PROVISIONED_ACCESS_LEVEL = ACCESS_LEVELS.guest;
 /** What SCIM needs of groups and their memberships. */
 export interface ProvisioningGroups {
   findByFullPath(fullPath: string): Promise<SingleSignOnGroupRef | null>;
+  findById(id: number): Promise<SingleSignOnGroupRef | null>;
   /** Makes the user a member at `accessLevel`, unless they already are a member. */
   addMember(options: { group: SingleSignOnGroupRef; userId: number; accessLevel: number }): Promise<void>;
   /** Ends the user's membership, if they have one. */
@@ -122,8 +124,10 @@ export class ScimService {
   }
 
   /**
-   * Provisions a user: links the user who has the email, or creates one, then grants the SAML
-   * identity and the membership. A deactivated user's externalId provisions them again.
+   * Provisions a user: creates one and grants the SAML identity and the membership. When an
+   * account with the email exists, it is neither changed nor linked: the link waits until its
+   * owner confirms it (`confirmLink`), and an administrator's account is never linked. A
+   * deactivated user's externalId provisions them again.
    */
   async create(context: ScimContext, body: CreateScimUserBody): Promise<ProvisionedUser> {
     const email = String(chooseEmail(body.emails));
@@ -137,18 +141,41 @@ export class ScimService {
         if (existing.active || !active) throw new ConflictError(`User with externalId ${body.externalId} has already been provisioned`);
         return this.#reactivate(context, existing);
       }
-      const linked = await this.#users.findByEmail(email);
-      if (linked && (await this.#store.findIdentityOfUser(context.group.id, linked.id))) {
-        throw new ConflictError(`User with email ${email} has already been provisioned under another externalId`);
+      const existingUser = await this.#users.findByEmail(email);
+      if (existingUser) {
+        if (await this.#store.findIdentityOfUser(context.group.id, existingUser.id)) {
+          throw new ConflictError(`User with email ${email} has already been provisioned under another externalId`);
+        }
+        if (existingUser.isAdmin) throw new ConflictError(`User with email ${email} cannot be linked to this identity provider`);
+        const identity = await this.#store.insertIdentity({
+          groupId: context.group.id,
+          userId: existingUser.id,
+          externUid: body.externalId,
+          active,
+          provisionedUser: false,
+          linkConfirmedAt: null,
+        });
+        return { identity, user: existingUser };
       }
-      const user = linked ?? (await this.#users.create({ username, email, name }));
-      const identity = await this.#store.insertIdentity({ groupId: context.group.id, userId: user.id, externUid: body.externalId, active });
-      if (active) await this.#grantAccess(context, { identity, user }, { userCreated: !linked, reactivated: false });
+      const user = await this.#users.create({ username, email, name });
+      const identity = await this.#store.insertIdentity({
+        groupId: context.group.id,
+        userId: user.id,
+        externUid: body.externalId,
+        active,
+        provisionedUser: true,
+        linkConfirmedAt: new Date(),
+      });
+      if (active) await this.#grantAccess(context, { identity, user }, { userCreated: true, reactivated: false });
       return { identity, user };
     });
   }
 
-  /** Applies PATCH operations: renames, email and externalId changes, deactivation and reactivation. */
+  /**
+   * Applies PATCH operations: renames, email and externalId changes, deactivation and reactivation.
+   * Name, email and username change only for a user this group's provider created; for an account
+   * it merely links, they are ignored, as GitLab ignores them.
+   */
   async update(context: ScimContext, externUid: string, operations: ScimPatchOperation[]): Promise<void> {
     const changes = changesFromOperations(operations);
     await this.#em.transactional(async () => {
@@ -161,11 +188,11 @@ export class ScimService {
         const username = usernameFrom(changes.username);
         if (username !== user.username) userChanges.username = username;
       }
-      if (Object.keys(userChanges).length > 0) user = await this.#users.update(user, userChanges);
+      if (identity.provisionedUser && Object.keys(userChanges).length > 0) user = await this.#users.update(user, userChanges);
 
       if (changes.externUid !== undefined && changes.externUid !== identity.externUid) {
         await this.#store.updateIdentity(identity, { externUid: changes.externUid });
-        if (identity.active) {
+        if (identity.active && identity.linkConfirmedAt) {
           await this.#store.renameSamlIdentity({ userId: user.id, samlProviderId: context.samlProvider.id, externUid: changes.externUid });
         }
       }
@@ -179,14 +206,60 @@ export class ScimService {
     await this.#em.transactional(async (em) => {
       const identity = await this.#requireIdentity(context, externUid);
       const user = await this.#userOf(identity);
-      await this.#revokeAccess(context, user);
+      if (identity.linkConfirmedAt) await this.#revokeAccess(context, user);
       await this.#store.deleteIdentity(identity);
       recordEvent(em, scimUserDeprovisionedEvent({ group: context.group, user, externUid: identity.externUid, reason: 'deleted' }));
     });
   }
 
+  /** The links of existing accounts to groups' identity providers that wait for the user's confirmation. */
+  async pendingLinks(caller: AuthenticatedCaller): Promise<Array<{ identity: ScimIdentity; group: SingleSignOnGroupRef }>> {
+    const identities = await this.#store.listPendingLinks(caller.userId);
+    const links = await Promise.all(
+      identities.map(async (identity) => {
+        const group = await this.#groups.findById(identity.groupId);
+        return group ? [{ identity, group }] : [];
+      }),
+    );
+    return links.flat();
+  }
+
+  /**
+   * The account's owner agrees to the link: from now on the group's identity provider manages
+   * the user's membership of the group and SAML identity (never their profile). Only the owner,
+   * not an administrator acting as them, may agree, and an administrator's account is never linked.
+   */
+  async confirmLink(caller: AuthenticatedCaller, groupId: number): Promise<void> {
+    if (caller.impersonatorId !== undefined) throw new ForbiddenError('Only the account owner can confirm a link');
+    await this.#em.transactional(async () => {
+      const identity = await this.#requirePendingLink(caller, groupId);
+      const user = await this.#userOf(identity);
+      if (user.isAdmin) throw new ForbiddenError('Administrator accounts are not linked to identity providers');
+      const group = await this.#groups.findById(groupId);
+      const samlProvider = await this.#samlProviders.findByGroupId(groupId);
+      if (!group || !samlProvider) throw new NotFoundError('Link');
+      await this.#store.updateIdentity(identity, { linkConfirmedAt: new Date() });
+      if (identity.active) await this.#grantAccess({ group, samlProvider }, { identity, user }, { userCreated: false, reactivated: false });
+    });
+  }
+
+  /** The account's owner refuses the link: the group's identity provider forgets the account. */
+  async declineLink(caller: AuthenticatedCaller, groupId: number): Promise<void> {
+    await this.#em.transactional(async () => {
+      await this.#store.deleteIdentity(await this.#requirePendingLink(caller, groupId));
+    });
+  }
+
+  async #requirePendingLink(caller: AuthenticatedCaller, groupId: number): Promise<ScimIdentity> {
+    const identity = await this.#store.findIdentityOfUser(groupId, caller.userId);
+    if (!identity || identity.linkConfirmedAt) throw new NotFoundError('Link');
+    return identity;
+  }
+
   async #deactivate(context: ScimContext, provisioned: ProvisionedUser): Promise<void> {
     await this.#store.updateIdentity(provisioned.identity, { active: false });
+    // An account whose owner never agreed was never given access, nor may losing it cost them any.
+    if (!provisioned.identity.linkConfirmedAt) return;
     await this.#revokeAccess(context, provisioned.user);
     recordEvent(
       this.#em,
@@ -202,7 +275,7 @@ export class ScimService {
   async #reactivate(context: ScimContext, identity: ScimIdentity): Promise<ProvisionedUser> {
     const user = await this.#userOf(identity);
     await this.#store.updateIdentity(identity, { active: true });
-    await this.#grantAccess(context, { identity, user }, { userCreated: false, reactivated: true });
+    if (identity.linkConfirmedAt) await this.#grantAccess(context, { identity, user }, { userCreated: false, reactivated: true });
     return { identity, user };
   }
 

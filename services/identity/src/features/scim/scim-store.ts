@@ -8,7 +8,7 @@ import { findPage } from '@platform/db';
 /** The provider name of identities that link a user to a group's SAML provider. */
 export const GROUP_SAML_PROVIDER = 'group_saml';
 
-export type NewScimIdentity = Pick<ScimIdentity, 'groupId' | 'userId' | 'externUid' | 'active'>;
+export type NewScimIdentity = Pick<ScimIdentity, 'groupId' | 'userId' | 'externUid' | 'active' | 'provisionedUser' | 'linkConfirmedAt'>;
 
 export interface ScimStore {
   findToken(groupId: number): Promise<ScimToken | null>;
@@ -23,7 +23,9 @@ export interface ScimStore {
   listIdentities(groupId: number, page: { offset: number; limit: number }): Promise<{ identities: ScimIdentity[]; total: number }>;
   /** Inserts now, so that a taken external UID or user surfaces here as a ConflictError. */
   insertIdentity(identity: NewScimIdentity): Promise<ScimIdentity>;
-  updateIdentity(identity: ScimIdentity, changes: Partial<Pick<ScimIdentity, 'externUid' | 'active'>>): Promise<void>;
+  updateIdentity(identity: ScimIdentity, changes: Partial<Pick<ScimIdentity, 'externUid' | 'active' | 'linkConfirmedAt'>>): Promise<void>;
+  /** Links of existing accounts that wait for their owner's confirmation, oldest first. */
+  listPendingLinks(userId: number): Promise<ScimIdentity[]>;
   deleteIdentity(identity: ScimIdentity): Promise<void>;
 
   /** Gives the user the `group_saml` identity for the group's SAML provider, replacing any earlier one. */
@@ -84,9 +86,16 @@ export class PgScimStore implements ScimStore {
     return entity;
   }
 
-  async updateIdentity(identity: ScimIdentity, changes: Partial<Pick<ScimIdentity, 'externUid' | 'active'>>): Promise<void> {
+  async updateIdentity(
+    identity: ScimIdentity,
+    changes: Partial<Pick<ScimIdentity, 'externUid' | 'active' | 'linkConfirmedAt'>>,
+  ): Promise<void> {
     this.#em.assign(identity, changes);
     await this.#flush(externUidConflict);
+  }
+
+  listPendingLinks(userId: number): Promise<ScimIdentity[]> {
+    return this.#em.find(ScimIdentity, { userId, linkConfirmedAt: null }, { orderBy: { id: 'asc' } });
   }
 
   async deleteIdentity(identity: ScimIdentity): Promise<void> {

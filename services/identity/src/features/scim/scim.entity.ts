@@ -15,7 +15,9 @@ export type ScimToken = InferEntity<typeof ScimToken>;
 
 /**
  * A user the group's identity provider provisioned, under the identity provider's external UID.
- * While `active`, the user also has a `group_saml` identity and a membership of the group.
+ * While `active` and confirmed, the user also has a `group_saml` identity and a membership of the
+ * group. `provisionedUser` says the provider created the user, and only then may it change their
+ * profile; an account that existed before is linked only once its owner confirms (`linkConfirmedAt`).
  */
 export const ScimIdentity = defineEntity({
   name: 'ScimIdentity',
@@ -26,6 +28,8 @@ export const ScimIdentity = defineEntity({
     userId: p.integer(),
     externUid: p.text(),
     active: p.boolean().default(true),
+    provisionedUser: p.boolean().default(false),
+    linkConfirmedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()

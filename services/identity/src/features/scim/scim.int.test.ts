@@ -3,7 +3,7 @@
  * driven as a group owner and as an identity provider would drive them.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import request from 'supertest';
+import type request from 'supertest';
 import pg from 'pg';
 import { adminCaller, callerHeader, userCaller } from '@platform/testing';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
@@ -14,7 +14,7 @@ const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const anonymous = callerHeader({ kind: 'anonymous' });
 
 let harness: IdentityHarness;
-let api: ReturnType<typeof request>;
+let api: IdentityHarness['api'];
 let db: pg.Client;
 let owner: { id: number; headers: Record<string, string> };
 
@@ -113,6 +113,12 @@ function expectScimError(response: request.Response, status: number, detail: str
     ...(scimType ? { scimType } : {}),
     detail: typeof detail === 'string' ? detail : expect.stringMatching(detail),
   });
+}
+
+/** The account's owner agrees, through the API, to the link a group's identity provider asked for. */
+async function confirmLink(user: { id: number; username: string }, groupId: number): Promise<void> {
+  const response = await api.post(`/api/v4/user/scim_links/${groupId}/confirm`).set(callerHeader(userCaller(user.id, user.username)));
+  expect(response.status).toBe(204);
 }
 
 async function membershipOf(groupId: number, userId: number): Promise<number | undefined> {
@@ -533,6 +539,7 @@ describe('SCIM error cases', () => {
     );
     expect(linked.status).toBe(201);
     expect(linked.body).toMatchObject({ id: 'link-1', userName: 'existing-person' });
+    await confirmLink(existing, group.id);
     expect(await membershipOf(group.id, existing.id)).toBe(10);
     expect(await query('select 1 from users where username = $1', ['whatever'])).toHaveLength(0);
     const [event] = (await eventsOfGroup(group.id, 'identity.scim_user.provisioned')).filter(
@@ -626,6 +633,7 @@ describe('SCIM error cases', () => {
       scimUser({ externalId: 'owner-1', userName: 'group-owner', email: 'group-owner@example.com' }),
     );
     expect(linked.status).toBe(201);
+    await confirmLink({ id: owner.id, username: 'group-owner' }, ownedGroup.id);
     expect(await membershipOf(ownedGroup.id, owner.id)).toBe(50);
     expectScimError(
       await scim(ownedGroup).delete('owner-1'),
@@ -650,9 +658,138 @@ describe('SCIM error cases', () => {
     expect((await scim(first).create(body)).status).toBe(201);
     expect((await scim(second).create(body)).status).toBe(201);
     const [user] = await query<{ id: number }>('select id from users where username = $1', ['shared.person']);
+    // The second group's provider found an account the first one made: its owner links it.
+    await confirmLink({ id: user!.id, username: 'shared.person' }, second.id);
     expect(await samlIdentitiesOf(user!.id)).toEqual([
       { extern_uid: 'shared-uid', saml_provider_id: first.samlProviderId },
       { extern_uid: 'shared-uid', saml_provider_id: second.samlProviderId },
     ]);
+  });
+});
+
+describe('existing accounts and SCIM', () => {
+  let attacker: { id: number; username: string };
+  let attackerHeaders: Record<string, string>;
+  let group: Awaited<ReturnType<typeof provisionedGroup>>;
+
+  beforeAll(async () => {
+    // An ordinary user sets up a group of their own with single sign-on and SCIM.
+    attacker = await createUser('scim-attacker');
+    attackerHeaders = callerHeader(userCaller(attacker.id, attacker.username));
+    const created = await api.post('/api/v4/groups').set(attackerHeaders).send({ name: 'takeover', path: 'takeover' });
+    expect(created.status).toBe(201);
+    const saml = await api
+      .put(`/api/v4/groups/${created.body.id}/saml`)
+      .set(attackerHeaders)
+      .send({ enabled: true, sso_url: 'https://idp.example.com/sso/saml', certificate_fingerprint: FINGERPRINT });
+    expect(saml.status).toBe(200);
+    const token = await api.post(`/api/v4/groups/${created.body.id}/scim/token`).set(attackerHeaders);
+    expect(token.status).toBe(201);
+    group = { id: created.body.id, path: 'takeover', samlProviderId: saml.body.id, token: token.body.token };
+  });
+
+  async function profileOf(userId: number) {
+    const [row] = await query<{ email: string; name: string; username: string }>('select email, name, username from users where id = $1', [
+      userId,
+    ]);
+    return row;
+  }
+
+  it("never changes or links a victim's account found by email; the link waits for its owner", async () => {
+    const victim = await createUser('scim-victim', 'victim@corp.example');
+    const before = await profileOf(victim.id);
+    const provisioned = await scim(group).create(scimUser({ externalId: 'victim-1', userName: 'victim', email: 'victim@corp.example' }));
+    expect(provisioned.status).toBe(201);
+    expect(await samlIdentitiesOf(victim.id)).toEqual([]);
+    expect(await membershipOf(group.id, victim.id)).toBeUndefined();
+
+    const patched = await scim(group).patch('victim-1', [
+      { op: 'Replace', path: 'emails[type eq "work"].value', value: 'attacker-inbox@evil.example' },
+      { op: 'Replace', path: 'name.formatted', value: 'Owned' },
+      { op: 'Replace', path: 'userName', value: 'owned-victim' },
+    ]);
+    expect(patched.status).toBe(204);
+    expect(await profileOf(victim.id)).toEqual(before);
+    expect(await samlIdentitiesOf(victim.id)).toEqual([]);
+
+    const reactivated = await scim(group).patch('victim-1', [{ op: 'Replace', path: 'active', value: true }]);
+    expect(reactivated.status).toBe(204);
+    expect(await samlIdentitiesOf(victim.id)).toEqual([]);
+    expect(await membershipOf(group.id, victim.id)).toBeUndefined();
+  });
+
+  it('shows the pending link to its owner alone, who may decline it', async () => {
+    const victim = await createUser('scim-decliner', 'decliner@corp.example');
+    expect((await scim(group).create(scimUser({ externalId: 'decline-1', userName: 'x', email: 'decliner@corp.example' }))).status).toBe(
+      201,
+    );
+    const asVictim = callerHeader(userCaller(victim.id, victim.username));
+    const pending = await api.get('/api/v4/user/scim_links').set(asVictim);
+    expect(pending.status).toBe(200);
+    expect(pending.body).toEqual([{ group_id: group.id, group_path: 'takeover', extern_uid: 'decline-1', created_at: expect.any(String) }]);
+    expect((await api.get('/api/v4/user/scim_links').set(attackerHeaders)).body).toEqual([]);
+    // Nobody else can confirm it: not the group's owner, not an administrator acting as the victim.
+    expect((await api.post(`/api/v4/user/scim_links/${group.id}/confirm`).set(attackerHeaders)).status).toBe(404);
+    const impersonated = callerHeader({
+      kind: 'user',
+      userId: victim.id,
+      username: victim.username,
+      name: victim.username,
+      isAdmin: false,
+      scopes: ['api'],
+      impersonatorId: 1,
+    });
+    expect((await api.post(`/api/v4/user/scim_links/${group.id}/confirm`).set(impersonated)).status).toBe(403);
+    expect((await api.post(`/api/v4/user/scim_links/${group.id}/confirm`).set(callerHeader({ kind: 'anonymous' }))).status).toBe(401);
+
+    expect((await api.delete(`/api/v4/user/scim_links/${group.id}`).set(asVictim)).status).toBe(204);
+    expect((await api.get('/api/v4/user/scim_links').set(asVictim)).body).toEqual([]);
+    expectScimError(await scim(group).get('decline-1'), 404, 'Resource decline-1 not found');
+    expect(await membershipOf(group.id, victim.id)).toBeUndefined();
+  });
+
+  it('links the account once its owner confirms, and still never changes their profile', async () => {
+    const member = await createUser('scim-consenting', 'consenting@corp.example');
+    expect((await scim(group).create(scimUser({ externalId: 'consent-1', userName: 'x', email: 'consenting@corp.example' }))).status).toBe(
+      201,
+    );
+    const before = await profileOf(member.id);
+    await confirmLink(member, group.id);
+    expect(await samlIdentitiesOf(member.id)).toEqual([{ extern_uid: 'consent-1', saml_provider_id: group.samlProviderId }]);
+    expect(await membershipOf(group.id, member.id)).toBe(10);
+    expect((await scim(group).patch('consent-1', [{ op: 'Replace', path: 'name.formatted', value: 'Renamed' }])).status).toBe(204);
+    expect(await profileOf(member.id)).toEqual(before);
+    expect(
+      (await api.post(`/api/v4/user/scim_links/${group.id}/confirm`).set(callerHeader(userCaller(member.id, member.username)))).status,
+    ).toBe(404);
+  });
+
+  it('never links an administrator', async () => {
+    const administrator = await createUser('scim-admin', 'admin@corp.example');
+    await query('update users set is_admin = true where id = $1', [administrator.id]);
+    expectScimError(
+      await scim(group).create(scimUser({ externalId: 'admin-1', userName: 'x', email: 'admin@corp.example' })),
+      409,
+      'User with email admin@corp.example cannot be linked to this identity provider',
+      'uniqueness',
+    );
+    expect(await samlIdentitiesOf(administrator.id)).toEqual([]);
+    expect(await query('select 1 from scim_identities where user_id = $1', [administrator.id])).toHaveLength(0);
+  });
+
+  it("changes only users this group's provider created, not those another group's provider created", async () => {
+    const other = await provisionedGroup('scim-other-idp');
+    expect(
+      (await scim(other).create(scimUser({ externalId: 'theirs', userName: 'their.user', email: 'their.user@example.com' }))).status,
+    ).toBe(201);
+    const [theirs] = await query<{ id: number }>('select id from users where username = $1', ['their.user']);
+    const before = await profileOf(theirs!.id);
+    expect((await scim(group).create(scimUser({ externalId: 'grab', userName: 'x', email: 'their.user@example.com' }))).status).toBe(201);
+    await scim(group).patch('grab', [{ op: 'Replace', path: 'emails[type eq "work"].value', value: 'grabbed@evil.example' }]);
+    expect(await profileOf(theirs!.id)).toEqual(before);
+    const own = await scim(group).create(scimUser({ externalId: 'own-1', userName: 'own.user', email: 'own.user@example.com' }));
+    expect(own.status).toBe(201);
+    expect((await scim(group).patch('own-1', [{ op: 'Replace', path: 'name.formatted', value: 'Own Renamed' }])).status).toBe(204);
+    expect((await scim(group).get('own-1')).body.name.formatted).toBe('Own Renamed');
   });
 });

@@ -39,3 +39,6 @@ export type CreateScimUserBody = z.output<typeof createScimUserBody>;
 export const patchScimUserBody = z.object({
   Operations: z.array(z.object({ op: z.string().min(1), path: z.string().max(1024).optional(), value: z.unknown() })).min(1),
 });
+
+/** `/user/scim_links/:group_id`: the group whose identity provider asked to link the caller's account. */
+export const scimLinkParams = z.object({ group_id: params.integer().pipe(z.number().int().positive()) });

@@ -1,0 +1,78 @@
+import {
+  InterceptingCall,
+  Metadata,
+  ResponderBuilder,
+  ServerInterceptingCall,
+  ServerListenerBuilder,
+  status,
+  type Interceptor,
+  type ServerInterceptor,
+} from '@grpc/grpc-js';
+import { anonymousCaller, CALLER_HEADER, signCaller, verifyCaller, type Caller } from '@platform/auth';
+
+/** The metadata key of the signed caller: the same token, bound to the gRPC method, as the gateway's HTTP header. */
+export const CALLER_METADATA = CALLER_HEADER;
+
+/** Callers that `callUnary` hands to the signing interceptor, by the metadata object of the call. */
+const pendingCallers = new WeakMap<Metadata, Caller>();
+/** Callers the server verified, by the metadata object its handlers receive. */
+const verifiedCallers = new WeakMap<Metadata, Caller>();
+
+/** Remembers on whose behalf a call is made, for `internalClientOptions`' interceptor to sign. */
+export function metadataActingFor(caller: Caller | undefined): Metadata {
+  const metadata = new Metadata();
+  if (caller) pendingCallers.set(metadata, caller);
+  return metadata;
+}
+
+/**
+ * Client options that sign every call with the internal secret: the caller the call acts for
+ * (anonymous when a service asks on its own behalf), bound to the method's path. Servers started
+ * with `startGrpcServer` refuse calls without it.
+ */
+export function internalClientOptions(options: { internalSecret: string }): { interceptors: Interceptor[] } {
+  const signing: Interceptor = (callOptions, nextCall) =>
+    new InterceptingCall(nextCall(callOptions), {
+      start(metadata, listener, next) {
+        const caller = pendingCallers.get(metadata) ?? anonymousCaller();
+        const path = callOptions.method_definition.path;
+        metadata.set(CALLER_METADATA, signCaller(caller, options.internalSecret, { method: 'POST', path }));
+        next(metadata, listener);
+      },
+    });
+  return { interceptors: [signing] };
+}
+
+/** Services every probe may call without credentials: they reveal nothing but liveness. */
+const OPEN_SERVICES = ['/grpc.health.v1.Health/'];
+
+/**
+ * Refuses, with UNAUTHENTICATED, every call that does not carry a caller signed with the
+ * internal secret for exactly this method, and remembers the verified caller for the handler.
+ */
+export function internalCredentialsInterceptor(internalSecret: string): ServerInterceptor {
+  return (methodDescriptor, call) => {
+    if (OPEN_SERVICES.some((prefix) => methodDescriptor.path.startsWith(prefix))) return new ServerInterceptingCall(call);
+    const listener = new ServerListenerBuilder()
+      .withOnReceiveMetadata((metadata, next) => {
+        const [header] = metadata.get(CALLER_METADATA);
+        try {
+          const caller = verifyCaller(typeof header === 'string' ? header : undefined, internalSecret, {
+            method: 'POST',
+            path: methodDescriptor.path,
+          });
+          verifiedCallers.set(metadata, caller);
+          next(metadata);
+        } catch (error) {
+          call.sendStatus({ code: status.UNAUTHENTICATED, details: error instanceof Error ? error.message : 'unauthenticated' });
+        }
+      })
+      .build();
+    return new ServerInterceptingCall(call, new ResponderBuilder().withStart((next) => next(listener)).build());
+  };
+}
+
+/** The caller a server handler acts for: only ever the one the interceptor verified. */
+export function verifiedCallerOf(metadata: Metadata): Caller | undefined {
+  return verifiedCallers.get(metadata);
+}
