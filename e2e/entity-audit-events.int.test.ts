@@ -8,11 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
 import type { Caller } from '@platform/auth';
 import {
   adminCaller,
   callerHeader,
-  serviceRequest,
   createTestDatabase,
   TEST_INTERNAL_SECRET,
   testEnvironment,
@@ -29,8 +29,8 @@ let identityDatabase: TestDatabase;
 let auditDatabase: TestDatabase;
 let identity: RunningService;
 let audit: RunningService;
-let identityApi: ReturnType<typeof serviceRequest>;
-let auditApi: ReturnType<typeof serviceRequest>;
+let identityApi: ReturnType<typeof request>;
+let auditApi: ReturnType<typeof request>;
 let owner: Caller;
 let maintainer: Caller;
 let developer: Caller;
@@ -99,8 +99,8 @@ beforeAll(async () => {
       LOG_LEVEL: 'silent',
     }),
   );
-  identityApi = serviceRequest(`http://127.0.0.1:${identity.httpPort}`);
-  auditApi = serviceRequest(`http://127.0.0.1:${audit.httpPort}`);
+  identityApi = request(`http://127.0.0.1:${identity.httpPort}`);
+  auditApi = request(`http://127.0.0.1:${audit.httpPort}`);
 
   owner = await createUser('audowner');
   maintainer = await createUser('audmaintainer');

@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
+import request from 'supertest';
 import type { Caller } from '@platform/auth';
 import { createLogger } from '@platform/logger';
-import { callerHeader, serviceRequest } from '@platform/testing';
+import { callerHeader } from '@platform/testing';
 import { params } from './params.ts';
 import { pageParams, pageShape } from './pagination.ts';
 import { createRouter, reply, routeCatalogue, routesOf } from './routes.ts';
@@ -51,21 +52,20 @@ const thingRoutes = [
   }),
 ];
 
-const app = serviceRequest(
+const app = request(
   createServiceApp({
     logger: createLogger({ name: 'routes-test', level: 'silent' }),
     internalSecret: SECRET,
     readinessChecks: {},
     routes: [createRouter(thingRoutes, { things: ['a', 'b', 'c'] })],
   }),
-  { internalSecret: SECRET },
 );
 
 function as(scopes: string[], isAdmin = false): Record<string, string> {
   const caller: Caller = { kind: 'user', userId: 5, username: 'ada', name: 'Ada', isAdmin, scopes };
-  return callerHeader(caller);
+  return callerHeader(caller, SECRET);
 }
-const anonymous = callerHeader({ kind: 'anonymous' });
+const anonymous = callerHeader({ kind: 'anonymous' }, SECRET);
 
 const insufficient = (scope: string) => ({
   error: 'insufficient_scope',

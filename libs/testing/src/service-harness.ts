@@ -1,7 +1,8 @@
 /** Starts a service in-process against a fresh database and the jest run's Kafka, for integration tests. */
+import request from 'supertest';
 import pg from 'pg';
 import type { Caller } from '@platform/auth';
-import { callerHeader, serviceRequest } from './callers.ts';
+import { callerHeader } from './callers.ts';
 import { createTestDatabase, TEST_INTERNAL_SECRET, testEnvironment } from './test-environment.ts';
 
 /** What a started service offers a test (`RunningService` of `@platform/service` fits). */
@@ -23,7 +24,7 @@ export interface OutboxEnvelope {
 export interface ServiceHarness<Service extends StartedService> {
   service: Service;
   /** Requests to the service's HTTP port, as the gateway would send them. */
-  api: ReturnType<typeof serviceRequest>;
+  api: ReturnType<typeof request>;
   /** The signed caller header for `caller`. */
   as(caller: Caller): Record<string, string>;
   databaseUrl: string;
@@ -60,8 +61,8 @@ export async function startServiceHarness<Service extends StartedService>(option
 
   return {
     service,
-    api: serviceRequest(`http://127.0.0.1:${service.httpPort}`),
-    as: callerHeader,
+    api: request(`http://127.0.0.1:${service.httpPort}`),
+    as: (caller) => callerHeader(caller),
     databaseUrl: database.url,
     sql,
     async outboxEvents(type) {
