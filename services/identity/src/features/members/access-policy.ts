@@ -68,6 +68,21 @@ export class AccessPolicy {
     return { kind: 'user', userId: user.id, username: user.username, isAdmin: user.isAdmin, external: user.external };
   }
 
+  /**
+   * Whether the viewer may see a namespace: a group as its visibility says, a personal namespace
+   * only by its owner and administrators, as in GitLab. NotFoundError otherwise.
+   */
+  async requireVisibleNamespace(viewer: Viewer, namespace: Namespace): Promise<void> {
+    if (namespace.kind === 'group') {
+      await this.group(viewer, namespace.id).catch(() => {
+        throw new NotFoundError('Namespace');
+      });
+      return;
+    }
+    if (isAdmin(viewer) || (viewer.kind === 'user' && viewer.userId === namespace.ownerId)) return;
+    throw new NotFoundError('Namespace');
+  }
+
   /** A group the viewer may see, with their access level; NotFoundError otherwise. */
   async group(viewer: Viewer, idOrPath: number | string): Promise<AccessibleGroup> {
     const group = await this.#groups.findByIdOrPath(idOrPath);

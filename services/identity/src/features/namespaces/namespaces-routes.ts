@@ -51,12 +51,7 @@ export function namespacesRoutes(options: { namespaces: NamespaceStore; access: 
       const { id } = parseParams(idOrPathParams, req.params);
       const namespace = typeof id === 'number' ? await namespaces.findById(id) : await namespaces.findByFullPath(id);
       if (!namespace) throw new NotFoundError('Namespace');
-      // Personal namespaces are as public as their users; groups follow group visibility.
-      if (namespace.kind === 'group') {
-        await access.group(viewer, namespace.id).catch(() => {
-          throw new NotFoundError('Namespace');
-        });
-      }
+      await access.requireVisibleNamespace(viewer, namespace);
       res.json(namespaceView(namespace, views));
     }),
   );

@@ -472,7 +472,7 @@ describe('GET /namespaces', () => {
     expect((await kit.api.get('/api/v4/namespaces').set(kit.as(anonymous))).status).toBe(401);
   });
 
-  it('shows one namespace by id or path, hiding invisible groups', async () => {
+  it("shows one namespace by id or path, hiding invisible groups and other users' personal namespaces", async () => {
     const byPath = await kit.api.get('/api/v4/namespaces/acme%2Ftools').set(kit.as(outsider));
     expect(byPath.body).toMatchObject({
       id: subgroupId,
@@ -481,7 +481,12 @@ describe('GET /namespaces', () => {
       parent_id: groupId,
       web_url: 'http://platform.test/groups/acme/tools',
     });
-    expect((await kit.api.get('/api/v4/namespaces/powner').set(kit.as(outsider))).body).toMatchObject({ kind: 'user', path: 'powner' });
+    // A personal namespace is its owner's (and administrators') to see, as in GitLab.
+    expect((await kit.api.get('/api/v4/namespaces/powner').set(kit.as(owner))).body).toMatchObject({ kind: 'user', path: 'powner' });
+    expect((await kit.api.get('/api/v4/namespaces/powner').set(kit.as(admin))).body).toMatchObject({ kind: 'user', path: 'powner' });
+    const othersPersonal = await kit.api.get('/api/v4/namespaces/powner').set(kit.as(outsider));
+    expect(othersPersonal.status).toBe(404);
+    expect(othersPersonal.body).toEqual({ message: '404 Namespace Not Found' });
     expect((await kit.api.get(`/api/v4/namespaces/${otherGroupId}`).set(kit.as(outsider))).body).toEqual({
       message: '404 Namespace Not Found',
     });

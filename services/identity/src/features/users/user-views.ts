@@ -1,3 +1,4 @@
+import type { Caller } from '@platform/auth';
 import { renderMarkdown } from '../../markdown.ts';
 import type { Identity, User } from './user.entity.ts';
 
@@ -41,6 +42,19 @@ export function publicUserView(user: User, context: ViewContext) {
     organization: user.organization,
     job_title: user.jobTitle,
   };
+}
+
+/**
+ * `GET /users/:id` for anyone but an administrator: a private profile hides when the account was
+ * made from everybody but its owner, as GitLab's `read_user_profile` does.
+ */
+export function profileViewFor(options: { user: User; caller: Caller; context: ViewContext }) {
+  const { user, caller, context } = options;
+  const view = publicUserView(user, context);
+  const ownProfile = caller.kind === 'user' && caller.userId === user.id;
+  if (!user.privateProfile || ownProfile) return view;
+  const { created_at: _createdAt, ...visible } = view;
+  return visible;
 }
 
 function identitiesView(identities: Identity[]) {

@@ -9,7 +9,7 @@ import {
   adminUserView,
   basicUserView,
   currentUserView,
-  publicUserView,
+  profileViewFor,
   withCustomAttributes,
   type ViewContext,
 } from './user-views.ts';
@@ -77,7 +77,7 @@ export const usersRoutes = [
       // Anonymous callers see active users only.
       if (caller.kind === 'anonymous' && user.state !== 'active') throw new NotFoundError('User');
       const isAdmin = caller.kind === 'user' && caller.isAdmin;
-      const view = isAdmin ? adminSingleUserView(user, identities, views) : publicUserView(user, views);
+      const view = isAdmin ? adminSingleUserView(user, identities, views) : profileViewFor({ user, caller, context: views });
       if (!(isAdmin && input.with_custom_attributes)) return view;
       const attributes = await customAttributes.listFor([user.id]);
       return withCustomAttributes(view, attributes.get(user.id) ?? []);

@@ -177,9 +177,9 @@ export class UsersService {
   }
 
   /**
-   * `GET /users` as `caller` may see it: anonymous callers get active users only; sorting, the
-   * two-factor filter and custom attributes are for administrators, and other callers' values
-   * for them are ignored, as in GitLab.
+   * `GET /users` as `caller` may see it: anonymous callers only look up active users by username;
+   * sorting, the external, creation-time, without-projects and two-factor filters and custom
+   * attributes are for administrators, and other callers' values for them are ignored, as in GitLab.
    */
   async list(caller: Caller, input: ListUsersParams, page: { offset: number; limit: number }) {
     const isAdmin = caller.kind === 'user' && caller.isAdmin;
@@ -187,6 +187,8 @@ export class UsersService {
       if (caller.kind === 'anonymous') throw new UnauthorizedError();
       throw new ForbiddenError();
     }
+    // Anonymous callers may look a user up by username, never list them all.
+    if (caller.kind === 'anonymous' && !input.username) throw new ForbiddenError('Not authorized to access /api/v4/users');
     const states: UserListFilter['states'] = [];
     if (input.active || caller.kind === 'anonymous') states.push('active');
     if (input.blocked) states.push('blocked');
@@ -195,14 +197,15 @@ export class UsersService {
       ...(search ? { search: { term: search, emailColumn: isAdmin ? 'email' : 'public_email' } } : {}),
       ...(input.username !== undefined ? { username: input.username } : {}),
       states,
-      external: input.external === true,
+      // The external flag, creation times and project membership are for administrators to filter by.
+      external: isAdmin && input.external === true,
       excludeInternal: input.exclude_internal === true,
-      withoutProjects: input.without_projects === true,
+      withoutProjects: isAdmin && input.without_projects === true,
       ...(input.extern_uid !== undefined && input.provider !== undefined
         ? { identity: { provider: input.provider, externUid: input.extern_uid } }
         : {}),
-      ...(input.created_before ? { createdBefore: input.created_before } : {}),
-      ...(input.created_after ? { createdAfter: input.created_after } : {}),
+      ...(isAdmin && input.created_before ? { createdBefore: input.created_before } : {}),
+      ...(isAdmin && input.created_after ? { createdAfter: input.created_after } : {}),
       ...(isAdmin && input.custom_attributes ? { customAttributes: input.custom_attributes } : {}),
       ...(isAdmin && input.two_factor ? { twoFactorEnabled: input.two_factor === 'enabled' } : {}),
       orderBy: isAdmin ? orderField(input.order_by ?? 'id') : 'id',

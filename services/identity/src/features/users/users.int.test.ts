@@ -65,13 +65,37 @@ describe('GET /users', () => {
   });
 
   it('shows anonymous callers active users only', async () => {
-    const response = await harness.api.get('/api/v4/users?per_page=100').set(anonymous);
+    const response = await harness.api.get('/api/v4/users?username=list-alpha').set(anonymous);
     expect(response.status).toBe(200);
     expect(usernames(response.body)).toContain('list-alpha');
-    expect(usernames(response.body)).not.toContain('list-gamma');
+    expect(usernames((await harness.api.get('/api/v4/users?username=list-gamma').set(anonymous)).body)).not.toContain('list-gamma');
     expect(response.body.every((user: { state: string }) => user.state === 'active')).toBe(true);
-    const blocked = await harness.api.get('/api/v4/users?blocked=true').set(anonymous);
+    const blocked = await harness.api.get('/api/v4/users?username=list-gamma&blocked=true').set(anonymous);
     expect(blocked.body).toEqual([]);
+  });
+
+  it('refuses anonymous callers the list unless they look up a username', async () => {
+    for (const query of ['', '?per_page=100', '?search=list', '?blocked=true', '?username=']) {
+      const response = await harness.api.get(`/api/v4/users${query}`).set(anonymous);
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({ message: '403 Forbidden - Not authorized to access /api/v4/users' });
+    }
+  });
+
+  it('ignores administrator-only filters for everybody else', async () => {
+    const asUser = callerHeader(userCaller(alpha.id, 'list-alpha'));
+    const everyone = usernames((await harness.api.get('/api/v4/users?per_page=100').set(asUser)).body).sort();
+    for (const filter of [
+      'external=true',
+      'without_projects=true',
+      'created_after=2999-01-01T00:00:00Z',
+      'created_before=2000-01-01T00:00:00Z',
+    ]) {
+      const filtered = await harness.api.get(`/api/v4/users?per_page=100&${filter}`).set(asUser);
+      expect(filtered.status).toBe(200);
+      expect(usernames(filtered.body).sort()).toEqual(everyone);
+    }
+    expect((await harness.api.get('/api/v4/users?created_after=2999-01-01T00:00:00Z').set(admin)).body).toEqual([]);
   });
 
   it('searches names and usernames, and the primary email for administrators only', async () => {
@@ -267,6 +291,17 @@ describe('GET /users/:id and GET /user', () => {
     const blocked = await harness.api.get(`/api/v4/users/${created.id}`).set(anonymous);
     expect(blocked.status).toBe(404);
     expect(blocked.body).toEqual({ message: '404 User Not Found' });
+  });
+
+  it('hides when a private profile was created from everybody but its owner and administrators', async () => {
+    const created = await harness.createUser('single-private', { private_profile: true });
+    const asOther = await harness.api.get(`/api/v4/users/${created.id}`).set(callerHeader(userCaller(1000, 'someone')));
+    expect(asOther.status).toBe(200);
+    expect(asOther.body).not.toHaveProperty('created_at');
+    expect((await harness.api.get(`/api/v4/users/${created.id}`).set(anonymous)).body).not.toHaveProperty('created_at');
+    const asOwner = await harness.api.get(`/api/v4/users/${created.id}`).set(callerHeader(userCaller(created.id, 'single-private')));
+    expect(asOwner.body).toHaveProperty('created_at');
+    expect((await harness.api.get(`/api/v4/users/${created.id}`).set(admin)).body).toHaveProperty('created_at');
   });
 
   it('adds custom attributes for administrators who ask', async () => {
