@@ -3,8 +3,9 @@ import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
 import request from 'supertest';
 import { z } from 'zod';
-import { anonymousCaller, CALLER_HEADER, signCaller } from '@platform/auth';
+import { anonymousCaller } from '@platform/auth';
 import { createLogger } from '@platform/logger';
+import { callerHeader } from '@platform/testing';
 import { asyncHandler } from './request-context.ts';
 import { params, parseParams, requestParams } from './params.ts';
 import { createServiceApp } from './service-app.ts';
@@ -46,8 +47,8 @@ function app() {
     bodyLimits: { bodyBytes: 64 * 1024, fields: 50, fieldBytes: 1024, files: 2, fileBytes: 4096 },
   });
   return {
-    post: (path = '/api/v4/groups') => request(service).post(path).set(CALLER_HEADER, signCaller(anonymousCaller(), SECRET)),
-    get: (path: string) => request(service).get(path).set(CALLER_HEADER, signCaller(anonymousCaller(), SECRET)),
+    post: (path = '/api/v4/groups') => request(service).post(path).set(callerHeader(anonymousCaller(), SECRET)),
+    get: (path: string) => request(service).get(path).set(callerHeader(anonymousCaller(), SECRET)),
   };
 }
 
