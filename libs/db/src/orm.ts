@@ -3,6 +3,7 @@ import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresq
 import { Migrator } from '@mikro-orm/migrations';
 import type { MigrationObject } from '@mikro-orm/core';
 import type { Logger } from '@platform/logger';
+import { prepareStatements, type PreparedStatements } from './prepared-statements.ts';
 
 export type Orm = MikroORM;
 export type { EntityManager };
@@ -50,8 +51,12 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
+/** Each ORM's statement preparer, made when its pool is (which may be after init). */
+const preparedStatements = new WeakMap<Orm, { current?: PreparedStatements }>();
+
 export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
-  return MikroORM.init({
+  const prepared: { current?: PreparedStatements } = {};
+  const orm = await MikroORM.init({
     clientUrl: options.url,
     entities: options.entities,
     extensions: [Migrator],
@@ -65,11 +70,18 @@ export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
     },
     forceUtcTimezone: true,
     pool: { min: 1, max: options.poolSize ?? 10 },
+    driverOptions: {
+      onPoolCreated: (pool: pg.Pool) => {
+        prepared.current = prepareStatements(pool);
+      },
+    },
     // Entities leave the service as plain DTOs; nothing lazily loads behind a caller's back.
     serialization: { forceObject: true },
     debug: false,
     logger: (message) => options.logger.debug({ orm: true }, message),
   });
+  preparedStatements.set(orm, prepared);
+  return orm;
 }
 
 /**
@@ -87,11 +99,12 @@ export async function migrate(orm: Orm): Promise<void> {
   }
 }
 
-/** The service's database, ready to use: created if missing, connected, migrated. */
+/** The service's database, ready to use: created if missing, connected, migrated, then statements prepared. */
 export async function openDatabase(options: CreateOrmOptions): Promise<Orm> {
   await ensureDatabase(options.url);
   const orm = await createOrm(options);
   await migrate(orm);
+  preparedStatements.get(orm)?.current?.enable();
   return orm;
 }
 
