@@ -105,7 +105,7 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
       const groupStore = new PgGroupStore(em);
       const projectStore = new PgProjectStore({ em, namespaces: namespaceStore });
       const memberStore = new PgMemberStore(em);
-      const access = new AccessPolicy({ em, groups: groupStore, projects: projectStore, namespaces: namespaceStore });
+      const access = new AccessPolicy({ em, namespaces: namespaceStore });
       const members = new MembersService({ em, members: memberStore, users: userStore, groups: groupStore, access });
       const projects = new ProjectsService({
         em,
@@ -113,7 +113,6 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
         namespaces: namespaceStore,
         groups: groupStore,
         members,
-        memberStore,
         access,
         users: userStore,
       });

@@ -1,7 +1,7 @@
 import type { Group, Namespace } from '../namespaces/namespace.entity.ts';
 import { fullNameOf } from '../namespaces/namespaces-store.ts';
 import { namespaceWebUrl, type NamespaceViewContext } from '../namespaces/namespace-views.ts';
-import type { GroupCustomAttribute, GroupGroupLink } from './group.entity.ts';
+import type { GroupCustomAttribute } from './group.entity.ts';
 
 /** What group views need besides the groups, loaded once per response. */
 export interface GroupViewData {
@@ -60,13 +60,22 @@ export function groupView(group: Group, data: GroupViewData, context: NamespaceV
   };
 }
 
-/** One entry of `shared_with_groups`. */
-export function sharedWithGroupView(link: GroupGroupLink, group: Group) {
+/** A share with a group, as `shared_with_groups` shows it: read as a plain row, not entities. */
+export interface SharedGroup {
+  groupId: number;
+  groupName: string;
+  groupFullPath: string;
+  groupAccess: number;
+  expiresAt: string | null;
+}
+
+/** One entry of `shared_with_groups`, of groups and of projects alike. */
+export function sharedWithGroupView(share: SharedGroup) {
   return {
-    group_id: group.id,
-    group_name: group.name,
-    group_full_path: group.fullPath,
-    group_access_level: link.groupAccess,
-    expires_at: link.expiresAt ?? null,
+    group_id: share.groupId,
+    group_name: share.groupName,
+    group_full_path: share.groupFullPath,
+    group_access_level: share.groupAccess,
+    expires_at: share.expiresAt ?? null,
   };
 }

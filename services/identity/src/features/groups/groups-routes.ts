@@ -55,20 +55,17 @@ export function groupsRoutes(options: {
     const data = await groups.viewData([group], { customAttributes: isAdmin(viewer) && options.withCustomAttributes });
     const body: Record<string, unknown> = {
       ...groupView(group, data, views),
-      shared_with_groups: shares.map(({ link, group: sharedWith }) => sharedWithGroupView(link, sharedWith)),
+      shared_with_groups: shares.map(sharedWithGroupView),
       ...(canAdminister ? { runners_token: group.runnersToken ?? null } : {}),
       prevent_sharing_groups_outside_hierarchy: false,
       prevent_forking_outside_group: null,
       membership_lock: false,
     };
     if (options.withProjects) {
-      const window = { offset: 0, limit: DETAIL_PROJECTS_LIMIT };
-      const order = { by: 'id' as const, sort: 'asc' as const };
-      const own = await projects.list(viewer, { namespaceIds: [group.id] }, order, window);
-      const shared = await projects.list(viewer, { sharedWithGroupId: group.id }, order, window);
-      const projectData = await projects.viewData(viewer, [...own.items, ...shared.items]);
-      body.projects = own.items.map((project) => projectView(project, projectData, views));
-      body.shared_projects = shared.items.map((project) => projectView(project, projectData, views));
+      const { own, shared } = await projects.ofGroupDetails(viewer, group.id, DETAIL_PROJECTS_LIMIT);
+      const projectData = await projects.viewData(viewer, [...own, ...shared]);
+      body.projects = own.map((project) => projectView(project, projectData, views));
+      body.shared_projects = shared.map((project) => projectView(project, projectData, views));
     }
     res.status(options.status ?? 200).json(body);
   }

@@ -149,17 +149,7 @@ export class GroupsService {
   /** A visible group with the viewer's access and its shares with groups the viewer may see. */
   async details(viewer: Viewer, idOrPath: number | string) {
     const { group, accessLevel } = await this.#access.group(viewer, idOrPath);
-    const links = await this.#groups.sharesOf(group.id);
-    const sharedWith = await this.#groups.findByIds(links.map((link) => link.sharedWithGroupId));
-    const visible = await this.#access.visibleGroupIds(
-      viewer,
-      sharedWith.map((candidate) => candidate.id),
-    );
-    const byId = new Map(sharedWith.map((candidate) => [candidate.id, candidate]));
-    const shares = links.flatMap((link) => {
-      const target = byId.get(link.sharedWithGroupId);
-      return target && visible.has(target.id) ? [{ link, group: target }] : [];
-    });
+    const shares = await this.#groups.visibleSharesOf(viewer, group.id);
     return { group, accessLevel, shares, canAdminister: isAdmin(viewer) || accessLevel >= ACCESS_LEVELS.owner };
   }
 

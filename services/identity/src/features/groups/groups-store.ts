@@ -6,6 +6,7 @@ import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type Pa
 import { Namespace, type Group } from '../namespaces/namespace.entity.ts';
 import { accessCtes, groupVisibleTo, type Viewer } from '../members/access-sql.ts';
 import { GroupCustomAttribute, GroupGroupLink } from './group.entity.ts';
+import type { SharedGroup } from './group-views.ts';
 import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';
 
 export type NewGroup = Pick<Namespace, 'name' | 'path'> &
@@ -54,8 +55,8 @@ export interface GroupStore {
   customAttributesOf(groupIds: number[]): Promise<Map<number, GroupCustomAttribute[]>>;
   setCustomAttribute(groupId: number, key: string, value: string): Promise<GroupCustomAttribute>;
   removeCustomAttribute(groupId: number, key: string): Promise<boolean>;
-  /** Shares of `groupId` with other groups (`shared_with_groups`). */
-  sharesOf(groupId: number): Promise<GroupGroupLink[]>;
+  /** Shares of `groupId` with groups the viewer may see, oldest first, as `shared_with_groups` shows them. */
+  visibleSharesOf(viewer: Viewer, groupId: number): Promise<SharedGroup[]>;
   findShare(sharedGroupId: number, sharedWithGroupId: number): Promise<GroupGroupLink | null>;
   insertShare(link: Pick<GroupGroupLink, 'sharedGroupId' | 'sharedWithGroupId' | 'groupAccess' | 'expiresAt'>): Promise<GroupGroupLink>;
   removeShare(link: GroupGroupLink): Promise<void>;
@@ -227,8 +228,14 @@ export class PgGroupStore implements GroupStore {
     return deleted > 0;
   }
 
-  sharesOf(groupId: number): Promise<GroupGroupLink[]> {
-    return this.#em.find(GroupGroupLink, { sharedGroupId: groupId }, { orderBy: { id: 'asc' } });
+  async visibleSharesOf(viewer: Viewer, groupId: number): Promise<SharedGroup[]> {
+    const { rows } = await sql<SharedGroup>`with ${accessCtes(viewer)}
+      select g.id as "groupId", g.name as "groupName", g.full_path as "groupFullPath", l.group_access as "groupAccess",
+        l.expires_at as "expiresAt"
+      from group_group_links l join namespaces g on g.id = l.shared_with_group_id and g.kind = 'group'
+      where l.shared_group_id = ${groupId} and ${groupVisibleTo(viewer, 'g')}
+      order by l.id`.execute(this.#em.getKysely());
+    return rows;
   }
 
   findShare(sharedGroupId: number, sharedWithGroupId: number): Promise<GroupGroupLink | null> {

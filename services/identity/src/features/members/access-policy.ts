@@ -2,12 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
-import { User } from '../users/user.entity.ts';
-import type { Group, Namespace } from '../namespaces/namespace.entity.ts';
+import type { EntityDictionary } from '@mikro-orm/core';
+import { Namespace, type Group } from '../namespaces/namespace.entity.ts';
+import { MAX_ID } from '../namespaces/sql-helpers.ts';
 import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
-import type { GroupStore } from '../groups/groups-store.ts';
-import type { Project } from '../projects/project.entity.ts';
-import type { ProjectStore } from '../projects/projects-store.ts';
+import { Project } from '../projects/project.entity.ts';
 import {
   accessCtes,
   ANONYMOUS,
@@ -30,6 +29,9 @@ export interface AccessibleProject {
   namespace: Namespace;
   /** The viewer's effective access level; 0 for none. */
   accessLevel: number;
+  /** The viewer's own membership of the project (pending requests aside), and their access to its group: `permissions`. */
+  directAccessLevel: number | null;
+  namespaceAccessLevel: number | null;
 }
 
 export function isAdmin(viewer: Viewer): boolean {
@@ -43,14 +45,10 @@ export function isAdmin(viewer: Viewer): boolean {
  */
 export class AccessPolicy {
   readonly #em: EntityManager;
-  readonly #groups: GroupStore;
-  readonly #projects: ProjectStore;
   readonly #namespaces: NamespaceStore;
 
-  constructor(options: { em: EntityManager; groups: GroupStore; projects: ProjectStore; namespaces: NamespaceStore }) {
+  constructor(options: { em: EntityManager; namespaces: NamespaceStore }) {
     this.#em = options.em;
-    this.#groups = options.groups;
-    this.#projects = options.projects;
     this.#namespaces = options.namespaces;
   }
 
@@ -62,10 +60,13 @@ export class AccessPolicy {
 
   /** The viewer for a user id, as gRPC callers name the acting user; 0 is anonymous. */
   async viewerFor(userId: number): Promise<Viewer> {
-    if (userId === 0) return ANONYMOUS;
-    const user = await this.#em.findOne(User, { id: userId });
-    if (!user || user.state !== 'active') return ANONYMOUS;
-    return { kind: 'user', userId: user.id, username: user.username, isAdmin: user.isAdmin, external: user.external };
+    if (userId === 0 || userId > MAX_ID) return ANONYMOUS;
+    // Only the columns access depends on, not the whole user.
+    const { rows } = await sql<{ username: string; is_admin: boolean; external: boolean }>`
+      select username, is_admin, external from users where id = ${userId} and state = 'active'`.execute(this.#em.getKysely());
+    const user = rows[0];
+    if (!user) return ANONYMOUS;
+    return { kind: 'user', userId, username: user.username, isAdmin: user.is_admin, external: user.external };
   }
 
   /**
@@ -83,30 +84,59 @@ export class AccessPolicy {
     throw new NotFoundError('Namespace');
   }
 
-  /** A group the viewer may see, with their access level; NotFoundError otherwise. */
+  /**
+   * A group the viewer may see, with their access level; NotFoundError otherwise. One statement
+   * finds the group and decides visibility and access.
+   */
   async group(viewer: Viewer, idOrPath: number | string): Promise<AccessibleGroup> {
-    const group = await this.#groups.findByIdOrPath(idOrPath);
-    if (!group) throw new NotFoundError('Group');
-    const { rows } = await sql<{ visible: boolean; access_level: number }>`
+    const match =
+      typeof idOrPath === 'number' ? (idOrPath > MAX_ID ? null : sql`n.id = ${idOrPath}`) : sql`lower(n.full_path) = lower(${idOrPath})`;
+    if (!match) throw new NotFoundError('Group');
+    const { rows } = await sql<EntityDictionary<Namespace> & { visible__: boolean; access_level__: number }>`
       with ${accessCtes(viewer)}
-      select ${groupVisibleTo(viewer)} as visible, ${groupAccessLevel()} as access_level
-      from namespaces n where n.id = ${group.id}`.execute(this.#em.getKysely());
-    if (!rows[0]?.visible) throw new NotFoundError('Group');
-    return { group, accessLevel: Number(rows[0].access_level) };
+      select n.*, ${groupVisibleTo(viewer)} as visible__, ${groupAccessLevel()} as access_level__
+      from namespaces n where n.kind = 'group' and ${match}`.execute(this.#em.getKysely());
+    const row = rows[0];
+    if (!row?.visible__) throw new NotFoundError('Group');
+    const { visible__: _visible, access_level__: accessLevel, ...columns } = row;
+    return { group: this.#em.map(Namespace, columns) as Group, accessLevel: Number(accessLevel) };
   }
 
-  /** A project the viewer may see, with their access level; NotFoundError otherwise. */
+  /**
+   * A project the viewer may see, with their access levels; NotFoundError otherwise. One
+   * statement finds the project and decides visibility and access; its namespace is a key lookup.
+   */
   async project(viewer: Viewer, idOrPath: number | string): Promise<AccessibleProject> {
-    const project = await this.#projects.findByIdOrPath(idOrPath);
-    if (!project) throw new NotFoundError('Project');
-    const { rows } = await sql<{ visible: boolean; access_level: number }>`
+    const match = projectMatch(idOrPath);
+    if (!match) throw new NotFoundError('Project');
+    const userId = viewer.kind === 'user' ? viewer.userId : 0;
+    const { rows } = await sql<
+      EntityDictionary<Project> & {
+        visible__: boolean;
+        access_level__: number;
+        direct_level__: number | null;
+        namespace_level__: number | null;
+      }
+    >`
       with ${accessCtes(viewer)}
-      select ${projectVisibleTo(viewer)} as visible, ${projectAccessLevel()} as access_level
-      from projects p where p.id = ${project.id}`.execute(this.#em.getKysely());
-    if (!rows[0]?.visible) throw new NotFoundError('Project');
+      select p.*, ${projectVisibleTo(viewer)} as visible__, ${projectAccessLevel()} as access_level__,
+        (select m.access_level from members m
+         where m.source_type = 'Project' and m.source_id = p.id and m.user_id = ${userId} and m.requested_at is null) as direct_level__,
+        (select a.access_level from group_access a where a.id = p.namespace_id) as namespace_level__
+      from projects p where ${match}`.execute(this.#em.getKysely());
+    const row = rows[0];
+    if (!row?.visible__) throw new NotFoundError('Project');
+    const { visible__: _visible, access_level__: accessLevel, direct_level__: direct, namespace_level__: inherited, ...columns } = row;
+    const project = this.#em.map(Project, columns);
     const namespace = await this.#namespaces.findById(project.namespaceId);
     if (!namespace) throw new NotFoundError('Project');
-    return { project, namespace, accessLevel: Number(rows[0].access_level) };
+    return {
+      project,
+      namespace,
+      accessLevel: Number(accessLevel),
+      directAccessLevel: direct === null ? null : Number(direct),
+      namespaceAccessLevel: namespace.kind === 'group' && Number(inherited) > 0 ? Number(inherited) : null,
+    };
   }
 
   /** A visible group on which the viewer has at least `minimum`. */
@@ -146,15 +176,15 @@ export class AccessPolicy {
     for (const row of rows) levels.set(row.id, Number(row.access_level));
     return levels;
   }
+}
 
-  /** Of these groups, the ids the viewer may see. */
-  async visibleGroupIds(viewer: Viewer, groupIds: number[]): Promise<Set<number>> {
-    if (groupIds.length === 0) return new Set();
-    const { rows } = await sql<{ id: number }>`
-      with ${accessCtes(viewer)}
-      select n.id from namespaces n where n.id = any(${groupIds}::integer[]) and ${groupVisibleTo(viewer)}`.execute(this.#em.getKysely());
-    return new Set(rows.map((row) => row.id));
-  }
+/** Where a project id or `namespace/full/path/project` (case-insensitive) points; null names nothing. */
+function projectMatch(idOrPath: number | string) {
+  if (typeof idOrPath === 'number') return idOrPath > MAX_ID ? null : sql`p.id = ${idOrPath}`;
+  const slash = idOrPath.lastIndexOf('/');
+  if (slash <= 0) return null;
+  return sql`lower(p.path) = lower(${idOrPath.slice(slash + 1)})
+    and p.namespace_id = (select n.id from namespaces n where lower(n.full_path) = lower(${idOrPath.slice(0, slash)}))`;
 }
 
 /** Administrators pass every check; others need `minimum`, and anonymous callers need to sign in. */

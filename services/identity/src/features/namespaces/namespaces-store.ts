@@ -14,6 +14,8 @@ export interface NamespaceStore {
   personalNamespaceOf(userId: number): Promise<Namespace | null>;
   /** The namespaces and all their ancestors, by id: what full names and paths are built from. */
   withAncestors(namespaces: Namespace[]): Promise<Map<number, Namespace>>;
+  /** The namespaces with these ids and all their ancestors, by id, in one statement. */
+  lineageOf(ids: number[]): Promise<Map<number, Namespace>>;
   /**
    * The namespaces a user works in, as `GET /namespaces` lists them: their own and the groups they
    * have access to (with `ownedOnly`, Owner access); every namespace for administrators.
@@ -75,6 +77,15 @@ export class PgNamespaceStore implements NamespaceStore {
       window,
     });
     return mapPage(page, (rows) => rows.map((row) => this.#em.map(Namespace, row)));
+  }
+
+  async lineageOf(ids: number[]): Promise<Map<number, Namespace>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await sql<EntityDictionary<Namespace>>`select n.* from namespaces n
+      where n.id in (select unnest(o.traversal_ids) from namespaces o where o.id = any(${[...new Set(ids)]}::integer[]))`.execute(
+      this.#em.getKysely(),
+    );
+    return new Map(rows.map((row) => [Number(row.id), this.#em.map(Namespace, row)]));
   }
 
   async withAncestors(namespaces: Namespace[]): Promise<Map<number, Namespace>> {

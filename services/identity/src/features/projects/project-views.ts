@@ -1,4 +1,5 @@
-import type { Group, Namespace } from '../namespaces/namespace.entity.ts';
+import type { Namespace } from '../namespaces/namespace.entity.ts';
+import { sharedWithGroupView, type SharedGroup } from '../groups/group-views.ts';
 import { fullNameOf } from '../namespaces/namespaces-store.ts';
 import { namespaceView, type NamespaceViewContext } from '../namespaces/namespace-views.ts';
 import type { User } from '../users/user.entity.ts';
@@ -11,7 +12,7 @@ export interface ProjectViewData {
   namespaces: Map<number, Namespace>;
   starCounts: Map<number, number>;
   /** Shares of each project with groups the viewer may see. */
-  shares: Map<number, Array<{ link: ProjectGroupLink; group: Group }>>;
+  shares: Map<number, SharedGroup[]>;
   /** Owners of personal namespaces, by namespace id. */
   owners: Map<number, User>;
   customAttributes?: Map<number, ProjectCustomAttribute[]>;
@@ -147,13 +148,7 @@ export function projectView(
     updated_at: project.updatedAt,
     ci_config_path: project.ciConfigPath ?? null,
     public_jobs: project.publicJobs,
-    shared_with_groups: (data.shares.get(project.id) ?? []).map(({ link, group }) => ({
-      group_id: group.id,
-      group_name: group.name,
-      group_full_path: group.fullPath,
-      group_access_level: link.groupAccess,
-      expires_at: link.expiresAt ?? null,
-    })),
+    shared_with_groups: (data.shares.get(project.id) ?? []).map(sharedWithGroupView),
     only_allow_merge_if_pipeline_succeeds: project.onlyAllowMergeIfPipelineSucceeds,
     allow_merge_on_skipped_pipeline: null,
     request_access_enabled: project.requestAccessEnabled,

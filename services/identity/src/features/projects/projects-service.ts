@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import { FieldValidationError, ForbiddenError, NotFoundError, NotModifiedError, UnauthorizedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
-import { VISIBILITY_RANK, type Group, type Namespace, type Visibility } from '../namespaces/namespace.entity.ts';
+import { VISIBILITY_RANK, type Namespace, type Visibility } from '../namespaces/namespace.entity.ts';
 import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE, pathFromName } from '../namespaces/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
@@ -12,7 +12,6 @@ import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../members/access-sql.ts';
 import { isAdmin, type AccessibleProject, type AccessPolicy } from '../members/access-policy.ts';
 import { ACCESS_LEVELS } from '../members/access-levels.ts';
-import type { MemberStore } from '../members/members-store.ts';
 import { projectSource, type MembersService } from '../members/members-service.ts';
 import type { Project, ProjectCustomAttribute, ProjectGroupLink } from './project.entity.ts';
 import type { NewProject, ProjectFilter, ProjectOrder, ProjectStore } from './projects-store.ts';
@@ -130,7 +129,6 @@ export class ProjectsService {
   readonly #namespaces: NamespaceStore;
   readonly #groups: GroupStore;
   readonly #members: MembersService;
-  readonly #memberStore: MemberStore;
   readonly #access: AccessPolicy;
   readonly #users: UserStore;
 
@@ -140,7 +138,6 @@ export class ProjectsService {
     namespaces: NamespaceStore;
     groups: GroupStore;
     members: MembersService;
-    memberStore: MemberStore;
     access: AccessPolicy;
     users: UserStore;
   }) {
@@ -149,34 +146,18 @@ export class ProjectsService {
     this.#namespaces = options.namespaces;
     this.#groups = options.groups;
     this.#members = options.members;
-    this.#memberStore = options.memberStore;
     this.#access = options.access;
     this.#users = options.users;
   }
 
-  /** What views of these projects need, loaded in a few queries. */
+  /** What views of these projects need: four statements whatever the number of projects. */
   async viewData(viewer: Viewer, projects: Project[], options: { customAttributes?: boolean } = {}): Promise<ProjectViewData> {
     const ids = projects.map((project) => project.id);
-    const own = await this.#namespaces.findByIds(projects.map((project) => project.namespaceId));
-    const namespaces = await this.#namespaces.withAncestors(own);
-    const links = await this.#projects.sharesOf(ids);
-    const linkedGroups = await this.#groups.findByIds([...links.values()].flat().map((link) => link.groupId));
-    const visible = await this.#access.visibleGroupIds(
-      viewer,
-      linkedGroups.map((group) => group.id),
-    );
-    const groupsById = new Map(linkedGroups.filter((group) => visible.has(group.id)).map((group) => [group.id, group]));
-    const shares = new Map<number, Array<{ link: ProjectGroupLink; group: Group }>>();
-    for (const [projectId, projectLinks] of links) {
-      shares.set(
-        projectId,
-        projectLinks.flatMap((link) => {
-          const group = groupsById.get(link.groupId);
-          return group ? [{ link, group }] : [];
-        }),
-      );
-    }
-    const personal = own.filter((namespace) => namespace.kind === 'user' && namespace.ownerId != null);
+    const namespaces = await this.#namespaces.lineageOf(projects.map((project) => project.namespaceId));
+    const personal = [...new Set(projects.map((project) => project.namespaceId))].flatMap((id) => {
+      const namespace = namespaces.get(id);
+      return namespace?.kind === 'user' && namespace.ownerId != null ? [namespace] : [];
+    });
     const ownerUsers = new Map(
       (await this.#users.findByIds(personal.map((namespace) => namespace.ownerId as number))).map((user) => [user.id, user]),
     );
@@ -189,26 +170,25 @@ export class ProjectsService {
     return {
       namespaces,
       starCounts: await this.#projects.starCounts(ids),
-      shares,
+      shares: await this.#projects.visibleSharesOf(viewer, ids),
       owners,
       ...(options.customAttributes ? { customAttributes: await this.#projects.customAttributesOf(ids) } : {}),
     };
   }
 
+  /** The projects group details list: its own and those shared with it, the first `limit` of each. */
+  ofGroupDetails(viewer: Viewer, groupId: number, limit: number) {
+    return this.#projects.ofGroupDetails(viewer, groupId, limit);
+  }
+
   /** A visible project with the viewer's direct and group access, for `permissions`. */
   async get(viewer: Viewer, idOrPath: number | string): Promise<AccessibleProject & { permissions: ProjectPermissions }> {
     const accessible = await this.#access.project(viewer, idOrPath);
-    let projectAccessLevel: number | null = null;
-    let groupAccessLevel: number | null = null;
-    if (viewer.kind === 'user') {
-      const member = await this.#memberStore.find('Project', accessible.project.id, viewer.userId);
-      if (member && !member.requestedAt) projectAccessLevel = member.accessLevel;
-      if (accessible.namespace.kind === 'group') {
-        const level = (await this.#access.groupAccessLevels(viewer, [accessible.namespace.id])).get(accessible.namespace.id) ?? 0;
-        groupAccessLevel = level > 0 ? level : null;
-      }
-    }
-    return { ...accessible, permissions: { projectAccessLevel, groupAccessLevel } };
+    const permissions =
+      viewer.kind === 'user'
+        ? { projectAccessLevel: accessible.directAccessLevel, groupAccessLevel: accessible.namespaceAccessLevel }
+        : { projectAccessLevel: null, groupAccessLevel: null };
+    return { ...accessible, permissions };
   }
 
   async create(viewer: Viewer, actor: EventActor, input: CreateProjectParams): Promise<Project> {

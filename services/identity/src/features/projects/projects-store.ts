@@ -5,7 +5,8 @@ import { FieldValidationError } from '@platform/errors';
 import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import type { Visibility } from '../namespaces/namespace.entity.ts';
 import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
-import { accessCtes, projectVisibleTo, type Viewer } from '../members/access-sql.ts';
+import { accessCtes, groupVisibleTo, projectVisibleTo, type Viewer } from '../members/access-sql.ts';
+import type { SharedGroup } from '../groups/group-views.ts';
 import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';
 import { Project, ProjectCustomAttribute, ProjectGroupLink, ProjectStar } from './project.entity.ts';
 
@@ -66,7 +67,13 @@ export interface ProjectStore {
   starCounts(projectIds: number[]): Promise<Map<number, number>>;
   star(userId: number, projectId: number): Promise<boolean>;
   unstar(userId: number, projectId: number): Promise<boolean>;
-  sharesOf(projectIds: number[]): Promise<Map<number, ProjectGroupLink[]>>;
+  /** Shares of these projects with groups the viewer may see, oldest first, by project id. */
+  visibleSharesOf(viewer: Viewer, projectIds: number[]): Promise<Map<number, SharedGroup[]>>;
+  /**
+   * What group details list: the first `limit` visible projects in the group and the first
+   * `limit` shared with it, by id, in one statement.
+   */
+  ofGroupDetails(viewer: Viewer, groupId: number, limit: number): Promise<{ own: Project[]; shared: Project[] }>;
   findShare(projectId: number, groupId: number): Promise<ProjectGroupLink | null>;
   insertShare(link: Pick<ProjectGroupLink, 'projectId' | 'groupId' | 'groupAccess' | 'expiresAt'>): Promise<ProjectGroupLink>;
   removeShare(link: ProjectGroupLink): Promise<void>;
@@ -208,12 +215,31 @@ export class PgProjectStore implements ProjectStore {
     return (await this.#em.nativeDelete(ProjectStar, { userId, projectId })) > 0;
   }
 
-  async sharesOf(projectIds: number[]): Promise<Map<number, ProjectGroupLink[]>> {
-    const byProject = new Map<number, ProjectGroupLink[]>(projectIds.map((id) => [id, []]));
+  async visibleSharesOf(viewer: Viewer, projectIds: number[]): Promise<Map<number, SharedGroup[]>> {
+    const byProject = new Map<number, SharedGroup[]>(projectIds.map((id) => [id, []]));
     if (projectIds.length === 0) return byProject;
-    const links = await this.#em.find(ProjectGroupLink, { projectId: { $in: projectIds } }, { orderBy: { id: 'asc' } });
-    for (const link of links) byProject.get(link.projectId)?.push(link);
+    const { rows } = await sql<SharedGroup & { projectId: number }>`with ${accessCtes(viewer)}
+      select l.project_id as "projectId", g.id as "groupId", g.name as "groupName", g.full_path as "groupFullPath",
+        l.group_access as "groupAccess", l.expires_at as "expiresAt"
+      from project_group_links l join namespaces g on g.id = l.group_id and g.kind = 'group'
+      where l.project_id = any(${projectIds}::integer[]) and ${groupVisibleTo(viewer, 'g')}
+      order by l.id`.execute(this.#em.getKysely());
+    for (const { projectId, ...share } of rows) byProject.get(projectId)?.push(share);
     return byProject;
+  }
+
+  async ofGroupDetails(viewer: Viewer, groupId: number, limit: number): Promise<{ own: Project[]; shared: Project[] }> {
+    const visible = projectVisibleTo(viewer);
+    const { rows } = await sql<EntityDictionary<Project> & { shared__: boolean }>`with ${accessCtes(viewer)}
+      (select p.*, false as shared__ from projects p where p.namespace_id = ${groupId} and ${visible} order by p.id limit ${limit})
+      union all
+      (select p.*, true as shared__ from projects p where p.id in (${sharedWith(groupId)}) and ${visible} order by p.id limit ${limit})`.execute(
+      this.#em.getKysely(),
+    );
+    const own: Project[] = [];
+    const shared: Project[] = [];
+    for (const { shared__: isShared, ...columns } of rows) (isShared ? shared : own).push(this.#em.map(Project, columns));
+    return { own, shared };
   }
 
   findShare(projectId: number, groupId: number): Promise<ProjectGroupLink | null> {
