@@ -47,6 +47,7 @@ const config = loadConfig({
     .default('run'),
   BENCH_BASELINE: z.string().optional(),
   BENCH_PROFILE: z.enum(['0', '1']).default('0'),
+  BENCH_COST_REQUESTS: z.coerce.number().int().min(0).default(300),
   DATABASE_URL: z.url().optional(),
   KAFKA_BROKERS: listFromEnv.optional(),
 });
@@ -98,21 +99,81 @@ async function closedLoop(url: string, headers: Record<string, string>, duration
   };
 }
 
-/** Resident memory (MB) of each process this one started, by the directory it runs in. */
-function residentMemory(): Record<string, number> {
-  const byService: Record<string, number> = {};
+/** The processes this one started, by the directory they run in (`services/identity`, `gateway`...). */
+function childProcesses(): Map<string, number> {
+  const byName = new Map<string, number>();
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) !== process.pid) continue;
-      const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      byService[path.relative(REPO_ROOT, cwd) || 'bench'] = Math.round(rssKb / 1024);
+      byName.set(path.relative(REPO_ROOT, readlinkSync(`/proc/${pid}/cwd`)) || 'bench', Number(pid));
+    } catch {
+      // The process went away meanwhile.
+    }
+  }
+  return byName;
+}
+
+/** Resident memory (MB) of each process this one started. */
+function residentMemory(): Record<string, number> {
+  const byService: Record<string, number> = {};
+  for (const [name, pid] of childProcesses()) {
+    try {
+      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      byService[name] = Math.round(rssKb / 1024);
     } catch {
       // The process went away meanwhile.
     }
   }
   return byService;
+}
+
+/** CPU time (ms) a process has used so far; 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime, in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+interface CostPerRequest {
+  requests: number;
+  /** CPU milliseconds per request, by process; `postgres` sums the service database's backends. */
+  cpuMs: Record<string, number>;
+}
+
+/**
+ * What one request costs in CPU, measured by sending `requests` one after another through the
+ * gateway and reading each process's CPU time before and after. Unlike latency under load, this
+ * hardly depends on what else the machine is doing, so runs on a busy machine stay comparable.
+ */
+async function costPerRequest(options: {
+  url: string;
+  headers: Record<string, string>;
+  requests: number;
+  database: string;
+  postgres: pg.Client;
+}): Promise<CostPerRequest> {
+  const backends = async () =>
+    (await options.postgres.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [options.database])).rows.map(
+      (row) => row.pid,
+    );
+  const processes = [...childProcesses()].filter(([name]) => name !== 'bench' && !name.includes('kafka'));
+  const pids = new Set(await backends());
+  const before = new Map<number, number>([...processes.map(([, pid]) => pid), ...pids].map((pid) => [pid, cpuMs(pid)]));
+  for (let sent = 0; sent < options.requests; sent += 1) {
+    await (await fetch(options.url, { headers: options.headers })).arrayBuffer();
+  }
+  for (const pid of await backends()) pids.add(pid);
+  const used = (pid: number) => cpuMs(pid) - (before.get(pid) ?? 0);
+  const perRequest = (ms: number) => Math.round((100 * ms) / options.requests) / 100;
+  const cpu: Record<string, number> = {};
+  for (const [name, pid] of processes) cpu[name] = perRequest(used(pid));
+  cpu.postgres = perRequest([...pids].reduce((sum, pid) => sum + used(pid), 0));
+  return { requests: options.requests, cpuMs: cpu };
 }
 
 /**
@@ -154,6 +215,7 @@ function openLoopLine(label: string, result: OpenLoopResult, p90Target: number):
 interface BaselineRow {
   endpoint: string;
   caller: string;
+  cost?: CostPerRequest | null;
   openLoop: Array<{ rate: number; gateway: OpenLoopResult }>;
   closedLoop: { gateway: ClosedLoopResult };
 }
@@ -226,6 +288,8 @@ try {
     }
   }
   const bare = await startBareServer(routes);
+  const statistics = new pg.Client({ connectionString: databaseUrlFor(postgres.url, 'postgres') });
+  await statistics.connect();
   const rssBefore = residentMemory();
 
   const results = [];
@@ -250,6 +314,18 @@ try {
       say(`${endpoint.name} as ${callerName} (pass: >= 0.8 x rate, > 99.9% 2xx, p90 <= ${endpoint.p90TargetMs} ms)`);
       // Warm-up: JIT, connection pools, caches.
       await closedLoop(targets.gateway().url, targets.gateway().headers, 1);
+      const cost =
+        config.BENCH_COST_REQUESTS > 0
+          ? await costPerRequest({
+              ...targets.gateway(),
+              requests: config.BENCH_COST_REQUESTS,
+              database: `${databasePrefix}${endpoint.service}`,
+              postgres: statistics,
+            })
+          : null;
+      if (cost) say(`  CPU per request through the gateway (ms): ${JSON.stringify(cost.cpuMs)}`);
+      const previousCost = baseline.find((old) => old.endpoint === endpoint.name && old.caller === callerName)?.cost;
+      if (cost && previousCost) say(`    baseline: ${JSON.stringify(previousCost.cpuMs)}`);
 
       const openLoops = [];
       for (const rateName of config.BENCH_RATES) {
@@ -296,6 +372,7 @@ try {
         say(`    baseline gateway max ${before.closedLoop.gateway.requestsPerSecond} req/s -> ${closed.gateway!.requestsPerSecond} req/s`);
       }
       results.push({
+        cost,
         endpoint: endpoint.name,
         path: endpoint.path,
         caller: callerName,
@@ -308,6 +385,20 @@ try {
     }
   }
 
+  await statistics.end();
+  say();
+  say('Summary through the gateway (pass: >= 0.8 x rate, > 99.9% 2xx, p90 within target; figures in ms):');
+  say(
+    `  ${'endpoint'.padEnd(26)}${'caller'.padEnd(8)}${'rate'.padStart(6)}${'req/s'.padStart(8)}${'p50'.padStart(8)}${'p90'.padStart(8)}${'p99'.padStart(8)}${'bare p90'.padStart(10)}${'target'.padStart(8)}  verdict`,
+  );
+  for (const result of results) {
+    for (const row of result.openLoop as Array<{ rate: number; gateway: OpenLoopResult & { pass: boolean }; bare: OpenLoopResult }>) {
+      const { gateway } = row;
+      say(
+        `  ${result.endpoint.padEnd(26)}${result.caller.padEnd(8)}${String(row.rate).padStart(6)}${fixed(gateway.achievedRate, 0)}${fixed(gateway.p50)}${fixed(gateway.p90)}${fixed(gateway.p99)}${fixed(row.bare.p90).padStart(10)}${String(result.p90TargetMs).padStart(8)}  ${gateway.pass ? 'pass' : 'FAIL'}`,
+      );
+    }
+  }
   const rssAfter = residentMemory();
   say();
   say(
