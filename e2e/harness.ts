@@ -3,7 +3,7 @@
  * test run's PostgreSQL and Kafka, with its own databases and consumer groups.
  */
 import { randomBytes } from 'node:crypto';
-import { startPlatform, type RunningPlatform } from '@platform/devstack';
+import { startPlatform, type RestartPolicy, type RunningPlatform } from '@platform/devstack';
 import { dropDatabases, TEST_INTERNAL_SECRET, testEnvironment } from '@platform/testing';
 
 export const E2E_ROOT_TOKEN = 'glpat-e2e-root-token-000000000';
@@ -13,8 +13,14 @@ export const E2E_ROOT_TOKEN = 'glpat-e2e-root-token-000000000';
  * `env` adds variables for every process; `onLine` receives what each process prints.
  */
 export async function startTestPlatform(
-  options: { authCacheTtlMs?: number; env?: NodeJS.ProcessEnv; onLine?: (service: string, line: string) => void } = {},
-): Promise<RunningPlatform> {
+  options: {
+    authCacheTtlMs?: number;
+    env?: NodeJS.ProcessEnv;
+    onLine?: (service: string, line: string) => void;
+    onRestart?: (message: string) => void;
+    restartPolicy?: RestartPolicy;
+  } = {},
+): Promise<RunningPlatform & { databasePrefix: string }> {
   const { postgresUrl, kafkaBrokers } = testEnvironment();
   const run = randomBytes(4).toString('hex');
   const databasePrefix = `e2e_${run}_`;
@@ -30,9 +36,12 @@ export async function startTestPlatform(
     logLevel: 'warn',
     env: { ...options.env, ...(options.authCacheTtlMs === undefined ? {} : { AUTH_CACHE_TTL_MS: String(options.authCacheTtlMs) }) },
     ...(options.onLine ? { onLine: options.onLine } : {}),
+    ...(options.onRestart ? { onRestart: options.onRestart } : {}),
+    ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
   });
   return {
     ...platform,
+    databasePrefix,
     async stop() {
       await platform.stop();
       await dropDatabases(databasePrefix);

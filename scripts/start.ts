@@ -75,6 +75,7 @@ try {
     internalSecret,
     gatewayPort: config.PORT,
     logLevel: config.LOG_LEVEL,
+    onRestart: say,
     onLine: (service, line) => {
       let log = logs.get(service);
       if (!log) {

@@ -15,6 +15,8 @@ export interface GatewayAppOptions {
   metrics: GatewayMetrics;
   /** The state of the gRPC channel to identity, reported by readiness. */
   identityChannelState: () => string;
+  /** Whether identity's change events reach the token cache (`live`), reported by readiness. */
+  authInvalidationState: () => string;
 }
 
 /** GitLab's default avatar stand-in: a 1x1 grey PNG, so `avatar_url` always resolves. */
@@ -67,6 +69,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
         services: Object.fromEntries(results.map(([service, serviceReady]) => [service, serviceReady ? 'ok' : 'failed'])),
         circuits: Object.fromEntries(SERVICES.map((service) => [service, options.upstreams[service].circuits()])),
         grpc: { identity: options.identityChannelState() },
+        authInvalidation: options.authInvalidationState(),
       });
     });
   });

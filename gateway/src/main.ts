@@ -46,6 +46,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     upstreams: { identity: pool('identity', config.IDENTITY_URL), audit: pool('audit', config.AUDIT_URL) },
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),
+    authInvalidationState: () => (feed.current === undefined ? 'off' : feed.current.isLive() ? 'live' : 'lagging'),
   });
   const server = await listen(app, config.PORT, { drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
   if (config.KAFKA_BROKERS) {

@@ -4,3 +4,5 @@ export { resolvePostgres, startEmbeddedPostgres, databaseUrlFor } from './postgr
 export type { PostgresServer } from './postgres-server.ts';
 export { startPlatform } from './platform.ts';
 export type { PlatformOptions, RunningPlatform } from './platform.ts';
+export { spawnRestarting, DEFAULT_RESTART_POLICY } from './restarting-process.ts';
+export type { RestartingProcess, RestartPolicy } from './restarting-process.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { databaseUrlFor } from './postgres-server.ts';
-import { spawnSupervised, type SupervisedProcess } from './supervised-process.ts';
+import { spawnRestarting, type RestartingProcess, type RestartPolicy } from './restarting-process.ts';
 import { freePort, freePorts } from './free-port.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -58,6 +58,9 @@ export interface PlatformOptions {
   /** Extra environment for every process (OTEL_*, ...). */
   env?: NodeJS.ProcessEnv;
   onLine?: (service: string, line: string) => void;
+  /** Told when a process that exited on its own is restarted (`npm start` prints it). */
+  onRestart?: (message: string) => void;
+  restartPolicy?: RestartPolicy;
 }
 
 export interface RunningPlatform {
@@ -65,6 +68,8 @@ export interface RunningPlatform {
   rootToken: string;
   /** Where each service's HTTP API listens, for talking to it directly. */
   serviceUrls: Record<string, string>;
+  /** Each process by name (the services and `gateway`); restarted when it exits on its own. */
+  processes: Record<string, RestartingProcess>;
   stop(): Promise<void>;
 }
 
@@ -75,7 +80,7 @@ async function assignPorts(ports: Record<string, number>, free: boolean): Promis
   return Object.fromEntries(names.map((name, index) => [name, assigned[index] ?? 0]));
 }
 
-async function waitUntilReady(name: string, url: string, child: SupervisedProcess, timeoutMs = 120_000): Promise<void> {
+async function waitUntilReady(name: string, url: string, child: RestartingProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.isDead()) throw new Error(`${name} exited during startup:\n${child.lastOutput()}`);
@@ -130,13 +135,17 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     };
   }
 
-  const running: SupervisedProcess[] = [];
+  const running: RestartingProcess[] = [];
+  const processes: Record<string, RestartingProcess> = {};
   const stop = async () => {
     // Gateway first, so no request reaches a service that is going away.
     for (const child of [...running].reverse()) await child.stop(10_000);
   };
   const launch = (service: { name: string; dir: string }) => {
-    const child = spawnSupervised({
+    const child = spawnRestarting({
+      name: service.name,
+      ...(options.restartPolicy ? { policy: options.restartPolicy } : {}),
+      ...(options.onRestart ? { onRestart: options.onRestart } : {}),
       command: process.execPath,
       args: ['--disable-warning=TimeoutNegativeWarning', '--import', '@platform/telemetry/register', 'src/main.ts'],
       cwd: path.join(REPO_ROOT, service.dir),
@@ -144,6 +153,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       onLine: (line) => options.onLine?.(service.name, line),
     });
     running.push(child);
+    processes[service.name] = child;
     return child;
   };
 
@@ -155,7 +165,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     await stop();
     throw error;
   }
-  return { url, rootToken: options.rootToken, serviceUrls, stop };
+  // A process that fails to start fails the start; once up, one that exits is restarted.
+  for (const child of running) child.supervise();
+  return { url, rootToken: options.rootToken, serviceUrls, processes, stop };
 }
 
 function portEnv(ports: Record<string, number>): Record<string, string> {

@@ -27,6 +27,8 @@ export function spawnSupervised(options: {
   onLine?: (line: string) => void;
   /** Runs synchronously when this process exits while the child still runs. */
   onAbandoned?: () => void;
+  /** Runs once the child has exited, however it ended. */
+  onExit?: (exit: { code: number | null; signal: NodeJS.Signals | null }) => void;
 }): SupervisedProcess {
   const spawnOptions: SpawnOptions = { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] };
   const child: ChildProcess =
@@ -46,7 +48,12 @@ export function spawnSupervised(options: {
       options.onLine?.(line);
     });
   }
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('close', (code, signal) => {
+      resolve();
+      options.onExit?.({ code, signal });
+    }),
+  );
   const isDead = () => spawnError !== undefined || child.exitCode !== null || child.signalCode !== null;
   const killOnExit = () => {
     child.kill('SIGKILL');

@@ -70,6 +70,10 @@ export async function startConsumer(options: {
     allowAutoTopicCreation: false,
     // kafkajs waits up to its maxRetryTime (30 s by default) before restarting a crashed consumer.
     retry: { initialRetryTime: 200, maxRetryTime: 3000, retries: 10 },
+    // A replica killed without leaving keeps its partitions until its session expires (30 s by
+    // default); 10 s is the shortest the broker's default group.min.session.timeout.ms allows comfortably.
+    sessionTimeout: 10_000,
+    heartbeatInterval: 1000,
   });
   consumer.on(consumer.events.GROUP_JOIN, () => {
     if (state !== 'stopped') state = 'running';

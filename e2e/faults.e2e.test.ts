@@ -1,0 +1,180 @@
+/**
+ * Faults injected into a running platform: a service frozen (SIGSTOP) or killed (SIGKILL) under
+ * load, database connections terminated, and authorization changes that must reach the gateway
+ * at once. Every request must end within its bounds and never answer 500; no event may be lost
+ * or applied twice; each process comes back by itself.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { waitFor, testEnvironment } from '@platform/testing';
+import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+
+type TestPlatform = Awaited<ReturnType<typeof startTestPlatform>>;
+let platform: TestPlatform;
+const restarts: string[] = [];
+const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN, 'Content-Type': 'application/json' };
+/** Longer than any bound the gateway sets (2 s response timeout here): a request reaching it hung. */
+const HANG_MS = 15_000;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({
+    // Long enough that only identity's events can explain a block or demotion taking effect.
+    authCacheTtlMs: 600_000,
+    env: { UPSTREAM_RESPONSE_TIMEOUT_MS: '2000', UPSTREAM_FAILURES_TO_OPEN: '3', UPSTREAM_HALF_OPEN_AFTER_MS: '500' },
+    restartPolicy: { initialDelayMs: 100, maxDelayMs: 2000, stableAfterMs: 30_000 },
+    onRestart: (message) => restarts.push(message),
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+async function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
+  const response = await fetch(`${platform.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers: init.headers ?? asRoot,
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    signal: AbortSignal.timeout(HANG_MS),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+async function createUserWithToken(username: string, options: { admin?: boolean } = {}) {
+  const user = await call('/api/v4/users', {
+    method: 'POST',
+    body: { username, name: username, email: `${username}@example.com`, password: 'a-long-enough-password', admin: options.admin ?? false },
+  });
+  expect(user.status).toBe(201);
+  const id = (user.body as { id: number }).id;
+  const token = await call(`/api/v4/users/${id}/personal_access_tokens`, { method: 'POST', body: { name: 't', scopes: ['api'] } });
+  return { id, headers: { 'PRIVATE-TOKEN': (token.body as { token: string }).token } };
+}
+
+async function auditEventCount(userId: number, eventName: string): Promise<number> {
+  const response = await call(`/api/v4/audit_events?entity_type=User&entity_id=${userId}&per_page=100`);
+  if (response.status !== 200) return -1;
+  return (response.body as Array<{ event_name: string }>).filter((event) => event.event_name === eventName).length;
+}
+
+describe('authorization changes', () => {
+  it('take effect at the gateway at once: block, unblock, demotion', async () => {
+    await waitFor(
+      async () => ((await call('/-/readiness')).body as { authInvalidation: string }).authInvalidation === 'live' || undefined,
+      {
+        what: 'the invalidation feed',
+      },
+    );
+    const user = await createUserWithToken('fault-blocked');
+    expect((await call('/api/v4/user', { headers: user.headers })).status).toBe(200);
+    expect((await call(`/api/v4/users/${user.id}/block`, { method: 'POST' })).status).toBe(201);
+    await waitFor(async () => ((await call('/api/v4/user', { headers: user.headers })).status === 403 ? true : undefined), {
+      what: 'the blocked token refused',
+    });
+    expect((await call(`/api/v4/users/${user.id}/unblock`, { method: 'POST' })).status).toBe(201);
+    await waitFor(async () => ((await call('/api/v4/user', { headers: user.headers })).status === 200 ? true : undefined), {
+      what: 'the unblocked token accepted',
+    });
+
+    const admin = await createUserWithToken('fault-admin', { admin: true });
+    expect((await call('/api/v4/audit_events', { headers: admin.headers })).status).toBe(200);
+    expect((await call(`/api/v4/users/${admin.id}`, { method: 'PUT', body: { admin: false } })).status).toBe(200);
+    await waitFor(async () => ((await call('/api/v4/audit_events', { headers: admin.headers })).status === 403 ? true : undefined), {
+      what: 'the demoted administrator refused',
+    });
+  });
+});
+
+describe('a frozen identity (SIGSTOP)', () => {
+  it('bounds every request, keeps audit answering, and is used again once it resumes', async () => {
+    expect((await call('/api/v4/user')).status).toBe(200);
+    const identity = platform.processes.identity;
+    if (!identity) throw new Error('no identity process');
+    process.kill(identity.pid(), 'SIGSTOP');
+    try {
+      // Audit still answers: the root token was authenticated moments ago.
+      expect((await call('/api/v4/audit_events')).status).toBe(200);
+      const frozen = await Promise.all(Array.from({ length: 4 }, () => call('/api/v4/user')));
+      for (const response of frozen) expect([503, 504]).toContain(response.status);
+      expect(frozen.map((response) => response.body)).toContainEqual({ message: '504 Gateway Timeout' });
+      // The circuit is open now: answered at once, without waiting for the timeout.
+      expect(await call('/api/v4/user')).toEqual({ status: 503, body: { message: '503 Service Unavailable' } });
+    } finally {
+      process.kill(identity.pid(), 'SIGCONT');
+    }
+    await waitFor(async () => ((await call('/api/v4/user')).status === 200 ? true : undefined), { what: 'identity used again' });
+  });
+});
+
+describe('a killed audit (SIGKILL) under write load', () => {
+  it('is restarted and applies every event exactly once', async () => {
+    const audit = platform.processes.audit;
+    if (!audit) throw new Error('no audit process');
+    const created: number[] = [];
+    const statuses: number[] = [];
+    const killedPid = audit.pid();
+    for (let index = 0; index < 30; index += 1) {
+      if (index === 10) process.kill(killedPid, 'SIGKILL');
+      const user = await call('/api/v4/users', {
+        method: 'POST',
+        body: {
+          username: `fault-load-${index}`,
+          name: 'Load',
+          email: `fault-load-${index}@example.com`,
+          password: 'a-long-enough-password',
+        },
+      });
+      statuses.push(user.status);
+      if (user.status === 201) created.push((user.body as { id: number }).id);
+      statuses.push((await call('/api/v4/audit_events?per_page=1')).status);
+    }
+    expect(created).toHaveLength(30);
+    expect(statuses).not.toContain(500);
+    await waitFor(
+      async () => (audit.pid() !== killedPid && (await call('/api/v4/audit_events?per_page=1')).status === 200 ? true : undefined),
+      {
+        what: 'audit restarted',
+      },
+    );
+    expect(restarts.some((message) => message.startsWith('audit exited (signal SIGKILL)'))).toBe(true);
+    for (const id of created) {
+      await waitFor(async () => ((await auditEventCount(id, 'user_created')) >= 1 ? true : undefined), {
+        what: `user ${id}'s audit event`,
+      });
+      expect(await auditEventCount(id, 'user_created')).toBe(1);
+    }
+  });
+});
+
+describe('terminated database connections', () => {
+  it("never answer 500 while identity's connections are cut under load", async () => {
+    const admin = new pg.Client({ connectionString: testEnvironment().postgresUrl });
+    await admin.connect();
+    try {
+      const terminate = () =>
+        admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [
+          `${platform.databasePrefix}identity`,
+        ]);
+      const statuses: number[] = [];
+      for (let round = 0; round < 5; round += 1) {
+        const load = Promise.all([
+          ...Array.from({ length: 8 }, () => call('/api/v4/users?per_page=5')),
+          call(`/api/v4/users/1/status`),
+          call('/api/v4/groups', { method: 'POST', body: { name: `fault-group-${round}`, path: `fault-group-${round}` } }),
+        ]);
+        await terminate();
+        statuses.push(...(await load).map((response) => response.status));
+      }
+      expect(statuses).not.toContain(500);
+      expect(statuses.filter((status) => status === 200 || status === 201).length).toBeGreaterThan(0);
+      // The relay listens again: a new event reaches audit.
+      const user = await createUserWithToken('fault-after-terminate');
+      await waitFor(async () => ((await auditEventCount(user.id, 'user_created')) === 1 ? true : undefined), {
+        what: 'the event after the cut',
+      });
+    } finally {
+      await admin.end();
+    }
+  });
+});
