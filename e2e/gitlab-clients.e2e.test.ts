@@ -16,7 +16,8 @@ let gateway: ReturnType<typeof request>;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // Identity is asked on every request, so a revoked token is refused by the very next one.
+  platform = await startTestPlatform({ authCacheTtlMs: 0 });
   gateway = request(platform.url);
 }, 180_000);
 
@@ -159,5 +160,32 @@ describe('server detection', () => {
   it('is read by @gitbeaker/rest', async () => {
     const root = new Gitlab({ host: platform.url, token: E2E_ROOT_TOKEN });
     expect(await root.Metadata.show()).toMatchObject({ version: release.version, enterprise: false });
+  });
+});
+
+describe('personal access tokens with @gitbeaker/rest', () => {
+  it('lists, shows, rotates and revokes; refused tokens get GitLab 401 bodies', async () => {
+    const root = new Gitlab({ host: platform.url, token: E2E_ROOT_TOKEN });
+    const user = await root.Users.create({
+      email: 'pat@example.com',
+      name: 'Pat Owner',
+      username: 'pat-owner',
+      password: 'a-long-enough-password',
+    });
+    const issued = await root.PersonalAccessTokens.create(user.id, 'laptop', ['api']);
+    const client = new Gitlab({ host: platform.url, token: issued.token as string });
+
+    expect(await client.PersonalAccessTokens.show()).toMatchObject({ id: issued.id, name: 'laptop', user_id: user.id });
+    expect((await client.PersonalAccessTokens.all()).map((token) => token.id)).toEqual([issued.id]);
+
+    const rotated = await client.PersonalAccessTokens.rotate(issued.id);
+    expect(rotated.token).not.toBe(issued.token);
+    const refusedOld = await gateway.get('/api/v4/user').set('PRIVATE-TOKEN', issued.token as string);
+    expect(refusedOld.status).toBe(401);
+    expect(refusedOld.body).toEqual({ message: '401 Unauthorized' });
+
+    const rotatedClient = new Gitlab({ host: platform.url, token: rotated.token as string });
+    await rotatedClient.PersonalAccessTokens.remove();
+    expect((await gateway.get('/api/v4/user').set('PRIVATE-TOKEN', rotated.token as string)).status).toBe(401);
   });
 });

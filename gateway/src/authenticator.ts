@@ -124,6 +124,7 @@ export class Authenticator {
       isAdmin: user.isAdmin,
       scopes: response.scopes,
       ...(response.impersonatorId ? { impersonatorId: response.impersonatorId } : {}),
+      ...(response.tokenId ? { tokenId: response.tokenId } : {}),
     };
     if (this.#cache) {
       const answeredAt = this.#now();

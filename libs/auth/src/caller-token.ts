@@ -14,6 +14,8 @@ export interface AuthenticatedCaller {
   scopes: string[];
   /** Set when an administrator acts as this user through `sudo`. */
   impersonatorId?: number;
+  /** The personal access token used, for `/personal_access_tokens/self`. */
+  tokenId?: number;
   ip?: string;
 }
 

@@ -42,6 +42,14 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
+/** A token that exists but can no longer be used (expired): OAuth's `invalid_token`, as GitLab answers. */
+export class InvalidTokenError extends UnauthorizedError {
+  override name = 'InvalidTokenError';
+  constructor(description: string) {
+    super(description);
+  }
+}
+
 export class ForbiddenError extends DomainError {
   override name = 'ForbiddenError';
   constructor(message = 'Forbidden') {

@@ -4,6 +4,7 @@ export {
   FieldValidationError,
   NotFoundError,
   UnauthorizedError,
+  InvalidTokenError,
   ForbiddenError,
   InsufficientScopeError,
   ConflictError,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Metadata, type ServiceError } from '@grpc/grpc-js';
-import { ForbiddenError, InsufficientScopeError } from '@platform/errors';
+import { ForbiddenError, InsufficientScopeError, InvalidTokenError, UnauthorizedError } from '@platform/errors';
 import { errorToGrpcStatus, grpcErrorToDomain } from './status-mapping.ts';
 
 function overTheWire(error: Error): Error {
@@ -19,5 +19,12 @@ describe('gRPC status mapping', () => {
     const received = overTheWire(new ForbiddenError('Must be admin to use sudo'));
     expect(received).not.toBeInstanceOf(InsufficientScopeError);
     expect(received).toEqual(new ForbiddenError('Must be admin to use sudo'));
+  });
+
+  it('keeps an unusable token and its description across the wire, apart from plain refusals', () => {
+    const expired = overTheWire(new InvalidTokenError('Token has expired.'));
+    expect(expired).toBeInstanceOf(InvalidTokenError);
+    expect(expired.message).toBe('Token has expired.');
+    expect(overTheWire(new UnauthorizedError())).not.toBeInstanceOf(InvalidTokenError);
   });
 });

@@ -9,6 +9,7 @@ import {
   ForbiddenError,
   InputError,
   InsufficientScopeError,
+  InvalidTokenError,
   isConnectionFault,
   NotFoundError,
   UnauthorizedError,
@@ -17,12 +18,15 @@ import {
 
 /** Carries an insufficient scope across the wire in the status details, since the code alone is PERMISSION_DENIED. */
 const INSUFFICIENT_SCOPE = 'insufficient_scope:';
+/** Likewise an unusable token's description, since the code alone is UNAUTHENTICATED. */
+const INVALID_TOKEN = 'invalid_token:';
 
 /** The one table from domain errors to gRPC status codes. */
 export function errorToGrpcStatus(error: unknown): { code: status; details: string } {
   const details = error instanceof Error ? error.message : String(error);
   if (error instanceof NotFoundError) return { code: status.NOT_FOUND, details: error.resource };
   if (error instanceof InputError || error instanceof FieldValidationError) return { code: status.INVALID_ARGUMENT, details };
+  if (error instanceof InvalidTokenError) return { code: status.UNAUTHENTICATED, details: `${INVALID_TOKEN}${error.message}` };
   if (error instanceof UnauthorizedError) return { code: status.UNAUTHENTICATED, details };
   if (error instanceof InsufficientScopeError)
     return { code: status.PERMISSION_DENIED, details: `${INSUFFICIENT_SCOPE}${error.scopes.join(' ')}` };
@@ -40,6 +44,7 @@ export function grpcErrorToDomain(error: ServiceError): DomainError {
     case status.INVALID_ARGUMENT:
       return new InputError(error.details);
     case status.UNAUTHENTICATED:
+      if (error.details.startsWith(INVALID_TOKEN)) return new InvalidTokenError(error.details.slice(INVALID_TOKEN.length));
       return new UnauthorizedError(error.details || undefined);
     case status.PERMISSION_DENIED:
       if (error.details.startsWith(INSUFFICIENT_SCOPE))

@@ -4,6 +4,7 @@ import {
   FieldValidationError,
   ForbiddenError,
   InputError,
+  InvalidTokenError,
   InsufficientScopeError,
   NotFoundError,
   NotModifiedError,
@@ -18,6 +19,7 @@ describe('errorToHttp', () => {
     [new NotFoundError('User'), 404, { message: '404 User Not Found' }],
     [new NotFoundError(), 404, { message: '404 Not Found' }],
     [new UnauthorizedError('forged caller'), 401, { message: '401 Unauthorized' }],
+    [new InvalidTokenError('Token has expired.'), 401, { error: 'invalid_token', error_description: 'Token has expired.' }],
     [new ForbiddenError(), 403, { message: '403 Forbidden' }],
     [new ForbiddenError('Must be admin to use sudo'), 403, { message: '403 Forbidden - Must be admin to use sudo' }],
     [

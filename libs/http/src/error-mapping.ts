@@ -6,6 +6,7 @@ import {
   FieldValidationError,
   ForbiddenError,
   InputError,
+  InvalidTokenError,
   InsufficientScopeError,
   isConnectionFault,
   NotFoundError,
@@ -25,6 +26,7 @@ export function errorToHttp(error: unknown): HttpError | undefined {
   if (error instanceof InputError) return { status: 400, body: { error: error.message } };
   if (error instanceof FieldValidationError) return { status: 400, body: { message: error.fields } };
   if (error instanceof NotFoundError) return { status: 404, body: { message: `404 ${error.message}` } };
+  if (error instanceof InvalidTokenError) return { status: 401, body: { error: 'invalid_token', error_description: error.message } };
   if (error instanceof UnauthorizedError) return { status: 401, body: { message: '401 Unauthorized' } };
   if (error instanceof InsufficientScopeError) {
     const body = { error: 'insufficient_scope', error_description: error.message, scope: error.scopes.join(' ') };

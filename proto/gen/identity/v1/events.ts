@@ -89,6 +89,15 @@ export interface GpgKeyRemoved {
   key: GpgKeySnapshot | undefined;
 }
 
+/**
+ * A personal access token stopped working: revoked by its owner or an administrator, or rotated.
+ * Whoever caches authentication drops what it holds for the token at once.
+ */
+export interface PersonalAccessTokenRevoked {
+  tokenId: number;
+  userId: number;
+}
+
 function createBaseUserSnapshot(): UserSnapshot {
   return { id: 0, username: "", name: "", email: "", isAdmin: false, state: "" };
 }
@@ -1332,6 +1341,99 @@ export const GpgKeyRemoved: MessageFns<GpgKeyRemoved> = {
     message.key = (object.key !== undefined && object.key !== null)
       ? GpgKeySnapshot.fromPartial(object.key)
       : undefined;
+    return message;
+  },
+};
+
+function createBasePersonalAccessTokenRevoked(): PersonalAccessTokenRevoked {
+  return { tokenId: 0, userId: 0 };
+}
+
+export const PersonalAccessTokenRevoked: MessageFns<PersonalAccessTokenRevoked> = {
+  encode(message: PersonalAccessTokenRevoked, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tokenId !== 0) {
+      writer.uint32(8).int64(message.tokenId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PersonalAccessTokenRevoked {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePersonalAccessTokenRevoked();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tokenId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PersonalAccessTokenRevoked {
+    return {
+      tokenId: isSet(object.tokenId)
+        ? globalThis.Number(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.Number(object.token_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: PersonalAccessTokenRevoked): unknown {
+    const obj: any = {};
+    if (message.tokenId !== 0) {
+      obj.tokenId = Math.round(message.tokenId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PersonalAccessTokenRevoked>, I>>(base?: I): PersonalAccessTokenRevoked {
+    return PersonalAccessTokenRevoked.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PersonalAccessTokenRevoked>, I>>(object: I): PersonalAccessTokenRevoked {
+    const message = createBasePersonalAccessTokenRevoked();
+    message.tokenId = object.tokenId ?? 0;
+    message.userId = object.userId ?? 0;
     return message;
   },
 };

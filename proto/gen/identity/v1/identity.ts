@@ -189,6 +189,8 @@ export interface AuthenticateResponse {
   scopes: string[];
   /** When sudo was used: the administrator who made the request. 0 otherwise. */
   impersonatorId: number;
+  /** The personal access token that authenticated the request, for `/personal_access_tokens/self`. */
+  tokenId: number;
 }
 
 export interface AuthenticatedUser {
@@ -386,7 +388,7 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBaseAuthenticateResponse(): AuthenticateResponse {
-  return { user: undefined, scopes: [], impersonatorId: 0 };
+  return { user: undefined, scopes: [], impersonatorId: 0, tokenId: 0 };
 }
 
 export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
@@ -399,6 +401,9 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     }
     if (message.impersonatorId !== 0) {
       writer.uint32(24).int64(message.impersonatorId);
+    }
+    if (message.tokenId !== 0) {
+      writer.uint32(32).int64(message.tokenId);
     }
     return writer;
   },
@@ -440,6 +445,14 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
             message.impersonatorId = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.tokenId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -461,6 +474,11 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
         : isSet(object.impersonator_id)
         ? globalThis.Number(object.impersonator_id)
         : 0,
+      tokenId: isSet(object.tokenId)
+        ? globalThis.Number(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.Number(object.token_id)
+        : 0,
     };
   },
 
@@ -475,6 +493,9 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     if (message.impersonatorId !== 0) {
       obj.impersonatorId = Math.round(message.impersonatorId);
     }
+    if (message.tokenId !== 0) {
+      obj.tokenId = Math.round(message.tokenId);
+    }
     return obj;
   },
 
@@ -488,6 +509,7 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
       : undefined;
     message.scopes = object.scopes?.map((e) => e) || [];
     message.impersonatorId = object.impersonatorId ?? 0;
+    message.tokenId = object.tokenId ?? 0;
     return message;
   },
 };

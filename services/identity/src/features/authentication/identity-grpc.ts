@@ -29,11 +29,12 @@ export function identityGrpc(options: {
     ...options.namespaceRpcs,
     authenticate: unaryHandler(logger, (request: AuthenticateRequest) =>
       inUnitOfWork(orm, async (): Promise<AuthenticateResponse> => {
-        const { user, scopes, impersonator } = await tokens.authenticate(request.token, request.sudo || undefined);
+        const { user, scopes, tokenId, impersonator } = await tokens.authenticate(request.token, request.sudo || undefined);
         return {
           user: { id: user.id, username: user.username, name: user.name, isAdmin: user.isAdmin },
           scopes,
           impersonatorId: impersonator?.id ?? 0,
+          tokenId,
         };
       }),
     ),

@@ -1,6 +1,14 @@
-import { routesOf } from '@platform/http';
+import { z } from 'zod';
+import { pageParams, routesOf } from '@platform/http';
 import type { TokensService } from './tokens-service.ts';
-import { createTokenParams } from './tokens.schemas.ts';
+import {
+  createOwnTokenParams,
+  createTokenParams,
+  rotateTokenByIdParams,
+  rotateTokenParams,
+  tokenIdParams,
+  tokenListParams,
+} from './tokens.schemas.ts';
 import { personalAccessTokenView } from './tokens-views.ts';
 
 const route = routesOf<{ tokens: TokensService }>('identity');
@@ -15,6 +23,95 @@ export const tokensRoutes = [
     status: 201,
     handle: async ({ input, deps: { tokens } }) => {
       const { token, plain } = await tokens.create(input);
+      return { ...personalAccessTokenView(token), token: plain };
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/user/personal_access_tokens',
+    access: 'user',
+    scope: 'api',
+    input: createOwnTokenParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { tokens } }) => {
+      const { token, plain } = await tokens.createOwn(caller, input);
+      return { ...personalAccessTokenView(token), token: plain };
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/personal_access_tokens',
+    access: 'user',
+    scope: 'read_api',
+    input: tokenListParams,
+    handle: async ({ caller, input, deps: { tokens }, page }) => {
+      const window = pageParams(input);
+      const { items, total, hasNext } = await tokens.list(caller, input, { offset: window.offset, limit: window.perPage });
+      return page({ page: window, total, hasNext, items: items.map((token) => personalAccessTokenView(token)) });
+    },
+  }),
+
+  // `self` routes come before `:id` ones, which would otherwise take `self` for an id.
+  route({
+    method: 'GET',
+    path: '/api/v4/personal_access_tokens/self',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({}),
+    handle: async ({ caller, deps: { tokens } }) => personalAccessTokenView(await tokens.show(caller, 'self')),
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/personal_access_tokens/self',
+    access: 'user',
+    scope: 'api',
+    input: z.object({}),
+    status: 204,
+    handle: async ({ caller, deps: { tokens } }) => tokens.revoke(caller, 'self'),
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/personal_access_tokens/self/rotate',
+    access: 'user',
+    scope: 'api',
+    input: rotateTokenParams,
+    handle: async ({ caller, input, deps: { tokens } }) => {
+      const { token, plain } = await tokens.rotate(caller, 'self', input.expires_at);
+      return { ...personalAccessTokenView(token), token: plain };
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/personal_access_tokens/:id',
+    access: 'user',
+    scope: 'read_api',
+    input: tokenIdParams,
+    handle: async ({ caller, input, deps: { tokens } }) => personalAccessTokenView(await tokens.show(caller, input.id)),
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/personal_access_tokens/:id',
+    access: 'user',
+    scope: 'api',
+    input: tokenIdParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { tokens } }) => tokens.revoke(caller, input.id),
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/personal_access_tokens/:id/rotate',
+    access: 'user',
+    scope: 'api',
+    input: rotateTokenByIdParams,
+    handle: async ({ caller, input, deps: { tokens } }) => {
+      const { token, plain } = await tokens.rotate(caller, input.id, input.expires_at);
       return { ...personalAccessTokenView(token), token: plain };
     },
   }),

@@ -1,16 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { requireSudoScope } from '@platform/auth';
-import { ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { actorOf, requireSudoScope, type AuthenticatedCaller } from '@platform/auth';
+import type { Page, PageWindow } from '@platform/db';
+import { ForbiddenError, InputError, InvalidTokenError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { recordEvent } from '@platform/events';
 import { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { PersonalAccessToken } from './personal-access-token.entity.ts';
 import { digestToken, generateToken } from './token-digest.ts';
-import type { TokenStore } from './tokens-store.ts';
-import type { CreateTokenParams } from './tokens.schemas.ts';
+import type { TokenListFilter, TokenStore } from './tokens-store.ts';
+import type { CreateOwnTokenParams, CreateTokenParams, TokenListParams } from './tokens.schemas.ts';
+import { personalAccessTokenRevoked } from './tokens.events.ts';
+
+/** `last_used_at` is kept coarsely, as GitLab does: at most one write per token in this interval. */
+export const LAST_USED_RESOLUTION_MS = 10 * 60_000;
+/** A rotated token's lifetime when the request names no `expires_at`, as GitLab's. */
+const ROTATED_LIFETIME_DAYS = 7;
 
 export interface Authentication {
   user: User;
   scopes: string[];
+  tokenId: number;
   /** The administrator behind a sudo request. */
   impersonator?: User;
 }
@@ -19,9 +28,16 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-function isActive(token: PersonalAccessToken): boolean {
-  return !token.revoked && (token.expiresAt == null || token.expiresAt > today());
+function daysFromToday(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+function isExpired(token: PersonalAccessToken): boolean {
+  return token.expiresAt != null && token.expiresAt <= today();
+}
+
+/** Who is asking about tokens: its owner, or an administrator, who sees everybody's. */
+type TokenViewer = Pick<AuthenticatedCaller, 'userId' | 'isAdmin' | 'tokenId'>;
 
 export class TokensService {
   readonly #em: EntityManager;
@@ -58,16 +74,93 @@ export class TokensService {
    */
   async authenticate(plain: string, sudo?: string): Promise<Authentication> {
     const token = plain ? await this.#tokens.findByDigest(digestToken(plain)) : null;
-    if (!token || !isActive(token)) throw new UnauthorizedError();
+    if (!token || token.revoked) throw new UnauthorizedError();
+    if (isExpired(token)) throw new InvalidTokenError('Token has expired.');
     const user = await this.#users.findById(token.userId);
     if (!user) throw new UnauthorizedError();
     if (user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
-    if (!sudo) return { user, scopes: token.scopes };
+    await this.#recordUse(token);
+    if (!sudo) return { user, scopes: token.scopes, tokenId: token.id };
     if (!user.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
     requireSudoScope(token.scopes);
     const target = await this.#users.findByIdOrUsername(sudo);
     if (!target) throw new NotFoundError(`User with ID or username '${sudo}'`);
-    return { user: target, scopes: token.scopes, impersonator: user };
+    return { user: target, scopes: token.scopes, tokenId: token.id, impersonator: user };
+  }
+
+  async #recordUse(token: PersonalAccessToken): Promise<void> {
+    const now = new Date();
+    const unlessSince = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+    if (token.lastUsedAt && token.lastUsedAt >= unlessSince) return;
+    await this.#tokens.touchLastUsed(token.id, { now, unlessSince });
+  }
+
+  /** Own tokens; administrators see everybody's and may filter by owner. */
+  list(viewer: TokenViewer, input: TokenListParams, window: PageWindow): Promise<Page<PersonalAccessToken>> {
+    // GitLab answers 401 when somebody else's tokens are asked for without being an administrator.
+    if (!viewer.isAdmin && input.user_id !== undefined && input.user_id !== viewer.userId) throw new UnauthorizedError();
+    const userId = viewer.isAdmin ? input.user_id : viewer.userId;
+    const filter: TokenListFilter = {
+      today: today(),
+      ...(userId !== undefined ? { userId } : {}),
+      ...(input.state !== undefined ? { state: input.state } : {}),
+      ...(input.revoked !== undefined ? { revoked: input.revoked } : {}),
+      ...(input.created_before ? { createdBefore: input.created_before } : {}),
+      ...(input.created_after ? { createdAfter: input.created_after } : {}),
+      ...(input.last_used_before ? { lastUsedBefore: input.last_used_before } : {}),
+      ...(input.last_used_after ? { lastUsedAfter: input.last_used_after } : {}),
+      ...(input.search ? { search: input.search } : {}),
+    };
+    return this.#tokens.list(filter, window);
+  }
+
+  /** `self` is the token of the request itself. Somebody else's token is 404, as if it did not exist. */
+  async show(viewer: TokenViewer, id: number | 'self'): Promise<PersonalAccessToken> {
+    const tokenId = id === 'self' ? viewer.tokenId : id;
+    const token = tokenId === undefined ? null : await this.#tokens.findById(tokenId);
+    if (!token || (!viewer.isAdmin && token.userId !== viewer.userId)) throw new NotFoundError();
+    return token;
+  }
+
+  /** Revokes at once; the event lets every cache of authentications drop the token. */
+  async revoke(viewer: AuthenticatedCaller, id: number | 'self'): Promise<void> {
+    await this.#em.transactional(async (em) => {
+      const token = await this.show(viewer, id);
+      if (!(await this.#tokens.revoke(token.id))) throw new InputError('Token already revoked');
+      recordEvent(em, { ...this.#revokedEvent(token), actor: actorOf(viewer) });
+    });
+  }
+
+  /** Revokes the token and issues its successor with the same name and scopes; the value is shown once. */
+  async rotate(
+    viewer: AuthenticatedCaller,
+    id: number | 'self',
+    expiresAt?: string,
+  ): Promise<{ token: PersonalAccessToken; plain: string }> {
+    if (expiresAt !== undefined && expiresAt <= today()) throw new InputError('expires_at must be in the future');
+    return this.#em.transactional(async (em) => {
+      const old = await this.show(viewer, id);
+      if (!(await this.#tokens.revoke(old.id))) throw new InputError('Token already revoked');
+      recordEvent(em, { ...this.#revokedEvent(old), actor: actorOf(viewer) });
+      const plain = generateToken();
+      const token = await this.#tokens.insert({
+        userId: old.userId,
+        name: old.name,
+        tokenDigest: digestToken(plain),
+        scopes: old.scopes,
+        expiresAt: expiresAt ?? daysFromToday(ROTATED_LIFETIME_DAYS),
+      });
+      return { token, plain };
+    });
+  }
+
+  /** `POST /user/personal_access_tokens`: a user's own token, with only the scopes GitLab allows there. */
+  createOwn(viewer: AuthenticatedCaller, input: CreateOwnTokenParams): Promise<{ token: PersonalAccessToken; plain: string }> {
+    return this.create({ ...input, user_id: viewer.userId });
+  }
+
+  #revokedEvent(token: PersonalAccessToken) {
+    return personalAccessTokenRevoked.event({ aggregateId: token.userId, data: { tokenId: token.id, userId: token.userId } });
   }
 
   /**

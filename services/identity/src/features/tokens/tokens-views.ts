@@ -1,6 +1,6 @@
 import type { PersonalAccessToken } from './personal-access-token.entity.ts';
 
-export function personalAccessTokenView(token: PersonalAccessToken) {
+export function personalAccessTokenView(token: PersonalAccessToken, today: string = new Date().toISOString().slice(0, 10)) {
   return {
     id: token.id,
     name: token.name,
@@ -9,7 +9,7 @@ export function personalAccessTokenView(token: PersonalAccessToken) {
     scopes: token.scopes,
     user_id: token.userId,
     last_used_at: token.lastUsedAt,
-    active: !token.revoked,
+    active: !token.revoked && (token.expiresAt == null || token.expiresAt > today),
     expires_at: token.expiresAt,
   };
 }
