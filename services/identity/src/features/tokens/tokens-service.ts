@@ -3,13 +3,13 @@ import { actorOf, requireSudoScope, type AuthenticatedCaller } from '@platform/a
 import type { Page, PageWindow } from '@platform/db';
 import { ForbiddenError, InputError, InvalidTokenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
+import { identityEvents } from '@platform/identity-client';
 import { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { PersonalAccessToken } from './personal-access-token.entity.ts';
 import { digestToken, generateToken } from './token-digest.ts';
 import type { TokenListFilter, TokenStore } from './tokens-store.ts';
 import type { CreateOwnTokenParams, CreateTokenParams, TokenListParams } from './tokens.schemas.ts';
-import { personalAccessTokenRevoked } from './tokens.events.ts';
 
 /** `last_used_at` is kept coarsely, as GitLab does: at most one write per token in this interval. */
 export const LAST_USED_RESOLUTION_MS = 10 * 60_000;
@@ -160,7 +160,7 @@ export class TokensService {
   }
 
   #revokedEvent(token: PersonalAccessToken) {
-    return personalAccessTokenRevoked.event({ aggregateId: token.userId, data: { tokenId: token.id, userId: token.userId } });
+    return identityEvents.personalAccessTokenRevoked.event({ aggregateId: token.userId, data: { tokenId: token.id, userId: token.userId } });
   }
 
   /**
