@@ -160,7 +160,10 @@ export class TokensService {
   }
 
   #revokedEvent(token: PersonalAccessToken) {
-    return identityEvents.personalAccessTokenRevoked.event({ aggregateId: token.userId, data: { tokenId: token.id, userId: token.userId } });
+    return identityEvents.personalAccessTokenRevoked.event({
+      aggregateId: token.userId,
+      data: { tokenId: token.id, userId: token.userId },
+    });
   }
 
   /**

@@ -1,0 +1,59 @@
+/**
+ * A second, independent client: Debian's python-gitlab drives users, groups, projects, members,
+ * access requests, keys and tokens through the gateway (e2e/python-gitlab/drive_platform.py).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { RunningPlatform } from '@platform/devstack';
+import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+
+const INSTALL = 'apt-get install python3-gitlab (or run `sh scripts/bootstrap.sh` as root)';
+/** Debian's interpreter, for which the python3-gitlab package is installed. */
+const PYTHON = '/usr/bin/python3';
+const script = fileURLToPath(new URL('./python-gitlab/drive_platform.py', import.meta.url));
+
+let platform: RunningPlatform;
+
+beforeAll(async () => {
+  const probe = spawnSync(PYTHON, ['-c', 'import gitlab; print(gitlab.__version__)'], { encoding: 'utf8' });
+  if (probe.status !== 0) throw new Error(`python-gitlab is missing: ${INSTALL}`);
+  platform = await startTestPlatform();
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+function openSshPublicKey(): string {
+  const { publicKey } = generateKeyPairSync('ed25519');
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const field = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
+  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} py@test`;
+}
+
+describe('python-gitlab end to end', () => {
+  it('drives users, keys, tokens, groups, projects, access requests and members', async () => {
+    const { stdout } = await promisify(execFile)(PYTHON, [script], {
+      env: { ...process.env, GITLAB_URL: platform.url, GITLAB_ROOT_TOKEN: E2E_ROOT_TOKEN, SSH_PUBLIC_KEY: openSshPublicKey() },
+    });
+    const facts = JSON.parse(stdout) as Record<string, unknown>;
+    expect(facts).toMatchObject({
+      root: 'root',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      location: 'Porto',
+      key_titles: ['py laptop'],
+      token_user: 'py-user',
+      own_token_names: ['py-token'],
+      project_path: 'py-group/py-project',
+      requesters: ['py-user'],
+      group_members: { root: 50, 'py-user': 30 },
+      project_members: { 'py-user': 40 },
+      visible_to_user: ['py-group/py-project'],
+      revoked_token_refused: true,
+    });
+    expect(facts.active_usernames).toEqual(expect.arrayContaining(['root', 'py-user']));
+  });
+});

@@ -1,0 +1,66 @@
+"""Drives the platform with python-gitlab, a client independent of the platform's own code.
+
+Reads GITLAB_URL, GITLAB_ROOT_TOKEN and SSH_PUBLIC_KEY from the environment, asserts what it
+sees, and prints one JSON object of facts for the calling test; any failure exits non-zero.
+"""
+import json
+import os
+import sys
+import time
+
+import gitlab
+
+url = os.environ["GITLAB_URL"]
+root = gitlab.Gitlab(url, private_token=os.environ["GITLAB_ROOT_TOKEN"])
+root.auth()
+facts = {"root": root.user.username, "version": root.version()[0]}
+
+# Users: create, edit (JSON body), list with a Grape boolean spelled as Python does (True).
+user = root.users.create(
+    {"email": "py@example.com", "username": "py-user", "name": "Py User", "password": "a-long-enough-password"}
+)
+user.location = "Porto"
+user.save()
+facts["location"] = root.users.get(user.id).location
+facts["active_usernames"] = sorted(u.username for u in root.users.list(active=True, get_all=True))
+
+# Keys: an SSH key for the user, listed back.
+user.keys.create({"title": "py laptop", "key": os.environ["SSH_PUBLIC_KEY"]})
+facts["key_titles"] = [key.title for key in user.keys.list()]
+
+# Tokens: issued by the administrator, used by the user, listed, revoked.
+token = user.personal_access_tokens.create({"name": "py-token", "scopes": ["api"]})
+as_user = gitlab.Gitlab(url, private_token=token.token)
+as_user.auth()
+facts["token_user"] = as_user.user.username
+facts["own_token_names"] = [t.name for t in as_user.personal_access_tokens.list()]
+
+# Groups and projects.
+group = root.groups.create({"name": "Py Group", "path": "py-group", "visibility": "internal"})
+project = root.projects.create({"name": "py-project", "namespace_id": group.id})
+facts["project_path"] = project.path_with_namespace
+
+# Access requests: the user asks for access to the group; the administrator approves as developer.
+as_user.groups.get(group.id, lazy=True).accessrequests.create({})
+requests = group.accessrequests.list()
+facts["requesters"] = [request.username for request in requests]
+requests[0].approve(access_level=gitlab.const.AccessLevel.DEVELOPER)
+
+# Members: the approved requester is a developer; add them to the project as a maintainer.
+facts["group_members"] = {m.username: m.access_level for m in group.members.list(get_all=True)}
+project.members.create({"user_id": user.id, "access_level": gitlab.const.AccessLevel.MAINTAINER})
+facts["project_members"] = {m.username: m.access_level for m in project.members.list(get_all=True)}
+facts["visible_to_user"] = [p.path_with_namespace for p in as_user.projects.list(membership=True, get_all=True)]
+
+# Revoking the token ends it: refused with 401 once the gateway's cache has heard of it (bounded).
+root.personal_access_tokens.delete(token.id)
+facts["revoked_token_refused"] = False
+deadline = time.monotonic() + 5
+while not facts["revoked_token_refused"] and time.monotonic() < deadline:
+    try:
+        gitlab.Gitlab(url, private_token=token.token).auth()
+        time.sleep(0.1)
+    except gitlab.exceptions.GitlabAuthenticationError as error:
+        facts["revoked_token_refused"] = error.response_code == 401
+
+json.dump(facts, sys.stdout)
