@@ -8,6 +8,7 @@ import { CALLER_HEADER, signCaller } from '@platform/auth';
 import type { RunningPlatform } from '@platform/devstack';
 import { waitFor } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { loadRouteCatalogue } from './route-catalogue.ts';
 
 let platform: RunningPlatform;
 let gateway: ReturnType<typeof request>;
@@ -173,6 +174,19 @@ describe('the gateway itself', () => {
     expect(readiness.body.services).toEqual({ identity: 'ok', audit: 'ok' });
     const metrics = await gateway.get('/-/metrics');
     expect(metrics.text).toMatch(/gateway_http_requests_total\{service="identity",method="GET",status="200"\} \d+/);
+  });
+
+  it('routes every path of the route catalogue to a service that serves it', async () => {
+    const unserved: string[] = [];
+    for (const route of await loadRouteCatalogue()) {
+      // Path parameters become `1`: the route answers, even if only that no such thing exists.
+      const path = route.path.replace(/:[a-z_]+/g, '1');
+      const response = await gateway[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path);
+      if (response.status >= 500 || (response.status === 404 && response.body?.error === '404 Not Found')) {
+        unserved.push(`${route.method} ${route.path}: ${response.status}`);
+      }
+    }
+    expect(unserved).toEqual([]);
   });
 
   it('answers 404 for paths no service owns', async () => {

@@ -1,7 +1,6 @@
 export { createServiceApp } from './service-app.ts';
 export type { ServiceAppOptions, ReadinessChecks } from './service-app.ts';
 export { errorToHttp, errorMiddleware } from './error-mapping.ts';
-export { callerOf, asyncHandler } from './request-context.ts';
 export { parseParams, requestParams, params, integerList, dateParam, sortParam, idOrPathParams } from './params.ts';
 export {
   decodeCursor,
@@ -13,7 +12,7 @@ export {
   sendPage,
   setPaginationHeaders,
 } from './pagination.ts';
-export type { KeysetCursor, PageRequest } from './pagination.ts';
+export type { KeysetCursor, PageQuery, PageRequest } from './pagination.ts';
 export { baseUrlOf } from './base-url.ts';
 export { requestLogging } from './request-logging.ts';
 export { listen, isDraining } from './listen.ts';

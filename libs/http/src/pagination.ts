@@ -13,6 +13,12 @@ export interface PageRequest {
 const DEFAULT_PER_PAGE = 20;
 const MAX_PER_PAGE = 100;
 
+/** `page` and `per_page` as a list endpoint receives them. */
+export interface PageQuery {
+  page?: number | undefined;
+  per_page?: number | undefined;
+}
+
 /** `page` and `per_page`, to spread into a list endpoint's parameter schema. */
 export const pageShape = {
   page: params.integer().optional(),
@@ -20,7 +26,7 @@ export const pageShape = {
 };
 
 /** GitLab clamps rather than rejects: a page below 1 is page 1, per_page above 100 is 100. */
-export function pageParams(input: { page?: number | undefined; per_page?: number | undefined }): PageRequest {
+export function pageParams(input: PageQuery): PageRequest {
   const page = Math.max(1, input.page ?? 1);
   const requested = input.per_page ?? DEFAULT_PER_PAGE;
   const perPage = requested < 1 ? DEFAULT_PER_PAGE : Math.min(requested, MAX_PER_PAGE);

@@ -1,13 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
-import { Router } from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import { anonymousCaller } from '@platform/auth';
 import { createLogger } from '@platform/logger';
 import { callerHeader } from '@platform/testing';
-import { asyncHandler } from './request-context.ts';
-import { params, parseParams, requestParams } from './params.ts';
+import { params, requestParams } from './params.ts';
+import { createRouter, routesOf } from './routes.ts';
 import { createServiceApp } from './service-app.ts';
 import type { UploadedFile } from './request-body.ts';
 
@@ -22,28 +21,38 @@ const groupParams = z.object({
   avatar: params.file().optional(),
 });
 
+const route = routesOf<null>('request-body-test');
+
 /** One endpoint echoing its parameters, so every encoding can be compared with the others. */
+const echoRoutes = [
+  route({
+    method: 'POST',
+    path: '/api/v4/groups',
+    access: 'anonymous',
+    scope: 'api',
+    input: groupParams,
+    status: 201,
+    handle: async ({ input }) => {
+      const avatar = input.avatar as UploadedFile | undefined;
+      return { ...input, avatar: avatar && { filename: avatar.filename, size: avatar.content.length } };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/groups/:id',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({}),
+    handle: async ({ request: req }) => requestParams(req),
+  }),
+];
+
 function app() {
-  const router = Router();
-  router.post(
-    '/api/v4/groups',
-    asyncHandler(async (req, res) => {
-      const parsed = parseParams(groupParams, requestParams(req));
-      const avatar = parsed.avatar as UploadedFile | undefined;
-      res.status(201).json({ ...parsed, avatar: avatar && { filename: avatar.filename, size: avatar.content.length } });
-    }),
-  );
-  router.get(
-    '/api/v4/groups/:id',
-    asyncHandler(async (req, res) => {
-      res.json(requestParams(req));
-    }),
-  );
   const service = createServiceApp({
     logger: createLogger({ name: 'test', level: 'silent' }),
     internalSecret: SECRET,
     readinessChecks: {},
-    routes: [router],
+    routes: [createRouter(echoRoutes, null)],
     bodyLimits: { bodyBytes: 64 * 1024, fields: 50, fieldBytes: 1024, files: 2, fileBytes: 4096 },
   });
   return {

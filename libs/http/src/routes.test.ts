@@ -21,7 +21,7 @@ const thingRoutes = [
     input: z.object({ ...pageShape }),
     handle: async ({ input, deps, page }) => {
       const window = pageParams(input);
-      return page({ page: window, total: deps.things.length, items: deps.things.slice(window.offset, window.offset + window.perPage) });
+      return page(window, { total: deps.things.length, items: deps.things.slice(window.offset, window.offset + window.perPage) });
     },
   }),
   route({

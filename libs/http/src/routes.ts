@@ -45,8 +45,11 @@ export interface RouteContext<Input, TheCaller extends Caller, Deps> {
   deps: Deps;
   /** For what parameters do not carry: the base URL, or the credentials of a protocol that authenticates itself (SCIM). */
   request: Request;
-  /** A page of a list, with GitLab's pagination headers. */
-  page<Item>(result: { page: PageRequest; total: number | null; hasNext?: boolean; items: Item[] }): RouteReply;
+  /**
+   * The `window` of a list, with GitLab's pagination headers. A null total (a list too long to
+   * count) omits the totals; `hasNext` then says whether more follow, else a full page is taken to.
+   */
+  page<Item>(window: PageRequest, result: { items: Item[]; total: number | null; hasNext?: boolean }): RouteReply;
 }
 
 export interface RouteSpec<Schema extends z.ZodType, Access extends RouteAccess, Deps> {
@@ -148,8 +151,8 @@ export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>,
       const handled = async () => {
         const caller = admittedCaller(req, route);
         const input = parseParams(route.input, requestParams(req));
-        const page: RouteContext<unknown, Caller, Deps>['page'] = (result) => {
-          setPaginationHeaders(req, res, result.page, result.total, result.hasNext ?? result.items.length >= result.page.perPage);
+        const page: RouteContext<unknown, Caller, Deps>['page'] = (window, result) => {
+          setPaginationHeaders(req, res, window, result.total, result.hasNext ?? result.items.length >= window.perPage);
           return reply({ body: result.items });
         };
         send(res, route, await route.handle({ caller, input, deps, request: req, page }));

@@ -28,9 +28,10 @@ export interface ServiceAppOptions {
   bodyLimits?: BodyLimits;
   /**
    * Error renderers for path prefixes whose protocol has its own error shape (SCIM), tried before
-   * the GitLab one; they also see errors raised before routing, such as unreadable bodies.
+   * the GitLab one; they also see errors raised before routing, such as unreadable bodies, and
+   * `notFound`'s error for a path under the prefix that no route serves.
    */
-  errorRenderers?: Array<{ pathPrefix: string; render: express.ErrorRequestHandler }>;
+  errorRenderers?: Array<{ pathPrefix: string; render: express.ErrorRequestHandler; notFound?: (req: express.Request) => Error }>;
 }
 
 /**
@@ -75,6 +76,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   if (options.requestScope) app.use('/api', options.requestScope);
   for (const router of options.routes) app.use(router);
 
+  for (const { pathPrefix, notFound } of options.errorRenderers ?? []) {
+    if (notFound) app.use(pathPrefix, (req, _res, next) => next(notFound(req)));
+  }
   app.use((_req, res) => {
     res.status(404).json({ error: '404 Not Found' });
   });

@@ -3,7 +3,7 @@
  * Kafka, the outbox relay, the HTTP app, the gRPC server, readiness, signals and the stop
  * order) so that a service only declares its features.
  */
-import type { Router, ErrorRequestHandler } from 'express';
+import type { Router } from 'express';
 import type { Options } from '@mikro-orm/core';
 import type { ServiceConfig } from '@platform/config';
 import { checkDatabase, openDatabase, requestScope, type EntityManager, type MigrationObject, type Orm } from '@platform/db';
@@ -19,7 +19,7 @@ import {
   type OutboxRelay,
 } from '@platform/events';
 import { startGrpcServer, type GrpcServer, type GrpcServiceBinding } from '@platform/grpc';
-import { createServiceApp, listen, type ReadinessChecks } from '@platform/http';
+import { createServiceApp, listen, type ReadinessChecks, type ServiceAppOptions } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
 
 /** A slice of a service, as its feature factory returns it. */
@@ -32,7 +32,7 @@ export interface Feature {
   /** Checks reported by `/-/readiness` besides the database's. */
   readinessChecks?: ReadinessChecks;
   /** Error renderers for path prefixes whose protocol has its own error shape (SCIM). */
-  errorRenderers?: Array<{ pathPrefix: string; render: ErrorRequestHandler }>;
+  errorRenderers?: ServiceAppOptions['errorRenderers'];
   /** Runs once the database is migrated, before anything listens (e.g. seeding). */
   start?(): Promise<void>;
   /** Releases what the feature opened (clients of other services), after the servers stopped. */

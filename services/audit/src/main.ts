@@ -1,6 +1,7 @@
 /** Composition root of the audit service: consumes domain events and serves audit events. */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { GrpcIdentityAccess } from '@platform/identity-client';
+import { createRouter } from '@platform/http';
 import { readConfig, type AuditConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { AuditEvent } from './features/audit-events/audit-event.entity.ts';
@@ -21,7 +22,7 @@ export function auditService(config: AuditConfig): ServiceDefinition<AuditConfig
       const access = new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       return [
         {
-          routes: [auditEventsRoutes({ auditEvents }), entityAuditEventsRoutes({ auditEvents, access })],
+          routes: [createRouter(auditEventsRoutes, { auditEvents }), createRouter(entityAuditEventsRoutes, { auditEvents, access })],
           readinessChecks: { identityChannel: async () => access.channelState() },
           consumes: auditTranslations.map(({ type, topic }) => ({ type, topic, handle: (event) => auditEvents.recordFrom(event) })),
           stop: () => access.close(),

@@ -61,7 +61,7 @@ import { ScimProvisionedUsers } from './features/scim/scim-users.ts';
 import { ScimService } from './features/scim/scim-service.ts';
 import { ScimTokensService } from './features/scim/scim-tokens-service.ts';
 import { scimRoutes } from './features/scim/scim-routes.ts';
-import { scimErrorMiddleware } from './features/scim/scim-errors.ts';
+import { scimEndpointNotFound, scimErrorMiddleware } from './features/scim/scim-errors.ts';
 import { resourceCustomAttributesRoutes } from './features/custom-attributes/resource-custom-attributes-routes.ts';
 import { scimTokensRoutes } from './features/scim/scim-tokens-routes.ts';
 import { scimLinksRoutes } from './features/scim/scim-links-routes.ts';
@@ -148,26 +148,25 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
               process.stdout.write(`Bootstrap administrator "root" created; its token is: ${generatedToken}\n`);
             }
           },
-          errorRenderers: [{ pathPrefix: '/api/scim', render: scimErrorMiddleware(logger) }],
+          errorRenderers: [{ pathPrefix: '/api/scim', render: scimErrorMiddleware(logger), notFound: scimEndpointNotFound }],
           routes: [
             createRouter(usersRoutes, { users, customAttributes, views }),
             createRouter(tokensRoutes, { tokens }),
             createRouter(serverMetadataRoutes, { release: { version: platformVersion(), revision: config.PLATFORM_REVISION } }),
-            customAttributesRoutes({ customAttributes }),
-            sshKeysRoutes({ sshKeys, users, views }),
-            gpgKeysRoutes({ gpgKeys, users }),
-            userStatusRoutes({ statuses, users }),
-            samlProvidersRoutes({ samlProviders }),
-            scimTokensRoutes({ scimTokens }),
-            scimRoutes({ scim }),
-            scimLinksRoutes({ scim }),
-            groupsRoutes({ groups, projects, access, views }),
-            projectsRoutes({ projects, access, views }),
-            membersRoutes({ members, access, views }),
-            accessRequestsRoutes({ accessRequests, access, views }),
-            namespacesRoutes({ namespaces: namespaceStore, access, views }),
-            resourceCustomAttributesRoutes({ resource: 'groups', owner: groups, access }),
-            resourceCustomAttributesRoutes({ resource: 'projects', owner: projects, access }),
+            createRouter(customAttributesRoutes, { customAttributes }),
+            createRouter(sshKeysRoutes, { sshKeys, users, views }),
+            createRouter(gpgKeysRoutes, { gpgKeys, users }),
+            createRouter(userStatusRoutes, { statuses, users }),
+            createRouter(samlProvidersRoutes, { samlProviders }),
+            createRouter(scimTokensRoutes, { scimTokens }),
+            createRouter(scimRoutes, { scim }),
+            createRouter(scimLinksRoutes, { scim }),
+            createRouter(groupsRoutes, { groups, projects, access, views }),
+            createRouter(projectsRoutes, { projects, access, views }),
+            createRouter(membersRoutes, { members, access, views }),
+            createRouter(accessRequestsRoutes, { accessRequests, access, views }),
+            createRouter(namespacesRoutes, { namespaces: namespaceStore, access, views }),
+            createRouter(resourceCustomAttributesRoutes, { groups, projects, access }),
           ],
           rpcs: [
             identityGrpc({

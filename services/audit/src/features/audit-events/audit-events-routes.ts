@@ -1,52 +1,39 @@
-import { Router } from 'express';
-import { requireAdmin } from '@platform/auth';
-import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage } from '@platform/http';
-import type { AuditEvent } from './audit-event.entity.ts';
+import { pageParams, routesOf } from '@platform/http';
 import type { AuditEventsService } from './audit-events-service.ts';
+import { auditEventView } from './audit-events-views.ts';
 import { auditEventIdParams, instanceAuditEventsQuery } from './audit-events.schemas.ts';
 
-export function auditEventView(event: AuditEvent) {
-  return {
-    id: event.id,
-    author_id: event.authorId,
-    entity_id: event.entityId,
-    entity_type: event.entityType,
-    event_name: event.eventName,
-    details: event.details,
-    created_at: event.createdAt,
-  };
-}
+const route = routesOf<{ auditEvents: AuditEventsService }>('audit');
 
-export function auditEventsRoutes(options: { auditEvents: AuditEventsService }): Router {
-  const router = Router();
-
-  router.get(
-    '/api/v4/audit_events',
-    asyncHandler(async (req, res) => {
-      requireAdmin(callerOf(req));
-      const query = parseParams(instanceAuditEventsQuery, requestParams(req));
-      const page = pageParams(query);
-      const { items, total } = await options.auditEvents.list(
+/** Instance audit events: administrators only. */
+export const auditEventsRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/audit_events',
+    access: 'administrator',
+    scope: 'read_api',
+    input: instanceAuditEventsQuery,
+    handle: async ({ input, deps: { auditEvents }, page }) => {
+      const window = pageParams(input);
+      const result = await auditEvents.list(
         {
-          createdAfter: query.created_after,
-          createdBefore: query.created_before,
-          entityType: query.entity_type,
-          entityId: query.entity_id,
+          createdAfter: input.created_after,
+          createdBefore: input.created_before,
+          entityType: input.entity_type,
+          entityId: input.entity_id,
         },
-        { offset: page.offset, limit: page.perPage },
+        { offset: window.offset, limit: window.perPage },
       );
-      sendPage(req, res, { page, total, items: items.map(auditEventView) });
-    }),
-  );
+      return page(window, { ...result, items: result.items.map(auditEventView) });
+    },
+  }),
 
-  router.get(
-    '/api/v4/audit_events/:id',
-    asyncHandler(async (req, res) => {
-      requireAdmin(callerOf(req));
-      const { id } = parseParams(auditEventIdParams, req.params);
-      res.json(auditEventView(await options.auditEvents.get(id)));
-    }),
-  );
-
-  return router;
-}
+  route({
+    method: 'GET',
+    path: '/api/v4/audit_events/:id',
+    access: 'administrator',
+    scope: 'read_api',
+    input: auditEventIdParams,
+    handle: async ({ input, deps: { auditEvents } }) => auditEventView(await auditEvents.get(input.id)),
+  }),
+];

@@ -1,55 +1,49 @@
-import { Router } from 'express';
-import { requireAdmin } from '@platform/auth';
-import { asyncHandler, callerOf, parseParams, requestParams } from '@platform/http';
-import type { CustomAttribute } from './custom-attribute.entity.ts';
+import { routesOf } from '@platform/http';
 import type { CustomAttributesService } from './custom-attributes-service.ts';
+import { customAttributeView } from './custom-attributes-views.ts';
 import { customAttributeKeyParams, customAttributesOwnerParams, setCustomAttributeParams } from './custom-attributes.schemas.ts';
 
-function customAttributeView(attribute: CustomAttribute) {
-  return { key: attribute.key, value: attribute.value };
-}
+const route = routesOf<{ customAttributes: CustomAttributesService }>('identity');
 
 /** GitLab's custom attributes of users: administrators only, `:id` an id or a username. */
-export function customAttributesRoutes(options: { customAttributes: CustomAttributesService }): Router {
-  const { customAttributes } = options;
-  const router = Router();
+export const customAttributesRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/users/:id/custom_attributes',
+    access: 'administrator',
+    scope: 'read_user',
+    input: customAttributesOwnerParams,
+    handle: async ({ input, deps: { customAttributes } }) => (await customAttributes.list(input.id)).map(customAttributeView),
+  }),
 
-  router.get(
-    '/api/v4/users/:id/custom_attributes',
-    asyncHandler(async (req, res) => {
-      requireAdmin(callerOf(req));
-      const { id } = parseParams(customAttributesOwnerParams, req.params);
-      res.json((await customAttributes.list(id)).map(customAttributeView));
-    }),
-  );
+  route({
+    method: 'GET',
+    path: '/api/v4/users/:id/custom_attributes/:key',
+    access: 'administrator',
+    scope: 'read_user',
+    input: customAttributeKeyParams,
+    handle: async ({ input, deps: { customAttributes } }) => customAttributeView(await customAttributes.get(input.id, input.key)),
+  }),
 
-  router.get(
-    '/api/v4/users/:id/custom_attributes/:key',
-    asyncHandler(async (req, res) => {
-      requireAdmin(callerOf(req));
-      const { id, key } = parseParams(customAttributeKeyParams, req.params);
-      res.json(customAttributeView(await customAttributes.get(id, key)));
-    }),
-  );
+  route({
+    method: 'PUT',
+    path: '/api/v4/users/:id/custom_attributes/:key',
+    access: 'administrator',
+    scope: 'api',
+    input: setCustomAttributeParams,
+    handle: async ({ input: { id, key, value }, deps: { customAttributes } }) =>
+      customAttributeView(await customAttributes.set(id, { key, value })),
+  }),
 
-  router.put(
-    '/api/v4/users/:id/custom_attributes/:key',
-    asyncHandler(async (req, res) => {
-      requireAdmin(callerOf(req));
-      const { id, key, value } = parseParams(setCustomAttributeParams, requestParams(req));
-      res.json(customAttributeView(await customAttributes.set(id, { key, value })));
-    }),
-  );
-
-  router.delete(
-    '/api/v4/users/:id/custom_attributes/:key',
-    asyncHandler(async (req, res) => {
-      requireAdmin(callerOf(req));
-      const { id, key } = parseParams(customAttributeKeyParams, req.params);
-      await customAttributes.remove(id, key);
-      res.status(204).end();
-    }),
-  );
-
-  return router;
-}
+  route({
+    method: 'DELETE',
+    path: '/api/v4/users/:id/custom_attributes/:key',
+    access: 'administrator',
+    scope: 'api',
+    input: customAttributeKeyParams,
+    status: 204,
+    handle: async ({ input, deps: { customAttributes } }) => {
+      await customAttributes.remove(input.id, input.key);
+    },
+  }),
+];

@@ -1,9 +1,9 @@
-import { Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '@platform/errors';
-import { asyncHandler, callerOf, parseParams, requestParams, idOrPathParams } from '@platform/http';
+import { params, routesOf } from '@platform/http';
 import type { Viewer } from '../members/access-sql.ts';
 import type { AccessPolicy } from '../members/access-policy.ts';
+import { customAttributeView } from './custom-attributes-views.ts';
 
 /** A group or project service, as far as its administrators' custom attributes go. */
 export interface CustomAttributeOwner {
@@ -12,61 +12,62 @@ export interface CustomAttributeOwner {
   removeCustomAttribute(viewer: Viewer, idOrPath: number | string, key: string): Promise<void>;
 }
 
-const keyParams = z.object({ key: z.string().min(1).max(255) });
+const route = routesOf<{ groups: CustomAttributeOwner; projects: CustomAttributeOwner; access: AccessPolicy }>('identity');
+
+const ownerParams = z.object({ id: params.idOrPath() });
+const keyParams = ownerParams.extend({ key: z.string().min(1).max(255) });
 const setParams = keyParams.extend({ value: z.string().max(255) });
 
-/** GitLab's `/<groups|projects>/:id/custom_attributes[/:key]` endpoints. */
-export function resourceCustomAttributesRoutes(options: {
-  resource: 'groups' | 'projects';
-  owner: CustomAttributeOwner;
-  access: AccessPolicy;
-}): Router {
-  const { owner, access } = options;
-  const base = `/api/v4/${options.resource}/:id/custom_attributes`;
-  const router = Router();
+/** GitLab's custom attributes of groups and projects: administrators only, the same for both. */
+export const resourceCustomAttributesRoutes = (
+  [
+    { owner: 'groups', list: '/api/v4/groups/:id/custom_attributes', single: '/api/v4/groups/:id/custom_attributes/:key' },
+    { owner: 'projects', list: '/api/v4/projects/:id/custom_attributes', single: '/api/v4/projects/:id/custom_attributes/:key' },
+  ] as const
+).flatMap(({ owner, list, single }) => [
+  route({
+    method: 'GET',
+    path: list,
+    access: 'administrator',
+    scope: 'read_api',
+    input: ownerParams,
+    handle: async ({ caller, input, deps }) =>
+      (await deps[owner].customAttributes(await deps.access.viewerOf(caller), input.id)).map(customAttributeView),
+  }),
 
-  router.get(
-    base,
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      res.json((await owner.customAttributes(viewer, id)).map(({ key, value }) => ({ key, value })));
-    }),
-  );
-
-  router.get(
-    `${base}/:key`,
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const { key } = parseParams(keyParams, req.params);
-      const attribute = (await owner.customAttributes(viewer, id)).find((candidate) => candidate.key === key);
+  route({
+    method: 'GET',
+    path: single,
+    access: 'administrator',
+    scope: 'read_api',
+    input: keyParams,
+    handle: async ({ caller, input, deps }) => {
+      const attributes = await deps[owner].customAttributes(await deps.access.viewerOf(caller), input.id);
+      const attribute = attributes.find((candidate) => candidate.key === input.key);
       if (!attribute) throw new NotFoundError('Custom Attribute');
-      res.json({ key: attribute.key, value: attribute.value });
-    }),
-  );
+      return customAttributeView(attribute);
+    },
+  }),
 
-  router.put(
-    `${base}/:key`,
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const { key, value } = parseParams(setParams, requestParams(req));
-      const attribute = await owner.setCustomAttribute(viewer, id, key, value);
-      res.json({ key: attribute.key, value: attribute.value });
-    }),
-  );
+  route({
+    method: 'PUT',
+    path: single,
+    access: 'administrator',
+    scope: 'api',
+    input: setParams,
+    handle: async ({ caller, input, deps }) =>
+      customAttributeView(await deps[owner].setCustomAttribute(await deps.access.viewerOf(caller), input.id, input.key, input.value)),
+  }),
 
-  router.delete(
-    `${base}/:key`,
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      const { key } = parseParams(keyParams, req.params);
-      await owner.removeCustomAttribute(viewer, id, key);
-      res.status(204).end();
-    }),
-  );
-
-  return router;
-}
+  route({
+    method: 'DELETE',
+    path: single,
+    access: 'administrator',
+    scope: 'api',
+    input: keyParams,
+    status: 204,
+    handle: async ({ caller, input, deps }) => {
+      await deps[owner].removeCustomAttribute(await deps.access.viewerOf(caller), input.id, input.key);
+    },
+  }),
+]);

@@ -1,9 +1,9 @@
-import { Router } from 'express';
-import { requireAdmin, requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage } from '@platform/http';
+import type { Caller } from '@platform/auth';
+import { pageParams, routesOf, type PageQuery, type RouteContext } from '@platform/http';
+import type { User } from '../users/user.entity.ts';
 import type { UsersService } from '../users/users-service.ts';
-import type { GpgKey } from './gpg-key.entity.ts';
 import type { GpgKeysService } from './gpg-keys-service.ts';
+import { gpgKeyView } from './gpg-keys-views.ts';
 import {
   addGpgKeyParams,
   addUserGpgKeyParams,
@@ -13,89 +13,102 @@ import {
   userGpgKeysParams,
 } from './gpg-keys.schemas.ts';
 
-export function gpgKeyView(key: GpgKey) {
-  return { id: key.id, key: key.key, created_at: key.createdAt };
+interface GpgKeysRouteDeps {
+  gpgKeys: GpgKeysService;
+  users: UsersService;
 }
 
-/** GitLab's GPG key endpoints, for the current user (`/user/gpg_keys`) and any user (`/users/:id/gpg_keys`). */
-export function gpgKeysRoutes(options: { gpgKeys: GpgKeysService; users: UsersService }): Router {
-  const { gpgKeys, users } = options;
-  const router = Router();
+const route = routesOf<GpgKeysRouteDeps>('identity');
 
-  router.get(
-    '/api/v4/user/gpg_keys',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const page = pageParams(parseParams(ownGpgKeysParams, req.query));
-      const { items, total } = await gpgKeys.list(await users.find(caller.userId), { offset: page.offset, limit: page.perPage });
-      sendPage(req, res, { page, total, items: items.map(gpgKeyView) });
-    }),
-  );
-
-  router.get(
-    '/api/v4/user/gpg_keys/:key_id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { key_id } = parseParams(ownGpgKeyParams, req.params);
-      res.json(gpgKeyView(await gpgKeys.get(await users.find(caller.userId), key_id)));
-    }),
-  );
-
-  router.post(
-    '/api/v4/user/gpg_keys',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { key } = parseParams(addGpgKeyParams, requestParams(req));
-      res.status(201).json(gpgKeyView(await gpgKeys.add(caller, await users.find(caller.userId), key)));
-    }),
-  );
-
-  router.delete(
-    '/api/v4/user/gpg_keys/:key_id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { key_id } = parseParams(ownGpgKeyParams, req.params);
-      await gpgKeys.remove(caller, await users.find(caller.userId), key_id);
-      res.status(204).end();
-    }),
-  );
-
-  router.get(
-    '/api/v4/users/:user_id/gpg_keys',
-    asyncHandler(async (req, res) => {
-      const input = parseParams(userGpgKeysParams, requestParams(req));
-      const page = pageParams(input);
-      const { items, total } = await gpgKeys.list(await users.find(input.user_id), { offset: page.offset, limit: page.perPage });
-      sendPage(req, res, { page, total, items: items.map(gpgKeyView) });
-    }),
-  );
-
-  router.get(
-    '/api/v4/users/:user_id/gpg_keys/:key_id',
-    asyncHandler(async (req, res) => {
-      const { user_id, key_id } = parseParams(userGpgKeyParams, req.params);
-      res.json(gpgKeyView(await gpgKeys.get(await users.find(user_id), key_id)));
-    }),
-  );
-
-  router.post(
-    '/api/v4/users/:user_id/gpg_keys',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const { user_id, key } = parseParams(addUserGpgKeyParams, requestParams(req));
-      res.status(201).json(gpgKeyView(await gpgKeys.add(caller, await users.find(user_id), key)));
-    }),
-  );
-
-  router.delete(
-    '/api/v4/users/:user_id/gpg_keys/:key_id',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const { user_id, key_id } = parseParams(userGpgKeyParams, req.params);
-      await gpgKeys.remove(caller, await users.find(user_id), key_id);
-      res.status(204).end();
-    }),
-  );
-
-  return router;
+/** A page of `owner`'s keys, as the list routes answer it. */
+async function keyPage(context: Pick<RouteContext<PageQuery, Caller, GpgKeysRouteDeps>, 'input' | 'deps' | 'page'>, owner: User) {
+  const window = pageParams(context.input);
+  const result = await context.deps.gpgKeys.list(owner, { offset: window.offset, limit: window.perPage });
+  return context.page(window, { ...result, items: result.items.map(gpgKeyView) });
 }
+
+/** GitLab's GPG key endpoints, for the current user (`/user/gpg_keys`) and any user (`/users/:user_id/gpg_keys`). */
+export const gpgKeysRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/user/gpg_keys',
+    access: 'user',
+    scope: 'read_user',
+    input: ownGpgKeysParams,
+    handle: async (context) => keyPage(context, await context.deps.users.find(context.caller.userId)),
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/user/gpg_keys/:key_id',
+    access: 'user',
+    scope: 'read_user',
+    input: ownGpgKeyParams,
+    handle: async ({ caller, input, deps: { gpgKeys, users } }) =>
+      gpgKeyView(await gpgKeys.get(await users.find(caller.userId), input.key_id)),
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/user/gpg_keys',
+    access: 'user',
+    scope: 'api',
+    input: addGpgKeyParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { gpgKeys, users } }) =>
+      gpgKeyView(await gpgKeys.add(caller, await users.find(caller.userId), input.key)),
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/user/gpg_keys/:key_id',
+    access: 'user',
+    scope: 'api',
+    input: ownGpgKeyParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { gpgKeys, users } }) => {
+      await gpgKeys.remove(caller, await users.find(caller.userId), input.key_id);
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/users/:user_id/gpg_keys',
+    access: 'anonymous',
+    scope: 'read_user',
+    input: userGpgKeysParams,
+    handle: async (context) => keyPage(context, await context.deps.users.find(context.input.user_id)),
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/users/:user_id/gpg_keys/:key_id',
+    access: 'anonymous',
+    scope: 'read_user',
+    input: userGpgKeyParams,
+    handle: async ({ input, deps: { gpgKeys, users } }) => gpgKeyView(await gpgKeys.get(await users.find(input.user_id), input.key_id)),
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/users/:user_id/gpg_keys',
+    access: 'administrator',
+    scope: 'api',
+    input: addUserGpgKeyParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { gpgKeys, users } }) =>
+      gpgKeyView(await gpgKeys.add(caller, await users.find(input.user_id), input.key)),
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/users/:user_id/gpg_keys/:key_id',
+    access: 'administrator',
+    scope: 'api',
+    input: userGpgKeyParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { gpgKeys, users } }) => {
+      await gpgKeys.remove(caller, await users.find(input.user_id), input.key_id);
+    },
+  }),
+];

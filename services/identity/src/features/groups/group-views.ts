@@ -1,7 +1,12 @@
 import type { Group, Namespace } from '../namespaces/namespace.entity.ts';
 import { fullNameOf } from '../namespaces/namespaces-store.ts';
 import { namespaceWebUrl, type NamespaceViewContext } from '../namespaces/namespace-views.ts';
+import type { Viewer } from '../members/access-sql.ts';
+import { isAdmin } from '../members/access-policy.ts';
+import type { ProjectsService } from '../projects/projects-service.ts';
+import { projectView } from '../projects/project-views.ts';
 import type { GroupCustomAttribute } from './group.entity.ts';
+import type { GroupsService } from './groups-service.ts';
 
 /** What group views need besides the groups, loaded once per response. */
 export interface GroupViewData {
@@ -78,4 +83,54 @@ export function sharedWithGroupView(share: SharedGroup) {
     group_access_level: share.groupAccess,
     expires_at: share.expiresAt ?? null,
   };
+}
+
+/** Groups as a list shows them; custom attributes and statistics only for administrators who ask. */
+export async function groupListViews(options: {
+  groups: GroupsService;
+  viewer: Viewer;
+  items: Group[];
+  query: { with_custom_attributes?: boolean | undefined; statistics?: boolean | undefined };
+  views: NamespaceViewContext;
+}) {
+  const { groups, viewer, items, query, views } = options;
+  const admin = isAdmin(viewer);
+  const data = await groups.viewData(items, {
+    customAttributes: admin && query.with_custom_attributes === true,
+    statistics: admin && query.statistics === true,
+  });
+  return items.map((group) => groupView(group, data, views));
+}
+
+/** The deprecated `projects` and `shared_projects` of group details hold at most this many each. */
+const DETAIL_PROJECTS_LIMIT = 100;
+
+/** Group details: the list view plus shares, the runners token for its administrators, and its projects. */
+export async function groupDetailsView(options: {
+  groups: GroupsService;
+  projects: ProjectsService;
+  viewer: Viewer;
+  idOrPath: number | string;
+  withProjects: boolean;
+  withCustomAttributes: boolean;
+  views: NamespaceViewContext;
+}) {
+  const { groups, projects, viewer, views } = options;
+  const { group, shares, canAdminister } = await groups.details(viewer, options.idOrPath);
+  const data = await groups.viewData([group], { customAttributes: isAdmin(viewer) && options.withCustomAttributes });
+  const body: Record<string, unknown> = {
+    ...groupView(group, data, views),
+    shared_with_groups: shares.map(sharedWithGroupView),
+    ...(canAdminister ? { runners_token: group.runnersToken ?? null } : {}),
+    prevent_sharing_groups_outside_hierarchy: false,
+    prevent_forking_outside_group: null,
+    membership_lock: false,
+  };
+  if (options.withProjects) {
+    const { own, shared } = await projects.ofGroupDetails(viewer, group.id, DETAIL_PROJECTS_LIMIT);
+    const projectData = await projects.viewData(viewer, [...own, ...shared]);
+    body.projects = own.map((project) => projectView(project, projectData, views));
+    body.shared_projects = shared.map((project) => projectView(project, projectData, views));
+  }
+  return body;
 }

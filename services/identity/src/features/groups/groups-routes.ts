@@ -1,17 +1,13 @@
-import { Router, type Request, type Response } from 'express';
-import { mapPage, type Page } from '@platform/db';
-import { actorOf, requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest, idOrPathParams } from '@platform/http';
-import type { Group } from '../namespaces/namespace.entity.ts';
+import { actorOf } from '@platform/auth';
+import { idOrPathParams, pageParams, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
 import type { Viewer } from '../members/access-sql.ts';
-import { isAdmin, type AccessPolicy } from '../members/access-policy.ts';
-import type { ProjectsService } from '../projects/projects-service.ts';
-import { projectListFilter, projectOrder, sendProjectPage } from '../projects/projects-routes.ts';
+import type { AccessPolicy } from '../members/access-policy.ts';
+import { projectListFilter, projectOrder, type ProjectsService } from '../projects/projects-service.ts';
 import { groupProjectListQuery, sharedProjectListQuery } from '../projects/projects.schemas.ts';
-import { projectView } from '../projects/project-views.ts';
+import { projectListViews } from '../projects/project-views.ts';
 import { groupListFilter, type GroupsService } from './groups-service.ts';
-import { groupView, sharedWithGroupView } from './group-views.ts';
+import { groupDetailsView, groupListViews } from './group-views.ts';
 import {
   createGroupParams,
   groupListQuery,
@@ -20,211 +16,196 @@ import {
   subgroupListQuery,
   unshareGroupParams,
   updateGroupParams,
-  type GroupListQuery,
 } from './groups.schemas.ts';
 
-/** The deprecated `projects` and `shared_projects` of group details hold at most this many each. */
-const DETAIL_PROJECTS_LIMIT = 100;
-
-export function groupsRoutes(options: {
+interface GroupsRouteDeps {
   groups: GroupsService;
   projects: ProjectsService;
   access: AccessPolicy;
   views: NamespaceViewContext;
-}): Router {
-  const { groups, projects, access, views } = options;
-  const router = Router();
+}
 
-  async function sendGroupPage(req: Request, res: Response, viewer: Viewer, query: GroupListQuery, page: PageRequest, result: Page<Group>) {
-    const admin = isAdmin(viewer);
-    const data = await groups.viewData(result.items, {
-      customAttributes: admin && query.with_custom_attributes === true,
-      statistics: admin && query.statistics === true,
-    });
-    sendPage(req, res, { page, ...mapPage(result, (items) => items.map((group) => groupView(group, data, views))) });
-  }
+const route = routesOf<GroupsRouteDeps>('identity');
 
-  /** Group details: the list view plus shares, the runners token for its administrators, and its projects. */
-  async function sendDetails(
-    res: Response,
-    viewer: Viewer,
-    idOrPath: number | string,
-    options: { withProjects: boolean; withCustomAttributes: boolean; status?: number },
-  ) {
-    const { group, shares, canAdminister } = await groups.details(viewer, idOrPath);
-    const data = await groups.viewData([group], { customAttributes: isAdmin(viewer) && options.withCustomAttributes });
-    const body: Record<string, unknown> = {
-      ...groupView(group, data, views),
-      shared_with_groups: shares.map(sharedWithGroupView),
-      ...(canAdminister ? { runners_token: group.runnersToken ?? null } : {}),
-      prevent_sharing_groups_outside_hierarchy: false,
-      prevent_forking_outside_group: null,
-      membership_lock: false,
-    };
-    if (options.withProjects) {
-      const { own, shared } = await projects.ofGroupDetails(viewer, group.id, DETAIL_PROJECTS_LIMIT);
-      const projectData = await projects.viewData(viewer, [...own, ...shared]);
-      body.projects = own.map((project) => projectView(project, projectData, views));
-      body.shared_projects = shared.map((project) => projectView(project, projectData, views));
-    }
-    res.status(options.status ?? 200).json(body);
-  }
+/** A group's details after a change; changes show its projects, except creation which has none. */
+function details(deps: GroupsRouteDeps, viewer: Viewer, idOrPath: number | string, withProjects = true) {
+  return groupDetailsView({ ...deps, viewer, idOrPath, withProjects, withCustomAttributes: false });
+}
 
-  router.get(
-    '/api/v4/groups',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const query = parseParams(groupListQuery, requestParams(req));
-      const page = pageParams(query);
-      const order = { by: query.order_by ?? 'name', sort: query.sort ?? 'asc' } as const;
-      const result = await groups.list(viewer, groupListFilter(viewer, query), order, { offset: page.offset, limit: page.perPage });
-      await sendGroupPage(req, res, viewer, query, page, result);
-    }),
-  );
+const subgroupRoute = (path: '/api/v4/groups/:id/subgroups' | '/api/v4/groups/:id/descendant_groups', descendants: boolean) =>
+  route({
+    method: 'GET',
+    path,
+    access: 'anonymous',
+    scope: 'read_api',
+    input: subgroupListQuery,
+    handle: async ({ caller, input, deps: { groups, access, views }, page }) => {
+      const viewer = await access.viewerOf(caller);
+      const window = pageParams(input);
+      const result = await groups.subgroups({
+        viewer,
+        idOrPath: input.id,
+        descendants,
+        filter: groupListFilter(viewer, input),
+        order: { by: input.order_by ?? 'name', sort: input.sort ?? 'asc' },
+        page: { offset: window.offset, limit: window.perPage },
+      });
+      return page(window, {
+        ...result,
+        items: await groupListViews({ groups, viewer, items: result.items, query: input, views }),
+      });
+    },
+  });
 
-  for (const [suffix, descendants] of [
-    ['subgroups', false],
-    ['descendant_groups', true],
-  ] as const) {
-    router.get(
-      `/api/v4/groups/:id/${suffix}`,
-      asyncHandler(async (req, res) => {
-        const viewer = await access.viewerOf(callerOf(req));
-        const query = parseParams(subgroupListQuery, requestParams(req));
-        const page = pageParams(query);
-        const result = await groups.subgroups({
-          viewer,
-          idOrPath: query.id,
-          descendants,
-          filter: groupListFilter(viewer, query),
-          order: { by: query.order_by ?? 'name', sort: query.sort ?? 'asc' },
-          page: { offset: page.offset, limit: page.perPage },
-        });
-        await sendGroupPage(req, res, viewer, query, page, result);
-      }),
-    );
-  }
+export const groupsRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/groups',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: groupListQuery,
+    handle: async ({ caller, input, deps: { groups, access, views }, page }) => {
+      const viewer = await access.viewerOf(caller);
+      const window = pageParams(input);
+      const order = { by: input.order_by ?? 'name', sort: input.sort ?? 'asc' } as const;
+      const result = await groups.list(viewer, groupListFilter(viewer, input), order, { offset: window.offset, limit: window.perPage });
+      return page(window, {
+        ...result,
+        items: await groupListViews({ groups, viewer, items: result.items, query: input, views }),
+      });
+    },
+  }),
 
-  router.get(
-    '/api/v4/groups/:id/projects',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const query = parseParams(groupProjectListQuery, requestParams(req));
-      const page = pageParams(query);
+  subgroupRoute('/api/v4/groups/:id/subgroups', false),
+  subgroupRoute('/api/v4/groups/:id/descendant_groups', true),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/groups/:id/projects',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: groupProjectListQuery,
+    handle: async ({ caller, input, deps: { projects, access, views }, page }) => {
+      const viewer = await access.viewerOf(caller);
+      const window = pageParams(input);
       const result = await projects.groupProjects({
         viewer,
-        groupIdOrPath: query.id,
-        includeSubgroups: query.include_subgroups ?? false,
-        withShared: query.with_shared ?? true,
-        filter: { ...projectListFilter(viewer, query), ...(query.with_security_reports ? { withSecurityReports: true } : {}) },
-        order: projectOrder(query),
-        page: { offset: page.offset, limit: page.perPage },
+        groupIdOrPath: input.id,
+        includeSubgroups: input.include_subgroups ?? false,
+        withShared: input.with_shared ?? true,
+        filter: { ...projectListFilter(viewer, input), ...(input.with_security_reports ? { withSecurityReports: true } : {}) },
+        order: projectOrder(input),
+        page: { offset: window.offset, limit: window.perPage },
       });
-      await sendProjectPage({
-        req,
-        res,
-        projects,
-        viewer,
-        result,
-        page,
-        simple: query.simple,
-        withCustomAttributes: query.with_custom_attributes,
-        views,
+      return page(window, {
+        ...result,
+        items: await projectListViews({ projects, viewer, items: result.items, query: input, views }),
       });
-    }),
-  );
+    },
+  }),
 
-  router.get(
-    '/api/v4/groups/:id/projects/shared',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const query = parseParams(sharedProjectListQuery, requestParams(req));
-      const page = pageParams(query);
+  route({
+    method: 'GET',
+    path: '/api/v4/groups/:id/projects/shared',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: sharedProjectListQuery,
+    handle: async ({ caller, input, deps: { projects, access, views }, page }) => {
+      const viewer = await access.viewerOf(caller);
+      const window = pageParams(input);
       const result = await projects.sharedProjects({
         viewer,
-        groupIdOrPath: query.id,
-        filter: projectListFilter(viewer, query),
-        order: projectOrder(query),
-        page: { offset: page.offset, limit: page.perPage },
+        groupIdOrPath: input.id,
+        filter: projectListFilter(viewer, input),
+        order: projectOrder(input),
+        page: { offset: window.offset, limit: window.perPage },
       });
-      await sendProjectPage({
-        req,
-        res,
-        projects,
-        viewer,
-        result,
-        page,
-        simple: query.simple,
-        withCustomAttributes: query.with_custom_attributes,
-        views,
+      return page(window, {
+        ...result,
+        items: await projectListViews({ projects, viewer, items: result.items, query: input, views }),
       });
-    }),
-  );
+    },
+  }),
 
-  router.post(
-    '/api/v4/groups',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const viewer = await access.viewerOf(caller);
-      const input = parseParams(createGroupParams, requestParams(req));
-      const group = await groups.create(viewer, actorOf(caller), input);
-      await sendDetails(res, viewer, group.id, { withProjects: false, withCustomAttributes: false, status: 201 });
-    }),
-  );
+  route({
+    method: 'POST',
+    path: '/api/v4/groups',
+    access: 'user',
+    scope: 'api',
+    input: createGroupParams,
+    status: 201,
+    handle: async ({ caller, input, deps }) => {
+      const viewer = await deps.access.viewerOf(caller);
+      const group = await deps.groups.create(viewer, actorOf(caller), input);
+      return details(deps, viewer, group.id, false);
+    },
+  }),
 
-  router.get(
-    '/api/v4/groups/:id',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const query = parseParams(groupQuery, requestParams(req));
-      await sendDetails(res, viewer, query.id, {
-        withProjects: query.with_projects ?? true,
-        withCustomAttributes: query.with_custom_attributes ?? false,
-      });
-    }),
-  );
+  route({
+    method: 'GET',
+    path: '/api/v4/groups/:id',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: groupQuery,
+    handle: async ({ caller, input, deps }) =>
+      groupDetailsView({
+        ...deps,
+        viewer: await deps.access.viewerOf(caller),
+        idOrPath: input.id,
+        withProjects: input.with_projects ?? true,
+        withCustomAttributes: input.with_custom_attributes ?? false,
+      }),
+  }),
 
-  router.put(
-    '/api/v4/groups/:id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const viewer = await access.viewerOf(caller);
-      const input = parseParams(updateGroupParams, requestParams(req));
-      const group = await groups.update(viewer, actorOf(caller), input);
-      await sendDetails(res, viewer, group.id, { withProjects: true, withCustomAttributes: false });
-    }),
-  );
+  route({
+    method: 'PUT',
+    path: '/api/v4/groups/:id',
+    access: 'user',
+    scope: 'api',
+    input: updateGroupParams,
+    handle: async ({ caller, input, deps }) => {
+      const viewer = await deps.access.viewerOf(caller);
+      const group = await deps.groups.update(viewer, actorOf(caller), input);
+      return details(deps, viewer, group.id);
+    },
+  }),
 
-  router.delete(
-    '/api/v4/groups/:id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      await groups.delete(await access.viewerOf(caller), actorOf(caller), id);
-      res.status(202).json({ message: '202 Accepted' });
-    }),
-  );
+  route({
+    method: 'DELETE',
+    path: '/api/v4/groups/:id',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 202,
+    handle: async ({ caller, input, deps: { groups, access } }) => {
+      await groups.delete(await access.viewerOf(caller), actorOf(caller), input.id);
+      return { message: '202 Accepted' };
+    },
+  }),
 
-  router.post(
-    '/api/v4/groups/:id/share',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const viewer = await access.viewerOf(caller);
-      const input = parseParams(shareGroupParams, requestParams(req));
-      const group = await groups.share(viewer, actorOf(caller), input);
-      await sendDetails(res, viewer, group.id, { withProjects: true, withCustomAttributes: false, status: 201 });
-    }),
-  );
+  route({
+    method: 'POST',
+    path: '/api/v4/groups/:id/share',
+    access: 'user',
+    scope: 'api',
+    input: shareGroupParams,
+    status: 201,
+    handle: async ({ caller, input, deps }) => {
+      const viewer = await deps.access.viewerOf(caller);
+      const group = await deps.groups.share(viewer, actorOf(caller), input);
+      return details(deps, viewer, group.id);
+    },
+  }),
 
-  router.delete(
-    '/api/v4/groups/:id/share/:group_id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const input = parseParams(unshareGroupParams, req.params);
+  route({
+    method: 'DELETE',
+    path: '/api/v4/groups/:id/share/:group_id',
+    access: 'user',
+    scope: 'api',
+    input: unshareGroupParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { groups, access } }) => {
       await groups.unshare(await access.viewerOf(caller), actorOf(caller), input.id, input.group_id);
-      res.status(204).end();
-    }),
-  );
-
-  return router;
-}
+    },
+  }),
+];

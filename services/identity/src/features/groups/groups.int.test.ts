@@ -454,3 +454,23 @@ describe('DELETE /groups/:id', () => {
     expect(await outboxTypes(child.id)).toEqual(['identity.group.created', 'identity.group.deleted']);
   });
 });
+
+describe('token scopes on groups', () => {
+  const scoped = (caller: UserCaller, scopes: string[]) => kit.as({ ...caller, scopes });
+
+  it('refuses a read_user token any group, and a read_api token any change', async () => {
+    const group = await createGroup(owner, { name: 'Scoped', path: 'scoped', visibility: 'public' });
+    const asReadUser = await kit.api.get(`/api/v4/groups/${group.id}`).set(scoped(owner, ['read_user']));
+    expect(asReadUser.status).toBe(403);
+    expect(asReadUser.body).toMatchObject({ error: 'insufficient_scope', scope: 'api read_api' });
+    expect((await kit.api.get(`/api/v4/groups/${group.id}`).set(scoped(owner, ['read_api']))).status).toBe(200);
+    const update = await kit.api
+      .put(`/api/v4/groups/${group.id}`)
+      .set(scoped(owner, ['read_api']))
+      .send({ description: 'changed' });
+    expect(update.status).toBe(403);
+    expect(update.body).toMatchObject({ error: 'insufficient_scope', scope: 'api' });
+    expect((await kit.api.delete(`/api/v4/groups/${group.id}`).set(scoped(owner, ['read_repository']))).status).toBe(403);
+    expect((await kit.api.get(`/api/v4/groups/${group.id}`).set(kit.as(owner))).body.description).toBe('');
+  });
+});

@@ -1,106 +1,133 @@
-import { Router } from 'express';
-import { actorOf, requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage } from '@platform/http';
+import { actorOf } from '@platform/auth';
+import { pageParams, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
 import type { AccessPolicy } from './access-policy.ts';
-import type { SourceType } from './member.entity.ts';
 import type { MembersService } from './members-service.ts';
 import { memberView } from './member-views.ts';
 import { addMemberParams, memberListQuery, memberParams, updateMemberParams } from './members.schemas.ts';
 
-const SOURCES = [
-  ['groups', 'Group'],
-  ['projects', 'Project'],
-] as const satisfies ReadonlyArray<readonly [string, SourceType]>;
+const route = routesOf<{ members: MembersService; access: AccessPolicy; views: NamespaceViewContext }>('identity');
 
 /** GitLab's member endpoints, the same for groups and projects; `/members/all` adds inherited members. */
-export function membersRoutes(options: { members: MembersService; access: AccessPolicy; views: NamespaceViewContext }): Router {
-  const { members, access, views } = options;
-  const router = Router();
-
-  for (const [prefix, type] of SOURCES) {
-    for (const [suffix, inherited] of [
-      ['members/all', true],
-      ['members', false],
-    ] as const) {
-      router.get(
-        `/api/v4/${prefix}/:id/${suffix}`,
-        asyncHandler(async (req, res) => {
-          const viewer = await access.viewerOf(callerOf(req));
-          const query = parseParams(memberListQuery, requestParams(req));
-          const page = pageParams(query);
-          const result = await members.list({
-            viewer,
-            type,
-            idOrPath: query.id,
-            inherited,
-            filter: {
-              ...(query.query ? { query: query.query } : {}),
-              ...(query.user_ids ? { userIds: query.user_ids } : {}),
-              ...(query.skip_users ? { skipUserIds: query.skip_users } : {}),
-            },
-            page: { offset: page.offset, limit: page.perPage },
-          });
-          sendPage(req, res, { page, total: result.total, items: result.items.map((entry) => memberView(entry, views)) });
-        }),
-      );
-
-      router.get(
-        `/api/v4/${prefix}/:id/${suffix}/:user_id`,
-        asyncHandler(async (req, res) => {
-          const viewer = await access.viewerOf(callerOf(req));
-          const { id, user_id: userId } = parseParams(memberParams, req.params);
-          res.json(memberView(await members.get({ viewer, type, idOrPath: id, userId, inherited }), views));
-        }),
-      );
-    }
-
-    router.post(
-      `/api/v4/${prefix}/:id/members`,
-      asyncHandler(async (req, res) => {
-        const caller = requireUser(callerOf(req));
-        const input = parseParams(addMemberParams(type), requestParams(req));
-        const added = await members.add({
+export const membersRoutes = (
+  [
+    {
+      type: 'Group',
+      members: '/api/v4/groups/:id/members',
+      member: '/api/v4/groups/:id/members/:user_id',
+      allMembers: '/api/v4/groups/:id/members/all',
+      anyMember: '/api/v4/groups/:id/members/all/:user_id',
+    },
+    {
+      type: 'Project',
+      members: '/api/v4/projects/:id/members',
+      member: '/api/v4/projects/:id/members/:user_id',
+      allMembers: '/api/v4/projects/:id/members/all',
+      anyMember: '/api/v4/projects/:id/members/all/:user_id',
+    },
+  ] as const
+).flatMap(({ type, members: membersPath, member: memberPath, allMembers, anyMember }) => [
+  // `/members/all` comes first: `/members/:user_id` would otherwise take `all` for a user id.
+  ...(
+    [
+      { inherited: true, list: allMembers, single: anyMember },
+      { inherited: false, list: membersPath, single: memberPath },
+    ] as const
+  ).flatMap(({ inherited, list, single }) => [
+    route({
+      method: 'GET',
+      path: list,
+      access: 'anonymous',
+      scope: 'read_api',
+      input: memberListQuery,
+      handle: async ({ caller, input, deps: { members, access, views }, page }) => {
+        const window = pageParams(input);
+        const result = await members.list({
           viewer: await access.viewerOf(caller),
-          actor: actorOf(caller),
           type,
           idOrPath: input.id,
-          user: input.user_id !== undefined ? { id: input.user_id } : { username: input.username ?? '' },
-          accessLevel: input.access_level,
-          expiresAt: input.expires_at ?? null,
+          inherited,
+          filter: {
+            ...(input.query ? { query: input.query } : {}),
+            ...(input.user_ids ? { userIds: input.user_ids } : {}),
+            ...(input.skip_users ? { skipUserIds: input.skip_users } : {}),
+          },
+          page: { offset: window.offset, limit: window.perPage },
         });
-        res.status(201).json(memberView(added, views));
-      }),
-    );
+        return page(window, { ...result, items: result.items.map((entry) => memberView(entry, views)) });
+      },
+    }),
 
-    router.put(
-      `/api/v4/${prefix}/:id/members/:user_id`,
-      asyncHandler(async (req, res) => {
-        const caller = requireUser(callerOf(req));
-        const input = parseParams(updateMemberParams(type), requestParams(req));
-        const updated = await members.update({
-          viewer: await access.viewerOf(caller),
-          actor: actorOf(caller),
-          type,
-          idOrPath: input.id,
-          userId: input.user_id,
-          accessLevel: input.access_level,
-          ...(input.expires_at !== undefined ? { expiresAt: input.expires_at } : {}),
-        });
-        res.json(memberView(updated, views));
-      }),
-    );
+    route({
+      method: 'GET',
+      path: single,
+      access: 'anonymous',
+      scope: 'read_api',
+      input: memberParams,
+      handle: async ({ caller, input, deps: { members, access, views } }) =>
+        memberView(
+          await members.get({ viewer: await access.viewerOf(caller), type, idOrPath: input.id, userId: input.user_id, inherited }),
+          views,
+        ),
+    }),
+  ]),
 
-    router.delete(
-      `/api/v4/${prefix}/:id/members/:user_id`,
-      asyncHandler(async (req, res) => {
-        const caller = requireUser(callerOf(req));
-        const { id, user_id: userId } = parseParams(memberParams, req.params);
-        await members.remove({ viewer: await access.viewerOf(caller), actor: actorOf(caller), type, idOrPath: id, userId });
-        res.status(204).end();
-      }),
-    );
-  }
+  route({
+    method: 'POST',
+    path: membersPath,
+    access: 'user',
+    scope: 'api',
+    input: addMemberParams(type),
+    status: 201,
+    handle: async ({ caller, input, deps: { members, access, views } }) => {
+      const added = await members.add({
+        viewer: await access.viewerOf(caller),
+        actor: actorOf(caller),
+        type,
+        idOrPath: input.id,
+        user: input.user_id !== undefined ? { id: input.user_id } : { username: input.username ?? '' },
+        accessLevel: input.access_level,
+        expiresAt: input.expires_at ?? null,
+      });
+      return memberView(added, views);
+    },
+  }),
 
-  return router;
-}
+  route({
+    method: 'PUT',
+    path: memberPath,
+    access: 'user',
+    scope: 'api',
+    input: updateMemberParams(type),
+    handle: async ({ caller, input, deps: { members, access, views } }) => {
+      const updated = await members.update({
+        viewer: await access.viewerOf(caller),
+        actor: actorOf(caller),
+        type,
+        idOrPath: input.id,
+        userId: input.user_id,
+        accessLevel: input.access_level,
+        ...(input.expires_at !== undefined ? { expiresAt: input.expires_at } : {}),
+      });
+      return memberView(updated, views);
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: memberPath,
+    access: 'user',
+    scope: 'api',
+    input: memberParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { members, access } }) => {
+      await members.remove({
+        viewer: await access.viewerOf(caller),
+        actor: actorOf(caller),
+        type,
+        idOrPath: input.id,
+        userId: input.user_id,
+      });
+    },
+  }),
+]);

@@ -1,18 +1,6 @@
-import { Router } from 'express';
 import { z } from 'zod';
-import { requireUser } from '@platform/auth';
 import { NotFoundError, UnauthorizedError } from '@platform/errors';
-import {
-  asyncHandler,
-  callerOf,
-  pageParams,
-  pageShape,
-  params,
-  parseParams,
-  requestParams,
-  sendPage,
-  idOrPathParams,
-} from '@platform/http';
+import { idOrPathParams, pageParams, pageShape, params, routesOf } from '@platform/http';
 import type { AccessPolicy } from '../members/access-policy.ts';
 import type { NamespaceStore } from './namespaces-store.ts';
 import { namespaceView, type NamespaceViewContext } from './namespace-views.ts';
@@ -23,38 +11,41 @@ const namespaceListQuery = z.object({
   owned_only: params.boolean().optional(),
 });
 
-/** `GET /namespaces`: where the caller can put projects; `GET /namespaces/:id` by id or full path. */
-export function namespacesRoutes(options: { namespaces: NamespaceStore; access: AccessPolicy; views: NamespaceViewContext }): Router {
-  const { namespaces, access, views } = options;
-  const router = Router();
+const route = routesOf<{ namespaces: NamespaceStore; access: AccessPolicy; views: NamespaceViewContext }>('identity');
 
-  router.get(
-    '/api/v4/namespaces',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(requireUser(callerOf(req)));
+/** `GET /namespaces`: where the caller can put projects; `GET /namespaces/:id` by id or full path. */
+export const namespacesRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/namespaces',
+    access: 'user',
+    scope: 'read_api',
+    input: namespaceListQuery,
+    handle: async ({ caller, input, deps: { namespaces, access, views }, page }) => {
+      const viewer = await access.viewerOf(caller);
       if (viewer.kind !== 'user') throw new UnauthorizedError();
-      const query = parseParams(namespaceListQuery, requestParams(req));
-      const page = pageParams(query);
+      const window = pageParams(input);
       const result = await namespaces.listFor(
         viewer,
-        { ...(query.search ? { search: query.search } : {}), ...(query.owned_only ? { ownedOnly: true } : {}) },
-        { offset: page.offset, limit: page.perPage },
+        { ...(input.search ? { search: input.search } : {}), ...(input.owned_only ? { ownedOnly: true } : {}) },
+        { offset: window.offset, limit: window.perPage },
       );
-      sendPage(req, res, { page, total: result.total, items: result.items.map((namespace) => namespaceView(namespace, views)) });
-    }),
-  );
+      return page(window, { ...result, items: result.items.map((namespace) => namespaceView(namespace, views)) });
+    },
+  }),
 
-  router.get(
-    '/api/v4/namespaces/:id',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(requireUser(callerOf(req)));
-      const { id } = parseParams(idOrPathParams, req.params);
+  route({
+    method: 'GET',
+    path: '/api/v4/namespaces/:id',
+    access: 'user',
+    scope: 'read_api',
+    input: idOrPathParams,
+    handle: async ({ caller, input: { id }, deps: { namespaces, access, views } }) => {
+      const viewer = await access.viewerOf(caller);
       const namespace = typeof id === 'number' ? await namespaces.findById(id) : await namespaces.findByFullPath(id);
       if (!namespace) throw new NotFoundError('Namespace');
       await access.requireVisibleNamespace(viewer, namespace);
-      res.json(namespaceView(namespace, views));
-    }),
-  );
-
-  return router;
-}
+      return namespaceView(namespace, views);
+    },
+  }),
+];

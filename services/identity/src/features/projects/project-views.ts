@@ -4,7 +4,10 @@ import { fullNameOf } from '../namespaces/namespaces-store.ts';
 import { namespaceView, type NamespaceViewContext } from '../namespaces/namespace-views.ts';
 import type { User } from '../users/user.entity.ts';
 import { basicUserView } from '../users/user-views.ts';
+import type { Viewer } from '../members/access-sql.ts';
+import { isAdmin } from '../members/access-policy.ts';
 import type { Project, ProjectCustomAttribute, ProjectGroupLink } from './project.entity.ts';
+import type { ProjectsService } from './projects-service.ts';
 
 /** Everything project views need besides the projects, loaded once per response. */
 export interface ProjectViewData {
@@ -184,4 +187,17 @@ export function projectGroupLinkView(link: ProjectGroupLink) {
     group_access: link.groupAccess,
     expires_at: link.expiresAt ?? null,
   };
+}
+
+/** Projects as a list shows them, in the full or `simple` view; custom attributes only for administrators who ask. */
+export async function projectListViews(options: {
+  projects: ProjectsService;
+  viewer: Viewer;
+  items: Project[];
+  query: { simple?: boolean | undefined; with_custom_attributes?: boolean | undefined };
+  views: NamespaceViewContext;
+}) {
+  const { projects, viewer, items, query, views } = options;
+  const data = await projects.viewData(viewer, items, { customAttributes: isAdmin(viewer) && query.with_custom_attributes === true });
+  return items.map((project) => (query.simple ? simpleProjectView(project, data, views) : projectView(project, data, views)));
 }

@@ -1,14 +1,12 @@
-import { Router, type Request, type Response } from 'express';
-import type { Page } from '@platform/db';
-import { actorOf, requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage, type PageRequest, idOrPathParams } from '@platform/http';
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import { idOrPathParams, pageParams, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
 import type { Viewer } from '../members/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../members/access-policy.ts';
 import type { Project } from './project.entity.ts';
-import type { ProjectFilter, ProjectOrder } from './projects-store.ts';
-import type { ProjectsService } from './projects-service.ts';
-import { projectGroupLinkView, projectView, simpleProjectView } from './project-views.ts';
+import type { ProjectFilter } from './projects-store.ts';
+import { projectListFilter, projectOrder, type ProjectsService } from './projects-service.ts';
+import { projectGroupLinkView, projectListViews, projectView } from './project-views.ts';
 import {
   createProjectParams,
   projectListQuery,
@@ -16,205 +14,166 @@ import {
   shareProjectParams,
   unshareProjectParams,
   updateProjectParams,
-  type ProjectListQuery,
 } from './projects.schemas.ts';
 
-/**
- * Filters every project list shares, from its query. `owned` means Owner access, as GitLab's
- * owned projects are; `membership` any access.
- */
-export function projectListFilter(
-  viewer: Viewer,
-  query: Partial<
-    Pick<
-      ProjectListQuery,
-      | 'archived'
-      | 'visibility'
-      | 'search'
-      | 'min_access_level'
-      | 'owned'
-      | 'membership'
-      | 'starred'
-      | 'with_issues_enabled'
-      | 'with_merge_requests_enabled'
-    >
-  >,
-): ProjectFilter {
-  const userId = viewer.kind === 'user' ? viewer.userId : 0;
-  const minimum = Math.max(query.min_access_level ?? 0, query.owned ? 50 : 0, query.membership ? 10 : 0);
-  return {
-    ...(query.archived !== undefined ? { archived: query.archived } : {}),
-    ...(query.visibility ? { visibility: query.visibility } : {}),
-    ...(query.search ? { search: query.search } : {}),
-    ...(minimum > 0 ? { minAccessLevel: minimum } : {}),
-    ...(query.starred ? { starredBy: userId } : {}),
-    ...(query.with_issues_enabled ? { withIssuesEnabled: true } : {}),
-    ...(query.with_merge_requests_enabled ? { withMergeRequestsEnabled: true } : {}),
-  };
-}
-
-export function projectOrder(query: {
-  order_by?: ProjectOrder | undefined;
-  sort?: 'asc' | 'desc' | undefined;
-  search?: string | undefined;
-}) {
-  return { by: query.order_by ?? 'created_at', sort: query.sort ?? 'desc', ...(query.search ? { search: query.search } : {}) };
-}
-
-/** Sends a page of projects in the full or `simple` view, with custom attributes for administrators who ask. */
-export async function sendProjectPage(options: {
-  req: Request;
-  res: Response;
+interface ProjectsRouteDeps {
   projects: ProjectsService;
-  viewer: Viewer;
-  result: Page<Project>;
-  page: PageRequest;
-  simple?: boolean | undefined;
-  withCustomAttributes?: boolean | undefined;
+  access: AccessPolicy;
   views: NamespaceViewContext;
-}): Promise<void> {
-  const { projects, viewer, result, views } = options;
-  const data = await projects.viewData(viewer, result.items, {
-    customAttributes: isAdmin(viewer) && options.withCustomAttributes === true,
-  });
-  const items = result.items.map((project) =>
-    options.simple ? simpleProjectView(project, data, views) : projectView(project, data, views),
-  );
-  sendPage(options.req, options.res, { page: options.page, total: result.total, hasNext: result.hasNext, items });
 }
 
-export function projectsRoutes(options: { projects: ProjectsService; access: AccessPolicy; views: NamespaceViewContext }): Router {
-  const { projects, access, views } = options;
-  const router = Router();
+const route = routesOf<ProjectsRouteDeps>('identity');
 
-  async function single(req: Request, res: Response, viewer: Viewer, project: Project, status = 200) {
-    const data = await projects.viewData(viewer, [project]);
-    res.status(status).json(projectView(project, data, views));
-  }
+/** A project after a change, in the full view. */
+async function changed(deps: ProjectsRouteDeps, viewer: Viewer, change: (viewer: Viewer) => Promise<Project>) {
+  const project = await change(viewer);
+  return projectView(project, await deps.projects.viewData(viewer, [project]), deps.views);
+}
 
-  router.get(
-    '/api/v4/projects',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const query = parseParams(projectListQuery, requestParams(req));
-      const page = pageParams(query);
+/** The project actions that answer the project: each runs as the caller's viewer and records the caller as actor. */
+function projectChange(
+  apply: (projects: ProjectsService, options: { viewer: Viewer; caller: AuthenticatedCaller; id: number | string }) => Promise<Project>,
+) {
+  return async ({ caller, input, deps }: { caller: AuthenticatedCaller; input: { id: number | string }; deps: ProjectsRouteDeps }) =>
+    changed(deps, await deps.access.viewerOf(caller), (viewer) => apply(deps.projects, { viewer, caller, id: input.id }));
+}
+
+export const projectsRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/projects',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: projectListQuery,
+    handle: async ({ caller, input, deps: { projects, access, views }, page }) => {
+      const viewer = await access.viewerOf(caller);
+      const window = pageParams(input);
       const filter: ProjectFilter = {
-        ...projectListFilter(viewer, query),
-        ...(query.search_namespaces ? { searchNamespaces: true } : {}),
-        ...(query.topic ? { topics: query.topic } : {}),
-        ...(query.id_after !== undefined ? { idAfter: query.id_after } : {}),
-        ...(query.id_before !== undefined ? { idBefore: query.id_before } : {}),
-        ...(query.last_activity_after ? { lastActivityAfter: query.last_activity_after } : {}),
-        ...(query.last_activity_before ? { lastActivityBefore: query.last_activity_before } : {}),
-        ...(query.custom_attributes && isAdmin(viewer) ? { customAttributes: query.custom_attributes } : {}),
+        ...projectListFilter(viewer, input),
+        ...(input.search_namespaces ? { searchNamespaces: true } : {}),
+        ...(input.topic ? { topics: input.topic } : {}),
+        ...(input.id_after !== undefined ? { idAfter: input.id_after } : {}),
+        ...(input.id_before !== undefined ? { idBefore: input.id_before } : {}),
+        ...(input.last_activity_after ? { lastActivityAfter: input.last_activity_after } : {}),
+        ...(input.last_activity_before ? { lastActivityBefore: input.last_activity_before } : {}),
+        ...(input.custom_attributes && isAdmin(viewer) ? { customAttributes: input.custom_attributes } : {}),
       };
-      const result = await projects.list(viewer, filter, projectOrder(query), { offset: page.offset, limit: page.perPage });
-      await sendProjectPage({
-        req,
-        res,
-        projects,
-        viewer,
-        result,
-        page,
-        simple: query.simple,
-        withCustomAttributes: query.with_custom_attributes,
-        views,
-      });
-    }),
-  );
+      const result = await projects.list(viewer, filter, projectOrder(input), { offset: window.offset, limit: window.perPage });
+      const items = await projectListViews({ projects, viewer, items: result.items, query: input, views });
+      return page(window, { ...result, items });
+    },
+  }),
 
-  router.post(
-    '/api/v4/projects',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
+  route({
+    method: 'POST',
+    path: '/api/v4/projects',
+    access: 'user',
+    scope: 'api',
+    input: createProjectParams,
+    status: 201,
+    handle: async ({ caller, input, deps }) =>
+      changed(deps, await deps.access.viewerOf(caller), (viewer) => deps.projects.create(viewer, actorOf(caller), input)),
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: projectQuery,
+    handle: async ({ caller, input, deps: { projects, access, views } }) => {
       const viewer = await access.viewerOf(caller);
-      const input = parseParams(createProjectParams, requestParams(req));
-      const project = await projects.create(viewer, actorOf(caller), input);
-      await single(req, res, viewer, project, 201);
-    }),
-  );
-
-  router.get(
-    '/api/v4/projects/:id',
-    asyncHandler(async (req, res) => {
-      const viewer = await access.viewerOf(callerOf(req));
-      const query = parseParams(projectQuery, requestParams(req));
-      const { project, permissions } = await projects.get(viewer, query.id);
+      const { project, permissions } = await projects.get(viewer, input.id);
       const data = await projects.viewData(viewer, [project], {
-        customAttributes: isAdmin(viewer) && query.with_custom_attributes === true,
+        customAttributes: isAdmin(viewer) && input.with_custom_attributes === true,
       });
-      res.json(projectView(project, data, views, viewer.kind === 'user' ? { permissions } : {}));
-    }),
-  );
+      return projectView(project, data, views, viewer.kind === 'user' ? { permissions } : {});
+    },
+  }),
 
-  router.put(
-    '/api/v4/projects/:id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const viewer = await access.viewerOf(caller);
-      const input = parseParams(updateProjectParams, requestParams(req));
-      await single(req, res, viewer, await projects.update(viewer, actorOf(caller), input));
-    }),
-  );
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id',
+    access: 'user',
+    scope: 'api',
+    input: updateProjectParams,
+    handle: async ({ caller, input, deps }) =>
+      changed(deps, await deps.access.viewerOf(caller), (viewer) => deps.projects.update(viewer, actorOf(caller), input)),
+  }),
 
-  router.delete(
-    '/api/v4/projects/:id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { id } = parseParams(idOrPathParams, req.params);
-      await projects.delete(await access.viewerOf(caller), actorOf(caller), id);
-      res.status(202).json({ message: '202 Accepted' });
-    }),
-  );
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 202,
+    handle: async ({ caller, input, deps: { projects, access } }) => {
+      await projects.delete(await access.viewerOf(caller), actorOf(caller), input.id);
+      return { message: '202 Accepted' };
+    },
+  }),
 
-  for (const [action, archived] of [
-    ['archive', true],
-    ['unarchive', false],
-  ] as const) {
-    router.post(
-      `/api/v4/projects/:id/${action}`,
-      asyncHandler(async (req, res) => {
-        const caller = requireUser(callerOf(req));
-        const viewer = await access.viewerOf(caller);
-        const { id } = parseParams(idOrPathParams, req.params);
-        await single(req, res, viewer, await projects.setArchived(viewer, actorOf(caller), id, archived), 201);
-      }),
-    );
-  }
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/archive',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 201,
+    handle: projectChange((projects, { viewer, caller, id }) => projects.setArchived(viewer, actorOf(caller), id, true)),
+  }),
 
-  router.post(
-    '/api/v4/projects/:id/share',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const input = parseParams(shareProjectParams, requestParams(req));
-      const link = await projects.share(await access.viewerOf(caller), actorOf(caller), input);
-      res.status(201).json(projectGroupLinkView(link));
-    }),
-  );
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/unarchive',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 201,
+    handle: projectChange((projects, { viewer, caller, id }) => projects.setArchived(viewer, actorOf(caller), id, false)),
+  }),
 
-  router.delete(
-    '/api/v4/projects/:id/share/:group_id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const input = parseParams(unshareProjectParams, req.params);
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/share',
+    access: 'user',
+    scope: 'api',
+    input: shareProjectParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { projects, access } }) =>
+      projectGroupLinkView(await projects.share(await access.viewerOf(caller), actorOf(caller), input)),
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/share/:group_id',
+    access: 'user',
+    scope: 'api',
+    input: unshareProjectParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { projects, access } }) => {
       await projects.unshare(await access.viewerOf(caller), actorOf(caller), input.id, input.group_id);
-      res.status(204).end();
-    }),
-  );
+    },
+  }),
 
-  for (const [action, apply] of [
-    ['star', (viewer: Viewer, id: number | string) => projects.star(viewer, id)],
-    ['unstar', (viewer: Viewer, id: number | string) => projects.unstar(viewer, id)],
-  ] as const) {
-    router.post(
-      `/api/v4/projects/:id/${action}`,
-      asyncHandler(async (req, res) => {
-        const viewer = await access.viewerOf(callerOf(req));
-        const { id } = parseParams(idOrPathParams, req.params);
-        await single(req, res, viewer, await apply(viewer, id), 201);
-      }),
-    );
-  }
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/star',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 201,
+    handle: projectChange((projects, { viewer, id }) => projects.star(viewer, id)),
+  }),
 
-  return router;
-}
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/unstar',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 201,
+    handle: projectChange((projects, { viewer, id }) => projects.unstar(viewer, id)),
+  }),
+];

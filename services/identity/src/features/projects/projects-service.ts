@@ -15,7 +15,7 @@ import { ACCESS_LEVELS } from '../members/access-levels.ts';
 import { projectSource, type MembersService } from '../members/members-service.ts';
 import type { Project, ProjectCustomAttribute, ProjectGroupLink } from './project.entity.ts';
 import type { NewProject, ProjectFilter, ProjectOrder, ProjectStore } from './projects-store.ts';
-import type { CreateProjectParams, ProjectAttributeParams, UpdateProjectParams } from './projects.schemas.ts';
+import type { CreateProjectParams, ProjectAttributeParams, ProjectListQuery, UpdateProjectParams } from './projects.schemas.ts';
 import type { ProjectPermissions, ProjectViewData } from './project-views.ts';
 import {
   projectCreatedEvent,
@@ -120,6 +120,48 @@ function describeValue(value: unknown): string {
 
 function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/**
+ * Filters every project list shares, from its query. `owned` means Owner access, as GitLab's
+ * owned projects are; `membership` any access.
+ */
+export function projectListFilter(
+  viewer: Viewer,
+  query: Partial<
+    Pick<
+      ProjectListQuery,
+      | 'archived'
+      | 'visibility'
+      | 'search'
+      | 'min_access_level'
+      | 'owned'
+      | 'membership'
+      | 'starred'
+      | 'with_issues_enabled'
+      | 'with_merge_requests_enabled'
+    >
+  >,
+): ProjectFilter {
+  const userId = viewer.kind === 'user' ? viewer.userId : 0;
+  const minimum = Math.max(query.min_access_level ?? 0, query.owned ? 50 : 0, query.membership ? 10 : 0);
+  return {
+    ...(query.archived !== undefined ? { archived: query.archived } : {}),
+    ...(query.visibility ? { visibility: query.visibility } : {}),
+    ...(query.search ? { search: query.search } : {}),
+    ...(minimum > 0 ? { minAccessLevel: minimum } : {}),
+    ...(query.starred ? { starredBy: userId } : {}),
+    ...(query.with_issues_enabled ? { withIssuesEnabled: true } : {}),
+    ...(query.with_merge_requests_enabled ? { withMergeRequestsEnabled: true } : {}),
+  };
+}
+
+export function projectOrder(query: {
+  order_by?: ProjectOrder | undefined;
+  sort?: 'asc' | 'desc' | undefined;
+  search?: string | undefined;
+}) {
+  return { by: query.order_by ?? 'created_at', sort: query.sort ?? 'desc', ...(query.search ? { search: query.search } : {}) };
 }
 
 /** Projects: GitLab's create, read, update and delete, sharing with groups, stars and lists. */

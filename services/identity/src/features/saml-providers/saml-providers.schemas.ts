@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { params } from '@platform/http';
 
-export const groupIdParams = z.object({ id: params.idOrPath() });
-
 /** `PUT /groups/:id/saml`: every field is required to create the provider, none to update it. */
 export const configureSamlProviderParams = z.object({
   id: params.idOrPath(),

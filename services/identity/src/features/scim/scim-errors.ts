@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
 import type { Logger } from '@platform/logger';
 import {
   ConflictError,
@@ -70,4 +70,9 @@ export function scimErrorMiddleware(logger: Logger): ErrorRequestHandler {
     if (mapped.status === 401) res.set('WWW-Authenticate', 'Bearer');
     res.status(mapped.status).set('Content-Type', SCIM_CONTENT_TYPE).json(mapped.body);
   };
+}
+
+/** Other SCIM endpoints (Groups, Schemas, ServiceProviderConfig...) are not offered. */
+export function scimEndpointNotFound(req: Request): ScimNotFoundError {
+  return new ScimNotFoundError(`${req.method} ${req.baseUrl}${req.path} is not a SCIM endpoint of this service`);
 }

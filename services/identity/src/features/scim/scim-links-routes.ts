@@ -1,51 +1,46 @@
-import { Router } from 'express';
-import { requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, parseParams } from '@platform/http';
+import { z } from 'zod';
+import { routesOf } from '@platform/http';
 import type { ScimService } from './scim-service.ts';
+import { scimLinkView } from './scim-views.ts';
 import { scimLinkParams } from './scim.schemas.ts';
+
+const route = routesOf<{ scim: ScimService }>('identity');
 
 /**
  * A user's answers to groups' identity providers that asked to link an existing account: nothing
  * links it until its owner confirms here (GitLab sends a link invitation instead).
  */
-export function scimLinksRoutes(options: { scim: ScimService }): Router {
-  const { scim } = options;
-  const router = Router();
+export const scimLinksRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/user/scim_links',
+    access: 'user',
+    scope: 'read_user',
+    input: z.object({}),
+    handle: async ({ caller, deps: { scim } }) => (await scim.pendingLinks(caller)).map(scimLinkView),
+  }),
 
-  router.get(
-    '/api/v4/user/scim_links',
-    asyncHandler(async (req, res) => {
-      const links = await scim.pendingLinks(requireUser(callerOf(req)));
-      res.json(
-        links.map(({ identity, group }) => ({
-          group_id: group.id,
-          group_path: group.fullPath,
-          extern_uid: identity.externUid,
-          created_at: identity.createdAt.toISOString(),
-        })),
-      );
-    }),
-  );
+  route({
+    method: 'POST',
+    path: '/api/v4/user/scim_links/:group_id/confirm',
+    access: 'user',
+    scope: 'api',
+    input: scimLinkParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { scim } }) => {
+      await scim.confirmLink(caller, input.group_id);
+    },
+  }),
 
-  router.post(
-    '/api/v4/user/scim_links/:group_id/confirm',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { group_id } = parseParams(scimLinkParams, req.params);
-      await scim.confirmLink(caller, group_id);
-      res.status(204).end();
-    }),
-  );
-
-  router.delete(
-    '/api/v4/user/scim_links/:group_id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { group_id } = parseParams(scimLinkParams, req.params);
-      await scim.declineLink(caller, group_id);
-      res.status(204).end();
-    }),
-  );
-
-  return router;
-}
+  route({
+    method: 'DELETE',
+    path: '/api/v4/user/scim_links/:group_id',
+    access: 'user',
+    scope: 'api',
+    input: scimLinkParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { scim } }) => {
+      await scim.declineLink(caller, input.group_id);
+    },
+  }),
+];

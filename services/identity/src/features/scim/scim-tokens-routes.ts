@@ -1,31 +1,28 @@
-import { Router } from 'express';
-import { requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, parseParams } from '@platform/http';
-import { groupIdParams } from '../saml-providers/saml-providers.schemas.ts';
+import { idOrPathParams, routesOf } from '@platform/http';
 import type { ScimTokensService } from './scim-tokens-service.ts';
 
-export function scimTokensRoutes(options: { scimTokens: ScimTokensService }): Router {
-  const { scimTokens } = options;
-  const router = Router();
+const route = routesOf<{ scimTokens: ScimTokensService }>('identity');
 
-  router.post(
-    '/api/v4/groups/:id/scim/token',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { id } = parseParams(groupIdParams, req.params);
-      res.status(201).json({ token: await scimTokens.issue(caller, id) });
-    }),
-  );
+export const scimTokensRoutes = [
+  route({
+    method: 'POST',
+    path: '/api/v4/groups/:id/scim/token',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { scimTokens } }) => ({ token: await scimTokens.issue(caller, input.id) }),
+  }),
 
-  router.delete(
-    '/api/v4/groups/:id/scim/token',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { id } = parseParams(groupIdParams, req.params);
-      await scimTokens.revoke(caller, id);
-      res.status(204).end();
-    }),
-  );
-
-  return router;
-}
+  route({
+    method: 'DELETE',
+    path: '/api/v4/groups/:id/scim/token',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { scimTokens } }) => {
+      await scimTokens.revoke(caller, input.id);
+    },
+  }),
+];

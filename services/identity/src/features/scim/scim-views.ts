@@ -1,5 +1,6 @@
 import type { User } from '../users/user.entity.ts';
 import type { ScimIdentity } from './scim.entity.ts';
+import type { SingleSignOnGroupRef } from '../saml-providers/single-sign-on-group.ts';
 
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const SCIM_LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
@@ -36,5 +37,15 @@ export function scimListView(options: { items: ProvisionedUser[]; total: number;
     itemsPerPage: options.count,
     startIndex: options.startIndex,
     Resources: options.items.map(scimUserView),
+  };
+}
+
+/** A link an identity provider asked for, waiting for the account owner's answer. */
+export function scimLinkView({ identity, group }: { identity: ScimIdentity; group: SingleSignOnGroupRef }) {
+  return {
+    group_id: group.id,
+    group_path: group.fullPath,
+    extern_uid: identity.externUid,
+    created_at: identity.createdAt.toISOString(),
   };
 }

@@ -1,110 +1,118 @@
-import { Router } from 'express';
-import { requireAdmin, requireUser } from '@platform/auth';
-import { asyncHandler, callerOf, pageParams, parseParams, requestParams, sendPage } from '@platform/http';
+import type { Caller } from '@platform/auth';
+import { pageParams, routesOf, type PageQuery, type RouteContext } from '@platform/http';
 import type { User } from '../users/user.entity.ts';
 import type { UsersService } from '../users/users-service.ts';
 import type { ViewContext } from '../users/user-views.ts';
-import type { SshKey } from './ssh-key.entity.ts';
-import { publishableKey } from './ssh-key-parsing.ts';
 import type { SshKeysService } from './ssh-keys-service.ts';
-import { addSshKeyParams, ownKeyParams, ownKeysParams, userKeyParams, userKeysParams } from './ssh-keys.schemas.ts';
+import { sshKeyView } from './ssh-keys-views.ts';
+import { addSshKeyParams, addUserSshKeyParams, ownKeyParams, ownKeysParams, userKeyParams, userKeysParams } from './ssh-keys.schemas.ts';
 
-export function sshKeyView(key: SshKey, owner: User, context: ViewContext) {
-  return {
-    id: key.id,
-    title: key.title,
-    created_at: key.createdAt,
-    expires_at: key.expiresAt ?? null,
-    key: publishableKey(key.key, { ownerName: owner.name, host: new URL(context.externalUrl).host }),
-    usage_type: key.usageType,
-  };
+interface SshKeysRouteDeps {
+  sshKeys: SshKeysService;
+  users: UsersService;
+  views: ViewContext;
 }
 
-/** GitLab's SSH key endpoints, for the current user (`/user/keys`) and for any user (`/users/:id/keys`). */
-export function sshKeysRoutes(options: { sshKeys: SshKeysService; users: UsersService; views: ViewContext }): Router {
-  const { sshKeys, users, views } = options;
-  const router = Router();
+const route = routesOf<SshKeysRouteDeps>('identity');
 
-  router.get(
-    '/api/v4/user/keys',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const page = pageParams(parseParams(ownKeysParams, req.query));
+/** A page of `owner`'s keys, as the list routes answer it. */
+async function keyPage(context: Pick<RouteContext<PageQuery, Caller, SshKeysRouteDeps>, 'input' | 'deps' | 'page'>, owner: User) {
+  const window = pageParams(context.input);
+  const result = await context.deps.sshKeys.list(owner, { offset: window.offset, limit: window.perPage });
+  return context.page(window, { ...result, items: result.items.map((key) => sshKeyView(key, owner, context.deps.views)) });
+}
+
+/** GitLab's SSH key endpoints, for the current user (`/user/keys`) and for any user (`/users/:user_id/keys`). */
+export const sshKeysRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/user/keys',
+    access: 'user',
+    scope: 'read_user',
+    input: ownKeysParams,
+    handle: async (context) => keyPage(context, await context.deps.users.find(context.caller.userId)),
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/user/keys/:key_id',
+    access: 'user',
+    scope: 'read_user',
+    input: ownKeyParams,
+    handle: async ({ caller, input, deps: { sshKeys, users, views } }) => {
       const owner = await users.find(caller.userId);
-      const { items, total } = await sshKeys.list(owner, { offset: page.offset, limit: page.perPage });
-      sendPage(req, res, { page, total, items: items.map((key) => sshKeyView(key, owner, views)) });
-    }),
-  );
+      return sshKeyView(await sshKeys.get(owner, input.key_id), owner, views);
+    },
+  }),
 
-  router.get(
-    '/api/v4/user/keys/:key_id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { key_id } = parseParams(ownKeyParams, req.params);
+  route({
+    method: 'POST',
+    path: '/api/v4/user/keys',
+    access: 'user',
+    scope: 'api',
+    input: addSshKeyParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { sshKeys, users, views } }) => {
       const owner = await users.find(caller.userId);
-      res.json(sshKeyView(await sshKeys.get(owner, key_id), owner, views));
-    }),
-  );
+      return sshKeyView(await sshKeys.add(caller, owner, input), owner, views);
+    },
+  }),
 
-  router.post(
-    '/api/v4/user/keys',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const input = parseParams(addSshKeyParams, requestParams(req));
-      const owner = await users.find(caller.userId);
-      res.status(201).json(sshKeyView(await sshKeys.add(caller, owner, input), owner, views));
-    }),
-  );
+  route({
+    method: 'DELETE',
+    path: '/api/v4/user/keys/:key_id',
+    access: 'user',
+    scope: 'api',
+    input: ownKeyParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { sshKeys, users } }) => {
+      await sshKeys.remove(caller, await users.find(caller.userId), input.key_id);
+    },
+  }),
 
-  router.delete(
-    '/api/v4/user/keys/:key_id',
-    asyncHandler(async (req, res) => {
-      const caller = requireUser(callerOf(req));
-      const { key_id } = parseParams(ownKeyParams, req.params);
-      await sshKeys.remove(caller, await users.find(caller.userId), key_id);
-      res.status(204).end();
-    }),
-  );
+  route({
+    method: 'GET',
+    path: '/api/v4/users/:user_id/keys',
+    access: 'anonymous',
+    scope: 'read_user',
+    input: userKeysParams,
+    handle: async (context) => keyPage(context, await context.deps.users.find(context.input.user_id)),
+  }),
 
-  router.get(
-    '/api/v4/users/:user_id/keys',
-    asyncHandler(async (req, res) => {
-      const input = parseParams(userKeysParams, requestParams(req));
-      const page = pageParams(input);
+  route({
+    method: 'GET',
+    path: '/api/v4/users/:user_id/keys/:key_id',
+    access: 'anonymous',
+    scope: 'read_user',
+    input: userKeyParams,
+    handle: async ({ input, deps: { sshKeys, users, views } }) => {
       const owner = await users.find(input.user_id);
-      const { items, total } = await sshKeys.list(owner, { offset: page.offset, limit: page.perPage });
-      sendPage(req, res, { page, total, items: items.map((key) => sshKeyView(key, owner, views)) });
-    }),
-  );
+      return sshKeyView(await sshKeys.get(owner, input.key_id), owner, views);
+    },
+  }),
 
-  router.get(
-    '/api/v4/users/:user_id/keys/:key_id',
-    asyncHandler(async (req, res) => {
-      const { user_id, key_id } = parseParams(userKeyParams, req.params);
+  route({
+    method: 'POST',
+    path: '/api/v4/users/:user_id/keys',
+    access: 'administrator',
+    scope: 'api',
+    input: addUserSshKeyParams,
+    status: 201,
+    handle: async ({ caller, input: { user_id, ...key }, deps: { sshKeys, users, views } }) => {
       const owner = await users.find(user_id);
-      res.json(sshKeyView(await sshKeys.get(owner, key_id), owner, views));
-    }),
-  );
+      return sshKeyView(await sshKeys.add(caller, owner, key), owner, views);
+    },
+  }),
 
-  router.post(
-    '/api/v4/users/:user_id/keys',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const { user_id, ...input } = parseParams(addSshKeyParams.extend({ user_id: userKeysParams.shape.user_id }), requestParams(req));
-      const owner = await users.find(user_id);
-      res.status(201).json(sshKeyView(await sshKeys.add(caller, owner, input), owner, views));
-    }),
-  );
-
-  router.delete(
-    '/api/v4/users/:user_id/keys/:key_id',
-    asyncHandler(async (req, res) => {
-      const caller = requireAdmin(callerOf(req));
-      const { user_id, key_id } = parseParams(userKeyParams, req.params);
-      await sshKeys.remove(caller, await users.find(user_id), key_id);
-      res.status(204).end();
-    }),
-  );
-
-  return router;
-}
+  route({
+    method: 'DELETE',
+    path: '/api/v4/users/:user_id/keys/:key_id',
+    access: 'administrator',
+    scope: 'api',
+    input: userKeyParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { sshKeys, users } }) => {
+      await sshKeys.remove(caller, await users.find(input.user_id), input.key_id);
+    },
+  }),
+];

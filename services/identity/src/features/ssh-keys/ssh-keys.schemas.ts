@@ -15,3 +15,4 @@ export const ownKeyParams = z.object({ key_id: params.integer() });
 export const userKeysParams = z.object({ user_id: z.string().max(255), ...pageShape });
 export const userKeyParams = z.object({ user_id: z.string().max(255), key_id: params.integer() });
 export const ownKeysParams = z.object(pageShape);
+export const addUserSshKeyParams = addSshKeyParams.extend({ user_id: z.string().max(255) });

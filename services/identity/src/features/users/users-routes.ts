@@ -52,17 +52,17 @@ export const usersRoutes = [
     input: listUsersParams,
     handle: async ({ caller, input, deps: { users, customAttributes, views }, page }) => {
       const window = pageParams(input);
-      const { items, total, hasNext } = await users.list(caller, input, { offset: window.offset, limit: window.perPage });
+      const result = await users.list(caller, input, { offset: window.offset, limit: window.perPage });
       const isAdmin = caller.kind === 'user' && caller.isAdmin;
-      const ids = items.map((user) => user.id);
+      const ids = result.items.map((user) => user.id);
       const identities = isAdmin ? await users.identitiesOf(ids) : new Map<number, Identity[]>();
       // Custom attributes are for administrators' eyes only, as in GitLab.
       const attributes = isAdmin && input.with_custom_attributes ? await customAttributes.listFor(ids) : undefined;
-      const bodies = items.map((user) => {
+      const bodies = result.items.map((user) => {
         const view = isAdmin ? adminUserView(user, identities.get(user.id) ?? [], views) : basicUserView(user, views);
         return attributes ? withCustomAttributes(view, attributes.get(user.id) ?? []) : view;
       });
-      return page({ page: window, total, hasNext, items: bodies });
+      return page(window, { ...result, items: bodies });
     },
   }),
 
