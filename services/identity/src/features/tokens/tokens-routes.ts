@@ -48,8 +48,8 @@ export const tokensRoutes = [
     input: tokenListParams,
     handle: async ({ caller, input, deps: { tokens }, page }) => {
       const window = pageParams(input);
-      const { items, total, hasNext } = await tokens.list(caller, input, { offset: window.offset, limit: window.perPage });
-      return page({ page: window, total, hasNext, items: items.map((token) => personalAccessTokenView(token)) });
+      const result = await tokens.list(caller, input, { offset: window.offset, limit: window.perPage });
+      return page(window, { ...result, items: result.items.map((token) => personalAccessTokenView(token)) });
     },
   }),
 
