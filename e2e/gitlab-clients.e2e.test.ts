@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { RunningPlatform } from '@platform/devstack';
 import { waitFor } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { loadRouteCatalogue } from './route-catalogue.ts';
 
 let platform: RunningPlatform;
 let gateway: ReturnType<typeof request>;
@@ -198,5 +199,21 @@ describe('personal access tokens with @gitbeaker/rest', () => {
     const rotatedClient = new Gitlab({ host: platform.url, token: rotated.token as string });
     await rotatedClient.PersonalAccessTokens.remove();
     expect((await refusalOf(rotated.token as string)).body).toEqual({ message: '401 Unauthorized' });
+  });
+});
+
+describe('the API document', () => {
+  it('GET /api/v4/openapi.json lists every route of the route catalogue, merged from every service', async () => {
+    const response = await gateway.get('/api/v4/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json');
+    const document = response.body as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(document.openapi).toBe('3.1.0');
+    const catalogue = await loadRouteCatalogue();
+    const missing = catalogue
+      .filter((route) => !document.paths[route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')]?.[route.method.toLowerCase()])
+      .map((route) => `${route.method} ${route.path}`);
+    expect(missing).toEqual([]);
+    expect(Object.values(document.paths).flatMap((operations) => Object.keys(operations))).toHaveLength(catalogue.length);
   });
 });

@@ -6,6 +6,7 @@ import { Authenticator, credentialsOf } from './authenticator.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { routeFor, SERVICES, type ServiceName } from './route-table.ts';
 import type { UpstreamPool } from './upstreams.ts';
+import { apiDocument } from './api-document.ts';
 
 export interface GatewayAppOptions {
   logger: Logger;
@@ -85,6 +86,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.use(requestLogging(logger));
   // Undecodable paths and NUL bytes stop here, before they reach identity's lookups or a service.
   app.use(rejectMalformedUrl());
+  app.get('/api/v4/openapi.json', apiDocument({ upstreams: options.upstreams, logger }));
 
   const authenticate = async (req: express.Request, ownAuthentication: boolean): Promise<Caller> => {
     const ip = clientIp(req);

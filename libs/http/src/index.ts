@@ -24,3 +24,4 @@ export type { BodyLimits, UploadedFile } from './request-body.ts';
 export { rejectMalformedUrl, rejectMalformedParams, malformedUrlError, MAX_PARAM_DEPTH } from './malformed-input.ts';
 export { exactJsonContentType } from './json-responses.ts';
 export { HttpStatusError } from './http-status-error.ts';
+export { openApiDocument } from './openapi.ts';

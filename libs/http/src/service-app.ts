@@ -7,6 +7,8 @@ import { setCaller } from './request-context.ts';
 import { requestLogging } from './request-logging.ts';
 import { isDraining } from './listen.ts';
 import { exactJsonContentType } from './json-responses.ts';
+import { openApiDocument } from './openapi.ts';
+import { routeCatalogue } from './routes.ts';
 import { rejectMalformedParams, rejectMalformedUrl } from './malformed-input.ts';
 import { parseQueryString, requestBodies, type BodyLimits } from './request-body.ts';
 
@@ -50,6 +52,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(requestLogging(options.logger));
   app.use(rejectMalformedUrl());
 
+  // This service's part of the API document; the gateway merges every service's at /api/v4/openapi.json.
+  app.get('/-/openapi.json', (_req, res) => {
+    res.json(openApiDocument(routeCatalogue(), { title: 'GitLab API v4', version: 'v4' }));
+  });
   app.get('/-/health', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -1,0 +1,48 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '@platform/logger';
+import type { ServiceName } from './route-table.ts';
+import type { UpstreamPool } from './upstreams.ts';
+
+interface ServiceDocument {
+  openapi: string;
+  info: Record<string, unknown>;
+  components?: Record<string, unknown>;
+  security?: unknown[];
+  paths: Record<string, Record<string, unknown>>;
+}
+
+async function documentOf(pool: UpstreamPool): Promise<ServiceDocument> {
+  let lastError: unknown;
+  for (const url of pool.urls) {
+    try {
+      const response = await fetch(new URL('/-/openapi.json', url), { signal: AbortSignal.timeout(5000) });
+      if (response.ok) return (await response.json()) as ServiceDocument;
+      lastError = new Error(`${url} answered ${response.status}`);
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+/**
+ * `GET /api/v4/openapi.json`: the OpenAPI document of the whole API, merged from each service's
+ * own (generated from its route catalogue), so it never drifts from the routes served.
+ */
+export function apiDocument(options: { upstreams: Record<ServiceName, UpstreamPool>; logger: Logger }): RequestHandler {
+  return (_req, res) => {
+    Promise.all(Object.values(options.upstreams).map(documentOf)).then(
+      (documents) => {
+        const [first] = documents;
+        res.json({
+          ...first,
+          paths: Object.assign({}, ...documents.map((document) => document.paths)) as Record<string, unknown>,
+        });
+      },
+      (error: unknown) => {
+        options.logger.warn({ err: error }, 'a service did not give its API document');
+        res.status(503).json({ message: '503 Service Unavailable' });
+      },
+    );
+  };
+}
