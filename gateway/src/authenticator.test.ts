@@ -93,6 +93,9 @@ describe('Authenticator while identity changes or is unreachable', () => {
     identity.state.down = true;
     clock.now += 30_000;
     expect(await authenticator.authenticate('token-1', undefined)).toMatchObject({ userId: 2 });
+    // The next requests within a second do not wait for identity again.
+    await authenticator.authenticate('token-1', undefined);
+    expect(identity.calls).toHaveLength(2);
     clock.now += 41_000;
     await expect(authenticator.authenticate('token-1', undefined)).rejects.toThrow('UNAVAILABLE');
   });

@@ -109,6 +109,8 @@ export class Authenticator {
     } catch (error) {
       if (cached && error instanceof UnavailableError) {
         this.#logger?.warn({ err: error, userId: cached.caller.userId }, 'identity unreachable; serving a recent authentication');
+        // Ask again in a second rather than making every request wait for the revalidation deadline.
+        cached.freshUntil = this.#now() + UNINVALIDATED_TTL_MS;
         return cached.caller;
       }
       this.#cache?.delete(key);
