@@ -29,7 +29,20 @@ export interface IdentityAccess {
    * there. NotFoundError when it does not exist or the user may not see it; ForbiddenError otherwise.
    */
   require(requirement: AccessRequirement): Promise<number>;
+  /** The connection's state, for readiness reports (not a readiness condition). */
+  channelState(): string;
   close(): void;
+}
+
+/**
+ * The client as a feature of the service runtime (`@platform/service`): its channel's state in
+ * readiness, closed once the servers stopped.
+ */
+export function identityAccessFeature(access: IdentityAccess) {
+  return {
+    readinessChecks: { identityChannel: async () => access.channelState() },
+    stop: () => access.close(),
+  };
 }
 
 /** Asks identity's CheckAccess over gRPC. */
@@ -58,7 +71,6 @@ export class GrpcIdentityAccess implements IdentityAccess {
     return id;
   }
 
-  /** The channel's connectivity state, for readiness reports (not a readiness condition). */
   channelState(): string {
     return channelState(this.#client);
   }
@@ -93,6 +105,10 @@ export class FakeIdentityAccess implements IdentityAccess {
     if (!found || level === undefined) throw new NotFoundError(requirement.resource === 'group' ? 'Group' : 'Project');
     if (level < requirement.minimumLevel) throw new ForbiddenError();
     return found.id;
+  }
+
+  channelState(): string {
+    return 'in memory';
   }
 
   close(): void {}

@@ -5,3 +5,4 @@ export { waitFor } from './wait-for.ts';
 export { gitlabSchemaErrors } from './gitlab-schema.ts';
 export { startServiceHarness } from './service-harness.ts';
 export type { ServiceHarness, StartedService, OutboxEnvelope } from './service-harness.ts';
+export { publishEvents } from './publish-event.ts';
