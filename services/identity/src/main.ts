@@ -15,7 +15,7 @@ import { PgUserStore } from './features/users/users-store.ts';
 import { UsersService } from './features/users/users-service.ts';
 import { usersRoutes } from './features/users/users-routes.ts';
 import { IDENTITY_TOPIC } from '@platform/identity-client';
-import { CustomAttribute } from './features/custom-attributes/custom-attribute.entity.ts';
+import { customAttributeEntities } from './features/custom-attributes/custom-attribute.entity.ts';
 import { PgCustomAttributeStore } from './features/custom-attributes/custom-attributes-store.ts';
 import { CustomAttributesService } from './features/custom-attributes/custom-attributes-service.ts';
 import { customAttributesRoutes } from './features/custom-attributes/custom-attributes-routes.ts';
@@ -35,9 +35,9 @@ import { Namespace } from './features/namespaces/namespace.entity.ts';
 import { PgNamespaceStore } from './features/namespaces/namespaces-store.ts';
 import { namespacesGrpc } from './features/namespaces/namespaces-grpc.ts';
 import { namespacesRoutes } from './features/namespaces/namespaces-routes.ts';
-import { GroupCustomAttribute, GroupGroupLink } from './features/groups/group.entity.ts';
+import { GroupGroupLink } from './features/groups/group.entity.ts';
 import { PgGroupStore } from './features/groups/groups-store.ts';
-import { Project, ProjectCustomAttribute, ProjectGroupLink, ProjectStar } from './features/projects/project.entity.ts';
+import { Project, ProjectGroupLink, ProjectStar } from './features/projects/project.entity.ts';
 import { PgProjectStore } from './features/projects/projects-store.ts';
 import { Member } from './features/members/member.entity.ts';
 import { PgMemberStore } from './features/members/members-store.ts';
@@ -62,6 +62,8 @@ import { ScimService } from './features/scim/scim-service.ts';
 import { ScimTokensService } from './features/scim/scim-tokens-service.ts';
 import { scimRoutes } from './features/scim/scim-routes.ts';
 import { scimEndpointNotFound, scimErrorMiddleware } from './features/scim/scim-errors.ts';
+import { ResourceCustomAttributes } from './features/custom-attributes/resource-custom-attributes.ts';
+import { NotFoundError } from '@platform/errors';
 import { resourceCustomAttributesRoutes } from './features/custom-attributes/resource-custom-attributes-routes.ts';
 import { scimTokensRoutes } from './features/scim/scim-tokens-routes.ts';
 import { scimLinksRoutes } from './features/scim/scim-links-routes.ts';
@@ -74,15 +76,13 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
       User,
       Identity,
       PersonalAccessToken,
-      CustomAttribute,
+      ...Object.values(customAttributeEntities),
       SshKey,
       GpgKey,
       UserStatus,
       Namespace,
-      GroupCustomAttribute,
       GroupGroupLink,
       Project,
-      ProjectCustomAttribute,
       ProjectGroupLink,
       ProjectStar,
       Member,
@@ -96,7 +96,14 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
       const views = { externalUrl: config.EXTERNAL_URL.replace(/\/$/, '') };
       const userStore = new PgUserStore(em);
       const users = new UsersService({ em, store: userStore, emailDomain: `noreply.${new URL(views.externalUrl).hostname}` });
-      const customAttributes = new CustomAttributesService({ attributes: new PgCustomAttributeStore(em), users: userStore });
+      const customAttributes = new CustomAttributesService({
+        attributes: new PgCustomAttributeStore(em, 'user'),
+        ownerId: async (idOrUsername: string) => {
+          const user = await userStore.findByIdOrUsername(idOrUsername);
+          if (!user) throw new NotFoundError('User');
+          return user.id;
+        },
+      });
       const sshKeys = new SshKeysService({ em, keys: new PgSshKeyStore(em) });
       const gpgKeys = new GpgKeysService({ em, keys: new PgGpgKeyStore(em) });
       const statuses = new UserStatusService({ statuses: new PgUserStatusStore(em) });
@@ -115,6 +122,7 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
         members,
         access,
         users: userStore,
+        customAttributes: new PgCustomAttributeStore(em, 'project'),
       });
       const groups = new GroupsService({
         em,
@@ -124,6 +132,7 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
         members,
         access,
         users: userStore,
+        customAttributes: new PgCustomAttributeStore(em, 'group'),
       });
       const accessRequests = new AccessRequestsService({ em, members, memberStore, users: userStore });
       const singleSignOnGroups = new SingleSignOnGroups({ groups: groupStore, access, members, memberStore });
@@ -166,7 +175,11 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
             createRouter(membersRoutes, { members, access, views }),
             createRouter(accessRequestsRoutes, { accessRequests, access, views }),
             createRouter(namespacesRoutes, { namespaces: namespaceStore, access, views }),
-            createRouter(resourceCustomAttributesRoutes, { groups, projects, access }),
+            createRouter(resourceCustomAttributesRoutes, {
+              groups: new ResourceCustomAttributes({ em, resource: 'group', access }),
+              projects: new ResourceCustomAttributes({ em, resource: 'project', access }),
+              access,
+            }),
           ],
           rpcs: [
             identityGrpc({

@@ -1,49 +1,46 @@
 import { FieldValidationError, NotFoundError } from '@platform/errors';
-import type { UserStore } from '../users/users-store.ts';
 import type { CustomAttribute } from './custom-attribute.entity.ts';
 import type { CustomAttributeStore } from './custom-attributes-store.ts';
 
-/** Administrators' key/value pairs on users; routes check that the caller is one. */
-export class CustomAttributesService {
+/**
+ * Administrators' key/value pairs on one kind of owner. `Owner` is how callers name one (a
+ * user's id or username; a group or project with the viewer asking), `ownerId` resolves it and
+ * checks the caller may manage its attributes.
+ */
+export class CustomAttributesService<Owner = string> {
   readonly #attributes: CustomAttributeStore;
-  readonly #users: UserStore;
+  readonly #ownerId: (owner: Owner) => Promise<number>;
 
-  constructor(options: { attributes: CustomAttributeStore; users: UserStore }) {
+  constructor(options: { attributes: CustomAttributeStore; ownerId: (owner: Owner) => Promise<number> }) {
     this.#attributes = options.attributes;
-    this.#users = options.users;
+    this.#ownerId = options.ownerId;
   }
 
-  async #userId(idOrUsername: string): Promise<number> {
-    const user = await this.#users.findByIdOrUsername(idOrUsername);
-    if (!user) throw new NotFoundError('User');
-    return user.id;
+  async list(owner: Owner): Promise<CustomAttribute[]> {
+    const ownerId = await this.#ownerId(owner);
+    return (await this.#attributes.listFor([ownerId])).get(ownerId) ?? [];
   }
 
-  async list(idOrUsername: string): Promise<CustomAttribute[]> {
-    const userId = await this.#userId(idOrUsername);
-    return (await this.#attributes.listFor([userId])).get(userId) ?? [];
+  /** The attributes of many owners at once, for lists shown `with_custom_attributes`. */
+  listFor(ownerIds: number[]): Promise<Map<number, CustomAttribute[]>> {
+    return this.#attributes.listFor(ownerIds);
   }
 
-  /** The attributes of many users at once, for lists shown `with_custom_attributes`. */
-  listFor(userIds: number[]): Promise<Map<number, CustomAttribute[]>> {
-    return this.#attributes.listFor(userIds);
-  }
-
-  async get(idOrUsername: string, key: string): Promise<CustomAttribute> {
-    const attribute = await this.#attributes.find(await this.#userId(idOrUsername), key);
+  async get(owner: Owner, key: string): Promise<CustomAttribute> {
+    const attribute = await this.#attributes.find(await this.#ownerId(owner), key);
     if (!attribute) throw new NotFoundError('Custom Attribute');
     return attribute;
   }
 
-  async set(idOrUsername: string, attribute: { key: string; value: string }): Promise<CustomAttribute> {
+  async set(owner: Owner, attribute: { key: string; value: string }): Promise<CustomAttribute> {
     const problems: Record<string, string[]> = {};
     if (!attribute.key.trim()) problems.key = ["can't be blank"];
     if (!attribute.value.trim()) problems.value = ["can't be blank"];
     if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
-    return this.#attributes.upsert(await this.#userId(idOrUsername), attribute);
+    return this.#attributes.upsert(await this.#ownerId(owner), attribute);
   }
 
-  async remove(idOrUsername: string, key: string): Promise<void> {
-    if (!(await this.#attributes.remove(await this.#userId(idOrUsername), key))) throw new NotFoundError('Custom Attribute');
+  async remove(owner: Owner, key: string): Promise<void> {
+    if (!(await this.#attributes.remove(await this.#ownerId(owner), key))) throw new NotFoundError('Custom Attribute');
   }
 }

@@ -1,47 +1,57 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CustomAttribute } from './custom-attribute.entity.ts';
+import {
+  customAttributeEntities,
+  customAttributeTable,
+  type CustomAttribute,
+  type CustomAttributeOwnerKind,
+} from './custom-attribute.entity.ts';
 
+/** The custom attributes of one kind of owner (users, groups or projects). */
 export interface CustomAttributeStore {
-  /** Each user's attributes, ordered by key; users without any map to an empty list. */
-  listFor(userIds: number[]): Promise<Map<number, CustomAttribute[]>>;
-  find(userId: number, key: string): Promise<CustomAttribute | null>;
+  /** Each owner's attributes, ordered by key; owners without any map to an empty list. */
+  listFor(ownerIds: number[]): Promise<Map<number, CustomAttribute[]>>;
+  find(ownerId: number, key: string): Promise<CustomAttribute | null>;
   /** Sets the value of `key`, creating the attribute when it is new. */
-  upsert(userId: number, attribute: { key: string; value: string }): Promise<CustomAttribute>;
-  /** False when the user had no such attribute. */
-  remove(userId: number, key: string): Promise<boolean>;
+  upsert(ownerId: number, attribute: { key: string; value: string }): Promise<CustomAttribute>;
+  /** False when the owner had no such attribute. */
+  remove(ownerId: number, key: string): Promise<boolean>;
 }
 
 export class PgCustomAttributeStore implements CustomAttributeStore {
   readonly #em: EntityManager;
+  readonly #entity: (typeof customAttributeEntities)[CustomAttributeOwnerKind];
+  readonly #table: { tableName: string; ownerColumn: string };
 
-  constructor(em: EntityManager) {
+  constructor(em: EntityManager, owner: CustomAttributeOwnerKind) {
     this.#em = em;
+    this.#entity = customAttributeEntities[owner];
+    this.#table = customAttributeTable(owner);
   }
 
-  async listFor(userIds: number[]): Promise<Map<number, CustomAttribute[]>> {
-    const byUser = new Map<number, CustomAttribute[]>(userIds.map((id) => [id, []]));
-    if (userIds.length === 0) return byUser;
-    const rows = await this.#em.find(CustomAttribute, { userId: { $in: userIds } }, { orderBy: { key: 'asc' } });
-    for (const row of rows) byUser.get(row.userId)?.push(row);
-    return byUser;
+  async listFor(ownerIds: number[]): Promise<Map<number, CustomAttribute[]>> {
+    const byOwner = new Map<number, CustomAttribute[]>(ownerIds.map((id) => [id, []]));
+    if (ownerIds.length === 0) return byOwner;
+    const rows = await this.#em.find(this.#entity, { ownerId: { $in: ownerIds } }, { orderBy: { key: 'asc' } });
+    for (const row of rows) byOwner.get(row.ownerId)?.push(row);
+    return byOwner;
   }
 
-  find(userId: number, key: string): Promise<CustomAttribute | null> {
-    return this.#em.findOne(CustomAttribute, { userId, key });
+  find(ownerId: number, key: string): Promise<CustomAttribute | null> {
+    return this.#em.findOne(this.#entity, { ownerId, key });
   }
 
-  async upsert(userId: number, attribute: { key: string; value: string }): Promise<CustomAttribute> {
+  async upsert(ownerId: number, attribute: { key: string; value: string }): Promise<CustomAttribute> {
+    const { tableName, ownerColumn } = this.#table;
     // One statement, so two concurrent writers of the same key cannot both insert.
     await this.#em.execute(
-      `insert into user_custom_attributes (user_id, key, value) values (?, ?, ?)
-       on conflict (user_id, key) do update set value = excluded.value, updated_at = now()`,
-      [userId, attribute.key, attribute.value],
+      `insert into ${tableName} (${ownerColumn}, key, value) values (?, ?, ?)
+       on conflict (${ownerColumn}, key) do update set value = excluded.value, updated_at = now()`,
+      [ownerId, attribute.key, attribute.value],
     );
-    const stored = await this.#em.findOneOrFail(CustomAttribute, { userId, key: attribute.key }, { refresh: true });
-    return stored;
+    return this.#em.findOneOrFail(this.#entity, { ownerId, key: attribute.key }, { refresh: true });
   }
 
-  async remove(userId: number, key: string): Promise<boolean> {
-    return (await this.#em.nativeDelete(CustomAttribute, { userId, key })) > 0;
+  async remove(ownerId: number, key: string): Promise<boolean> {
+    return (await this.#em.nativeDelete(this.#entity, { ownerId, key })) > 0;
   }
 }

@@ -5,14 +5,14 @@ import type { Viewer } from '../members/access-sql.ts';
 import { isAdmin } from '../members/access-policy.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import { projectView } from '../projects/project-views.ts';
-import type { GroupCustomAttribute } from './group.entity.ts';
+import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';
 import type { GroupsService } from './groups-service.ts';
 
 /** What group views need besides the groups, loaded once per response. */
 export interface GroupViewData {
   /** The groups and all their ancestors. */
   namespaces: Map<number, Namespace>;
-  customAttributes?: Map<number, GroupCustomAttribute[]>;
+  customAttributes?: Map<number, CustomAttribute[]>;
   /** Administrators asked for `statistics`. */
   statistics?: boolean;
 }

@@ -14,7 +14,8 @@ import type { Viewer } from '../members/access-sql.ts';
 import { isAdmin, requireLevel, type AccessPolicy } from '../members/access-policy.ts';
 import { ACCESS_LEVELS } from '../members/access-levels.ts';
 import type { MembersService } from '../members/members-service.ts';
-import type { GroupCustomAttribute, GroupGroupLink } from './group.entity.ts';
+import type { GroupGroupLink } from './group.entity.ts';
+import type { CustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
 import type { GroupFilter, GroupOrder, GroupStore, NewGroup } from './groups-store.ts';
 import type { CreateGroupParams, GroupAttributeParams, GroupListQuery, UpdateGroupParams } from './groups.schemas.ts';
 import type { GroupViewData } from './group-views.ts';
@@ -101,6 +102,7 @@ export class GroupsService {
   readonly #members: MembersService;
   readonly #access: AccessPolicy;
   readonly #users: UserStore;
+  readonly #customAttributes: CustomAttributeStore;
 
   constructor(options: {
     em: EntityManager;
@@ -110,6 +112,7 @@ export class GroupsService {
     members: MembersService;
     access: AccessPolicy;
     users: UserStore;
+    customAttributes: CustomAttributeStore;
   }) {
     this.#em = options.em;
     this.#groups = options.groups;
@@ -118,12 +121,13 @@ export class GroupsService {
     this.#members = options.members;
     this.#access = options.access;
     this.#users = options.users;
+    this.#customAttributes = options.customAttributes;
   }
 
   async viewData(groups: Group[], options: { customAttributes?: boolean; statistics?: boolean } = {}): Promise<GroupViewData> {
     return {
       namespaces: await this.#namespaces.withAncestors(groups),
-      ...(options.customAttributes ? { customAttributes: await this.#groups.customAttributesOf(groups.map((group) => group.id)) } : {}),
+      ...(options.customAttributes ? { customAttributes: await this.#customAttributes.listFor(groups.map((group) => group.id)) } : {}),
       ...(options.statistics ? { statistics: true } : {}),
     };
   }
@@ -276,28 +280,6 @@ export class GroupsService {
         actor,
       });
     });
-  }
-
-  async customAttributes(viewer: Viewer, idOrPath: number | string): Promise<GroupCustomAttribute[]> {
-    const { group } = await this.#adminGroup(viewer, idOrPath);
-    return (await this.#groups.customAttributesOf([group.id])).get(group.id) ?? [];
-  }
-
-  async setCustomAttribute(viewer: Viewer, idOrPath: number | string, key: string, value: string): Promise<GroupCustomAttribute> {
-    const { group } = await this.#adminGroup(viewer, idOrPath);
-    return this.#groups.setCustomAttribute(group.id, key, value);
-  }
-
-  async removeCustomAttribute(viewer: Viewer, idOrPath: number | string, key: string): Promise<void> {
-    const { group } = await this.#adminGroup(viewer, idOrPath);
-    if (!(await this.#groups.removeCustomAttribute(group.id, key))) throw new NotFoundError('Custom Attribute');
-  }
-
-  /** Custom attributes are administrators' business. */
-  async #adminGroup(viewer: Viewer, idOrPath: number | string) {
-    if (viewer.kind !== 'user') throw new UnauthorizedError();
-    if (!viewer.isAdmin) throw new ForbiddenError();
-    return this.#access.group(viewer, idOrPath);
   }
 
   /** A group is never more visible than its parent, nor less visible than what it contains. */

@@ -5,7 +5,7 @@ import { FieldValidationError } from '@platform/errors';
 import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import { Namespace, type Group } from '../namespaces/namespace.entity.ts';
 import { accessCtes, groupVisibleTo, type Viewer } from '../members/access-sql.ts';
-import { GroupCustomAttribute, GroupGroupLink } from './group.entity.ts';
+import { GroupGroupLink } from './group.entity.ts';
 import type { SharedGroup } from './group-views.ts';
 import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';
 
@@ -52,9 +52,6 @@ export interface GroupStore {
   listAfter(viewer: Viewer, filter: GroupFilter, keyset: Keyset): Promise<KeysetPage<Group>>;
   /** Whether any descendant group or project of `group` is more visible than `rank` allows. */
   hasChildMoreVisibleThan(group: Group, visibilities: string[]): Promise<boolean>;
-  customAttributesOf(groupIds: number[]): Promise<Map<number, GroupCustomAttribute[]>>;
-  setCustomAttribute(groupId: number, key: string, value: string): Promise<GroupCustomAttribute>;
-  removeCustomAttribute(groupId: number, key: string): Promise<boolean>;
   /** Shares of `groupId` with groups the viewer may see, oldest first, as `shared_with_groups` shows them. */
   visibleSharesOf(viewer: Viewer, groupId: number): Promise<SharedGroup[]>;
   findShare(sharedGroupId: number, sharedWithGroupId: number): Promise<GroupGroupLink | null>;
@@ -201,31 +198,6 @@ export class PgGroupStore implements GroupStore {
         where n.traversal_ids @> array[${group.id}]::integer[] and p.visibility <> all(${visibilities}::text[])
       ) as found`.execute(this.#em.getKysely());
     return rows[0]?.found === true;
-  }
-
-  async customAttributesOf(groupIds: number[]): Promise<Map<number, GroupCustomAttribute[]>> {
-    const byGroup = new Map<number, GroupCustomAttribute[]>(groupIds.map((id) => [id, []]));
-    if (groupIds.length === 0) return byGroup;
-    const rows = await this.#em.find(GroupCustomAttribute, { groupId: { $in: groupIds } }, { orderBy: { key: 'asc' } });
-    for (const row of rows) byGroup.get(row.groupId)?.push(row);
-    return byGroup;
-  }
-
-  async setCustomAttribute(groupId: number, key: string, value: string): Promise<GroupCustomAttribute> {
-    const existing = await this.#em.findOne(GroupCustomAttribute, { groupId, key });
-    if (existing) {
-      existing.value = value;
-      await this.#em.flush();
-      return existing;
-    }
-    const created = this.#em.create(GroupCustomAttribute, { groupId, key, value });
-    await this.#em.flush();
-    return created;
-  }
-
-  async removeCustomAttribute(groupId: number, key: string): Promise<boolean> {
-    const deleted = await this.#em.nativeDelete(GroupCustomAttribute, { groupId, key });
-    return deleted > 0;
   }
 
   async visibleSharesOf(viewer: Viewer, groupId: number): Promise<SharedGroup[]> {

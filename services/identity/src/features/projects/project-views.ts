@@ -6,7 +6,8 @@ import type { User } from '../users/user.entity.ts';
 import { basicUserView } from '../users/user-views.ts';
 import type { Viewer } from '../members/access-sql.ts';
 import { isAdmin } from '../members/access-policy.ts';
-import type { Project, ProjectCustomAttribute, ProjectGroupLink } from './project.entity.ts';
+import type { Project, ProjectGroupLink } from './project.entity.ts';
+import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';
 import type { ProjectsService } from './projects-service.ts';
 
 /** Everything project views need besides the projects, loaded once per response. */
@@ -18,7 +19,7 @@ export interface ProjectViewData {
   shares: Map<number, SharedGroup[]>;
   /** Owners of personal namespaces, by namespace id. */
   owners: Map<number, User>;
-  customAttributes?: Map<number, ProjectCustomAttribute[]>;
+  customAttributes?: Map<number, CustomAttribute[]>;
 }
 
 export interface ProjectPermissions {

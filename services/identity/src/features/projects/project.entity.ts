@@ -115,20 +115,3 @@ export const ProjectStar = defineEntity({
   },
 });
 export type ProjectStar = InferEntity<typeof ProjectStar>;
-
-export const ProjectCustomAttribute = defineEntity({
-  name: 'ProjectCustomAttribute',
-  tableName: 'project_custom_attributes',
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    projectId: p.integer(),
-    key: p.text(),
-    value: p.text(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
-  },
-});
-export type ProjectCustomAttribute = InferEntity<typeof ProjectCustomAttribute>;

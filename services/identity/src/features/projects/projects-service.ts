@@ -13,7 +13,8 @@ import type { Viewer } from '../members/access-sql.ts';
 import { isAdmin, type AccessibleProject, type AccessPolicy } from '../members/access-policy.ts';
 import { ACCESS_LEVELS } from '../members/access-levels.ts';
 import { projectSource, type MembersService } from '../members/members-service.ts';
-import type { Project, ProjectCustomAttribute, ProjectGroupLink } from './project.entity.ts';
+import type { Project, ProjectGroupLink } from './project.entity.ts';
+import type { CustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
 import type { NewProject, ProjectFilter, ProjectOrder, ProjectStore } from './projects-store.ts';
 import type { CreateProjectParams, ProjectAttributeParams, ProjectListQuery, UpdateProjectParams } from './projects.schemas.ts';
 import type { ProjectPermissions, ProjectViewData } from './project-views.ts';
@@ -173,6 +174,7 @@ export class ProjectsService {
   readonly #members: MembersService;
   readonly #access: AccessPolicy;
   readonly #users: UserStore;
+  readonly #customAttributes: CustomAttributeStore;
 
   constructor(options: {
     em: EntityManager;
@@ -182,6 +184,7 @@ export class ProjectsService {
     members: MembersService;
     access: AccessPolicy;
     users: UserStore;
+    customAttributes: CustomAttributeStore;
   }) {
     this.#em = options.em;
     this.#projects = options.projects;
@@ -190,6 +193,7 @@ export class ProjectsService {
     this.#members = options.members;
     this.#access = options.access;
     this.#users = options.users;
+    this.#customAttributes = options.customAttributes;
   }
 
   /** What views of these projects need: four statements whatever the number of projects. */
@@ -214,7 +218,7 @@ export class ProjectsService {
       starCounts: await this.#projects.starCounts(ids),
       shares: await this.#projects.visibleSharesOf(viewer, ids),
       owners,
-      ...(options.customAttributes ? { customAttributes: await this.#projects.customAttributesOf(ids) } : {}),
+      ...(options.customAttributes ? { customAttributes: await this.#customAttributes.listFor(ids) } : {}),
     };
   }
 
@@ -429,28 +433,6 @@ export class ProjectsService {
   }) {
     const { group } = await this.#access.group(options.viewer, options.groupIdOrPath);
     return this.#projects.list(options.viewer, { ...options.filter, sharedWithGroupId: group.id }, options.order, options.page);
-  }
-
-  async customAttributes(viewer: Viewer, idOrPath: number | string): Promise<ProjectCustomAttribute[]> {
-    const { project } = await this.#adminProject(viewer, idOrPath);
-    return (await this.#projects.customAttributesOf([project.id])).get(project.id) ?? [];
-  }
-
-  async setCustomAttribute(viewer: Viewer, idOrPath: number | string, key: string, value: string): Promise<ProjectCustomAttribute> {
-    const { project } = await this.#adminProject(viewer, idOrPath);
-    return this.#projects.setCustomAttribute(project.id, key, value);
-  }
-
-  async removeCustomAttribute(viewer: Viewer, idOrPath: number | string, key: string): Promise<void> {
-    const { project } = await this.#adminProject(viewer, idOrPath);
-    if (!(await this.#projects.removeCustomAttribute(project.id, key))) throw new NotFoundError('Custom Attribute');
-  }
-
-  /** Custom attributes are administrators' business. */
-  async #adminProject(viewer: Viewer, idOrPath: number | string) {
-    if (viewer.kind !== 'user') throw new UnauthorizedError();
-    if (!viewer.isAdmin) throw new ForbiddenError();
-    return this.#access.project(viewer, idOrPath);
   }
 
   /** Where a new project goes: the given namespace if the viewer may create there, else their own. */

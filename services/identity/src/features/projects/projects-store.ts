@@ -8,7 +8,7 @@ import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
 import { accessCtes, groupVisibleTo, projectVisibleTo, type Viewer } from '../members/access-sql.ts';
 import type { SharedGroup } from '../groups/group-views.ts';
 import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';
-import { Project, ProjectCustomAttribute, ProjectGroupLink, ProjectStar } from './project.entity.ts';
+import { Project, ProjectGroupLink, ProjectStar } from './project.entity.ts';
 
 export type NewProject = Pick<Project, 'namespaceId' | 'name' | 'path'> & Partial<Omit<Project, 'id' | 'createdAt' | 'updatedAt'>>;
 
@@ -77,9 +77,6 @@ export interface ProjectStore {
   findShare(projectId: number, groupId: number): Promise<ProjectGroupLink | null>;
   insertShare(link: Pick<ProjectGroupLink, 'projectId' | 'groupId' | 'groupAccess' | 'expiresAt'>): Promise<ProjectGroupLink>;
   removeShare(link: ProjectGroupLink): Promise<void>;
-  customAttributesOf(projectIds: number[]): Promise<Map<number, ProjectCustomAttribute[]>>;
-  setCustomAttribute(projectId: number, key: string, value: string): Promise<ProjectCustomAttribute>;
-  removeCustomAttribute(projectId: number, key: string): Promise<boolean>;
 }
 
 /** Taken names and paths are validation errors in GitLab, named by field. */
@@ -259,30 +256,6 @@ export class PgProjectStore implements ProjectStore {
   async removeShare(link: ProjectGroupLink): Promise<void> {
     this.#em.remove(link);
     await this.#em.flush();
-  }
-
-  async customAttributesOf(projectIds: number[]): Promise<Map<number, ProjectCustomAttribute[]>> {
-    const byProject = new Map<number, ProjectCustomAttribute[]>(projectIds.map((id) => [id, []]));
-    if (projectIds.length === 0) return byProject;
-    const rows = await this.#em.find(ProjectCustomAttribute, { projectId: { $in: projectIds } }, { orderBy: { key: 'asc' } });
-    for (const row of rows) byProject.get(row.projectId)?.push(row);
-    return byProject;
-  }
-
-  async setCustomAttribute(projectId: number, key: string, value: string): Promise<ProjectCustomAttribute> {
-    const existing = await this.#em.findOne(ProjectCustomAttribute, { projectId, key });
-    if (existing) {
-      existing.value = value;
-      await this.#em.flush();
-      return existing;
-    }
-    const created = this.#em.create(ProjectCustomAttribute, { projectId, key, value });
-    await this.#em.flush();
-    return created;
-  }
-
-  async removeCustomAttribute(projectId: number, key: string): Promise<boolean> {
-    return (await this.#em.nativeDelete(ProjectCustomAttribute, { projectId, key })) > 0;
   }
 }
 
