@@ -13,7 +13,8 @@ export function auditService(config: AuditConfig, clients: { identityAccess?: Id
     entities: [...auditEventsEntities],
     migrations,
     features: ({ em }) => {
-      const access = clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
+      const access =
+        clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       return [createAuditEventsFeature({ em, access }), identityAccessFeature(access)];
     },
   };
