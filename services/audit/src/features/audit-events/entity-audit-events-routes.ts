@@ -3,9 +3,9 @@ import { pageParams, routesOf } from '@platform/http';
 import type { AuditEventsService } from './audit-events-service.ts';
 import { auditEventView } from './audit-events-views.ts';
 import { entityAuditEventParams, entityAuditEventsQuery } from './audit-events.schemas.ts';
-import type { ResourceAccess } from './resource-access.ts';
+import type { IdentityAccess } from '@platform/identity-client';
 
-const route = routesOf<{ auditEvents: AuditEventsService; access: ResourceAccess }>('audit');
+const route = routesOf<{ auditEvents: AuditEventsService; access: IdentityAccess }>('audit');
 
 /** Group audit events are for group owners, project audit events for maintainers and above. */
 export const entityAuditEventsRoutes = (

@@ -1,1 +1,0 @@
-export type { IdentityAccess as ResourceAccess, AccessResource as AuditedResource } from '@platform/identity-client';
