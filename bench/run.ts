@@ -168,7 +168,8 @@ async function costPerRequest(options: {
     await (await fetch(options.url, { headers: options.headers })).arrayBuffer();
   }
   for (const pid of await backends()) pids.add(pid);
-  const used = (pid: number) => cpuMs(pid) - (before.get(pid) ?? 0);
+  // A backend that ended meanwhile took its CPU time with it: it counts as nothing rather than negative.
+  const used = (pid: number) => Math.max(0, cpuMs(pid) - (before.get(pid) ?? 0));
   const perRequest = (ms: number) => Math.round((100 * ms) / options.requests) / 100;
   const cpu: Record<string, number> = {};
   for (const [name, pid] of processes) cpu[name] = perRequest(used(pid));

@@ -5,6 +5,8 @@ export { parseParams, requestParams, params, integerList, dateParam, sortParam, 
 export {
   decodeCursor,
   encodeCursor,
+  keysetHeaders,
+  keysetOf,
   keysetShape,
   pageParams,
   pageShape,

@@ -111,10 +111,33 @@ export function sendKeysetPage<Item extends { id: number }>(
   res: Response,
   result: { perPage: number; items: Item[]; hasMore: boolean },
 ): void {
-  const last = result.items.at(-1);
-  res.set('X-Per-Page', String(result.perPage));
-  if (result.hasMore && last) {
-    res.set('Link', `<${pageUrl(req, { cursor: encodeCursor({ id: last.id }), per_page: String(result.perPage) })}>; rel="next"`);
-  }
+  res.set(keysetHeaders(req, result));
   res.json(result.items);
+}
+
+/** The headers of a keyset page, for replies built elsewhere (route handlers). */
+export function keysetHeaders(
+  req: Request,
+  result: { perPage: number; items: Array<{ id: number }>; hasMore: boolean },
+): Record<string, string> {
+  const last = result.items.at(-1);
+  const headers: Record<string, string> = { 'X-Per-Page': String(result.perPage) };
+  if (result.hasMore && last) {
+    headers.Link = `<${pageUrl(req, { cursor: encodeCursor({ id: last.id }), per_page: String(result.perPage) })}>; rel="next"`;
+  }
+  return headers;
+}
+
+/**
+ * The keyset a list request asks for, or undefined for offset pagination. Keyset pages are
+ * ordered by id only, as GitLab's are for these lists; another `order_by` is a 400 naming it.
+ */
+export function keysetOf(input: {
+  pagination?: 'offset' | 'keyset' | undefined;
+  cursor?: string | undefined;
+  order_by?: string | undefined;
+}): { afterId?: number } | undefined {
+  if (input.pagination !== 'keyset') return undefined;
+  if (input.order_by !== undefined && input.order_by !== 'id') throw new InputError('order_by does not have a valid value');
+  return input.cursor === undefined ? {} : { afterId: decodeCursor(input.cursor).id };
 }

@@ -4,6 +4,7 @@ import { Migration20261122000300_users_area } from './Migration20261122000300_us
 import { Migration20261122000400_namespaces_projects_members } from './Migration20261122000400_namespaces_projects_members.ts';
 import { Migration20261122000500_saml_providers_and_scim } from './Migration20261122000500_saml_providers_and_scim.ts';
 import { Migration20261122180000_scim_account_links } from './Migration20261122180000_scim_account_links.ts';
+import { Migration20261122190000_list_indexes } from './Migration20261122190000_list_indexes.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000400_namespaces_projects_members', class: Migration20261122000400_namespaces_projects_members },
   { name: 'Migration20261122000500_saml_providers_and_scim', class: Migration20261122000500_saml_providers_and_scim },
   { name: 'Migration20261122180000_scim_account_links', class: Migration20261122180000_scim_account_links },
+  { name: 'Migration20261122190000_list_indexes', class: Migration20261122190000_list_indexes },
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NotFoundError } from '@platform/errors';
-import { pageParams, routesOf } from '@platform/http';
+import { keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
 import type { CustomAttributesService } from '../custom-attributes/custom-attributes-service.ts';
 import type { Identity } from './user.entity.ts';
 import type { UsersService } from './users-service.ts';
@@ -50,9 +50,12 @@ export const usersRoutes = [
     access: 'anonymous',
     scope: 'read_user',
     input: listUsersParams,
-    handle: async ({ caller, input, deps: { users, customAttributes, views }, page }) => {
+    handle: async ({ caller, input, deps: { users, customAttributes, views }, page, request }) => {
       const window = pageParams(input);
-      const result = await users.list(caller, input, { offset: window.offset, limit: window.perPage });
+      const keyset = keysetOf(input);
+      const result = keyset
+        ? { ...(await users.listAfter(caller, input, { ...keyset, limit: window.perPage })), total: null, hasNext: false }
+        : { ...(await users.list(caller, input, { offset: window.offset, limit: window.perPage })), hasMore: false };
       const isAdmin = caller.kind === 'user' && caller.isAdmin;
       const ids = result.items.map((user) => user.id);
       const identities = isAdmin ? await users.identitiesOf(ids) : new Map<number, Identity[]>();
@@ -62,6 +65,12 @@ export const usersRoutes = [
         const view = isAdmin ? adminUserView(user, identities.get(user.id) ?? [], views) : basicUserView(user, views);
         return attributes ? withCustomAttributes(view, attributes.get(user.id) ?? []) : view;
       });
+      if (keyset) {
+        return reply({
+          headers: keysetHeaders(request, { perPage: window.perPage, items: result.items, hasMore: result.hasMore }),
+          body: bodies,
+        });
+      }
       return page(window, { ...result, items: bodies });
     },
   }),

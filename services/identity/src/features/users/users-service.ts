@@ -181,7 +181,16 @@ export class UsersService {
    * sorting, the external, creation-time, without-projects and two-factor filters and custom
    * attributes are for administrators, and other callers' values for them are ignored, as in GitLab.
    */
-  async list(caller: Caller, input: ListUsersParams, page: { offset: number; limit: number }) {
+  list(caller: Caller, input: ListUsersParams, page: { offset: number; limit: number }) {
+    return this.#store.list(this.#listFilter(caller, input), page);
+  }
+
+  /** Keyset pagination by id: the users after `afterId`, in the order the list's `sort` gives. */
+  listAfter(caller: Caller, input: ListUsersParams, keyset: { afterId?: number | undefined; limit: number }) {
+    return this.#store.listAfter({ ...this.#listFilter(caller, input), orderBy: 'id' }, keyset);
+  }
+
+  #listFilter(caller: Caller, input: ListUsersParams): UserListFilter {
     const isAdmin = caller.kind === 'user' && caller.isAdmin;
     if (input.extern_uid !== undefined && !isAdmin) {
       if (caller.kind === 'anonymous') throw new UnauthorizedError();
@@ -211,7 +220,7 @@ export class UsersService {
       orderBy: isAdmin ? orderField(input.order_by ?? 'id') : 'id',
       sort: isAdmin ? (input.sort ?? 'desc') : 'desc',
     };
-    return this.#store.list(filter, page);
+    return filter;
   }
 
   /** Creates a user and its `identity.user.created` event in one transaction. */

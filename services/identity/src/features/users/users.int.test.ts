@@ -238,6 +238,36 @@ describe('GET /users', () => {
   });
 });
 
+describe('GET /users with keyset pagination', () => {
+  let created: number[];
+  beforeAll(async () => {
+    created = [];
+    for (const name of ['keyset-one', 'keyset-two', 'keyset-three']) created.push((await harness.createUser(name)).id);
+  });
+
+  it('pages by id after a cursor, linking the next page and giving no totals', async () => {
+    const first = await harness.api.get('/api/v4/users?pagination=keyset&order_by=id&sort=asc&per_page=2&search=keyset-').set(admin);
+    expect(first.status).toBe(200);
+    expect(first.body.map((user: { id: number }) => user.id)).toEqual(created.slice(0, 2));
+    expect(first.headers['x-total']).toBeUndefined();
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.link ?? '')?.[1];
+    expect(next).toMatch(/cursor=/);
+    const url = new URL(next!);
+    const second = await harness.api.get(`${url.pathname}${url.search}`).set(admin);
+    expect(second.body.map((user: { id: number }) => user.id)).toEqual(created.slice(2));
+    expect(second.headers.link).toBeUndefined();
+    const descending = await harness.api.get('/api/v4/users?pagination=keyset&sort=desc&per_page=5&search=keyset-').set(admin);
+    expect(descending.body.map((user: { id: number }) => user.id)).toEqual([...created].reverse());
+  });
+
+  it('answers 400 naming the parameter for a bad pagination, order or cursor', async () => {
+    const bad = async (query: string) => (await harness.api.get(`/api/v4/users?${query}`).set(admin)).body;
+    expect(await bad('pagination=sideways')).toEqual({ error: 'pagination does not have a valid value' });
+    expect(await bad('pagination=keyset&order_by=name')).toEqual({ error: 'order_by does not have a valid value' });
+    expect(await bad('pagination=keyset&cursor=not-a-cursor')).toEqual({ error: 'cursor is invalid' });
+  });
+});
+
 describe('GET /users/:id and GET /user', () => {
   it('gives administrators the single-user administrator view', async () => {
     const created = await harness.createUser('single-admin-view', { note: 'watch this one', shared_runners_minutes_limit: 500 });

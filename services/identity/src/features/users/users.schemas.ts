@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageShape, params } from '@platform/http';
+import { keysetShape, pageShape, params } from '@platform/http';
 
 const text = (maximum = 255) => z.string().max(maximum);
 
@@ -80,6 +80,7 @@ export const USER_ORDER_FIELDS = ['id', 'name', 'username', 'created_at', 'updat
 export const listUsersParams = z
   .object({
     ...pageShape,
+    ...keysetShape,
     search: text().optional(),
     username: text().optional(),
     active: params.boolean().optional(),
