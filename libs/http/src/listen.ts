@@ -6,8 +6,10 @@ export interface ListeningServer {
   port: number;
   /**
    * Drains: readiness turns 503 at once, idle keep-alive connections close, busy ones close
-   * after their current response, and requests in flight get up to `drainTimeoutMs` to finish
-   * before the remaining connections are cut.
+   * after their current response. Requests that still arrive (already queued, or sent before
+   * the load balancer saw readiness fail) are served on connections closed after them; the
+   * listener closes once nothing came for a quiet period and nothing is in flight, bounded by
+   * `drainTimeoutMs`, after which the remaining connections are cut.
    */
   close(): Promise<void>;
 }
@@ -20,7 +22,11 @@ export function isDraining(app: Pick<Express, 'locals'>): boolean {
 }
 
 /** Port 0 picks a free port. */
-export async function listen(app: Express, port: number, options: { drainTimeoutMs?: number } = {}): Promise<ListeningServer> {
+export async function listen(
+  app: Express,
+  port: number,
+  options: { drainTimeoutMs?: number; /** How long without a new request ends the drain (500 ms). */ drainQuietMs?: number } = {},
+): Promise<ListeningServer> {
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(port, () => resolve(listening));
   });
@@ -28,32 +34,42 @@ export async function listen(app: Express, port: number, options: { drainTimeout
   // so that the server never closes a connection a client is about to reuse.
   server.keepAliveTimeout = 65_000;
   const inFlight = new Set<ServerResponse>();
-  let allDone: (() => void) | undefined;
+  let lastRequestAt = 0;
+  let settled: (() => void) | undefined;
   server.prependListener('request', (_req, res: ServerResponse) => {
     inFlight.add(res);
+    lastRequestAt = Date.now();
     // A connection that carries a request during the drain is closed after its response.
     if (isDraining(app)) res.shouldKeepAlive = false;
     res.once('close', () => {
       inFlight.delete(res);
-      if (inFlight.size === 0) allDone?.();
+      if (inFlight.size === 0) settled?.();
     });
   });
+  const quietMs = options.drainQuietMs ?? 500;
+  /** Resolves once nothing is in flight and no request came for `quietMs`. */
+  const quiet = async () => {
+    for (;;) {
+      if (inFlight.size > 0) await new Promise<void>((resolve) => (settled = resolve));
+      const idleFor = Date.now() - lastRequestAt;
+      if (inFlight.size === 0 && idleFor >= quietMs) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(10, quietMs - idleFor)));
+    }
+  };
   let closing: Promise<void> | undefined;
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>
       (closing ??= (async () => {
         app.locals[DRAINING] = true;
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        lastRequestAt = Date.now();
         server.closeIdleConnections();
         for (const res of inFlight) res.shouldKeepAlive = false;
-        if (inFlight.size > 0) {
-          const finished = new Promise<void>((resolve) => (allDone = resolve));
-          let timer: NodeJS.Timeout | undefined;
-          const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, options.drainTimeoutMs ?? 10_000)));
-          await Promise.race([finished, timeout]);
-          clearTimeout(timer);
-        }
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, options.drainTimeoutMs ?? 10_000)));
+        await Promise.race([quiet(), timeout]);
+        clearTimeout(timer);
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
       })()),
