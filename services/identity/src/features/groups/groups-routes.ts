@@ -1,5 +1,5 @@
 import { actorOf } from '@platform/auth';
-import { idOrPathParams, pageParams, routesOf } from '@platform/http';
+import { idOrPathParams, keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
 import type { Viewer } from '../members/access-sql.ts';
 import type { AccessPolicy } from '../members/access-policy.ts';
@@ -64,9 +64,19 @@ export const groupsRoutes = [
     access: 'anonymous',
     scope: 'read_api',
     input: groupListQuery,
-    handle: async ({ caller, input, deps: { groups, access, views }, page }) => {
+    handle: async ({ caller, input, deps: { groups, access, views }, page, request }) => {
       const viewer = await access.viewerOf(caller);
       const window = pageParams(input);
+      const keyset = keysetOf(input);
+      if (keyset) {
+        const found = await groups.listAfter(viewer, groupListFilter(viewer, input), {
+          ...keyset,
+          sort: input.sort ?? 'asc',
+          limit: window.perPage,
+        });
+        const body = await groupListViews({ groups, viewer, items: found.items, query: input, views });
+        return reply({ headers: keysetHeaders(request, { perPage: window.perPage, items: found.items, hasMore: found.hasMore }), body });
+      }
       const order = { by: input.order_by ?? 'name', sort: input.sort ?? 'asc' } as const;
       const result = await groups.list(viewer, groupListFilter(viewer, input), order, { offset: window.offset, limit: window.perPage });
       return page(window, {

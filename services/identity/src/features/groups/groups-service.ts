@@ -7,6 +7,7 @@ import { VISIBILITIES, VISIBILITY_RANK, type Group, type Visibility } from '../n
 import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE } from '../namespaces/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
+import type { Keyset } from '../namespaces/sql-helpers.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
 import { projectDeletedEvent, projectSnapshot } from '../projects/projects.events.ts';
 import type { UserStore } from '../users/users-store.ts';
@@ -134,6 +135,11 @@ export class GroupsService {
 
   list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, page: PageWindow) {
     return this.#groups.list(viewer, filter, order, page);
+  }
+
+  /** Keyset pagination by id. */
+  listAfter(viewer: Viewer, filter: GroupFilter, keyset: Keyset) {
+    return this.#groups.listAfter(viewer, filter, keyset);
   }
 
   /** A group's direct subgroups, or with `descendants` all groups below it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integerList, pageShape, params, sortParam } from '@platform/http';
+import { pageShape, params, integerList, keysetShape, sortParam } from '@platform/http';
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../namespaces/namespace.entity.ts';
 import { accessLevelParam, clearableDateParam, customAttributesParam, visibilityParam } from '../namespaces/namespace.schemas.ts';
 import { GROUP_ORDERS } from './groups-store.ts';
@@ -50,6 +50,7 @@ export type GroupAttributeParams = Omit<UpdateGroupParams, 'id' | 'name' | 'path
 /** `GET /groups`; the sub-lists take the same except `top_level_only`. */
 export const groupListQuery = z.object({
   ...pageShape,
+  ...keysetShape,
   skip_groups: integerList().optional(),
   all_available: params.boolean().optional(),
   search: text().optional(),

@@ -1,5 +1,5 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { idOrPathParams, pageParams, routesOf } from '@platform/http';
+import { idOrPathParams, keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
 import type { Viewer } from '../members/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../members/access-policy.ts';
@@ -45,9 +45,10 @@ export const projectsRoutes = [
     access: 'anonymous',
     scope: 'read_api',
     input: projectListQuery,
-    handle: async ({ caller, input, deps: { projects, access, views }, page }) => {
+    handle: async ({ caller, input, deps: { projects, access, views }, page, request }) => {
       const viewer = await access.viewerOf(caller);
       const window = pageParams(input);
+      const keyset = keysetOf(input);
       const filter: ProjectFilter = {
         ...projectListFilter(viewer, input),
         ...(input.search_namespaces ? { searchNamespaces: true } : {}),
@@ -58,6 +59,11 @@ export const projectsRoutes = [
         ...(input.last_activity_before ? { lastActivityBefore: input.last_activity_before } : {}),
         ...(input.custom_attributes && isAdmin(viewer) ? { customAttributes: input.custom_attributes } : {}),
       };
+      if (keyset) {
+        const found = await projects.listAfter(viewer, filter, { ...keyset, sort: input.sort ?? 'desc', limit: window.perPage });
+        const body = await projectListViews({ projects, viewer, items: found.items, query: input, views });
+        return reply({ headers: keysetHeaders(request, { perPage: window.perPage, items: found.items, hasMore: found.hasMore }), body });
+      }
       const result = await projects.list(viewer, filter, projectOrder(input), { offset: window.offset, limit: window.perPage });
       const items = await projectListViews({ projects, viewer, items: result.items, query: input, views });
       return page(window, { ...result, items });

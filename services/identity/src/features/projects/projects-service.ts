@@ -6,6 +6,7 @@ import { VISIBILITY_RANK, type Namespace, type Visibility } from '../namespaces/
 import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE, pathFromName } from '../namespaces/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
+import type { Keyset } from '../namespaces/sql-helpers.ts';
 import type { GroupStore } from '../groups/groups-store.ts';
 import { groupSnapshot } from '../groups/groups.events.ts';
 import type { UserStore } from '../users/users-store.ts';
@@ -401,6 +402,11 @@ export class ProjectsService {
 
   list(viewer: Viewer, filter: ProjectFilter, order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string }, page: PageWindow) {
     return this.#projects.list(viewer, filter, order, page);
+  }
+
+  /** Keyset pagination by id. */
+  listAfter(viewer: Viewer, filter: ProjectFilter, keyset: Keyset) {
+    return this.#projects.listAfter(viewer, filter, keyset);
   }
 
   /** A group's projects: its own (with `includeSubgroups` its descendants' too), and with `withShared` those shared with it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageShape, params, sortParam } from '@platform/http';
+import { pageShape, params, keysetShape, sortParam } from '@platform/http';
 import {
   accessLevelParam,
   clearableDateParam,
@@ -124,6 +124,7 @@ const projectListShape = {
 /** `GET /projects`. */
 export const projectListQuery = z.object({
   ...projectListShape,
+  ...keysetShape,
   order_by: z.enum(PROJECT_LIST_ORDERS).optional(),
   owned: params.boolean().optional(),
   membership: params.boolean().optional(),
