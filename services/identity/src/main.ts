@@ -41,7 +41,7 @@ import { Project, ProjectGroupLink, ProjectStar } from './features/projects/proj
 import { PgProjectStore } from './features/projects/projects-store.ts';
 import { Member } from './features/members/member.entity.ts';
 import { PgMemberStore } from './features/members/members-store.ts';
-import { AccessPolicy } from './features/members/access-policy.ts';
+import { AccessPolicy } from './features/access/access-policy.ts';
 import { MembersService } from './features/members/members-service.ts';
 import { membersRoutes } from './features/members/members-routes.ts';
 import { GroupsService } from './features/groups/groups-service.ts';

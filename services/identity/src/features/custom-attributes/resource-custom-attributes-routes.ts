@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { NotFoundError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
-import type { Viewer } from '../members/access-sql.ts';
-import type { AccessPolicy } from '../members/access-policy.ts';
+import type { Viewer } from '../access/access-sql.ts';
+import type { AccessPolicy } from '../access/access-policy.ts';
 import { customAttributeView } from './custom-attributes-views.ts';
 
 /** A group or project service, as far as its administrators' custom attributes go. */

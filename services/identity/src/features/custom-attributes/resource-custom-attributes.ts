@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ForbiddenError, UnauthorizedError } from '@platform/errors';
-import type { AccessPolicy } from '../members/access-policy.ts';
-import type { Viewer } from '../members/access-sql.ts';
+import type { AccessPolicy } from '../access/access-policy.ts';
+import type { Viewer } from '../access/access-sql.ts';
 import type { CustomAttribute } from './custom-attribute.entity.ts';
 import { CustomAttributesService } from './custom-attributes-service.ts';
 import { PgCustomAttributeStore } from './custom-attributes-store.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Viewer } from '../members/access-sql.ts';
+import type { Viewer } from '../access/access-sql.ts';
 import { groupListFilter } from './groups-service.ts';
 
 const user: Viewer = { kind: 'user', userId: 7, username: 'grace', isAdmin: false, external: false };

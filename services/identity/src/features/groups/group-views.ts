@@ -1,8 +1,8 @@
 import type { Group, Namespace } from '../namespaces/namespace.entity.ts';
 import { fullNameOf } from '../namespaces/namespaces-store.ts';
 import { namespaceWebUrl, type NamespaceViewContext } from '../namespaces/namespace-views.ts';
-import type { Viewer } from '../members/access-sql.ts';
-import { isAdmin } from '../members/access-policy.ts';
+import type { Viewer } from '../access/access-sql.ts';
+import { isAdmin } from '../access/access-policy.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import { projectView } from '../projects/project-views.ts';
 import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';

@@ -1,8 +1,8 @@
 import { actorOf } from '@platform/auth';
 import { idOrPathParams, keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
-import type { Viewer } from '../members/access-sql.ts';
-import type { AccessPolicy } from '../members/access-policy.ts';
+import type { Viewer } from '../access/access-sql.ts';
+import type { AccessPolicy } from '../access/access-policy.ts';
 import { projectListFilter, projectOrder, type ProjectsService } from '../projects/projects-service.ts';
 import { groupProjectListQuery, sharedProjectListQuery } from '../projects/projects.schemas.ts';
 import { projectListViews } from '../projects/project-views.ts';

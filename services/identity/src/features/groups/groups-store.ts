@@ -4,7 +4,7 @@ import { UniqueConstraintViolationException, type EntityDictionary } from '@mikr
 import { FieldValidationError } from '@platform/errors';
 import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import { Namespace, type Group } from '../namespaces/namespace.entity.ts';
-import { accessCtes, groupVisibleTo, type Viewer } from '../members/access-sql.ts';
+import { accessCtes, groupVisibleTo, type Viewer } from '../access/access-sql.ts';
 import { GroupGroupLink } from './group.entity.ts';
 import type { SharedGroup } from './group-views.ts';
 import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';

@@ -18,7 +18,7 @@ import {
 import type { GroupStore } from '../groups/groups-store.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
 import type { Project } from '../projects/project.entity.ts';
-import { isAdmin, type AccessPolicy } from '../members/access-policy.ts';
+import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { Group, Namespace, Visibility } from './namespace.entity.ts';
 import { fullNameOf, type NamespaceStore } from './namespaces-store.ts';
 import { namespaceWebUrl, type NamespaceViewContext } from './namespace-views.ts';

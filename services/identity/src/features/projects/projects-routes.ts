@@ -1,8 +1,8 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { idOrPathParams, keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
-import type { Viewer } from '../members/access-sql.ts';
-import { isAdmin, type AccessPolicy } from '../members/access-policy.ts';
+import type { Viewer } from '../access/access-sql.ts';
+import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { Project } from './project.entity.ts';
 import type { ProjectFilter } from './projects-store.ts';
 import { projectListFilter, projectOrder, type ProjectsService } from './projects-service.ts';

@@ -5,7 +5,7 @@ import { FieldValidationError } from '@platform/errors';
 import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import type { Visibility } from '../namespaces/namespace.entity.ts';
 import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
-import { accessCtes, groupVisibleTo, projectVisibleTo, type Viewer } from '../members/access-sql.ts';
+import { accessCtes, groupVisibleTo, projectVisibleTo, type Viewer } from '../access/access-sql.ts';
 import type { SharedGroup } from '../groups/group-views.ts';
 import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';
 import { Project, ProjectGroupLink, ProjectStar } from './project.entity.ts';

@@ -1,8 +1,8 @@
 import type { AuthenticatedCaller } from '@platform/auth';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import type { GroupStore } from '../groups/groups-store.ts';
-import type { AccessPolicy } from '../members/access-policy.ts';
-import { ACCESS_LEVELS } from '../members/access-levels.ts';
+import type { AccessPolicy } from '../access/access-policy.ts';
+import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { MemberStore } from '../members/members-store.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { Group } from '../namespaces/namespace.entity.ts';

@@ -7,7 +7,7 @@ import type { SamlProvider } from '../saml-providers/saml-provider.entity.ts';
 import type { SamlProviderStore } from '../saml-providers/saml-providers-store.ts';
 import type { SingleSignOnGroupRef } from '../saml-providers/single-sign-on-group.ts';
 import { digestToken } from '../tokens/token-digest.ts';
-import { ACCESS_LEVELS } from '../members/access-levels.ts';
+import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { User } from '../users/user.entity.ts';
 import { ScimNotFoundError } from './scim-errors.ts';
 import { parseUserFilter, type ScimUserFilter } from './scim-filter.ts';
