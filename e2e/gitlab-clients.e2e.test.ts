@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import { Gitlab } from '@gitbeaker/rest';
 import request from 'supertest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
 import type { RunningPlatform } from '@platform/devstack';
 import { waitFor } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
@@ -215,5 +216,27 @@ describe('the API document', () => {
       .map((route) => `${route.method} ${route.path}`);
     expect(missing).toEqual([]);
     expect(Object.values(document.paths).flatMap((operations) => Object.keys(operations))).toHaveLength(catalogue.length);
+  });
+});
+
+describe('the API documentation page', () => {
+  const CHROMIUM = '/usr/bin/chromium';
+
+  it('renders /api/docs from locally served files, showing a known endpoint, in headless Chromium', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install chromium`);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      const outside: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith(platform.url)) outside.push(request.url());
+      });
+      await page.goto(`${platform.url}/api/docs`);
+      await page.locator('[data-path="/api/v4/version"]').first().waitFor({ timeout: 30_000 });
+      expect(await page.locator('[data-path="/api/v4/personal_access_tokens/{id}/rotate"]').count()).toBeGreaterThan(0);
+      expect(outside).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -3,11 +3,16 @@
 # once and again whenever the lockfile changes, so `npm start` and `npm test` need no step before them.
 set -e
 cd "$(dirname "$0")/.."
-# Debian peers the end-to-end tests drive: python-gitlab, a second GitLab client. Installed when
-# missing and running as root; otherwise the test that needs it fails naming the install command.
-if ! /usr/bin/python3 -c 'import gitlab' 2>/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  apt-get install -y --no-install-recommends python3-gitlab >&2 ||
-    { apt-get update >&2 && apt-get install -y --no-install-recommends python3-gitlab >&2; }
+# Debian peers the end-to-end tests drive: python-gitlab (a second GitLab client) and Chromium (which
+# renders the API documentation page). Installed when missing and running as root; otherwise the test
+# that needs one fails naming its install command.
+debian_packages=
+/usr/bin/python3 -c 'import gitlab' 2>/dev/null || debian_packages="$debian_packages python3-gitlab"
+[ -x /usr/bin/chromium ] || debian_packages="$debian_packages chromium"
+if [ -n "$debian_packages" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  # shellcheck disable=SC2086 # one word per package
+  apt-get install -y --no-install-recommends $debian_packages >&2 ||
+    { apt-get update >&2 && apt-get install -y --no-install-recommends $debian_packages >&2; }
 fi
 stamp=node_modules/.install-stamp
 want=$(cat pnpm-lock.yaml package.json 2>/dev/null | cksum)

@@ -7,6 +7,7 @@ import type { GatewayMetrics } from './metrics.ts';
 import { routeFor, SERVICES, type ServiceName } from './route-table.ts';
 import type { UpstreamPool } from './upstreams.ts';
 import { apiDocument } from './api-document.ts';
+import { apiDocsRouter } from './api-docs.ts';
 
 export interface GatewayAppOptions {
   logger: Logger;
@@ -87,6 +88,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   // Undecodable paths and NUL bytes stop here, before they reach identity's lookups or a service.
   app.use(rejectMalformedUrl());
   app.get('/api/v4/openapi.json', apiDocument({ upstreams: options.upstreams, logger }));
+  app.use(apiDocsRouter());
 
   const authenticate = async (req: express.Request, ownAuthentication: boolean): Promise<Caller> => {
     const ip = clientIp(req);
