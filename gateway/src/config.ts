@@ -11,7 +11,7 @@ export const configSchema = platformConfig.extend({
   AUDIT_URL: urlList.default(['http://127.0.0.1:3007']),
   /** Bounds on every proxied request: opening the connection, then waiting for the response. */
   UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
-  UPSTREAM_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  UPSTREAM_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   /** Consecutive failures that open an address's circuit, and how long it then fails fast. */
   UPSTREAM_FAILURES_TO_OPEN: z.coerce.number().int().min(1).default(5),
   UPSTREAM_HALF_OPEN_AFTER_MS: z.coerce.number().int().min(1).default(1000),
