@@ -174,7 +174,7 @@ export class GroupsService {
       parent = group;
     } else if (!viewer.isAdmin) {
       const user = await this.#users.findById(viewer.userId);
-      if (!user?.canCreateGroup) throw new ForbiddenError();
+      if (!user?.canCreateGroup || user.external) throw new ForbiddenError();
     }
     const attributes = attributeChanges(input);
     const visibility = (attributes.visibility ?? 'private') as Visibility;

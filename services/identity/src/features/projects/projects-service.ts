@@ -480,7 +480,8 @@ export class ProjectsService {
   async #checkProjectLimit(namespace: Namespace): Promise<void> {
     const owner = namespace.ownerId == null ? null : await this.#users.findById(namespace.ownerId);
     if (!owner) return;
-    if ((await this.#projects.countInNamespace(namespace.id)) >= owner.projectsLimit) {
+    // An external user has no personal projects, whatever limit an older record still holds.
+    if (owner.external || (await this.#projects.countInNamespace(namespace.id)) >= owner.projectsLimit) {
       throw new FieldValidationError({
         limit_reached: [`Your project limit is ${owner.projectsLimit} projects! Please contact your administrator to increase it`],
       });

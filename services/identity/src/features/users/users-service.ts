@@ -118,6 +118,14 @@ function profileChanges(input: CreateUserParams | UpdateUserParams): UserChanges
   return changes;
 }
 
+/**
+ * As in GitLab, an external user never creates groups or personal projects, whatever the request
+ * says: `can_create_group` false and `projects_limit` 0 are forced whenever the user is external.
+ */
+function withExternalRestrictions(changes: UserChanges, external: boolean): UserChanges {
+  return external ? { ...changes, canCreateGroup: false, projectsLimit: 0 } : changes;
+}
+
 /** Attributes whose changes the `identity.user.updated` event names, with their values. */
 const AUDITED_ATTRIBUTES = {
   username: 'username',
@@ -240,7 +248,7 @@ export class UsersService {
           username: input.username,
           passwordHash,
           confirmedAt: input.skip_confirmation ? new Date() : null,
-          ...profileChanges(input),
+          ...withExternalRestrictions(profileChanges(input), input.external === true),
         },
         identities,
       );
@@ -259,7 +267,7 @@ export class UsersService {
       const user = await this.#store.findById(input.id);
       if (!user) throw new NotFoundError('User');
       validateProfile(input, input.email ?? user.email);
-      const changes: UserChanges = profileChanges(input);
+      const changes: UserChanges = withExternalRestrictions(profileChanges(input), input.external ?? user.external);
       if (input.name !== undefined) changes.name = input.name;
       if (input.username !== undefined) changes.username = input.username;
       if (input.email !== undefined && input.email !== user.email) {

@@ -464,6 +464,32 @@ describe('PUT /users/:id', () => {
     ]);
   });
 
+  it('forces an external user to create no groups and no personal projects, on create and on update', async () => {
+    const created = await harness.api.post('/api/v4/users').set(admin).send({
+      email: 'ext-create@example.com',
+      name: 'Ext',
+      username: 'ext-create',
+      password: 'a-long-enough-password',
+      external: true,
+      can_create_group: true,
+      projects_limit: 50,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ external: true, can_create_group: false, projects_limit: 0, can_create_project: false });
+
+    const internal = await harness.createUser('ext-update', { can_create_group: true, projects_limit: 10 });
+    const madeExternal = await harness.api.put(`/api/v4/users/${internal.id}`).set(admin).send({ external: true });
+    expect(madeExternal.body).toMatchObject({ external: true, can_create_group: false, projects_limit: 0 });
+    const widened = await harness.api.put(`/api/v4/users/${internal.id}`).set(admin).send({ can_create_group: true, projects_limit: 5 });
+    expect(widened.body).toMatchObject({ external: true, can_create_group: false, projects_limit: 0 });
+
+    const asExternal = callerHeader(userCaller(created.body.id, 'ext-create'));
+    expect((await harness.api.post('/api/v4/groups').set(asExternal).send({ name: 'Ext group', path: 'ext-group' })).status).toBe(403);
+    const project = await harness.api.post('/api/v4/projects').set(asExternal).send({ name: 'ext-project' });
+    expect(project.status).toBe(400);
+    expect(await harness.sql("select 1 from projects where path = 'ext-project'")).toHaveLength(0);
+  });
+
   it('expires a password an administrator sets for someone else', async () => {
     const created = await harness.createUser('new-password');
     const response = await harness.api.put(`/api/v4/users/${created.id}`).set(admin).send({ password: 'another-long-password' });
