@@ -96,6 +96,7 @@ beforeAll(async () => {
       KAFKA_GROUP_ID: `audit-test-${randomUUID()}`,
       INTERNAL_SECRET: TEST_INTERNAL_SECRET,
       IDENTITY_GRPC_ADDRESS: `127.0.0.1:${identity.grpcPort}`,
+      EXTERNAL_URL: 'http://platform.test',
       LOG_LEVEL: 'silent',
     }),
   );

@@ -10,12 +10,14 @@ import { waitFor } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
 import { loadRouteCatalogue } from './route-catalogue.ts';
 
+/** Prometheus's credentials for `/-/metrics`, which nobody else may read. */
+const METRICS_TOKEN = 'e2e-metrics-token-0001';
 let platform: RunningPlatform;
 let gateway: ReturnType<typeof request>;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ env: { METRICS_TOKEN } });
   gateway = request(platform.url);
 }, 180_000);
 
@@ -172,7 +174,8 @@ describe('the gateway itself', () => {
     const readiness = await gateway.get('/-/readiness');
     expect(readiness.status).toBe(200);
     expect(readiness.body.services).toEqual({ identity: 'ok', audit: 'ok' });
-    const metrics = await gateway.get('/-/metrics');
+    expect((await gateway.get('/-/metrics')).status).toBe(404);
+    const metrics = await gateway.get('/-/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
     expect(metrics.text).toMatch(/gateway_http_requests_total\{service="identity",method="GET",status="200"\} \d+/);
   });
 

@@ -17,6 +17,13 @@ export const configSchema = platformConfig.extend({
   UPSTREAM_HALF_OPEN_AFTER_MS: z.coerce.number().int().min(1).default(1000),
   /** On SIGTERM, how long requests in flight may take to finish. */
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * Proxies in front of the gateway whose X-Forwarded-For/-Proto are believed: addresses, CIDR
+   * subnets or express's `loopback`, `linklocal`, `uniquelocal`, comma-separated. None by default.
+   */
+  TRUSTED_PROXIES: listFromEnv.default([]),
+  /** Bearer token Prometheus sends to scrape `/-/metrics`; unset, metrics are not served. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** Identity's gRPC address, for token authentication. */
   IDENTITY_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
   /** How long an authenticated token is trusted without asking identity again (at most 1 s without KAFKA_BROKERS). */

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Express } from 'express';
 import { anonymousCaller, CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
 import { errorToHttp, exactJsonContentType, isDraining, rejectMalformedUrl, requestLogging } from '@platform/http';
@@ -19,6 +20,18 @@ export interface GatewayAppOptions {
   identityChannelState: () => string;
   /** Whether identity's change events reach the token cache (`live`), reported by readiness. */
   authInvalidationState: () => string;
+  /**
+   * Addresses or subnets (express `trust proxy` syntax) of the proxies in front of the gateway:
+   * only their `X-Forwarded-For`/`-Proto` count, so that nobody else can forge the client address.
+   */
+  trustedProxies: string[];
+  /** Bearer token that `/-/metrics` requires; without one, metrics are not served. */
+  metricsToken?: string;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  // Digests have equal lengths, as timingSafeEqual needs, whatever was sent.
+  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 }
 
 /** GitLab's default avatar stand-in: a 1x1 grey PNG, so `avatar_url` always resolves. */
@@ -50,7 +63,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', true);
+  app.set('trust proxy', options.trustedProxies.length > 0 ? options.trustedProxies : false);
   app.use(exactJsonContentType());
 
   app.get('/-/health', (_req, res) => {
@@ -75,7 +88,12 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
       });
     });
   });
-  app.get('/-/metrics', (_req, res) => {
+  app.get('/-/metrics', (req, res) => {
+    const bearer = req.get('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
+    if (!options.metricsToken || !bearer || !sameSecret(bearer, options.metricsToken)) {
+      res.status(404).json({ error: '404 Not Found' });
+      return;
+    }
     void metrics.registry.metrics().then((body) => {
       res.type(metrics.registry.contentType).send(body);
     });

@@ -47,6 +47,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),
     authInvalidationState: () => (feed.current === undefined ? 'off' : feed.current.isLive() ? 'live' : 'lagging'),
+    trustedProxies: config.TRUSTED_PROXIES,
+    ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
   });
   const server = await listen(app, config.PORT, { drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
   if (config.KAFKA_BROKERS) {

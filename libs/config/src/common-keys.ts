@@ -28,6 +28,8 @@ export function serviceConfig(options: { name: string; httpPort: number }) {
       .string()
       .regex(/^[a-zA-Z0-9._-]*$/)
       .default(''),
+    /** The public base URL of the platform: `web_url` fields and pagination links are built from it. */
+    EXTERNAL_URL: z.url().default('http://localhost:8080'),
     /** Consumer group of this service's event consumers; every replica shares it. */
     KAFKA_GROUP_ID: z.string().min(1).default(options.name),
   });

@@ -1,8 +1,13 @@
 import type { Request } from 'express';
 
-/** The public base URL the client used, as the gateway forwarded it. */
+/** Where `createServiceApp` keeps the configured public base URL, in `app.locals`. */
+export const EXTERNAL_URL = 'platformExternalUrl';
+
+/**
+ * The public base URL for links in responses: the configured external URL, never a forwarding
+ * header a client could have set; a service started without one links to its own address.
+ */
 export function baseUrlOf(req: Request): string {
-  const forwardedProto = req.get('x-forwarded-proto')?.split(',')[0]?.trim();
-  const forwardedHost = req.get('x-forwarded-host')?.split(',')[0]?.trim();
-  return `${forwardedProto || req.protocol}://${forwardedHost || req.get('host')}`;
+  const configured = req.app.locals[EXTERNAL_URL] as string | undefined;
+  return configured ?? `${req.protocol}://${req.get('host')}`;
 }

@@ -9,6 +9,7 @@ import { isDraining } from './listen.ts';
 import { exactJsonContentType } from './json-responses.ts';
 import { openApiDocument } from './openapi.ts';
 import { routeCatalogue } from './routes.ts';
+import { EXTERNAL_URL } from './base-url.ts';
 import { rejectMalformedParams, rejectMalformedUrl } from './malformed-input.ts';
 import { parseQueryString, requestBodies, type BodyLimits } from './request-body.ts';
 
@@ -22,6 +23,8 @@ export interface ServiceAppOptions {
   logger: Logger;
   /** Secret shared with the gateway; every `/api` request must carry a caller signed with it. */
   internalSecret: string;
+  /** The platform's public base URL, for links in responses; the service's own address otherwise. */
+  externalUrl?: string;
   readinessChecks: ReadinessChecks;
   /** Wraps each API request, e.g. in a MikroORM request context. */
   requestScope?: express.RequestHandler;
@@ -45,7 +48,9 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQueryString(options.bodyLimits));
-  app.set('trust proxy', true);
+  // Only the gateway calls a service: forwarding headers are no proof of anything here.
+  app.set('trust proxy', false);
+  if (options.externalUrl) app.locals[EXTERNAL_URL] = options.externalUrl.replace(/\/$/, '');
   app.set('etag', false);
 
   app.use(exactJsonContentType());

@@ -102,6 +102,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
   const app = createServiceApp({
     logger,
     internalSecret: config.INTERNAL_SECRET,
+    externalUrl: config.EXTERNAL_URL,
     requestScope: requestScope(orm),
     readinessChecks: {
       service: async () => {

@@ -5,8 +5,6 @@ export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).
   GRPC_PORT: portFromEnv(50051),
   /** Interface the gRPC server binds: loopback unless other hosts must reach it (`0.0.0.0` in a cluster). */
   GRPC_HOST: z.string().min(1).default('127.0.0.1'),
-  /** The public base URL of the platform, for `web_url` fields. */
-  EXTERNAL_URL: z.url().default('http://localhost:8080'),
   /** Token of the bootstrap administrator; generated and printed once when unset. */
   ROOT_TOKEN: z.string().min(20).optional(),
   /** The source revision the platform was built from, reported by `GET /version` (GitLab: `Unknown`). */

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { CALLER_HEADER, verifyCaller, type Caller } from '@platform/auth';
+import { createLogger } from '@platform/logger';
+import type { IdentityServiceClient } from '@platform/proto/identity/v1';
+import { Authenticator } from './authenticator.ts';
+import { createGatewayApp } from './gateway-app.ts';
+import { createMetrics } from './metrics.ts';
+import { UpstreamPool } from './upstreams.ts';
+
+const SECRET = 'gateway-app-test-secret';
+const METRICS_TOKEN = 'metrics-token-for-this-test';
+const logger = createLogger({ name: 'gateway-app-test', level: 'silent' });
+
+/** A service that answers what it was told: the caller, verified for this very request. */
+let service: http.Server;
+let serviceUrl: string;
+
+beforeAll(async () => {
+  service = http.createServer((req, res) => {
+    try {
+      const caller = verifyCaller(req.headers[CALLER_HEADER] as string | undefined, SECRET, {
+        method: req.method ?? '',
+        path: req.url ?? '',
+      });
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ caller }));
+    } catch (error) {
+      res.writeHead(401, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: String(error) }));
+    }
+  });
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => service?.close(resolve));
+});
+
+function gateway(options: { trustedProxies?: string[]; metricsToken?: string } = {}) {
+  const pool = (name: string) =>
+    new UpstreamPool({
+      service: name,
+      urls: [serviceUrl],
+      logger,
+      connectTimeoutMs: 1000,
+      responseTimeoutMs: 5000,
+      failuresToOpen: 5,
+      halfOpenAfterMs: 1000,
+    });
+  return request(
+    createGatewayApp({
+      logger,
+      authenticator: new Authenticator({ client: {} as IdentityServiceClient, ttlMs: 0 }),
+      internalSecret: SECRET,
+      upstreams: { identity: pool('identity'), audit: pool('audit') },
+      metrics: createMetrics(),
+      identityChannelState: () => 'READY',
+      authInvalidationState: () => 'off',
+      trustedProxies: options.trustedProxies ?? [],
+      ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    }),
+  );
+}
+
+async function forwardedCaller(test: request.Test): Promise<Caller> {
+  const response = await test;
+  expect(response.status).toBe(200);
+  return (response.body as { caller: Caller }).caller;
+}
+
+describe('the client address the gateway signs', () => {
+  it('ignores X-Forwarded-For from clients when no proxy is trusted', async () => {
+    const caller = await forwardedCaller(gateway().get('/api/v4/users?username=x').set('X-Forwarded-For', '6.6.6.6'));
+    expect(caller.ip).toBe('127.0.0.1');
+  });
+
+  it('believes X-Forwarded-For from a configured proxy', async () => {
+    const caller = await forwardedCaller(
+      gateway({ trustedProxies: ['loopback'] })
+        .get('/api/v4/users?username=x')
+        .set('X-Forwarded-For', '203.0.113.9'),
+    );
+    expect(caller.ip).toBe('203.0.113.9');
+  });
+
+  it('is signed for the method and path of the request it travels with', async () => {
+    // The stand-in service verifies the header against its own method and path.
+    expect((await gateway().delete('/api/v4/users/5/identities/x')).status).toBe(200);
+  });
+});
+
+describe('/-/metrics', () => {
+  it('is not served without the configured token', async () => {
+    expect((await gateway().get('/-/metrics')).status).toBe(404);
+    const guarded = gateway({ metricsToken: METRICS_TOKEN });
+    expect((await guarded.get('/-/metrics')).status).toBe(404);
+    expect((await guarded.get('/-/metrics').set('Authorization', 'Bearer wrong-token-of-some-length')).status).toBe(404);
+  });
+
+  it('is served to whoever presents the token', async () => {
+    const response = await gateway({ metricsToken: METRICS_TOKEN }).get('/-/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('gateway_http_requests_total');
+  });
+});
