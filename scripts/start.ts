@@ -74,6 +74,7 @@ try {
     rootToken,
     internalSecret,
     gatewayPort: config.PORT,
+    dataDir: path.join(state, 'data'),
     logLevel: config.LOG_LEVEL,
     onRestart: say,
     onLine: (service, line) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { IncomingMessage } from 'node:http';
 import type { IdentityServiceClient } from '@platform/proto/identity/v1';
-import { Authenticator, credentialsOf } from './authenticator.ts';
+import { Authenticator, basicCredentialsOf, credentialsOf } from './authenticator.ts';
 
 function requestWith(headers: Record<string, string>): IncomingMessage {
   return { headers } as unknown as IncomingMessage;
@@ -51,6 +51,22 @@ describe('credentialsOf', () => {
   it('reads sudo from the Sudo header or the sudo parameter', () => {
     expect(credentialsOf(requestWith({ 'private-token': 'a', sudo: 'ada' }), url())).toEqual({ token: 'a', sudo: 'ada' });
     expect(credentialsOf(requestWith({ 'private-token': 'a' }), url('?sudo=7'))).toEqual({ token: 'a', sudo: '7' });
+  });
+});
+
+describe('basicCredentialsOf', () => {
+  const basic = (userAndPassword: string) => requestWith({ authorization: `Basic ${Buffer.from(userAndPassword).toString('base64')}` });
+
+  it('takes the password as the token, whatever the username', () => {
+    expect(basicCredentialsOf(basic('oauth2:glpat-secret'))).toEqual({ token: 'glpat-secret' });
+    expect(basicCredentialsOf(basic('ada:with:colons'))).toEqual({ token: 'with:colons' });
+  });
+
+  it('finds no token without a password or Basic credentials', () => {
+    expect(basicCredentialsOf(basic('ada:'))).toEqual({});
+    expect(basicCredentialsOf(basic('ada'))).toEqual({});
+    expect(basicCredentialsOf(requestWith({ authorization: 'Bearer x' }))).toEqual({});
+    expect(basicCredentialsOf(requestWith({}))).toEqual({});
   });
 });
 

@@ -24,6 +24,16 @@ export function credentialsOf(req: IncomingMessage, url: URL): { token?: string;
   return { ...(token ? { token } : {}), ...(sudo ? { sudo } : {}) };
 }
 
+/** Git's credentials: HTTP Basic with any username (`oauth2`, say) and a personal access token as password. */
+export function basicCredentialsOf(req: IncomingMessage): { token?: string } {
+  const encoded = req.headers.authorization?.match(/^Basic\s+(\S+)$/i)?.[1];
+  if (!encoded) return {};
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const password = colon < 0 ? '' : decoded.slice(colon + 1);
+  return password ? { token: password } : {};
+}
+
 interface CacheEntry {
   caller: AuthenticatedCaller;
   /** Until then the entry is used without asking identity. */

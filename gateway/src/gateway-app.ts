@@ -3,9 +3,9 @@ import express, { type Express } from 'express';
 import { anonymousCaller, CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
 import { errorToHttp, exactJsonContentType, isDraining, rejectMalformedUrl, requestLogging } from '@platform/http';
 import type { Logger } from '@platform/logger';
-import { Authenticator, credentialsOf } from './authenticator.ts';
+import { Authenticator, basicCredentialsOf, credentialsOf } from './authenticator.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import { routeFor, SERVICES, type ServiceName } from './route-table.ts';
+import { routeFor, SERVICES, type Route, type ServiceName } from './route-table.ts';
 import type { UpstreamPool } from './upstreams.ts';
 import { apiDocument } from './api-document.ts';
 import { apiDocsRouter } from './api-docs.ts';
@@ -39,6 +39,10 @@ const DEFAULT_AVATAR = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGO4CQAAwgDBKDKz0wAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** GitLab's answer to git credentials it does not accept; the challenge makes the git CLI ask again. */
+const GIT_CHALLENGE = 'Basic realm="GitLab"';
+const GIT_ACCESS_DENIED = 'HTTP Basic: Access denied. If a token was provided, it was either incorrect, expired, or improperly scoped.';
 
 /** The client's address as audit events show it: `::ffff:10.0.0.1` is plain `10.0.0.1`. */
 function clientIp(req: express.Request): string | undefined {
@@ -108,10 +112,13 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.get('/api/v4/openapi.json', apiDocument({ upstreams: options.upstreams, logger }));
   app.use(apiDocsRouter());
 
-  const authenticate = async (req: express.Request, ownAuthentication: boolean): Promise<Caller> => {
+  const authenticate = async (req: express.Request, route: Route): Promise<Caller> => {
     const ip = clientIp(req);
-    if (ownAuthentication) return anonymousCaller(ip);
-    const { token, sudo } = credentialsOf(req, new URL(req.originalUrl, 'http://gateway'));
+    if (route.ownAuthentication) return anonymousCaller(ip);
+    const credentials: { token?: string; sudo?: string } = route.basicCredentials
+      ? basicCredentialsOf(req)
+      : credentialsOf(req, new URL(req.originalUrl, 'http://gateway'));
+    const { token, sudo } = credentials;
     if (!token) return anonymousCaller(ip);
     const caller = await authenticator.authenticate(token, sudo);
     return ip ? { ...caller, ip } : caller;
@@ -128,7 +135,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
       stopTimer();
       metrics.requests.inc({ service: route.service, method: req.method, status: String(res.statusCode) });
     });
-    authenticate(req, route.ownAuthentication ?? false).then(
+    authenticate(req, route).then(
       (caller) => {
         req.headers[CALLER_HEADER] = signCaller(caller, options.internalSecret, { method: req.method, path: req.originalUrl });
         if (!route.ownAuthentication) {
@@ -142,6 +149,10 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
         const mapped = errorToHttp(error);
         if (!mapped) {
           next(error);
+          return;
+        }
+        if (route.basicCredentials && mapped.status === 401) {
+          res.status(401).set('WWW-Authenticate', GIT_CHALLENGE).type('text/plain').send(GIT_ACCESS_DENIED);
           return;
         }
         res.status(mapped.status).json(mapped.body);

@@ -43,7 +43,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger,
     authenticator,
     internalSecret: config.INTERNAL_SECRET,
-    upstreams: { identity: pool('identity', config.IDENTITY_URL), audit: pool('audit', config.AUDIT_URL) },
+    upstreams: {
+      identity: pool('identity', config.IDENTITY_URL),
+      audit: pool('audit', config.AUDIT_URL),
+      review: pool('review', config.REVIEW_URL),
+    },
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),
     authInvalidationState: () => (feed.current === undefined ? 'off' : feed.current.isLive() ? 'live' : 'lagging'),

@@ -12,6 +12,12 @@ describe('route table', () => {
     ['/api/v4/projects/7/audit_events/1', 'audit'],
     ['/api/v4/projects/7', 'identity'],
     ['/api/scim/v2/groups/acme/Users', 'identity'],
+    ['/api/v4/projects/7/repository/branches', 'review'],
+    ['/api/v4/projects/acme%2Fapp/repository/branches/feature%2Fx', 'review'],
+    ['/api/v4/projects/7/repository/commits/abc123', 'review'],
+    ['/acme/sub/app.git/info/refs', 'review'],
+    ['/acme/app.git/git-upload-pack', 'review'],
+    ['/acme/app.git/git-receive-pack', 'review'],
     ['/api/v4/version', 'identity'],
     ['/api/v4/metadata', 'identity'],
     ['/api/v4/personal_access_tokens/self', 'identity'],
@@ -23,6 +29,7 @@ describe('route table', () => {
     expect(routeFor('/api/v4/usersx')).toBeUndefined();
     expect(routeFor('/api/v3/user')).toBeUndefined();
     expect(routeFor('/admin')).toBeUndefined();
+    expect(routeFor('/acme/app.git/objects/info/packs')).toBeUndefined();
     expect(routeFor('/api/v4/versions')).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
  * Which service owns which path. First match wins, so a project's sub-resource owned by
  * another service is listed before the catch-all for projects.
  */
-export const SERVICES = ['identity', 'audit'] as const;
+export const SERVICES = ['identity', 'audit', 'review'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface Route {
@@ -10,9 +10,16 @@ export interface Route {
   service: ServiceName;
   /** SCIM requests carry the group's SCIM token, which the owning service checks itself. */
   ownAuthentication?: boolean;
+  /**
+   * Git over HTTP: credentials come as HTTP Basic (any username, a personal access token as
+   * password), and a refusal carries the Basic challenge so that the git CLI asks for them.
+   */
+  basicCredentials?: boolean;
 }
 
 export const routeTable: Route[] = [
+  { pattern: /^\/.+\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/, service: 'review', basicCredentials: true },
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(branches|commits)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/audit_events(\/|$)/, service: 'audit' },
   {

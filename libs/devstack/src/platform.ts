@@ -1,3 +1,5 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { databaseUrlFor } from './postgres-server.ts';
 import { spawnRestarting, type RestartingProcess, type RestartPolicy } from './restarting-process.ts';
@@ -16,7 +18,7 @@ interface ServiceDefinition {
   /** Reached by the gateway at this variable, e.g. IDENTITY_URL. */
   gatewayVariable: string;
   database: boolean;
-  env?: (options: PlatformOptions) => NodeJS.ProcessEnv;
+  env?: (options: PlatformOptions & { dataDir: string }) => NodeJS.ProcessEnv;
 }
 
 const SERVICES: ServiceDefinition[] = [
@@ -27,6 +29,17 @@ const SERVICES: ServiceDefinition[] = [
     gatewayVariable: 'IDENTITY_URL',
     database: true,
     env: (options) => ({ ROOT_TOKEN: options.rootToken }),
+  },
+  {
+    name: 'review',
+    dir: 'services/review',
+    ports: { HTTP_PORT: 3002 },
+    gatewayVariable: 'REVIEW_URL',
+    database: true,
+    env: (options) => ({
+      KAFKA_GROUP_ID: options.kafkaNamespace ? `review.${options.kafkaNamespace}` : 'review',
+      DATA_DIR: path.join(options.dataDir, 'review'),
+    }),
   },
   {
     name: 'audit',
@@ -47,6 +60,11 @@ export interface PlatformOptions {
   /** The gateway's port; 0 picks a free one. Services use their default ports unless `freePorts`. */
   gatewayPort: number;
   freePorts?: boolean;
+  /**
+   * Where services keep their files (review's repositories), one directory each below it; a
+   * temporary directory, removed on stop, when not given.
+   */
+  dataDir?: string;
   /** Each service's database is `<prefix><service>`. */
   databasePrefix?: string;
   /**
@@ -99,7 +117,9 @@ async function waitUntilReady(name: string, url: string, child: RestartingProces
  * Starts every service and then the gateway as child processes of this one, each on Node 24
  * with OpenTelemetry preloaded, and resolves once the gateway reports every service ready.
  */
-export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
+export async function startPlatform(given: PlatformOptions): Promise<RunningPlatform> {
+  const temporaryDataDir = given.dataDir === undefined ? await mkdtemp(path.join(tmpdir(), 'platform-')) : undefined;
+  const options = { ...given, dataDir: given.dataDir ?? temporaryDataDir ?? '' };
   const prefix = options.databasePrefix ?? 'platform_';
   const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
   const url = `http://127.0.0.1:${gatewayPort}`;
@@ -140,6 +160,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const stop = async () => {
     // Gateway first, so no request reaches a service that is going away.
     for (const child of [...running].reverse()) await child.stop(10_000);
+    if (temporaryDataDir) await rm(temporaryDataDir, { recursive: true, force: true });
   };
   const launch = (service: { name: string; dir: string }) => {
     const child = spawnRestarting({

@@ -19,6 +19,7 @@ export { baseUrlOf } from './base-url.ts';
 export { requestLogging } from './request-logging.ts';
 export { listen, isDraining } from './listen.ts';
 export type { ListeningServer } from './listen.ts';
+export { callerOf } from './request-context.ts';
 export { routesOf, createRouter, routeCatalogue, reply, RouteReply, HTTP_METHODS } from './routes.ts';
 export type { RouteDefinition, RouteContext, RouteSpec, RouteAccess, CatalogueEntry, HttpMethod } from './routes.ts';
 export { requestBodies, parseQueryString, nestParams, DEFAULT_BODY_LIMITS } from './request-body.ts';

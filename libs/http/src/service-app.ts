@@ -29,6 +29,11 @@ export interface ServiceAppOptions {
   /** Wraps each API request, e.g. in a MikroORM request context. */
   requestScope?: express.RequestHandler;
   routes: Router[];
+  /**
+   * Routes that read their request bodies themselves, as streams (git's smart HTTP), outside
+   * `/api`: mounted before the body parsers. A service with any checks the caller of every request.
+   */
+  streamingRoutes?: Router[];
   /** Limits on request bodies; `DEFAULT_BODY_LIMITS` unless a service needs larger uploads. */
   bodyLimits?: BodyLimits;
   /**
@@ -74,7 +79,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     });
   });
 
-  app.use('/api', (req, _res, next) => {
+  const streamingRoutes = options.streamingRoutes ?? [];
+  app.use(streamingRoutes.length > 0 ? '/' : '/api', (req, _res, next) => {
     try {
       setCaller(req, verifyCaller(req.get(CALLER_HEADER), options.internalSecret, { method: req.method, path: req.originalUrl }));
       next();
@@ -82,6 +88,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       next(error);
     }
   });
+  for (const router of streamingRoutes) app.use(router);
   app.use(requestBodies(options.bodyLimits));
   app.use(rejectMalformedParams());
   if (options.requestScope) app.use('/api', options.requestScope);

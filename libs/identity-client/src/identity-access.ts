@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { callUnary, channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials, internalClientOptions } from '@platform/grpc';
-import { IdentityServiceClient } from '@platform/proto/identity/v1';
+import { IdentityServiceClient, Visibility, type ProjectSummary } from '@platform/proto/identity/v1';
 
 /** What a service that asks identity about access reads from its environment. */
 export const identityClientConfig = z.object({
@@ -22,6 +22,21 @@ export interface AccessRequirement {
   minimumLevel: number;
 }
 
+export type ProjectVisibility = 'private' | 'internal' | 'public';
+
+/** A project as a caller sees it, with the caller's rights there. */
+export interface ProjectAccess {
+  id: number;
+  pathWithNamespace: string;
+  visibility: ProjectVisibility;
+  webUrl: string;
+  defaultBranch: string;
+  /** The caller's access level from memberships and shares; 0 for none. */
+  accessLevel: number;
+  /** Administrators may do anything, whatever their access level. */
+  isAdmin: boolean;
+}
+
 /** Whether a user may act on a group or project; identity owns the answer. */
 export interface IdentityAccess {
   /**
@@ -29,6 +44,12 @@ export interface IdentityAccess {
    * there. NotFoundError when it does not exist or the user may not see it; ForbiddenError otherwise.
    */
   require(requirement: AccessRequirement): Promise<number>;
+  /**
+   * The project behind `idOrPath` as the caller sees it, for services that weigh the rights
+   * themselves (git reads depend on visibility too). NotFoundError when it does not exist or the
+   * caller may not see it.
+   */
+  project(options: { idOrPath: string; caller: Caller }): Promise<ProjectAccess>;
   /** The connection's state, for readiness reports (not a readiness condition). */
   channelState(): string;
   close(): void;
@@ -42,6 +63,24 @@ export function identityAccessFeature(access: IdentityAccess) {
   return {
     readinessChecks: { identityChannel: async () => access.channelState() },
     stop: () => access.close(),
+  };
+}
+
+const VISIBILITIES: Partial<Record<Visibility, ProjectVisibility>> = {
+  [Visibility.VISIBILITY_PRIVATE]: 'private',
+  [Visibility.VISIBILITY_INTERNAL]: 'internal',
+  [Visibility.VISIBILITY_PUBLIC]: 'public',
+};
+
+function projectAccessOf(project: ProjectSummary, accessLevel: number, isAdmin: boolean): ProjectAccess {
+  return {
+    id: project.id,
+    pathWithNamespace: project.pathWithNamespace,
+    visibility: VISIBILITIES[project.visibility] ?? 'private',
+    webUrl: project.webUrl,
+    defaultBranch: project.defaultBranch,
+    accessLevel,
+    isAdmin,
   };
 }
 
@@ -71,6 +110,16 @@ export class GrpcIdentityAccess implements IdentityAccess {
     return id;
   }
 
+  async project(options: { idOrPath: string; caller: Caller }): Promise<ProjectAccess> {
+    const response = await callUnary(
+      this.#client.checkAccess.bind(this.#client),
+      { minAccessLevel: 0, projectIdOrPath: options.idOrPath },
+      { caller: options.caller },
+    );
+    if (!response.project) throw new Error('CheckAccess answered without the project');
+    return projectAccessOf(response.project, response.accessLevel, response.isAdmin);
+  }
+
   channelState(): string {
     return channelState(this.#client);
   }
@@ -92,6 +141,24 @@ export class FakeIdentityAccess implements IdentityAccess {
     const levels = new Map(Object.entries(options.levels ?? {}).map(([userId, level]) => [Number(userId), level]));
     this.#resources.push({ resource: options.resource, id: options.id, path: options.path, isPublic: options.isPublic ?? false, levels });
     return this;
+  }
+
+  async project(options: { idOrPath: string; caller: Caller }): Promise<ProjectAccess> {
+    const found = this.#resources.find(
+      (entry) => entry.resource === 'project' && (String(entry.id) === options.idOrPath || entry.path === options.idOrPath),
+    );
+    const isAdmin = options.caller.kind === 'user' && options.caller.isAdmin;
+    const accessLevel = options.caller.kind === 'user' ? found?.levels.get(options.caller.userId) : undefined;
+    if (!found || (accessLevel === undefined && !found.isPublic && !isAdmin)) throw new NotFoundError('Project');
+    return {
+      id: found.id,
+      pathWithNamespace: found.path,
+      visibility: found.isPublic ? 'public' : 'private',
+      webUrl: `http://localhost/${found.path}`,
+      defaultBranch: 'main',
+      accessLevel: accessLevel ?? 0,
+      isAdmin,
+    };
   }
 
   async require(requirement: AccessRequirement): Promise<number> {

@@ -1,3 +1,3 @@
 export { identityClientConfig, GrpcIdentityAccess, FakeIdentityAccess, identityAccessFeature } from './identity-access.ts';
-export type { IdentityAccess, AccessRequirement, AccessResource } from './identity-access.ts';
+export type { IdentityAccess, AccessRequirement, AccessResource, ProjectAccess, ProjectVisibility } from './identity-access.ts';
 export { identityEvents, IDENTITY_TOPIC } from './identity-events.ts';

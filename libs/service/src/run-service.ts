@@ -25,6 +25,8 @@ import { createLogger, type Logger } from '@platform/logger';
 /** A slice of a service, as its feature factory returns it. */
 export interface Feature {
   routes?: Router[];
+  /** Routes outside `/api` that stream their request bodies (git's smart HTTP). */
+  streamingRoutes?: Router[];
   /** gRPC services this feature serves; the service then needs `GRPC_PORT`. */
   rpcs?: GrpcServiceBinding[];
   /** Events this feature consumes (`onEvent(definition, handler)`), under the service's `KAFKA_GROUP_ID`. */
@@ -117,6 +119,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
     },
     errorRenderers: features.flatMap((feature) => feature.errorRenderers ?? []),
     routes: features.flatMap((feature) => feature.routes ?? []),
+    streamingRoutes: features.flatMap((feature) => feature.streamingRoutes ?? []),
   });
   const http = await listen(app, config.HTTP_PORT);
 

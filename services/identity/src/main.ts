@@ -34,6 +34,7 @@ import { userStatusRoutes } from './features/user-status/user-status-routes.ts';
 import { Namespace } from './features/namespaces/namespace.entity.ts';
 import { PgNamespaceStore } from './features/namespaces/namespaces-store.ts';
 import { namespacesGrpc } from './features/namespaces/namespaces-grpc.ts';
+import { projectsGrpc } from './features/projects/projects-grpc.ts';
 import { namespacesRoutes } from './features/namespaces/namespaces-routes.ts';
 import { GroupGroupLink } from './features/groups/group.entity.ts';
 import { PgGroupStore } from './features/groups/groups-store.ts';
@@ -197,6 +198,7 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
                 views,
                 logger,
               }),
+              projectRpcs: projectsGrpc({ orm, access, projects, logger }),
             }),
           ],
         },

@@ -302,6 +302,14 @@ export interface CheckAccessResponse {
   group?: GroupSummary | undefined;
 }
 
+export interface SetProjectDefaultBranchRequest {
+  projectId: number;
+  branch: string;
+}
+
+export interface SetProjectDefaultBranchResponse {
+}
+
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { token: "", sudo: "" };
 }
@@ -2238,6 +2246,149 @@ export const CheckAccessResponse: MessageFns<CheckAccessResponse> = {
   },
 };
 
+function createBaseSetProjectDefaultBranchRequest(): SetProjectDefaultBranchRequest {
+  return { projectId: 0, branch: "" };
+}
+
+export const SetProjectDefaultBranchRequest: MessageFns<SetProjectDefaultBranchRequest> = {
+  encode(message: SetProjectDefaultBranchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.branch !== "") {
+      writer.uint32(18).string(message.branch);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetProjectDefaultBranchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetProjectDefaultBranchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.branch = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetProjectDefaultBranchRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      branch: isSet(object.branch) ? globalThis.String(object.branch) : "",
+    };
+  },
+
+  toJSON(message: SetProjectDefaultBranchRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.branch !== "") {
+      obj.branch = message.branch;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetProjectDefaultBranchRequest>, I>>(base?: I): SetProjectDefaultBranchRequest {
+    return SetProjectDefaultBranchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetProjectDefaultBranchRequest>, I>>(
+    object: I,
+  ): SetProjectDefaultBranchRequest {
+    const message = createBaseSetProjectDefaultBranchRequest();
+    message.projectId = object.projectId ?? 0;
+    message.branch = object.branch ?? "";
+    return message;
+  },
+};
+
+function createBaseSetProjectDefaultBranchResponse(): SetProjectDefaultBranchResponse {
+  return {};
+}
+
+export const SetProjectDefaultBranchResponse: MessageFns<SetProjectDefaultBranchResponse> = {
+  encode(_: SetProjectDefaultBranchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetProjectDefaultBranchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetProjectDefaultBranchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): SetProjectDefaultBranchResponse {
+    return {};
+  },
+
+  toJSON(_: SetProjectDefaultBranchResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetProjectDefaultBranchResponse>, I>>(base?: I): SetProjectDefaultBranchResponse {
+    return SetProjectDefaultBranchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetProjectDefaultBranchResponse>, I>>(_: I): SetProjectDefaultBranchResponse {
+    const message = createBaseSetProjectDefaultBranchResponse();
+    return message;
+  },
+};
+
 /**
  * Identity answers the other services' questions about callers and users. Every call carries
  * metadata `x-platform-caller`: whom it acts for, signed with the internal secret and bound to
@@ -2307,6 +2458,23 @@ export const IdentityServiceService = {
     responseSerialize: (value: CheckAccessResponse): Buffer => Buffer.from(CheckAccessResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CheckAccessResponse => CheckAccessResponse.decode(value),
   },
+  /**
+   * Sets a project's default branch, as review does when a push gives an empty repository its
+   * first branch. The signed caller acts, and must be a developer or above there (who may push
+   * that branch).
+   */
+  setProjectDefaultBranch: {
+    path: "/platform.identity.v1.IdentityService/SetProjectDefaultBranch" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetProjectDefaultBranchRequest): Buffer =>
+      Buffer.from(SetProjectDefaultBranchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetProjectDefaultBranchRequest => SetProjectDefaultBranchRequest.decode(value),
+    responseSerialize: (value: SetProjectDefaultBranchResponse): Buffer =>
+      Buffer.from(SetProjectDefaultBranchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetProjectDefaultBranchResponse =>
+      SetProjectDefaultBranchResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -2328,6 +2496,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * anonymous).
    */
   checkAccess: handleUnaryCall<CheckAccessRequest, CheckAccessResponse>;
+  /**
+   * Sets a project's default branch, as review does when a push gives an empty repository its
+   * first branch. The signed caller acts, and must be a developer or above there (who may push
+   * that branch).
+   */
+  setProjectDefaultBranch: handleUnaryCall<SetProjectDefaultBranchRequest, SetProjectDefaultBranchResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -2418,6 +2592,26 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CheckAccessResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Sets a project's default branch, as review does when a push gives an empty repository its
+   * first branch. The signed caller acts, and must be a developer or above there (who may push
+   * that branch).
+   */
+  setProjectDefaultBranch(
+    request: SetProjectDefaultBranchRequest,
+    callback: (error: ServiceError | null, response: SetProjectDefaultBranchResponse) => void,
+  ): ClientUnaryCall;
+  setProjectDefaultBranch(
+    request: SetProjectDefaultBranchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetProjectDefaultBranchResponse) => void,
+  ): ClientUnaryCall;
+  setProjectDefaultBranch(
+    request: SetProjectDefaultBranchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetProjectDefaultBranchResponse) => void,
   ): ClientUnaryCall;
 }
 

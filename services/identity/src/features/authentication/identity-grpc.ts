@@ -23,10 +23,13 @@ export function identityGrpc(options: {
   logger: Logger;
   /** Project and group resolution and access checks, served by the namespaces feature. */
   namespaceRpcs: Pick<IdentityServiceServer, 'resolveProject' | 'resolveGroup' | 'checkAccess'>;
+  /** Changes other services make to projects, served by the projects feature. */
+  projectRpcs: Pick<IdentityServiceServer, 'setProjectDefaultBranch'>;
 }): GrpcServiceBinding {
   const { orm, tokens, users, views, logger } = options;
   const implementation: IdentityServiceServer = {
     ...options.namespaceRpcs,
+    ...options.projectRpcs,
     authenticate: unaryHandler(logger, (request: AuthenticateRequest) =>
       inUnitOfWork(orm, async (): Promise<AuthenticateResponse> => {
         const { user, scopes, tokenId, impersonator } = await tokens.authenticate(request.token, request.sudo || undefined);

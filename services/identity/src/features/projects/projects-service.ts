@@ -308,6 +308,23 @@ export class ProjectsService {
     });
   }
 
+  /**
+   * Sets the default branch when a push gives the project's empty repository its first branch:
+   * whoever may push it (developers and above) sets it, unlike other project settings.
+   */
+  async setDefaultBranch(viewer: Viewer, actor: EventActor, projectId: number, branch: string): Promise<void> {
+    const { project, namespace } = await this.#access.projectWith(viewer, projectId, ACCESS_LEVELS.developer);
+    if (project.defaultBranch === branch) return;
+    await this.#em.transactional(async (em) => {
+      const change: AttributeChange = { attribute: 'default_branch', from: project.defaultBranch, to: branch };
+      project.defaultBranch = branch;
+      project.lastActivityAt = new Date();
+      await this.#projects.flush();
+      const known = await this.#namespaces.withAncestors([namespace]);
+      recordEvent(em, { ...projectUpdatedEvent(projectSnapshot(project, known), [change]), actor });
+    });
+  }
+
   /** Archiving makes a project read-only; only maintainers and above toggle it. */
   async setArchived(viewer: Viewer, actor: EventActor, idOrPath: number | string, archived: boolean): Promise<Project> {
     const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.maintainer);

@@ -1,0 +1,302 @@
+/**
+ * Project repositories through the real gateway: the git CLI clones and pushes over HTTP with
+ * personal access tokens, the API lists branches and reads commits, and refusals reach git's user.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import request from 'supertest';
+import { databaseUrlFor, type RunningPlatform } from '@platform/devstack';
+import { gitlabSchemaErrors, testEnvironment, waitFor } from '@platform/testing';
+import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+
+let platform: RunningPlatform & { databasePrefix: string };
+let gateway: ReturnType<typeof request>;
+let review: pg.Client;
+let work: string;
+const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
+
+interface GitResult {
+  code: number;
+  output: string;
+}
+
+/** Runs the git CLI as a user would, never prompting and ignoring the host's configuration. */
+function git(args: string[], cwd = work): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      args,
+      {
+        cwd,
+        env: {
+          PATH: process.env.PATH,
+          HOME: work,
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_CONFIG_GLOBAL: '/dev/null',
+          GIT_AUTHOR_NAME: 'Dev',
+          GIT_AUTHOR_EMAIL: 'dev@example.com',
+          GIT_COMMITTER_NAME: 'Dev',
+          GIT_COMMITTER_EMAIL: 'dev@example.com',
+        },
+      },
+      (error, stdout, stderr) => {
+        if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
+          reject(new Error('git is not installed: apt-get install git'));
+          return;
+        }
+        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+function remote(token: string | undefined, projectPath: string): string {
+  const url = new URL(`${platform.url}/${projectPath}.git`);
+  if (token) {
+    url.username = 'oauth2';
+    url.password = token;
+  }
+  return url.toString();
+}
+
+async function createUser(username: string, scopes: string[][]) {
+  const user = await gateway
+    .post('/api/v4/users')
+    .set(asRoot)
+    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
+  expect(user.status).toBe(201);
+  const tokens: string[] = [];
+  for (const tokenScopes of scopes) {
+    const token = await gateway
+      .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
+      .set(asRoot)
+      .send({ name: 'git', scopes: tokenScopes });
+    expect(token.status).toBe(201);
+    tokens.push(token.body.token as string);
+  }
+  return { id: user.body.id as number, tokens };
+}
+
+async function commit(clone: string, file: string, message: string) {
+  writeFileSync(path.join(clone, file), `${message}\n`);
+  expect((await git(['add', file], clone)).code).toBe(0);
+  expect((await git(['commit', '-q', '-m', message], clone)).code).toBe(0);
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'e2e-git-'));
+  // A missing git is a failure that says how to install it, not a skip.
+  await git(['--version']);
+  platform = await startTestPlatform();
+  gateway = request(platform.url);
+  review = new pg.Client({ connectionString: databaseUrlFor(testEnvironment().postgresUrl, `${platform.databasePrefix}review`) });
+  await review.connect();
+}, 180_000);
+
+afterAll(async () => {
+  await review?.end();
+  await platform?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('project repositories over HTTP', () => {
+  let projectId: number;
+  const projectPath = 'root/shop';
+  let developer: { id: number; tokens: string[] };
+  let reporter: { id: number; tokens: string[] };
+
+  it('creates the repository when identity announces the project', async () => {
+    const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Shop', path: 'shop', visibility: 'private' });
+    expect(project.status).toBe(201);
+    projectId = project.body.id as number;
+    const row = await waitFor(async () => {
+      const { rows } = await review.query<{ disk_path: string }>('select disk_path from repositories where project_id = $1', [projectId]);
+      return rows[0];
+    });
+    expect(row.disk_path).toMatch(/^@hashed\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.git$/);
+
+    developer = await createUser('git-dev', [['api'], ['read_repository']]);
+    reporter = await createUser('git-reporter', [['api']]);
+    for (const [user, level] of [
+      [developer, 30],
+      [reporter, 20],
+    ] as const) {
+      const member = await gateway
+        .post(`/api/v4/projects/${projectId}/members`)
+        .set(asRoot)
+        .send({ user_id: user.id, access_level: level });
+      expect(member.status).toBe(201);
+    }
+  });
+
+  it('challenges an anonymous clone of a private project with HTTP Basic', async () => {
+    const refs = await gateway.get(`/${projectPath}.git/info/refs?service=git-upload-pack`);
+    expect(refs.status).toBe(401);
+    expect(refs.headers['www-authenticate']).toBe('Basic realm="GitLab"');
+    const clone = await git(['clone', remote(undefined, projectPath), 'anonymous']);
+    expect(clone.code).not.toBe(0);
+    const wrong = await gateway.get(`/${projectPath}.git/info/refs?service=git-upload-pack`).auth('oauth2', 'glpat-wrong-token-000000');
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe('Basic realm="GitLab"');
+  });
+
+  it('clones the empty repository, pushes the first branch, which becomes the default branch', async () => {
+    const clone = await git(['clone', remote(developer.tokens[0], projectPath), 'dev']);
+    expect(clone).toMatchObject({ code: 0 });
+    const dev = path.join(work, 'dev');
+    await commit(dev, 'README.md', 'Add a README');
+    await commit(dev, 'app.txt', 'Start the app\n\nWith a body.');
+    const push = await git(['push', 'origin', 'HEAD:refs/heads/trunk'], dev);
+    expect(push).toMatchObject({ code: 0 });
+
+    const branches = await gateway.get(`/api/v4/projects/${projectId}/repository/branches`).set(asRoot);
+    expect(branches.status).toBe(200);
+    expect(gitlabSchemaErrors('branches.json', branches.body)).toEqual([]);
+    expect(branches.body).toEqual([
+      expect.objectContaining({
+        name: 'trunk',
+        default: true,
+        merged: false,
+        can_push: true,
+        commit: expect.objectContaining({ title: 'Start the app' }),
+      }),
+    ]);
+    const project = await waitFor(async () => {
+      const found = await gateway.get(`/api/v4/projects/${projectId}`).set(asRoot);
+      return found.body.default_branch === 'trunk' ? found.body : undefined;
+    });
+    expect(project.default_branch).toBe('trunk');
+
+    const [event] = (
+      await review.query<{ envelope: { type: string; actor: { username: string }; data: Record<string, unknown> } }>(
+        "select envelope from outbox where envelope->>'type' = 'review.repository.pushed' order by id",
+      )
+    ).rows.map((row) => row.envelope);
+    expect(event?.actor.username).toBe('git-dev');
+    expect(event?.data).toMatchObject({
+      projectId,
+      ref: 'refs/heads/trunk',
+      before: '0'.repeat(40),
+      commitCount: 2,
+      commitTitles: ['Start the app', 'Add a README'],
+    });
+  });
+
+  it('reads a commit and its stats through the API, by sha or branch, with the path as :id', async () => {
+    const byBranch = await gateway.get(`/api/v4/projects/${encodeURIComponent(projectPath)}/repository/commits/trunk`).set(asRoot);
+    expect(byBranch.status).toBe(200);
+    expect(gitlabSchemaErrors('commit/detail.json', byBranch.body)).toEqual([]);
+    expect(byBranch.body).toMatchObject({
+      title: 'Start the app',
+      message: 'Start the app\n\nWith a body.\n',
+      author_name: 'Dev',
+      stats: { additions: 3, deletions: 0, total: 3 },
+      project_id: projectId,
+    });
+    const bySha = await gateway.get(`/api/v4/projects/${projectId}/repository/commits/${byBranch.body.parent_ids[0]}`).set(asRoot);
+    expect(bySha.body.title).toBe('Add a README');
+    const missing = await gateway.get(`/api/v4/projects/${projectId}/repository/commits/${'f'.repeat(40)}`).set(asRoot);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ message: '404 Commit Not Found' });
+  });
+
+  it('creates, finds, searches and pages branches', async () => {
+    const created = await gateway
+      .post(`/api/v4/projects/${projectId}/repository/branches`)
+      .set(asRoot)
+      .send({ branch: 'feature/pay', ref: 'trunk' });
+    expect(created.status).toBe(201);
+    expect(gitlabSchemaErrors('branch.json', created.body)).toEqual([]);
+    expect(created.body).toMatchObject({ name: 'feature/pay', default: false, merged: false });
+    expect(created.body.web_url).toMatch(/\/root\/shop\/-\/tree\/feature\/pay$/);
+
+    const unknownRef = await gateway
+      .post(`/api/v4/projects/${projectId}/repository/branches`)
+      .set(asRoot)
+      .send({ branch: 'x', ref: 'nope' });
+    expect(unknownRef.status).toBe(400);
+    expect(unknownRef.body).toEqual({ message: 'Invalid reference name: nope' });
+    const again = await gateway
+      .post(`/api/v4/projects/${projectId}/repository/branches`)
+      .set(asRoot)
+      .send({ branch: 'feature/pay', ref: 'trunk' });
+    expect(again.body).toEqual({ message: 'Branch already exists' });
+    const missing = await gateway.post(`/api/v4/projects/${projectId}/repository/branches`).set(asRoot).send({ ref: 'trunk' });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'branch is missing' });
+
+    const one = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/feature%2Fpay`).set(asRoot);
+    expect(one.body.name).toBe('feature/pay');
+    const absent = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/nope`).set(asRoot);
+    expect(absent.status).toBe(404);
+    expect(absent.body).toEqual({ message: '404 Branch Not Found' });
+
+    const searched = await gateway.get(`/api/v4/projects/${projectId}/repository/branches?search=^FEAT`).set(asRoot);
+    expect(searched.body.map((branch: { name: string }) => branch.name)).toEqual(['feature/pay']);
+    const paged = await gateway.get(`/api/v4/projects/${projectId}/repository/branches?per_page=1&page=2`).set(asRoot);
+    expect(paged.body.map((branch: { name: string }) => branch.name)).toEqual(['trunk']);
+    expect(paged.headers['x-total']).toBe('2');
+  });
+
+  it('lets a reporter clone but not push, and refuses a push with a read_repository token', async () => {
+    const clone = await git(['clone', remote(reporter.tokens[0], projectPath), 'reporter']);
+    expect(clone.code).toBe(0);
+    const reporterClone = path.join(work, 'reporter');
+    expect(existsSync(path.join(reporterClone, 'app.txt'))).toBe(true);
+    await commit(reporterClone, 'notes.txt', 'Reporter note');
+    const push = await git(['push', 'origin', 'HEAD:refs/heads/trunk'], reporterClone);
+    expect(push.code).not.toBe(0);
+    expect(push.output).toContain('You are not allowed to push code to this project.');
+
+    const readOnlyToken = await git(['clone', remote(developer.tokens[1], projectPath), 'read-token']);
+    expect(readOnlyToken.code).toBe(0);
+    const readTokenClone = path.join(work, 'read-token');
+    await commit(readTokenClone, 'more.txt', 'More');
+    const refused = await git(['push', 'origin', 'HEAD:refs/heads/trunk'], readTokenClone);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain('You are not allowed to upload code.');
+
+    // A git token is no API token.
+    const scopeRefused = await gateway
+      .get(`/api/v4/projects/${projectId}/repository/branches`)
+      .set('PRIVATE-TOKEN', developer.tokens[1] ?? '');
+    expect(scopeRefused.status).toBe(403);
+    expect(scopeRefused.body).toMatchObject({ error: 'insufficient_scope' });
+  });
+
+  it('refuses pushes while the repository is read-only, and the push changes nothing', async () => {
+    const before = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/trunk`).set(asRoot);
+    await review.query('update repositories set read_only = true where project_id = $1', [projectId]);
+    const dev = path.join(work, 'dev');
+    await commit(dev, 'late.txt', 'Too late');
+    const push = await git(['push', 'origin', 'HEAD:refs/heads/trunk'], dev);
+    expect(push.code).not.toBe(0);
+    expect(push.output).toContain('The repository is temporarily read-only. Please try again later.');
+    const after = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/trunk`).set(asRoot);
+    expect(after.body.commit.id).toBe(before.body.commit.id);
+
+    await review.query('update repositories set read_only = false where project_id = $1', [projectId]);
+    expect((await git(['push', 'origin', 'HEAD:refs/heads/trunk'], dev)).code).toBe(0);
+    const moved = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/trunk`).set(asRoot);
+    expect(moved.body.commit.title).toBe('Too late');
+    const fetched = await git(['fetch', 'origin'], path.join(work, 'reporter'));
+    expect(fetched.code).toBe(0);
+  });
+
+  it('creates a repository on first use when its project event has not been applied, and removes it with the project', async () => {
+    const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Fast', path: 'fast', visibility: 'public' });
+    // No waiting for the event: the clone itself creates the repository if it comes first.
+    const clone = await git(['clone', remote(undefined, 'root/fast'), 'fast']);
+    expect(clone.code).toBe(0);
+    await gateway.delete(`/api/v4/projects/${project.body.id}`).set(asRoot);
+    await waitFor(async () => {
+      const { rows } = await review.query('select 1 from repositories where project_id = $1', [project.body.id]);
+      return rows.length === 0 ? true : undefined;
+    });
+  });
+});

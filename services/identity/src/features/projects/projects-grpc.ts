@@ -1,0 +1,25 @@
+import type { Logger } from '@platform/logger';
+import { actorOf, requireUser } from '@platform/auth';
+import { unaryHandler } from '@platform/grpc';
+import { inUnitOfWork, type Orm } from '@platform/db';
+import { InputError } from '@platform/errors';
+import type { IdentityServiceServer, SetProjectDefaultBranchRequest, SetProjectDefaultBranchResponse } from '@platform/proto/identity/v1';
+import type { AccessPolicy } from '../members/access-policy.ts';
+import type { ProjectsService } from './projects-service.ts';
+
+type ProjectRpcs = Pick<IdentityServiceServer, 'setProjectDefaultBranch'>;
+
+/** What other services change on projects: review sets the default branch of a first push. */
+export function projectsGrpc(options: { orm: Orm; access: AccessPolicy; projects: ProjectsService; logger: Logger }): ProjectRpcs {
+  const { orm, access, projects, logger } = options;
+  return {
+    setProjectDefaultBranch: unaryHandler(logger, (request: SetProjectDefaultBranchRequest, { caller }) =>
+      inUnitOfWork(orm, async (): Promise<SetProjectDefaultBranchResponse> => {
+        if (!request.branch) throw new InputError('branch is missing');
+        const user = requireUser(caller);
+        await projects.setDefaultBranch(await access.viewerOf(user), actorOf(user), request.projectId, request.branch);
+        return {};
+      }),
+    ),
+  };
+}

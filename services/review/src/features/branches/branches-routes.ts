@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { pageParams, pageShape, params, reply, routesOf } from '@platform/http';
+import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
+import type { RepositoriesService } from '../repositories/repositories-service.ts';
+import { accessRepository } from '../repositories/project-repositories.ts';
+import { mayPushCode } from '../repositories/repository-access.ts';
+import { branchView } from './branch-views.ts';
+import { BranchCreationError, type BranchDetails, type BranchesService } from './branches-service.ts';
+
+export interface BranchesRouteDeps {
+  access: IdentityAccess;
+  repositories: RepositoriesService;
+  branches: BranchesService;
+}
+
+const route = routesOf<BranchesRouteDeps>('review');
+
+const view = (details: BranchDetails, project: ProjectAccess) =>
+  branchView(details.branch, { project, isDefault: details.isDefault, merged: details.merged, canPush: mayPushCode(project) });
+
+export const branchesRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/repository/branches',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({
+      id: params.idOrPath(),
+      search: z.string().max(255).optional(),
+      sort: z.enum(['name_asc', 'updated_asc', 'updated_desc']).default('name_asc'),
+      ...pageShape,
+    }),
+    handle: async ({ caller, input, deps, page }) => {
+      const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
+      const window = pageParams(input);
+      const { items, total } = await deps.branches.list(repository, {
+        search: input.search,
+        sort: input.sort,
+        offset: window.offset,
+        limit: window.perPage,
+      });
+      return page({ page: window, total, items: items.map((details) => view(details, project)) });
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/repository/branches/:branch',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({ id: params.idOrPath(), branch: z.string().min(1).max(1024) }),
+    handle: async ({ caller, input, deps }) => {
+      const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
+      return view(await deps.branches.get(repository, input.branch), project);
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/repository/branches',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object({ id: params.idOrPath(), branch: z.string().min(1).max(1024), ref: z.string().min(1).max(1024) }),
+    handle: async ({ caller, input, deps }) => {
+      const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
+      try {
+        return view(await deps.branches.create(repository, { branch: input.branch, ref: input.ref, caller }), project);
+      } catch (error) {
+        if (error instanceof BranchCreationError) return reply({ status: 400, body: { message: error.message } });
+        throw error;
+      }
+    },
+  }),
+];

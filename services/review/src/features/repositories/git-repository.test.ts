@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runGit } from './git-command.ts';
+import { GitRepository, isValidBranchName, ZERO_SHA } from './git-repository.ts';
+
+let root: string;
+let bare: GitRepository;
+let work: string;
+const identity = ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com'];
+
+async function commitFile(file: string, content: string, message: string): Promise<string> {
+  writeFileSync(path.join(work, file), content);
+  await runGit(['-C', work, 'add', file]);
+  await runGit(['-C', work, ...identity, 'commit', '-q', '-m', message]);
+  return (await runGit(['-C', work, 'rev-parse', 'HEAD'])).stdout.trim();
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'git-repository-'));
+  bare = new GitRepository(path.join(root, '@hashed/ab/cd/project.git'));
+  await bare.create('main');
+  work = path.join(root, 'work');
+  await runGit(['init', '-q', '--initial-branch=main', work]);
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('GitRepository', () => {
+  it('starts empty, HEAD naming the initial branch, and can be created again', async () => {
+    await bare.create('main');
+    expect(await bare.refs()).toEqual(new Map());
+    expect(await bare.headBranch()).toBe('main');
+    expect(await bare.branches()).toEqual([]);
+  });
+
+  it('reads branches, commits with multi-line messages, stats and new commits', async () => {
+    const first = await commitFile('a.txt', 'one\ntwo\n', 'First');
+    const second = await commitFile('a.txt', 'one\n2\nthree\n', 'Second\n\nBody line\nanother');
+    await runGit(['-C', work, 'push', '-q', bare.path, 'main', `${first}:refs/heads/old`]);
+
+    expect(await bare.refs()).toEqual(
+      new Map([
+        ['refs/heads/main', second],
+        ['refs/heads/old', first],
+      ]),
+    );
+    const branches = await bare.branches();
+    expect(branches.map((branch) => [branch.name, branch.commit.id, branch.commit.message])).toEqual([
+      ['main', second, 'Second\n\nBody line\nanother\n'],
+      ['old', first, 'First\n'],
+    ]);
+    const commit = await bare.commit(second);
+    expect(commit).toMatchObject({ id: second, parentIds: [first], authorName: 'Ada', authorEmail: 'ada@example.com' });
+    expect(commit.message).toBe('Second\n\nBody line\nanother\n');
+    expect(await bare.diffStats(commit)).toEqual({ additions: 2, deletions: 1 });
+    expect(await bare.diffStats(await bare.commit(first))).toEqual({ additions: 2, deletions: 0 });
+    expect(await bare.newCommits({ head: second, excluded: [first], limit: 20 })).toEqual({ count: 1, titles: ['Second'] });
+    expect(await bare.newCommits({ head: second, excluded: [], limit: 1 })).toEqual({ count: 2, titles: ['Second'] });
+    expect(await bare.isAncestor(first, second)).toBe(true);
+    expect(await bare.isAncestor(second, first)).toBe(false);
+  });
+
+  it('resolves branches and shas to commits, and nothing else', async () => {
+    const main = await bare.resolveCommit('main');
+    expect(main).toMatch(/^[0-9a-f]{40}$/);
+    expect(await bare.resolveCommit(main?.slice(0, 10) ?? '')).toBe(main);
+    expect(await bare.resolveCommit('nope')).toBeNull();
+    expect(await bare.resolveCommit('--upload-pack=evil')).toBeNull();
+    expect(await bare.resolveCommit(ZERO_SHA)).toBeNull();
+  });
+
+  it('creates a branch once, and moves HEAD', async () => {
+    const main = (await bare.resolveCommit('main')) ?? '';
+    expect(await bare.createBranch('feature/x', main)).toBe(true);
+    expect(await bare.createBranch('feature/x', main)).toBe(false);
+    await bare.setHeadBranch('feature/x');
+    expect(await bare.headBranch()).toBe('feature/x');
+  });
+
+  it('knows a valid branch name', async () => {
+    expect(await isValidBranchName('feature/ok')).toBe(true);
+    expect(await isValidBranchName('bad..name')).toBe(false);
+    expect(await isValidBranchName('-option')).toBe(false);
+    expect(await isValidBranchName('with space')).toBe(false);
+  });
+});

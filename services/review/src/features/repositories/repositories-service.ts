@@ -1,0 +1,128 @@
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import type { Logger } from '@platform/logger';
+import { ZERO_SHA, GitRepository } from './git-repository.ts';
+import type { Repository } from './repository.entity.ts';
+import type { RepositoryStore } from './repositories-store.ts';
+import { hashedDiskPath, type RepositoryStorages } from './repository-storages.ts';
+import { firstDefaultBranch, refChanges } from './ref-changes.ts';
+import { reviewEvents } from './repositories.events.ts';
+
+/** The branch HEAD names in a new repository, as GitLab's default `default_branch`. */
+export const INITIAL_BRANCH = 'main';
+/** GitLab's refusal of a change to a repository that is read-only (during a storage move). */
+export const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';
+/** How many commit titles a push event carries at most. */
+const TITLES_PER_EVENT = 20;
+
+/** A project's repository, ready to use. */
+export interface ProjectRepository {
+  projectId: number;
+  readOnly: boolean;
+  git: GitRepository;
+}
+
+/** What the service does once the first branch of an empty repository makes it the default branch. */
+export type DefaultBranchListener = (options: { projectId: number; branch: string; caller: AuthenticatedCaller }) => Promise<void>;
+
+/**
+ * Each project's bare repository: created when the project is (or on first use, whichever comes
+ * first), removed with it. Changes to refs are serialised per repository, so that a push is seen
+ * as one before/after difference and recorded as the events it caused.
+ */
+export class RepositoriesService {
+  readonly #store: RepositoryStore;
+  readonly #storages: RepositoryStorages;
+  readonly #logger: Logger;
+  readonly #onDefaultBranch: DefaultBranchListener;
+  readonly #locks = new Map<number, Promise<unknown>>();
+
+  constructor(options: { store: RepositoryStore; storages: RepositoryStorages; logger: Logger; onDefaultBranch: DefaultBranchListener }) {
+    this.#store = options.store;
+    this.#storages = options.storages;
+    this.#logger = options.logger;
+    this.#onDefaultBranch = options.onDefaultBranch;
+  }
+
+  #open(repository: Repository): ProjectRepository {
+    return { projectId: repository.projectId, readOnly: repository.readOnly, git: new GitRepository(this.#storages.pathOf(repository)) };
+  }
+
+  /** The project's repository, created on the default storage when it has none yet. */
+  async ensure(projectId: number): Promise<ProjectRepository> {
+    const existing = await this.#store.find(projectId);
+    if (existing) return this.#open(existing);
+    const storage = this.#storages.defaultStorage;
+    const diskPath = hashedDiskPath(projectId);
+    // On disk first: a row never points at a directory that is not there.
+    await new GitRepository(this.#storages.pathOf({ storage, diskPath })).create(INITIAL_BRANCH);
+    const created = await this.#store.insertIfMissing({ projectId, storage, diskPath, createdAt: new Date() });
+    this.#logger.info({ projectId, storage: created.storage, diskPath: created.diskPath }, 'repository created');
+    return this.#open(created);
+  }
+
+  async remove(projectId: number): Promise<void> {
+    const existing = await this.#store.find(projectId);
+    if (!existing) return;
+    await this.#store.delete(projectId);
+    await this.#open(existing).git.remove();
+    this.#logger.info({ projectId }, 'repository removed');
+  }
+
+  /**
+   * Runs `change` (a push, a branch created through the API) alone on the repository, then
+   * records what it changed: a `review.repository.pushed` event per ref, written with the
+   * repository's `pushed_at` in one transaction, and the default branch of a first push.
+   */
+  async changeRefs<Result>(repository: ProjectRepository, caller: AuthenticatedCaller, change: () => Promise<Result>): Promise<Result> {
+    const previous = this.#locks.get(repository.projectId) ?? Promise.resolve();
+    const run = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const before = await repository.git.refs();
+        const result = await change();
+        const after = await repository.git.refs();
+        await this.#record({ repository, caller, before, after });
+        return result;
+      });
+    this.#locks.set(repository.projectId, run);
+    try {
+      return await run;
+    } finally {
+      if (this.#locks.get(repository.projectId) === run) this.#locks.delete(repository.projectId);
+    }
+  }
+
+  async #record(options: {
+    repository: ProjectRepository;
+    caller: AuthenticatedCaller;
+    before: Map<string, string>;
+    after: Map<string, string>;
+  }) {
+    const { repository, before, after } = options;
+    const changes = refChanges(before, after);
+    if (changes.length === 0) return;
+    const events = await Promise.all(
+      changes.map(async (change) => {
+        // New to the repository: reachable from the ref now, from no ref before (the ref's old head included).
+        const { count, titles } =
+          change.after === ZERO_SHA
+            ? { count: 0, titles: [] }
+            : await repository.git.newCommits({ head: change.after, excluded: [...new Set(before.values())], limit: TITLES_PER_EVENT });
+        return reviewEvents.repositoryPushed.event({
+          aggregateId: repository.projectId,
+          data: { projectId: repository.projectId, ...change, commitCount: count, commitTitles: titles },
+        });
+      }),
+    );
+    await this.#store.recordPush({ projectId: repository.projectId, pushedAt: new Date(), actor: actorOf(options.caller), events });
+
+    const defaultBranch = firstDefaultBranch({ before, after, headBranch: await repository.git.headBranch() });
+    if (defaultBranch === undefined) return;
+    await repository.git.setHeadBranch(defaultBranch);
+    // The push itself succeeded; a failure to tell is logged, not turned into a failed push.
+    await this.#onDefaultBranch({ projectId: repository.projectId, branch: defaultBranch, caller: options.caller }).catch(
+      (error: unknown) =>
+        this.#logger.error({ err: error, projectId: repository.projectId, branch: defaultBranch }, 'the default branch was not recorded'),
+    );
+  }
+}

@@ -1,0 +1,44 @@
+import type { EntityManager } from '@platform/db';
+import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import { Repository } from './repository.entity.ts';
+
+export interface RepositoryStore {
+  find(projectId: number): Promise<Repository | null>;
+  /** Adds the repository unless the project has one; answers the one it has. */
+  insertIfMissing(repository: Pick<Repository, 'projectId' | 'storage' | 'diskPath' | 'createdAt'>): Promise<Repository>;
+  delete(projectId: number): Promise<void>;
+  /** Marks the repository pushed and writes the push's events, in one transaction. */
+  recordPush(options: { projectId: number; pushedAt: Date; actor: EventActor | null; events: OutgoingEvent[] }): Promise<void>;
+}
+
+export class PgRepositoryStore implements RepositoryStore {
+  readonly #em: EntityManager;
+
+  constructor(em: EntityManager) {
+    this.#em = em;
+  }
+
+  find(projectId: number): Promise<Repository | null> {
+    return this.#em.fork().findOne(Repository, { projectId });
+  }
+
+  async insertIfMissing(repository: Pick<Repository, 'projectId' | 'storage' | 'diskPath' | 'createdAt'>): Promise<Repository> {
+    const em = this.#em.fork();
+    await em.execute(
+      'insert into repositories (project_id, storage, disk_path, created_at) values (?, ?, ?, ?) on conflict (project_id) do nothing',
+      [repository.projectId, repository.storage, repository.diskPath, repository.createdAt],
+    );
+    return em.findOneOrFail(Repository, { projectId: repository.projectId });
+  }
+
+  async delete(projectId: number): Promise<void> {
+    await this.#em.fork().nativeDelete(Repository, { projectId });
+  }
+
+  async recordPush(options: { projectId: number; pushedAt: Date; actor: EventActor | null; events: OutgoingEvent[] }): Promise<void> {
+    await this.#em.fork().transactional(async (em) => {
+      await em.nativeUpdate(Repository, { projectId: options.projectId }, { pushedAt: options.pushedAt });
+      for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
+    });
+  }
+}
