@@ -32,10 +32,16 @@ export async function ensureTopics(kafka: Kafka, topics: string[]): Promise<void
     const existing = new Set(await admin.listTopics());
     const missing = topics.filter((topic) => !existing.has(topic));
     if (missing.length > 0) {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({ topic, numPartitions: 3, replicationFactor: -1 })),
-      });
+      try {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({ topic, numPartitions: 3, replicationFactor: -1 })),
+        });
+      } catch (error) {
+        // Services sharing a topic create it concurrently at start; only its absence is a failure.
+        const created = new Set(await admin.listTopics());
+        if (!missing.every((topic) => created.has(topic))) throw error;
+      }
     }
   } finally {
     await admin.disconnect();
