@@ -26,15 +26,14 @@ export type DefaultBranchListener = (options: { projectId: number; branch: strin
 
 /**
  * Each project's bare repository: created when the project is (or on first use, whichever comes
- * first), removed with it. Changes to refs are serialised per repository, so that a push is seen
- * as one before/after difference and recorded as the events it caused.
+ * first), removed with it. Changes to refs are serialised per repository (across replicas), so
+ * that a push is seen as one before/after difference and recorded as the events it caused.
  */
 export class RepositoriesService {
   readonly #store: RepositoryStore;
   readonly #storages: RepositoryStorages;
   readonly #logger: Logger;
   readonly #onDefaultBranch: DefaultBranchListener;
-  readonly #locks = new Map<number, Promise<unknown>>();
 
   constructor(options: { store: RepositoryStore; storages: RepositoryStorages; logger: Logger; onDefaultBranch: DefaultBranchListener }) {
     this.#store = options.store;
@@ -74,22 +73,13 @@ export class RepositoriesService {
    * repository's `pushed_at` in one transaction, and the default branch of a first push.
    */
   async changeRefs<Result>(repository: ProjectRepository, caller: AuthenticatedCaller, change: () => Promise<Result>): Promise<Result> {
-    const previous = this.#locks.get(repository.projectId) ?? Promise.resolve();
-    const run = previous
-      .catch(() => undefined)
-      .then(async () => {
-        const before = await repository.git.refs();
-        const result = await change();
-        const after = await repository.git.refs();
-        await this.#record({ repository, caller, before, after });
-        return result;
-      });
-    this.#locks.set(repository.projectId, run);
-    try {
-      return await run;
-    } finally {
-      if (this.#locks.get(repository.projectId) === run) this.#locks.delete(repository.projectId);
-    }
+    return this.#store.withRepositoryLock(repository.projectId, async () => {
+      const before = await repository.git.refs();
+      const result = await change();
+      const after = await repository.git.refs();
+      await this.#record({ repository, caller, before, after });
+      return result;
+    });
   }
 
   async #record(options: {

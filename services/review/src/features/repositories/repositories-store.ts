@@ -2,11 +2,19 @@ import type { EntityManager } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { Repository } from './repository.entity.ts';
 
+/** The advisory lock space of repository locks (the first of the two lock keys). */
+const REPOSITORY_LOCKS = 7_301;
+
 export interface RepositoryStore {
   find(projectId: number): Promise<Repository | null>;
   /** Adds the repository unless the project has one; answers the one it has. */
   insertIfMissing(repository: Pick<Repository, 'projectId' | 'storage' | 'diskPath' | 'createdAt'>): Promise<Repository>;
   delete(projectId: number): Promise<void>;
+  /**
+   * Runs `work` holding the repository's lock, which every replica of the service shares (a
+   * PostgreSQL advisory lock), so that changes to one repository's refs never overlap.
+   */
+  withRepositoryLock<Result>(projectId: number, work: () => Promise<Result>): Promise<Result>;
   /** Marks the repository pushed and writes the push's events, in one transaction. */
   recordPush(options: { projectId: number; pushedAt: Date; actor: EventActor | null; events: OutgoingEvent[] }): Promise<void>;
 }
@@ -33,6 +41,14 @@ export class PgRepositoryStore implements RepositoryStore {
 
   async delete(projectId: number): Promise<void> {
     await this.#em.fork().nativeDelete(Repository, { projectId });
+  }
+
+  withRepositoryLock<Result>(projectId: number, work: () => Promise<Result>): Promise<Result> {
+    // Held by the transaction, so that a connection lost mid-push releases it too.
+    return this.#em.fork().transactional(async (em) => {
+      await em.execute('select pg_advisory_xact_lock(?, ?)', [REPOSITORY_LOCKS, projectId]);
+      return work();
+    });
   }
 
   async recordPush(options: { projectId: number; pushedAt: Date; actor: EventActor | null; events: OutgoingEvent[] }): Promise<void> {
