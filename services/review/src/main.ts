@@ -1,7 +1,7 @@
 /** Composition root of the review service: project repositories, git over HTTP, branches and commits. */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { createRouter } from '@platform/http';
-import { GrpcIdentityAccess } from '@platform/identity-client';
+import { GrpcIdentityAccess, identityAccessFeature } from '@platform/identity-client';
 import { readConfig, type ReviewConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { Repository } from './features/repositories/repository.entity.ts';
@@ -39,12 +39,9 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
           routes: [createRouter(branchesRoutes, { access, repositories, branches }), createRouter(commitsRoutes, { access, repositories })],
           streamingRoutes: [smartHttpRoutes({ access, repositories, logger })],
           consumes: projectEventHandlers(repositories),
-          readinessChecks: { identityChannel: async () => access.channelState() },
-          stop: () => {
-            access.close();
-            defaultBranch.close();
-          },
+          stop: () => defaultBranch.close(),
         },
+        identityAccessFeature(access),
       ];
     },
   };

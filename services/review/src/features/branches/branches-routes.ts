@@ -39,7 +39,7 @@ export const branchesRoutes = [
         offset: window.offset,
         limit: window.perPage,
       });
-      return page({ page: window, total, items: items.map((details) => view(details, project)) });
+      return page(window, { total, items: items.map((details) => view(details, project)) });
     },
   }),
 
