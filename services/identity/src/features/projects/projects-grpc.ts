@@ -4,7 +4,7 @@ import { unaryHandler } from '@platform/grpc';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import { InputError } from '@platform/errors';
 import type { IdentityServiceServer, SetProjectDefaultBranchRequest, SetProjectDefaultBranchResponse } from '@platform/proto/identity/v1';
-import type { AccessPolicy } from '../members/access-policy.ts';
+import type { AccessPolicy } from '../access/access-policy.ts';
 import type { ProjectsService } from './projects-service.ts';
 
 type ProjectRpcs = Pick<IdentityServiceServer, 'setProjectDefaultBranch'>;
