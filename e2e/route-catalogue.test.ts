@@ -19,18 +19,39 @@ describe('the route catalogue', () => {
     expect(catalogue.length).toBeGreaterThan(0);
   });
 
-  it('is the only way services serve HTTP routes', async () => {
-    const sources: string[] = [];
+  it('is the only way services serve routes under /api; protocols outside /api are mounted only as streamingRoutes', async () => {
+    const sources = new Map<string, string>();
     for await (const file of glob('services/*/src/**/*.ts', { cwd: REPOSITORY_ROOT })) {
       // Tests and test harnesses call routes; they serve none.
-      if (!file.endsWith('.test.ts') && !file.includes('/testing/')) sources.push(file);
+      if (!file.endsWith('.test.ts') && !file.includes('/testing/'))
+        sources.set(file, await readFile(path.join(REPOSITORY_ROOT, file), 'utf8'));
     }
-    const serving = [];
-    for (const file of sources) {
-      const text = await readFile(path.join(REPOSITORY_ROOT, file), 'utf8');
-      if (/\bRouter\s*\(|\.(get|post|put|patch|delete|all|use)\(\s*['"`]\/api/.test(text)) serving.push(file);
+    const servingApi = [...sources].filter(([, text]) => /\.(get|post|put|patch|delete|all|use)\(\s*(['"`]|\/\^?)\\?\/api\b/.test(text));
+    expect(servingApi.map(([file]) => file)).toEqual([]);
+
+    // A protocol with its own wire format (git's smart HTTP) streams bodies outside /api: its
+    // file builds an express Router, serves no /api path, and each router factory it exports
+    // is handed to the runtime as `streamingRoutes` by its own service, never as `routes`.
+    const misplaced = [];
+    for (const [file, text] of sources) {
+      if (!/\bRouter\s*\(/.test(text)) continue;
+      const service = file.split('/')[1];
+      const factories = [...text.matchAll(/export function (\w+)\([^)]*\)\s*:\s*Router\b/g)].map((match) => match[1]);
+      const mounted = factories.filter((factory) =>
+        [...sources].some(
+          ([other, otherText]) =>
+            other.split('/')[1] === service && new RegExp(`streamingRoutes:\\s*\\[[^\\]]*\\b${factory}\\(`).test(otherText),
+        ),
+      );
+      const mountedAsRoutes = factories.filter((factory) =>
+        [...sources].some(([, otherText]) => new RegExp(`\\broutes:\\s*\\[[^\\]]*\\b${factory}\\(`).test(otherText)),
+      );
+      const servesApi = /['"`]\/api\b|\\\/api\b/.test(text);
+      if (factories.length === 0 || mounted.length !== factories.length || mountedAsRoutes.length > 0 || servesApi) {
+        misplaced.push({ file, factories, mounted, mountedAsRoutes, servesApi });
+      }
     }
-    expect(serving).toEqual([]);
+    expect(misplaced).toEqual([]);
   });
 
   it('declares the scopes GitLab documents: read_user for user reads, read_api for other reads, api for writes', async () => {

@@ -11,7 +11,7 @@ import { RepositoryStorages } from './features/repositories/repository-storages.
 import { IdentityDefaultBranch } from './features/repositories/identity-default-branch.ts';
 import { REVIEW_TOPIC } from './features/repositories/repositories.events.ts';
 import { projectEventHandlers } from './features/repositories/project-events.ts';
-import { smartHttpRoutes } from './features/smart-http/smart-http-routes.ts';
+import { smartHttpRoutes } from './features/smart-http/smart-http-router.ts';
 import { BranchesService } from './features/branches/branches-service.ts';
 import { branchesRoutes } from './features/branches/branches-routes.ts';
 import { commitsRoutes } from './features/commits/commits-routes.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import type { ProjectAccess } from '@platform/identity-client';
-import { GIT_MESSAGES, refusalFor } from './smart-http-routes.ts';
+import { GIT_MESSAGES, refusalFor } from './smart-http-router.ts';
 
 const project = (visibility: ProjectAccess['visibility'], accessLevel: number): ProjectAccess => ({
   id: 1,
