@@ -6,11 +6,9 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { createKafka, startEventFeed, type EventEnvelope, type EventFeed } from '@platform/events';
+import { IDENTITY_TOPIC } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import type { Authenticator } from './authenticator.ts';
-
-/** Identity's topic, as identity and audit name it. */
-export const IDENTITY_EVENTS_TOPIC = 'identity.events';
 
 const AUTHORIZATION_EVENTS = /^identity\.(user|personal_access_token)\./;
 
@@ -30,7 +28,7 @@ export function startAuthInvalidation(options: {
 }): Promise<EventFeed> {
   return startEventFeed({
     kafka: createKafka({ brokers: options.brokers, clientId: 'gateway', logger: options.logger }),
-    topics: [IDENTITY_EVENTS_TOPIC],
+    topics: [IDENTITY_TOPIC],
     topicPrefix: options.topicPrefix,
     groupId: `gateway.auth-invalidation.${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}`,
     logger: options.logger,
