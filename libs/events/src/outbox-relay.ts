@@ -4,7 +4,11 @@
  * Guarantee: at-least-once, ordered per key. Keys are hashed into buckets; a relay publishes a
  * bucket only while it holds that bucket's session advisory lock on its own connection (the one
  * that also LISTENs), so with several replicas each key has one publisher at a time, and a
- * replica that dies releases its buckets with its connection. Rows are read, sent with a short
+ * replica that dies releases its buckets with its connection. Replicas share the buckets: each
+ * one counts the live relays (holders of a shared membership lock) and keeps at most its fair
+ * share, releasing extras between batches when a relay joins and claiming free buckets when one
+ * left. A bucket changes hands only between two batches, after the first owner marked what it
+ * sent, so the next owner continues where it stopped. Rows are read, sent with a short
  * timeout and then marked in a separate statement: no transaction, row lock or pool connection
  * is held across a Kafka call. A row is marked only after Kafka acknowledged it (acks=all); a
  * crash between publish and mark republishes it, and consumers deduplicate by event id.
@@ -18,8 +22,10 @@ import type { EventEnvelope } from './envelope.ts';
 import { ensureTopics } from './kafka-client.ts';
 
 export interface OutboxRelay {
-  /** Publishes everything pending now; resolves with the number of events published. */
+  /** Publishes everything pending now in this relay's buckets; resolves with the number of events published. */
   flush(): Promise<number>;
+  /** The buckets this relay publishes now (keys hash into 0..15). */
+  buckets(): number[];
   stop(): Promise<void>;
 }
 
@@ -35,6 +41,8 @@ const BATCH_SIZE = 200;
 const BUCKETS = 16;
 /** The advisory lock class of the buckets ("outb"); advisory locks are per database. */
 const BUCKET_LOCK_CLASS = 0x6f757462;
+/** The shared lock every live relay holds ("outm", key 0), so that relays can count each other. */
+const MEMBER_LOCK_CLASS = 0x6f75746d;
 /** A send that takes longer is abandoned and retried later, so a stop never waits long. */
 const SEND_TIMEOUT_MS = 5000;
 const MAX_RECONNECT_DELAY_MS = 1000;
@@ -80,12 +88,33 @@ export async function startOutboxRelay(options: {
   const heldBuckets = new Set<number>();
   let reconnectDelay = 100;
 
-  async function claimBuckets(client: pg.Client): Promise<void> {
-    const wanted = Array.from({ length: BUCKETS }, (_, bucket) => bucket).filter((bucket) => !heldBuckets.has(bucket));
-    if (wanted.length === 0) return;
+  /**
+   * Keeps this relay's fair share of the buckets: releases the ones over its share (a relay
+   * joined) and claims free ones up to it (a relay left, or this one just joined). Runs between
+   * batches only, so a released bucket has nothing of this relay's in flight.
+   */
+  async function balanceBuckets(client: pg.Client): Promise<void> {
+    const members = await client.query<{ count: number }>(
+      `select count(*)::int as count from pg_locks
+       where locktype = 'advisory' and granted and classid = $1::oid and objid = 0 and objsubid = 2
+         and database = (select oid from pg_database where datname = current_database())`,
+      [MEMBER_LOCK_CLASS],
+    );
+    const share = Math.ceil(BUCKETS / Math.max(1, members.rows[0]?.count ?? 1));
+    if (heldBuckets.size > share) {
+      const extras = [...heldBuckets].sort((a, b) => a - b).slice(share);
+      await client.query('select pg_advisory_unlock($1, bucket) from unnest($2::int[]) as bucket', [BUCKET_LOCK_CLASS, extras]);
+      for (const bucket of extras) heldBuckets.delete(bucket);
+      // Wakes the other relays, so that one of them takes the released buckets now.
+      await client.query(`select pg_notify('outbox', '')`);
+      return;
+    }
+    if (heldBuckets.size === share) return;
+    const free = Array.from({ length: BUCKETS }, (_, bucket) => bucket).filter((bucket) => !heldBuckets.has(bucket));
+    // A scan stops at the limit, so no lock is taken beyond the share.
     const claimed = await client.query<{ bucket: number }>(
-      'select bucket from unnest($1::int[]) as bucket where pg_try_advisory_lock($2, bucket)',
-      [wanted, BUCKET_LOCK_CLASS],
+      'select bucket from unnest($1::int[]) as bucket where pg_try_advisory_lock($2, bucket) limit $3',
+      [free, BUCKET_LOCK_CLASS, share - heldBuckets.size],
     );
     // Only count the locks if this connection is still the one holding them.
     if (listener === client) for (const row of claimed.rows) heldBuckets.add(row.bucket);
@@ -94,7 +123,7 @@ export async function startOutboxRelay(options: {
   async function publishBatch(): Promise<number> {
     const client = listener;
     if (!client) return 0;
-    await claimBuckets(client);
+    await balanceBuckets(client);
     if (heldBuckets.size === 0) return 0;
     if (!producerConnected) {
       await withTimeout(
@@ -208,6 +237,8 @@ export async function startOutboxRelay(options: {
     client.on('error', lost);
     client.on('end', () => lost());
     await client.connect();
+    // Joins the relays and wakes them, so that they make room for this one at once.
+    await client.query(`select pg_advisory_lock_shared($1, 0), pg_notify('outbox', '')`, [MEMBER_LOCK_CLASS]);
     await client.query('listen outbox');
     listener = client;
     reconnectDelay = 100;
@@ -237,13 +268,19 @@ export async function startOutboxRelay(options: {
       if (running) await running;
       return drain();
     },
+    buckets: () => [...heldBuckets].sort((a, b) => a - b),
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await running;
       const client = listener;
       listener = undefined;
-      await client?.end().catch(() => undefined);
+      heldBuckets.clear();
+      // Hands the buckets over at once: the other relays wake and claim them.
+      await client
+        ?.query(`select pg_advisory_unlock_all(), pg_notify('outbox', '')`)
+        .catch(() => undefined)
+        .finally(() => client.end().catch(() => undefined));
       if (producerConnected) await producer.disconnect();
     },
   };

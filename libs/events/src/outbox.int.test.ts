@@ -238,22 +238,46 @@ describe('the relay under faults', () => {
     }
   });
 
-  it('keeps each key in order with two relays, one of which stops midway', async () => {
+  it('spreads the buckets over two relays, keeps each key in order, and loses nothing when one stops', async () => {
     const received: EventEnvelope[] = [];
     const reader = kafka().consumer({ groupId: `order-${randomUUID()}` });
     await reader.connect();
     await reader.subscribe({ topics: [topic], fromBeginning: true });
     await reader.run({ eachMessage: async ({ message }) => void received.push(JSON.parse(String(message.value))) });
-    const first = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger, pollIntervalMs: 50 });
-    const second = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger, pollIntervalMs: 50 });
+    const startRelay = () =>
+      startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger, pollIntervalMs: 50 });
+    const first = await startRelay();
+    const second = await startRelay();
     const run = randomUUID();
-    const keys = ['order-a', 'order-b', 'order-c', 'order-d'];
     try {
-      for (let sequence = 0; sequence < 80; sequence += 1) {
-        if (sequence === 40) await first.stop();
-        await record({ run, sequence }, keys[sequence % keys.length]);
+      await waitFor(async () => (first.buckets().length === 8 && second.buckets().length === 8 ? true : undefined), {
+        what: 'eight buckets each',
+      });
+      expect([...first.buckets(), ...second.buckets()].sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, bucket) => bucket));
+      // Two keys in each relay's buckets, so that both must publish.
+      const keys: string[] = [];
+      for (const relay of [first, second]) {
+        for (let candidate = 0, found = 0; found < 2; candidate += 1) {
+          const key = `order-${run}-${candidate}`;
+          const [row] = (await orm.em.fork().execute('select hashtext(?) & 15 as bucket', [key])) as Array<{ bucket: number }>;
+          if (relay.buckets().includes(row?.bucket ?? -1) && !keys.includes(key)) {
+            keys.push(key);
+            found += 1;
+          }
+        }
       }
       const ours = () => received.filter((event) => event.data.run === run);
+      const record80 = async (from: number, to: number) => {
+        for (let sequence = from; sequence < to; sequence += 1) await record({ run, sequence }, keys[sequence % keys.length]);
+      };
+      await record80(0, 40);
+      await waitFor(async () => (keys.every((key) => ours().some((event) => event.aggregateId === key)) ? true : undefined), {
+        what: 'events of every key, from both relays',
+      });
+      // The first relay stops with events of its buckets possibly still pending; the second takes them over.
+      await first.stop();
+      await record80(40, 80);
+      await waitFor(async () => (second.buckets().length === 16 ? true : undefined), { what: 'the second relay taking every bucket' });
       await waitFor(async () => (new Set(ours().map((event) => event.id)).size === 80 ? true : undefined), { what: 'all 80 events' });
       for (const key of keys) {
         const firstSeen = [
@@ -271,6 +295,27 @@ describe('the relay under faults', () => {
       await first.stop();
       await second.stop();
       await reader.disconnect();
+    }
+  });
+
+  it('makes room for a relay that joins: the one holding every bucket hands half over', async () => {
+    const first = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger });
+    try {
+      await waitFor(async () => (first.buckets().length === 16 ? true : undefined), { what: 'every bucket on the only relay' });
+      const second = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger });
+      try {
+        // Polling is at its default (1 s); the joining relay's notification makes the handover quicker.
+        await waitFor(async () => (first.buckets().length === 8 && second.buckets().length === 8 ? true : undefined), {
+          what: 'eight buckets each',
+          timeoutMs: 5000,
+        });
+        await record({ n: 'after-join' }, 'joined');
+        await waitFor(async () => ((await unpublished()) === 0 ? true : undefined), { what: 'the event published' });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await first.stop();
     }
   });
 });
