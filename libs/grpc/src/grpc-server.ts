@@ -7,6 +7,23 @@ export interface GrpcServiceBinding {
   implementation: UntypedServiceImplementation;
 }
 
+/**
+ * One binding per service definition: features of a service may each implement part of one gRPC
+ * service (identity's namespaces, projects and authentication features share `IdentityService`).
+ * A method implemented twice is a wiring mistake, refused at start.
+ */
+export function mergeBindings(bindings: GrpcServiceBinding[]): GrpcServiceBinding[] {
+  const merged = new Map<ServiceDefinition, UntypedServiceImplementation>();
+  for (const { definition, implementation } of bindings) {
+    const known = merged.get(definition) ?? {};
+    for (const method of Object.keys(implementation)) {
+      if (method in known) throw new Error(`gRPC method ${method} is implemented twice`);
+    }
+    merged.set(definition, { ...known, ...implementation });
+  }
+  return [...merged].map(([definition, implementation]) => ({ definition, implementation }));
+}
+
 export interface GrpcServer {
   port: number;
   setServing(serving: boolean): void;
@@ -29,7 +46,7 @@ export async function startGrpcServer(options: {
     'grpc.keepalive_permit_without_calls': 1,
     interceptors: [internalCredentialsInterceptor(options.internalSecret)],
   });
-  for (const service of options.services) server.addService(service.definition, service.implementation);
+  for (const service of mergeBindings(options.services)) server.addService(service.definition, service.implementation);
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) => {

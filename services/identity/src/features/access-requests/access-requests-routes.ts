@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { actorOf } from '@platform/auth';
 import { idOrPathParams, pageParams, pageShape, params, routesOf } from '@platform/http';
-import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
+import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import { memberAccessLevelParam } from '../members/members.schemas.ts';

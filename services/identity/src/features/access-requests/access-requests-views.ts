@@ -1,4 +1,4 @@
-import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
+import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import { basicUserView } from '../users/user-views.ts';
 import type { AccessRequestWithUser } from './access-requests-service.ts';
 

@@ -3,10 +3,10 @@ import { sql } from 'kysely';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { EntityDictionary } from '@mikro-orm/core';
-import { Namespace, type Group } from '../namespaces/namespace.entity.ts';
-import { MAX_ID } from '../namespaces/sql-helpers.ts';
-import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
-import { Project } from '../projects/project.entity.ts';
+import { Namespace, type Group } from './namespace.entity.ts';
+import { MAX_ID } from './sql-helpers.ts';
+import type { NamespaceStore } from './namespaces-store.ts';
+import { Project } from './project.entity.ts';
 import {
   accessCtes,
   ANONYMOUS,

@@ -14,22 +14,19 @@ import type { TokensService } from '../tokens/tokens-service.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { basicUserView, type ViewContext } from '../users/user-views.ts';
 
-/** Identity's gRPC API: each call runs in its own unit of work. */
+/**
+ * Identity's gRPC API for authentication and users: each call runs in its own unit of work. The
+ * namespaces and projects features serve the rest of `IdentityService`.
+ */
 export function identityGrpc(options: {
   orm: Orm;
   tokens: TokensService;
   users: UserStore;
   views: ViewContext;
   logger: Logger;
-  /** Project and group resolution and access checks, served by the namespaces feature. */
-  namespaceRpcs: Pick<IdentityServiceServer, 'resolveProject' | 'resolveGroup' | 'checkAccess'>;
-  /** Changes other services make to projects, served by the projects feature. */
-  projectRpcs: Pick<IdentityServiceServer, 'setProjectDefaultBranch'>;
 }): GrpcServiceBinding {
   const { orm, tokens, users, views, logger } = options;
-  const implementation: IdentityServiceServer = {
-    ...options.namespaceRpcs,
-    ...options.projectRpcs,
+  const implementation: Pick<IdentityServiceServer, 'authenticate' | 'getUsers'> = {
     authenticate: unaryHandler(logger, (request: AuthenticateRequest) =>
       inUnitOfWork(orm, async (): Promise<AuthenticateResponse> => {
         const { user, scopes, tokenId, impersonator } = await tokens.authenticate(request.token, request.sudo || undefined);

@@ -1,6 +1,6 @@
-import type { Group, Namespace } from '../namespaces/namespace.entity.ts';
-import { fullNameOf } from '../namespaces/namespaces-store.ts';
-import { namespaceWebUrl, type NamespaceViewContext } from '../namespaces/namespace-views.ts';
+import type { Group, Namespace } from '../access/namespace.entity.ts';
+import { fullNameOf } from '../access/namespaces-store.ts';
+import { namespaceWebUrl, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin } from '../access/access-policy.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
@@ -62,26 +62,6 @@ export function groupView(group: Group, data: GroupViewData, context: NamespaceV
     marked_for_deletion_on: null,
     ...(attributes ? { custom_attributes: attributes.map(({ key, value }) => ({ key, value })) } : {}),
     ...(data.statistics ? { statistics: statisticsView(group) } : {}),
-  };
-}
-
-/** A share with a group, as `shared_with_groups` shows it: read as a plain row, not entities. */
-export interface SharedGroup {
-  groupId: number;
-  groupName: string;
-  groupFullPath: string;
-  groupAccess: number;
-  expiresAt: string | null;
-}
-
-/** One entry of `shared_with_groups`, of groups and of projects alike. */
-export function sharedWithGroupView(share: SharedGroup) {
-  return {
-    group_id: share.groupId,
-    group_name: share.groupName,
-    group_full_path: share.groupFullPath,
-    group_access_level: share.groupAccess,
-    expires_at: share.expiresAt ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { actorOf } from '@platform/auth';
 import { idOrPathParams, keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
-import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
+import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import { projectListFilter, projectOrder, type ProjectsService } from '../projects/projects-service.ts';

@@ -3,11 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import { FieldValidationError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
-import { VISIBILITIES, VISIBILITY_RANK, type Group, type Visibility } from '../namespaces/namespace.entity.ts';
-import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
-import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE } from '../namespaces/namespace.schemas.ts';
+import { VISIBILITIES, VISIBILITY_RANK, type Group, type Visibility } from '../access/namespace.entity.ts';
+import type { NamespaceStore } from '../access/namespaces-store.ts';
+import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE } from '../access/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
-import type { Keyset } from '../namespaces/sql-helpers.ts';
+import type { Keyset } from '../access/sql-helpers.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
 import { projectDeletedEvent, projectSnapshot } from '../projects/projects.events.ts';
 import type { UserStore } from '../users/users-store.ts';
@@ -20,14 +20,8 @@ import type { CustomAttributeStore } from '../custom-attributes/custom-attribute
 import type { GroupFilter, GroupOrder, GroupStore, NewGroup } from './groups-store.ts';
 import type { CreateGroupParams, GroupAttributeParams, GroupListQuery, UpdateGroupParams } from './groups.schemas.ts';
 import type { GroupViewData } from './group-views.ts';
-import {
-  groupCreatedEvent,
-  groupDeletedEvent,
-  groupSharedEvent,
-  groupSnapshot,
-  groupUnsharedEvent,
-  groupUpdatedEvent,
-} from './groups.events.ts';
+import { groupCreatedEvent, groupDeletedEvent, groupSharedEvent, groupUnsharedEvent, groupUpdatedEvent } from './groups.events.ts';
+import { groupSnapshot } from '../access/group-snapshot.ts';
 
 type GroupChanges = Partial<Omit<NewGroup, 'name' | 'path'>>;
 

@@ -3,11 +3,12 @@ import { sql, type RawBuilder } from 'kysely';
 import { UniqueConstraintViolationException, type EntityDictionary } from '@mikro-orm/core';
 import { FieldValidationError } from '@platform/errors';
 import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
-import { Namespace, type Group } from '../namespaces/namespace.entity.ts';
+import { Namespace, type Group } from '../access/namespace.entity.ts';
 import { accessCtes, groupVisibleTo, type Viewer } from '../access/access-sql.ts';
 import { GroupGroupLink } from './group.entity.ts';
-import type { SharedGroup } from './group-views.ts';
-import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';
+import type { SharedGroup } from '../access/namespace-views.ts';
+import { asGroups, PgGroupLookup, type GroupLookup } from '../access/group-lookup.ts';
+import { escapeLike, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 
 export type NewGroup = Pick<Namespace, 'name' | 'path'> &
   Partial<Omit<Namespace, 'id' | 'kind' | 'fullPath' | 'traversalIds' | 'ownerId' | 'createdAt' | 'updatedAt'>>;
@@ -34,8 +35,7 @@ export interface GroupFilter {
 export const GROUP_ORDERS = ['name', 'path', 'id'] as const;
 export type GroupOrder = (typeof GROUP_ORDERS)[number];
 
-export interface GroupStore {
-  findById(id: number): Promise<Group | null>;
+export interface GroupStore extends GroupLookup {
   /** An integer id, or a full path compared case-insensitively. */
   findByIdOrPath(idOrPath: number | string): Promise<Group | null>;
   findByIds(ids: number[]): Promise<Group[]>;
@@ -44,8 +44,6 @@ export interface GroupStore {
   /** Renames a group's path, carrying the full paths of its descendants along. */
   changePath(group: Group, path: string): Promise<void>;
   flush(): Promise<void>;
-  /** The group and its descendants, deepest first. */
-  subtreeOf(group: Group): Promise<Group[]>;
   remove(groups: Group[]): Promise<void>;
   list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, window: PageWindow): Promise<Page<Group>>;
   /** Keyset pagination by id: the groups after `keyset.afterId` in `keyset.sort` order. */
@@ -65,21 +63,13 @@ function translateGroupError(error: unknown): unknown {
   return translateDbError(error);
 }
 
-function asGroups(namespaces: Namespace[]): Group[] {
-  return namespaces.filter((namespace): namespace is Group => namespace.kind === 'group');
-}
-
 /** Groups (namespaces of kind 'group') in PostgreSQL. `em` resolves to the current unit of work. */
-export class PgGroupStore implements GroupStore {
+export class PgGroupStore extends PgGroupLookup implements GroupStore {
   readonly #em: EntityManager;
 
   constructor(em: EntityManager) {
+    super(em);
     this.#em = em;
-  }
-
-  async findById(id: number): Promise<Group | null> {
-    if (id > MAX_ID) return null;
-    return (await this.#em.findOne(Namespace, { id, kind: 'group' })) as Group | null;
   }
 
   async findByIdOrPath(idOrPath: number | string): Promise<Group | null> {
@@ -140,11 +130,6 @@ export class PgGroupStore implements GroupStore {
     } catch (error) {
       throw translateGroupError(error);
     }
-  }
-
-  async subtreeOf(group: Group): Promise<Group[]> {
-    const groups = asGroups(await this.#em.find(Namespace, { kind: 'group', traversalIds: { $contains: [group.id] } }));
-    return groups.sort((a, b) => b.traversalIds.length - a.traversalIds.length || b.id - a.id);
   }
 
   async remove(groups: Group[]): Promise<void> {

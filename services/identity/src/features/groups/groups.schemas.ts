@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageShape, params, integerList, keysetShape, sortParam } from '@platform/http';
-import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../namespaces/namespace.entity.ts';
-import { accessLevelParam, clearableDateParam, customAttributesParam, visibilityParam } from '../namespaces/namespace.schemas.ts';
+import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../access/namespace.entity.ts';
+import { accessLevelParam, clearableDateParam, customAttributesParam, visibilityParam } from '../access/namespace.schemas.ts';
 import { GROUP_ORDERS } from './groups-store.ts';
 
 const text = (maximum = 255) => z.string().max(maximum);

@@ -1,6 +1,6 @@
 import { actorOf } from '@platform/auth';
 import { pageParams, routesOf } from '@platform/http';
-import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
+import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import type { MembersService } from './members-service.ts';
 import { memberView } from './member-views.ts';

@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '@platform/db';
 import { ConflictError, FieldValidationError, ForbiddenError, InputError, NotFoundError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
-import type { Group, Namespace } from '../namespaces/namespace.entity.ts';
-import type { GroupStore } from '../groups/groups-store.ts';
-import type { Project } from '../projects/project.entity.ts';
+import type { Group, Namespace } from '../access/namespace.entity.ts';
+import type { GroupLookup } from '../access/group-lookup.ts';
+import type { Project } from '../access/project.entity.ts';
 import type { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { PageWindow } from '@platform/db';
@@ -82,10 +82,10 @@ export class MembersService {
   readonly #em: EntityManager;
   readonly #members: MemberStore;
   readonly #users: UserStore;
-  readonly #groups: GroupStore;
+  readonly #groups: GroupLookup;
   readonly #access: AccessPolicy;
 
-  constructor(options: { em: EntityManager; members: MemberStore; users: UserStore; groups: GroupStore; access: AccessPolicy }) {
+  constructor(options: { em: EntityManager; members: MemberStore; users: UserStore; groups: GroupLookup; access: AccessPolicy }) {
     this.#em = options.em;
     this.#members = options.members;
     this.#users = options.users;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
 import { findPage, mapPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
-import { escapeLike } from '../namespaces/sql-helpers.ts';
+import { escapeLike } from '../access/sql-helpers.ts';
 import { Member, type SourceType } from './member.entity.ts';
 
 export type NewMember = Pick<Member, 'sourceType' | 'sourceId' | 'userId' | 'accessLevel'> &

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { integerList, pageShape, params } from '@platform/http';
-import { clearableDateParam } from '../namespaces/namespace.schemas.ts';
+import { clearableDateParam } from '../access/namespace.schemas.ts';
 import type { SourceType } from './member.entity.ts';
 import { validAccessLevels } from './members-service.ts';
 

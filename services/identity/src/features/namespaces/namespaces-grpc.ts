@@ -1,8 +1,9 @@
 import type { Logger } from '@platform/logger';
-import { unaryHandler } from '@platform/grpc';
+import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import { InputError, NotFoundError } from '@platform/errors';
 import {
+  IdentityServiceService,
   NamespaceKind,
   Visibility as ProtoVisibility,
   type CheckAccessRequest,
@@ -17,11 +18,11 @@ import {
 } from '@platform/proto/identity/v1';
 import type { GroupStore } from '../groups/groups-store.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
-import type { Project } from '../projects/project.entity.ts';
+import type { Project } from '../access/project.entity.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
-import type { Group, Namespace, Visibility } from './namespace.entity.ts';
-import { fullNameOf, type NamespaceStore } from './namespaces-store.ts';
-import { namespaceWebUrl, type NamespaceViewContext } from './namespace-views.ts';
+import type { Group, Namespace, Visibility } from '../access/namespace.entity.ts';
+import { fullNameOf, type NamespaceStore } from '../access/namespaces-store.ts';
+import { namespaceWebUrl, type NamespaceViewContext } from '../access/namespace-views.ts';
 
 const VISIBILITY: Record<Visibility, ProtoVisibility> = {
   private: ProtoVisibility.VISIBILITY_PRIVATE,
@@ -36,8 +37,6 @@ function parseIdOrPath(value: string): number | string {
   return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
 
-type NamespaceRpcs = Pick<IdentityServiceServer, 'resolveProject' | 'resolveGroup' | 'checkAccess'>;
-
 /**
  * The RPCs through which every other service resolves `:id` of a project or group and asks
  * whether a caller may see or act on it. Each call runs in its own unit of work.
@@ -50,7 +49,7 @@ export function namespacesGrpc(options: {
   namespaces: NamespaceStore;
   views: NamespaceViewContext;
   logger: Logger;
-}): NamespaceRpcs {
+}): GrpcServiceBinding {
   const { orm, access, groups, projects, namespaces, views, logger } = options;
 
   async function groupSummary(group: Group): Promise<GroupSummary> {
@@ -96,7 +95,7 @@ export function namespacesGrpc(options: {
     };
   }
 
-  return {
+  const implementation: Pick<IdentityServiceServer, 'resolveProject' | 'resolveGroup' | 'checkAccess'> = {
     resolveProject: unaryHandler(logger, (request: ResolveProjectRequest) =>
       inUnitOfWork(orm, async (): Promise<ResolveProjectResponse> => {
         const project = await projects.findByIdOrPath(parseIdOrPath(request.idOrPath));
@@ -138,4 +137,5 @@ export function namespacesGrpc(options: {
       }),
     ),
   };
+  return { definition: IdentityServiceService, implementation };
 }

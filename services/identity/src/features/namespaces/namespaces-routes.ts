@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { NotFoundError, UnauthorizedError } from '@platform/errors';
 import { idOrPathParams, pageParams, pageShape, params, routesOf } from '@platform/http';
 import type { AccessPolicy } from '../access/access-policy.ts';
-import type { NamespaceStore } from './namespaces-store.ts';
-import { namespaceView, type NamespaceViewContext } from './namespace-views.ts';
+import type { NamespaceStore } from '../access/namespaces-store.ts';
+import { namespaceView, type NamespaceViewContext } from '../access/namespace-views.ts';
 
 const namespaceListQuery = z.object({
   ...pageShape,

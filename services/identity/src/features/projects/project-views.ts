@@ -1,12 +1,11 @@
-import type { Namespace } from '../namespaces/namespace.entity.ts';
-import { sharedWithGroupView, type SharedGroup } from '../groups/group-views.ts';
-import { fullNameOf } from '../namespaces/namespaces-store.ts';
-import { namespaceView, type NamespaceViewContext } from '../namespaces/namespace-views.ts';
+import type { Namespace } from '../access/namespace.entity.ts';
+import { fullNameOf } from '../access/namespaces-store.ts';
+import { namespaceView, sharedWithGroupView, type NamespaceViewContext, type SharedGroup } from '../access/namespace-views.ts';
 import type { User } from '../users/user.entity.ts';
 import { basicUserView } from '../users/user-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin } from '../access/access-policy.ts';
-import type { Project, ProjectGroupLink } from './project.entity.ts';
+import type { Project, ProjectGroupLink } from '../access/project.entity.ts';
 import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';
 import type { ProjectsService } from './projects-service.ts';
 

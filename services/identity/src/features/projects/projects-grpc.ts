@@ -1,18 +1,21 @@
 import type { Logger } from '@platform/logger';
 import { actorOf, requireUser } from '@platform/auth';
-import { unaryHandler } from '@platform/grpc';
+import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import { InputError } from '@platform/errors';
-import type { IdentityServiceServer, SetProjectDefaultBranchRequest, SetProjectDefaultBranchResponse } from '@platform/proto/identity/v1';
+import {
+  IdentityServiceService,
+  type IdentityServiceServer,
+  type SetProjectDefaultBranchRequest,
+  type SetProjectDefaultBranchResponse,
+} from '@platform/proto/identity/v1';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import type { ProjectsService } from './projects-service.ts';
 
-type ProjectRpcs = Pick<IdentityServiceServer, 'setProjectDefaultBranch'>;
-
 /** What other services change on projects: review sets the default branch of a first push. */
-export function projectsGrpc(options: { orm: Orm; access: AccessPolicy; projects: ProjectsService; logger: Logger }): ProjectRpcs {
+export function projectsGrpc(options: { orm: Orm; access: AccessPolicy; projects: ProjectsService; logger: Logger }): GrpcServiceBinding {
   const { orm, access, projects, logger } = options;
-  return {
+  const implementation: Pick<IdentityServiceServer, 'setProjectDefaultBranch'> = {
     setProjectDefaultBranch: unaryHandler(logger, (request: SetProjectDefaultBranchRequest, { caller }) =>
       inUnitOfWork(orm, async (): Promise<SetProjectDefaultBranchResponse> => {
         if (!request.branch) throw new InputError('branch is missing');
@@ -22,4 +25,5 @@ export function projectsGrpc(options: { orm: Orm; access: AccessPolicy; projects
       }),
     ),
   };
+  return { definition: IdentityServiceService, implementation };
 }

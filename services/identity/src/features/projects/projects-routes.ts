@@ -1,9 +1,9 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { idOrPathParams, keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
-import type { NamespaceViewContext } from '../namespaces/namespace-views.ts';
+import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
-import type { Project } from './project.entity.ts';
+import type { Project } from '../access/project.entity.ts';
 import type { ProjectFilter } from './projects-store.ts';
 import { projectListFilter, projectOrder, type ProjectsService } from './projects-service.ts';
 import { projectGroupLinkView, projectListViews, projectView } from './project-views.ts';

@@ -3,12 +3,13 @@ import { UniqueConstraintViolationException, type EntityDictionary } from '@mikr
 import { sql, type RawBuilder } from 'kysely';
 import { FieldValidationError } from '@platform/errors';
 import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
-import type { Visibility } from '../namespaces/namespace.entity.ts';
-import type { NamespaceStore } from '../namespaces/namespaces-store.ts';
+import type { Visibility } from '../access/namespace.entity.ts';
+import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { accessCtes, groupVisibleTo, projectVisibleTo, type Viewer } from '../access/access-sql.ts';
-import type { SharedGroup } from '../groups/group-views.ts';
-import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../namespaces/sql-helpers.ts';
-import { Project, ProjectGroupLink, ProjectStar } from './project.entity.ts';
+import type { SharedGroup } from '../access/namespace-views.ts';
+import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
+import { Project, ProjectGroupLink } from '../access/project.entity.ts';
+import { ProjectStar } from './project-star.entity.ts';
 
 export type NewProject = Pick<Project, 'namespaceId' | 'name' | 'path'> & Partial<Omit<Project, 'id' | 'createdAt' | 'updatedAt'>>;
 

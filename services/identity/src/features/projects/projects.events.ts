@@ -1,9 +1,9 @@
 import { identityEvents } from '@platform/identity-client';
 import type { GroupSnapshot, ProjectSnapshot } from '@platform/proto/identity/v1/namespace-events';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
-import type { Namespace } from '../namespaces/namespace.entity.ts';
-import { fullNameOf } from '../namespaces/namespaces-store.ts';
-import type { Project } from './project.entity.ts';
+import type { Namespace } from '../access/namespace.entity.ts';
+import { fullNameOf } from '../access/namespaces-store.ts';
+import type { Project } from '../access/project.entity.ts';
 
 /** A project as events describe it; `known` holds its namespace and the namespace's ancestors. */
 export function projectSnapshot(project: Project, known: Map<number, Namespace>): ProjectSnapshot {

@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { pageShape, params, keysetShape, sortParam } from '@platform/http';
-import {
-  accessLevelParam,
-  clearableDateParam,
-  customAttributesParam,
-  stringList,
-  visibilityParam,
-} from '../namespaces/namespace.schemas.ts';
-import { FEATURE_ACCESS_LEVELS, MERGE_METHODS, PAGES_ACCESS_LEVELS, PROJECT_FEATURES, SQUASH_OPTIONS } from './project.entity.ts';
+import { accessLevelParam, clearableDateParam, customAttributesParam, stringList, visibilityParam } from '../access/namespace.schemas.ts';
+import { FEATURE_ACCESS_LEVELS, MERGE_METHODS, PAGES_ACCESS_LEVELS, PROJECT_FEATURES, SQUASH_OPTIONS } from '../access/project.entity.ts';
 
 const text = (maximum = 255) => z.string().max(maximum);
 

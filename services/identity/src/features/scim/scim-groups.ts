@@ -5,7 +5,7 @@ import type { AccessPolicy } from '../access/access-policy.ts';
 import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { MemberStore } from '../members/members-store.ts';
 import type { MembersService } from '../members/members-service.ts';
-import type { Group } from '../namespaces/namespace.entity.ts';
+import type { Group } from '../access/namespace.entity.ts';
 import type { GroupOwnership, SingleSignOnGroupRef } from '../saml-providers/single-sign-on-group.ts';
 import type { ProvisioningGroups } from './scim-service.ts';
 

@@ -25,3 +25,23 @@ export function namespaceView(namespace: Namespace, context: NamespaceViewContex
     web_url: namespaceWebUrl(namespace, context),
   };
 }
+
+/** A share with a group, as `shared_with_groups` shows it: read as a plain row, not entities. */
+export interface SharedGroup {
+  groupId: number;
+  groupName: string;
+  groupFullPath: string;
+  groupAccess: number;
+  expiresAt: string | null;
+}
+
+/** One entry of `shared_with_groups`, of groups and of projects alike. */
+export function sharedWithGroupView(share: SharedGroup) {
+  return {
+    group_id: share.groupId,
+    group_name: share.groupName,
+    group_full_path: share.groupFullPath,
+    group_access_level: share.groupAccess,
+    expires_at: share.expiresAt ?? null,
+  };
+}

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { VISIBILITIES } from '../namespaces/namespace.entity.ts';
+import { VISIBILITIES } from './namespace.entity.ts';
 
 export const FEATURE_ACCESS_LEVELS = ['disabled', 'private', 'enabled'] as const;
 export const PAGES_ACCESS_LEVELS = ['disabled', 'private', 'enabled', 'public'] as const;
@@ -104,14 +104,3 @@ export const ProjectGroupLink = defineEntity({
   },
 });
 export type ProjectGroupLink = InferEntity<typeof ProjectGroupLink>;
-
-export const ProjectStar = defineEntity({
-  name: 'ProjectStar',
-  tableName: 'project_stars',
-  properties: {
-    userId: p.integer().primary(),
-    projectId: p.integer().primary(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-  },
-});
-export type ProjectStar = InferEntity<typeof ProjectStar>;

@@ -1,7 +1,7 @@
 import type { EntityDictionary } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
-import { accessCtes, type Viewer } from '../access/access-sql.ts';
+import { accessCtes, type Viewer } from './access-sql.ts';
 import { Namespace } from './namespace.entity.ts';
 import { escapeLike, MAX_ID } from './sql-helpers.ts';
 import { mapPage, readPage, type Page, type PageWindow } from '@platform/db';

@@ -1,0 +1,49 @@
+import type { EntityManager } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { Feature } from '@platform/service';
+import type { AccessCore } from '../access/access-core.ts';
+import type { NamespaceViewContext } from '../access/namespace-views.ts';
+import { PgCustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
+import type { MembersService } from '../members/members-service.ts';
+import type { ProjectsService } from '../projects/projects-service.ts';
+import type { ProjectStore } from '../projects/projects-store.ts';
+import type { UserStore } from '../users/users-store.ts';
+import { GroupGroupLink } from './group.entity.ts';
+import { groupsRoutes } from './groups-routes.ts';
+import { GroupsService } from './groups-service.ts';
+import { PgGroupStore, type GroupStore } from './groups-store.ts';
+
+/** The namespaces table itself is the access core's (`accessEntities`). */
+export const groupsEntities = [GroupGroupLink];
+
+export interface GroupsFeature extends Feature {
+  store: GroupStore;
+}
+
+/** Groups: the tree of groups, their settings, sharing, and the projects listed under them. */
+export function createGroupsFeature(deps: {
+  em: EntityManager;
+  access: AccessCore;
+  members: MembersService;
+  /** A group lists its projects and deletes them with it. */
+  projects: { projects: ProjectsService; store: ProjectStore };
+  users: UserStore;
+  views: NamespaceViewContext;
+}): GroupsFeature {
+  const { em, access } = deps;
+  const store = new PgGroupStore(em);
+  const groups = new GroupsService({
+    em,
+    groups: store,
+    projects: deps.projects.store,
+    namespaces: access.namespaces,
+    members: deps.members,
+    access: access.policy,
+    users: deps.users,
+    customAttributes: new PgCustomAttributeStore(em, 'group'),
+  });
+  return {
+    store,
+    routes: [createRouter(groupsRoutes, { groups, projects: deps.projects.projects, access: access.policy, views: deps.views })],
+  };
+}

@@ -1,0 +1,36 @@
+import type { Orm } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { Logger } from '@platform/logger';
+import type { Feature } from '@platform/service';
+import type { AccessCore } from '../access/access-core.ts';
+import type { NamespaceViewContext } from '../access/namespace-views.ts';
+import type { GroupStore } from '../groups/groups-store.ts';
+import type { ProjectStore } from '../projects/projects-store.ts';
+import { namespacesGrpc } from './namespaces-grpc.ts';
+import { namespacesRoutes } from './namespaces-routes.ts';
+
+/** `GET /namespaces`, and the RPCs through which other services resolve projects and groups and check access. */
+export function createNamespacesFeature(deps: {
+  orm: Orm;
+  logger: Logger;
+  access: AccessCore;
+  groups: GroupStore;
+  projects: ProjectStore;
+  views: NamespaceViewContext;
+}): Feature {
+  const { access, views } = deps;
+  return {
+    routes: [createRouter(namespacesRoutes, { namespaces: access.namespaces, access: access.policy, views })],
+    rpcs: [
+      namespacesGrpc({
+        orm: deps.orm,
+        access: access.policy,
+        groups: deps.groups,
+        projects: deps.projects,
+        namespaces: access.namespaces,
+        views,
+        logger: deps.logger,
+      }),
+    ],
+  };
+}

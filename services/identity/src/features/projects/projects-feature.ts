@@ -1,0 +1,52 @@
+import type { EntityManager, Orm } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { Logger } from '@platform/logger';
+import type { Feature } from '@platform/service';
+import type { AccessCore } from '../access/access-core.ts';
+import type { NamespaceViewContext } from '../access/namespace-views.ts';
+import { PgCustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
+import type { MembersService } from '../members/members-service.ts';
+import type { UserStore } from '../users/users-store.ts';
+import { ProjectStar } from './project-star.entity.ts';
+import { projectsGrpc } from './projects-grpc.ts';
+import { projectsRoutes } from './projects-routes.ts';
+import { ProjectsService } from './projects-service.ts';
+import { PgProjectStore, type ProjectStore } from './projects-store.ts';
+
+/** The projects table itself is the access core's (`accessEntities`). */
+export const projectsEntities = [ProjectStar];
+
+export interface ProjectsFeature extends Feature {
+  projects: ProjectsService;
+  store: ProjectStore;
+}
+
+/** Projects: creation, settings, sharing with groups, stars. */
+export function createProjectsFeature(deps: {
+  em: EntityManager;
+  orm: Orm;
+  logger: Logger;
+  access: AccessCore;
+  members: MembersService;
+  users: UserStore;
+  views: NamespaceViewContext;
+}): ProjectsFeature {
+  const { em, access } = deps;
+  const store = new PgProjectStore({ em, namespaces: access.namespaces });
+  const projects = new ProjectsService({
+    em,
+    projects: store,
+    namespaces: access.namespaces,
+    groups: access.groups,
+    members: deps.members,
+    access: access.policy,
+    users: deps.users,
+    customAttributes: new PgCustomAttributeStore(em, 'project'),
+  });
+  return {
+    projects,
+    store,
+    routes: [createRouter(projectsRoutes, { projects, access: access.policy, views: deps.views })],
+    rpcs: [projectsGrpc({ orm: deps.orm, access: access.policy, projects, logger: deps.logger })],
+  };
+}

@@ -1,0 +1,17 @@
+import type { EntityManager } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { Feature } from '@platform/service';
+import type { UsersService } from '../users/users-service.ts';
+import type { ViewContext } from '../users/user-views.ts';
+import { SshKey } from './ssh-key.entity.ts';
+import { PgSshKeyStore } from './ssh-keys-store.ts';
+import { SshKeysService } from './ssh-keys-service.ts';
+import { sshKeysRoutes } from './ssh-keys-routes.ts';
+
+export const sshKeysEntities = [SshKey];
+
+/** Users' SSH keys. */
+export function createSshKeysFeature(deps: { em: EntityManager; users: UsersService; views: ViewContext }): Feature {
+  const sshKeys = new SshKeysService({ em: deps.em, keys: new PgSshKeyStore(deps.em) });
+  return { routes: [createRouter(sshKeysRoutes, { sshKeys, users: deps.users, views: deps.views })] };
+}

@@ -1,0 +1,36 @@
+import type { EntityManager } from '@platform/db';
+import { NotFoundError } from '@platform/errors';
+import { createRouter } from '@platform/http';
+import type { Feature } from '@platform/service';
+import { PgCustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
+import { CustomAttributesService } from '../custom-attributes/custom-attributes-service.ts';
+import { Identity, User } from './user.entity.ts';
+import type { ViewContext } from './user-views.ts';
+import { PgUserStore, type UserStore } from './users-store.ts';
+import { UsersService } from './users-service.ts';
+import { usersRoutes } from './users-routes.ts';
+
+export const usersEntities = [User, Identity];
+
+export interface UsersFeature extends Feature {
+  users: UsersService;
+  store: UserStore;
+  /** Users' custom attributes: listed with users here, edited through the custom-attributes feature. */
+  customAttributes: CustomAttributesService;
+}
+
+/** Users: accounts, their identities and states. */
+export function createUsersFeature(deps: { em: EntityManager; views: ViewContext }): UsersFeature {
+  const { em, views } = deps;
+  const store = new PgUserStore(em);
+  const users = new UsersService({ em, store, emailDomain: `noreply.${new URL(views.externalUrl).hostname}` });
+  const customAttributes = new CustomAttributesService({
+    attributes: new PgCustomAttributeStore(em, 'user'),
+    ownerId: async (idOrUsername: string) => {
+      const user = await store.findByIdOrUsername(idOrUsername);
+      if (!user) throw new NotFoundError('User');
+      return user.id;
+    },
+  });
+  return { users, store, customAttributes, routes: [createRouter(usersRoutes, { users, customAttributes, views })] };
+}
