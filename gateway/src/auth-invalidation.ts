@@ -1,23 +1,50 @@
 /**
- * Keeps the gateway's token cache honest: identity's change events (a user blocked, unblocked,
- * demoted or otherwise updated, deleted; a token revoked) drop that user's cached answers the
- * moment they arrive, on every gateway replica.
+ * Keeps the gateway's token cache honest: identity's change events (a user created, blocked,
+ * unblocked, updated or deleted; a token revoked) drop that user's cached answers the moment
+ * they arrive, on every gateway replica.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { createKafka, startEventFeed, type EventEnvelope, type EventFeed } from '@platform/events';
-import { IDENTITY_TOPIC } from '@platform/identity-client';
+import { createKafka, onEvent, startEventFeed, type EventEnvelope, type EventFeed, type EventHandler } from '@platform/events';
+import { IDENTITY_TOPIC, identityEvents } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import type { Authenticator } from './authenticator.ts';
 
-const AUTHORIZATION_EVENTS = /^identity\.(user|personal_access_token)\./;
+/** The events that may change how a user authenticates, decoded through identity's catalogue, each naming that user. */
+const AUTHORIZATION_EVENTS: Array<EventHandler<number | undefined>> = [
+  onEvent(identityEvents.userCreated, ({ user }) => user?.id),
+  onEvent(identityEvents.userUpdated, ({ user }) => user?.id),
+  onEvent(identityEvents.userBlocked, ({ user }) => user?.id),
+  onEvent(identityEvents.userUnblocked, ({ user }) => user?.id),
+  onEvent(identityEvents.userDeleted, ({ user }) => user?.id),
+  onEvent(identityEvents.personalAccessTokenRevoked, ({ userId }) => userId),
+];
 
-/** The users whose authorization an event may have changed. */
+export class MalformedIdentityEvent extends Error {}
+
+/** The users whose authorization an event may have changed; none for other events. */
 export function affectedUserIds(event: EventEnvelope): number[] {
-  if (!AUTHORIZATION_EVENTS.test(event.type)) return [];
-  const data = event.data as { user?: { id?: unknown }; userId?: unknown; user_id?: unknown };
-  const ids = [data.user?.id, data.userId, data.user_id, event.type.startsWith('identity.user.') ? Number(event.aggregateId) : undefined];
-  return [...new Set(ids.filter((id): id is number => typeof id === 'number' && Number.isInteger(id)))];
+  const handler = AUTHORIZATION_EVENTS.find((candidate) => candidate.type === event.type);
+  if (!handler) return [];
+  const userId = handler.handle(event);
+  if (userId === undefined || !Number.isSafeInteger(userId) || userId <= 0) {
+    throw new MalformedIdentityEvent(`${event.type} ${event.id} names no user`);
+  }
+  return [userId];
+}
+
+/** What the feed does with each event: forgets the users it names; a malformed event is logged and skipped. */
+export function invalidateOn(options: { authenticator: Pick<Authenticator, 'forgetUser'>; logger: Pick<Logger, 'warn'> }) {
+  return (event: EventEnvelope): void => {
+    let userIds: number[];
+    try {
+      userIds = affectedUserIds(event);
+    } catch (error) {
+      options.logger.warn({ err: error, type: event.type, eventId: event.id }, 'ignoring a malformed identity event');
+      return;
+    }
+    for (const userId of userIds) options.authenticator.forgetUser(userId);
+  };
 }
 
 export function startAuthInvalidation(options: {
@@ -32,8 +59,6 @@ export function startAuthInvalidation(options: {
     topicPrefix: options.topicPrefix,
     groupId: `gateway.auth-invalidation.${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}`,
     logger: options.logger,
-    onEvent: (event) => {
-      for (const userId of affectedUserIds(event)) options.authenticator.forgetUser(userId);
-    },
+    onEvent: invalidateOn(options),
   });
 }
