@@ -1,10 +1,26 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import { internalCredentialsInterceptor } from './internal-credentials.ts';
+import { internalCredentialsInterceptor, type RpcScope } from './internal-credentials.ts';
 
 export interface GrpcServiceBinding {
   definition: ServiceDefinition;
   implementation: UntypedServiceImplementation;
+  /** For every method `implementation` serves, by its name: the token scopes that let a call act for a user. */
+  scopes: Record<string, RpcScope>;
+}
+
+/** The scope of every served method by its path, refusing a binding that leaves one undeclared. */
+function scopesByPath(services: GrpcServiceBinding[]): Map<string, RpcScope> {
+  const byPath = new Map<string, RpcScope>();
+  for (const { definition, implementation, scopes } of services) {
+    for (const name of Object.keys(implementation)) {
+      const path = definition[name]?.path ?? name;
+      const scope = scopes[name];
+      if (!scope) throw new Error(`gRPC method ${path} declares no scope`);
+      byPath.set(path, scope);
+    }
+  }
+  return byPath;
 }
 
 /**
@@ -13,15 +29,15 @@ export interface GrpcServiceBinding {
  * A method implemented twice is a wiring mistake, refused at start.
  */
 export function mergeBindings(bindings: GrpcServiceBinding[]): GrpcServiceBinding[] {
-  const merged = new Map<ServiceDefinition, UntypedServiceImplementation>();
-  for (const { definition, implementation } of bindings) {
-    const known = merged.get(definition) ?? {};
+  const merged = new Map<ServiceDefinition, Omit<GrpcServiceBinding, 'definition'>>();
+  for (const { definition, implementation, scopes } of bindings) {
+    const known = merged.get(definition) ?? { implementation: {}, scopes: {} };
     for (const method of Object.keys(implementation)) {
-      if (method in known) throw new Error(`gRPC method ${method} is implemented twice`);
+      if (method in known.implementation) throw new Error(`gRPC method ${method} is implemented twice`);
     }
-    merged.set(definition, { ...known, ...implementation });
+    merged.set(definition, { implementation: { ...known.implementation, ...implementation }, scopes: { ...known.scopes, ...scopes } });
   }
-  return [...merged].map(([definition, implementation]) => ({ definition, implementation }));
+  return [...merged].map(([definition, binding]) => ({ definition, ...binding }));
 }
 
 export interface GrpcServer {
@@ -33,7 +49,8 @@ export interface GrpcServer {
 /**
  * Starts a gRPC server with the given services and the standard `grpc.health.v1.Health`
  * service, which reports SERVING once started. Port 0 picks a free port. Every call but health
- * checks must carry a caller signed with the internal secret. The server listens on loopback
+ * checks must carry a caller signed with the internal secret, and a user's call a token scope
+ * that covers the method. The server listens on loopback
  * unless `host` says otherwise (`0.0.0.0` where other hosts call it, as in a cluster).
  */
 export async function startGrpcServer(options: {
@@ -42,11 +59,12 @@ export async function startGrpcServer(options: {
   internalSecret: string;
   services: GrpcServiceBinding[];
 }): Promise<GrpcServer> {
+  const services = mergeBindings(options.services);
   const server = new Server({
     'grpc.keepalive_permit_without_calls': 1,
-    interceptors: [internalCredentialsInterceptor(options.internalSecret)],
+    interceptors: [internalCredentialsInterceptor(options.internalSecret, scopesByPath(services))],
   });
-  for (const service of mergeBindings(options.services)) server.addService(service.definition, service.implementation);
+  for (const service of services) server.addService(service.definition, service.implementation);
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) => {

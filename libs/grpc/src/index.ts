@@ -3,4 +3,5 @@ export type { GrpcServer, GrpcServiceBinding } from './grpc-server.ts';
 export { unaryHandler, errorToGrpcStatus, grpcErrorToDomain } from './status-mapping.ts';
 export { callUnary, channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials } from './grpc-client.ts';
 export { grpc } from './grpc-reexport.ts';
-export { internalClientOptions, CALLER_METADATA } from './internal-credentials.ts';
+export { internalClientOptions, requireRpcScope, CALLER_METADATA } from './internal-credentials.ts';
+export type { RpcScope } from './internal-credentials.ts';

@@ -10,7 +10,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
-import { UnauthorizedError } from '@platform/errors';
+import { ForbiddenError, InsufficientScopeError, UnauthorizedError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import { callUnary } from './grpc-client.ts';
 import { startGrpcServer, type GrpcServer } from './grpc-server.ts';
@@ -32,7 +32,12 @@ const method = (path: string) => ({
   responseDeserialize: json.deserialize,
 });
 /** A service that answers whom the server believes the call acts for. */
-const whoAmIService: ServiceDefinition = { whoAmI: method('/test.v1.Probe/WhoAmI'), other: method('/test.v1.Probe/Other') };
+const whoAmIService: ServiceDefinition = {
+  whoAmI: method('/test.v1.Probe/WhoAmI'),
+  other: method('/test.v1.Probe/Other'),
+  write: method('/test.v1.Probe/Write'),
+  own: method('/test.v1.Probe/Own'),
+};
 
 type Unary = (
   request: object,
@@ -40,7 +45,7 @@ type Unary = (
   options: object,
   callback: (error: ServiceError | null, response: { caller: Caller }) => void,
 ) => ClientUnaryCall;
-type ProbeClient = Client & { whoAmI: Unary; other: Unary };
+type ProbeClient = Client & { whoAmI: Unary; other: Unary; write: Unary; own: Unary };
 const ProbeClient = makeGenericClientConstructor(whoAmIService, 'Probe') as unknown as new (
   address: string,
   channelCredentials: ReturnType<typeof credentials.createInsecure>,
@@ -70,7 +75,13 @@ beforeAll(async () => {
   server = await startGrpcServer({
     port: 0,
     internalSecret: SECRET,
-    services: [{ definition: whoAmIService, implementation: { whoAmI, other: whoAmI } }],
+    services: [
+      {
+        definition: whoAmIService,
+        implementation: { whoAmI, other: whoAmI, write: whoAmI, own: whoAmI },
+        scopes: { whoAmI: ['read_api', 'read_repository'], other: ['read_api'], write: ['write_repository'], own: 'internal' },
+      },
+    ],
   });
   signed = new ProbeClient(`127.0.0.1:${server.port}`, credentials.createInsecure(), internalClientOptions({ internalSecret: SECRET }));
   bare = new ProbeClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
@@ -117,5 +128,47 @@ describe('internal gRPC call credentials', () => {
       });
     expect(await reached('127.0.0.1')).toBe(true);
     expect(await reached('127.0.0.2')).toBe(false);
+  });
+});
+
+describe('token scopes on internal gRPC calls', () => {
+  const withScopes = (...scopes: string[]): Caller => ({ ...ada, scopes });
+
+  it('let a call through when one of the method scopes covers the token, as for the route that led to it', async () => {
+    for (const scopes of [['api'], ['read_api'], ['read_repository'], ['write_repository']]) {
+      const caller = withScopes(...scopes);
+      expect(await callUnary(signed.whoAmI.bind(signed), {}, { caller })).toEqual({ caller });
+    }
+    const pusher = withScopes('write_repository');
+    expect(await callUnary(signed.write.bind(signed), {}, { caller: pusher })).toEqual({ caller: pusher });
+  });
+
+  it('refuse a token whose scopes do not cover the method with insufficient_scope, naming the scopes that would', async () => {
+    const refusal = callUnary(signed.write.bind(signed), {}, { caller: withScopes('read_api', 'read_repository') });
+    await expect(refusal).rejects.toBeInstanceOf(InsufficientScopeError);
+    await expect(refusal).rejects.toMatchObject({ scopes: ['api', 'write_repository'] });
+    await expect(callUnary(signed.whoAmI.bind(signed), {}, { caller: withScopes('read_user') })).rejects.toMatchObject({
+      scopes: ['api', 'read_api', 'read_repository', 'write_repository'],
+    });
+  });
+
+  it('leave calls a service makes on its own behalf unscoped, and refuse user callers on internal-only methods', async () => {
+    expect(await callUnary(signed.write.bind(signed), {})).toEqual({ caller: { kind: 'anonymous' } });
+    expect(await callUnary(signed.own.bind(signed), {})).toEqual({ caller: { kind: 'anonymous' } });
+    const refusal = callUnary(signed.own.bind(signed), {}, { caller: ada });
+    await expect(refusal).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(refusal).rejects.not.toBeInstanceOf(InsufficientScopeError);
+  });
+
+  it('refuse to start a server with a method that declares no scope', async () => {
+    const logger = createLogger({ name: 'internal-credentials-test', level: 'silent' });
+    const whoAmI = unaryHandler(logger, async (_request: object, { caller }) => ({ caller }));
+    await expect(
+      startGrpcServer({
+        port: 0,
+        internalSecret: SECRET,
+        services: [{ definition: whoAmIService, implementation: { whoAmI, other: whoAmI, write: whoAmI, own: whoAmI }, scopes: {} }],
+      }),
+    ).rejects.toThrow('gRPC method /test.v1.Probe/WhoAmI declares no scope');
   });
 });

@@ -1,5 +1,5 @@
 import type { Logger } from '@platform/logger';
-import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
+import { unaryHandler, type GrpcServiceBinding, type RpcScope } from '@platform/grpc';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import {
   IdentityServiceService,
@@ -13,6 +13,15 @@ import {
 import type { TokensService } from '../tokens/tokens-service.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { basicUserView, type ViewContext } from '../users/user-views.ts';
+
+/**
+ * What each RPC may do for a user's token, as the routes that lead to it: user summaries serve
+ * API and git reads alike; authenticating is the gateway's own question, asked on its own behalf.
+ */
+const AUTHENTICATION_RPC_SCOPES: Record<'authenticate' | 'getUsers', RpcScope> = {
+  authenticate: 'internal',
+  getUsers: ['read_api', 'read_repository'],
+};
 
 /**
  * Identity's gRPC API for authentication and users: each call runs in its own unit of work. The
@@ -57,5 +66,5 @@ export function identityGrpc(options: {
       }),
     ),
   };
-  return { definition: IdentityServiceService, implementation };
+  return { definition: IdentityServiceService, implementation, scopes: AUTHENTICATION_RPC_SCOPES };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '@platform/logger';
-import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
+import { unaryHandler, type GrpcServiceBinding, type RpcScope } from '@platform/grpc';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import { InputError, NotFoundError } from '@platform/errors';
 import {
@@ -36,6 +36,17 @@ function parseIdOrPath(value: string): number | string {
   if (!trimmed) throw new InputError('id_or_path is missing');
   return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
+
+/**
+ * What each RPC may do for a user's token: access checks serve API, git and registry reads alike
+ * (writes are refused earlier, by their routes); resolving by id or path answers whoever may see
+ * the resource, so services ask it only on their own behalf.
+ */
+const NAMESPACE_RPC_SCOPES: Record<'resolveProject' | 'resolveGroup' | 'checkAccess', RpcScope> = {
+  resolveProject: 'internal',
+  resolveGroup: 'internal',
+  checkAccess: ['read_api', 'read_repository', 'read_registry'],
+};
 
 /**
  * The RPCs through which every other service resolves `:id` of a project or group and asks
@@ -137,5 +148,5 @@ export function namespacesGrpc(options: {
       }),
     ),
   };
-  return { definition: IdentityServiceService, implementation };
+  return { definition: IdentityServiceService, implementation, scopes: NAMESPACE_RPC_SCOPES };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@platform/logger';
 import { actorOf, requireUser } from '@platform/auth';
-import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
+import { unaryHandler, type GrpcServiceBinding, type RpcScope } from '@platform/grpc';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import { InputError } from '@platform/errors';
 import {
@@ -11,6 +11,9 @@ import {
 } from '@platform/proto/identity/v1';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import type { ProjectsService } from './projects-service.ts';
+
+/** A push sets the default branch: the token must be one that may push. */
+const PUSH_SCOPE: RpcScope = ['write_repository'];
 
 /** What other services change on projects: review sets the default branch of a first push. */
 export function projectsGrpc(options: { orm: Orm; access: AccessPolicy; projects: ProjectsService; logger: Logger }): GrpcServiceBinding {
@@ -25,5 +28,5 @@ export function projectsGrpc(options: { orm: Orm; access: AccessPolicy; projects
       }),
     ),
   };
-  return { definition: IdentityServiceService, implementation };
+  return { definition: IdentityServiceService, implementation, scopes: { setProjectDefaultBranch: PUSH_SCOPE } };
 }
