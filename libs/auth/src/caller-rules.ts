@@ -12,6 +12,24 @@ export function requireAdmin(caller: Caller): AuthenticatedCaller {
   return user;
 }
 
+/**
+ * Whether a user is an administrator now, asked of the service that owns users. The signed
+ * caller says what was true when the gateway authenticated the token, possibly from its cache.
+ */
+export interface AdministratorCheck {
+  isAdministrator(caller: AuthenticatedCaller): Promise<boolean>;
+}
+
+/**
+ * An administrator by the signed caller and still one by `administrators`: a demoted or blocked
+ * administrator is refused at once, whatever the gateway's cache still says.
+ */
+export async function requireCurrentAdmin(caller: Caller, administrators: AdministratorCheck): Promise<AuthenticatedCaller> {
+  const admin = requireAdmin(caller);
+  if (!(await administrators.isAdministrator(admin))) throw new ForbiddenError();
+  return admin;
+}
+
 /** Who did something, as domain events record it; an impersonating administrator is kept. */
 export interface Actor {
   id: number;

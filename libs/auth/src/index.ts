@@ -1,6 +1,6 @@
 export { CALLER_HEADER, CALLER_MAX_AGE_MS, CALLER_CLOCK_SKEW_MS, signCaller, verifyCaller, anonymousCaller } from './caller-token.ts';
 export type { Caller, AuthenticatedCaller, CallerBinding } from './caller-token.ts';
-export { requireUser, requireAdmin, actorOf } from './caller-rules.ts';
-export type { Actor } from './caller-rules.ts';
+export { requireUser, requireAdmin, requireCurrentAdmin, actorOf } from './caller-rules.ts';
+export type { Actor, AdministratorCheck } from './caller-rules.ts';
 export { TOKEN_SCOPES, scopesGranting, hasScope, requireScope, requireSudoScope } from './token-scopes.ts';
 export type { TokenScope, RouteScope } from './token-scopes.ts';

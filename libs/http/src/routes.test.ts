@@ -52,11 +52,15 @@ const thingRoutes = [
   }),
 ];
 
+/** Who is an administrator now, as the service owning users would answer; user 5 is one until a test demotes them. */
+const currentAdministrators = new Set([5]);
+
 const app = request(
   createServiceApp({
     logger: createLogger({ name: 'routes-test', level: 'silent' }),
     internalSecret: SECRET,
     readinessChecks: {},
+    administrators: { isAdministrator: async (caller) => currentAdministrators.has(caller.userId) },
     routes: [createRouter(thingRoutes, { things: ['a', 'b', 'c'] })],
   }),
 );
@@ -103,6 +107,38 @@ describe('declared routes', () => {
     const notAdmin = await app.delete('/api/v4/things/1').set(as(['api']));
     expect(notAdmin.status).toBe(403);
     expect(notAdmin.body).toEqual({ message: '403 Forbidden' });
+  });
+
+  it('confirms an administrator with the administrator check, not the signed flag alone', async () => {
+    expect((await app.delete('/api/v4/things/1').set(as(['api'], true))).status).toBe(204);
+    currentAdministrators.delete(5);
+    try {
+      const demoted = await app.delete('/api/v4/things/1').set(as(['api'], true));
+      expect(demoted.status).toBe(403);
+      expect(demoted.body).toEqual({ message: '403 Forbidden' });
+      // Routes for everyone do not ask.
+      expect(
+        (
+          await app
+            .post('/api/v4/things')
+            .set(as(['api'], true))
+            .send({ name: 'x' })
+        ).status,
+      ).toBe(201);
+    } finally {
+      currentAdministrators.add(5);
+    }
+  });
+
+  it('refuses to build an app serving administrator-only routes without an administrator check', () => {
+    expect(() =>
+      createServiceApp({
+        logger: createLogger({ name: 'routes-test', level: 'silent' }),
+        internalSecret: SECRET,
+        readinessChecks: {},
+        routes: [createRouter(thingRoutes, { things: [] })],
+      }),
+    ).toThrow('administrator-only routes need an administrator check');
   });
 
   it('refuses a read_api token any write', async () => {

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import {
-  requireAdmin,
+  requireCurrentAdmin,
   requireScope,
   requireUser,
   scopesGranting,
@@ -9,7 +9,7 @@ import {
   type Caller,
   type RouteScope,
 } from '@platform/auth';
-import { callerOf } from './request-context.ts';
+import { administratorCheckOf, callerOf } from './request-context.ts';
 import { parseParams, requestParams } from './params.ts';
 import { setPaginationHeaders, type PageRequest } from './pagination.ts';
 
@@ -125,13 +125,24 @@ export function routesOf<Deps>(service: string) {
   };
 }
 
-/** The caller, once its token scope and the route's access rule allow it; 403 `insufficient_scope` first, as GitLab checks. */
-function admittedCaller(req: Request, route: CatalogueEntry): Caller {
+/**
+ * The caller, once its token scope and the route's access rule allow it; 403 `insufficient_scope`
+ * first, as GitLab checks. Administrator-only routes confirm with the app's administrator check
+ * that the caller still is one, rather than trusting the flag the gateway signed.
+ */
+async function admittedCaller(req: Request, route: CatalogueEntry): Promise<Caller> {
   const caller = callerOf(req);
   if (caller.kind === 'user') requireScope(caller, route.scope);
   if (route.access === 'user') return requireUser(caller);
-  if (route.access === 'administrator') return requireAdmin(caller);
+  if (route.access === 'administrator') return requireCurrentAdmin(caller, administratorCheckOf(req));
   return caller;
+}
+
+const withAdministratorRoutes = new WeakSet<Router>();
+
+/** Whether a router made by `createRouter` serves administrator-only routes, which need an administrator check. */
+export function servesAdministratorRoutes(router: Router): boolean {
+  return withAdministratorRoutes.has(router);
 }
 
 function send(res: Response, route: CatalogueEntry, result: unknown): void {
@@ -145,11 +156,12 @@ function send(res: Response, route: CatalogueEntry, result: unknown): void {
 /** An express router serving `routes` with `deps`: what a service mounts. */
 export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>, deps: Deps): Router {
   const router = Router();
+  if (routes.some((route) => route.access === 'administrator')) withAdministratorRoutes.add(router);
   for (const route of routes) {
     const method = route.method.toLowerCase() as Lowercase<HttpMethod>;
     router[method](route.path, (req, res, next) => {
       const handled = async () => {
-        const caller = admittedCaller(req, route);
+        const caller = await admittedCaller(req, route);
         const input = parseParams(route.input, requestParams(req));
         const page: RouteContext<unknown, Caller, Deps>['page'] = (window, result) => {
           setPaginationHeaders(req, res, window, result.total, result.hasNext ?? result.items.length >= window.perPage);

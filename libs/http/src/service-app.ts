@@ -1,14 +1,14 @@
 import express, { type Express, type Router } from 'express';
 import type { Logger } from '@platform/logger';
-import { CALLER_HEADER, verifyCaller } from '@platform/auth';
+import { CALLER_HEADER, verifyCaller, type AdministratorCheck } from '@platform/auth';
 import { isConnectionFault } from '@platform/errors';
 import { errorMiddleware } from './error-mapping.ts';
-import { setCaller } from './request-context.ts';
+import { setAdministratorCheck, setCaller } from './request-context.ts';
 import { requestLogging } from './request-logging.ts';
 import { isDraining } from './listen.ts';
 import { exactJsonContentType } from './json-responses.ts';
 import { openApiDocument } from './openapi.ts';
-import { routeCatalogue } from './routes.ts';
+import { routeCatalogue, servesAdministratorRoutes } from './routes.ts';
 import { EXTERNAL_URL } from './base-url.ts';
 import { rejectMalformedParams, rejectMalformedUrl } from './malformed-input.ts';
 import { parseQueryString, requestBodies, type BodyLimits } from './request-body.ts';
@@ -29,6 +29,8 @@ export interface ServiceAppOptions {
   /** Wraps each API request, e.g. in a MikroORM request context. */
   requestScope?: express.RequestHandler;
   routes: Router[];
+  /** Confirms administrators for administrator-only routes; required when any route is one. */
+  administrators?: AdministratorCheck;
   /**
    * Routes that read their request bodies themselves, as streams (git's smart HTTP), outside
    * `/api`: mounted before the body parsers. A service with any checks the caller of every request.
@@ -51,6 +53,10 @@ export interface ServiceAppOptions {
  */
 export function createServiceApp(options: ServiceAppOptions): Express {
   const app = express();
+  if (options.administrators) setAdministratorCheck(app, options.administrators);
+  else if (options.routes.some(servesAdministratorRoutes)) {
+    throw new Error('administrator-only routes need an administrator check (`administrators`)');
+  }
   app.disable('x-powered-by');
   app.set('query parser', parseQueryString(options.bodyLimits));
   // Only the gateway calls a service: forwarding headers are no proof of anything here.

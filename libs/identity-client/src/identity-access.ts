@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Caller } from '@platform/auth';
+import type { AdministratorCheck, AuthenticatedCaller, Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { callUnary, channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials, internalClientOptions } from '@platform/grpc';
 import { IdentityServiceClient, Visibility, type ProjectSummary } from '@platform/proto/identity/v1';
@@ -37,8 +37,8 @@ export interface ProjectAccess {
   isAdmin: boolean;
 }
 
-/** Whether a user may act on a group or project; identity owns the answer. */
-export interface IdentityAccess {
+/** Whether a user may act on a group or project, and whether a caller is still an administrator; identity owns the answers. */
+export interface IdentityAccess extends AdministratorCheck {
   /**
    * The id of the group or project behind `idOrPath` when the user has at least `minimumLevel`
    * there. NotFoundError when it does not exist or the user may not see it; ForbiddenError otherwise.
@@ -57,10 +57,12 @@ export interface IdentityAccess {
 
 /**
  * The client as a feature of the service runtime (`@platform/service`): its channel's state in
- * readiness, closed once the servers stopped.
+ * readiness, identity's confirmation of administrators for administrator-only routes, closed
+ * once the servers stopped.
  */
 export function identityAccessFeature(access: IdentityAccess) {
   return {
+    administrators: access,
     readinessChecks: { identityChannel: async () => access.channelState() },
     stop: () => access.close(),
   };
@@ -120,6 +122,11 @@ export class GrpcIdentityAccess implements IdentityAccess {
     return projectAccessOf(response.project, response.accessLevel, response.isAdmin);
   }
 
+  async isAdministrator(caller: AuthenticatedCaller): Promise<boolean> {
+    const response = await callUnary(this.#client.checkAdministrator.bind(this.#client), {}, { caller });
+    return response.isAdministrator;
+  }
+
   channelState(): string {
     return channelState(this.#client);
   }
@@ -172,6 +179,11 @@ export class FakeIdentityAccess implements IdentityAccess {
     if (!found || level === undefined) throw new NotFoundError(requirement.resource === 'group' ? 'Group' : 'Project');
     if (level < requirement.minimumLevel) throw new ForbiddenError();
     return found.id;
+  }
+
+  /** The signed flag is the truth here: a fake has no users of its own. */
+  async isAdministrator(caller: AuthenticatedCaller): Promise<boolean> {
+    return caller.isAdmin;
   }
 
   channelState(): string {

@@ -33,6 +33,8 @@ export interface Feature {
   consumes?: EventHandler[];
   /** Checks reported by `/-/readiness` besides the database's. */
   readinessChecks?: ReadinessChecks;
+  /** Confirms that a caller is still an administrator, for administrator-only routes: one feature of a service provides it. */
+  administrators?: ServiceAppOptions['administrators'];
   /** Error renderers for path prefixes whose protocol has its own error shape (SCIM). */
   errorRenderers?: ServiceAppOptions['errorRenderers'];
   /** Runs once the database is migrated, before anything listens (e.g. seeding). */
@@ -118,6 +120,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
       ...Object.fromEntries(features.flatMap((feature) => Object.entries(feature.readinessChecks ?? {}))),
     },
     errorRenderers: features.flatMap((feature) => feature.errorRenderers ?? []),
+    ...administratorsOf(features),
     routes: features.flatMap((feature) => feature.routes ?? []),
     streamingRoutes: features.flatMap((feature) => feature.streamingRoutes ?? []),
   });
@@ -172,6 +175,13 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
       logger.info(`${name} stopped`);
     },
   };
+}
+
+function administratorsOf(features: Feature[]): Pick<ServiceAppOptions, 'administrators'> {
+  const providing = features.filter((feature) => feature.administrators);
+  if (providing.length > 1) throw new Error('more than one feature confirms administrators');
+  const administrators = providing[0]?.administrators;
+  return administrators ? { administrators } : {};
 }
 
 /** A service's entry point: starts it and stops it cleanly on SIGTERM or SIGINT. */

@@ -277,3 +277,44 @@ describe('POST /users/:user_id/personal_access_tokens and gRPC Authenticate', ()
     expect(response.users).toEqual([expect.objectContaining({ id: 1, username: 'root', webUrl: 'http://platform.test/root' })]);
   });
 });
+
+describe('administrators, confirmed against the current user row', () => {
+  it('refuses administrator-only routes to a demoted or blocked administrator the gateway still signs as one', async () => {
+    const former = await harness.createUser('former-admin', { admin: true });
+    const signedAsAdmin = { ...userCaller(former.id, 'former-admin'), isAdmin: true };
+    const attributes = `/api/v4/users/${former.id}/custom_attributes`;
+    expect((await api.get(attributes).set(callerHeader(signedAsAdmin))).status).toBe(200);
+    expect(await callUnary(grpcClient.checkAdministrator.bind(grpcClient), {}, { caller: signedAsAdmin })).toEqual({
+      isAdministrator: true,
+    });
+
+    await harness.sql('update users set is_admin = false where id = $1', [former.id]);
+    expect((await api.get(attributes).set(callerHeader(signedAsAdmin))).body).toEqual({ message: '403 Forbidden' });
+    expect(await callUnary(grpcClient.checkAdministrator.bind(grpcClient), {}, { caller: signedAsAdmin })).toEqual({
+      isAdministrator: false,
+    });
+
+    await harness.sql("update users set is_admin = true, state = 'blocked' where id = $1", [former.id]);
+    expect((await api.get(attributes).set(callerHeader(signedAsAdmin))).status).toBe(403);
+    expect((await callUnary(grpcClient.checkAdministrator.bind(grpcClient), {}, { caller: signedAsAdmin })).isAdministrator).toBe(false);
+    expect((await callUnary(grpcClient.checkAdministrator.bind(grpcClient), {}, { caller: adminCaller() })).isAdministrator).toBe(true);
+  });
+});
+
+describe('token scopes on identity gRPC', () => {
+  it('refuse a call acting for a token that could not have made the request behind it', async () => {
+    const readUser = { ...userCaller(1, 'root'), scopes: ['read_user'] };
+    await expect(callUnary(grpcClient.getUsers.bind(grpcClient), { ids: [1] }, { caller: readUser })).rejects.toMatchObject({
+      name: 'InsufficientScopeError',
+      scopes: ['api', 'read_api', 'read_repository', 'write_repository'],
+    });
+    const reader = { ...userCaller(1, 'root'), scopes: ['read_repository'] };
+    await expect(
+      callUnary(grpcClient.setProjectDefaultBranch.bind(grpcClient), { projectId: 1, branch: 'main' }, { caller: reader }),
+    ).rejects.toMatchObject({ name: 'InsufficientScopeError', scopes: ['api', 'write_repository'] });
+    // Resolving whoever may see it is for services on their own behalf, never for a user.
+    await expect(
+      callUnary(grpcClient.resolveProject.bind(grpcClient), { idOrPath: '1' }, { caller: adminCaller() }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+  });
+});

@@ -64,7 +64,14 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
         members,
         createAccessRequestsFeature({ em, access: access.policy, members, users: users.store, views }),
         createNamespacesFeature({ orm, logger, access, groups: groups.store, projects: projects.store, views }),
-        createAuthenticationFeature({ orm, logger, tokens: tokens.tokens, users: users.store, views }),
+        createAuthenticationFeature({
+          orm,
+          logger,
+          tokens: tokens.tokens,
+          users: users.store,
+          administrators: users.administrators,
+          views,
+        }),
       ];
     },
   };

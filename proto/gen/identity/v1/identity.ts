@@ -310,6 +310,13 @@ export interface SetProjectDefaultBranchRequest {
 export interface SetProjectDefaultBranchResponse {
 }
 
+export interface CheckAdministratorRequest {
+}
+
+export interface CheckAdministratorResponse {
+  isAdministrator: boolean;
+}
+
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { token: "", sudo: "" };
 }
@@ -2389,6 +2396,131 @@ export const SetProjectDefaultBranchResponse: MessageFns<SetProjectDefaultBranch
   },
 };
 
+function createBaseCheckAdministratorRequest(): CheckAdministratorRequest {
+  return {};
+}
+
+export const CheckAdministratorRequest: MessageFns<CheckAdministratorRequest> = {
+  encode(_: CheckAdministratorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckAdministratorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckAdministratorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): CheckAdministratorRequest {
+    return {};
+  },
+
+  toJSON(_: CheckAdministratorRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckAdministratorRequest>, I>>(base?: I): CheckAdministratorRequest {
+    return CheckAdministratorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckAdministratorRequest>, I>>(_: I): CheckAdministratorRequest {
+    const message = createBaseCheckAdministratorRequest();
+    return message;
+  },
+};
+
+function createBaseCheckAdministratorResponse(): CheckAdministratorResponse {
+  return { isAdministrator: false };
+}
+
+export const CheckAdministratorResponse: MessageFns<CheckAdministratorResponse> = {
+  encode(message: CheckAdministratorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.isAdministrator !== false) {
+      writer.uint32(8).bool(message.isAdministrator);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckAdministratorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckAdministratorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.isAdministrator = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckAdministratorResponse {
+    return {
+      isAdministrator: isSet(object.isAdministrator)
+        ? globalThis.Boolean(object.isAdministrator)
+        : isSet(object.is_administrator)
+        ? globalThis.Boolean(object.is_administrator)
+        : false,
+    };
+  },
+
+  toJSON(message: CheckAdministratorResponse): unknown {
+    const obj: any = {};
+    if (message.isAdministrator !== false) {
+      obj.isAdministrator = message.isAdministrator;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckAdministratorResponse>, I>>(base?: I): CheckAdministratorResponse {
+    return CheckAdministratorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckAdministratorResponse>, I>>(object: I): CheckAdministratorResponse {
+    const message = createBaseCheckAdministratorResponse();
+    message.isAdministrator = object.isAdministrator ?? false;
+    return message;
+  },
+};
+
 /**
  * Identity answers the other services' questions about callers and users. Every call carries
  * metadata `x-platform-caller`: whom it acts for, signed with the internal secret and bound to
@@ -2475,6 +2607,21 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): SetProjectDefaultBranchResponse =>
       SetProjectDefaultBranchResponse.decode(value),
   },
+  /**
+   * Whether the call's signed caller is an active administrator now, for services that serve
+   * administrator-only routes: the flag the gateway signed may predate a demotion or a block.
+   */
+  checkAdministrator: {
+    path: "/platform.identity.v1.IdentityService/CheckAdministrator" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckAdministratorRequest): Buffer =>
+      Buffer.from(CheckAdministratorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckAdministratorRequest => CheckAdministratorRequest.decode(value),
+    responseSerialize: (value: CheckAdministratorResponse): Buffer =>
+      Buffer.from(CheckAdministratorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckAdministratorResponse => CheckAdministratorResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -2502,6 +2649,11 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * that branch).
    */
   setProjectDefaultBranch: handleUnaryCall<SetProjectDefaultBranchRequest, SetProjectDefaultBranchResponse>;
+  /**
+   * Whether the call's signed caller is an active administrator now, for services that serve
+   * administrator-only routes: the flag the gateway signed may predate a demotion or a block.
+   */
+  checkAdministrator: handleUnaryCall<CheckAdministratorRequest, CheckAdministratorResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -2612,6 +2764,25 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetProjectDefaultBranchResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Whether the call's signed caller is an active administrator now, for services that serve
+   * administrator-only routes: the flag the gateway signed may predate a demotion or a block.
+   */
+  checkAdministrator(
+    request: CheckAdministratorRequest,
+    callback: (error: ServiceError | null, response: CheckAdministratorResponse) => void,
+  ): ClientUnaryCall;
+  checkAdministrator(
+    request: CheckAdministratorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckAdministratorResponse) => void,
+  ): ClientUnaryCall;
+  checkAdministrator(
+    request: CheckAdministratorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckAdministratorResponse) => void,
   ): ClientUnaryCall;
 }
 

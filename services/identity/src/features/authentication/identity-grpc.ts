@@ -1,3 +1,4 @@
+import type { AdministratorCheck } from '@platform/auth';
 import type { Logger } from '@platform/logger';
 import { unaryHandler, type GrpcServiceBinding, type RpcScope } from '@platform/grpc';
 import { inUnitOfWork, type Orm } from '@platform/db';
@@ -6,6 +7,8 @@ import {
   UserState,
   type AuthenticateRequest,
   type AuthenticateResponse,
+  type CheckAdministratorRequest,
+  type CheckAdministratorResponse,
   type GetUsersRequest,
   type GetUsersResponse,
   type IdentityServiceServer,
@@ -18,9 +21,11 @@ import { basicUserView, type ViewContext } from '../users/user-views.ts';
  * What each RPC may do for a user's token, as the routes that lead to it: user summaries serve
  * API and git reads alike; authenticating is the gateway's own question, asked on its own behalf.
  */
-const AUTHENTICATION_RPC_SCOPES: Record<'authenticate' | 'getUsers', RpcScope> = {
+const AUTHENTICATION_RPC_SCOPES: Record<'authenticate' | 'getUsers' | 'checkAdministrator', RpcScope> = {
   authenticate: 'internal',
   getUsers: ['read_api', 'read_repository'],
+  // Asked for whichever token reached an administrator-only route; it tells only about the caller.
+  checkAdministrator: ['read_user', 'read_api', 'read_repository', 'read_registry'],
 };
 
 /**
@@ -31,11 +36,13 @@ export function identityGrpc(options: {
   orm: Orm;
   tokens: TokensService;
   users: UserStore;
+  /** Confirms the signed caller's administrator flag against the user's current row. */
+  administrators: AdministratorCheck;
   views: ViewContext;
   logger: Logger;
 }): GrpcServiceBinding {
-  const { orm, tokens, users, views, logger } = options;
-  const implementation: Pick<IdentityServiceServer, 'authenticate' | 'getUsers'> = {
+  const { orm, tokens, users, administrators, views, logger } = options;
+  const implementation: Pick<IdentityServiceServer, 'authenticate' | 'getUsers' | 'checkAdministrator'> = {
     authenticate: unaryHandler(logger, (request: AuthenticateRequest) =>
       inUnitOfWork(orm, async (): Promise<AuthenticateResponse> => {
         const { user, scopes, tokenId, impersonator } = await tokens.authenticate(request.token, request.sudo || undefined);
@@ -46,6 +53,14 @@ export function identityGrpc(options: {
           tokenId,
         };
       }),
+    ),
+    checkAdministrator: unaryHandler(logger, (_request: CheckAdministratorRequest, { caller }) =>
+      inUnitOfWork(
+        orm,
+        async (): Promise<CheckAdministratorResponse> => ({
+          isAdministrator: caller.kind === 'user' && (await administrators.isAdministrator(caller)),
+        }),
+      ),
     ),
     getUsers: unaryHandler(logger, (request: GetUsersRequest) =>
       inUnitOfWork(orm, async (): Promise<GetUsersResponse> => {

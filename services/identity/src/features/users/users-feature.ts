@@ -1,3 +1,4 @@
+import type { AdministratorCheck } from '@platform/auth';
 import type { EntityManager } from '@platform/db';
 import { NotFoundError } from '@platform/errors';
 import { createRouter } from '@platform/http';
@@ -9,6 +10,7 @@ import type { ViewContext } from './user-views.ts';
 import { PgUserStore, type UserStore } from './users-store.ts';
 import { UsersService } from './users-service.ts';
 import { usersRoutes } from './users-routes.ts';
+import { CurrentAdministrators } from './current-administrators.ts';
 
 export const usersEntities = [User, Identity];
 
@@ -17,6 +19,8 @@ export interface UsersFeature extends Feature {
   store: UserStore;
   /** Users' custom attributes: listed with users here, edited through the custom-attributes feature. */
   customAttributes: CustomAttributesService;
+  /** Who is an administrator now, from the user's row: confirms administrator-only routes and identity's CheckAdministrator. */
+  administrators: AdministratorCheck;
 }
 
 /** Users: accounts, their identities and states. */
@@ -32,5 +36,11 @@ export function createUsersFeature(deps: { em: EntityManager; views: ViewContext
       return user.id;
     },
   });
-  return { users, store, customAttributes, routes: [createRouter(usersRoutes, { users, customAttributes, views })] };
+  return {
+    users,
+    store,
+    customAttributes,
+    administrators: new CurrentAdministrators(store),
+    routes: [createRouter(usersRoutes, { users, customAttributes, views })],
+  };
 }
