@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConflictError, FieldValidationError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { HttpStatusError } from '@platform/http';
 import { errorToScim, SCIM_ERROR_SCHEMA, ScimFilterError, ScimNotFoundError } from './scim-errors.ts';
 
 describe('errorToScim', () => {
@@ -20,6 +21,18 @@ describe('errorToScim', () => {
       status: String(status),
       ...(scimType ? { scimType } : {}),
       detail,
+    });
+  });
+
+  it('keeps the status of a request refused before any SCIM route ran, such as malformed parameters or an unsupported charset', () => {
+    expect(errorToScim(new HttpStatusError(400, 'The parameters are nested too deeply'))).toEqual({
+      status: 400,
+      body: { schemas: [SCIM_ERROR_SCHEMA], status: '400', detail: '400 Bad request - The parameters are nested too deeply' },
+    });
+    const charset = Object.assign(new Error('unsupported charset "X-BOGUS"'), { status: 415, type: 'charset.unsupported' });
+    expect(errorToScim(charset)).toEqual({
+      status: 415,
+      body: { schemas: [SCIM_ERROR_SCHEMA], status: '415', detail: '415 Unsupported Media Type' },
     });
   });
 

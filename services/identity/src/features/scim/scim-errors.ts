@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Request } from 'express';
+import { errorToHttp } from '@platform/http';
 import type { Logger } from '@platform/logger';
 import {
   ConflictError,
@@ -56,7 +57,17 @@ export function errorToScim(error: unknown): ScimErrorResponse | undefined {
   const parserError = (error as { type?: unknown } | null)?.type;
   if (parserError === 'entity.parse.failed') return scimError(400, 'The request body is not valid JSON', 'invalidSyntax');
   if (parserError === 'entity.too.large') return scimError(413, 'The request body is too large');
+  // Whatever else refused the request before a route ran (a malformed URL or parameter, an
+  // unsupported charset) keeps the status GitLab's renderer gives it, in SCIM's shape.
+  const refused = errorToHttp(error);
+  if (refused && refused.status >= 400) return scimError(refused.status, detailOf(refused.body));
   return undefined;
+}
+
+function detailOf(body: unknown): string {
+  const { error, message } = (body ?? {}) as { error?: unknown; message?: unknown };
+  if (typeof error === 'string') return error;
+  return typeof message === 'string' ? message : 'Bad Request';
 }
 
 /** Answers every error of the SCIM routes in the SCIM error schema, with the SCIM content type. */
