@@ -13,6 +13,19 @@ export interface MatrixEntry {
   minRole?: number;
   /** Destroys what later routes use (the fixture group or project, the caller's own token): runs last. */
   destructive?: boolean;
+  /**
+   * Valid parameters for a write that requires some: GitLab validates parameters before it
+   * authorizes, so with an empty body every caller would get 400 and authorization went unseen.
+   */
+  body?: (ids: MatrixIds) => Record<string, unknown>;
+}
+
+/** Fixture ids a matrix entry's body may name. */
+export interface MatrixIds {
+  /** A member (guest) of the fixture group. */
+  userId: number;
+  /** A group other than the fixture's. */
+  otherGroupId: number;
 }
 
 const group = (minRole: number, destructive = false): MatrixEntry => ({
@@ -73,21 +86,21 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/groups/:id': group(ROLE.guest),
   'PUT /api/v4/groups/:id': group(ROLE.owner),
   'DELETE /api/v4/groups/:id': group(ROLE.owner, true),
-  'POST /api/v4/groups/:id/share': group(ROLE.owner),
+  'POST /api/v4/groups/:id/share': { ...group(ROLE.owner), body: (ids) => ({ group_id: ids.otherGroupId, group_access: ROLE.guest }) },
   'DELETE /api/v4/groups/:id/share/:group_id': group(ROLE.owner),
   'GET /api/v4/groups/:id/members/all': group(ROLE.guest),
   'GET /api/v4/groups/:id/members/all/:user_id': group(ROLE.guest),
   'GET /api/v4/groups/:id/members': group(ROLE.guest),
   'GET /api/v4/groups/:id/members/:user_id': group(ROLE.guest),
-  'POST /api/v4/groups/:id/members': group(ROLE.owner),
-  'PUT /api/v4/groups/:id/members/:user_id': group(ROLE.owner),
+  'POST /api/v4/groups/:id/members': { ...group(ROLE.owner), body: (ids) => ({ user_id: ids.userId, access_level: ROLE.guest }) },
+  'PUT /api/v4/groups/:id/members/:user_id': { ...group(ROLE.owner), body: () => ({ access_level: ROLE.guest }) },
   'DELETE /api/v4/groups/:id/members/:user_id': group(ROLE.owner),
   'GET /api/v4/projects/:id/members/all': project(ROLE.guest),
   'GET /api/v4/projects/:id/members/all/:user_id': project(ROLE.guest),
   'GET /api/v4/projects/:id/members': project(ROLE.guest),
   'GET /api/v4/projects/:id/members/:user_id': project(ROLE.guest),
-  'POST /api/v4/projects/:id/members': project(ROLE.maintainer),
-  'PUT /api/v4/projects/:id/members/:user_id': project(ROLE.maintainer),
+  'POST /api/v4/projects/:id/members': { ...project(ROLE.maintainer), body: (ids) => ({ user_id: ids.userId, access_level: ROLE.guest }) },
+  'PUT /api/v4/projects/:id/members/:user_id': { ...project(ROLE.maintainer), body: () => ({ access_level: ROLE.guest }) },
   'DELETE /api/v4/projects/:id/members/:user_id': project(ROLE.maintainer),
   'GET /api/v4/namespaces': none,
   'GET /api/v4/namespaces/:id': group(ROLE.guest),
@@ -98,13 +111,16 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'DELETE /api/v4/projects/:id': project(ROLE.owner, true),
   'POST /api/v4/projects/:id/archive': project(ROLE.maintainer),
   'POST /api/v4/projects/:id/unarchive': project(ROLE.maintainer),
-  'POST /api/v4/projects/:id/share': project(ROLE.maintainer),
+  'POST /api/v4/projects/:id/share': {
+    ...project(ROLE.maintainer),
+    body: (ids) => ({ group_id: ids.otherGroupId, group_access: ROLE.guest }),
+  },
   'DELETE /api/v4/projects/:id/share/:group_id': project(ROLE.maintainer),
   'POST /api/v4/projects/:id/star': project(ROLE.guest),
   'POST /api/v4/projects/:id/unstar': project(ROLE.guest),
   'GET /api/v4/projects/:id/repository/branches': project(ROLE.reporter),
   'GET /api/v4/projects/:id/repository/branches/:branch': project(ROLE.reporter),
-  'POST /api/v4/projects/:id/repository/branches': project(ROLE.developer),
+  'POST /api/v4/projects/:id/repository/branches': { ...project(ROLE.developer), body: () => ({ branch: 'matrix', ref: 'main' }) },
   'GET /api/v4/projects/:id/repository/commits/:sha': project(ROLE.reporter),
   'GET /api/v4/groups/:id/saml': group(ROLE.owner),
   'PUT /api/v4/groups/:id/saml': group(ROLE.owner),
