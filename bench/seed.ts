@@ -53,7 +53,9 @@ export async function seed(databaseUrl: string, size: SeedSize = STANDARD_SIZE):
     if (seeded === 0) await insertEverything(client, size);
     const member = await memberWithToken(client);
     await client.query('commit');
-    await client.query('analyze');
+    // Vacuum as well as analyze: where autovacuum is off or behind, the bulk load leaves the GIN
+    // indexes (`traversal_ids`, trigram search) with long pending lists that every lookup scans.
+    await client.query('vacuum analyze');
     return { counts: await countsOf(client), member, sample: await sampleOf(client, member.id) };
   } catch (error) {
     await client.query('rollback').catch(() => {});

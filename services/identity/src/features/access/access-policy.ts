@@ -7,15 +7,7 @@ import { Namespace, type Group } from './namespace.entity.ts';
 import { MAX_ID } from './sql-helpers.ts';
 import type { NamespaceStore } from './namespaces-store.ts';
 import { Project } from './project.entity.ts';
-import {
-  accessCtes,
-  ANONYMOUS,
-  groupAccessLevel,
-  groupVisibleTo,
-  projectAccessLevel,
-  projectVisibleTo,
-  type Viewer,
-} from './access-sql.ts';
+import { ANONYMOUS, groupAccessLevel, groupVisibleTo, projectAccessLevel, projectVisibleTo, type Viewer } from './access-sql.ts';
 import { NO_ACCESS } from './access-levels.ts';
 
 export interface AccessibleGroup {
@@ -93,8 +85,7 @@ export class AccessPolicy {
       typeof idOrPath === 'number' ? (idOrPath > MAX_ID ? null : sql`n.id = ${idOrPath}`) : sql`lower(n.full_path) = lower(${idOrPath})`;
     if (!match) throw new NotFoundError('Group');
     const { rows } = await sql<EntityDictionary<Namespace> & { visible__: boolean; access_level__: number }>`
-      with ${accessCtes(viewer)}
-      select n.*, ${groupVisibleTo(viewer)} as visible__, ${groupAccessLevel()} as access_level__
+      select n.*, ${groupVisibleTo(viewer)} as visible__, ${groupAccessLevel(viewer)} as access_level__
       from namespaces n where n.kind = 'group' and ${match}`.execute(this.#em.getKysely());
     const row = rows[0];
     if (!row?.visible__) throw new NotFoundError('Group');
@@ -118,11 +109,10 @@ export class AccessPolicy {
         namespace_level__: number | null;
       }
     >`
-      with ${accessCtes(viewer)}
-      select p.*, ${projectVisibleTo(viewer)} as visible__, ${projectAccessLevel()} as access_level__,
+      select p.*, ${projectVisibleTo(viewer)} as visible__, ${projectAccessLevel(viewer)} as access_level__,
         (select m.access_level from members m
          where m.source_type = 'Project' and m.source_id = p.id and m.user_id = ${userId} and m.requested_at is null) as direct_level__,
-        (select a.access_level from group_access a where a.id = p.namespace_id) as namespace_level__
+        (select ${groupAccessLevel(viewer, 'pn')} from namespaces pn where pn.id = p.namespace_id) as namespace_level__
       from projects p where ${match}`.execute(this.#em.getKysely());
     const row = rows[0];
     if (!row?.visible__) throw new NotFoundError('Project');
@@ -158,7 +148,7 @@ export class AccessPolicy {
     const levels = new Map<number, number>(groupIds.map((id) => [id, NO_ACCESS]));
     if (groupIds.length === 0 || viewer.kind === 'anonymous') return levels;
     const { rows } = await sql<{ id: number; access_level: number }>`
-      with ${accessCtes(viewer)} select id, access_level from group_access where id = any(${groupIds}::integer[])`.execute(
+      select n.id, ${groupAccessLevel(viewer)} as access_level from namespaces n where n.id = any(${groupIds}::integer[])`.execute(
       this.#em.getKysely(),
     );
     for (const row of rows) levels.set(row.id, Number(row.access_level));
@@ -170,7 +160,7 @@ export class AccessPolicy {
     const levels = new Map<number, number>(projectIds.map((id) => [id, NO_ACCESS]));
     if (projectIds.length === 0 || viewer.kind === 'anonymous') return levels;
     const { rows } = await sql<{ id: number; access_level: number }>`
-      with ${accessCtes(viewer)} select id, access_level from project_access where id = any(${projectIds}::integer[])`.execute(
+      select p.id, ${projectAccessLevel(viewer)} as access_level from projects p where p.id = any(${projectIds}::integer[])`.execute(
       this.#em.getKysely(),
     );
     for (const row of rows) levels.set(row.id, Number(row.access_level));

@@ -3,10 +3,21 @@
  * projects, so the rules live in one place.
  *
  * A user's access to a group is the highest of their memberships of the group and its ancestors,
- * and of the groups it (or an ancestor) is shared with, capped by the share's level. Access to a
- * project is the highest of a project membership, access to its namespace's group, and access
- * to a group the project is shared with, capped by the share's level. Expired memberships and
- * shares, and pending access requests, grant nothing.
+ * and of the groups it (or an ancestor) is shared with, capped by the share's level (membership
+ * of the shared-with group or one of its ancestors counts). Access to a project is the highest of
+ * a project membership, access to its namespace's group, and membership of a group the project is
+ * shared with, capped by the share's level. Expired memberships and shares, and pending access
+ * requests, grant nothing. A group is visible by its visibility, or to a user related to it: with
+ * access to it, or to a group or project inside it.
+ *
+ * Two shapes, one per kind of question:
+ * - A row's own access (`groupAccessLevel`, `projectAccessLevel`, `groupVisibleTo`,
+ *   `projectVisibleTo`) starts from the row: its ancestry (`traversal_ids`), then the caller's
+ *   memberships on those groups and the shares into them. A handful of index lookups, whatever
+ *   the caller belongs to; no common table expressions needed.
+ * - A list's filter (`listedGroupVisibleTo`, `listedProjectVisibleTo`, `groupWithAccess`...) needs
+ *   `accessCtes`: the caller's few membership rows, joined once per statement to the namespaces
+ *   below them by `traversal_ids`, so that each listed row costs a hash probe.
  */
 import { sql, type RawBuilder } from 'kysely';
 
@@ -24,53 +35,49 @@ const activeMember = (alias: string) =>
 const activeLink = (alias: string) => sql.raw(`(${alias}.expires_at is null or ${alias}.expires_at > current_date)`);
 
 /**
- * Common table expressions for `viewer`: `group_member_access (id, access_level)` from
- * memberships, `group_access` adding group shares, `project_access`, and `related_groups`, the
- * groups a user can see because they belong to them or to something inside them.
+ * `members` as `m`, restricted to the user's active memberships of the groups in `ancestry` (an
+ * integer array expression): a lookup on the (source_type, source_id, user_id) key.
  */
-export function accessCtes(viewer: Viewer): RawBuilder<unknown> {
-  const userId = userIdOf(viewer);
-  return sql`
-    group_member_access (id, access_level) as (
-      select g.id, max(m.access_level)
-      from members m
-      join namespaces g on g.traversal_ids @> array[m.source_id]
-      where m.source_type = 'Group' and m.user_id = ${userId} and ${activeMember('m')}
-      group by g.id
-    ),
-    group_access (id, access_level) as (
-      select id, max(access_level) from (
-        select id, access_level from group_member_access
-        union all
-        select g.id, least(l.group_access, a.access_level)
-        from group_member_access a
-        join group_group_links l on l.shared_with_group_id = a.id and ${activeLink('l')}
-        join namespaces g on g.traversal_ids @> array[l.shared_group_id]
-      ) levels
-      group by id
-    ),
-    project_access (id, access_level) as (
-      select id, max(access_level) from (
-        select m.source_id as id, m.access_level
-        from members m
-        where m.source_type = 'Project' and m.user_id = ${userId} and ${activeMember('m')}
-        union all
-        select p.id, a.access_level from group_access a join projects p on p.namespace_id = a.id
-        union all
-        select l.project_id, least(l.group_access, a.access_level)
-        from group_member_access a
-        join project_group_links l on l.group_id = a.id and ${activeLink('l')}
-      ) levels
-      group by id
-    ),
-    related_groups (id) as (
-      select unnest(g.traversal_ids) from group_access a join namespaces g on g.id = a.id
-      union
-      select unnest(n.traversal_ids)
-      from project_access a
-      join projects p on p.id = a.id
-      join namespaces n on n.id = p.namespace_id and n.kind = 'group'
-    )`;
+function membershipIn(userId: number, ancestry: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`m.source_type = 'Group' and m.source_id = any(${ancestry}) and m.user_id = ${userId} and ${activeMember('m')}`;
+}
+
+/** Level rows (`level`) granted on a group whose ancestry (self included) is `ancestry`: memberships, then shares into it. */
+function groupLevels(userId: number, ancestry: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`select m.access_level as level from members m where ${membershipIn(userId, ancestry)}
+    union all
+    select least(l.group_access, m.access_level) from group_group_links l
+    join namespaces w on w.id = l.shared_with_group_id
+    join members m on ${membershipIn(userId, sql`w.traversal_ids`)}
+    where l.shared_group_id = any(${ancestry}) and ${activeLink('l')}`;
+}
+
+/** Level rows granted on project `project` (an id expression) other than through its namespace: membership, then shares. */
+function projectOwnLevels(userId: number, project: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`select m.access_level as level from members m
+    where m.source_type = 'Project' and m.source_id = ${project} and m.user_id = ${userId} and ${activeMember('m')}
+    union all
+    select least(l.group_access, m.access_level) from project_group_links l
+    join namespaces w on w.id = l.group_id
+    join members m on ${membershipIn(userId, sql`w.traversal_ids`)}
+    where l.project_id = ${project} and ${activeLink('l')}`;
+}
+
+/** The viewer's effective access level on a group (alias `alias` of `namespaces`), 0 without any. */
+export function groupAccessLevel(viewer: Viewer, alias = 'n'): RawBuilder<number> {
+  if (viewer.kind === 'anonymous') return sql<number>`0`;
+  const levels = groupLevels(viewer.userId, sql.ref(`${alias}.traversal_ids`));
+  return sql<number>`coalesce((select max(level) from (${levels}) levels), 0)`;
+}
+
+/** The viewer's effective access level on a project (alias `alias` of `projects`), 0 without any. */
+export function projectAccessLevel(viewer: Viewer, alias = 'p'): RawBuilder<number> {
+  if (viewer.kind === 'anonymous') return sql<number>`0`;
+  const ancestry = sql`(select pn.traversal_ids from namespaces pn where pn.id = ${sql.ref(`${alias}.namespace_id`)})::integer[]`;
+  return sql<number>`coalesce((select max(level) from (
+    ${projectOwnLevels(viewer.userId, sql.ref(`${alias}.id`))}
+    union all
+    ${groupLevels(viewer.userId, ancestry)}) levels), 0)`;
 }
 
 /** The visibility levels `viewer` sees without any membership. */
@@ -79,28 +86,107 @@ function openVisibilities(viewer: Viewer): string[] {
   return viewer.external ? ['public'] : ['public', 'internal'];
 }
 
-/** True for a group (alias `alias` of `namespaces`) that `viewer` may see; needs `accessCtes`. */
+/**
+ * True for a group (alias `alias` of `namespaces`) that `viewer` may see: by its visibility, by
+ * access to it, or by access to a group or project inside it (a membership or a share whose
+ * namespace lies below it).
+ */
 export function groupVisibleTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown> {
   if (viewer.kind === 'user' && viewer.isAdmin) return sql`true`;
   const visibility = sql.ref(`${alias}.visibility`);
   if (viewer.kind === 'anonymous') return sql`${visibility} = 'public'`;
-  return sql`(${visibility} = any(${openVisibilities(viewer)}::text[]) or ${sql.ref(`${alias}.id`)} in (select id from related_groups))`;
+  const userId = viewer.userId;
+  const inside = sql`array[${sql.ref(`${alias}.id`)}]`;
+  return sql`(${visibility} = any(${openVisibilities(viewer)}::text[])
+    or ${groupAccessLevel(viewer, alias)} > 0
+    or exists (select 1 from members m join namespaces d on d.id = m.source_id
+      where m.source_type = 'Group' and m.user_id = ${userId} and ${activeMember('m')} and d.traversal_ids @> ${inside})
+    or exists (select 1 from members m join projects p on p.id = m.source_id join namespaces d on d.id = p.namespace_id
+      where m.source_type = 'Project' and m.user_id = ${userId} and ${activeMember('m')} and d.traversal_ids @> ${inside})
+    or exists (select 1 from namespaces d join group_group_links l on l.shared_group_id = d.id and ${activeLink('l')}
+      join namespaces w on w.id = l.shared_with_group_id join members m on ${membershipIn(userId, sql`w.traversal_ids`)}
+      where d.traversal_ids @> ${inside})
+    or exists (select 1 from namespaces d join projects p on p.namespace_id = d.id
+      join project_group_links l on l.project_id = p.id and ${activeLink('l')}
+      join namespaces w on w.id = l.group_id join members m on ${membershipIn(userId, sql`w.traversal_ids`)}
+      where d.traversal_ids @> ${inside}))`;
 }
 
-/** True for a project (alias `alias` of `projects`) that `viewer` may see; needs `accessCtes`. */
+/** True for a project (alias `alias` of `projects`) that `viewer` may see: by its visibility or by any access to it. */
 export function projectVisibleTo(viewer: Viewer, alias = 'p'): RawBuilder<unknown> {
   if (viewer.kind === 'user' && viewer.isAdmin) return sql`true`;
   const visibility = sql.ref(`${alias}.visibility`);
   if (viewer.kind === 'anonymous') return sql`${visibility} = 'public'`;
-  return sql`(${visibility} = any(${openVisibilities(viewer)}::text[]) or ${sql.ref(`${alias}.id`)} in (select id from project_access))`;
+  return sql`(${visibility} = any(${openVisibilities(viewer)}::text[]) or ${projectAccessLevel(viewer, alias)} > 0)`;
 }
 
-/** The viewer's effective access level on a group (alias `alias`), 0 without any; needs `accessCtes`. */
-export function groupAccessLevel(alias = 'n'): RawBuilder<number> {
-  return sql<number>`coalesce((select access_level from group_access where id = ${sql.ref(`${alias}.id`)}), 0)`;
+/**
+ * Common table expressions for list filters, from the viewer's membership rows:
+ * `access_roots (id)`, the groups a user's access starts from (their group memberships and the
+ * groups shared with those or with groups below them); `access_groups (id)`, every group at or
+ * below a root (each has some access); `access_projects (id)`, projects reached by a project
+ * membership or a share; `related_groups (id)`, the ancestors of roots and of those projects.
+ */
+export function accessCtes(viewer: Viewer): RawBuilder<unknown> {
+  const userId = userIdOf(viewer);
+  return sql`
+    access_memberships (id) as (
+      select m.source_id from members m where m.source_type = 'Group' and m.user_id = ${userId} and ${activeMember('m')}
+    ),
+    access_roots (id) as (
+      select id from access_memberships
+      union
+      select l.shared_group_id from namespaces w join group_group_links l on l.shared_with_group_id = w.id and ${activeLink('l')}
+      where w.traversal_ids && array(select id from access_memberships)
+    ),
+    access_groups (id) as (
+      select g.id from namespaces g where g.traversal_ids && array(select id from access_roots)
+    ),
+    access_projects (id) as (
+      select m.source_id from members m where m.source_type = 'Project' and m.user_id = ${userId} and ${activeMember('m')}
+      union
+      select l.project_id from namespaces w join project_group_links l on l.group_id = w.id and ${activeLink('l')}
+      where w.traversal_ids && array(select id from access_memberships)
+    ),
+    related_groups (id) as (
+      select unnest(g.traversal_ids) from namespaces g where g.id in (select id from access_roots)
+      union
+      select unnest(n.traversal_ids) from access_projects a join projects p on p.id = a.id
+      join namespaces n on n.id = p.namespace_id and n.kind = 'group'
+    )`;
 }
 
-/** The viewer's effective access level on a project (alias `alias`), 0 without any; needs `accessCtes`. */
-export function projectAccessLevel(alias = 'p'): RawBuilder<number> {
-  return sql<number>`coalesce((select access_level from project_access where id = ${sql.ref(`${alias}.id`)}), 0)`;
+/** In a list: a group (alias `alias`) the viewer is related to, with access to it or to something inside; needs `accessCtes`. */
+export function groupRelatedTo(alias = 'n'): RawBuilder<unknown> {
+  const id = sql.ref(`${alias}.id`);
+  return sql`(${id} in (select id from access_groups) or ${id} in (select id from related_groups))`;
+}
+
+/** In a list: `groupVisibleTo`, evaluated against the viewer's whole access at once; needs `accessCtes`. */
+export function listedGroupVisibleTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown> {
+  if (viewer.kind !== 'user' || viewer.isAdmin) return groupVisibleTo(viewer, alias);
+  return sql`(${sql.ref(`${alias}.visibility`)} = any(${openVisibilities(viewer)}::text[]) or ${groupRelatedTo(alias)})`;
+}
+
+/** In a list: `projectVisibleTo`, evaluated against the viewer's whole access at once; needs `accessCtes`. */
+export function listedProjectVisibleTo(viewer: Viewer, alias = 'p'): RawBuilder<unknown> {
+  if (viewer.kind !== 'user' || viewer.isAdmin) return projectVisibleTo(viewer, alias);
+  return sql`(${sql.ref(`${alias}.visibility`)} = any(${openVisibilities(viewer)}::text[]) or ${projectReached(alias)})`;
+}
+
+function projectReached(alias: string): RawBuilder<unknown> {
+  return sql`(${sql.ref(`${alias}.id`)} in (select id from access_projects)
+    or ${sql.ref(`${alias}.namespace_id`)} in (select id from access_groups))`;
+}
+
+/** In a list: a group (alias `alias`) on which the viewer has at least `minimum`; needs `accessCtes`. */
+export function groupWithAccess(viewer: Viewer, minimum: number, alias = 'n'): RawBuilder<unknown> {
+  if (viewer.kind === 'anonymous') return sql`false`;
+  return sql`(${sql.ref(`${alias}.id`)} in (select id from access_groups) and ${groupAccessLevel(viewer, alias)} >= ${minimum})`;
+}
+
+/** In a list: a project (alias `alias`) on which the viewer has at least `minimum`; needs `accessCtes`. */
+export function projectWithAccess(viewer: Viewer, minimum: number, alias = 'p'): RawBuilder<unknown> {
+  if (viewer.kind === 'anonymous') return sql`false`;
+  return sql`(${projectReached(alias)} and ${projectAccessLevel(viewer, alias)} >= ${minimum})`;
 }

@@ -1,7 +1,7 @@
 import type { EntityDictionary } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
-import { accessCtes, type Viewer } from './access-sql.ts';
+import { accessCtes, groupWithAccess, type Viewer } from './access-sql.ts';
 import { Namespace } from './namespace.entity.ts';
 import { escapeLike, MAX_ID } from './sql-helpers.ts';
 import { mapPage, readPage, type Page, type PageWindow } from '@platform/db';
@@ -63,7 +63,7 @@ export class PgNamespaceStore implements NamespaceStore {
     const minimum = filter.ownedOnly ? 50 : 10;
     const conditions: RawBuilder<unknown>[] = [];
     if (!viewer.isAdmin || filter.ownedOnly) {
-      conditions.push(sql`(n.owner_id = ${viewer.userId} or n.id in (select id from group_access where access_level >= ${minimum}))`);
+      conditions.push(sql`(n.owner_id = ${viewer.userId} or ${groupWithAccess(viewer, minimum)})`);
     }
     if (filter.search) {
       const pattern = `%${escapeLike(filter.search)}%`;

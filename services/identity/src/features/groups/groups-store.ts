@@ -4,7 +4,7 @@ import { UniqueConstraintViolationException, type EntityDictionary } from '@mikr
 import { FieldValidationError } from '@platform/errors';
 import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import { Namespace, type Group } from '../access/namespace.entity.ts';
-import { accessCtes, groupVisibleTo, type Viewer } from '../access/access-sql.ts';
+import { accessCtes, groupRelatedTo, groupVisibleTo, groupWithAccess, listedGroupVisibleTo, type Viewer } from '../access/access-sql.ts';
 import { GroupGroupLink } from './group.entity.ts';
 import type { SharedGroup } from '../access/namespace-views.ts';
 import { asGroups, PgGroupLookup, type GroupLookup } from '../access/group-lookup.ts';
@@ -186,7 +186,7 @@ export class PgGroupStore extends PgGroupLookup implements GroupStore {
   }
 
   async visibleSharesOf(viewer: Viewer, groupId: number): Promise<SharedGroup[]> {
-    const { rows } = await sql<SharedGroup>`with ${accessCtes(viewer)}
+    const { rows } = await sql<SharedGroup>`
       select g.id as "groupId", g.name as "groupName", g.full_path as "groupFullPath", l.group_access as "groupAccess",
         l.expires_at as "expiresAt"
       from group_group_links l join namespaces g on g.id = l.shared_with_group_id and g.kind = 'group'
@@ -219,7 +219,7 @@ export class PgGroupStore extends PgGroupLookup implements GroupStore {
 
 /** Which namespaces (alias `n`) a group list holds; needs `accessCtes`. */
 function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknown> {
-  const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, groupVisibleTo(viewer)];
+  const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, listedGroupVisibleTo(viewer)];
   if (filter.parentId !== undefined) conditions.push(sql`n.parent_id = ${filter.parentId}`);
   if (filter.descendantsOf !== undefined) {
     conditions.push(sql`n.traversal_ids @> array[${filter.descendantsOf}]::integer[] and n.id <> ${filter.descendantsOf}`);
@@ -232,9 +232,9 @@ function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknow
         and m.requested_at is null and (m.expires_at is null or m.expires_at > current_date))`);
   }
   if (filter.minAccessLevel !== undefined) {
-    conditions.push(sql`n.id in (select id from group_access where access_level >= ${filter.minAccessLevel})`);
+    conditions.push(groupWithAccess(viewer, filter.minAccessLevel));
   }
-  if (filter.relatedOnly) conditions.push(sql`n.id in (select id from related_groups)`);
+  if (filter.relatedOnly) conditions.push(groupRelatedTo());
   if (filter.skipIds && filter.skipIds.length > 0) conditions.push(sql`n.id <> all(${filter.skipIds}::integer[])`);
   if (filter.search) {
     const pattern = `%${escapeLike(filter.search)}%`;

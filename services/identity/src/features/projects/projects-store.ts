@@ -5,7 +5,14 @@ import { FieldValidationError } from '@platform/errors';
 import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import type { Visibility } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
-import { accessCtes, groupVisibleTo, projectVisibleTo, type Viewer } from '../access/access-sql.ts';
+import {
+  accessCtes,
+  groupVisibleTo,
+  listedProjectVisibleTo,
+  projectVisibleTo,
+  projectWithAccess,
+  type Viewer,
+} from '../access/access-sql.ts';
 import type { SharedGroup } from '../access/namespace-views.ts';
 import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { Project, ProjectGroupLink } from '../access/project.entity.ts';
@@ -216,7 +223,7 @@ export class PgProjectStore implements ProjectStore {
   async visibleSharesOf(viewer: Viewer, projectIds: number[]): Promise<Map<number, SharedGroup[]>> {
     const byProject = new Map<number, SharedGroup[]>(projectIds.map((id) => [id, []]));
     if (projectIds.length === 0) return byProject;
-    const { rows } = await sql<SharedGroup & { projectId: number }>`with ${accessCtes(viewer)}
+    const { rows } = await sql<SharedGroup & { projectId: number }>`
       select l.project_id as "projectId", g.id as "groupId", g.name as "groupName", g.full_path as "groupFullPath",
         l.group_access as "groupAccess", l.expires_at as "expiresAt"
       from project_group_links l join namespaces g on g.id = l.group_id and g.kind = 'group'
@@ -228,7 +235,7 @@ export class PgProjectStore implements ProjectStore {
 
   async ofGroupDetails(viewer: Viewer, groupId: number, limit: number): Promise<{ own: Project[]; shared: Project[] }> {
     const visible = projectVisibleTo(viewer);
-    const { rows } = await sql<EntityDictionary<Project> & { shared__: boolean }>`with ${accessCtes(viewer)}
+    const { rows } = await sql<EntityDictionary<Project> & { shared__: boolean }>`
       (select p.*, false as shared__ from projects p where p.namespace_id = ${groupId} and ${visible} order by p.id limit ${limit})
       union all
       (select p.*, true as shared__ from projects p where p.id in (${sharedWith(groupId)}) and ${visible} order by p.id limit ${limit})`.execute(
@@ -284,7 +291,7 @@ function orderBy(order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: strin
 
 /** Which projects (alias `p`) a project list holds; needs `accessCtes`. */
 function projectConditions(viewer: Viewer, filter: ProjectFilter): RawBuilder<unknown> {
-  const conditions: RawBuilder<unknown>[] = [projectVisibleTo(viewer)];
+  const conditions: RawBuilder<unknown>[] = [listedProjectVisibleTo(viewer)];
   if (filter.namespaceIds !== undefined) {
     const inNamespaces = sql`p.namespace_id = any(${filter.namespaceIds}::integer[])`;
     conditions.push(
@@ -304,7 +311,7 @@ function projectConditions(viewer: Viewer, filter: ProjectFilter): RawBuilder<un
     conditions.push(sql`(p.name ilike ${pattern} or p.path ilike ${pattern} or p.description ilike ${pattern}${namespaceMatch})`);
   }
   if (filter.minAccessLevel !== undefined) {
-    conditions.push(sql`p.id in (select id from project_access where access_level >= ${filter.minAccessLevel})`);
+    conditions.push(projectWithAccess(viewer, filter.minAccessLevel));
   }
   if (filter.starredBy !== undefined) {
     conditions.push(sql`p.id in (select project_id from project_stars where user_id = ${filter.starredBy})`);
