@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@platform/db';
 import { Migration20261122000200_audit_events } from './Migration20261122000200_audit_events.ts';
+import { Migration20261122220000_audit_event_keyset_index } from './Migration20261122220000_audit_event_keyset_index.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000200_audit_events', class: Migration20261122000200_audit_events },
+  { name: 'Migration20261122220000_audit_event_keyset_index', class: Migration20261122220000_audit_event_keyset_index },
 ];

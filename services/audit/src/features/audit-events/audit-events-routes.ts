@@ -1,4 +1,5 @@
-import { pageParams, routesOf } from '@platform/http';
+import { routesOf } from '@platform/http';
+import { auditEventList } from './audit-event-pages.ts';
 import type { AuditEventsService } from './audit-events-service.ts';
 import { auditEventView } from './audit-events-views.ts';
 import { auditEventIdParams, instanceAuditEventsQuery } from './audit-events.schemas.ts';
@@ -13,19 +14,13 @@ export const auditEventsRoutes = [
     access: 'administrator',
     scope: 'read_api',
     input: instanceAuditEventsQuery,
-    handle: async ({ input, deps: { auditEvents }, page }) => {
-      const window = pageParams(input);
-      const result = await auditEvents.list(
-        {
-          createdAfter: input.created_after,
-          createdBefore: input.created_before,
-          entityType: input.entity_type,
-          entityId: input.entity_id,
-        },
-        { offset: window.offset, limit: window.perPage },
-      );
-      return page(window, { ...result, items: result.items.map(auditEventView) });
-    },
+    handle: (context) =>
+      auditEventList(context, context.deps.auditEvents, {
+        createdAfter: context.input.created_after,
+        createdBefore: context.input.created_before,
+        entityType: context.input.entity_type,
+        entityId: context.input.entity_id,
+      }),
   }),
 
   route({

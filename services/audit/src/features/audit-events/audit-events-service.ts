@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '@platform/events';
 import { NotFoundError } from '@platform/errors';
 import type { AuditEvent } from './audit-event.entity.ts';
-import type { AuditEventFilter, AuditEventStore } from './audit-events-store.ts';
+import type { AuditEventFilter, AuditEventKeyset, AuditEventOrder, AuditEventStore } from './audit-events-store.ts';
 import { auditEventFor } from './audit-event-translation.ts';
 
 export class AuditEventsService {
@@ -17,8 +17,12 @@ export class AuditEventsService {
     if (auditEvent) await this.#store.insert(auditEvent);
   }
 
-  list(filter: AuditEventFilter, page: { offset: number; limit: number }) {
-    return this.#store.list(filter, page);
+  list(filter: AuditEventFilter, order: AuditEventOrder, page: { offset: number; limit: number }) {
+    return this.#store.list(filter, order, page);
+  }
+
+  listAfter(filter: AuditEventFilter, keyset: AuditEventKeyset) {
+    return this.#store.listAfter(filter, keyset);
   }
 
   async get(id: number): Promise<AuditEvent> {

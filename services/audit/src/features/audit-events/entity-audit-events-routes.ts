@@ -1,5 +1,6 @@
 import { NotFoundError } from '@platform/errors';
-import { pageParams, routesOf } from '@platform/http';
+import { routesOf } from '@platform/http';
+import { auditEventList } from './audit-event-pages.ts';
 import type { AuditEventsService } from './audit-events-service.ts';
 import { auditEventView } from './audit-events-views.ts';
 import { entityAuditEventParams, entityAuditEventsQuery } from './audit-events.schemas.ts';
@@ -32,14 +33,15 @@ export const entityAuditEventsRoutes = (
     access: 'user',
     scope: 'read_api',
     input: entityAuditEventsQuery,
-    handle: async ({ caller, input, deps: { auditEvents, access }, page }) => {
-      const entityId = await access.require({ resource, idOrPath: String(input.id), caller, minimumLevel });
-      const window = pageParams(input);
-      const result = await auditEvents.list(
-        { entityType, entityId, createdAfter: input.created_after, createdBefore: input.created_before },
-        { offset: window.offset, limit: window.perPage },
-      );
-      return page(window, { ...result, items: result.items.map(auditEventView) });
+    handle: async (context) => {
+      const { caller, input, deps } = context;
+      const entityId = await deps.access.require({ resource, idOrPath: String(input.id), caller, minimumLevel });
+      return auditEventList(context, deps.auditEvents, {
+        entityType,
+        entityId,
+        createdAfter: input.created_after,
+        createdBefore: input.created_before,
+      });
     },
   }),
 
