@@ -122,13 +122,15 @@ async function keysetPages(path: string, caller: Parameters<typeof harness.as>[0
   const pages: number[][] = [];
   let next: string | undefined = path;
   while (next) {
-    const response = await harness.api.get(next).set(harness.as(caller));
+    const response: { status: number; headers: Record<string, string>; body: unknown } = await harness.api
+      .get(next)
+      .set(harness.as(caller));
     expect(response.status).toBe(200);
     // Keyset pages carry no totals and no page numbers.
     expect(response.headers['x-total']).toBeUndefined();
     expect(response.headers['x-next-page']).toBeUndefined();
     pages.push((response.body as Array<{ id: number }>).map((event) => event.id));
-    const link = /<([^>]+)>; rel="next"/.exec(response.headers.link ?? '')?.[1];
+    const link: string | undefined = /<([^>]+)>; rel="next"/.exec(response.headers.link ?? '')?.[1];
     next = link ? `${new URL(link).pathname}${new URL(link).search}` : undefined;
     expect(pages.length).toBeLessThan(10);
   }
