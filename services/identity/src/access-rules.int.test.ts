@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql, type Kysely } from 'kysely';
-import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
+import { startIdentityHarness, type IdentityHarness } from './testing/identity-harness.ts';
 import {
   accessCtes,
   groupAccessLevel,
@@ -20,7 +20,7 @@ import {
   projectVisibleTo,
   projectWithAccess,
   type Viewer,
-} from './access-sql.ts';
+} from './features/access/access-sql.ts';
 
 interface Group {
   id: number;

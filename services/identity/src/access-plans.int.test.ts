@@ -12,8 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import pg from 'pg';
-import { seed } from '../../../../../bench/seed.ts';
-import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
+import { seed } from '../../../bench/seed.ts';
+import { startIdentityHarness, type IdentityHarness } from './testing/identity-harness.ts';
 import {
   accessCtes,
   groupAccessLevel,
@@ -26,7 +26,7 @@ import {
   projectVisibleTo,
   projectWithAccess,
   type Viewer,
-} from './access-sql.ts';
+} from './features/access/access-sql.ts';
 
 let harness: IdentityHarness;
 let client: pg.Client;
