@@ -1,2 +1,3 @@
-export { startTelemetry, tracingWanted } from './start-telemetry.ts';
+export { startTelemetry } from './start-telemetry.ts';
+export { tracingWanted } from './tracing-wanted.ts';
 export type { Telemetry } from './start-telemetry.ts';
