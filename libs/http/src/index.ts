@@ -21,7 +21,19 @@ export { listen, isDraining } from './listen.ts';
 export type { ListeningServer } from './listen.ts';
 export { callerOf } from './request-context.ts';
 export { routesOf, createRouter, routeCatalogue, reply, RouteReply, HTTP_METHODS } from './routes.ts';
-export type { RouteDefinition, RouteContext, RouteSpec, RouteAccess, CatalogueEntry, HttpMethod } from './routes.ts';
+export type {
+  RouteDefinition,
+  RouteContext,
+  RouteSpec,
+  RouteAccess,
+  CatalogueEntry,
+  HttpMethod,
+  ListRouteSpec,
+  ListContext,
+  ListResult,
+  ListParams,
+  SortDirection,
+} from './routes.ts';
 export { requestBodies, parseQueryString, nestParams, DEFAULT_BODY_LIMITS } from './request-body.ts';
 export type { BodyLimits, UploadedFile } from './request-body.ts';
 export { rejectMalformedUrl, rejectMalformedParams, malformedUrlError, MAX_PARAM_DEPTH } from './malformed-input.ts';

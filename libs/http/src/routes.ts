@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   requireCurrentAdmin,
   requireScope,
@@ -11,7 +11,7 @@ import {
 } from '@platform/auth';
 import { administratorCheckOf, callerOf } from './request-context.ts';
 import { parseParams, requestParams } from './params.ts';
-import { setPaginationHeaders, type PageRequest } from './pagination.ts';
+import { keysetHeaders, keysetOf, keysetShape, pageParams, pageShape, setPaginationHeaders, type PageRequest } from './pagination.ts';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -109,20 +109,126 @@ function checkDeclaration(entry: CatalogueEntry): void {
   }
 }
 
+export type SortDirection = 'asc' | 'desc';
+
+/** The parameters a list route adds to its input, as GitLab names them. */
+export interface ListParams<Order extends string> {
+  page?: number | undefined;
+  per_page?: number | undefined;
+  order_by?: Order | undefined;
+  sort?: SortDirection | undefined;
+  pagination?: 'offset' | 'keyset' | undefined;
+  cursor?: string | undefined;
+}
+
+export interface ListContext<Input, TheCaller extends Caller, Deps, Order extends string>
+  extends Omit<RouteContext<Input, TheCaller, Deps>, 'page'> {
+  /** The rows of the requested offset page. */
+  window: { offset: number; limit: number };
+  /** `order_by` and `sort`, defaults applied; undefined for a list without an order. */
+  order: [Order] extends [never] ? undefined : { by: Order; sort: SortDirection };
+  /** Set when the request asks for `pagination=keyset`: the page after `afterId`, ordered by id in `sort`. */
+  keyset: { afterId?: number; sort: SortDirection; limit: number } | undefined;
+}
+
+/** A list's page: an offset page has a total (null when too long to count); a keyset page says whether more follow. */
+export interface ListResult<Item> {
+  items: Item[];
+  total?: number | null;
+  hasNext?: boolean;
+}
+
+/** A list route's input: its own parameters, and the list parameters it does not name itself. */
+type ListInput<Schema extends z.ZodObject, Order extends string> = z.output<Schema> & Omit<ListParams<Order>, keyof z.output<Schema>>;
+
+export interface ListRouteSpec<
+  Schema extends z.ZodObject,
+  Access extends RouteAccess,
+  Deps,
+  Order extends string = never,
+  Keyset extends boolean = false,
+> {
+  /** Written out in full, as for any route. */
+  path: string;
+  access: Access;
+  scope: RouteScope;
+  /** Path parameters and filters; the helper adds `page`, `per_page` and those below. */
+  input: Schema;
+  /** `order_by`'s values and default, and `sort`'s default. */
+  order?: { by: readonly [Order, ...Order[]]; default: NoInfer<Order>; sort: SortDirection };
+  /** Accepts GitLab's `pagination=keyset` and `cursor`; keyset pages are ordered by id only. */
+  keyset?: Keyset;
+  response?: z.ZodType;
+  handle(
+    context: ListContext<ListInput<Schema, Order>, CallerFor<Access>, Deps, Order>,
+  ): Promise<ListResult<Keyset extends true ? { id: number } : unknown>>;
+}
+
+/**
+ * The route a list declaration stands for: its input with GitLab's list parameters, and a handler
+ * that answers the page with GitLab's headers (X-Total and the others and Link for an offset page,
+ * Link with the next cursor for a keyset page).
+ */
+function listRouteSpec<Schema extends z.ZodObject, Access extends RouteAccess, Deps, Order extends string, Keyset extends boolean>(
+  spec: ListRouteSpec<Schema, Access, Deps, Order, Keyset>,
+): RouteSpec<z.ZodType, Access, Deps> {
+  const { order, keyset: acceptsKeyset, handle, input, ...declared } = spec;
+  const listShape = {
+    ...pageShape,
+    ...(acceptsKeyset ? keysetShape : {}),
+    ...(order ? { order_by: z.enum(order.by).optional(), sort: z.enum(['asc', 'desc']).optional() } : {}),
+  };
+  return {
+    ...declared,
+    method: 'GET',
+    // `safeExtend` keeps the refinements of the route's own schema.
+    input: input.safeExtend(listShape),
+    handle: async (context) => {
+      const params = context.input as ListParams<Order>;
+      const pageRequest = pageParams(params);
+      const ordered = order && { by: params.order_by ?? order.default, sort: params.sort ?? order.sort };
+      const after = acceptsKeyset ? keysetOf(params) : undefined;
+      const { page, ...rest } = context;
+      const result = await handle({
+        ...rest,
+        input: context.input as ListInput<Schema, Order>,
+        window: { offset: pageRequest.offset, limit: pageRequest.perPage },
+        order: ordered as ListContext<unknown, CallerFor<Access>, Deps, Order>['order'],
+        keyset: after && { ...after, sort: ordered?.sort ?? 'asc', limit: pageRequest.perPage },
+      });
+      if (after) {
+        const items = result.items as Array<{ id: number }>;
+        const headers = keysetHeaders(context.request, { perPage: pageRequest.perPage, items, hasMore: result.hasNext ?? false });
+        return reply({ headers, body: items });
+      }
+      return page(pageRequest, {
+        items: result.items,
+        total: result.total ?? null,
+        ...(result.hasNext === undefined ? {} : { hasNext: result.hasNext }),
+      });
+    },
+  };
+}
+
 /**
  * Declares the routes of one service whose handlers need `Deps`: `const route = routesOf<Deps>('identity')`,
- * then `route({ method, path, access, scope, input, handle })`. Each route joins the catalogue.
+ * then `route({ method, path, access, scope, input, handle })`, or `route.list({ path, access, scope,
+ * input, order, keyset, handle })` for a paginated list. Each route joins the catalogue.
  */
 export function routesOf<Deps>(service: string) {
-  return function route<Schema extends z.ZodType, Access extends RouteAccess>(
-    spec: RouteSpec<Schema, Access, Deps>,
-  ): RouteDefinition<Deps> {
+  function route<Schema extends z.ZodType, Access extends RouteAccess>(spec: RouteSpec<Schema, Access, Deps>): RouteDefinition<Deps> {
     const { handle, status, response, ...declared } = spec;
     const entry: CatalogueEntry = { service, ...declared, status: status ?? 200, ...(response ? { response } : {}) };
     checkDeclaration(entry);
     catalogue.push(entry);
     return { ...entry, handle: handle as RouteDefinition<Deps>['handle'] };
-  };
+  }
+  function list<Schema extends z.ZodObject, Access extends RouteAccess, Order extends string = never, Keyset extends boolean = false>(
+    spec: ListRouteSpec<Schema, Access, Deps, Order, Keyset>,
+  ): RouteDefinition<Deps> {
+    return route(listRouteSpec(spec));
+  }
+  return Object.assign(route, { list });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { actorOf } from '@platform/auth';
-import { idOrPathParams, pageParams, pageShape, params, routesOf } from '@platform/http';
+import { idOrPathParams, params, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import { ACCESS_LEVELS } from '../access/access-levels.ts';
@@ -8,7 +8,6 @@ import { memberAccessLevelParam } from '../members/members.schemas.ts';
 import type { AccessRequestsService } from './access-requests-service.ts';
 import { accessRequestView, approvedRequestView } from './access-requests-views.ts';
 
-const listQuery = idOrPathParams.extend(pageShape);
 const requesterParams = z.object({ id: params.idOrPath(), user_id: params.integer() });
 
 const route = routesOf<{ accessRequests: AccessRequestsService; access: AccessPolicy; views: NamespaceViewContext }>('identity');
@@ -30,19 +29,14 @@ export const accessRequestsRoutes = (
     },
   ] as const
 ).flatMap(({ type, requests, request, approve }) => [
-  route({
-    method: 'GET',
+  route.list({
     path: requests,
     access: 'user',
     scope: 'read_api',
-    input: listQuery,
-    handle: async ({ caller, input, deps: { accessRequests, access, views }, page }) => {
-      const window = pageParams(input);
-      const result = await accessRequests.list(await access.viewerOf(caller), type, input.id, {
-        offset: window.offset,
-        limit: window.perPage,
-      });
-      return page(window, { ...result, items: result.items.map((entry) => accessRequestView(entry, views)) });
+    input: idOrPathParams,
+    handle: async ({ caller, input, deps: { accessRequests, access, views }, window }) => {
+      const result = await accessRequests.list(await access.viewerOf(caller), type, input.id, window);
+      return { ...result, items: result.items.map((entry) => accessRequestView(entry, views)) };
     },
   }),
 

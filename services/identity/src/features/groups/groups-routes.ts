@@ -1,12 +1,19 @@
 import { actorOf } from '@platform/auth';
-import { idOrPathParams, keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
+import { idOrPathParams, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
+import type { Group } from '../access/namespace.entity.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
-import { projectListFilter, projectOrder, type ProjectsService } from '../projects/projects-service.ts';
-import { groupProjectListQuery, sharedProjectListQuery } from '../projects/projects.schemas.ts';
+import { PROJECT_ORDER_DEFAULTS, projectListFilter, projectOrder, type ProjectsService } from '../projects/projects-service.ts';
+import {
+  GROUP_PROJECT_ORDERS,
+  groupProjectListQuery,
+  SHARED_PROJECT_ORDERS,
+  sharedProjectListQuery,
+} from '../projects/projects.schemas.ts';
 import { projectListViews } from '../projects/project-views.ts';
 import { groupListFilter, type GroupsService } from './groups-service.ts';
+import { GROUP_ORDERS } from './groups-store.ts';
 import { groupDetailsView, groupListViews } from './group-views.ts';
 import {
   createGroupParams,
@@ -32,108 +39,91 @@ function details(deps: GroupsRouteDeps, viewer: Viewer, idOrPath: number | strin
   return groupDetailsView({ ...deps, viewer, idOrPath, withProjects, withCustomAttributes: false });
 }
 
+/** `order_by` and `sort` of group lists, as GitLab defaults them. */
+const groupOrder = { by: GROUP_ORDERS, default: 'name', sort: 'asc' } as const;
+
 const subgroupRoute = (path: '/api/v4/groups/:id/subgroups' | '/api/v4/groups/:id/descendant_groups', descendants: boolean) =>
-  route({
-    method: 'GET',
+  route.list({
     path,
     access: 'anonymous',
     scope: 'read_api',
     input: subgroupListQuery,
-    handle: async ({ caller, input, deps: { groups, access, views }, page }) => {
+    order: groupOrder,
+    handle: async ({ caller, input, deps: { groups, access, views }, window, order }) => {
       const viewer = await access.viewerOf(caller);
-      const window = pageParams(input);
       const result = await groups.subgroups({
         viewer,
         idOrPath: input.id,
         descendants,
         filter: groupListFilter(viewer, input),
-        order: { by: input.order_by ?? 'name', sort: input.sort ?? 'asc' },
-        page: { offset: window.offset, limit: window.perPage },
+        order,
+        page: window,
       });
-      return page(window, {
-        ...result,
-        items: await groupListViews({ groups, viewer, items: result.items, query: input, views }),
-      });
+      return { ...result, items: await groupListViews({ groups, viewer, items: result.items, query: input, views }) };
     },
   });
 
 export const groupsRoutes = [
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/groups',
     access: 'anonymous',
     scope: 'read_api',
     input: groupListQuery,
-    handle: async ({ caller, input, deps: { groups, access, views }, page, request }) => {
+    order: groupOrder,
+    keyset: true,
+    handle: async ({ caller, input, deps: { groups, access, views }, window, order, keyset }) => {
       const viewer = await access.viewerOf(caller);
-      const window = pageParams(input);
-      const keyset = keysetOf(input);
+      const filter = groupListFilter(viewer, input);
+      const render = (items: Group[]) => groupListViews({ groups, viewer, items, query: input, views });
       if (keyset) {
-        const found = await groups.listAfter(viewer, groupListFilter(viewer, input), {
-          ...keyset,
-          sort: input.sort ?? 'asc',
-          limit: window.perPage,
-        });
-        const body = await groupListViews({ groups, viewer, items: found.items, query: input, views });
-        return reply({ headers: keysetHeaders(request, { perPage: window.perPage, items: found.items, hasMore: found.hasMore }), body });
+        const found = await groups.listAfter(viewer, filter, keyset);
+        return { items: await render(found.items), hasNext: found.hasMore };
       }
-      const order = { by: input.order_by ?? 'name', sort: input.sort ?? 'asc' } as const;
-      const result = await groups.list(viewer, groupListFilter(viewer, input), order, { offset: window.offset, limit: window.perPage });
-      return page(window, {
-        ...result,
-        items: await groupListViews({ groups, viewer, items: result.items, query: input, views }),
-      });
+      const result = await groups.list(viewer, filter, order, window);
+      return { ...result, items: await render(result.items) };
     },
   }),
 
   subgroupRoute('/api/v4/groups/:id/subgroups', false),
   subgroupRoute('/api/v4/groups/:id/descendant_groups', true),
 
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/groups/:id/projects',
     access: 'anonymous',
     scope: 'read_api',
     input: groupProjectListQuery,
-    handle: async ({ caller, input, deps: { projects, access, views }, page }) => {
+    order: { by: GROUP_PROJECT_ORDERS, ...PROJECT_ORDER_DEFAULTS },
+    handle: async ({ caller, input, deps: { projects, access, views }, window, order }) => {
       const viewer = await access.viewerOf(caller);
-      const window = pageParams(input);
       const result = await projects.groupProjects({
         viewer,
         groupIdOrPath: input.id,
         includeSubgroups: input.include_subgroups ?? false,
         withShared: input.with_shared ?? true,
         filter: { ...projectListFilter(viewer, input), ...(input.with_security_reports ? { withSecurityReports: true } : {}) },
-        order: projectOrder(input),
-        page: { offset: window.offset, limit: window.perPage },
+        order: projectOrder(order, input.search),
+        page: window,
       });
-      return page(window, {
-        ...result,
-        items: await projectListViews({ projects, viewer, items: result.items, query: input, views }),
-      });
+      return { ...result, items: await projectListViews({ projects, viewer, items: result.items, query: input, views }) };
     },
   }),
 
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/groups/:id/projects/shared',
     access: 'anonymous',
     scope: 'read_api',
     input: sharedProjectListQuery,
-    handle: async ({ caller, input, deps: { projects, access, views }, page }) => {
+    order: { by: SHARED_PROJECT_ORDERS, ...PROJECT_ORDER_DEFAULTS },
+    handle: async ({ caller, input, deps: { projects, access, views }, window, order }) => {
       const viewer = await access.viewerOf(caller);
-      const window = pageParams(input);
       const result = await projects.sharedProjects({
         viewer,
         groupIdOrPath: input.id,
         filter: projectListFilter(viewer, input),
-        order: projectOrder(input),
-        page: { offset: window.offset, limit: window.perPage },
+        order: projectOrder(order, input.search),
+        page: window,
       });
-      return page(window, {
-        ...result,
-        items: await projectListViews({ projects, viewer, items: result.items, query: input, views }),
-      });
+      return { ...result, items: await projectListViews({ projects, viewer, items: result.items, query: input, views }) };
     },
   }),
 

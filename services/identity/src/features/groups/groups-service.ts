@@ -73,7 +73,7 @@ function generateRunnersToken(): string {
  * then only groups they belong to, or to something inside, are listed; anonymous callers see
  * public groups).
  */
-export function groupListFilter(viewer: Viewer, query: Omit<GroupListQuery, 'page' | 'per_page'>): GroupFilter {
+export function groupListFilter(viewer: Viewer, query: GroupListQuery): GroupFilter {
   const filter: GroupFilter = {
     ...(query.skip_groups ? { skipIds: query.skip_groups } : {}),
     ...(query.search ? { search: query.search } : {}),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { pageShape, params, integerList, keysetShape, sortParam } from '@platform/http';
+import { params, integerList } from '@platform/http';
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../access/namespace.entity.ts';
 import { accessLevelParam, clearableDateParam, customAttributesParam, visibilityParam } from '../access/namespace.schemas.ts';
-import { GROUP_ORDERS } from './groups-store.ts';
+import {} from './groups-store.ts';
 
 const text = (maximum = 255) => z.string().max(maximum);
 
@@ -49,13 +49,9 @@ export type GroupAttributeParams = Omit<UpdateGroupParams, 'id' | 'name' | 'path
 
 /** `GET /groups`; the sub-lists take the same except `top_level_only`. */
 export const groupListQuery = z.object({
-  ...pageShape,
-  ...keysetShape,
   skip_groups: integerList().optional(),
   all_available: params.boolean().optional(),
   search: text().optional(),
-  order_by: z.enum(GROUP_ORDERS).optional(),
-  sort: sortParam().optional(),
   statistics: params.boolean().optional(),
   with_custom_attributes: params.boolean().optional(),
   owned: params.boolean().optional(),

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { NotFoundError, UnauthorizedError } from '@platform/errors';
-import { idOrPathParams, pageParams, pageShape, params, routesOf } from '@platform/http';
+import { idOrPathParams, params, routesOf } from '@platform/http';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { namespaceView, type NamespaceViewContext } from '../access/namespace-views.ts';
 
 const namespaceListQuery = z.object({
-  ...pageShape,
   search: z.string().max(255).optional(),
   owned_only: params.boolean().optional(),
 });
@@ -15,22 +14,20 @@ const route = routesOf<{ namespaces: NamespaceStore; access: AccessPolicy; views
 
 /** `GET /namespaces`: where the caller can put projects; `GET /namespaces/:id` by id or full path. */
 export const namespacesRoutes = [
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/namespaces',
     access: 'user',
     scope: 'read_api',
     input: namespaceListQuery,
-    handle: async ({ caller, input, deps: { namespaces, access, views }, page }) => {
+    handle: async ({ caller, input, deps: { namespaces, access, views }, window }) => {
       const viewer = await access.viewerOf(caller);
       if (viewer.kind !== 'user') throw new UnauthorizedError();
-      const window = pageParams(input);
       const result = await namespaces.listFor(
         viewer,
         { ...(input.search ? { search: input.search } : {}), ...(input.owned_only ? { ownedOnly: true } : {}) },
-        { offset: window.offset, limit: window.perPage },
+        window,
       );
-      return page(window, { ...result, items: result.items.map((namespace) => namespaceView(namespace, views)) });
+      return { ...result, items: result.items.map((namespace) => namespaceView(namespace, views)) };
     },
   }),
 

@@ -1,14 +1,15 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { idOrPathParams, keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
+import { idOrPathParams, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { Project } from '../access/project.entity.ts';
 import type { ProjectFilter } from './projects-store.ts';
-import { projectListFilter, projectOrder, type ProjectsService } from './projects-service.ts';
+import { PROJECT_ORDER_DEFAULTS, projectListFilter, projectOrder, type ProjectsService } from './projects-service.ts';
 import { projectGroupLinkView, projectListViews, projectView } from './project-views.ts';
 import {
   createProjectParams,
+  PROJECT_LIST_ORDERS,
   projectListQuery,
   projectQuery,
   shareProjectParams,
@@ -39,16 +40,15 @@ function projectChange(
 }
 
 export const projectsRoutes = [
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/projects',
     access: 'anonymous',
     scope: 'read_api',
     input: projectListQuery,
-    handle: async ({ caller, input, deps: { projects, access, views }, page, request }) => {
+    order: { by: PROJECT_LIST_ORDERS, ...PROJECT_ORDER_DEFAULTS },
+    keyset: true,
+    handle: async ({ caller, input, deps: { projects, access, views }, window, order, keyset }) => {
       const viewer = await access.viewerOf(caller);
-      const window = pageParams(input);
-      const keyset = keysetOf(input);
       const filter: ProjectFilter = {
         ...projectListFilter(viewer, input),
         ...(input.search_namespaces ? { searchNamespaces: true } : {}),
@@ -59,14 +59,13 @@ export const projectsRoutes = [
         ...(input.last_activity_before ? { lastActivityBefore: input.last_activity_before } : {}),
         ...(input.custom_attributes && isAdmin(viewer) ? { customAttributes: input.custom_attributes } : {}),
       };
+      const render = (items: Project[]) => projectListViews({ projects, viewer, items, query: input, views });
       if (keyset) {
-        const found = await projects.listAfter(viewer, filter, { ...keyset, sort: input.sort ?? 'desc', limit: window.perPage });
-        const body = await projectListViews({ projects, viewer, items: found.items, query: input, views });
-        return reply({ headers: keysetHeaders(request, { perPage: window.perPage, items: found.items, hasMore: found.hasMore }), body });
+        const found = await projects.listAfter(viewer, filter, keyset);
+        return { items: await render(found.items), hasNext: found.hasMore };
       }
-      const result = await projects.list(viewer, filter, projectOrder(input), { offset: window.offset, limit: window.perPage });
-      const items = await projectListViews({ projects, viewer, items: result.items, query: input, views });
-      return page(window, { ...result, items });
+      const result = await projects.list(viewer, filter, projectOrder(order, input.search), window);
+      return { ...result, items: await render(result.items) };
     },
   }),
 

@@ -158,12 +158,12 @@ export function projectListFilter(
   };
 }
 
-export function projectOrder(query: {
-  order_by?: ProjectOrder | undefined;
-  sort?: 'asc' | 'desc' | undefined;
-  search?: string | undefined;
-}) {
-  return { by: query.order_by ?? 'created_at', sort: query.sort ?? 'desc', ...(query.search ? { search: query.search } : {}) };
+/** How project lists default `order_by` and `sort`, as GitLab does. */
+export const PROJECT_ORDER_DEFAULTS = { default: 'created_at', sort: 'desc' } as const;
+
+/** A list's order; `search` ranks by similarity when ordered so. */
+export function projectOrder(order: { by: ProjectOrder; sort: 'asc' | 'desc' }, search: string | undefined) {
+  return { ...order, ...(search ? { search } : {}) };
 }
 
 /** Projects: GitLab's create, read, update and delete, sharing with groups, stars and lists. */

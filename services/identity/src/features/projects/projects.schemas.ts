@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageShape, params, keysetShape, sortParam } from '@platform/http';
+import { params } from '@platform/http';
 import { accessLevelParam, clearableDateParam, customAttributesParam, stringList, visibilityParam } from '../access/namespace.schemas.ts';
 import { FEATURE_ACCESS_LEVELS, MERGE_METHODS, PAGES_ACCESS_LEVELS, PROJECT_FEATURES, SQUASH_OPTIONS } from '../access/project.entity.ts';
 
@@ -102,10 +102,8 @@ export const PROJECT_LIST_ORDERS = [
 
 /** Filters every project list takes. */
 const projectListShape = {
-  ...pageShape,
   archived: params.boolean().optional(),
   visibility: visibilityParam().optional(),
-  sort: sortParam().optional(),
   search: text().optional(),
   simple: params.boolean().optional(),
   starred: params.boolean().optional(),
@@ -118,8 +116,6 @@ const projectListShape = {
 /** `GET /projects`. */
 export const projectListQuery = z.object({
   ...projectListShape,
-  ...keysetShape,
-  order_by: z.enum(PROJECT_LIST_ORDERS).optional(),
   owned: params.boolean().optional(),
   membership: params.boolean().optional(),
   search_namespaces: params.boolean().optional(),
@@ -132,22 +128,26 @@ export const projectListQuery = z.object({
 });
 export type ProjectListQuery = z.output<typeof projectListQuery>;
 
+/** `order_by` of `GET /groups/:id/projects`. */
+export const GROUP_PROJECT_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'similarity', 'last_activity_at'] as const;
+
 /** `GET /groups/:id/projects`. */
 export const groupProjectListQuery = z.object({
   ...projectListShape,
   id: params.idOrPath(),
-  order_by: z.enum(['id', 'name', 'path', 'created_at', 'updated_at', 'similarity', 'last_activity_at']).optional(),
   owned: params.boolean().optional(),
   with_shared: params.boolean().optional(),
   include_subgroups: params.boolean().optional(),
   with_security_reports: params.boolean().optional(),
 });
 
-/** `GET /groups/:id/projects/shared`: no `owned`, `with_shared`, `include_subgroups` or similarity. */
+/** `order_by` of `GET /groups/:id/projects/shared`: no similarity. */
+export const SHARED_PROJECT_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+
+/** `GET /groups/:id/projects/shared`: no `owned`, `with_shared` or `include_subgroups`. */
 export const sharedProjectListQuery = z.object({
   ...projectListShape,
   id: params.idOrPath(),
-  order_by: z.enum(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at']).optional(),
 });
 
 export const projectQuery = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageParams, routesOf } from '@platform/http';
+import { routesOf } from '@platform/http';
 import type { TokensService } from './tokens-service.ts';
 import {
   createOwnTokenParams,
@@ -40,16 +40,14 @@ export const tokensRoutes = [
     },
   }),
 
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/personal_access_tokens',
     access: 'user',
     scope: 'read_api',
     input: tokenListParams,
-    handle: async ({ caller, input, deps: { tokens }, page }) => {
-      const window = pageParams(input);
-      const result = await tokens.list(caller, input, { offset: window.offset, limit: window.perPage });
-      return page(window, { ...result, items: result.items.map((token) => personalAccessTokenView(token)) });
+    handle: async ({ caller, input, deps: { tokens }, window }) => {
+      const result = await tokens.list(caller, input, window);
+      return { ...result, items: result.items.map((token) => personalAccessTokenView(token)) };
     },
   }),
 

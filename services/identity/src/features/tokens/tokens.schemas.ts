@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TOKEN_SCOPES } from '@platform/auth';
-import { pageShape, params } from '@platform/http';
+import { params } from '@platform/http';
 
 const datePattern = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -37,7 +37,6 @@ export const tokenListParams = z.object({
   last_used_before: params.datetime().optional(),
   last_used_after: params.datetime().optional(),
   search: z.string().max(255).optional(),
-  ...pageShape,
 });
 export type TokenListParams = z.output<typeof tokenListParams>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageParams, pageShape, params, reply, routesOf } from '@platform/http';
+import { params, reply, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
@@ -19,8 +19,7 @@ const view = (details: BranchDetails, project: ProjectAccess) =>
   branchView(details.branch, { project, isDefault: details.isDefault, merged: details.merged, canPush: mayPushCode(project) });
 
 export const branchesRoutes = [
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/projects/:id/repository/branches',
     access: 'anonymous',
     scope: 'read_api',
@@ -28,18 +27,11 @@ export const branchesRoutes = [
       id: params.idOrPath(),
       search: z.string().max(255).optional(),
       sort: z.enum(['name_asc', 'updated_asc', 'updated_desc']).default('name_asc'),
-      ...pageShape,
     }),
-    handle: async ({ caller, input, deps, page }) => {
+    handle: async ({ caller, input, deps, window }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
-      const window = pageParams(input);
-      const { items, total } = await deps.branches.list(repository, {
-        search: input.search,
-        sort: input.sort,
-        offset: window.offset,
-        limit: window.perPage,
-      });
-      return page(window, { total, items: items.map((details) => view(details, project)) });
+      const { items, total } = await deps.branches.list(repository, { search: input.search, sort: input.sort, ...window });
+      return { total, items: items.map((details) => view(details, project)) };
     },
   }),
 
