@@ -10,6 +10,7 @@ export const configSchema = platformConfig.extend({
   IDENTITY_URL: urlList.default(['http://127.0.0.1:3001']),
   AUDIT_URL: urlList.default(['http://127.0.0.1:3007']),
   REVIEW_URL: urlList.default(['http://127.0.0.1:3002']),
+  PACKAGES_URL: urlList.default(['http://127.0.0.1:3003']),
   /** Bounds on every proxied request: opening the connection, then waiting for the response. */
   UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
   UPSTREAM_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),

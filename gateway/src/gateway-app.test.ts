@@ -54,7 +54,7 @@ function gateway(options: { trustedProxies?: string[]; metricsToken?: string } =
       logger,
       authenticator: new Authenticator({ client: {} as IdentityServiceClient, ttlMs: 0 }),
       internalSecret: SECRET,
-      upstreams: { identity: pool('identity'), audit: pool('audit'), review: pool('review') },
+      upstreams: { identity: pool('identity'), audit: pool('audit'), review: pool('review'), packages: pool('packages') },
       metrics: createMetrics(),
       identityChannelState: () => 'READY',
       authInvalidationState: () => 'off',

@@ -46,6 +46,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     upstreams: {
       identity: pool('identity', config.IDENTITY_URL),
       audit: pool('audit', config.AUDIT_URL),
+      packages: pool('packages', config.PACKAGES_URL),
       review: pool('review', config.REVIEW_URL),
     },
     metrics: createMetrics(),

@@ -42,6 +42,14 @@ const SERVICES: ServiceDefinition[] = [
     }),
   },
   {
+    name: 'packages',
+    dir: 'services/packages',
+    ports: { HTTP_PORT: 3003 },
+    gatewayVariable: 'PACKAGES_URL',
+    database: true,
+    env: (options) => ({ DATA_DIR: path.join(options.dataDir, 'packages') }),
+  },
+  {
     name: 'audit',
     dir: 'services/audit',
     ports: { HTTP_PORT: 3007 },

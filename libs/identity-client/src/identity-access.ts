@@ -31,6 +31,8 @@ export interface ProjectAccess {
   visibility: ProjectVisibility;
   webUrl: string;
   defaultBranch: string;
+  /** The project's namespace and its ancestors' ids, top-level first, for group-wide queries. */
+  namespaceIds: number[];
   /** The caller's access level from memberships and shares; 0 for none. */
   accessLevel: number;
   /** Administrators may do anything, whatever their access level. */
@@ -81,6 +83,7 @@ function projectAccessOf(project: ProjectSummary, accessLevel: number, isAdmin: 
     visibility: VISIBILITIES[project.visibility] ?? 'private',
     webUrl: project.webUrl,
     defaultBranch: project.defaultBranch,
+    namespaceIds: project.namespaceAncestorIds,
     accessLevel,
     isAdmin,
   };
@@ -138,15 +141,37 @@ export class GrpcIdentityAccess implements IdentityAccess {
 
 /** Groups and projects with their members' access levels, held in memory: for unit tests. */
 export class FakeIdentityAccess implements IdentityAccess {
-  readonly #resources: Array<{ resource: AccessResource; id: number; path: string; isPublic: boolean; levels: Map<number, number> }> = [];
+  readonly #resources: Array<{
+    resource: AccessResource;
+    id: number;
+    path: string;
+    isPublic: boolean;
+    levels: Map<number, number>;
+    namespaceIds: number[];
+  }> = [];
 
   /**
    * Adds a group or project; `levels` maps user ids to their access level there. A public one is
-   * visible to everyone (level 0 for non-members).
+   * visible to everyone (level 0 for non-members). A project's `namespaceIds` are its group and
+   * the group's ancestors, top-level first.
    */
-  add(options: { resource: AccessResource; id: number; path: string; isPublic?: boolean; levels?: Record<number, number> }): this {
+  add(options: {
+    resource: AccessResource;
+    id: number;
+    path: string;
+    isPublic?: boolean;
+    levels?: Record<number, number>;
+    namespaceIds?: number[];
+  }): this {
     const levels = new Map(Object.entries(options.levels ?? {}).map(([userId, level]) => [Number(userId), level]));
-    this.#resources.push({ resource: options.resource, id: options.id, path: options.path, isPublic: options.isPublic ?? false, levels });
+    this.#resources.push({
+      resource: options.resource,
+      id: options.id,
+      path: options.path,
+      isPublic: options.isPublic ?? false,
+      levels,
+      namespaceIds: options.namespaceIds ?? [],
+    });
     return this;
   }
 
@@ -163,6 +188,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       visibility: found.isPublic ? 'public' : 'private',
       webUrl: `http://localhost/${found.path}`,
       defaultBranch: 'main',
+      namespaceIds: found.namespaceIds,
       accessLevel: accessLevel ?? 0,
       isAdmin,
     };

@@ -62,6 +62,8 @@ export interface ServiceDefinition<Config extends ServiceConfig> {
   migrations: MigrationObject[];
   /** Topics the service's outbox relay publishes to; without any, no relay runs. */
   publishes?: string[];
+  /** Limits on request bodies, for a service taking larger uploads (package registries); `DEFAULT_BODY_LIMITS` otherwise. */
+  bodyLimits?: ServiceAppOptions['bodyLimits'];
   features(deps: FeatureDeps<Config>): Feature[] | Promise<Feature[]>;
 }
 
@@ -123,6 +125,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
     ...administratorsOf(features),
     routes: features.flatMap((feature) => feature.routes ?? []),
     streamingRoutes: features.flatMap((feature) => feature.streamingRoutes ?? []),
+    ...(definition.bodyLimits ? { bodyLimits: definition.bodyLimits } : {}),
   });
   const http = await listen(app, config.HTTP_PORT);
 

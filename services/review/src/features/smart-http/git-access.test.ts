@@ -9,6 +9,7 @@ const project = (visibility: ProjectAccess['visibility'], accessLevel: number): 
   visibility,
   webUrl: 'http://localhost/acme/app',
   defaultBranch: 'main',
+  namespaceIds: [1],
   accessLevel,
   isAdmin: false,
 });

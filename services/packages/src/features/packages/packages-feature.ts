@@ -1,0 +1,27 @@
+import type { EntityManager } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import type { Logger } from '@platform/logger';
+import type { Feature } from '@platform/service';
+import { PackageFileStorage } from './package-file-storage.ts';
+import { PgPackageStore } from './packages-store.ts';
+import { PackagesService } from './packages-service.ts';
+import { packagesRoutes } from './packages-routes.ts';
+
+/** What the registries (npm, Maven) share with the Packages API. */
+export interface PackagesCore {
+  store: PgPackageStore;
+  storage: PackageFileStorage;
+  packages: PackagesService;
+}
+
+export function createPackagesCore(deps: { em: EntityManager; access: IdentityAccess; logger: Logger; dataDir: string }): PackagesCore {
+  const store = new PgPackageStore(deps.em);
+  const storage = new PackageFileStorage(deps.dataDir);
+  return { store, storage, packages: new PackagesService({ store, storage, access: deps.access, logger: deps.logger }) };
+}
+
+/** The Packages API over every format's packages. */
+export function createPackagesFeature(deps: { core: PackagesCore; access: IdentityAccess }): Feature {
+  return { routes: [createRouter(packagesRoutes, { access: deps.access, packages: deps.core.packages })] };
+}

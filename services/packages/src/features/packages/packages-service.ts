@@ -1,0 +1,130 @@
+import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
+import type { Page, PageWindow } from '@platform/db';
+import { NotFoundError } from '@platform/errors';
+import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
+import type { Logger } from '@platform/logger';
+import { mayOnPackages } from './package-access.ts';
+import type { Package, PackageFile, PackageTag } from './package.entity.ts';
+import type { PackageFileStorage } from './package-file-storage.ts';
+import type { PackageFilter, PackageOrder, PgPackageStore } from './packages-store.ts';
+import { packageEventData, packagesEvents } from './packages.events.ts';
+
+export interface PackageListOptions {
+  packageType?: string | undefined;
+  packageName?: string | undefined;
+  orderBy: PackageOrder;
+  sort: 'asc' | 'desc';
+  window: PageWindow;
+}
+
+/** A listed package with what its view needs. */
+export interface ListedPackage {
+  item: Package;
+  tags: PackageTag[];
+  canDestroy: boolean;
+}
+
+/** The Packages API: lists, single packages and their files, deletion with the files on disk. */
+export class PackagesService {
+  readonly #store: PgPackageStore;
+  readonly #storage: PackageFileStorage;
+  readonly #access: IdentityAccess;
+  readonly #logger: Logger;
+
+  constructor(deps: { store: PgPackageStore; storage: PackageFileStorage; access: IdentityAccess; logger: Logger }) {
+    this.#store = deps.store;
+    this.#storage = deps.storage;
+    this.#access = deps.access;
+    this.#logger = deps.logger;
+  }
+
+  async listForProject(project: ProjectAccess, options: PackageListOptions): Promise<Page<ListedPackage>> {
+    return this.#listed(await this.#store.list(this.#filter([project.id], options), options), () => mayOnPackages(project, 'destroy'));
+  }
+
+  /** Packages of the group's projects (and its subgroups' unless excluded) that the caller may read. */
+  async listForGroup(
+    options: PackageListOptions & { groupId: number; includeSubgroups: boolean; caller: Caller },
+  ): Promise<Page<ListedPackage>> {
+    const candidates = await this.#store.projectsInGroup({ groupId: options.groupId, includeSubgroups: options.includeSubgroups });
+    const seen = await Promise.all(
+      candidates.map((projectId) =>
+        this.#access.project({ idOrPath: String(projectId), caller: options.caller }).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        }),
+      ),
+    );
+    const readable = seen.filter((project): project is ProjectAccess => project !== undefined && mayOnPackages(project, 'read'));
+    const byId = new Map(readable.map((project) => [project.id, project]));
+    const page = await this.#store.list(this.#filter([...byId.keys()], options), options);
+    return this.#listed(page, (item) => {
+      const project = byId.get(item.projectId);
+      return project !== undefined && mayOnPackages(project, 'destroy');
+    });
+  }
+
+  async get(project: ProjectAccess, packageId: number): Promise<{ item: Package; tags: PackageTag[]; versions: ListedPackage[] }> {
+    const item = await this.#found(project, packageId);
+    const siblings = (await this.#store.versions({ projectId: project.id, packageType: item.packageType, name: item.name })).filter(
+      (version) => version.id !== item.id,
+    );
+    const tags = await this.#store.tagsOf([item.id, ...siblings.map((version) => version.id)]);
+    const tagsOf = (id: number) => tags.filter((tag) => tag.packageId === id);
+    return {
+      item,
+      tags: tagsOf(item.id),
+      versions: siblings.map((version) => ({ item: version, tags: tagsOf(version.id), canDestroy: false })),
+    };
+  }
+
+  async files(project: ProjectAccess, packageId: number): Promise<PackageFile[]> {
+    return this.#store.files((await this.#found(project, packageId)).id);
+  }
+
+  /** Removes the package and its files; the event tells audit. */
+  async delete(project: ProjectAccess, packageId: number, caller: AuthenticatedCaller): Promise<void> {
+    const item = await this.#found(project, packageId);
+    const storagePaths = await this.#store.deletePackage({
+      target: item,
+      events: [packagesEvents.packageDeleted.event({ aggregateId: item.projectId, data: packageEventData(item) })],
+      actor: actorOf(caller),
+    });
+    await this.#removeFiles(storagePaths);
+  }
+
+  async deleteFile(project: ProjectAccess, options: { packageId: number; fileId: number }): Promise<void> {
+    const item = await this.#found(project, options.packageId);
+    const file = (await this.#store.files(item.id)).find((candidate) => candidate.id === options.fileId);
+    if (!file) throw new NotFoundError('Package file');
+    await this.#store.deleteFile(file);
+    await this.#removeFiles([file.storagePath]);
+  }
+
+  async #found(project: ProjectAccess, packageId: number): Promise<Package> {
+    const item = await this.#store.find(project.id, packageId);
+    if (!item || item.status === 'hidden' || item.status === 'processing') throw new NotFoundError('Package');
+    return item;
+  }
+
+  #filter(projectIds: number[], options: PackageListOptions): PackageFilter {
+    return { projectIds, packageType: options.packageType, packageName: options.packageName };
+  }
+
+  async #listed(page: Page<Package>, canDestroy: (item: Package) => boolean): Promise<Page<ListedPackage>> {
+    const tags = await this.#store.tagsOf(page.items.map((item) => item.id));
+    return {
+      ...page,
+      items: page.items.map((item) => ({ item, tags: tags.filter((tag) => tag.packageId === item.id), canDestroy: canDestroy(item) })),
+    };
+  }
+
+  /** Files whose records are gone; one that cannot be removed is logged and left behind, never served. */
+  async #removeFiles(storagePaths: string[]): Promise<void> {
+    for (const storagePath of storagePaths) {
+      await this.#storage
+        .remove(storagePath)
+        .catch((error: unknown) => this.#logger.warn({ err: error, storagePath }, 'package file left on disk'));
+    }
+  }
+}

@@ -1,0 +1,30 @@
+/** Composition root of the packages service: the npm registry and the Packages API. */
+import { runService, type ServiceDefinition } from '@platform/service';
+import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
+import { readConfig, type PackagesConfig } from './config.ts';
+import { migrations } from './migrations/index.ts';
+import { packageEntities } from './features/packages/package.entity.ts';
+import { createPackagesCore, createPackagesFeature } from './features/packages/packages-feature.ts';
+import { PACKAGES_TOPIC } from './features/packages/packages.events.ts';
+
+/** `identityAccess` replaces the gRPC client to identity (tests give a fake). */
+export function packagesService(
+  config: PackagesConfig,
+  clients: { identityAccess?: IdentityAccess } = {},
+): ServiceDefinition<PackagesConfig> {
+  return {
+    name: 'packages',
+    config,
+    entities: [...packageEntities],
+    migrations,
+    publishes: [PACKAGES_TOPIC],
+    features: ({ em, logger }) => {
+      const access =
+        clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
+      const core = createPackagesCore({ em, access, logger, dataDir: config.DATA_DIR });
+      return [createPackagesFeature({ core, access }), identityAccessFeature(access)];
+    },
+  };
+}
+
+if (import.meta.main) await runService(packagesService(readConfig()));
