@@ -160,7 +160,9 @@ function multipart(limits: BodyLimits): RequestHandler {
 export function requestBodies(limits: BodyLimits = DEFAULT_BODY_LIMITS): RequestHandler[] {
   return [
     unsupportedContentType(),
-    express.json({ limit: limits.bodyBytes, type: JSON_TYPES }),
+    // Not strict: a bare JSON string is a body too (npm's dist-tag PUT sends the version as one);
+    // a route that takes one reads it from the request, parameters come only from objects.
+    express.json({ limit: limits.bodyBytes, type: JSON_TYPES, strict: false }),
     // Its nesting limit is 32 (MAX_PARAM_DEPTH) by default, refused with 400 beyond.
     express.urlencoded({ extended: true, limit: limits.bodyBytes, parameterLimit: limits.fields }),
     multipart(limits),

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import {
@@ -21,20 +23,30 @@ export type RouteAccess = 'anonymous' | 'user' | 'administrator';
 
 type CallerFor<Access extends RouteAccess> = Access extends 'anonymous' ? Caller : AuthenticatedCaller;
 
-/** A response other than a JSON body with the route's status: extra headers, another status. */
+interface ReplyOptions {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Bytes sent as they are instead of a JSON body (a package file), with the `headers` saying what they are. */
+  stream?: Readable;
+}
+
+/** A response other than a JSON body with the route's status: extra headers, another status, a file. */
 export class RouteReply {
   readonly status: number | undefined;
   readonly headers: Record<string, string>;
   readonly body: unknown;
+  readonly stream: Readable | undefined;
 
-  constructor(options: { status?: number; headers?: Record<string, string>; body?: unknown }) {
+  constructor(options: ReplyOptions) {
     this.status = options.status;
     this.headers = options.headers ?? {};
     this.body = options.body;
+    this.stream = options.stream;
   }
 }
 
-export function reply(options: { status?: number; headers?: Record<string, string>; body?: unknown }): RouteReply {
+export function reply(options: ReplyOptions): RouteReply {
   return new RouteReply(options);
 }
 
@@ -251,11 +263,12 @@ export function servesAdministratorRoutes(router: Router): boolean {
   return withAdministratorRoutes.has(router);
 }
 
-function send(res: Response, route: CatalogueEntry, result: unknown): void {
+async function send(res: Response, route: CatalogueEntry, result: unknown): Promise<void> {
   const replied = result instanceof RouteReply ? result : new RouteReply({ body: result });
   const status = replied.status ?? route.status;
   res.status(status).set(replied.headers);
-  if (status === 204 || status === 304) res.end();
+  if (replied.stream) await pipeline(replied.stream, res);
+  else if (status === 204 || status === 304) res.end();
   else res.json(replied.body);
 }
 
@@ -273,7 +286,7 @@ export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>,
           setPaginationHeaders(req, res, window, result.total, result.hasNext ?? result.items.length >= window.perPage);
           return reply({ body: result.items });
         };
-        send(res, route, await route.handle({ caller, input, deps, request: req, page }));
+        await send(res, route, await route.handle({ caller, input, deps, request: req, page }));
       };
       handled().catch(next);
     });

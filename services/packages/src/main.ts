@@ -6,6 +6,8 @@ import { migrations } from './migrations/index.ts';
 import { packageEntities } from './features/packages/package.entity.ts';
 import { createPackagesCore, createPackagesFeature } from './features/packages/packages-feature.ts';
 import { PACKAGES_TOPIC } from './features/packages/packages.events.ts';
+import { createNpmFeature } from './features/npm/npm-feature.ts';
+import { DEFAULT_BODY_LIMITS } from '@platform/http';
 
 /** `identityAccess` replaces the gRPC client to identity (tests give a fake). */
 export function packagesService(
@@ -18,11 +20,17 @@ export function packagesService(
     entities: [...packageEntities],
     migrations,
     publishes: [PACKAGES_TOPIC],
+    // `npm publish` sends its tarball base64-encoded inside a JSON body: a third larger, plus the manifest.
+    bodyLimits: { ...DEFAULT_BODY_LIMITS, bodyBytes: Math.ceil((config.MAX_PACKAGE_FILE_BYTES * 4) / 3) + 1024 * 1024 },
     features: ({ em, logger }) => {
       const access =
         clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       const core = createPackagesCore({ em, access, logger, dataDir: config.DATA_DIR });
-      return [createPackagesFeature({ core, access }), identityAccessFeature(access)];
+      return [
+        createPackagesFeature({ core, access }),
+        createNpmFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
+        identityAccessFeature(access),
+      ];
     },
   };
 }

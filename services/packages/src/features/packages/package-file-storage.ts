@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { InputError } from '@platform/errors';
+import { InputError, NotFoundError } from '@platform/errors';
 
 /** A file written whole to a temporary place and hashed, not yet visible under its final name. */
 export interface StagedFile {
@@ -68,8 +67,15 @@ export class PackageFileStorage {
     };
   }
 
-  read(storagePath: string): ReadStream {
-    return createReadStream(path.join(this.#files, storagePath));
+  /** The stored file, opened before anything is sent: a missing one is a 404, not a broken response. */
+  async read(storagePath: string): Promise<Readable> {
+    try {
+      const handle = await open(path.join(this.#files, storagePath), 'r');
+      return handle.createReadStream();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError('Package file');
+      throw error;
+    }
   }
 
   async remove(storagePath: string): Promise<void> {

@@ -1,0 +1,169 @@
+import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
+import { ConflictError, ForbiddenError, InputError, NotFoundError } from '@platform/errors';
+import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
+import type { Readable } from 'node:stream';
+import { mayOnPackages } from '../packages/package-access.ts';
+import type { Package } from '../packages/package.entity.ts';
+import type { PackageFileStorage } from '../packages/package-file-storage.ts';
+import type { PgPackageStore } from '../packages/packages-store.ts';
+import { packageEventData, packagesEvents } from '../packages/packages.events.ts';
+import { SEMVER, type NpmPublishInput } from './npm.schemas.ts';
+
+/** GitLab's refusal of a version that exists, for `npm publish` and a replayed request alike. */
+export const PACKAGE_EXISTS = 'Package already exists.';
+
+/** A package's versions and dist-tags, as the registry's metadata document shows them. */
+export interface NpmPackageDocument {
+  name: string;
+  versions: Array<{ item: Package; fileName: string }>;
+  distTags: Record<string, string>;
+}
+
+/** `@acme/kit` 1.2.0 is stored as `kit-1.2.0.tgz`: the scope stays in the package name. */
+export const tarballName = (name: string, version: string) => `${name.slice(name.lastIndexOf('/') + 1)}-${version}.tgz`;
+
+/** GitLab's npm registry: publish, metadata, tarballs and dist-tags of a project's npm packages. */
+export class NpmRegistry {
+  readonly #store: PgPackageStore;
+  readonly #storage: PackageFileStorage;
+  readonly #access: IdentityAccess;
+  readonly #maxFileBytes: number;
+
+  constructor(deps: { store: PgPackageStore; storage: PackageFileStorage; access: IdentityAccess; maxFileBytes: number }) {
+    this.#store = deps.store;
+    this.#storage = deps.storage;
+    this.#access = deps.access;
+    this.#maxFileBytes = deps.maxFileBytes;
+  }
+
+  /** Stores the one version `npm publish` sent, its tarball verified against the digests npm computed. */
+  async publish(project: ProjectAccess, caller: AuthenticatedCaller, input: NpmPublishInput): Promise<Package> {
+    const name = input.package_name;
+    const versions = Object.values(input.versions);
+    const attachments = Object.values(input._attachments);
+    const [manifest] = versions;
+    const [attachment] = attachments;
+    if (!manifest || versions.length !== 1) throw new InputError('versions must hold exactly one version');
+    if (!attachment || attachments.length !== 1) throw new InputError('_attachments must hold exactly one tarball');
+    if (input.name !== name || manifest.name !== name) throw new InputError('name does not match the package of the URL');
+    const version = manifest.version;
+    if (await this.#store.findVersion({ projectId: project.id, packageType: 'npm', name, version })) {
+      throw new ForbiddenError(PACKAGE_EXISTS);
+    }
+    const content = Buffer.from(attachment.data, 'base64');
+    const staged = await this.#storage.stage(content, { maxBytes: this.#maxFileBytes });
+    const integrity = `sha512-${staged.sha512}`;
+    const declared = manifest.dist ?? {};
+    const problem =
+      (content.length === 0 && '_attachments holds an empty tarball') ||
+      (attachment.length !== undefined && attachment.length !== staged.size && '_attachments length does not match the tarball') ||
+      (declared.shasum !== undefined && declared.shasum !== staged.sha1 && 'dist shasum does not match the tarball') ||
+      (declared.integrity?.startsWith('sha512-') && declared.integrity !== integrity && 'dist integrity does not match the tarball');
+    if (problem) {
+      await staged.discard();
+      throw new InputError(problem);
+    }
+    const storagePath = await staged.commit();
+    try {
+      return await this.#store.insertPackage({
+        package: {
+          projectId: project.id,
+          projectPath: project.pathWithNamespace,
+          namespaceIds: project.namespaceIds,
+          name,
+          version,
+          packageType: 'npm',
+          status: 'default',
+          metadata: { ...manifest, dist: { shasum: staged.sha1, integrity } },
+          creatorId: caller.userId,
+        },
+        file: {
+          fileName: tarballName(name, version),
+          size: staged.size,
+          fileMd5: staged.md5,
+          fileSha1: staged.sha1,
+          fileSha256: staged.sha256,
+          storagePath,
+        },
+        tags: Object.entries(input['dist-tags'])
+          .filter(([, tagged]) => tagged === version)
+          .map(([tag]) => tag),
+        events: (created) => [packagesEvents.packagePublished.event({ aggregateId: project.id, data: packageEventData(created) })],
+        actor: actorOf(caller),
+      });
+    } catch (error) {
+      await this.#storage.remove(storagePath);
+      // Another publish of the same version won the race.
+      if (error instanceof ConflictError) throw new ForbiddenError(PACKAGE_EXISTS);
+      throw error;
+    }
+  }
+
+  async document(project: ProjectAccess, name: string): Promise<NpmPackageDocument> {
+    const versions = await this.#store.versions({ projectId: project.id, packageType: 'npm', name });
+    if (versions.length === 0) throw new NotFoundError('Package');
+    const tags = await this.#store.tags({ projectId: project.id, packageName: name });
+    const versionOf = new Map(versions.map((item) => [item.id, item.version ?? '']));
+    return {
+      name,
+      versions: versions.map((item) => ({ item, fileName: tarballName(name, item.version ?? '') })),
+      distTags: Object.fromEntries(
+        tags.flatMap((tag) => {
+          const version = versionOf.get(tag.packageId);
+          return version === undefined ? [] : [[tag.name, version]];
+        }),
+      ),
+    };
+  }
+
+  async tarball(project: ProjectAccess, options: { name: string; fileName: string }): Promise<{ size: number; stream: Readable }> {
+    const prefix = tarballName(options.name, '').slice(0, -'.tgz'.length);
+    const version =
+      options.fileName.startsWith(prefix) && options.fileName.endsWith('.tgz') ? options.fileName.slice(prefix.length, -4) : '';
+    const item = SEMVER.test(version)
+      ? await this.#store.findVersion({ projectId: project.id, packageType: 'npm', name: options.name, version })
+      : null;
+    const file = item && item.status === 'default' ? await this.#store.findFile({ packageId: item.id, fileName: options.fileName }) : null;
+    if (!file) throw new NotFoundError('Package');
+    return { size: file.size, stream: await this.#storage.read(file.storagePath) };
+  }
+
+  async distTags(project: ProjectAccess, name: string): Promise<Record<string, string>> {
+    return (await this.document(project, name)).distTags;
+  }
+
+  async setDistTag(project: ProjectAccess, options: { name: string; tag: string; version: string }): Promise<void> {
+    const target = await this.#store.findVersion({
+      projectId: project.id,
+      packageType: 'npm',
+      name: options.name,
+      version: options.version,
+    });
+    if (!target || target.status !== 'default') throw new NotFoundError('Package');
+    await this.#store.setTag({ tag: options.tag, target });
+  }
+
+  async removeDistTag(project: ProjectAccess, options: { name: string; tag: string }): Promise<void> {
+    const removed = await this.#store.removeTag({ projectId: project.id, packageName: options.name, tag: options.tag });
+    if (!removed) throw new NotFoundError('Tag');
+  }
+
+  /**
+   * The project behind an instance-level request, as GitLab finds it: the most recent project
+   * holding the package whose top-level namespace is the package's scope, among those the caller
+   * may read. Unscoped packages have no project at instance level.
+   */
+  async projectOfScopedPackage(options: { name: string; caller: Caller }): Promise<ProjectAccess> {
+    const scope = /^@([^/]+)\//.exec(options.name)?.[1]?.toLowerCase();
+    if (scope) {
+      for (const projectId of await this.#store.projectsWithPackage({ packageType: 'npm', name: options.name })) {
+        const project = await this.#access.project({ idOrPath: String(projectId), caller: options.caller }).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        });
+        if (project && project.pathWithNamespace.split('/')[0]?.toLowerCase() === scope && mayOnPackages(project, 'read')) return project;
+      }
+    }
+    throw new NotFoundError('Package');
+  }
+}
