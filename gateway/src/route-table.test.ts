@@ -10,6 +10,8 @@ describe('route table', () => {
     ['/api/v4/projects/7/packages', 'packages'],
     ['/api/v4/projects/acme%2Fapp/packages/npm/@acme%2fkit', 'packages'],
     ['/api/v4/groups/acme/packages', 'packages'],
+    ['/api/v4/groups/acme/-/packages/maven/com/acme/kit/1.0/kit-1.0.pom', 'packages'],
+    ['/api/v4/projects/7/packages/maven/com/acme/kit/1.0/kit-1.0.jar.sha1', 'packages'],
     ['/api/v4/packages/npm/@acme%2fkit', 'packages'],
     ['/api/v4/packages/maven/com/acme/kit/1.0/kit-1.0.jar', 'packages'],
     ['/api/v4/audit_events/3', 'audit'],

@@ -21,7 +21,7 @@ export const routeTable: Route[] = [
   { pattern: /^\/.+\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/, service: 'review', basicCredentials: true },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(branches|commits)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
-  { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/packages(\/|$)/, service: 'packages' },
+  { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages' },
   { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages' },
   { pattern: /^\/api\/v4\/audit_events(\/|$)/, service: 'audit' },
   {

@@ -38,6 +38,8 @@ export interface UploadedFile {
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const MULTIPART_TYPE = 'multipart/form-data';
+/** Bytes that no parser reads: left unread for the route to stream (a Maven deploy's files). */
+const RAW_TYPE = 'application/octet-stream';
 
 function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -46,7 +48,7 @@ function hasBody(req: Request): boolean {
 /** Grape's refusal of a body it has no parser for. */
 function unsupportedContentType(): RequestHandler {
   return (req, _res, next) => {
-    if (!hasBody(req) || !req.headers['content-type'] || req.is([...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE])) {
+    if (!hasBody(req) || !req.headers['content-type'] || req.is([...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE, RAW_TYPE])) {
       next();
       return;
     }
@@ -154,7 +156,8 @@ function multipart(limits: BodyLimits): RequestHandler {
 
 /**
  * Reads request bodies the way Grape does, for every service: JSON (`application/*+json` too),
- * URL-encoded and multipart forms with nested keys; anything else with a body is 415. Failures
+ * URL-encoded and multipart forms with nested keys; `application/octet-stream` and bodies without
+ * a type stay unread for the route; anything else with a body is 415. Failures
  * carry their 4xx status for `errorToHttp`: too large 413, malformed 400, unknown charset 415.
  */
 export function requestBodies(limits: BodyLimits = DEFAULT_BODY_LIMITS): RequestHandler[] {

@@ -1,4 +1,4 @@
-/** Composition root of the packages service: the npm registry and the Packages API. */
+/** Composition root of the packages service: the npm and Maven registries and the Packages API. */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
 import { readConfig, type PackagesConfig } from './config.ts';
@@ -7,6 +7,7 @@ import { packageEntities } from './features/packages/package.entity.ts';
 import { createPackagesCore, createPackagesFeature } from './features/packages/packages-feature.ts';
 import { PACKAGES_TOPIC } from './features/packages/packages.events.ts';
 import { createNpmFeature } from './features/npm/npm-feature.ts';
+import { createMavenFeature } from './features/maven/maven-feature.ts';
 import { DEFAULT_BODY_LIMITS } from '@platform/http';
 
 /** `identityAccess` replaces the gRPC client to identity (tests give a fake). */
@@ -29,6 +30,7 @@ export function packagesService(
       return [
         createPackagesFeature({ core, access }),
         createNpmFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
+        createMavenFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
         identityAccessFeature(access),
       ];
     },

@@ -93,6 +93,27 @@ export class PgPackageStore {
     return rows.map((row) => Number(row.project_id));
   }
 
+  /** Projects among `projectIds` (all when undefined) holding that package version, any servable state, the latest first. */
+  async projectsHolding(options: {
+    packageType: PackageType;
+    name: string;
+    version: string | null;
+    projectIds?: number[];
+  }): Promise<number[]> {
+    const rows = await this.#em.find(
+      Package,
+      {
+        packageType: options.packageType,
+        name: options.name,
+        version: options.version,
+        status: { $ne: 'processing' },
+        ...(options.projectIds ? { projectId: { $in: options.projectIds } } : {}),
+      },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 20, fields: ['projectId'] },
+    );
+    return rows.map((row) => row.projectId);
+  }
+
   files(packageId: number): Promise<PackageFile[]> {
     return this.#em.find(PackageFile, { packageId }, { orderBy: { id: 'asc' } });
   }
