@@ -26,6 +26,22 @@ export function createKafka(options: { brokers: string[]; clientId: string; logg
 
 /** Topics are created explicitly so that a consumer never subscribes to one that is missing. */
 export async function ensureTopics(kafka: Kafka, topics: string[]): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await createMissingTopics(kafka, topics);
+      return;
+    } catch (error) {
+      // A topic created a moment ago (by this call or a service sharing it) may not be known to
+      // the broker's metadata yet: UNKNOWN_TOPIC_OR_PARTITION while waiting for its leaders.
+      if ((error as { retriable?: unknown }).retriable !== true || attempt >= TOPIC_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}
+
+const TOPIC_ATTEMPTS = 5;
+
+async function createMissingTopics(kafka: Kafka, topics: string[]): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   try {
