@@ -66,7 +66,7 @@ describe('npm publish', () => {
       'versions must hold exactly one version',
     ],
     ['no tarball', { ...publishBody(), _attachments: {} }, '_attachments must hold exactly one tarball'],
-    ['a version that is no semantic version', publishBody({ version: 'one' }), 'versions[one][version] does not have a valid value'],
+    ['a version that is no semantic version', publishBody({ version: 'one' }), 'versions[one][version] is invalid'],
   ])('refuses %s with 400, keeping no file', async (_what, body, error) => {
     const response = await publish(body);
     expect(response.status).toBe(400);
