@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { Request } from 'express';
 import { InputError, NotFoundError } from '@platform/errors';
-import { reply, routesOf } from '@platform/http';
+import { parseParams, reply, requestParams, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { projectFor } from '../packages/package-access.ts';
 import { mavenTarget, type MavenTarget } from './maven-coordinates.ts';
 import type { MavenDownload, MavenRegistry } from './maven-registry.ts';
-import { groupMavenFileParams, instanceMavenFileParams, projectMavenFileParams } from './maven.schemas.ts';
+import { mavenFileParams, mavenRouteParams } from './maven.schemas.ts';
 
 export interface MavenRouteDeps {
   access: IdentityAccess;
@@ -15,7 +15,8 @@ export interface MavenRouteDeps {
 
 const route = routesOf<MavenRouteDeps>('packages');
 
-function targetOf(input: { path: string[]; file_name: string }): MavenTarget {
+function targetOf(request: Request): MavenTarget {
+  const input = parseParams(mavenFileParams, requestParams(request));
   const target = mavenTarget(input.path, input.file_name);
   if (!target) throw new NotFoundError('Package');
   return target;
@@ -39,10 +40,10 @@ export const mavenRoutes = [
     path: '/api/v4/projects/:id/packages/maven/*path/:file_name',
     access: 'user',
     scope: 'api',
-    input: projectMavenFileParams,
+    input: mavenRouteParams,
     handle: async ({ caller, input, deps, request }) => {
       const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'publish' });
-      const target = targetOf(input);
+      const target = targetOf(request);
       await deps.maven.upload(project, caller, { target, body: uploadedBody(request) });
       return target.checksum ? reply({ status: 204 }) : {};
     },
@@ -53,10 +54,10 @@ export const mavenRoutes = [
     path: '/api/v4/projects/:id/packages/maven/*path/:file_name',
     access: 'anonymous',
     scope: 'read_api',
-    input: projectMavenFileParams,
-    handle: async ({ caller, input, deps }) => {
+    input: mavenRouteParams,
+    handle: async ({ caller, input, deps, request }) => {
       const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'read' });
-      return downloadReply(await deps.maven.download(project, targetOf(input)));
+      return downloadReply(await deps.maven.download(project, targetOf(request)));
     },
   }),
 
@@ -65,10 +66,10 @@ export const mavenRoutes = [
     path: '/api/v4/groups/:id/-/packages/maven/*path/:file_name',
     access: 'anonymous',
     scope: 'read_api',
-    input: groupMavenFileParams,
-    handle: async ({ caller, input, deps }) => {
+    input: mavenRouteParams,
+    handle: async ({ caller, input, deps, request }) => {
       const groupId = await deps.access.require({ resource: 'group', idOrPath: String(input.id), caller, minimumLevel: 0 });
-      const target = targetOf(input);
+      const target = targetOf(request);
       const project = await deps.maven.projectHolding({ target, caller, groupId });
       return downloadReply(await deps.maven.download(project, target));
     },
@@ -79,9 +80,9 @@ export const mavenRoutes = [
     path: '/api/v4/packages/maven/*path/:file_name',
     access: 'anonymous',
     scope: 'read_api',
-    input: instanceMavenFileParams,
-    handle: async ({ caller, input, deps }) => {
-      const target = targetOf(input);
+    input: mavenFileParams,
+    handle: async ({ caller, deps, request }) => {
+      const target = targetOf(request);
       const project = await deps.maven.projectHolding({ target, caller });
       return downloadReply(await deps.maven.download(project, target));
     },

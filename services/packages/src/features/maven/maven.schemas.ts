@@ -11,6 +11,7 @@ const segment = z
 const repositoryPath = () =>
   z.preprocess((value) => (typeof value === 'string' ? value.split('/') : value), z.array(segment).min(1).max(64));
 
-export const instanceMavenFileParams = z.object({ path: repositoryPath(), file_name: segment });
-export const projectMavenFileParams = instanceMavenFileParams.extend({ id: params.idOrPath() });
-export const groupMavenFileParams = projectMavenFileParams;
+/** The file a request names, read once the caller may see the project or group (GitLab authorizes first). */
+export const mavenFileParams = z.object({ path: repositoryPath(), file_name: segment });
+/** What routes take before the access check: the project or group, and the file as given. */
+export const mavenRouteParams = z.object({ id: params.idOrPath() }).loose();

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError, InputError } from '@platform/errors';
-import { baseUrlOf, reply, routesOf } from '@platform/http';
+import { baseUrlOf, parseParams, reply, requestParams, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import { mayOnPackages, projectFor, type PackageAction } from '../packages/package-access.ts';
 import type { NpmRegistry } from './npm-registry.ts';
@@ -54,10 +54,10 @@ export const npmRoutes = [
     path: '/api/v4/projects/:id/packages/npm/:package_name',
     access: 'user',
     scope: 'api',
-    input: npmPublishInput,
-    handle: async ({ caller, input, deps }) => {
+    input: projectNpmPackageParams.loose(),
+    handle: async ({ caller, input, deps, request }) => {
       const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'publish' });
-      await deps.npm.publish(project, caller, input);
+      await deps.npm.publish(project, caller, parseParams(npmPublishInput, requestParams(request)));
       return { ok: true };
     },
   }),

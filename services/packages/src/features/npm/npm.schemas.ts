@@ -26,9 +26,11 @@ const versionManifest = z.looseObject({
   dist: z.looseObject({ shasum: z.string().optional(), integrity: z.string().optional() }).optional(),
 });
 
-/** What `npm publish` PUTs: the package document with one version and its tarball, base64. */
+/**
+ * What `npm publish` PUTs: the package document with one version and its tarball, base64. Read
+ * once the caller may publish (GitLab authorizes before it looks at the body).
+ */
 export const npmPublishInput = z.object({
-  id: params.idOrPath(),
   package_name: npmPackageName(),
   name: z.string(),
   versions: z.record(z.string(), versionManifest),
