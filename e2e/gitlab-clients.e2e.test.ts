@@ -203,6 +203,76 @@ describe('personal access tokens with @gitbeaker/rest', () => {
   });
 });
 
+describe('transfers with @gitbeaker/rest', () => {
+  it('moves a group and a project, lists where they may go, and answers GitLab refusals', async () => {
+    const root = new Gitlab({ host: platform.url, token: E2E_ROOT_TOKEN });
+    const top = await root.Groups.create('Transfer top', 'transfer-top');
+    const team = await root.Groups.create('Transfer team', 'transfer-team', { parentId: top.id, visibility: 'private' });
+    const other = await root.Groups.create('Transfer other', 'transfer-other');
+    const project = await root.Projects.create({ name: 'Mobile', path: 'mobile', namespaceId: team.id });
+
+    const locations = await root.Groups.allTransferLocations(team.id, { search: 'transfer' });
+    expect(locations.map((group) => group.full_path)).toEqual(['transfer-other']);
+    const moved = await root.Groups.transfer(team.id, { groupId: other.id });
+    expect(moved).toMatchObject({ full_path: 'transfer-other/transfer-team', parent_id: other.id });
+    expect((await root.Projects.show(project.id)).path_with_namespace).toBe('transfer-other/transfer-team/mobile');
+    await expect(root.Projects.show('transfer-top/transfer-team/mobile')).rejects.toMatchObject({
+      cause: { description: '404 Project Not Found' },
+    });
+    await expect(root.Groups.transfer(team.id, { groupId: other.id })).rejects.toMatchObject({
+      cause: { description: 'Transfer failed: Group is already associated to the parent group.' },
+    });
+    expect(await root.Groups.transfer(team.id)).toMatchObject({ full_path: 'transfer-team', parent_id: null });
+    await expect(root.Groups.transfer(top.id)).rejects.toMatchObject({
+      cause: { description: 'Transfer failed: Group is already a root group.' },
+    });
+
+    const projectLocations = await root.Projects.allTransferLocations(project.id, { search: 'transfer' });
+    expect(projectLocations.map((group) => group.full_path).sort()).toEqual(['transfer-other', 'transfer-top']);
+    const transferred = await root.Projects.transfer(project.id, 'transfer-top');
+    expect(transferred).toMatchObject({ path_with_namespace: 'transfer-top/mobile', visibility: 'private' });
+    await expect(root.Projects.transfer(project.id, top.id)).rejects.toMatchObject({
+      cause: { description: 'Failed to transfer project {:new_namespace=>["Project is already in this namespace."]}' },
+    });
+    const intoGroup = await root.Groups.transferProject(other.id, project.id);
+    expect(intoGroup).toMatchObject({
+      id: other.id,
+      projects: [expect.objectContaining({ path_with_namespace: 'transfer-other/mobile' })],
+    });
+  });
+});
+
+describe("a blocked user's token", () => {
+  it("is refused with GitLab's 403 and its reason, through the gateway's cache, and works again once unblocked", async () => {
+    const root = new Gitlab({ host: platform.url, token: E2E_ROOT_TOKEN });
+    const user = await root.Users.create({
+      email: 'blocked-owner@example.com',
+      name: 'Blocked Owner',
+      username: 'blocked-owner',
+      password: 'a-long-enough-password',
+    });
+    const issued = await root.PersonalAccessTokens.create(user.id, 'laptop', ['api']);
+    const client = new Gitlab({ host: platform.url, token: issued.token as string });
+    expect((await client.Users.showCurrentUser()).username).toBe('blocked-owner');
+
+    await root.Users.block(user.id);
+    // The gateway remembers the token's authentication until identity's event tells it of the block.
+    const refused = await waitFor(
+      async () => {
+        const response = await gateway.get('/api/v4/user').set('PRIVATE-TOKEN', issued.token as string);
+        return response.status === 200 ? undefined : response;
+      },
+      { timeoutMs: 5000, what: 'the gateway to refuse a blocked user' },
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: '403 Forbidden - Your account has been blocked.' });
+    await expect(client.Projects.all()).rejects.toMatchObject({ cause: { description: '403 Forbidden - Your account has been blocked.' } });
+
+    await root.Users.unblock(user.id);
+    expect((await client.Users.showCurrentUser()).username).toBe('blocked-owner');
+  });
+});
+
 describe('the API document', () => {
   it('GET /api/v4/openapi.json lists every route of the route catalogue, merged from every service', async () => {
     const response = await gateway.get('/api/v4/openapi.json');

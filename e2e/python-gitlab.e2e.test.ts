@@ -35,7 +35,7 @@ function openSshPublicKey(): string {
 }
 
 describe('python-gitlab end to end', () => {
-  it('drives users, keys, tokens, groups, projects, access requests and members', async () => {
+  it('drives users, keys, tokens, groups, projects, access requests, members, transfers and a blocked user', async () => {
     const { stdout } = await promisify(execFile)(PYTHON, [script], {
       env: { ...process.env, GITLAB_URL: platform.url, GITLAB_ROOT_TOKEN: E2E_ROOT_TOKEN, SSH_PUBLIC_KEY: openSshPublicKey() },
     });
@@ -53,6 +53,13 @@ describe('python-gitlab end to end', () => {
       project_members: { 'py-user': 40 },
       visible_to_user: ['py-group/py-project'],
       revoked_token_refused: true,
+      transferred_group: 'py-target/py-sub',
+      transferred_group_project: 'py-target/py-sub/py-tool',
+      promoted_group: 'py-sub',
+      transferred_project: 'py-target/py-tool',
+      transfer_refusal: [400, 'Failed to transfer project {:new_namespace=>["Project is already in this namespace."]}'],
+      group_transfer_refusal: [400, 'Transfer failed: Group is already a root group.'],
+      blocked_refusal: [403, '403 Forbidden - Your account has been blocked.'],
     });
     expect(facts.active_usernames).toEqual(expect.arrayContaining(['root', 'py-user']));
   });

@@ -300,3 +300,34 @@ describe('project repositories over HTTP', () => {
     });
   });
 });
+
+describe('repositories after a transfer', () => {
+  it('are cloned by the new path once the group and then the project moved; the old paths are not found', async () => {
+    const mover = await createUser('git-mover', [['api', 'write_repository']]);
+    const token = mover.tokens[0]!;
+    const as = { 'PRIVATE-TOKEN': token };
+    const top = await gateway.post('/api/v4/groups').set(as).send({ name: 'Old home', path: 'old-home', visibility: 'private' });
+    const team = await gateway.post('/api/v4/groups').set(as).send({ name: 'Team', path: 'team', parent_id: top.body.id });
+    const destination = await gateway.post('/api/v4/groups').set(as).send({ name: 'New home', path: 'new-home', visibility: 'private' });
+    const project = await gateway.post('/api/v4/projects').set(as).send({ name: 'Tool', path: 'tool', namespace_id: team.body.id });
+    expect(project.status).toBe(201);
+    expect((await git(['clone', remote(token, 'old-home/team/tool'), 'tool'])).code).toBe(0);
+    const tool = path.join(work, 'tool');
+    await commit(tool, 'tool.txt', 'The tool');
+    expect((await git(['push', 'origin', 'HEAD:refs/heads/main'], tool)).code).toBe(0);
+
+    const movedGroup = await gateway.post(`/api/v4/groups/${team.body.id}/transfer`).set(as).send({ group_id: destination.body.id });
+    expect(movedGroup.body.full_path).toBe('new-home/team');
+    const grouped = await git(['clone', remote(token, 'new-home/team/tool'), 'tool-grouped']);
+    expect(grouped.code).toBe(0);
+    expect(existsSync(path.join(work, 'tool-grouped', 'tool.txt'))).toBe(true);
+    const stale = await git(['clone', remote(token, 'old-home/team/tool'), 'tool-stale']);
+    expect(stale.code).not.toBe(0);
+    expect(stale.output).toContain("The project you were looking for could not be found or you don't have permission to view it.");
+
+    const movedProject = await gateway.put(`/api/v4/projects/${project.body.id}/transfer`).set(as).send({ namespace: 'git-mover' });
+    expect(movedProject.body.path_with_namespace).toBe('git-mover/tool');
+    expect((await git(['fetch', remote(token, 'git-mover/tool'), 'main'], tool)).code).toBe(0);
+    expect((await git(['ls-remote', remote(token, 'new-home/team/tool')])).code).not.toBe(0);
+  });
+});

@@ -52,6 +52,42 @@ project.members.create({"user_id": user.id, "access_level": gitlab.const.AccessL
 facts["project_members"] = {m.username: m.access_level for m in project.members.list(get_all=True)}
 facts["visible_to_user"] = [p.path_with_namespace for p in as_user.projects.list(membership=True, get_all=True)]
 
+# Transfers: a subgroup moves under another group, then to the top level; a project moves by namespace path.
+sub = root.groups.create({"name": "Py Sub", "path": "py-sub", "parent_id": group.id})
+target = root.groups.create({"name": "Py Target", "path": "py-target"})
+tool = root.projects.create({"name": "py-tool", "namespace_id": sub.id})
+sub.transfer(target.id)
+facts["transferred_group"] = root.groups.get(sub.id).full_path
+facts["transferred_group_project"] = root.projects.get(tool.id).path_with_namespace
+sub.transfer()
+facts["promoted_group"] = root.groups.get(sub.id).full_path
+tool.transfer("py-target")
+facts["transferred_project"] = root.projects.get(tool.id).path_with_namespace
+try:
+    tool.transfer(target.id)
+except gitlab.exceptions.GitlabTransferProjectError as error:
+    facts["transfer_refusal"] = [error.response_code, error.error_message]
+try:
+    root.groups.get(target.id).transfer()
+except gitlab.exceptions.GitlabGroupTransferError as error:
+    facts["group_transfer_refusal"] = [error.response_code, error.error_message]
+
+# A blocked user's token is refused with GitLab's 403 and its reason, once the gateway heard of the block.
+blocked = root.users.create(
+    {"email": "py-blocked@example.com", "username": "py-blocked", "name": "Py Blocked", "password": "a-long-enough-password"}
+)
+blocked_token = blocked.personal_access_tokens.create({"name": "py-blocked", "scopes": ["api"]})
+gitlab.Gitlab(url, private_token=blocked_token.token).auth()
+blocked.block()
+facts["blocked_refusal"] = None
+deadline = time.monotonic() + 5
+while facts["blocked_refusal"] is None and time.monotonic() < deadline:
+    try:
+        gitlab.Gitlab(url, private_token=blocked_token.token).auth()
+        time.sleep(0.1)
+    except gitlab.exceptions.GitlabError as error:
+        facts["blocked_refusal"] = [error.response_code, error.error_message]
+
 # Revoking the token ends it: refused with 401 once the gateway's cache has heard of it (bounded).
 root.personal_access_tokens.delete(token.id)
 facts["revoked_token_refused"] = False

@@ -25,6 +25,14 @@ export class FieldValidationError extends DomainError {
   }
 }
 
+/**
+ * A well-formed request the resource's current state refuses (a transfer into one of its own
+ * subgroups, say): GitLab answers 400 `{"message": "<its sentence>"}`.
+ */
+export class RefusedError extends DomainError {
+  override name = 'RefusedError';
+}
+
 /** `resource` is the GitLab word, as in `404 User Not Found`. */
 export class NotFoundError extends DomainError {
   override name = 'NotFoundError';

@@ -2,6 +2,7 @@ export {
   DomainError,
   InputError,
   FieldValidationError,
+  RefusedError,
   NotFoundError,
   UnauthorizedError,
   InvalidTokenError,

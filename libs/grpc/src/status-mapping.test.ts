@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Metadata, type ServiceError } from '@grpc/grpc-js';
-import { ForbiddenError, InsufficientScopeError, InvalidTokenError, UnauthorizedError } from '@platform/errors';
+import { ForbiddenError, InsufficientScopeError, InvalidTokenError, RefusedError, UnauthorizedError } from '@platform/errors';
 import { errorToGrpcStatus, grpcErrorToDomain } from './status-mapping.ts';
 
 function overTheWire(error: Error): Error {
@@ -26,5 +26,11 @@ describe('gRPC status mapping', () => {
     expect(expired).toBeInstanceOf(InvalidTokenError);
     expect(expired.message).toBe('Token has expired.');
     expect(overTheWire(new UnauthorizedError())).not.toBeInstanceOf(InvalidTokenError);
+  });
+
+  it('keeps a refusal of the resource state and its sentence across the wire', () => {
+    expect(overTheWire(new RefusedError('Project is already in this namespace.'))).toEqual(
+      new RefusedError('Project is already in this namespace.'),
+    );
   });
 });

@@ -12,6 +12,7 @@ import {
   InvalidTokenError,
   isConnectionFault,
   NotFoundError,
+  RefusedError,
   UnauthorizedError,
   UnavailableError,
 } from '@platform/errors';
@@ -32,6 +33,7 @@ export function errorToGrpcStatus(error: unknown): { code: status; details: stri
     return { code: status.PERMISSION_DENIED, details: `${INSUFFICIENT_SCOPE}${error.scopes.join(' ')}` };
   if (error instanceof ForbiddenError) return { code: status.PERMISSION_DENIED, details };
   if (error instanceof ConflictError) return { code: status.ALREADY_EXISTS, details };
+  if (error instanceof RefusedError) return { code: status.FAILED_PRECONDITION, details };
   if (error instanceof UnavailableError || isConnectionFault(error)) return { code: status.UNAVAILABLE, details };
   return { code: status.INTERNAL, details: 'internal error' };
 }
@@ -52,6 +54,8 @@ export function grpcErrorToDomain(error: ServiceError): DomainError {
       return new ForbiddenError(error.details || undefined);
     case status.ALREADY_EXISTS:
       return new ConflictError(error.details);
+    case status.FAILED_PRECONDITION:
+      return new RefusedError(error.details);
     default:
       return new UnavailableError(`${status[error.code] ?? error.code}: ${error.details}`);
   }

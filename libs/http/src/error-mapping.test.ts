@@ -8,6 +8,7 @@ import {
   InsufficientScopeError,
   NotFoundError,
   NotModifiedError,
+  RefusedError,
   UnauthorizedError,
 } from '@platform/errors';
 import { errorToHttp } from './error-mapping.ts';
@@ -16,6 +17,11 @@ describe('errorToHttp', () => {
   it.each([
     [new InputError('email is missing'), 400, { error: 'email is missing' }],
     [new FieldValidationError({ key: ['is invalid'] }), 400, { message: { key: ['is invalid'] } }],
+    [
+      new RefusedError('Transfer failed: Group is already a root group.'),
+      400,
+      { message: 'Transfer failed: Group is already a root group.' },
+    ],
     [new NotFoundError('User'), 404, { message: '404 User Not Found' }],
     [new NotFoundError(), 404, { message: '404 Not Found' }],
     [new UnauthorizedError('forged caller'), 401, { message: '401 Unauthorized' }],

@@ -11,6 +11,7 @@ import {
   isConnectionFault,
   NotFoundError,
   NotModifiedError,
+  RefusedError,
   UnauthorizedError,
   UnavailableError,
 } from '@platform/errors';
@@ -25,6 +26,7 @@ export interface HttpError {
 export function errorToHttp(error: unknown): HttpError | undefined {
   if (error instanceof InputError) return { status: 400, body: { error: error.message } };
   if (error instanceof FieldValidationError) return { status: 400, body: { message: error.fields } };
+  if (error instanceof RefusedError) return { status: 400, body: { message: error.message } };
   if (error instanceof NotFoundError) return { status: 404, body: { message: `404 ${error.message}` } };
   if (error instanceof InvalidTokenError) return { status: 401, body: { error: 'invalid_token', error_description: error.message } };
   if (error instanceof UnauthorizedError) return { status: 401, body: { message: '401 Unauthorized' } };

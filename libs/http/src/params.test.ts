@@ -43,6 +43,7 @@ describe('parseParams', () => {
     expect(failure({ name: 'a', count: 'many', active: 'perhaps' })).toBe('count is invalid, active is invalid');
     expect(failure({ name: 'a', state: 'merged' })).toBe('state does not have a valid value');
     expect(failure({ name: 'a', since: 'yesterday' })).toBe('since is invalid');
+    expect(() => parseParams(z.object({ namespace: params.idOrPath() }), {})).toThrow('namespace is missing');
   });
 
   it('reads integer lists in each spelling Grape accepts', () => {

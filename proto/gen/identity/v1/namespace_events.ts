@@ -183,6 +183,29 @@ export interface AccessRequestDenied {
   withdrawn: boolean;
 }
 
+/**
+ * A group moved under another parent, or to the top level. Its full path, and with it the full
+ * path of every group and project below it, changed from `previous_full_path` to `group.full_path`:
+ * a copy of a path starting with `previous_full_path/` now starts with `group.full_path/`.
+ * Visibilities below it were lowered to the new parent's where they exceeded it.
+ */
+export interface GroupTransferred {
+  group: GroupSnapshot | undefined;
+  previousFullPath: string;
+  /** 0 when it was a top-level group. */
+  previousParentId: number;
+}
+
+/**
+ * A project moved to another namespace: its path with namespace changed from
+ * `previous_path_with_namespace` to `project.path_with_namespace`.
+ */
+export interface ProjectTransferred {
+  project: ProjectSnapshot | undefined;
+  previousPathWithNamespace: string;
+  previousNamespaceId: number;
+}
+
 function createBaseGroupSnapshot(): GroupSnapshot {
   return { id: 0, name: "", path: "", fullPath: "", fullName: "", parentId: 0, visibility: "" };
 }
@@ -2165,6 +2188,228 @@ export const AccessRequestDenied: MessageFns<AccessRequestDenied> = {
       ? MemberSnapshot.fromPartial(object.request)
       : undefined;
     message.withdrawn = object.withdrawn ?? false;
+    return message;
+  },
+};
+
+function createBaseGroupTransferred(): GroupTransferred {
+  return { group: undefined, previousFullPath: "", previousParentId: 0 };
+}
+
+export const GroupTransferred: MessageFns<GroupTransferred> = {
+  encode(message: GroupTransferred, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.group !== undefined) {
+      GroupSnapshot.encode(message.group, writer.uint32(10).fork()).join();
+    }
+    if (message.previousFullPath !== "") {
+      writer.uint32(18).string(message.previousFullPath);
+    }
+    if (message.previousParentId !== 0) {
+      writer.uint32(24).int64(message.previousParentId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GroupTransferred {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroupTransferred();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.group = GroupSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.previousFullPath = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.previousParentId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GroupTransferred {
+    return {
+      group: isSet(object.group) ? GroupSnapshot.fromJSON(object.group) : undefined,
+      previousFullPath: isSet(object.previousFullPath)
+        ? globalThis.String(object.previousFullPath)
+        : isSet(object.previous_full_path)
+        ? globalThis.String(object.previous_full_path)
+        : "",
+      previousParentId: isSet(object.previousParentId)
+        ? globalThis.Number(object.previousParentId)
+        : isSet(object.previous_parent_id)
+        ? globalThis.Number(object.previous_parent_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GroupTransferred): unknown {
+    const obj: any = {};
+    if (message.group !== undefined) {
+      obj.group = GroupSnapshot.toJSON(message.group);
+    }
+    if (message.previousFullPath !== "") {
+      obj.previousFullPath = message.previousFullPath;
+    }
+    if (message.previousParentId !== 0) {
+      obj.previousParentId = Math.round(message.previousParentId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GroupTransferred>, I>>(base?: I): GroupTransferred {
+    return GroupTransferred.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GroupTransferred>, I>>(object: I): GroupTransferred {
+    const message = createBaseGroupTransferred();
+    message.group = (object.group !== undefined && object.group !== null)
+      ? GroupSnapshot.fromPartial(object.group)
+      : undefined;
+    message.previousFullPath = object.previousFullPath ?? "";
+    message.previousParentId = object.previousParentId ?? 0;
+    return message;
+  },
+};
+
+function createBaseProjectTransferred(): ProjectTransferred {
+  return { project: undefined, previousPathWithNamespace: "", previousNamespaceId: 0 };
+}
+
+export const ProjectTransferred: MessageFns<ProjectTransferred> = {
+  encode(message: ProjectTransferred, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.project !== undefined) {
+      ProjectSnapshot.encode(message.project, writer.uint32(10).fork()).join();
+    }
+    if (message.previousPathWithNamespace !== "") {
+      writer.uint32(18).string(message.previousPathWithNamespace);
+    }
+    if (message.previousNamespaceId !== 0) {
+      writer.uint32(24).int64(message.previousNamespaceId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectTransferred {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectTransferred();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.project = ProjectSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.previousPathWithNamespace = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.previousNamespaceId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectTransferred {
+    return {
+      project: isSet(object.project) ? ProjectSnapshot.fromJSON(object.project) : undefined,
+      previousPathWithNamespace: isSet(object.previousPathWithNamespace)
+        ? globalThis.String(object.previousPathWithNamespace)
+        : isSet(object.previous_path_with_namespace)
+        ? globalThis.String(object.previous_path_with_namespace)
+        : "",
+      previousNamespaceId: isSet(object.previousNamespaceId)
+        ? globalThis.Number(object.previousNamespaceId)
+        : isSet(object.previous_namespace_id)
+        ? globalThis.Number(object.previous_namespace_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ProjectTransferred): unknown {
+    const obj: any = {};
+    if (message.project !== undefined) {
+      obj.project = ProjectSnapshot.toJSON(message.project);
+    }
+    if (message.previousPathWithNamespace !== "") {
+      obj.previousPathWithNamespace = message.previousPathWithNamespace;
+    }
+    if (message.previousNamespaceId !== 0) {
+      obj.previousNamespaceId = Math.round(message.previousNamespaceId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectTransferred>, I>>(base?: I): ProjectTransferred {
+    return ProjectTransferred.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectTransferred>, I>>(object: I): ProjectTransferred {
+    const message = createBaseProjectTransferred();
+    message.project = (object.project !== undefined && object.project !== null)
+      ? ProjectSnapshot.fromPartial(object.project)
+      : undefined;
+    message.previousPathWithNamespace = object.previousPathWithNamespace ?? "";
+    message.previousNamespaceId = object.previousNamespaceId ?? 0;
     return message;
   },
 };

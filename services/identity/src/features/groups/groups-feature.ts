@@ -7,6 +7,10 @@ import { PgCustomAttributeStore } from '../custom-attributes/custom-attributes-s
 import type { MembersService } from '../members/members-service.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
+import type { ProjectTransferService } from '../projects/project-transfer-service.ts';
+import { PgGroupTransferStore } from './group-transfer-store.ts';
+import { GroupTransferService } from './group-transfer-service.ts';
+import { groupTransferRoutes } from './group-transfer-routes.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { GroupGroupLink } from './group.entity.ts';
 import { groupsRoutes } from './groups-routes.ts';
@@ -26,7 +30,7 @@ export function createGroupsFeature(deps: {
   access: AccessCore;
   members: MembersService;
   /** A group lists its projects and deletes them with it. */
-  projects: { projects: ProjectsService; store: ProjectStore };
+  projects: { projects: ProjectsService; store: ProjectStore; transfers: ProjectTransferService };
   users: UserStore;
   views: NamespaceViewContext;
 }): GroupsFeature {
@@ -42,8 +46,26 @@ export function createGroupsFeature(deps: {
     users: deps.users,
     customAttributes: new PgCustomAttributeStore(em, 'group'),
   });
+  const transfers = new GroupTransferService({
+    em,
+    transfers: new PgGroupTransferStore(em),
+    groups: store,
+    namespaces: access.namespaces,
+    members: deps.members,
+    access: access.policy,
+    users: deps.users,
+  });
+  const routeDeps = { groups, projects: deps.projects.projects, access: access.policy, views: deps.views };
   return {
     store,
-    routes: [createRouter(groupsRoutes, { groups, projects: deps.projects.projects, access: access.policy, views: deps.views })],
+    routes: [
+      createRouter(groupsRoutes, routeDeps),
+      createRouter(groupTransferRoutes, {
+        ...routeDeps,
+        transfers,
+        projectTransfers: deps.projects.transfers,
+        namespaces: access.namespaces,
+      }),
+    ],
   };
 }

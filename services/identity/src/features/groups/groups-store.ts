@@ -27,6 +27,8 @@ export interface GroupFilter {
   /** Only groups the viewer is related to: member of them, of an ancestor, or of something inside. */
   relatedOnly?: boolean;
   skipIds?: number[];
+  /** Only groups whose project creation level lets anybody create projects (not `noone`). */
+  projectCreationAllowed?: boolean;
   /** Name or path contains this, case-insensitively. */
   search?: string;
   customAttributes?: Record<string, string>;
@@ -236,6 +238,7 @@ function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknow
   }
   if (filter.relatedOnly) conditions.push(groupRelatedTo());
   if (filter.skipIds && filter.skipIds.length > 0) conditions.push(sql`n.id <> all(${filter.skipIds}::integer[])`);
+  if (filter.projectCreationAllowed) conditions.push(sql`n.project_creation_level <> 'noone'`);
   if (filter.search) {
     const pattern = `%${escapeLike(filter.search)}%`;
     conditions.push(sql`(n.name ilike ${pattern} or n.path ilike ${pattern})`);

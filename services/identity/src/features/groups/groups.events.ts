@@ -26,3 +26,10 @@ export function groupSharedEvent(options: {
 export function groupUnsharedEvent(options: { group: GroupSnapshot; sharedWithGroup: GroupSnapshot }) {
   return identityEvents.groupUnshared.event({ aggregateId: options.group.id, data: options });
 }
+
+export function groupTransferredEvent(options: { group: GroupSnapshot; previousFullPath: string; previousParentId: number | null }) {
+  return identityEvents.groupTransferred.event({
+    aggregateId: options.group.id,
+    data: { group: options.group, previousFullPath: options.previousFullPath, previousParentId: options.previousParentId ?? 0 },
+  });
+}

@@ -12,6 +12,9 @@ import { projectsGrpc } from './projects-grpc.ts';
 import { projectsRoutes } from './projects-routes.ts';
 import { ProjectsService } from './projects-service.ts';
 import { PgProjectStore, type ProjectStore } from './projects-store.ts';
+import { PgProjectTransferStore } from './project-transfer-store.ts';
+import { ProjectTransferService } from './project-transfer-service.ts';
+import { projectTransferRoutes } from './project-transfer-routes.ts';
 
 /** The projects table itself is the access core's (`accessEntities`). */
 export const projectsEntities = [ProjectStar];
@@ -19,6 +22,7 @@ export const projectsEntities = [ProjectStar];
 export interface ProjectsFeature extends Feature {
   projects: ProjectsService;
   store: ProjectStore;
+  transfers: ProjectTransferService;
 }
 
 /** Projects: creation, settings, sharing with groups, stars. */
@@ -43,10 +47,23 @@ export function createProjectsFeature(deps: {
     users: deps.users,
     customAttributes: new PgCustomAttributeStore(em, 'project'),
   });
+  const transfers = new ProjectTransferService({
+    em,
+    transfers: new PgProjectTransferStore(em),
+    projects: store,
+    namespaces: access.namespaces,
+    members: deps.members,
+    access: access.policy,
+    users: deps.users,
+  });
   return {
     projects,
     store,
-    routes: [createRouter(projectsRoutes, { projects, access: access.policy, views: deps.views })],
+    transfers,
+    routes: [
+      createRouter(projectsRoutes, { projects, access: access.policy, views: deps.views }),
+      createRouter(projectTransferRoutes, { transfers, projects, access: access.policy, views: deps.views }),
+    ],
     rpcs: [projectsGrpc({ orm: deps.orm, access: access.policy, projects, logger: deps.logger })],
   };
 }

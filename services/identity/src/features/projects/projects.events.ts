@@ -44,3 +44,11 @@ export function projectSharedEvent(options: {
 export function projectUnsharedEvent(options: { project: ProjectSnapshot; group: GroupSnapshot }) {
   return identityEvents.projectUnshared.event({ aggregateId: options.project.id, data: options });
 }
+
+export function projectTransferredEvent(options: {
+  project: ProjectSnapshot;
+  previousPathWithNamespace: string;
+  previousNamespaceId: number;
+}) {
+  return identityEvents.projectTransferred.event({ aggregateId: options.project.id, data: options });
+}

@@ -3,10 +3,12 @@ import { describe, expect, it } from '@jest/globals';
 import type { EventEnvelope } from '@platform/events';
 import {
   AccessRequestDenied,
+  GroupTransferred,
   GroupUpdated,
   MemberRemoved,
   MembershipSourceType,
   ProjectShared,
+  ProjectTransferred,
   type GroupSnapshot,
   type MemberSnapshot,
   type ProjectSnapshot,
@@ -128,5 +130,33 @@ describe('audit events of group, project and membership events', () => {
   it('skips an event whose payload lacks its subject', () => {
     expect(auditEventFor(envelope('identity.group.created', {}))).toBeUndefined();
     expect(auditEventFor(envelope('identity.group.updated', GroupUpdated.toJSON({ group, changes: [] })))).toBeUndefined();
+  });
+
+  it('records a transfer as a change of the path with namespace of the project, and of the full path of the group', () => {
+    const moved = envelope(
+      'identity.project.transferred',
+      ProjectTransferred.toJSON({ project, previousPathWithNamespace: 'old/app', previousNamespaceId: 9 }),
+    );
+    expect(auditEventFor(moved)).toMatchObject({
+      entityType: 'Project',
+      entityId: 30,
+      eventName: 'project_namespace_updated',
+      details: {
+        change: 'namespace',
+        from: 'old/app',
+        to: 'top/sub/app',
+        custom_message: 'Changed namespace from old/app to top/sub/app',
+        entity_path: 'top/sub/app',
+      },
+    });
+    const promoted = envelope(
+      'identity.group.transferred',
+      GroupTransferred.toJSON({ group, previousFullPath: 'old/sub', previousParentId: 3 }),
+    );
+    expect(auditEventFor(promoted)).toMatchObject({
+      entityType: 'Group',
+      eventName: 'group_path_updated',
+      details: { change: 'path', from: 'old/sub', to: 'top/sub', entity_path: 'top/sub' },
+    });
   });
 });

@@ -103,6 +103,17 @@ export const namespaceAuditEvents: AuditTranslation[] = [
       action: { custom_message: `Removed ${sharedWithGroup.fullPath} from the group ${group.fullPath}` },
     });
   }),
+  onEvent(identityEvents.groupTransferred, (data, event) => {
+    const { group, previousFullPath } = data;
+    if (!group) return undefined;
+    // A transfer is a change of the full path, of the group and of all below it.
+    return auditEvent(event, {
+      entity: groupEntity(group),
+      eventName: 'group_path_updated',
+      target: groupTarget(group),
+      action: { change: 'path', from: previousFullPath, to: group.fullPath },
+    });
+  }),
   onEvent(identityEvents.projectCreated, (data, event) => {
     const { project } = data;
     return (
@@ -136,6 +147,21 @@ export const namespaceAuditEvents: AuditTranslation[] = [
         action: { remove: 'project' },
       })
     );
+  }),
+  onEvent(identityEvents.projectTransferred, (data, event) => {
+    const { project, previousPathWithNamespace } = data;
+    if (!project) return undefined;
+    return auditEvent(event, {
+      entity: projectEntity(project),
+      eventName: 'project_namespace_updated',
+      target: projectTarget(project),
+      action: {
+        change: 'namespace',
+        from: previousPathWithNamespace,
+        to: project.pathWithNamespace,
+        custom_message: `Changed namespace from ${previousPathWithNamespace} to ${project.pathWithNamespace}`,
+      },
+    });
   }),
   onEvent(identityEvents.projectShared, (data, event) => {
     const { project, group, groupAccess } = data;
