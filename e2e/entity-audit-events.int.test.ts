@@ -23,6 +23,7 @@ import {
 import { startService, type RunningService } from '@platform/service';
 import { identityService } from '@platform/identity/main';
 import { auditService } from '@platform/audit/main';
+import { tmpdir } from 'node:os';
 
 const admin = adminCaller();
 let identityDatabase: TestDatabase;
@@ -84,6 +85,8 @@ beforeAll(async () => {
       ROOT_TOKEN: 'glpat-integration-root-token-0001',
       KAFKA_GROUP_ID: 'identity',
       PLATFORM_REVISION: 'Unknown',
+      // No avatar is uploaded here: nothing is written below it.
+      DATA_DIR: tmpdir(),
       LOG_LEVEL: 'silent',
     }),
   );

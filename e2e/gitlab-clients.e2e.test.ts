@@ -273,6 +273,69 @@ describe("a blocked user's token", () => {
   });
 });
 
+describe('avatars through the gateway', () => {
+  /** A 1x1 PNG and a 1x1 GIF. */
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGO4CQAAwgDBKDKz0wAAAABJRU5ErkJggg==', 'base64');
+  const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+  const file = (content: Buffer, filename: string) => ({ content: new Blob([new Uint8Array(content)]), filename });
+  const served = async (avatarUrl: string, headers: Record<string, string> = {}) => {
+    const response = await gateway.get(new URL(avatarUrl).pathname).set(headers);
+    return { status: response.status, body: response.body as Buffer };
+  };
+
+  it('are uploaded, replaced, downloaded and removed with @gitbeaker/rest, and served at avatar_url', async () => {
+    const root = new Gitlab({ host: platform.url, token: E2E_ROOT_TOKEN });
+    const group = await root.Groups.create('Avatar group', 'avatar-group', { avatar: file(PNG, 'group.png') });
+    expect(group.avatar_url).toBe(`${platform.url}/uploads/-/system/group/avatar/${group.id}/group.png`);
+    expect(await served(group.avatar_url as string, asRoot)).toEqual({ status: 200, body: PNG });
+    // A private group's avatar is not for anonymous callers.
+    expect((await served(group.avatar_url as string)).status).toBe(404);
+    const downloaded = (await root.Groups.downloadAvatar(group.id)) as unknown as Blob;
+    expect(Buffer.from(await downloaded.arrayBuffer())).toEqual(PNG);
+
+    const project = await root.Projects.create({ name: 'Avatar project', visibility: 'public', avatar: file(GIF, 'project.gif') });
+    expect(project.avatar_url).toMatch(/\/uploads\/-\/system\/project\/avatar\/\d+\/project\.gif$/);
+    const replaced = await root.Projects.uploadAvatar(project.id, file(PNG, 'project.png'));
+    expect(replaced.avatar_url).toMatch(/\/project\.png$/);
+    expect(await served(replaced.avatar_url as string)).toEqual({ status: 200, body: PNG });
+    expect((await served(project.avatar_url as string)).status).toBe(404);
+    await expect(root.Projects.uploadAvatar(project.id, file(Buffer.from('#!/bin/sh'), 'evil.png'))).rejects.toMatchObject({
+      cause: {
+        description: JSON.stringify({
+          avatar: [
+            'file format is not supported. Please try one of the following supported formats: png, jpg, jpeg, gif, bmp, tiff, ico, webp',
+          ],
+        }),
+      },
+    });
+    await root.Projects.removeAvatar(project.id);
+    expect((await root.Projects.show(project.id)).avatar_url).toBeNull();
+    expect((await served(replaced.avatar_url as string)).status).toBe(404);
+
+    const user = await root.Users.create({
+      email: 'pictured@example.com',
+      name: 'Pictured',
+      username: 'pictured',
+      password: 'a-long-enough-password',
+    });
+    const edited = await root.Users.edit(user.id, { avatar: file(GIF, 'me.gif') });
+    expect(edited.avatar_url).toBe(`${platform.url}/uploads/-/system/user/avatar/${user.id}/me.gif`);
+    expect(await served(edited.avatar_url as string)).toEqual({ status: 200, body: GIF });
+  });
+
+  it('takes PUT /user/avatar as curl -F sends it, and refuses a file over 200 KiB', async () => {
+    const own = await gateway.put('/api/v4/user/avatar').set(asRoot).attach('avatar', PNG, 'root.png');
+    expect(own.status).toBe(200);
+    expect(own.body).toEqual({ avatar_url: `${platform.url}/uploads/-/system/user/avatar/1/root.png` });
+    const big = await gateway
+      .put('/api/v4/user/avatar')
+      .set(asRoot)
+      .attach('avatar', Buffer.concat([PNG, Buffer.alloc(210 * 1024)]), 'big.png');
+    expect(big.status).toBe(400);
+    expect(big.body).toEqual({ message: { avatar: ['is too big (should be at most 200 KiB)'] } });
+  });
+});
+
 describe('the API document', () => {
   it('GET /api/v4/openapi.json lists every route of the route catalogue, merged from every service', async () => {
     const response = await gateway.get('/api/v4/openapi.json');

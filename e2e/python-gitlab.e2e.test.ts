@@ -35,7 +35,7 @@ function openSshPublicKey(): string {
 }
 
 describe('python-gitlab end to end', () => {
-  it('drives users, keys, tokens, groups, projects, access requests, members, transfers and a blocked user', async () => {
+  it('drives users, keys, tokens, groups, projects, access requests, members, transfers, avatars and a blocked user', async () => {
     const { stdout } = await promisify(execFile)(PYTHON, [script], {
       env: { ...process.env, GITLAB_URL: platform.url, GITLAB_ROOT_TOKEN: E2E_ROOT_TOKEN, SSH_PUBLIC_KEY: openSshPublicKey() },
     });
@@ -60,6 +60,8 @@ describe('python-gitlab end to end', () => {
       transfer_refusal: [400, 'Failed to transfer project {:new_namespace=>["Project is already in this namespace."]}'],
       group_transfer_refusal: [400, 'Transfer failed: Group is already a root group.'],
       blocked_refusal: [403, '403 Forbidden - Your account has been blocked.'],
+      group_avatar_url: expect.stringMatching(/\/uploads\/-\/system\/group\/avatar\/\d+\/[^/]+\.png$/),
+      group_avatar_downloaded: true,
     });
     expect(facts.active_usernames).toEqual(expect.arrayContaining(['root', 'py-user']));
   });

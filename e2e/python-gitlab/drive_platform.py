@@ -3,6 +3,8 @@
 Reads GITLAB_URL, GITLAB_ROOT_TOKEN and SSH_PUBLIC_KEY from the environment, asserts what it
 sees, and prints one JSON object of facts for the calling test; any failure exits non-zero.
 """
+import base64
+import io
 import json
 import os
 import sys
@@ -71,6 +73,14 @@ try:
     root.groups.get(target.id).transfer()
 except gitlab.exceptions.GitlabGroupTransferError as error:
     facts["group_transfer_refusal"] = [error.response_code, error.error_message]
+
+# Avatars: a group's avatar uploaded as a file (python-gitlab sends it as multipart), downloaded back.
+png = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGO4CQAAwgDBKDKz0wAAAABJRU5ErkJggg==")
+pictured = root.groups.get(target.id)
+pictured.avatar = io.BytesIO(png)
+pictured.save()
+facts["group_avatar_url"] = root.groups.get(target.id).avatar_url
+facts["group_avatar_downloaded"] = root.http_get(f"/groups/{target.id}/avatar", raw=True).content == png
 
 # A blocked user's token is refused with GitLab's 403 and its reason, once the gateway heard of the block.
 blocked = root.users.create(

@@ -28,6 +28,8 @@ describe('route table', () => {
     ['/api/v4/version', 'identity'],
     ['/api/v4/metadata', 'identity'],
     ['/api/v4/personal_access_tokens/self', 'identity'],
+    ['/uploads/-/system/project/avatar/7/logo.png', 'identity'],
+    ['/uploads/-/system/user/avatar/1/me.jpg', 'identity'],
   ])('sends %s to %s', (path, service) => {
     expect(routeFor(path)?.service).toBe(service);
   });
@@ -38,5 +40,6 @@ describe('route table', () => {
     expect(routeFor('/admin')).toBeUndefined();
     expect(routeFor('/acme/app.git/objects/info/packs')).toBeUndefined();
     expect(routeFor('/api/v4/versions')).toBeUndefined();
+    expect(routeFor('/uploads/-/system/note/attachment/1/a.png')).toBeUndefined();
   });
 });

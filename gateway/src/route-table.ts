@@ -29,6 +29,8 @@ export const routeTable: Route[] = [
     service: 'identity',
   },
   { pattern: /^\/api\/scim\/v2\//, service: 'identity', ownAuthentication: true },
+  // Avatars, where `avatar_url` points, as GitLab serves them; identity decides who may see each.
+  { pattern: /^\/uploads\/-\/system\/(user|group|project)\/avatar\//, service: 'identity' },
 ];
 
 export function routeFor(path: string): Route | undefined {

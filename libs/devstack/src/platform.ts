@@ -28,7 +28,7 @@ const SERVICES: ServiceDefinition[] = [
     ports: { HTTP_PORT: 3001, GRPC_PORT: 50051 },
     gatewayVariable: 'IDENTITY_URL',
     database: true,
-    env: (options) => ({ ROOT_TOKEN: options.rootToken }),
+    env: (options) => ({ ROOT_TOKEN: options.rootToken, DATA_DIR: path.join(options.dataDir, 'identity') }),
   },
   {
     name: 'review',
@@ -69,7 +69,7 @@ export interface PlatformOptions {
   gatewayPort: number;
   freePorts?: boolean;
   /**
-   * Where services keep their files (review's repositories), one directory each below it; a
+   * Where services keep their files (review's repositories, identity's avatars), one directory each below it; a
    * temporary directory, removed on stop, when not given.
    */
   dataDir?: string;

@@ -50,6 +50,14 @@ const thingRoutes = [
     input: z.object({ id: params.integer() }),
     handle: async ({ input, request: req }) => reply({ headers: { 'X-Asked-By': req.get('x-asker') ?? '' }, body: { owner: input.id } }),
   }),
+  route({
+    method: 'GET',
+    path: '/api/v4/things/:id/picture',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({ id: params.integer() }),
+    handle: async () => reply({ headers: { 'Content-Type': 'image/png' }, body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }),
+  }),
 ];
 
 /** Who is an administrator now, as the service owning users would answer; user 5 is one until a test demotes them. */
@@ -89,6 +97,13 @@ describe('declared routes', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ name: 'widget', by: 'ada' });
     expect((await app.delete('/api/v4/things/abc').set(as(['api'], true))).body).toEqual({ error: 'id is invalid' });
+  });
+
+  it("sends a file's bytes as they are, typed by the route", async () => {
+    const picture = await app.get('/api/v4/things/1/picture').set(anonymous);
+    expect(picture.status).toBe(200);
+    expect(picture.headers['content-type']).toBe('image/png');
+    expect(picture.body).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   });
 
   it('pages lists with GitLab headers, and sends 204 without a body', async () => {
@@ -188,6 +203,7 @@ describe('route catalogue', () => {
       expect.objectContaining({ method: 'POST', path: '/api/v4/things', access: 'user', scope: 'api', status: 201 }),
       expect.objectContaining({ method: 'DELETE', path: '/api/v4/things/:id', access: 'administrator', scope: 'api', status: 204 }),
       expect.objectContaining({ method: 'GET', path: '/api/v4/users/:id/things', scope: 'read_user' }),
+      expect.objectContaining({ method: 'GET', path: '/api/v4/things/:id/picture', scope: 'read_api' }),
     ]);
     expect(routeCatalogue().find((entry) => entry.service === 'test')?.input).toBeInstanceOf(z.ZodObject);
   });

@@ -269,6 +269,8 @@ async function send(res: Response, route: CatalogueEntry, result: unknown): Prom
   res.status(status).set(replied.headers);
   if (replied.stream) await pipeline(replied.stream, res);
   else if (status === 204 || status === 304) res.end();
+  // A file held in memory (an avatar, say) goes as it is, typed by the route's headers.
+  else if (Buffer.isBuffer(replied.body)) res.send(replied.body);
   else res.json(replied.body);
 }
 

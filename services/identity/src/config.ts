@@ -9,6 +9,8 @@ export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).
   ROOT_TOKEN: z.string().min(20).optional(),
   /** The source revision the platform was built from, reported by `GET /version` (GitLab: `Unknown`). */
   PLATFORM_REVISION: z.string().min(1).max(64).default('Unknown'),
+  /** Where the service keeps files: avatars under `uploads/`. Replicas share it (a ReadWriteMany volume). */
+  DATA_DIR: z.string().startsWith('/').default('/var/lib/collab-platform/identity'),
 });
 
 export type IdentityConfig = z.infer<typeof configSchema>;

@@ -19,6 +19,8 @@ import { createSshKeysFeature, sshKeysEntities } from './features/ssh-keys/ssh-k
 import { createTokensFeature, tokensEntities } from './features/tokens/tokens-feature.ts';
 import { createUserStatusFeature, userStatusEntities } from './features/user-status/user-status-feature.ts';
 import { createUsersFeature, usersEntities } from './features/users/users-feature.ts';
+import { AvatarStorage } from './features/avatars/avatar-storage.ts';
+import { createUploadsFeature } from './features/uploads/uploads-feature.ts';
 
 export function identityService(config: IdentityConfig): ServiceDefinition<IdentityConfig> {
   return {
@@ -43,11 +45,12 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
     features: ({ em, orm, logger }) => {
       const views = { externalUrl: config.EXTERNAL_URL.replace(/\/$/, '') };
       const access = createAccessCore(em);
-      const users = createUsersFeature({ em, views });
+      const avatars = new AvatarStorage({ directory: config.DATA_DIR });
+      const users = createUsersFeature({ em, avatars, views });
       const tokens = createTokensFeature({ em, users: users.store, rootToken: config.ROOT_TOKEN });
       const members = createMembersFeature({ em, access, users: users.store, views });
-      const projects = createProjectsFeature({ em, orm, logger, access, members: members.members, users: users.store, views });
-      const groups = createGroupsFeature({ em, access, members: members.members, projects, users: users.store, views });
+      const projects = createProjectsFeature({ em, orm, logger, access, members: members.members, users: users.store, avatars, views });
+      const groups = createGroupsFeature({ em, access, members: members.members, projects, users: users.store, avatars, views });
       const scim = createScimFeature({ em, logger, access: access.policy, groups: groups.store, members, users: users.store });
       return [
         users,
@@ -72,6 +75,7 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
           administrators: users.administrators,
           views,
         }),
+        createUploadsFeature({ orm, avatars, users: users.store, access: access.policy, logger }),
       ];
     },
   };

@@ -1,4 +1,7 @@
 /** Identity started by the service harness, with the gRPC client and the user helpers its tests share. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AuthenticatedCaller } from '@platform/auth';
 import { createChannelCredentials, internalClientOptions } from '@platform/grpc';
 import { IdentityServiceClient } from '@platform/proto/identity/v1';
@@ -11,6 +14,8 @@ export const TEST_ROOT_TOKEN = 'glpat-integration-root-token-0001';
 export const TEST_EXTERNAL_URL = 'http://platform.test';
 
 export interface IdentityHarness extends ServiceHarness<RunningService> {
+  /** Where this identity keeps its files (avatars); removed on stop. */
+  dataDir: string;
   grpc: IdentityServiceClient;
   /** Creates a user through the API and answers its administrator view. */
   createUser(username: string, extra?: Record<string, unknown>): Promise<{ id: number; username: string } & Record<string, unknown>>;
@@ -22,9 +27,10 @@ export interface IdentityHarness extends ServiceHarness<RunningService> {
 }
 
 export async function startIdentityHarness(label: string, env: Record<string, string> = {}): Promise<IdentityHarness> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `identity-${label}-`));
   const harness = await startServiceHarness({
     label,
-    env: { EXTERNAL_URL: TEST_EXTERNAL_URL, ROOT_TOKEN: TEST_ROOT_TOKEN, ...env },
+    env: { EXTERNAL_URL: TEST_EXTERNAL_URL, ROOT_TOKEN: TEST_ROOT_TOKEN, DATA_DIR: dataDir, ...env },
     start: (testEnv) => startService(identityService(readConfig(testEnv))),
   });
   const grpc = new IdentityServiceClient(
@@ -42,6 +48,7 @@ export async function startIdentityHarness(label: string, env: Record<string, st
   };
   return {
     ...harness,
+    dataDir,
     grpc,
     createUser,
     async createCaller(username, options = {}) {
@@ -51,6 +58,7 @@ export async function startIdentityHarness(label: string, env: Record<string, st
     async stop() {
       grpc.close();
       await harness.stop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,10 @@
 import type { Namespace } from './namespace.entity.ts';
 
+/** What a view shows as `avatar_url`: the stored avatar path under the platform's public URL, null for none. */
+export function avatarUrlView(avatarPath: string | null | undefined, context: { externalUrl: string }): string | null {
+  return avatarPath ? `${context.externalUrl}${avatarPath}` : null;
+}
+
 export interface NamespaceViewContext {
   /** The platform's public base URL, without a trailing slash. */
   externalUrl: string;
@@ -21,7 +26,7 @@ export function namespaceView(namespace: Namespace, context: NamespaceViewContex
     kind: namespace.kind,
     full_path: namespace.fullPath,
     parent_id: namespace.parentId ?? null,
-    avatar_url: namespace.avatarUrl ?? null,
+    avatar_url: avatarUrlView(namespace.avatarUrl, context),
     web_url: namespaceWebUrl(namespace, context),
   };
 }

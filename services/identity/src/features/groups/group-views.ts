@@ -1,6 +1,6 @@
 import type { Group, Namespace } from '../access/namespace.entity.ts';
 import { fullNameOf } from '../access/namespaces-store.ts';
-import { namespaceWebUrl, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
+import { avatarUrlView, namespaceWebUrl, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin } from '../access/access-policy.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
@@ -51,7 +51,7 @@ export function groupView(group: Group, data: GroupViewData, context: NamespaceV
     lfs_enabled: group.lfsEnabled,
     default_branch: null,
     default_branch_protection: group.defaultBranchProtection,
-    avatar_url: group.avatarUrl ?? null,
+    avatar_url: avatarUrlView(group.avatarUrl, context),
     request_access_enabled: group.requestAccessEnabled,
     full_name: fullNameOf(group, data.namespaces),
     full_path: group.fullPath,

@@ -11,6 +11,7 @@ import type { ProjectTransferService } from '../projects/project-transfer-servic
 import { PgGroupTransferStore } from './group-transfer-store.ts';
 import { GroupTransferService } from './group-transfer-service.ts';
 import { groupTransferRoutes } from './group-transfer-routes.ts';
+import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { GroupGroupLink } from './group.entity.ts';
 import { groupsRoutes } from './groups-routes.ts';
@@ -32,6 +33,7 @@ export function createGroupsFeature(deps: {
   /** A group lists its projects and deletes them with it. */
   projects: { projects: ProjectsService; store: ProjectStore; transfers: ProjectTransferService };
   users: UserStore;
+  avatars: AvatarStorage;
   views: NamespaceViewContext;
 }): GroupsFeature {
   const { em, access } = deps;
@@ -55,7 +57,7 @@ export function createGroupsFeature(deps: {
     access: access.policy,
     users: deps.users,
   });
-  const routeDeps = { groups, projects: deps.projects.projects, access: access.policy, views: deps.views };
+  const routeDeps = { groups, projects: deps.projects.projects, access: access.policy, avatars: deps.avatars, views: deps.views };
   return {
     store,
     routes: [

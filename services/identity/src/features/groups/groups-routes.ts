@@ -14,6 +14,7 @@ import {
 import { projectListViews } from '../projects/project-views.ts';
 import { groupListFilter, type GroupsService } from './groups-service.ts';
 import { GROUP_ORDERS } from './groups-store.ts';
+import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 import { groupDetailsView, groupListViews } from './group-views.ts';
 import {
   createGroupParams,
@@ -24,9 +25,11 @@ import {
   unshareGroupParams,
   updateGroupParams,
 } from './groups.schemas.ts';
+import { avatarDownload } from '../avatars/avatar-download.ts';
 
 interface GroupsRouteDeps {
   groups: GroupsService;
+  avatars: AvatarStorage;
   projects: ProjectsService;
   access: AccessPolicy;
   views: NamespaceViewContext;
@@ -136,7 +139,9 @@ export const groupsRoutes = [
     status: 201,
     handle: async ({ caller, input, deps }) => {
       const viewer = await deps.access.viewerOf(caller);
-      const group = await deps.groups.create(viewer, actorOf(caller), input);
+      const group = await deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
+        deps.groups.create(viewer, actorOf(caller), input, avatar),
+      );
       return details(deps, viewer, group.id, false);
     },
   }),
@@ -165,7 +170,9 @@ export const groupsRoutes = [
     input: updateGroupParams,
     handle: async ({ caller, input, deps }) => {
       const viewer = await deps.access.viewerOf(caller);
-      const group = await deps.groups.update(viewer, actorOf(caller), input);
+      const group = await deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
+        deps.groups.update(viewer, actorOf(caller), input, avatar),
+      );
       return details(deps, viewer, group.id);
     },
   }),
@@ -206,6 +213,18 @@ export const groupsRoutes = [
     status: 204,
     handle: async ({ caller, input, deps: { groups, access } }) => {
       await groups.unshare(await access.viewerOf(caller), actorOf(caller), input.id, input.group_id);
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/groups/:id/avatar',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: idOrPathParams,
+    handle: async ({ caller, input, deps: { avatars, access } }) => {
+      const { group } = await access.group(await access.viewerOf(caller), input.id);
+      return avatarDownload(avatars, group.avatarUrl);
     },
   }),
 ];

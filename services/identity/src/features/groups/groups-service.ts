@@ -22,6 +22,7 @@ import type { CreateGroupParams, GroupAttributeParams, GroupListQuery, UpdateGro
 import type { GroupViewData } from './group-views.ts';
 import { groupCreatedEvent, groupDeletedEvent, groupSharedEvent, groupUnsharedEvent, groupUpdatedEvent } from './groups.events.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
+import type { AvatarChange } from '../avatars/avatar-storage.ts';
 
 type GroupChanges = Partial<Omit<NewGroup, 'name' | 'path'>>;
 
@@ -157,7 +158,7 @@ export class GroupsService {
     return { group, accessLevel, shares, canAdminister: isAdmin(viewer) || accessLevel >= ACCESS_LEVELS.owner };
   }
 
-  async create(viewer: Viewer, actor: EventActor, input: CreateGroupParams): Promise<Group> {
+  async create(viewer: Viewer, actor: EventActor, input: CreateGroupParams, avatar?: AvatarChange): Promise<Group> {
     if (viewer.kind !== 'user') throw new UnauthorizedError();
     validateNameAndPath(input);
     let parent: Group | null = null;
@@ -182,6 +183,7 @@ export class GroupsService {
         { ...attributes, name: input.name, path: input.path, runnersToken: generateRunnersToken() },
         parent,
       );
+      avatar?.applyTo(group, 'group');
       const known = await this.#namespaces.withAncestors([group]);
       recordEvent(em, { ...groupCreatedEvent(groupSnapshot(group, known)), actor });
       await this.#members.addGroupMember({ groupId: group.id, userId: viewer.userId, accessLevel: ACCESS_LEVELS.owner, actor });
@@ -189,7 +191,7 @@ export class GroupsService {
     });
   }
 
-  async update(viewer: Viewer, actor: EventActor, input: UpdateGroupParams): Promise<Group> {
+  async update(viewer: Viewer, actor: EventActor, input: UpdateGroupParams, avatar?: AvatarChange): Promise<Group> {
     const { group } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVELS.owner);
     validateNameAndPath(input);
     const changes: GroupChanges & { name?: string } = attributeChanges(input);
@@ -207,6 +209,10 @@ export class GroupsService {
       if (input.path !== undefined && input.path !== group.path) {
         recorded.push({ attribute: 'path', from: group.path, to: input.path });
         await this.#groups.changePath(group, input.path);
+      }
+      if (avatar) {
+        const change = avatar.applyTo(group, 'group');
+        if (change.from !== change.to) recorded.push(change);
       }
       if (recorded.length === 0) return group;
       await this.#groups.flush();

@@ -3,12 +3,14 @@ import { params, integerList } from '@platform/http';
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from '../access/namespace.entity.ts';
 import { accessLevelParam, clearableDateParam, customAttributesParam, visibilityParam } from '../access/namespace.schemas.ts';
 import {} from './groups-store.ts';
+import { avatarParam } from '../avatars/avatar.schemas.ts';
 
 const text = (maximum = 255) => z.string().max(maximum);
 
 /** The attributes `POST /groups` and `PUT /groups/:id` share. */
 const groupAttributes = {
   description: text(2000).optional(),
+  avatar: avatarParam().optional(),
   visibility: visibilityParam().optional(),
   share_with_group_lock: params.boolean().optional(),
   require_two_factor_authentication: params.boolean().optional(),

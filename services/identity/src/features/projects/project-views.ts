@@ -1,6 +1,12 @@
 import type { Namespace } from '../access/namespace.entity.ts';
 import { fullNameOf } from '../access/namespaces-store.ts';
-import { namespaceView, sharedWithGroupView, type NamespaceViewContext, type SharedGroup } from '../access/namespace-views.ts';
+import {
+  avatarUrlView,
+  namespaceView,
+  sharedWithGroupView,
+  type NamespaceViewContext,
+  type SharedGroup,
+} from '../access/namespace-views.ts';
 import type { User } from '../users/user.entity.ts';
 import { basicUserView } from '../users/user-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
@@ -56,7 +62,7 @@ export function simpleProjectView(project: Project, data: ProjectViewData, conte
     http_url_to_repo: `${webUrl}.git`,
     web_url: webUrl,
     readme_url: null,
-    avatar_url: project.avatarUrl ?? null,
+    avatar_url: avatarUrlView(project.avatarUrl, context),
     forks_count: 0,
     star_count: data.starCounts.get(project.id) ?? 0,
     last_activity_at: project.lastActivityAt,

@@ -15,6 +15,7 @@ import { PgProjectStore, type ProjectStore } from './projects-store.ts';
 import { PgProjectTransferStore } from './project-transfer-store.ts';
 import { ProjectTransferService } from './project-transfer-service.ts';
 import { projectTransferRoutes } from './project-transfer-routes.ts';
+import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 
 /** The projects table itself is the access core's (`accessEntities`). */
 export const projectsEntities = [ProjectStar];
@@ -33,6 +34,7 @@ export function createProjectsFeature(deps: {
   access: AccessCore;
   members: MembersService;
   users: UserStore;
+  avatars: AvatarStorage;
   views: NamespaceViewContext;
 }): ProjectsFeature {
   const { em, access } = deps;
@@ -61,7 +63,7 @@ export function createProjectsFeature(deps: {
     store,
     transfers,
     routes: [
-      createRouter(projectsRoutes, { projects, access: access.policy, views: deps.views }),
+      createRouter(projectsRoutes, { projects, avatars: deps.avatars, access: access.policy, views: deps.views }),
       createRouter(projectTransferRoutes, { transfers, projects, access: access.policy, views: deps.views }),
     ],
     rpcs: [projectsGrpc({ orm: deps.orm, access: access.policy, projects, logger: deps.logger })],

@@ -6,6 +6,7 @@ import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { Project } from '../access/project.entity.ts';
 import type { ProjectFilter } from './projects-store.ts';
 import { PROJECT_ORDER_DEFAULTS, projectListFilter, projectOrder, type ProjectsService } from './projects-service.ts';
+import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 import { projectGroupLinkView, projectListViews, projectView } from './project-views.ts';
 import {
   createProjectParams,
@@ -16,9 +17,11 @@ import {
   unshareProjectParams,
   updateProjectParams,
 } from './projects.schemas.ts';
+import { avatarDownload } from '../avatars/avatar-download.ts';
 
 interface ProjectsRouteDeps {
   projects: ProjectsService;
+  avatars: AvatarStorage;
   access: AccessPolicy;
   views: NamespaceViewContext;
 }
@@ -77,7 +80,11 @@ export const projectsRoutes = [
     input: createProjectParams,
     status: 201,
     handle: async ({ caller, input, deps }) =>
-      changed(deps, await deps.access.viewerOf(caller), (viewer) => deps.projects.create(viewer, actorOf(caller), input)),
+      changed(deps, await deps.access.viewerOf(caller), async (viewer) =>
+        deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
+          deps.projects.create(viewer, actorOf(caller), input, avatar),
+        ),
+      ),
   }),
 
   route({
@@ -103,7 +110,11 @@ export const projectsRoutes = [
     scope: 'api',
     input: updateProjectParams,
     handle: async ({ caller, input, deps }) =>
-      changed(deps, await deps.access.viewerOf(caller), (viewer) => deps.projects.update(viewer, actorOf(caller), input)),
+      changed(deps, await deps.access.viewerOf(caller), async (viewer) =>
+        deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
+          deps.projects.update(viewer, actorOf(caller), input, avatar),
+        ),
+      ),
   }),
 
   route({
@@ -180,5 +191,17 @@ export const projectsRoutes = [
     input: idOrPathParams,
     status: 201,
     handle: projectChange((projects, { viewer, id }) => projects.unstar(viewer, id)),
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/avatar',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: idOrPathParams,
+    handle: async ({ caller, input, deps: { avatars, access } }) => {
+      const { project } = await access.project(await access.viewerOf(caller), input.id);
+      return avatarDownload(avatars, project.avatarUrl);
+    },
   }),
 ];

@@ -19,6 +19,7 @@ import type { CustomAttributeStore } from '../custom-attributes/custom-attribute
 import type { NewProject, ProjectFilter, ProjectOrder, ProjectStore } from './projects-store.ts';
 import type { CreateProjectParams, ProjectAttributeParams, ProjectListQuery, UpdateProjectParams } from './projects.schemas.ts';
 import type { ProjectPermissions, ProjectViewData } from './project-views.ts';
+import type { AvatarChange } from '../avatars/avatar-storage.ts';
 import {
   projectCreatedEvent,
   projectDeletedEvent,
@@ -238,7 +239,7 @@ export class ProjectsService {
     return { ...accessible, permissions };
   }
 
-  async create(viewer: Viewer, actor: EventActor, input: CreateProjectParams): Promise<Project> {
+  async create(viewer: Viewer, actor: EventActor, input: CreateProjectParams, avatar?: AvatarChange): Promise<Project> {
     if (viewer.kind !== 'user') throw new UnauthorizedError();
     const namespace = await this.#targetNamespace(viewer, input.namespace_id);
     const name = input.name ?? input.path ?? '';
@@ -259,6 +260,7 @@ export class ProjectsService {
         path,
         creatorId: viewer.userId,
       } as NewProject);
+      avatar?.applyTo(project, 'project');
       const source = projectSource(project, namespace);
       if (namespace.kind === 'user' && namespace.ownerId != null) {
         await this.#members.addMember({ source, userId: namespace.ownerId, accessLevel: ACCESS_LEVELS.owner, actor });
@@ -275,7 +277,7 @@ export class ProjectsService {
     });
   }
 
-  async update(viewer: Viewer, actor: EventActor, input: UpdateProjectParams): Promise<Project> {
+  async update(viewer: Viewer, actor: EventActor, input: UpdateProjectParams, avatar?: AvatarChange): Promise<Project> {
     const { project, namespace } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.maintainer);
     const changes = attributeChanges(input, project);
     const problems: Record<string, string[]> = {};
@@ -298,6 +300,10 @@ export class ProjectsService {
         if (describeValue(before) === describeValue(value) && (before === null) === (value === null)) continue;
         recorded.push({ attribute: snakeCase(key), from: describeValue(before), to: describeValue(value) });
         fields[key] = value;
+      }
+      if (avatar) {
+        const change = avatar.applyTo(project, 'project');
+        if (change.from !== change.to) recorded.push(change);
       }
       if (recorded.length === 0) return project;
       project.lastActivityAt = new Date();

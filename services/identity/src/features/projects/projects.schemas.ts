@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { params } from '@platform/http';
 import { accessLevelParam, clearableDateParam, customAttributesParam, stringList, visibilityParam } from '../access/namespace.schemas.ts';
 import { FEATURE_ACCESS_LEVELS, MERGE_METHODS, PAGES_ACCESS_LEVELS, PROJECT_FEATURES, SQUASH_OPTIONS } from '../access/project.entity.ts';
+import { avatarParam } from '../avatars/avatar.schemas.ts';
 
 const text = (maximum = 255) => z.string().max(maximum);
 
@@ -34,6 +35,7 @@ const featureAccessLevels = Object.fromEntries(
 /** The attributes `POST /projects` and `PUT /projects/:id` share. */
 const projectAttributes = {
   description: text(2000).nullable().optional(),
+  avatar: avatarParam().optional(),
   visibility: visibilityParam().optional(),
   default_branch: text().optional(),
   topics: stringList().optional(),

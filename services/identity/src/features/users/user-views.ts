@@ -1,6 +1,7 @@
 import type { Caller } from '@platform/auth';
 import { renderMarkdown } from '../../markdown.ts';
 import type { Identity, User } from './user.entity.ts';
+import { avatarUrlView } from '../access/namespace-views.ts';
 
 /**
  * GitLab's representations of a user, from least to most revealing. Which one a caller gets
@@ -11,7 +12,7 @@ export interface ViewContext {
 }
 
 export function avatarUrlOf(user: User, context: ViewContext): string {
-  return user.avatarUrl ?? `${context.externalUrl}/assets/no_avatar.png`;
+  return avatarUrlView(user.avatarUrl, context) ?? `${context.externalUrl}/assets/no_avatar.png`;
 }
 
 /** Public list view; also the user summary other resources embed. */

@@ -11,6 +11,7 @@ import { PgUserStore, type UserStore } from './users-store.ts';
 import { UsersService } from './users-service.ts';
 import { usersRoutes } from './users-routes.ts';
 import { CurrentAdministrators } from './current-administrators.ts';
+import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 
 export const usersEntities = [User, Identity];
 
@@ -24,8 +25,8 @@ export interface UsersFeature extends Feature {
 }
 
 /** Users: accounts, their identities and states. */
-export function createUsersFeature(deps: { em: EntityManager; views: ViewContext }): UsersFeature {
-  const { em, views } = deps;
+export function createUsersFeature(deps: { em: EntityManager; avatars: AvatarStorage; views: ViewContext }): UsersFeature {
+  const { em, avatars, views } = deps;
   const store = new PgUserStore(em);
   const users = new UsersService({ em, store, emailDomain: `noreply.${new URL(views.externalUrl).hostname}` });
   const customAttributes = new CustomAttributesService({
@@ -41,6 +42,6 @@ export function createUsersFeature(deps: { em: EntityManager; views: ViewContext
     store,
     customAttributes,
     administrators: new CurrentAdministrators(store),
-    routes: [createRouter(usersRoutes, { users, customAttributes, views })],
+    routes: [createRouter(usersRoutes, { users, avatars, customAttributes, views })],
   };
 }

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { NotFoundError } from '@platform/errors';
-import { keysetHeaders, keysetOf, pageParams, reply, routesOf } from '@platform/http';
+import { keysetHeaders, keysetOf, pageParams, params, reply, routesOf } from '@platform/http';
 import type { CustomAttributesService } from '../custom-attributes/custom-attributes-service.ts';
 import type { Identity } from './user.entity.ts';
 import type { UsersService } from './users-service.ts';
+import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 import {
   adminSingleUserView,
   adminUserView,
+  avatarUrlOf,
   basicUserView,
   currentUserView,
   profileViewFor,
@@ -25,6 +27,7 @@ import {
 
 export interface UsersRouteDeps {
   users: UsersService;
+  avatars: AvatarStorage;
   customAttributes: CustomAttributesService;
   views: ViewContext;
 }
@@ -100,8 +103,10 @@ export const usersRoutes = [
     scope: 'api',
     input: createUserParams,
     status: 201,
-    handle: async ({ caller, input, deps: { users, views } }) => {
-      const { user, identities } = await users.create(caller, input);
+    handle: async ({ caller, input, deps: { users, avatars, views } }) => {
+      const { user, identities } = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) =>
+        users.create(caller, input, avatar),
+      );
       return adminSingleUserView(user, identities, views);
     },
   }),
@@ -112,8 +117,10 @@ export const usersRoutes = [
     access: 'administrator',
     scope: 'api',
     input: updateUserParams,
-    handle: async ({ caller, input, deps: { users, views } }) => {
-      const { user, identities } = await users.update(caller, input);
+    handle: async ({ caller, input, deps: { users, avatars, views } }) => {
+      const { user, identities } = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) =>
+        users.update(caller, input, avatar),
+      );
       return adminSingleUserView(user, identities, views);
     },
   }),
@@ -160,6 +167,20 @@ export const usersRoutes = [
     status: 204,
     handle: async ({ caller, input, deps: { users } }) => {
       await users.removeIdentity(caller, input);
+    },
+  }),
+
+  route({
+    method: 'PUT',
+    path: '/api/v4/user/avatar',
+    access: 'user',
+    scope: 'api',
+    input: z.object({ avatar: params.file() }),
+    handle: async ({ caller, input, deps: { avatars, users, views } }) => {
+      const { user } = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) =>
+        users.update(caller, { id: caller.userId }, avatar),
+      );
+      return { avatar_url: avatarUrlOf(user, views) };
     },
   }),
 ];

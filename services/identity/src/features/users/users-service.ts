@@ -9,6 +9,7 @@ import type { Identity, User } from './user.entity.ts';
 import type { NewIdentity, UserChanges, UserListFilter, UserStore } from './users-store.ts';
 import type { CreateUserParams, ListUsersParams, UpdateUserParams } from './users.schemas.ts';
 import { userBlockedEvent, userCreatedEvent, userDeletedEvent, userUnblockedEvent, userUpdatedEvent } from './users.events.ts';
+import type { AvatarChange } from '../avatars/avatar-storage.ts';
 
 const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -232,7 +233,7 @@ export class UsersService {
   }
 
   /** Creates a user and its `identity.user.created` event in one transaction. */
-  async create(actor: AuthenticatedCaller, input: CreateUserParams): Promise<UserWithIdentities> {
+  async create(actor: AuthenticatedCaller, input: CreateUserParams, avatar?: AvatarChange): Promise<UserWithIdentities> {
     // The password flags win over a given password: the user sets one through a reset.
     const randomPassword = input.reset_password || input.force_random_password;
     validateProfile({ ...input, ...(randomPassword ? { password: undefined } : {}) }, input.email);
@@ -252,6 +253,10 @@ export class UsersService {
         },
         identities,
       );
+      if (avatar) {
+        avatar.applyTo(user, 'user');
+        await this.#store.update(user, {});
+      }
       recordEvent(em, { ...userCreatedEvent(user), actor: actorOf(actor) });
       const stored = (await this.#store.identitiesOf([user.id])).get(user.id) ?? [];
       return { user, identities: stored };
@@ -262,7 +267,7 @@ export class UsersService {
    * Updates a user. A new password set by someone else expires at once, so its owner must
    * change it at the next sign-in. A taken email or username is a 404, as the spec says.
    */
-  async update(actor: AuthenticatedCaller, input: UpdateUserParams): Promise<UserWithIdentities> {
+  async update(actor: AuthenticatedCaller, input: UpdateUserParams, avatar?: AvatarChange): Promise<UserWithIdentities> {
     return this.#em.transactional(async (em) => {
       const user = await this.#store.findById(input.id);
       if (!user) throw new NotFoundError('User');
@@ -286,6 +291,10 @@ export class UsersService {
           ? { provider: input.provider, externUid: input.extern_uid }
           : undefined;
       const audited = attributeChanges(user, changes);
+      if (avatar) {
+        const change = avatar.applyTo(user, 'user');
+        if (change.from !== change.to) audited.push(change);
+      }
       try {
         await this.#store.update(user, changes, identity);
       } catch (error) {

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { keysetShape, pageShape, params } from '@platform/http';
+import { avatarParam } from '../avatars/avatar.schemas.ts';
 
 const text = (maximum = 255) => z.string().max(maximum);
 
 /** Attributes `POST /users` and `PUT /users/:id` share, as GitLab's Grape API declares them. */
 const userAttributes = {
+  avatar: avatarParam().optional(),
   admin: params.boolean().optional(),
   bio: text().optional(),
   can_create_group: params.boolean().optional(),
