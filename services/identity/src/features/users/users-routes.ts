@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NotFoundError } from '@platform/errors';
+import { InputError, NotFoundError } from '@platform/errors';
 import { keysetHeaders, keysetOf, pageParams, params, reply, routesOf } from '@platform/http';
 import type { CustomAttributesService } from '../custom-attributes/custom-attributes-service.ts';
 import type { Identity } from './user.entity.ts';
@@ -175,8 +175,10 @@ export const usersRoutes = [
     path: '/api/v4/user/avatar',
     access: 'user',
     scope: 'api',
-    input: z.object({ avatar: params.file() }),
+    // Optional to the schema, so that leaving it out is named as Grape names it.
+    input: z.object({ avatar: params.file().optional() }),
     handle: async ({ caller, input, deps: { avatars, users, views } }) => {
+      if (!input.avatar) throw new InputError('avatar is missing');
       const { user } = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) =>
         users.update(caller, { id: caller.userId }, avatar),
       );
