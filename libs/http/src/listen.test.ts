@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import http from 'node:http';
+import { connect } from 'node:net';
 import express from 'express';
 import { isDraining, listen } from './listen.ts';
 
@@ -33,6 +34,26 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('listen', () => {
+  it('answers a request Node cannot parse with a GitLab body: a URL beyond the header limit, malformed HTTP', async () => {
+    const server = await listen(express(), 0);
+    try {
+      const long = await fetch(`http://127.0.0.1:${server.port}/api/v4/users?search=${'x'.repeat(70_000)}`);
+      expect(long.status).toBe(431);
+      expect(await long.json()).toEqual({ message: '431 Request Header Fields Too Large' });
+      const raw = await new Promise<string>((resolve, reject) => {
+        let answer = '';
+        const socket = connect(server.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(raw.endsWith('{"message":"400 Bad Request"}')).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('drains: readiness turns 503, requests in flight and late ones are served on connections closed after them', async () => {
     const { app, waiting } = slowApp();
     const server = await listen(app, 0, { drainQuietMs: 50 });

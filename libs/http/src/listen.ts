@@ -1,5 +1,5 @@
-import type { Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 
 export interface ListeningServer {
@@ -21,6 +21,22 @@ export function isDraining(app: Pick<Express, 'locals'>): boolean {
   return app.locals[DRAINING] === true;
 }
 
+/**
+ * A request Node cannot parse (a URL or headers beyond its 16 KB limit, malformed HTTP) gets a
+ * GitLab error body, where Node alone sends a bare status line that clients cannot read.
+ */
+function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ message: `${status} ${STATUS_CODES[status]}` });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Port 0 picks a free port. */
 export async function listen(
   app: Express,
@@ -30,6 +46,7 @@ export async function listen(
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(port, () => resolve(listening));
   });
+  server.on('clientError', answerUnparsableRequest);
   // Longer than the keep-alive of the pools in front (the gateway's agent, load balancers at 60 s),
   // so that the server never closes a connection a client is about to reuse.
   server.keepAliveTimeout = 65_000;
