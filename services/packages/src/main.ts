@@ -5,7 +5,7 @@ import { readConfig, type PackagesConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { packageEntities } from './features/packages/package.entity.ts';
 import { createPackagesCore, createPackagesFeature } from './features/packages/packages-feature.ts';
-import { PACKAGES_TOPIC } from './features/packages/packages.events.ts';
+import { PACKAGES_TOPIC } from '@platform/packages-client';
 import { createNpmFeature } from './features/npm/npm-feature.ts';
 import { createMavenFeature } from './features/maven/maven-feature.ts';
 import { DEFAULT_BODY_LIMITS } from '@platform/http';

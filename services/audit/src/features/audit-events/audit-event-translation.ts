@@ -5,9 +5,16 @@ import { userAuditEvents } from './translations/user-audit-events.ts';
 import { keyAuditEvents } from './translations/key-audit-events.ts';
 import { scimAuditEvents } from './translations/scim-audit-events.ts';
 import { namespaceAuditEvents } from './translations/namespace-audit-events.ts';
+import { packageAuditEvents } from './translations/package-audit-events.ts';
 
 /** Every domain event type that becomes an audit event; one module per kind of source. */
-export const auditTranslations: AuditTranslation[] = [...userAuditEvents, ...keyAuditEvents, ...scimAuditEvents, ...namespaceAuditEvents];
+export const auditTranslations: AuditTranslation[] = [
+  ...userAuditEvents,
+  ...keyAuditEvents,
+  ...scimAuditEvents,
+  ...namespaceAuditEvents,
+  ...packageAuditEvents,
+];
 
 const byType = new Map(auditTranslations.map((translation) => [translation.type, translation]));
 

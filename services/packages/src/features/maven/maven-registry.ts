@@ -5,7 +5,8 @@ import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import { mayOnPackages } from '../packages/package-access.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
 import type { PgPackageStore } from '../packages/packages-store.ts';
-import { packageEventData, packagesEvents } from '../packages/packages.events.ts';
+import { packagesEvents } from '@platform/packages-client';
+import { packageEventData } from '../packages/packages.events.ts';
 import { CHECKSUM_EXTENSIONS, type MavenTarget } from './maven-coordinates.ts';
 
 /** A checksum body is one hex digest, perhaps followed by a file name (`sha1sum`'s output). */

@@ -6,7 +6,8 @@ import { mayOnPackages } from '../packages/package-access.ts';
 import type { Package } from '../packages/package.entity.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
 import type { PgPackageStore } from '../packages/packages-store.ts';
-import { packageEventData, packagesEvents } from '../packages/packages.events.ts';
+import { packagesEvents } from '@platform/packages-client';
+import { packageEventData } from '../packages/packages.events.ts';
 import { SEMVER, type NpmPublishInput } from './npm.schemas.ts';
 
 /** GitLab's refusal of a version that exists, for `npm publish` and a replayed request alike. */

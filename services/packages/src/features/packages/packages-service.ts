@@ -7,7 +7,8 @@ import { mayOnPackages } from './package-access.ts';
 import type { Package, PackageFile, PackageTag } from './package.entity.ts';
 import type { PackageFileStorage } from './package-file-storage.ts';
 import type { PackageFilter, PackageOrder, PgPackageStore } from './packages-store.ts';
-import { packageEventData, packagesEvents } from './packages.events.ts';
+import { packagesEvents } from '@platform/packages-client';
+import { packageEventData } from './packages.events.ts';
 
 export interface PackageListOptions {
   packageType?: string | undefined;

@@ -1,0 +1,1 @@
+export { packagesEvents, PACKAGES_TOPIC } from './packages-events.ts';
