@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotFoundError, RefusedError } from '@platform/errors';
+import { InputError, NotFoundError, RefusedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
 import type { Namespace, Visibility } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
@@ -59,8 +59,13 @@ export class ProjectTransferService {
   }
 
   /** `namespace` is an id or a full path; one the viewer cannot see is 404 Namespace Not Found. */
-  async transfer(viewer: Viewer, actor: EventActor, input: { id: number | string; namespace: number | string }): Promise<Project> {
+  async transfer(
+    viewer: Viewer,
+    actor: EventActor,
+    input: { id: number | string; namespace?: number | string | undefined },
+  ): Promise<Project> {
     const { project } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.owner);
+    if (input.namespace === undefined) throw new InputError('namespace is missing');
     const target = await this.#visibleNamespace(viewer, input.namespace);
     return this.#moveInto(viewer, actor, project, target);
   }
