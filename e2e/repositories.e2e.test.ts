@@ -3,7 +3,6 @@
  * personal access tokens, the API lists branches and reads commits, and refusals reach git's user.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +11,7 @@ import request from 'supertest';
 import { databaseUrlFor, type RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, testEnvironment, waitFor } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { gitRemote, runGitCli, type GitResult } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
@@ -19,49 +19,13 @@ let review: pg.Client;
 let work: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
-interface GitResult {
-  code: number;
-  output: string;
-}
-
-/** Runs the git CLI as a user would, never prompting and ignoring the host's configuration. */
+/** Runs the git CLI as a user would, in the test's working directory unless told. */
 function git(args: string[], cwd = work): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      {
-        cwd,
-        env: {
-          PATH: process.env.PATH,
-          HOME: work,
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_CONFIG_GLOBAL: '/dev/null',
-          GIT_AUTHOR_NAME: 'Dev',
-          GIT_AUTHOR_EMAIL: 'dev@example.com',
-          GIT_COMMITTER_NAME: 'Dev',
-          GIT_COMMITTER_EMAIL: 'dev@example.com',
-        },
-      },
-      (error, stdout, stderr) => {
-        if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') {
-          reject(new Error('git is not installed: apt-get install git'));
-          return;
-        }
-        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` });
-      },
-    );
-  });
+  return runGitCli(args, { cwd, home: work });
 }
 
 function remote(token: string | undefined, projectPath: string): string {
-  const url = new URL(`${platform.url}/${projectPath}.git`);
-  if (token) {
-    url.username = 'oauth2';
-    url.password = token;
-  }
-  return url.toString();
+  return gitRemote(platform.url, token, projectPath);
 }
 
 async function createUser(username: string, scopes: string[][]) {
@@ -270,19 +234,19 @@ describe('project repositories over HTTP', () => {
   });
 
   it('refuses pushes while the repository is read-only, and the push changes nothing', async () => {
-    const before = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/trunk`).set(asRoot);
     await review.query('update repositories set read_only = true where project_id = $1', [projectId]);
     const dev = path.join(work, 'dev');
     await commit(dev, 'late.txt', 'Too late');
-    const push = await git(['push', 'origin', 'HEAD:refs/heads/trunk'], dev);
+    // The default branch is protected since the first push: the developer pushes a branch of their own.
+    const push = await git(['push', 'origin', 'HEAD:refs/heads/late'], dev);
     expect(push.code).not.toBe(0);
     expect(push.output).toContain('The repository is temporarily read-only. Please try again later.');
-    const after = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/trunk`).set(asRoot);
-    expect(after.body.commit.id).toBe(before.body.commit.id);
+    const absent = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/late`).set(asRoot);
+    expect(absent.status).toBe(404);
 
     await review.query('update repositories set read_only = false where project_id = $1', [projectId]);
-    expect((await git(['push', 'origin', 'HEAD:refs/heads/trunk'], dev)).code).toBe(0);
-    const moved = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/trunk`).set(asRoot);
+    expect((await git(['push', 'origin', 'HEAD:refs/heads/late'], dev)).code).toBe(0);
+    const moved = await gateway.get(`/api/v4/projects/${projectId}/repository/branches/late`).set(asRoot);
     expect(moved.body.commit.title).toBe('Too late');
     const fetched = await git(['fetch', 'origin'], path.join(work, 'reporter'));
     expect(fetched.code).toBe(0);

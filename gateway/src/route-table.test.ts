@@ -22,6 +22,7 @@ describe('route table', () => {
     ['/api/v4/projects/7/repository/branches', 'review'],
     ['/api/v4/projects/acme%2Fapp/repository/branches/feature%2Fx', 'review'],
     ['/api/v4/projects/7/repository/commits/abc123', 'review'],
+    ['/api/v4/projects/7/protected_branches/release%2F*', 'review'],
     ['/acme/sub/app.git/info/refs', 'review'],
     ['/acme/app.git/git-upload-pack', 'review'],
     ['/acme/app.git/git-receive-pack', 'review'],

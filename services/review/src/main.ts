@@ -1,4 +1,4 @@
-/** Composition root of the review service: project repositories, git over HTTP, branches and commits. */
+/** Composition root of the review service: project repositories, git over HTTP, branches, protected branches and commits. */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { createRouter } from '@platform/http';
 import { GrpcIdentityAccess, identityAccessFeature } from '@platform/identity-client';
@@ -11,34 +11,57 @@ import { RepositoryStorages } from './features/repositories/repository-storages.
 import { IdentityDefaultBranch } from './features/repositories/identity-default-branch.ts';
 import { REVIEW_TOPIC } from './features/repositories/repositories.events.ts';
 import { projectEventHandlers } from './features/repositories/project-events.ts';
-import { smartHttpRoutes } from './features/smart-http/smart-http-router.ts';
+import { smartHttpRoutes, type SmartHttpDeps } from './features/smart-http/smart-http-router.ts';
 import { BranchesService } from './features/branches/branches-service.ts';
 import { branchesRoutes } from './features/branches/branches-routes.ts';
 import { commitsRoutes } from './features/commits/commits-routes.ts';
+import { ProtectedBranch, ProtectedBranchAccessLevel } from './features/protected-branches/protected-branch.entity.ts';
+import { PgProtectedBranchStore } from './features/protected-branches/protected-branches-store.ts';
+import { ProtectedBranchesService } from './features/protected-branches/protected-branches-service.ts';
+import { protectedBranchesRoutes } from './features/protected-branches/protected-branches-routes.ts';
+import { PreReceiveHook } from './features/protected-branches/pre-receive-hook.ts';
 
 export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewConfig> {
   return {
     name: 'review',
     config,
-    entities: [Repository],
+    entities: [Repository, ProtectedBranch, ProtectedBranchAccessLevel],
     migrations,
     publishes: [REVIEW_TOPIC],
     features: ({ em, logger }) => {
       const identity = { address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
       const access = new GrpcIdentityAccess(identity);
       const defaultBranch = new IdentityDefaultBranch(identity);
+      const protectedBranches = new ProtectedBranchesService({ store: new PgProtectedBranchStore(em) });
+      const preReceiveHook = new PreReceiveHook({ dataDirectory: config.DATA_DIR });
       const repositories = new RepositoriesService({
         store: new PgRepositoryStore(em),
         storages: new RepositoryStorages(config.REPOSITORY_STORAGES),
         logger,
-        onDefaultBranch: defaultBranch.set,
+        onDefaultBranch: async (chosen) => {
+          await protectedBranches.protectDefaultBranch(chosen.projectId, chosen.branch);
+          await defaultBranch.set(chosen);
+        },
       });
       const branches = new BranchesService({ repositories });
+      const pushEnvironment: SmartHttpDeps['pushEnvironment'] = async ({ project, repository }) =>
+        preReceiveHook.environment(
+          await protectedBranches.pushPolicy({
+            projectId: project.id,
+            pusher: { accessLevel: project.accessLevel, isAdmin: project.isAdmin },
+            defaultBranch: await repository.git.headBranch(),
+          }),
+        );
       return [
         {
-          routes: [createRouter(branchesRoutes, { access, repositories, branches }), createRouter(commitsRoutes, { access, repositories })],
-          streamingRoutes: [smartHttpRoutes({ access, repositories, logger })],
+          routes: [
+            createRouter(branchesRoutes, { access, repositories, branches, protectedBranches }),
+            createRouter(commitsRoutes, { access, repositories }),
+            createRouter(protectedBranchesRoutes, { access, protectedBranches }),
+          ],
+          streamingRoutes: [smartHttpRoutes({ access, repositories, logger, pushEnvironment })],
           consumes: projectEventHandlers(repositories),
+          start: () => preReceiveHook.install(),
           stop: () => defaultBranch.close(),
         },
         identityAccessFeature(access),

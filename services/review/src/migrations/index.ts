@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@platform/db';
 import { Migration20261122190000_repositories } from './Migration20261122190000_repositories.ts';
+import { Migration20261122210000_protected_branches } from './Migration20261122210000_protected_branches.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122190000_repositories', class: Migration20261122190000_repositories },
+  { name: 'Migration20261122210000_protected_branches', class: Migration20261122210000_protected_branches },
 ];

@@ -3,7 +3,8 @@ import { params, reply, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
-import { mayPushCode } from '../repositories/repository-access.ts';
+import { protectionStatus, type BranchProtection } from '../protected-branches/branch-protection.ts';
+import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import { branchView } from './branch-views.ts';
 import { BranchCreationError, type BranchDetails, type BranchesService } from './branches-service.ts';
 
@@ -11,12 +12,18 @@ export interface BranchesRouteDeps {
   access: IdentityAccess;
   repositories: RepositoriesService;
   branches: BranchesService;
+  protectedBranches: ProtectedBranchesService;
 }
 
 const route = routesOf<BranchesRouteDeps>('review');
 
-const view = (details: BranchDetails, project: ProjectAccess) =>
-  branchView(details.branch, { project, isDefault: details.isDefault, merged: details.merged, canPush: mayPushCode(project) });
+const view = (details: BranchDetails, project: ProjectAccess, protections: BranchProtection[]) =>
+  branchView(details.branch, {
+    project,
+    isDefault: details.isDefault,
+    merged: details.merged,
+    protection: protectionStatus({ branch: details.branch.name, protections, actor: project }),
+  });
 
 export const branchesRoutes = [
   route.list({
@@ -31,7 +38,8 @@ export const branchesRoutes = [
     handle: async ({ caller, input, deps, window }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
       const { items, total } = await deps.branches.list(repository, { search: input.search, sort: input.sort, ...window });
-      return { total, items: items.map((details) => view(details, project)) };
+      const protections = await deps.protectedBranches.list(project.id);
+      return { total, items: items.map((details) => view(details, project, protections)) };
     },
   }),
 
@@ -43,7 +51,7 @@ export const branchesRoutes = [
     input: z.object({ id: params.idOrPath(), branch: z.string().min(1).max(1024) }),
     handle: async ({ caller, input, deps }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
-      return view(await deps.branches.get(repository, input.branch), project);
+      return view(await deps.branches.get(repository, input.branch), project, await deps.protectedBranches.list(project.id));
     },
   }),
 
@@ -57,7 +65,8 @@ export const branchesRoutes = [
     handle: async ({ caller, input, deps }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
       try {
-        return view(await deps.branches.create(repository, { branch: input.branch, ref: input.ref, caller }), project);
+        const created = await deps.branches.create(repository, { branch: input.branch, ref: input.ref, caller });
+        return view(created, project, await deps.protectedBranches.list(project.id));
       } catch (error) {
         if (error instanceof BranchCreationError) return reply({ status: 400, body: { message: error.message } });
         throw error;

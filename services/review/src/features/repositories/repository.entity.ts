@@ -5,7 +5,7 @@ export const Repository = defineEntity({
   name: 'Repository',
   tableName: 'repositories',
   properties: {
-    projectId: p.bigint('number').primary(),
+    projectId: p.bigint('number').primary().autoincrement(false),
     storage: p.text(),
     /** Relative to the storage's directory: `@hashed/ab/cd/<sha256 of the project id>.git`, as GitLab lays repositories out. */
     diskPath: p.text(),

@@ -50,6 +50,8 @@ export function runGitHttpBackend(options: {
   pathInfo: string;
   /** Who pushes: git refuses receive-pack without one. */
   remoteUser?: string;
+  /** More variables for git and its hooks (the pre-receive hook's push policy). */
+  environment?: Record<string, string>;
 }): Promise<void> {
   const { req, res } = options;
   const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
@@ -62,6 +64,7 @@ export function runGitHttpBackend(options: {
     SERVER_PROTOCOL: 'HTTP/1.1',
     REMOTE_ADDR: req.ip ?? '',
     ...(options.remoteUser ? { REMOTE_USER: options.remoteUser } : {}),
+    ...options.environment,
   };
   const copied: Array<[string, string]> = [
     ['content-type', 'CONTENT_TYPE'],

@@ -10,7 +10,7 @@ import { NotFoundError } from '@platform/errors';
 import { callerOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
-import { READ_ONLY_MESSAGE, type RepositoriesService } from '../repositories/repositories-service.ts';
+import { READ_ONLY_MESSAGE, type ProjectRepository, type RepositoriesService } from '../repositories/repositories-service.ts';
 import { mayPushCode, mayReadCode } from '../repositories/repository-access.ts';
 import { runGitHttpBackend } from './git-http-backend.ts';
 
@@ -18,6 +18,8 @@ export interface SmartHttpDeps {
   repositories: RepositoriesService;
   access: IdentityAccess;
   logger: Logger;
+  /** The variables that make git run the pre-receive hook on a push, judging it by the branch protections. */
+  pushEnvironment(options: { project: ProjectAccess; repository: ProjectRepository }): Promise<Record<string, string>>;
 }
 
 type GitService = 'git-upload-pack' | 'git-receive-pack';
@@ -90,17 +92,20 @@ export function smartHttpRoutes(deps: SmartHttpDeps): Router {
       req.resume();
       return;
     }
-    const run = () =>
+    const run = (environment?: Record<string, string>) =>
       runGitHttpBackend({
         req,
         res,
         repositoryPath: repository.git.path,
         pathInfo: options.pathInfo,
         ...(caller.kind === 'user' ? { remoteUser: caller.username } : {}),
+        ...(environment ? { environment } : {}),
       });
     // Only the POST of receive-pack changes refs; refusalFor lets no anonymous caller push.
-    if (pushing && req.method === 'POST' && caller.kind === 'user') await deps.repositories.changeRefs(repository, caller, run);
-    else await run();
+    if (pushing && req.method === 'POST' && caller.kind === 'user') {
+      // Read under the repository's lock: the protections and default branch the push is judged by cannot move meanwhile.
+      await deps.repositories.changeRefs(repository, caller, async () => run(await deps.pushEnvironment({ project, repository })));
+    } else await run();
     res.end();
   }
 

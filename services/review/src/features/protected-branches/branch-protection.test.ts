@@ -1,0 +1,135 @@
+import { describe, expect, it } from '@jest/globals';
+import { ZERO_SHA } from '../repositories/git-repository.ts';
+import {
+  matchesProtectedName,
+  protectionStatus,
+  PUSH_REFUSALS,
+  refusalOfUpdate,
+  type BranchProtection,
+  type PushPolicy,
+} from './branch-protection.ts';
+
+const levels = (...accessLevels: number[]) => accessLevels.map((accessLevel, index) => ({ id: index + 1, accessLevel }));
+const protection = (name: string, options: { push?: number[]; merge?: number[]; allowForcePush?: boolean } = {}): BranchProtection => ({
+  id: 1,
+  name,
+  accessLevels: { push: levels(...(options.push ?? [40])), merge: levels(...(options.merge ?? [40])), unprotect: levels(40) },
+  allowForcePush: options.allowForcePush ?? false,
+  codeOwnerApprovalRequired: false,
+});
+const developer = { accessLevel: 30, isAdmin: false };
+const maintainer = { accessLevel: 40, isAdmin: false };
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+
+async function refusal(options: { ref: string; before?: string; after?: string; policy: Partial<PushPolicy>; forced?: boolean }) {
+  const policy: PushPolicy = { protections: [], pusher: developer, defaultBranch: 'main', ...options.policy };
+  return refusalOfUpdate({
+    update: { ref: options.ref, before: options.before ?? A, after: options.after ?? B },
+    policy,
+    isForced: async () => options.forced ?? false,
+  });
+}
+
+describe('protected branch names', () => {
+  it.each([
+    ['main', 'main', true],
+    ['main', 'main2', false],
+    ['release/*', 'release/1.0', true],
+    ['release/*', 'release/1.0/hotfix', true],
+    ['release/*', 'prerelease/1.0', false],
+    ['*-stable', '1-0-stable', true],
+    ['*-stable', '1-0-stable-x', false],
+    ['v1.*', 'v1x2', false],
+    ['*', 'anything/at/all', true],
+  ])('%s matches %s: %s', (pattern, branch, expected) => {
+    expect(matchesProtectedName(pattern, branch)).toBe(expected);
+  });
+});
+
+describe('pushed ref updates', () => {
+  it('lets anybody with push rights update an unprotected branch, and tags pass', async () => {
+    expect(await refusal({ ref: 'refs/heads/feature', policy: { protections: [protection('main')] } })).toBeUndefined();
+    expect(await refusal({ ref: 'refs/tags/v1', after: ZERO_SHA, policy: { protections: [protection('*')] } })).toBeUndefined();
+  });
+
+  it('refuses a developer on a maintainers-only branch, and admits one where developers may push', async () => {
+    expect(await refusal({ ref: 'refs/heads/main', policy: { protections: [protection('main')] } })).toBe(
+      PUSH_REFUSALS.pushProtectedBranch,
+    );
+    expect(await refusal({ ref: 'refs/heads/main', policy: { protections: [protection('main', { push: [30] })] } })).toBeUndefined();
+    expect(await refusal({ ref: 'refs/heads/main', policy: { protections: [protection('main')], pusher: maintainer } })).toBeUndefined();
+    // Any matching protection that admits the pusher is enough.
+    expect(
+      await refusal({
+        ref: 'refs/heads/release/1',
+        policy: { protections: [protection('release/*'), protection('release/1', { push: [30] })] },
+      }),
+    ).toBeUndefined();
+  });
+
+  it('admits nobody through "no one", administrators through "admins"', async () => {
+    const noOne = [protection('main', { push: [0] })];
+    expect(await refusal({ ref: 'refs/heads/main', policy: { protections: noOne, pusher: { accessLevel: 50, isAdmin: true } } })).toBe(
+      PUSH_REFUSALS.pushProtectedBranch,
+    );
+    const admins = [protection('main', { push: [60] })];
+    expect(await refusal({ ref: 'refs/heads/main', policy: { protections: admins, pusher: { accessLevel: 50, isAdmin: false } } })).toBe(
+      PUSH_REFUSALS.pushProtectedBranch,
+    );
+    expect(
+      await refusal({ ref: 'refs/heads/main', policy: { protections: admins, pusher: { accessLevel: 0, isAdmin: true } } }),
+    ).toBeUndefined();
+  });
+
+  it('refuses force pushes to a protected branch unless one of its protections allows them', async () => {
+    const policy = { protections: [protection('main')], pusher: maintainer };
+    expect(await refusal({ ref: 'refs/heads/main', policy, forced: true })).toBe(PUSH_REFUSALS.forcePushProtectedBranch);
+    expect(
+      await refusal({
+        ref: 'refs/heads/main',
+        policy: { ...policy, protections: [protection('main', { allowForcePush: true })] },
+        forced: true,
+      }),
+    ).toBeUndefined();
+    expect(await refusal({ ref: 'refs/heads/other', policy, forced: true })).toBeUndefined();
+  });
+
+  it('refuses deleting the default branch and protected branches over git', async () => {
+    expect(await refusal({ ref: 'refs/heads/main', after: ZERO_SHA, policy: { pusher: maintainer } })).toBe(
+      PUSH_REFUSALS.deleteDefaultBranch,
+    );
+    const policy = { protections: [protection('release/*')] };
+    expect(await refusal({ ref: 'refs/heads/release/1', after: ZERO_SHA, policy })).toBe(PUSH_REFUSALS.nonMaintainerDeleteProtectedBranch);
+    expect(await refusal({ ref: 'refs/heads/release/1', after: ZERO_SHA, policy: { ...policy, pusher: maintainer } })).toBe(
+      PUSH_REFUSALS.nonWebDeleteProtectedBranch,
+    );
+  });
+
+  it('refuses creating a protected branch to those who may neither push nor merge there', async () => {
+    expect(await refusal({ ref: 'refs/heads/release/2', before: ZERO_SHA, policy: { protections: [protection('release/*')] } })).toBe(
+      PUSH_REFUSALS.createProtectedBranch,
+    );
+    expect(
+      await refusal({ ref: 'refs/heads/release/2', before: ZERO_SHA, policy: { protections: [protection('release/*', { merge: [30] })] } }),
+    ).toBe(PUSH_REFUSALS.nonWebCreateProtectedBranch);
+  });
+});
+
+describe('protection status of a branch', () => {
+  it('says whether developers may push and merge, and whether the actor may push', () => {
+    const protections = [protection('main', { merge: [30] })];
+    expect(protectionStatus({ branch: 'main', protections, actor: developer })).toEqual({
+      protected: true,
+      developersCanPush: false,
+      developersCanMerge: true,
+      canPush: false,
+    });
+    expect(protectionStatus({ branch: 'feature', protections, actor: developer })).toEqual({
+      protected: false,
+      developersCanPush: false,
+      developersCanMerge: false,
+      canPush: true,
+    });
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * GitLab's branch protection rules, as plain functions: which protections name a branch, who
+ * may push, merge or unprotect, and why a pushed ref update is refused. Both the API and the
+ * pre-receive hook (a separate process git runs during a push) decide with these.
+ */
+import { ZERO_SHA } from '../repositories/git-repository.ts';
+
+export const NO_ACCESS = 0;
+export const DEVELOPER_ACCESS = 30;
+export const MAINTAINER_ACCESS = 40;
+export const ADMIN_ACCESS = 60;
+export const PROTECTED_ACCESS_LEVELS = [NO_ACCESS, DEVELOPER_ACCESS, MAINTAINER_ACCESS, ADMIN_ACCESS] as const;
+
+export type ProtectedAction = 'push' | 'merge' | 'unprotect';
+
+/** A protected branch with the roles allowed each action. */
+export interface BranchProtection {
+  id: number;
+  name: string;
+  accessLevels: Record<ProtectedAction, Array<{ id: number; accessLevel: number }>>;
+  allowForcePush: boolean;
+  codeOwnerApprovalRequired: boolean;
+}
+
+/** Who acts: their role in the project and whether they administer the instance. */
+export interface Actor {
+  accessLevel: number;
+  isAdmin: boolean;
+}
+
+/** GitLab's refusals of a pushed ref update, as the git CLI shows them (after `GitLab: `). */
+export const PUSH_REFUSALS = {
+  deleteDefaultBranch: 'The default branch of a project cannot be deleted.',
+  forcePushProtectedBranch: 'You are not allowed to force push code to a protected branch on this project.',
+  nonMaintainerDeleteProtectedBranch:
+    'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
+  nonWebDeleteProtectedBranch: 'You can only delete protected branches using the web interface.',
+  pushProtectedBranch: 'You are not allowed to push code to protected branches on this project.',
+  createProtectedBranch: 'You are not allowed to create protected branches on this project.',
+  nonWebCreateProtectedBranch: 'You can only create protected branches using the web interface and API.',
+};
+
+export const ACCESS_LEVEL_DESCRIPTIONS: Record<number, string> = {
+  [NO_ACCESS]: 'No one',
+  [DEVELOPER_ACCESS]: 'Developers + Maintainers',
+  [MAINTAINER_ACCESS]: 'Maintainers',
+  [ADMIN_ACCESS]: 'Admins',
+};
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
+/** GitLab's wildcard match: `*` stands for any run of characters (slashes included); otherwise names are equal. */
+export function matchesProtectedName(pattern: string, branch: string): boolean {
+  if (!pattern.includes('*')) return pattern === branch;
+  const expression = pattern.split('*').map(escapeRegExp).join('.*?');
+  return new RegExp(`^${expression}$`, 's').test(branch);
+}
+
+export function protectionsOf(branch: string, protections: readonly BranchProtection[]): BranchProtection[] {
+  return protections.filter((protection) => matchesProtectedName(protection.name, branch));
+}
+
+/** Whether one of `levels` admits the actor: "no one" admits nobody, "admins" only administrators. */
+export function admits(levels: ReadonlyArray<{ accessLevel: number }>, actor: Actor): boolean {
+  return levels.some(({ accessLevel }) => {
+    if (accessLevel === NO_ACCESS) return false;
+    if (accessLevel === ADMIN_ACCESS) return actor.isAdmin;
+    return actor.isAdmin || actor.accessLevel >= accessLevel;
+  });
+}
+
+/**
+ * Whether the actor may `action` on `branch`: anyone with developer rights where no protection
+ * names it, else as one of the matching protections allows.
+ */
+export function mayOnBranch(options: {
+  action: ProtectedAction;
+  branch: string;
+  protections: readonly BranchProtection[];
+  actor: Actor;
+}): boolean {
+  const matching = protectionsOf(options.branch, options.protections);
+  if (matching.length === 0) return options.actor.isAdmin || options.actor.accessLevel >= DEVELOPER_ACCESS;
+  return matching.some((protection) => admits(protection.accessLevels[options.action], options.actor));
+}
+
+/** What the pre-receive hook is told about a push: the rules, the pusher and the default branch. */
+export interface PushPolicy {
+  protections: BranchProtection[];
+  pusher: Actor;
+  defaultBranch: string;
+}
+
+const BRANCH_PREFIX = 'refs/heads/';
+
+/**
+ * Why GitLab refuses one ref update of a push, or undefined. `isForced` (the old head is not an
+ * ancestor of the new one) is asked only when it matters, as it needs git.
+ */
+export async function refusalOfUpdate(options: {
+  update: { ref: string; before: string; after: string };
+  policy: PushPolicy;
+  isForced: () => Promise<boolean>;
+}): Promise<string | undefined> {
+  const { update, policy } = options;
+  if (!update.ref.startsWith(BRANCH_PREFIX)) return undefined;
+  const branch = update.ref.slice(BRANCH_PREFIX.length);
+  const deletion = update.after === ZERO_SHA;
+  const creation = update.before === ZERO_SHA;
+  if (deletion && branch === policy.defaultBranch) return PUSH_REFUSALS.deleteDefaultBranch;
+  const matching = protectionsOf(branch, policy.protections);
+  if (matching.length === 0) return undefined;
+  const may = (action: ProtectedAction) => matching.some((protection) => admits(protection.accessLevels[action], policy.pusher));
+  if (!creation && !deletion && !matching.some((protection) => protection.allowForcePush) && (await options.isForced())) {
+    return PUSH_REFUSALS.forcePushProtectedBranch;
+  }
+  if (deletion) {
+    const maintainer = policy.pusher.isAdmin || policy.pusher.accessLevel >= MAINTAINER_ACCESS;
+    return maintainer ? PUSH_REFUSALS.nonWebDeleteProtectedBranch : PUSH_REFUSALS.nonMaintainerDeleteProtectedBranch;
+  }
+  if (may('push')) return undefined;
+  if (!creation) return PUSH_REFUSALS.pushProtectedBranch;
+  return may('merge') ? PUSH_REFUSALS.nonWebCreateProtectedBranch : PUSH_REFUSALS.createProtectedBranch;
+}
+
+/** The environment variable that carries the push policy (JSON) from the service to its pre-receive hook. */
+export const PUSH_POLICY_VARIABLE = 'REVIEW_PUSH_POLICY';
+
+/** What a branch's view says of its protection: whether any protects it, what developers may, and whether the actor may push. */
+export function protectionStatus(options: { branch: string; protections: readonly BranchProtection[]; actor: Actor }) {
+  const matching = protectionsOf(options.branch, options.protections);
+  const developers: Actor = { accessLevel: DEVELOPER_ACCESS, isAdmin: false };
+  const developersMay = (action: ProtectedAction) => matching.some((protection) => admits(protection.accessLevels[action], developers));
+  return {
+    protected: matching.length > 0,
+    developersCanPush: developersMay('push'),
+    developersCanMerge: developersMay('merge'),
+    canPush: mayOnBranch({ action: 'push', branch: options.branch, protections: options.protections, actor: options.actor }),
+  };
+}

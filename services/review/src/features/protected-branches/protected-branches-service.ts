@@ -1,0 +1,74 @@
+import { ForbiddenError, NotFoundError } from '@platform/errors';
+import {
+  admits,
+  MAINTAINER_ACCESS,
+  type Actor,
+  type BranchProtection,
+  type ProtectedAction,
+  type PushPolicy,
+} from './branch-protection.ts';
+import type { ProtectedBranchInput, ProtectedBranchStore } from './protected-branches-store.ts';
+
+/**
+ * GitLab's default protection of a default branch (`default_branch_protection` 2, "fully
+ * protected"): maintainers push and merge, nobody force-pushes. A developer's first push into an
+ * empty repository goes through, as nothing is protected yet.
+ */
+export const DEFAULT_BRANCH_PROTECTION: Omit<ProtectedBranchInput, 'name'> = {
+  accessLevels: { push: [MAINTAINER_ACCESS], merge: [MAINTAINER_ACCESS], unprotect: [MAINTAINER_ACCESS] },
+  allowForcePush: false,
+  codeOwnerApprovalRequired: false,
+};
+
+export class ProtectedBranchesService {
+  readonly #store: ProtectedBranchStore;
+
+  constructor(options: { store: ProtectedBranchStore }) {
+    this.#store = options.store;
+  }
+
+  list(projectId: number): Promise<BranchProtection[]> {
+    return this.#store.list(projectId);
+  }
+
+  async get(projectId: number, name: string): Promise<BranchProtection> {
+    const found = await this.#store.find(projectId, name);
+    if (!found) throw new NotFoundError();
+    return found;
+  }
+
+  create(projectId: number, input: ProtectedBranchInput): Promise<BranchProtection> {
+    return this.#store.create(projectId, input);
+  }
+
+  async update(
+    projectId: number,
+    name: string,
+    changes: {
+      allowForcePush?: boolean | undefined;
+      codeOwnerApprovalRequired?: boolean | undefined;
+      accessLevels?: Partial<Record<ProtectedAction, number[]>>;
+    },
+  ): Promise<BranchProtection> {
+    const updated = await this.#store.update(projectId, name, changes);
+    if (!updated) throw new NotFoundError();
+    return updated;
+  }
+
+  /** Removes the protection; only those its unprotect levels admit may. */
+  async unprotect(projectId: number, name: string, actor: Actor): Promise<void> {
+    const found = await this.get(projectId, name);
+    if (!admits(found.accessLevels.unprotect, actor)) throw new ForbiddenError();
+    await this.#store.delete(projectId, name);
+  }
+
+  /** Protects a repository's first branch, the default branch, as GitLab does by default. */
+  async protectDefaultBranch(projectId: number, branch: string): Promise<void> {
+    await this.#store.createIfMissing(projectId, { name: branch, ...DEFAULT_BRANCH_PROTECTION });
+  }
+
+  /** What the pre-receive hook needs to judge a push by `pusher`. */
+  async pushPolicy(options: { projectId: number; pusher: Actor; defaultBranch: string }): Promise<PushPolicy> {
+    return { protections: await this.#store.list(options.projectId), pusher: options.pusher, defaultBranch: options.defaultBranch };
+  }
+}
