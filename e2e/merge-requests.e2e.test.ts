@@ -206,3 +206,278 @@ describe('protected branches', () => {
     expect(single.body).toMatchObject({ name: 'main', allow_force_push: true, code_owner_approval_required: false });
   });
 });
+
+describe('merge requests', () => {
+  const projectPath = 'mr-group/shop';
+  let projectId: number;
+  let groupId: number;
+  let clone: string;
+  const base = () => `/api/v4/projects/${projectId}/merge_requests`;
+  const asMaintainer = () => gitRemote(platform.url, maintainer.token, projectPath);
+  const checkout = async (branch: string, from = 'origin/main') => {
+    expect((await git(['fetch', '-q', 'origin'], clone)).code).toBe(0);
+    expect((await git(['checkout', '-q', '-B', branch, from], clone)).code).toBe(0);
+  };
+  const open = (body: Record<string, unknown>, as: { 'PRIVATE-TOKEN': string } = developer.headers) =>
+    gateway.post(base()).set(as).send(body);
+
+  beforeAll(async () => {
+    const group = await gateway.post('/api/v4/groups').set(asRoot).send({ name: 'mr-group', path: 'mr-group', visibility: 'private' });
+    expect(group.status).toBe(201);
+    groupId = group.body.id;
+    const project = await gateway
+      .post('/api/v4/projects')
+      .set(asRoot)
+      .send({ name: 'shop', path: 'shop', namespace_id: groupId, visibility: 'private' });
+    expect(project.status).toBe(201);
+    projectId = project.body.id;
+    for (const [user, level] of [
+      [developer, 30],
+      [maintainer, 40],
+    ] as const) {
+      expect(
+        (await gateway.post(`/api/v4/groups/${groupId}/members`).set(asRoot).send({ user_id: user.id, access_level: level })).status,
+      ).toBe(201);
+    }
+    expect((await git(['clone', '-q', gitRemote(platform.url, developer.token, projectPath), 'shop'])).code).toBe(0);
+    clone = path.join(work, 'shop');
+    await commit(clone, 'app.txt', 'one\ntwo\nthree\n', 'Start the shop');
+    expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/main'], clone)).code).toBe(0);
+  });
+
+  let first: Record<string, unknown>;
+
+  it('opens a merge request on pushed branches, with its diff, merge status and references computed from git', async () => {
+    await checkout('feature/pay');
+    await commit(clone, 'pay.txt', 'pay\n', 'Add payments');
+    expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/feature/pay'], clone)).code).toBe(0);
+    const head = (await git(['rev-parse', 'HEAD'], clone)).output.trim();
+    const mainHead = (await git(['rev-parse', 'origin/main'], clone)).output.trim();
+
+    const created = await open({
+      source_branch: 'feature/pay',
+      target_branch: 'main',
+      title: 'Add payments',
+      description: 'Closes nothing\n\n- [x] design\n- [ ] tests',
+      assignee_ids: [maintainer.id],
+      labels: 'backend,payments',
+    });
+    expect(created.status).toBe(201);
+    expect(gitlabSchemaErrors('merge_request.json', created.body)).toEqual([]);
+    expect(created.body).toMatchObject({
+      iid: 1,
+      project_id: projectId,
+      source_project_id: projectId,
+      target_project_id: projectId,
+      state: 'opened',
+      merge_status: 'can_be_merged',
+      has_conflicts: false,
+      sha: head,
+      changes_count: '1',
+      diff_refs: { base_sha: mainHead, head_sha: head, start_sha: mainHead },
+      author: expect.objectContaining({ id: developer.id, username: 'mr-dev' }),
+      assignee: expect.objectContaining({ id: maintainer.id }),
+      assignees: [expect.objectContaining({ id: maintainer.id })],
+      labels: ['backend', 'payments'],
+      draft: false,
+      work_in_progress: false,
+      task_completion_status: { count: 2, completed_count: 1 },
+      references: { short: '!1', relative: '!1', full: 'mr-group/shop!1' },
+      subscribed: true,
+      time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
+    });
+    expect(created.body.web_url).toMatch(/\/mr-group\/shop\/-\/merge_requests\/1$/);
+    first = created.body;
+  });
+
+  it('refuses a second merge request for the same branches, the same branch twice, unknown branches and missing fields', async () => {
+    const again = await open({ source_branch: 'feature/pay', target_branch: 'main', title: 'Again' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ message: ['Another open merge request already exists for this source branch: !1'] });
+    const same = await open({ source_branch: 'main', target_branch: 'main', title: 'Same' });
+    expect(same.status).toBe(422);
+    expect(same.body).toEqual({ message: ["You can't use same project/branch for source and target"] });
+    const unknown = await open({ source_branch: 'nope', target_branch: 'main', title: 'Unknown' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ error: 'Invalid source branch: nope' });
+    const missing = await open({ source_branch: 'feature/pay', target_branch: 'main' });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'title is missing' });
+    expect((await gateway.get(`${base()}/abc`).set(developer.headers)).status).toBe(400);
+    const absent = await gateway.get(`${base()}/999`).set(developer.headers);
+    expect(absent.status).toBe(404);
+    expect(absent.body).toEqual({ message: '404 Merge Request Not Found' });
+  });
+
+  it('records a diff version at creation and on every push to the source branch, newest first, with commits and diffs from git', async () => {
+    writeFileSync(path.join(clone, 'pay.txt'), 'pay\nrefund\n');
+    expect((await git(['add', 'pay.txt'], clone)).code).toBe(0);
+    await commit(clone, 'README.md', '# Shop\n', 'Document and refund');
+    expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/feature/pay'], clone)).code).toBe(0);
+    const head = (await git(['rev-parse', 'HEAD'], clone)).output.trim();
+
+    const versions = await gateway.get(`${base()}/1/versions`).set(developer.headers);
+    expect(versions.status).toBe(200);
+    expect(versions.body).toHaveLength(2);
+    expect(versions.body[0]).toMatchObject({ head_commit_sha: head, state: 'collected', real_size: '2', merge_request_id: first.id });
+    expect(versions.body[1].head_commit_sha).toBe((first as { sha: string }).sha);
+
+    const latest = await gateway.get(`${base()}/1/versions/${versions.body[0].id}`).set(developer.headers);
+    expect(latest.body.commits.map((commit: { title: string }) => commit.title)).toEqual(['Document and refund', 'Add payments']);
+    const readme = latest.body.diffs.find((diff: { new_path: string }) => diff.new_path === 'README.md');
+    expect(readme).toEqual({
+      old_path: 'README.md',
+      new_path: 'README.md',
+      a_mode: '0',
+      b_mode: '100644',
+      new_file: true,
+      renamed_file: false,
+      deleted_file: false,
+      generated_file: false,
+      diff: '@@ -0,0 +1 @@\n+# Shop\n',
+    });
+    const older = await gateway.get(`${base()}/1/versions/${versions.body[1].id}`).set(developer.headers);
+    expect(older.body.diffs.map((diff: { new_path: string }) => diff.new_path)).toEqual(['pay.txt']);
+
+    const changes = await gateway.get(`${base()}/1/changes`).set(developer.headers);
+    expect(changes.body.changes.map((diff: { new_path: string }) => diff.new_path).sort()).toEqual(['README.md', 'pay.txt']);
+    expect(changes.body.changes_count).toBe('2');
+    const commits = await gateway.get(`${base()}/1/commits`).set(developer.headers);
+    expect(commits.body.map((commit: { id: string }) => commit.id)[0]).toBe(head);
+    expect((await gateway.get(`${base()}/1/versions/999999`).set(developer.headers)).status).toBe(404);
+  });
+
+  it('sees a conflicting change on the target as cannot_be_merged, and refuses to merge it with 406', async () => {
+    await checkout('conflict');
+    await commit(clone, 'pay.txt', 'something else\n', 'Conflicting payments');
+    expect((await git(['push', '-q', asMaintainer(), 'HEAD:refs/heads/main'], clone)).code).toBe(0);
+    const checked = await gateway.get(`${base()}/1`).set(developer.headers);
+    expect(checked.body).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true, detailed_merge_status: 'conflict' });
+    const refused = await gateway.put(`${base()}/1/merge`).set(maintainer.headers);
+    expect(refused.status).toBe(406);
+    expect(refused.body).toEqual({ message: 'Branch cannot be merged' });
+  });
+
+  it('merges with a real merge commit whose parents are the old target head and the source head', async () => {
+    await checkout('feature/cart');
+    await commit(clone, 'cart.txt', 'cart\n', 'Add a cart');
+    expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/feature/cart'], clone)).code).toBe(0);
+    const sourceHead = (await git(['rev-parse', 'HEAD'], clone)).output.trim();
+    const targetHead = (await git(['rev-parse', 'origin/main'], clone)).output.trim();
+    const created = await open({ source_branch: 'feature/cart', target_branch: 'main', title: 'Add a cart', remove_source_branch: true });
+    expect(created.body).toMatchObject({ iid: 2, merge_status: 'can_be_merged' });
+
+    // The default branch is protected: developers may not merge into it.
+    expect((await gateway.put(`${base()}/2/merge`).set(developer.headers)).status).toBe(401);
+    const stale = await gateway.put(`${base()}/2/merge`).set(maintainer.headers).send({ sha: targetHead });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toEqual({ message: 'SHA does not match HEAD of source branch' });
+
+    const merged = await gateway.put(`${base()}/2/merge`).set(maintainer.headers).send({ sha: sourceHead });
+    expect(merged.status).toBe(200);
+    expect(gitlabSchemaErrors('merge_request.json', merged.body)).toEqual([]);
+    expect(merged.body).toMatchObject({
+      state: 'merged',
+      merged_by: expect.objectContaining({ id: maintainer.id }),
+      should_remove_source_branch: true,
+    });
+    const mergeCommit = merged.body.merge_commit_sha as string;
+
+    expect((await git(['fetch', '-q', '--prune', 'origin'], clone)).code).toBe(0);
+    const log = await git(['log', '-1', '--format=%H %P%n%s', 'origin/main'], clone);
+    expect(log.output).toBe(`${mergeCommit} ${targetHead} ${sourceHead}\nMerge branch 'feature/cart' into 'main'\n`);
+    expect((await git(['rev-parse', '--verify', '-q', 'origin/feature/cart'], clone)).code).not.toBe(0);
+    const again = await gateway.put(`${base()}/2/merge`).set(maintainer.headers);
+    expect(again.status).toBe(405);
+  });
+
+  it('squashes into one commit when asked, and refuses to merge a draft with 405', async () => {
+    await checkout('feature/wishlist');
+    await commit(clone, 'wish.txt', 'a\n', 'Wish one');
+    await commit(clone, 'wish.txt', 'a\nb\n', 'Wish two');
+    expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/feature/wishlist'], clone)).code).toBe(0);
+    const created = await open({ source_branch: 'feature/wishlist', target_branch: 'main', title: 'Draft: wishlist', squash: true });
+    expect(created.body).toMatchObject({ draft: true, work_in_progress: true, squash: true });
+    const draft = await gateway.put(`${base()}/${created.body.iid}/merge`).set(maintainer.headers);
+    expect(draft.status).toBe(405);
+
+    const ready = await gateway.put(`${base()}/${created.body.iid}`).set(developer.headers).send({ title: 'Wishlist' });
+    expect(ready.body).toMatchObject({ draft: false, title: 'Wishlist' });
+    const merged = await gateway
+      .put(`${base()}/${created.body.iid}/merge`)
+      .set(maintainer.headers)
+      .send({ squash_commit_message: 'Add a wishlist' });
+    expect(merged.status).toBe(200);
+    const squash = merged.body.squash_commit_sha as string;
+    expect((await git(['fetch', '-q', 'origin'], clone)).code).toBe(0);
+    expect((await git(['log', '-1', '--format=%s', squash], clone)).output).toBe('Add a wishlist\n');
+    expect((await git(['rev-list', '--count', `${squash}^..${squash}`], clone)).output.trim()).toBe('1');
+    expect((await git(['log', '-1', '--format=%P', 'origin/main'], clone)).output.trim().split(' ')[1]).toBe(squash);
+  });
+
+  it('closes and reopens, and lists with GitLab’s filters in the project, the group and across projects', async () => {
+    const closed = await gateway.put(`${base()}/1`).set(developer.headers).send({ state_event: 'close' });
+    expect(closed.body).toMatchObject({ state: 'closed', closed_by: expect.objectContaining({ id: developer.id }) });
+    const titles = async (query: string, as = developer.headers, path = base()) => {
+      const response = await gateway.get(`${path}?${query}`).set(as);
+      expect(response.status).toBe(200);
+      return response.body.map((item: { title: string }) => item.title);
+    };
+    expect(await titles('state=closed')).toEqual(['Add payments']);
+    expect(await titles('state=merged&order_by=created_at&sort=asc')).toEqual(['Add a cart', 'Wishlist']);
+    expect((await gateway.put(`${base()}/1`).set(developer.headers).send({ state_event: 'reopen' })).body.state).toBe('opened');
+    expect(await titles('state=opened')).toEqual(['Add payments']);
+    expect(await titles('labels=payments')).toEqual(['Add payments']);
+    expect(await titles('labels=None&sort=asc')).toEqual(['Add a cart', 'Wishlist']);
+    expect(await titles('search=cart')).toEqual(['Add a cart']);
+    expect(await titles('search=refund&in=title')).toEqual([]);
+    expect(await titles('author_username=mr-dev&state=opened')).toEqual(['Add payments']);
+    expect(await titles(`assignee_id=${maintainer.id}`)).toEqual(['Add payments']);
+    expect(await titles('assignee_id=None&sort=asc')).toEqual(['Add a cart', 'Wishlist']);
+    expect(await titles('iids[]=2&iids[]=3&sort=asc')).toEqual(['Add a cart', 'Wishlist']);
+    expect(await titles('source_branch=feature/cart')).toEqual(['Add a cart']);
+    expect(await titles('wip=no&state=opened')).toEqual(['Add payments']);
+    expect(await titles('milestone=v1')).toEqual([]);
+    expect(await titles('not[labels]=payments&sort=asc')).toEqual(['Add a cart', 'Wishlist']);
+    const listed = await gateway.get(`${base()}?state=all`).set(developer.headers);
+    // The spec's fields come on top of those GitLab's list schema allows.
+    const added = [
+      'assignees',
+      'reviewers',
+      'references',
+      'reference',
+      'task_completion_status',
+      'has_conflicts',
+      'draft',
+      'merged_by',
+      'merge_user',
+      'merged_at',
+      'closed_by',
+      'closed_at',
+      'detailed_merge_status',
+      'squash_commit_sha',
+      'allow_collaboration',
+      'squash_on_merge',
+      'blocking_discussions_resolved',
+    ];
+    expect(gitlabSchemaErrors('merge_requests.json', listed.body, { added })).toEqual([]);
+    const simple = await gateway.get(`${base()}?view=simple&state=opened`).set(developer.headers);
+    expect(gitlabSchemaErrors('merge_request_simple.json', simple.body[0])).toEqual([]);
+    const both = await gateway.get(`${base()}?author_id=1&author_username=root`).set(developer.headers);
+    expect(both.status).toBe(400);
+
+    expect(await titles('state=opened', developer.headers, '/api/v4/merge_requests')).toEqual(['Add payments']);
+    expect(await titles('state=opened', maintainer.headers, '/api/v4/merge_requests')).toEqual([]);
+    expect(await titles('scope=assigned_to_me', maintainer.headers, '/api/v4/merge_requests')).toEqual(['Add payments']);
+    expect(await titles('scope=assigned-to-me', maintainer.headers, '/api/v4/merge_requests')).toEqual(['Add payments']);
+    const global = await gateway.get('/api/v4/merge_requests?scope=all&state=opened').set(developer.headers);
+    expect(global.body[0].references).toEqual({ short: '!1', relative: 'mr-group/shop!1', full: 'mr-group/shop!1' });
+    expect(await titles('scope=all&state=opened', maintainer.headers, `/api/v4/groups/${groupId}/merge_requests`)).toEqual([
+      'Add payments',
+    ]);
+    const outsider = await createUser('mr-outsider');
+    expect(await titles('scope=all', outsider.headers, '/api/v4/merge_requests')).toEqual([]);
+    expect((await gateway.get(`/api/v4/groups/${groupId}/merge_requests`).set(outsider.headers)).status).toBe(404);
+    expect((await gateway.get(base()).set(outsider.headers)).status).toBe(404);
+  });
+});

@@ -25,33 +25,63 @@ function neutralise(node: unknown): unknown {
       result[key] = { type: 'string' };
       continue;
     }
-    // GitLab's own public.json spells one type `"string "`.
-    result[NEUTRAL_NAMES[key] ?? key] = key === 'type' && typeof value === 'string' ? value.trim() : neutralise(value);
+    // GitLab's own public.json spells one type `"string "`; its lists type timestamps and URLs
+    // `"date"` and `"uri"`, which the Ruby validator GitLab uses takes for strings.
+    result[NEUTRAL_NAMES[key] ?? key] = key === 'type' && typeof value === 'string' ? typeName(value) : neutralise(value);
   }
   return result;
+}
+
+function typeName(type: string): string {
+  const trimmed = type.trim();
+  return trimmed === 'date' || trimmed === 'uri' ? 'string' : trimmed;
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats.default(ajv);
 const validators = new Map<string, ValidateFunction>();
 
+/** Where GitLab keeps the v4 schemas, and the schemas outside v4 (kept here under `_outside_v4`). */
+const GITLAB_V4 = '/schemas/public_api/v4';
+const GITLAB_SCHEMAS = '/schemas';
+const OUTSIDE_V4 = '_outside_v4';
+
+/** A stored schema's place in GitLab's tree, so that its relative `$ref`s resolve as they do there. */
+function gitlabPlaceOf(relativePath: string): string {
+  return relativePath.startsWith(`${OUTSIDE_V4}/`)
+    ? path.posix.join(GITLAB_SCHEMAS, relativePath.slice(OUTSIDE_V4.length + 1))
+    : path.posix.join(GITLAB_V4, relativePath);
+}
+
+/** The stored file a `$ref` names, from the schema that holds it (see the reference INDEX). */
+function storedPathOf(ref: string, from: string): string {
+  const place = path.posix.resolve(path.posix.dirname(gitlabPlaceOf(from)), ref);
+  if (place.startsWith(`${GITLAB_V4}/`)) return place.slice(GITLAB_V4.length + 1);
+  return path.posix.join(OUTSIDE_V4, place.slice(GITLAB_SCHEMAS.length + 1));
+}
+
+/** Schemas are registered under absolute ids, their `$ref`s rewritten to them, so that ajv needs no relative resolution. */
+const idOf = (relativePath: string) => `gitlab:${relativePath}`;
+
 function load(relativePath: string): ValidateFunction {
   const cached = validators.get(relativePath);
   if (cached) return cached;
-  const loadFile = (file: string): void => {
-    const id = path.relative(SCHEMA_ROOT, file);
-    if (ajv.getSchema(id)) return;
-    const schema = neutralise(JSON.parse(readFileSync(file, 'utf8'))) as Record<string, unknown>;
-    ajv.addSchema({ ...schema, $id: id }, id);
-    // Refs are relative file paths; load each one before compiling.
-    const refs = JSON.stringify(schema).match(/"\$ref":"[^"]+"/g) ?? [];
-    for (const ref of refs) {
-      const target = ref.slice(8, -1).split('#')[0];
-      if (target) loadFile(path.resolve(path.dirname(file), target));
-    }
+  const loadFile = (stored: string): void => {
+    if (ajv.getSchema(idOf(stored))) return;
+    const text = readFileSync(path.join(SCHEMA_ROOT, stored), 'utf8');
+    const targets: string[] = [];
+    const rewritten = text.replace(/("\$ref"\s*:\s*")([^"#]*)(#[^"]*)?"/g, (_match, prefix: string, file: string, fragment = '') => {
+      if (!file) return `${prefix}${fragment}"`;
+      const target = storedPathOf(file, stored);
+      targets.push(target);
+      return `${prefix}${idOf(target)}${fragment}"`;
+    });
+    const schema = neutralise(JSON.parse(rewritten)) as Record<string, unknown>;
+    ajv.addSchema({ ...schema, $id: idOf(stored) }, idOf(stored));
+    for (const target of targets) loadFile(target);
   };
-  loadFile(path.join(SCHEMA_ROOT, relativePath));
-  const validator = ajv.getSchema(relativePath);
+  loadFile(relativePath);
+  const validator = ajv.getSchema(idOf(relativePath));
   if (!validator) throw new Error(`no GitLab schema ${relativePath}`);
   validators.set(relativePath, validator);
   return validator;
@@ -59,13 +89,16 @@ function load(relativePath: string): ValidateFunction {
 
 /**
  * Problems of `body` against GitLab's schema at `relativePath` (e.g. `user/admin.json`); empty
- * when it validates. `optional` names fields the schema requires but the spec never mentions.
+ * when it validates. `optional` names fields the schema requires but the spec never mentions;
+ * `added` names fields the spec adds where the schema allows no others.
  */
-export function gitlabSchemaErrors(relativePath: string, body: unknown, options: { optional?: string[] } = {}): string[] {
+export function gitlabSchemaErrors(relativePath: string, body: unknown, options: { optional?: string[]; added?: string[] } = {}): string[] {
   const validate = load(relativePath);
   if (validate(body)) return [];
   const optional = new Set(options.optional ?? []);
+  const added = new Set(options.added ?? []);
   return (validate.errors ?? [])
     .filter((error) => !(error.keyword === 'required' && optional.has(String(error.params.missingProperty))))
+    .filter((error) => !(error.keyword === 'additionalProperties' && added.has(String(error.params.additionalProperty))))
     .map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`);
 }

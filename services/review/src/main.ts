@@ -1,4 +1,4 @@
-/** Composition root of the review service: project repositories, git over HTTP, branches, protected branches and commits. */
+/** Composition root of the review service: project repositories, git over HTTP, branches, protected branches, commits and merge requests. */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { createRouter } from '@platform/http';
 import { GrpcIdentityAccess, identityAccessFeature } from '@platform/identity-client';
@@ -20,12 +20,17 @@ import { PgProtectedBranchStore } from './features/protected-branches/protected-
 import { ProtectedBranchesService } from './features/protected-branches/protected-branches-service.ts';
 import { protectedBranchesRoutes } from './features/protected-branches/protected-branches-routes.ts';
 import { PreReceiveHook } from './features/protected-branches/pre-receive-hook.ts';
+import { MergeRequest, MergeRequestDiff } from './features/merge-requests/merge-request.entity.ts';
+import { PgMergeRequestStore } from './features/merge-requests/merge-requests-store.ts';
+import { MergeRequestsService } from './features/merge-requests/merge-requests-service.ts';
+import { mergeRequestsRoutes } from './features/merge-requests/merge-requests-routes.ts';
+import { GrpcUserDirectory } from './features/merge-requests/user-directory.ts';
 
 export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewConfig> {
   return {
     name: 'review',
     config,
-    entities: [Repository, ProtectedBranch, ProtectedBranchAccessLevel],
+    entities: [Repository, ProtectedBranch, ProtectedBranchAccessLevel, MergeRequest, MergeRequestDiff],
     migrations,
     publishes: [REVIEW_TOPIC],
     features: ({ em, logger }) => {
@@ -44,6 +49,9 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
         },
       });
       const branches = new BranchesService({ repositories });
+      const users = new GrpcUserDirectory(identity);
+      const mergeRequests = new MergeRequestsService({ store: new PgMergeRequestStore(em), repositories, protectedBranches, logger });
+      repositories.onRefsChanged(({ projectId, changes }) => mergeRequests.onRefsChanged(projectId, changes));
       const pushEnvironment: SmartHttpDeps['pushEnvironment'] = async ({ project, repository }) =>
         preReceiveHook.environment(
           await protectedBranches.pushPolicy({
@@ -58,11 +66,15 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
             createRouter(branchesRoutes, { access, repositories, branches, protectedBranches }),
             createRouter(commitsRoutes, { access, repositories }),
             createRouter(protectedBranchesRoutes, { access, protectedBranches }),
+            createRouter(mergeRequestsRoutes, { access, repositories, mergeRequests, users }),
           ],
           streamingRoutes: [smartHttpRoutes({ access, repositories, logger, pushEnvironment })],
           consumes: projectEventHandlers(repositories),
           start: () => preReceiveHook.install(),
-          stop: () => defaultBranch.close(),
+          stop: () => {
+            defaultBranch.close();
+            users.close();
+          },
         },
         identityAccessFeature(access),
       ];

@@ -27,6 +27,23 @@ export interface RepositoryPushed {
   commitTitles: string[];
 }
 
+/** A merge request as it is after the change the event's type names. */
+export interface MergeRequestChanged {
+  /** The target project, where the merge request lives. */
+  projectId: number;
+  mergeRequestId: number;
+  /** The number within the project (`!iid`). */
+  iid: number;
+  title: string;
+  /** opened, closed, merged. */
+  state: string;
+  sourceBranch: string;
+  targetBranch: string;
+  authorId: number;
+  /** Set once merged: the commit the target branch moved to. */
+  mergeCommitSha: string;
+}
+
 function createBaseRepositoryPushed(): RepositoryPushed {
   return { projectId: 0, ref: "", before: "", after: "", commitCount: 0, commitTitles: [] };
 }
@@ -184,6 +201,237 @@ export const RepositoryPushed: MessageFns<RepositoryPushed> = {
     message.after = object.after ?? "";
     message.commitCount = object.commitCount ?? 0;
     message.commitTitles = object.commitTitles?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseMergeRequestChanged(): MergeRequestChanged {
+  return {
+    projectId: 0,
+    mergeRequestId: 0,
+    iid: 0,
+    title: "",
+    state: "",
+    sourceBranch: "",
+    targetBranch: "",
+    authorId: 0,
+    mergeCommitSha: "",
+  };
+}
+
+export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
+  encode(message: MergeRequestChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.mergeRequestId !== 0) {
+      writer.uint32(16).int64(message.mergeRequestId);
+    }
+    if (message.iid !== 0) {
+      writer.uint32(24).int64(message.iid);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.state !== "") {
+      writer.uint32(42).string(message.state);
+    }
+    if (message.sourceBranch !== "") {
+      writer.uint32(50).string(message.sourceBranch);
+    }
+    if (message.targetBranch !== "") {
+      writer.uint32(58).string(message.targetBranch);
+    }
+    if (message.authorId !== 0) {
+      writer.uint32(64).int64(message.authorId);
+    }
+    if (message.mergeCommitSha !== "") {
+      writer.uint32(74).string(message.mergeCommitSha);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MergeRequestChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMergeRequestChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mergeRequestId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.iid = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sourceBranch = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.targetBranch = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.authorId = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.mergeCommitSha = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MergeRequestChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      mergeRequestId: isSet(object.mergeRequestId)
+        ? globalThis.Number(object.mergeRequestId)
+        : isSet(object.merge_request_id)
+        ? globalThis.Number(object.merge_request_id)
+        : 0,
+      iid: isSet(object.iid) ? globalThis.Number(object.iid) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      sourceBranch: isSet(object.sourceBranch)
+        ? globalThis.String(object.sourceBranch)
+        : isSet(object.source_branch)
+        ? globalThis.String(object.source_branch)
+        : "",
+      targetBranch: isSet(object.targetBranch)
+        ? globalThis.String(object.targetBranch)
+        : isSet(object.target_branch)
+        ? globalThis.String(object.target_branch)
+        : "",
+      authorId: isSet(object.authorId)
+        ? globalThis.Number(object.authorId)
+        : isSet(object.author_id)
+        ? globalThis.Number(object.author_id)
+        : 0,
+      mergeCommitSha: isSet(object.mergeCommitSha)
+        ? globalThis.String(object.mergeCommitSha)
+        : isSet(object.merge_commit_sha)
+        ? globalThis.String(object.merge_commit_sha)
+        : "",
+    };
+  },
+
+  toJSON(message: MergeRequestChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.mergeRequestId !== 0) {
+      obj.mergeRequestId = Math.round(message.mergeRequestId);
+    }
+    if (message.iid !== 0) {
+      obj.iid = Math.round(message.iid);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.sourceBranch !== "") {
+      obj.sourceBranch = message.sourceBranch;
+    }
+    if (message.targetBranch !== "") {
+      obj.targetBranch = message.targetBranch;
+    }
+    if (message.authorId !== 0) {
+      obj.authorId = Math.round(message.authorId);
+    }
+    if (message.mergeCommitSha !== "") {
+      obj.mergeCommitSha = message.mergeCommitSha;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MergeRequestChanged>, I>>(base?: I): MergeRequestChanged {
+    return MergeRequestChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MergeRequestChanged>, I>>(object: I): MergeRequestChanged {
+    const message = createBaseMergeRequestChanged();
+    message.projectId = object.projectId ?? 0;
+    message.mergeRequestId = object.mergeRequestId ?? 0;
+    message.iid = object.iid ?? 0;
+    message.title = object.title ?? "";
+    message.state = object.state ?? "";
+    message.sourceBranch = object.sourceBranch ?? "";
+    message.targetBranch = object.targetBranch ?? "";
+    message.authorId = object.authorId ?? 0;
+    message.mergeCommitSha = object.mergeCommitSha ?? "";
     return message;
   },
 };

@@ -31,13 +31,13 @@ export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
  */
 export function runGit(
   args: string[],
-  options: { cwd?: string; allowedExitCodes?: number[] } = {},
+  options: { cwd?: string; allowedExitCodes?: number[]; env?: Record<string, string> } = {},
 ): Promise<{ stdout: string; exitCode: number }> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       args,
-      { cwd: options.cwd, env: gitEnvironment(), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      { cwd: options.cwd, env: gitEnvironment(options.env), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         if (!error) {
           resolve({ stdout, exitCode: 0 });

@@ -85,4 +85,67 @@ describe('GitRepository', () => {
     expect(await isValidBranchName('-option')).toBe(false);
     expect(await isValidBranchName('with space')).toBe(false);
   });
+
+  it('diffs two commits file by file as GitLab shows them: modes, new, renamed and deleted files, text from the first hunk', async () => {
+    const before = await commitFile('gone.txt', 'bye\n', 'Add a file to delete');
+    await runGit(['-C', work, 'mv', 'a.txt', 'renamed.txt']);
+    await runGit(['-C', work, 'rm', '-q', 'gone.txt']);
+    const after = await commitFile('new file.txt', 'hello\n', 'Rename, delete, add');
+    await runGit(['-C', work, 'push', '-q', bare.path, 'main']);
+    const diffs = await bare.diff(before, after);
+    expect(diffs.map(({ diff: _diff, ...rest }) => rest)).toEqual([
+      { oldPath: 'gone.txt', newPath: 'gone.txt', aMode: '100644', bMode: '0', newFile: false, renamedFile: false, deletedFile: true },
+      {
+        oldPath: 'new file.txt',
+        newPath: 'new file.txt',
+        aMode: '0',
+        bMode: '100644',
+        newFile: true,
+        renamedFile: false,
+        deletedFile: false,
+      },
+      { oldPath: 'a.txt', newPath: 'renamed.txt', aMode: '100644', bMode: '100644', newFile: false, renamedFile: true, deletedFile: false },
+    ]);
+    expect(diffs.map((diff) => diff.diff)).toEqual(['@@ -1 +0,0 @@\n-bye\n', '@@ -0,0 +1 @@\n+hello\n', '']);
+  });
+
+  it('merges on trial without touching refs, reports conflicts, and writes commits and refs', async () => {
+    const main = (await bare.resolveCommit('main')) ?? '';
+    const ours = await commitFile('renamed.txt', 'ours\n', 'Ours');
+    await runGit(['-C', work, 'reset', '-q', '--hard', main]);
+    const theirs = await commitFile('renamed.txt', 'theirs\n', 'Theirs');
+    await runGit(['-C', work, 'reset', '-q', '--hard', main]);
+    const other = await commitFile('other.txt', 'other\n', 'Other');
+    await runGit([
+      '-C',
+      work,
+      'push',
+      '-q',
+      bare.path,
+      `${ours}:refs/heads/ours`,
+      `${theirs}:refs/heads/theirs`,
+      `${other}:refs/heads/other`,
+    ]);
+    expect(await bare.trialMerge(ours, theirs)).toEqual({ clean: false, conflicts: ['renamed.txt'] });
+    const clean = await bare.trialMerge(ours, other);
+    expect(clean).toMatchObject({ clean: true });
+    expect(await bare.mergeBase(ours, other)).toBe(main);
+    const merge = await bare.commitTree({
+      tree: clean.clean ? clean.tree : '',
+      parents: [ours, other],
+      message: 'Merge',
+      author: { name: 'Bot', email: 'bot@example.com' },
+    });
+    expect((await bare.commit(merge)).parentIds).toEqual([ours, other]);
+    expect(await bare.updateRef('refs/heads/ours', merge, theirs)).toBe(false);
+    expect(await bare.updateRef('refs/heads/ours', merge, ours)).toBe(true);
+    // Commits of one second come in no fixed order.
+    expect((await bare.log({ head: merge, excluded: [main] })).map((commit) => commit.message).sort()).toEqual([
+      'Merge\n',
+      'Other\n',
+      'Ours\n',
+    ]);
+    expect(await bare.deleteRef('refs/heads/other', other)).toBe(true);
+    expect(await bare.resolveCommit('refs/heads/other')).toBeNull();
+  });
 });

@@ -25,6 +25,28 @@ export interface GitBranch {
   commit: GitCommit;
 }
 
+/** One file a diff changes, as GitLab describes it; `diff` starts at the first hunk (`@@`). */
+export interface FileDiff {
+  oldPath: string;
+  newPath: string;
+  /** "0" for a file that did not exist on that side. */
+  aMode: string;
+  bMode: string;
+  newFile: boolean;
+  renamedFile: boolean;
+  deletedFile: boolean;
+  diff: string;
+}
+
+/** A trial merge: the tree it would produce, or the paths that conflict. */
+export type TrialMerge = { clean: true; tree: string } | { clean: false; conflicts: string[] };
+
+/** Who a commit written by the service is by. */
+export interface Signature {
+  name: string;
+  email: string;
+}
+
 export interface DiffStats {
   additions: number;
   deletions: number;
@@ -75,8 +97,8 @@ export class GitRepository {
     await rm(this.path, { recursive: true, force: true });
   }
 
-  #git(args: string[], allowedExitCodes?: number[]) {
-    return runGit(['--git-dir', this.path, ...args], allowedExitCodes ? { allowedExitCodes } : {});
+  #git(args: string[], allowedExitCodes?: number[], env?: Record<string, string>) {
+    return runGit(['--git-dir', this.path, ...args], { ...(allowedExitCodes ? { allowedExitCodes } : {}), ...(env ? { env } : {}) });
   }
 
   /** Every branch and tag with the commit it points at: what a push is compared against. */
@@ -182,6 +204,117 @@ export class GitRepository {
     const { exitCode } = await this.#git(['update-ref', '--create-reflog', `refs/heads/${name}`, sha, ZERO_SHA], [128]);
     return exitCode === 0;
   }
+
+  /** The best common ancestor of two commits; null when their histories are unrelated. */
+  async mergeBase(first: string, second: string): Promise<string | null> {
+    const { stdout, exitCode } = await this.#git(['merge-base', first, second], [1]);
+    return exitCode === 0 ? stdout.trim() : null;
+  }
+
+  /** Merges `theirs` into `ours` without touching any ref or work tree (`git merge-tree --write-tree`). */
+  async trialMerge(ours: string, theirs: string): Promise<TrialMerge> {
+    const { stdout, exitCode } = await this.#git(
+      ['merge-tree', '--write-tree', '--name-only', '--no-messages', '--allow-unrelated-histories', ours, theirs],
+      [1],
+    );
+    const [tree = '', ...paths] = stdout.split('\n').filter(Boolean);
+    return exitCode === 0 ? { clean: true, tree } : { clean: false, conflicts: [...new Set(paths)] };
+  }
+
+  async treeOf(commit: string): Promise<string> {
+    return (await this.#git(['rev-parse', '--verify', `${commit}^{tree}`])).stdout.trim();
+  }
+
+  /** Writes a commit of `tree` with `parents`, authored and committed by `author` now. */
+  async commitTree(options: { tree: string; parents: string[]; message: string; author: Signature }): Promise<string> {
+    const env = {
+      GIT_AUTHOR_NAME: options.author.name,
+      GIT_AUTHOR_EMAIL: options.author.email,
+      GIT_COMMITTER_NAME: options.author.name,
+      GIT_COMMITTER_EMAIL: options.author.email,
+    };
+    const parents = options.parents.flatMap((parent) => ['-p', parent]);
+    const { stdout } = await this.#git(['commit-tree', options.tree, ...parents, '-m', options.message], undefined, env);
+    return stdout.trim();
+  }
+
+  /** Moves `ref` to `sha` if it still points at `expected` (forty zeros: if it does not exist); false otherwise. */
+  async updateRef(ref: string, sha: string, expected: string): Promise<boolean> {
+    const { exitCode } = await this.#git(['update-ref', '--create-reflog', ref, sha, expected], [1, 128]);
+    return exitCode === 0;
+  }
+
+  async deleteRef(ref: string, expected: string): Promise<boolean> {
+    const { exitCode } = await this.#git(['update-ref', '-d', ref, expected], [1, 128]);
+    return exitCode === 0;
+  }
+
+  /** The commits of `head` that none of `excluded` has, newest first. */
+  async log(options: { head: string; excluded: string[] }): Promise<GitCommit[]> {
+    const range = [options.head, ...options.excluded.map((sha) => `^${sha}`)];
+    const { stdout } = await this.#git(['log', `--format=tformat:${COMMIT_FORMAT}%x1e`, '--end-of-options', ...range]);
+    return stdout
+      .split('\x1e\n')
+      .filter((record) => record.length > 0)
+      .map(parseCommit);
+  }
+
+  /** The files that differ between two commits, renames found, with GitLab's per-file diff text. */
+  async diff(base: string, head: string): Promise<FileDiff[]> {
+    const unquoted = ['-c', 'core.quotePath=false'];
+    const [{ stdout: raw }, { stdout: patch }] = await Promise.all([
+      this.#git([...unquoted, 'diff', '--raw', '-z', '-M', '--no-abbrev', base, head]),
+      this.#git([...unquoted, 'diff', '-M', '--no-color', '--no-ext-diff', '--full-index', base, head]),
+    ]);
+    const texts = splitPatch(patch);
+    return parseRawDiff(raw).map((entry, index) => ({ ...entry, diff: texts[index] ?? '' }));
+  }
+}
+
+/** `git diff --raw -z` entries: modes, status and paths, in the order the patch lists them. */
+export function parseRawDiff(raw: string): Array<Omit<FileDiff, 'diff'>> {
+  const tokens = raw.split('\0');
+  const entries: Array<Omit<FileDiff, 'diff'>> = [];
+  const mode = (value: string) => (/^0+$/.test(value) ? '0' : value);
+  for (let index = 0; index < tokens.length; index += 1) {
+    const header = tokens[index] ?? '';
+    if (!header.startsWith(':')) continue;
+    const [srcMode = '', dstMode = '', , , status = ''] = header.slice(1).split(' ');
+    const twoPaths = status.startsWith('R') || status.startsWith('C');
+    const oldPath = tokens[index + 1] ?? '';
+    const newPath = twoPaths ? (tokens[index + 2] ?? '') : oldPath;
+    index += twoPaths ? 2 : 1;
+    entries.push({
+      oldPath,
+      newPath,
+      aMode: mode(srcMode),
+      bMode: mode(dstMode),
+      newFile: status === 'A',
+      renamedFile: status.startsWith('R'),
+      deletedFile: status === 'D',
+    });
+  }
+  return entries;
+}
+
+/** Each file's part of a patch, from its first hunk on (or git's "Binary files ... differ" line). */
+export function splitPatch(patch: string): string[] {
+  const parts: string[][] = [];
+  for (const line of patch.split('\n')) {
+    if (line.startsWith('diff --git ')) parts.push([]);
+    else parts.at(-1)?.push(line);
+  }
+  return parts.map((lines) => {
+    const hunk = lines.findIndex((line) => line.startsWith('@@'));
+    if (hunk < 0)
+      return lines
+        .filter((line) => line.startsWith('Binary files '))
+        .map((line) => `${line}\n`)
+        .join('');
+    const body = lines.slice(hunk);
+    while (body.length > 0 && body.at(-1) === '') body.pop();
+    return `${body.join('\n')}\n`;
+  });
 }
 
 /** Whether git accepts `name` as a branch name. */

@@ -4,7 +4,7 @@ import { ZERO_SHA, GitRepository } from './git-repository.ts';
 import type { Repository } from './repository.entity.ts';
 import type { RepositoryStore } from './repositories-store.ts';
 import { hashedDiskPath, type RepositoryStorages } from './repository-storages.ts';
-import { firstDefaultBranch, refChanges } from './ref-changes.ts';
+import { firstDefaultBranch, refChanges, type RefChange } from './ref-changes.ts';
 import { reviewEvents } from './repositories.events.ts';
 
 /** The branch HEAD names in a new repository, as GitLab's default `default_branch`. */
@@ -24,6 +24,9 @@ export interface ProjectRepository {
 /** What the service does once the first branch of an empty repository makes it the default branch. */
 export type DefaultBranchListener = (options: { projectId: number; branch: string; caller: AuthenticatedCaller }) => Promise<void>;
 
+/** What the service does once a change to refs was recorded (merge requests follow their branches). */
+export type RefsChangedListener = (options: { projectId: number; changes: RefChange[] }) => Promise<void>;
+
 /**
  * Each project's bare repository: created when the project is (or on first use, whichever comes
  * first), removed with it. Changes to refs are serialised per repository (across replicas), so
@@ -34,12 +37,18 @@ export class RepositoriesService {
   readonly #storages: RepositoryStorages;
   readonly #logger: Logger;
   readonly #onDefaultBranch: DefaultBranchListener;
+  readonly #refsChangedListeners: RefsChangedListener[] = [];
 
   constructor(options: { store: RepositoryStore; storages: RepositoryStorages; logger: Logger; onDefaultBranch: DefaultBranchListener }) {
     this.#store = options.store;
     this.#storages = options.storages;
     this.#logger = options.logger;
     this.#onDefaultBranch = options.onDefaultBranch;
+  }
+
+  /** Adds a listener told of every recorded change to refs, after it was recorded. */
+  onRefsChanged(listener: RefsChangedListener): void {
+    this.#refsChangedListeners.push(listener);
   }
 
   #open(repository: Repository): ProjectRepository {
@@ -105,6 +114,12 @@ export class RepositoriesService {
       }),
     );
     await this.#store.recordPush({ projectId: repository.projectId, pushedAt: new Date(), actor: actorOf(options.caller), events });
+    for (const listener of this.#refsChangedListeners) {
+      // The refs moved already; a listener's failure is logged, not turned into a failed push.
+      await listener({ projectId: repository.projectId, changes }).catch((error: unknown) =>
+        this.#logger.error({ err: error, projectId: repository.projectId }, 'a listener to changed refs failed'),
+      );
+    }
 
     const defaultBranch = firstDefaultBranch({ before, after, headBranch: await repository.git.headBranch() });
     if (defaultBranch === undefined) return;

@@ -1,10 +1,15 @@
 /** Every event review publishes, declared once; consumers decode them through these definitions. */
 import { defineEvent } from '@platform/events';
-import { RepositoryPushed } from '@platform/proto/review/v1/events';
+import { MergeRequestChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
 
 /** Review's events travel on one topic, keyed by the project id. */
 export const REVIEW_TOPIC = 'review.events';
 
 export const reviewEvents = {
   repositoryPushed: defineEvent('review.repository.pushed', RepositoryPushed, { topic: REVIEW_TOPIC }),
+  mergeRequestCreated: defineEvent('review.merge_request.created', MergeRequestChanged, { topic: REVIEW_TOPIC }),
+  mergeRequestUpdated: defineEvent('review.merge_request.updated', MergeRequestChanged, { topic: REVIEW_TOPIC }),
+  mergeRequestClosed: defineEvent('review.merge_request.closed', MergeRequestChanged, { topic: REVIEW_TOPIC }),
+  mergeRequestReopened: defineEvent('review.merge_request.reopened', MergeRequestChanged, { topic: REVIEW_TOPIC }),
+  mergeRequestMerged: defineEvent('review.merge_request.merged', MergeRequestChanged, { topic: REVIEW_TOPIC }),
 };

@@ -1,0 +1,190 @@
+import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
+import { humanDuration, taskCompletionStatus } from './merge-request-text.ts';
+import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
+import type { UserSummary } from './user-directory.ts';
+
+/** The project a merge request belongs to, as its views name it. */
+export interface ViewedProject {
+  id: number;
+  pathWithNamespace: string;
+  webUrl: string;
+}
+
+export interface ViewContext {
+  project: ViewedProject;
+  users: Map<number, UserSummary>;
+  /** Read from the merge request's own project (`references.relative` is short), or across projects and groups (full). */
+  fromOwnProject: boolean;
+}
+
+function userOf(users: Map<number, UserSummary>, id: number | null | undefined): UserSummary | null {
+  return id === null || id === undefined ? null : (users.get(id) ?? null);
+}
+
+/** Every user a merge request's views show, for one GetUsers call. */
+export function userIdsOf(mergeRequests: MergeRequest[]): number[] {
+  return mergeRequests.flatMap((mergeRequest) => [
+    mergeRequest.authorId,
+    ...mergeRequest.assigneeIds,
+    ...mergeRequest.reviewerIds,
+    ...(mergeRequest.mergedById ? [mergeRequest.mergedById] : []),
+    ...(mergeRequest.closedById ? [mergeRequest.closedById] : []),
+  ]);
+}
+
+export function timeStatsView(mergeRequest: Pick<MergeRequest, 'timeEstimate' | 'totalTimeSpent'>) {
+  return {
+    time_estimate: mergeRequest.timeEstimate,
+    total_time_spent: mergeRequest.totalTimeSpent,
+    human_time_estimate: humanDuration(mergeRequest.timeEstimate),
+    human_total_time_spent: humanDuration(mergeRequest.totalTimeSpent),
+  };
+}
+
+/** `view=simple`: GitLab's `merge_request_simple.json`. */
+export function simpleMergeRequestView(mergeRequest: MergeRequest, context: ViewContext) {
+  const short = `!${mergeRequest.iid}`;
+  const full = `${context.project.pathWithNamespace}!${mergeRequest.iid}`;
+  return {
+    id: mergeRequest.id,
+    iid: mergeRequest.iid,
+    project_id: mergeRequest.projectId,
+    title: mergeRequest.title,
+    description: mergeRequest.description,
+    state: mergeRequest.state,
+    created_at: mergeRequest.createdAt.toISOString(),
+    updated_at: mergeRequest.updatedAt.toISOString(),
+    web_url: `${context.project.webUrl}/-/merge_requests/${mergeRequest.iid}`,
+    references: { short, relative: context.fromOwnProject ? short : full, full },
+  };
+}
+
+/** A merge request in a list: GitLab's `merge_requests.json` item with the spec's fields. */
+export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContext) {
+  const assignees = mergeRequest.assigneeIds.map((id) => userOf(context.users, id)).filter((user) => user !== null);
+  const reviewers = mergeRequest.reviewerIds.map((id) => userOf(context.users, id)).filter((user) => user !== null);
+  const simple = simpleMergeRequestView(mergeRequest, context);
+  const mergedBy = userOf(context.users, mergeRequest.mergedById);
+  return {
+    ...simple,
+    merged_by: mergedBy,
+    merge_user: mergedBy,
+    merged_at: mergeRequest.mergedAt?.toISOString() ?? null,
+    closed_by: userOf(context.users, mergeRequest.closedById),
+    closed_at: mergeRequest.closedAt?.toISOString() ?? null,
+    target_branch: mergeRequest.targetBranch,
+    source_branch: mergeRequest.sourceBranch,
+    user_notes_count: 0,
+    upvotes: 0,
+    downvotes: 0,
+    author: userOf(context.users, mergeRequest.authorId),
+    assignees,
+    assignee: assignees[0] ?? null,
+    reviewers,
+    source_project_id: mergeRequest.sourceProjectId,
+    target_project_id: mergeRequest.projectId,
+    labels: mergeRequest.labels,
+    draft: mergeRequest.draft,
+    work_in_progress: mergeRequest.draft,
+    milestone: null,
+    merge_when_pipeline_succeeds: false,
+    merge_status: mergeRequest.mergeStatus,
+    detailed_merge_status: detailedMergeStatus(mergeRequest),
+    sha: mergeRequest.headSha ?? '',
+    merge_commit_sha: mergeRequest.mergeCommitSha,
+    squash_commit_sha: mergeRequest.squashCommitSha,
+    discussion_locked: mergeRequest.discussionLocked,
+    should_remove_source_branch: mergeRequest.state === 'merged' ? mergeRequest.forceRemoveSourceBranch : null,
+    force_remove_source_branch: mergeRequest.forceRemoveSourceBranch,
+    allow_collaboration: mergeRequest.allowCollaboration,
+    allow_maintainer_to_push: mergeRequest.allowCollaboration,
+    reference: simple.references.short,
+    time_stats: timeStatsView(mergeRequest),
+    squash: mergeRequest.squash,
+    squash_on_merge: mergeRequest.squash,
+    task_completion_status: taskCompletionStatus(mergeRequest.description),
+    has_conflicts: mergeRequest.mergeStatus === 'cannot_be_merged',
+    blocking_discussions_resolved: true,
+    approvals_before_merge: null,
+  };
+}
+
+/** GitLab's `detailed_merge_status`, from what this platform knows of a merge request. */
+function detailedMergeStatus(mergeRequest: MergeRequest): string {
+  if (mergeRequest.state !== 'opened') return 'not_open';
+  if (mergeRequest.draft) return 'draft_status';
+  if (mergeRequest.mergeStatus === 'unchecked') return 'checking';
+  if (mergeRequest.mergeStatus === 'cannot_be_merged') return 'conflict';
+  return 'mergeable';
+}
+
+/** One merge request (`merge_request.json`): the list view plus the single-item fields. */
+export function mergeRequestDetailView(
+  mergeRequest: MergeRequest,
+  context: ViewContext & { latest: MergeRequestDiff | undefined; subscribed: boolean; divergedCommitsCount?: number | undefined },
+) {
+  return {
+    ...mergeRequestView(mergeRequest, context),
+    subscribed: context.subscribed,
+    changes_count: context.latest ? String(context.latest.filesCount) : '0',
+    latest_build_started_at: null,
+    latest_build_finished_at: null,
+    first_deployed_to_production_at: null,
+    pipeline: null,
+    head_pipeline: null,
+    diff_refs: context.latest
+      ? { base_sha: context.latest.baseCommitSha, head_sha: context.latest.headCommitSha, start_sha: context.latest.startCommitSha }
+      : null,
+    merge_error: null,
+    ...(context.divergedCommitsCount === undefined ? {} : { diverged_commits_count: context.divergedCommitsCount }),
+  };
+}
+
+export function diffView(diff: FileDiff) {
+  return {
+    old_path: diff.oldPath,
+    new_path: diff.newPath,
+    a_mode: diff.aMode,
+    b_mode: diff.bMode,
+    diff: diff.diff,
+    new_file: diff.newFile,
+    renamed_file: diff.renamedFile,
+    deleted_file: diff.deletedFile,
+    generated_file: false,
+  };
+}
+
+export function versionView(version: MergeRequestDiff) {
+  return {
+    id: version.id,
+    head_commit_sha: version.headCommitSha,
+    base_commit_sha: version.baseCommitSha,
+    start_commit_sha: version.startCommitSha,
+    created_at: version.createdAt.toISOString(),
+    merge_request_id: version.mergeRequestId,
+    state: 'collected',
+    real_size: String(version.filesCount),
+    patch_id_sha: null,
+  };
+}
+
+export function versionDetailView(version: MergeRequestDiff, contents: { commits: GitCommit[]; diffs: FileDiff[] }) {
+  return {
+    ...versionView(version),
+    commits: contents.commits.map((commit) => ({
+      id: commit.id,
+      short_id: commit.id.slice(0, 8),
+      parent_ids: commit.parentIds,
+      title: commit.message.split('\n')[0] ?? '',
+      author_name: commit.authorName,
+      author_email: commit.authorEmail,
+      authored_date: commit.authoredDate,
+      committer_name: commit.committerName,
+      committer_email: commit.committerEmail,
+      committed_date: commit.committedDate,
+      created_at: commit.committedDate,
+      message: commit.message,
+    })),
+    diffs: contents.diffs.map(diffView),
+  };
+}

@@ -1,0 +1,604 @@
+import { z } from 'zod';
+import type { AuthenticatedCaller, Caller } from '@platform/auth';
+import { ForbiddenError, InputError, NotFoundError } from '@platform/errors';
+import { HttpStatusError, pageParams, pageShape, params, routesOf, type PageRequest } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import { commitView } from '../commits/commit-views.ts';
+import type { RepositoriesService } from '../repositories/repositories-service.ts';
+import { DEVELOPER, mayReadCode } from '../repositories/repository-access.ts';
+import type { MergeRequest } from './merge-request.entity.ts';
+import {
+  diffView,
+  mergeRequestDetailView,
+  mergeRequestView,
+  simpleMergeRequestView,
+  userIdsOf,
+  versionDetailView,
+  versionView,
+  type ViewedProject,
+} from './merge-request-views.ts';
+import { MergeRequestRefusal, type MergeRequestScope, type MergeRequestsService } from './merge-requests-service.ts';
+import type { MergeRequestFilter, Presence } from './merge-requests-store.ts';
+import type { UserDirectory } from './user-directory.ts';
+
+export interface MergeRequestsRouteDeps {
+  access: IdentityAccess;
+  repositories: RepositoriesService;
+  mergeRequests: MergeRequestsService;
+  users: UserDirectory;
+}
+
+const route = routesOf<MergeRequestsRouteDeps>('review');
+const OWNER = 50;
+
+/** GitLab's own statuses and bodies for refusals the domain names (405, 406, 409, 422). */
+async function answered<Result>(work: Promise<Result>): Promise<Result> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof MergeRequestRefusal) throw new HttpStatusError(error.status, error.message, error.body);
+    throw error;
+  }
+}
+
+/** The project behind `:id` and its repository, when the caller may read merge requests there (and do more, with `minimumLevel`). */
+async function scopeOf(
+  deps: MergeRequestsRouteDeps,
+  caller: Caller,
+  idOrPath: string | number,
+  minimumLevel = 0,
+): Promise<MergeRequestScope> {
+  const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
+  if (!mayReadCode(project)) throw new NotFoundError('Project');
+  if (!project.isAdmin && project.accessLevel < minimumLevel) throw new ForbiddenError();
+  return { project, repository: await deps.repositories.ensure(project.id) };
+}
+
+const iidParam = () => params.integer().pipe(z.number().int().positive());
+
+/** `None`, `Any` or an integer id, as GitLab takes `assignee_id` and `reviewer_id`. */
+const presenceOfId = () =>
+  z.union([params.integer(), z.string().regex(/^(none|any)$/i)]).transform((value): Presence<number> => {
+    if (typeof value === 'number') return { kind: 'is', value };
+    return value.toLowerCase() === 'none' ? { kind: 'none' } : { kind: 'any' };
+  });
+
+const listShape = {
+  state: z.enum(['opened', 'closed', 'locked', 'merged', 'all']).default('all'),
+  order_by: z.enum(['created_at', 'updated_at', 'title']).default('created_at'),
+  sort: z.enum(['asc', 'desc']).default('desc'),
+  milestone: z.string().max(255).optional(),
+  view: z.enum(['simple']).optional(),
+  labels: z.string().max(1024).optional(),
+  with_labels_details: params.boolean().default(false),
+  with_merge_status_recheck: params.boolean().default(false),
+  created_after: params.datetime().optional(),
+  created_before: params.datetime().optional(),
+  updated_after: params.datetime().optional(),
+  updated_before: params.datetime().optional(),
+  scope: z.enum(['created_by_me', 'assigned_to_me', 'all', 'created-by-me', 'assigned-to-me']).optional(),
+  author_id: params.integer().optional(),
+  author_username: z.string().max(255).optional(),
+  assignee_id: presenceOfId().optional(),
+  assignee_username: z.string().max(255).optional(),
+  reviewer_id: presenceOfId().optional(),
+  reviewer_username: z.string().max(255).optional(),
+  my_reaction_emoji: z.string().max(255).optional(),
+  source_branch: z.string().max(1024).optional(),
+  target_branch: z.string().max(1024).optional(),
+  search: z.string().max(255).optional(),
+  in: z
+    .string()
+    .regex(/^(title|description)(,(title|description))?$/)
+    .optional(),
+  wip: z.enum(['yes', 'no']).optional(),
+  not: z
+    .object({
+      labels: z.string().max(1024).optional(),
+      milestone: z.string().max(255).optional(),
+      author_id: params.integer().optional(),
+      author_username: z.string().max(255).optional(),
+      assignee_id: params.integer().optional(),
+      assignee_username: z.string().max(255).optional(),
+      my_reaction_emoji: z.string().max(255).optional(),
+    })
+    .optional(),
+  environment: z.string().max(255).optional(),
+  deployed_before: params.datetime().optional(),
+  deployed_after: params.datetime().optional(),
+  ...pageShape,
+};
+type ListInput = z.output<z.ZodObject<typeof listShape>>;
+
+function labelsPresence(labels: string | undefined): Presence<string[]> | undefined {
+  if (labels === undefined || labels.trim() === '') return undefined;
+  const names = labels
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 1 && /^(none|no\+label|no label)$/i.test(names[0] ?? '')) return { kind: 'none' };
+  if (names.length === 1 && /^any$/i.test(names[0] ?? '')) return { kind: 'any' };
+  return { kind: 'is', value: names };
+}
+
+/** No list matches: a filter on something this platform never records for merge requests (reactions, milestones, deployments). */
+const NOTHING: MergeRequestFilter = { iids: [] };
+
+/** The filter a list's parameters ask for; usernames are resolved among the users merge requests name. */
+async function filterOf(
+  deps: MergeRequestsRouteDeps,
+  caller: AuthenticatedCaller,
+  input: ListInput,
+  defaultScope: string,
+): Promise<MergeRequestFilter> {
+  if (input.author_id !== undefined && input.author_username !== undefined)
+    throw new InputError('author_id, author_username are mutually exclusive');
+  if (input.assignee_id !== undefined && input.assignee_username !== undefined)
+    throw new InputError('assignee_id, assignee_username are mutually exclusive');
+  if (input.reviewer_id !== undefined && input.reviewer_username !== undefined)
+    throw new InputError('reviewer_id, reviewer_username are mutually exclusive');
+  const usernames = [
+    input.author_username,
+    input.assignee_username,
+    input.reviewer_username,
+    input.not?.author_username,
+    input.not?.assignee_username,
+  ];
+  let idOfUsername = new Map<string, number>();
+  if (usernames.some((name) => name !== undefined)) {
+    const users = await deps.users.users(await deps.mergeRequests.involvedUserIds(), caller);
+    idOfUsername = new Map([...users.values()].map((user) => [user.username.toLowerCase(), user.id]));
+  }
+  // An unknown username matches nobody: id 0 is no user's.
+  const idOf = (username: string) => idOfUsername.get(username.toLowerCase()) ?? 0;
+  const filter: MergeRequestFilter = {};
+  if (input.state !== 'all') filter.states = [input.state];
+  const scope = (input.scope ?? defaultScope).replaceAll('-', '_');
+  if (scope === 'created_by_me') filter.authorId = caller.userId;
+  if (scope === 'assigned_to_me') filter.assignee = { kind: 'is', value: caller.userId };
+  if (input.author_id !== undefined) filter.authorId = input.author_id;
+  if (input.author_username !== undefined) filter.authorId = idOf(input.author_username);
+  if (input.assignee_id !== undefined) filter.assignee = input.assignee_id;
+  if (input.assignee_username !== undefined) filter.assignee = { kind: 'is', value: idOf(input.assignee_username) };
+  if (input.reviewer_id !== undefined) filter.reviewer = input.reviewer_id;
+  if (input.reviewer_username !== undefined) filter.reviewer = { kind: 'is', value: idOf(input.reviewer_username) };
+  const labels = labelsPresence(input.labels);
+  if (labels) filter.labels = labels;
+  if (input.not?.labels)
+    filter.notLabels =
+      labelsPresence(input.not.labels)?.kind === 'is' ? (labelsPresence(input.not.labels) as { value: string[] }).value : [];
+  if (input.not?.author_id !== undefined) filter.notAuthorId = input.not.author_id;
+  if (input.not?.author_username !== undefined) filter.notAuthorId = idOf(input.not.author_username);
+  if (input.not?.assignee_id !== undefined) filter.notAssigneeId = input.not.assignee_id;
+  if (input.not?.assignee_username !== undefined) filter.notAssigneeId = idOf(input.not.assignee_username);
+  if (input.source_branch !== undefined) filter.sourceBranch = input.source_branch;
+  if (input.target_branch !== undefined) filter.targetBranch = input.target_branch;
+  if (input.search) {
+    const fields = (input.in ?? 'title,description').split(',');
+    filter.search = { text: input.search, inTitle: fields.includes('title'), inDescription: fields.includes('description') };
+  }
+  if (input.wip !== undefined) filter.draft = input.wip === 'yes';
+  if (input.created_after) filter.createdAfter = input.created_after;
+  if (input.created_before) filter.createdBefore = input.created_before;
+  if (input.updated_after) filter.updatedAfter = input.updated_after;
+  if (input.updated_before) filter.updatedBefore = input.updated_before;
+  // Merge requests carry no milestone, reaction or deployment yet: a filter asking for one matches none.
+  if (input.milestone !== undefined && !/^none$/i.test(input.milestone)) return { ...filter, ...NOTHING };
+  if (input.my_reaction_emoji !== undefined && !/^none$/i.test(input.my_reaction_emoji)) return { ...filter, ...NOTHING };
+  if (input.not?.milestone !== undefined && /^none$/i.test(input.not.milestone)) return { ...filter, ...NOTHING };
+  if (input.not?.my_reaction_emoji !== undefined && /^none$/i.test(input.not.my_reaction_emoji)) return { ...filter, ...NOTHING };
+  if (input.environment !== undefined || input.deployed_after !== undefined || input.deployed_before !== undefined)
+    return { ...filter, ...NOTHING };
+  return filter;
+}
+
+/** One page of merge requests, each shown as its project names it. */
+async function listPage(options: {
+  deps: MergeRequestsRouteDeps;
+  caller: AuthenticatedCaller;
+  input: ListInput;
+  filter: MergeRequestFilter;
+  window: PageRequest;
+  /** The projects the merge requests belong to, as the caller sees them; undefined for one the caller may not see. */
+  projectOf: (projectId: number) => Promise<ViewedProject | undefined>;
+  fromOwnProject: boolean;
+  /** Lists across projects keep only what the caller may see, page by page over the visible ones. */
+  acrossProjects: boolean;
+}) {
+  const { deps, input, window } = options;
+  const order = { by: input.order_by, direction: input.sort };
+  let items: MergeRequest[];
+  let total: number;
+  if (options.acrossProjects) {
+    const all = (await deps.mergeRequests.list({ filter: options.filter, order, offset: 0, limit: 100_000 })).items;
+    const visible: MergeRequest[] = [];
+    for (const mergeRequest of all) if (await options.projectOf(mergeRequest.projectId)) visible.push(mergeRequest);
+    total = visible.length;
+    items = visible.slice(window.offset, window.offset + window.perPage);
+  } else {
+    ({ items, total } = await deps.mergeRequests.list({ filter: options.filter, order, offset: window.offset, limit: window.perPage }));
+  }
+  const users = input.view === 'simple' ? new Map() : await deps.users.users(userIdsOf(items), options.caller);
+  const views = [];
+  for (const mergeRequest of items) {
+    const project = await options.projectOf(mergeRequest.projectId);
+    if (!project) continue;
+    const context = { project, users, fromOwnProject: options.fromOwnProject };
+    views.push(input.view === 'simple' ? simpleMergeRequestView(mergeRequest, context) : mergeRequestView(mergeRequest, context));
+  }
+  return { items: views, total };
+}
+
+/** Sees each project once per request: whether the caller may read its merge requests. */
+function visibleProjects(deps: MergeRequestsRouteDeps, caller: Caller) {
+  const seen = new Map<number, Promise<ViewedProject | undefined>>();
+  return (projectId: number) => {
+    let found = seen.get(projectId);
+    if (!found) {
+      found = deps.access
+        .project({ idOrPath: String(projectId), caller })
+        .then((project) => (mayReadCode(project) ? project : undefined))
+        .catch((error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        });
+      seen.set(projectId, found);
+    }
+    return found;
+  };
+}
+
+async function detail(
+  deps: MergeRequestsRouteDeps,
+  caller: Caller,
+  scope: MergeRequestScope,
+  mergeRequest: MergeRequest,
+  options: { divergedCommitsCount?: boolean } = {},
+) {
+  const [users, latest] = await Promise.all([
+    deps.users.users(userIdsOf([mergeRequest]), caller),
+    deps.mergeRequests.latestVersion(mergeRequest),
+  ]);
+  const divergedCommitsCount = options.divergedCommitsCount
+    ? await deps.mergeRequests.divergedCommitsCount(scope.repository, mergeRequest)
+    : undefined;
+  const subscribed =
+    caller.kind === 'user' && (mergeRequest.authorId === caller.userId || mergeRequest.assigneeIds.includes(caller.userId));
+  return mergeRequestDetailView(mergeRequest, {
+    project: scope.project,
+    users,
+    fromOwnProject: true,
+    latest,
+    subscribed,
+    divergedCommitsCount,
+  });
+}
+
+const userIds = () => params.integerList(100);
+const labelList = () => params.stringList(100);
+const perMergeRequest = { id: params.idOrPath(), merge_request_iid: iidParam() };
+
+export const mergeRequestsRoutes = [
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/merge_requests',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object({
+      id: params.idOrPath(),
+      source_branch: z.string().min(1).max(1024),
+      target_branch: z.string().min(1).max(1024),
+      title: z.string().min(1).max(255),
+      description: z.string().max(1_048_576).optional(),
+      assignee_id: params.integer().optional(),
+      assignee_ids: userIds().optional(),
+      reviewer_ids: userIds().optional(),
+      labels: labelList().optional(),
+      milestone_id: params.integer().optional(),
+      remove_source_branch: params.boolean().default(false),
+      squash: params.boolean().default(false),
+      allow_collaboration: params.boolean().default(false),
+      allow_maintainer_to_push: params.boolean().optional(),
+      target_project_id: params.integer().optional(),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const scope = await scopeOf(deps, caller, input.id, DEVELOPER);
+      if (input.target_project_id !== undefined && input.target_project_id !== scope.project.id) {
+        throw new InputError('target_project_id must be the project itself: forks are not supported');
+      }
+      if (input.milestone_id !== undefined) throw new NotFoundError('Milestone');
+      const created = await answered(
+        deps.mergeRequests.create(scope, caller, {
+          targetNamespaceIds: await deps.users.namespaceIdsOf(scope.project.id, caller),
+          sourceBranch: input.source_branch,
+          targetBranch: input.target_branch,
+          title: input.title,
+          description: input.description ?? '',
+          assigneeIds: input.assignee_ids ?? (input.assignee_id === undefined || input.assignee_id === 0 ? [] : [input.assignee_id]),
+          reviewerIds: input.reviewer_ids ?? [],
+          labels: input.labels ?? [],
+          removeSourceBranch: input.remove_source_branch,
+          squash: input.squash,
+          allowCollaboration: input.allow_collaboration || (input.allow_maintainer_to_push ?? false),
+        }),
+      );
+      return detail(deps, caller, scope, created);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({ id: params.idOrPath(), iids: params.integerList(100).optional(), ...listShape }),
+    handle: async ({ caller, input, deps, page }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      const filter = await filterOf(deps, caller, input, 'all');
+      filter.projectIds = [scope.project.id];
+      if (input.iids) filter.iids = filter.iids ? filter.iids.filter((iid) => input.iids?.includes(iid)) : input.iids;
+      const window = pageParams(input);
+      const result = await listPage({
+        deps,
+        caller,
+        input,
+        filter,
+        window,
+        projectOf: async () => scope.project,
+        fromOwnProject: true,
+        acrossProjects: false,
+      });
+      if (input.with_merge_status_recheck) {
+        const { items } = await deps.mergeRequests.list({
+          filter,
+          order: { by: input.order_by, direction: input.sort },
+          offset: window.offset,
+          limit: window.perPage,
+        });
+        deps.mergeRequests.recheckLater(scope, items);
+      }
+      return page(window, result);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/merge_requests',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object(listShape),
+    handle: async ({ caller, input, deps, page }) => {
+      const filter = await filterOf(deps, caller, input, 'created_by_me');
+      const window = pageParams(input);
+      return page(
+        window,
+        await listPage({
+          deps,
+          caller,
+          input,
+          filter,
+          window,
+          projectOf: visibleProjects(deps, caller),
+          fromOwnProject: false,
+          acrossProjects: true,
+        }),
+      );
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/groups/:id/merge_requests',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({ id: params.idOrPath(), non_archived: params.boolean().default(true), ...listShape }),
+    handle: async ({ caller, input, deps, page }) => {
+      const groupId = await deps.access.require({ resource: 'group', idOrPath: String(input.id), caller, minimumLevel: 0 });
+      const filter = await filterOf(deps, caller, input, 'all');
+      filter.groupId = groupId;
+      const window = pageParams(input);
+      return page(
+        window,
+        await listPage({
+          deps,
+          caller,
+          input,
+          filter,
+          window,
+          projectOf: visibleProjects(deps, caller),
+          fromOwnProject: false,
+          acrossProjects: true,
+        }),
+      );
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({
+      ...perMergeRequest,
+      include_diverged_commits_count: params.boolean().default(false),
+      include_rebase_in_progress: params.boolean().default(false),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      const mergeRequest = await deps.mergeRequests.getChecked(scope, input.merge_request_iid);
+      const view = await detail(deps, caller, scope, mergeRequest, { divergedCommitsCount: input.include_diverged_commits_count });
+      return input.include_rebase_in_progress ? { ...view, rebase_in_progress: false } : view;
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid',
+    access: 'user',
+    scope: 'api',
+    input: z.object({
+      ...perMergeRequest,
+      title: z.string().min(1).max(255).optional(),
+      description: z.string().max(1_048_576).optional(),
+      target_branch: z.string().min(1).max(1024).optional(),
+      state_event: z.enum(['close', 'reopen']).optional(),
+      assignee_id: params.integer().optional(),
+      assignee_ids: userIds().optional(),
+      reviewer_ids: userIds().optional(),
+      labels: labelList().optional(),
+      add_labels: labelList().optional(),
+      remove_labels: labelList().optional(),
+      remove_source_branch: params.boolean().optional(),
+      squash: params.boolean().optional(),
+      discussion_locked: params.boolean().optional(),
+      allow_collaboration: params.boolean().optional(),
+      milestone_id: params.integer().optional(),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      const existing = await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
+      // The author may edit their own merge request; others need developer rights.
+      if (existing.authorId !== caller.userId && !scope.project.isAdmin && scope.project.accessLevel < DEVELOPER)
+        throw new ForbiddenError();
+      if (input.milestone_id !== undefined && input.milestone_id !== 0) throw new NotFoundError('Milestone');
+      const { id: _id, merge_request_iid: _iid, milestone_id: _milestone, ...given } = input;
+      if (Object.values(given).every((value) => value === undefined))
+        throw new InputError(
+          'title, description, target_branch, state_event, assignee_id, assignee_ids, reviewer_ids, labels, add_labels, remove_labels, remove_source_branch, squash, discussion_locked, allow_collaboration are missing, at least one parameter must be provided',
+        );
+      const assigneeIds =
+        input.assignee_ids ?? (input.assignee_id === undefined ? undefined : input.assignee_id === 0 ? [] : [input.assignee_id]);
+      const updated = await answered(
+        deps.mergeRequests.update(scope, caller, input.merge_request_iid, {
+          title: input.title,
+          description: input.description,
+          targetBranch: input.target_branch,
+          stateEvent: input.state_event,
+          assigneeIds,
+          reviewerIds: input.reviewer_ids,
+          labels: input.labels,
+          addLabels: input.add_labels,
+          removeLabels: input.remove_labels,
+          removeSourceBranch: input.remove_source_branch,
+          squash: input.squash,
+          discussionLocked: input.discussion_locked,
+          allowCollaboration: input.allow_collaboration,
+        }),
+      );
+      return detail(deps, caller, scope, updated);
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid',
+    access: 'user',
+    scope: 'api',
+    status: 204,
+    input: z.object(perMergeRequest),
+    handle: async ({ caller, input, deps }) => {
+      const scope = await scopeOf(deps, caller, input.id, OWNER);
+      await deps.mergeRequests.delete(scope.project.id, input.merge_request_iid);
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/merge',
+    access: 'user',
+    scope: 'api',
+    input: z.object({
+      ...perMergeRequest,
+      sha: z.string().max(64).optional(),
+      squash: params.boolean().optional(),
+      should_remove_source_branch: params.boolean().optional(),
+      merge_commit_message: z.string().min(1).max(65_536).optional(),
+      squash_commit_message: z.string().min(1).max(65_536).optional(),
+      merge_when_pipeline_succeeds: params.boolean().optional(),
+      auto_merge: params.boolean().optional(),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      const merged = await answered(
+        deps.mergeRequests.merge(scope, caller, input.merge_request_iid, {
+          sha: input.sha,
+          squash: input.squash,
+          shouldRemoveSourceBranch: input.should_remove_source_branch,
+          mergeCommitMessage: input.merge_commit_message,
+          squashCommitMessage: input.squash_commit_message,
+        }),
+      );
+      return detail(deps, caller, scope, merged);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/changes',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object(perMergeRequest),
+    handle: async ({ caller, input, deps }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      const mergeRequest = await deps.mergeRequests.getChecked(scope, input.merge_request_iid);
+      const view = await detail(deps, caller, scope, mergeRequest);
+      const latest = await deps.mergeRequests.latestVersion(mergeRequest);
+      const diffs = latest ? (await deps.mergeRequests.versionContents(scope.repository, latest)).diffs : [];
+      return { ...view, changes: diffs.map(diffView), overflow: false };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/diffs',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({ ...perMergeRequest, unidiff: params.boolean().default(false), ...pageShape }),
+    handle: async ({ caller, input, deps, page }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      const mergeRequest = await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
+      const latest = await deps.mergeRequests.latestVersion(mergeRequest);
+      const diffs = latest ? (await deps.mergeRequests.versionContents(scope.repository, latest)).diffs : [];
+      const window = pageParams(input);
+      return page(window, { items: diffs.slice(window.offset, window.offset + window.perPage).map(diffView), total: diffs.length });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/commits',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({ ...perMergeRequest, ...pageShape }),
+    handle: async ({ caller, input, deps, page }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      const mergeRequest = await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
+      const latest = await deps.mergeRequests.latestVersion(mergeRequest);
+      const commits = latest ? (await deps.mergeRequests.versionContents(scope.repository, latest)).commits : [];
+      const window = pageParams(input);
+      const items = commits.slice(window.offset, window.offset + window.perPage).map((commit) => commitView(commit, scope.project));
+      return page(window, { items, total: commits.length });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/versions',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({ ...perMergeRequest, ...pageShape }),
+    handle: async ({ caller, input, deps, page }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      const mergeRequest = await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
+      const versions = await deps.mergeRequests.versions(mergeRequest);
+      const window = pageParams(input);
+      return page(window, {
+        items: versions.slice(window.offset, window.offset + window.perPage).map(versionView),
+        total: versions.length,
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/versions/:version_id',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({ ...perMergeRequest, version_id: iidParam() }),
+    handle: async ({ caller, input, deps }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      const mergeRequest = await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
+      const version = await deps.mergeRequests.version(mergeRequest, input.version_id);
+      return versionDetailView(version, await deps.mergeRequests.versionContents(scope.repository, version));
+    },
+  }),
+];

@@ -1,0 +1,426 @@
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import { DomainError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import type { ProjectAccess } from '@platform/identity-client';
+import type { Logger } from '@platform/logger';
+import { ZERO_SHA, type FileDiff, type GitCommit } from '../repositories/git-repository.ts';
+import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
+import type { RefChange } from '../repositories/ref-changes.ts';
+import { reviewEvents } from '../repositories/repositories.events.ts';
+import { mayOnBranch } from '../protected-branches/branch-protection.ts';
+import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
+import { isDraftTitle } from './merge-request-text.ts';
+import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
+import type { MergeRequestFilter, MergeRequestOrder, MergeRequestStore } from './merge-requests-store.ts';
+
+/** A refusal GitLab answers with its own status and body (405, 406, 409, 422). */
+export class MergeRequestRefusal extends DomainError {
+  override name = 'MergeRequestRefusal';
+  readonly status: number;
+  readonly body: unknown;
+  constructor(status: number, body: unknown) {
+    super(typeof body === 'object' && body !== null && 'message' in body ? String((body as { message: unknown }).message) : String(status));
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** A project's repository as the caller reaches it. */
+export interface MergeRequestScope {
+  project: ProjectAccess;
+  repository: ProjectRepository;
+}
+
+export interface NewMergeRequestInput {
+  /** The target project's namespace and its ancestors, for group lists. */
+  targetNamespaceIds: number[];
+  sourceBranch: string;
+  targetBranch: string;
+  title: string;
+  description: string;
+  assigneeIds: number[];
+  reviewerIds: number[];
+  labels: string[];
+  removeSourceBranch: boolean;
+  squash: boolean;
+  allowCollaboration: boolean;
+}
+
+export interface MergeRequestChanges {
+  title?: string | undefined;
+  description?: string | undefined;
+  targetBranch?: string | undefined;
+  stateEvent?: 'close' | 'reopen' | undefined;
+  assigneeIds?: number[] | undefined;
+  reviewerIds?: number[] | undefined;
+  labels?: string[] | undefined;
+  addLabels?: string[] | undefined;
+  removeLabels?: string[] | undefined;
+  removeSourceBranch?: boolean | undefined;
+  squash?: boolean | undefined;
+  discussionLocked?: boolean | undefined;
+  allowCollaboration?: boolean | undefined;
+}
+
+export interface MergeOptions {
+  sha?: string | undefined;
+  squash?: boolean | undefined;
+  shouldRemoveSourceBranch?: boolean | undefined;
+  mergeCommitMessage?: string | undefined;
+  squashCommitMessage?: string | undefined;
+}
+
+const BRANCH_PREFIX = 'refs/heads/';
+
+/** The ref that keeps a merge request's newest head reachable, whatever happens to its source branch (GitLab's). */
+function headRef(mergeRequest: MergeRequest): string {
+  return `refs/merge-requests/${mergeRequest.iid}/head`;
+}
+
+/** The event payload of a merge request as it is now. */
+function eventData(mergeRequest: MergeRequest) {
+  return {
+    aggregateId: mergeRequest.projectId,
+    data: {
+      projectId: mergeRequest.projectId,
+      mergeRequestId: mergeRequest.id,
+      iid: mergeRequest.iid,
+      title: mergeRequest.title,
+      state: mergeRequest.state,
+      sourceBranch: mergeRequest.sourceBranch,
+      targetBranch: mergeRequest.targetBranch,
+      authorId: mergeRequest.authorId,
+      mergeCommitSha: mergeRequest.mergeCommitSha ?? '',
+    },
+  };
+}
+
+/** Who writes the commits a merge makes: the merging user, with a no-reply address on the platform's host. */
+function signatureOf(caller: AuthenticatedCaller, project: ProjectAccess) {
+  return { name: caller.name, email: `${caller.userId}-${caller.username}@users.noreply.${new URL(project.webUrl).hostname}` };
+}
+
+export class MergeRequestsService {
+  readonly #store: MergeRequestStore;
+  readonly #repositories: RepositoriesService;
+  readonly #protectedBranches: ProtectedBranchesService;
+  readonly #logger: Logger;
+
+  constructor(options: {
+    store: MergeRequestStore;
+    repositories: RepositoriesService;
+    protectedBranches: ProtectedBranchesService;
+    logger: Logger;
+  }) {
+    this.#store = options.store;
+    this.#repositories = options.repositories;
+    this.#protectedBranches = options.protectedBranches;
+    this.#logger = options.logger;
+  }
+
+  async #branchHead(repository: ProjectRepository, branch: string): Promise<string | null> {
+    return repository.git.resolveCommit(`${BRANCH_PREFIX}${branch}`);
+  }
+
+  async create(scope: MergeRequestScope, caller: AuthenticatedCaller, input: NewMergeRequestInput): Promise<MergeRequest> {
+    const { project, repository } = scope;
+    if (input.sourceBranch === input.targetBranch) {
+      throw new MergeRequestRefusal(422, { message: ["You can't use same project/branch for source and target"] });
+    }
+    const sourceHead = await this.#branchHead(repository, input.sourceBranch);
+    if (!sourceHead) throw new InputError(`Invalid source branch: ${input.sourceBranch}`);
+    const targetHead = await this.#branchHead(repository, input.targetBranch);
+    if (!targetHead) throw new InputError(`Invalid target branch: ${input.targetBranch}`);
+    const existing = await this.#store.findOpen({
+      projectId: project.id,
+      sourceProjectId: project.id,
+      sourceBranch: input.sourceBranch,
+      targetBranch: input.targetBranch,
+    });
+    if (existing) {
+      throw new MergeRequestRefusal(409, {
+        message: [`Another open merge request already exists for this source branch: !${existing.iid}`],
+      });
+    }
+    const now = new Date();
+    const created = await this.#store.create({
+      mergeRequest: {
+        projectId: project.id,
+        sourceProjectId: project.id,
+        targetNamespaceIds: input.targetNamespaceIds,
+        sourceBranch: input.sourceBranch,
+        targetBranch: input.targetBranch,
+        title: input.title,
+        draft: isDraftTitle(input.title),
+        description: input.description,
+        state: 'opened',
+        authorId: caller.userId,
+        assigneeIds: input.assigneeIds,
+        reviewerIds: input.reviewerIds,
+        labels: input.labels,
+        milestoneId: null,
+        squash: input.squash,
+        forceRemoveSourceBranch: input.removeSourceBranch,
+        allowCollaboration: input.allowCollaboration,
+        discussionLocked: null,
+        mergeStatus: 'unchecked',
+        headSha: sourceHead,
+        mergeCommitSha: null,
+        squashCommitSha: null,
+        mergedById: null,
+        mergedAt: null,
+        closedById: null,
+        closedAt: null,
+        timeEstimate: 0,
+        totalTimeSpent: 0,
+        createdAt: now,
+        updatedAt: now,
+      },
+      event: (mergeRequest) => reviewEvents.mergeRequestCreated.event(eventData(mergeRequest)),
+      actor: actorOf(caller),
+    });
+    await this.#recordVersion(repository, created, { sourceHead, targetHead });
+    await this.#checkMergeStatus(repository, created);
+    return created;
+  }
+
+  async get(projectId: number, iid: number): Promise<MergeRequest> {
+    const found = await this.#store.find(projectId, iid);
+    if (!found) throw new NotFoundError('Merge Request');
+    return found;
+  }
+
+  /** The merge request with a fresh `merge_status` when it is unchecked (single reads compute it; lists never wait). */
+  async getChecked(scope: MergeRequestScope, iid: number): Promise<MergeRequest> {
+    const found = await this.get(scope.project.id, iid);
+    if (found.state === 'opened' && found.mergeStatus === 'unchecked') await this.#checkMergeStatus(scope.repository, found);
+    return found;
+  }
+
+  /** Every user some merge request names: where usernames of list filters are looked for. */
+  involvedUserIds(): Promise<number[]> {
+    return this.#store.involvedUserIds();
+  }
+
+  list(options: { filter: MergeRequestFilter; order: MergeRequestOrder; offset: number; limit: number }) {
+    return this.#store.list(options);
+  }
+
+  /** Computes `merge_status` of the listed merge requests that are unchecked (`with_merge_status_recheck`), in the background. */
+  recheckLater(scope: MergeRequestScope, mergeRequests: MergeRequest[]): void {
+    const unchecked = mergeRequests.filter((mergeRequest) => mergeRequest.state === 'opened' && mergeRequest.mergeStatus === 'unchecked');
+    for (const mergeRequest of unchecked) {
+      this.#checkMergeStatus(scope.repository, mergeRequest).catch((error: unknown) =>
+        this.#logger.error({ err: error, mergeRequestId: mergeRequest.id }, 'merge status check failed'),
+      );
+    }
+  }
+
+  async update(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number, changes: MergeRequestChanges): Promise<MergeRequest> {
+    const mergeRequest = await this.get(scope.project.id, iid);
+    const events = [];
+    if (changes.targetBranch !== undefined && changes.targetBranch !== mergeRequest.targetBranch) {
+      if (changes.targetBranch === mergeRequest.sourceBranch) {
+        throw new MergeRequestRefusal(422, { message: ["You can't use same project/branch for source and target"] });
+      }
+      if (!(await this.#branchHead(scope.repository, changes.targetBranch)))
+        throw new InputError(`Invalid target branch: ${changes.targetBranch}`);
+      mergeRequest.targetBranch = changes.targetBranch;
+      mergeRequest.mergeStatus = 'unchecked';
+    }
+    if (changes.title !== undefined) {
+      mergeRequest.title = changes.title;
+      mergeRequest.draft = isDraftTitle(changes.title);
+    }
+    if (changes.description !== undefined) mergeRequest.description = changes.description;
+    if (changes.assigneeIds !== undefined) mergeRequest.assigneeIds = [...new Set(changes.assigneeIds)];
+    if (changes.reviewerIds !== undefined) mergeRequest.reviewerIds = [...new Set(changes.reviewerIds)];
+    if (changes.labels !== undefined) mergeRequest.labels = [...new Set(changes.labels)];
+    if (changes.addLabels) mergeRequest.labels = [...new Set([...mergeRequest.labels, ...changes.addLabels])];
+    if (changes.removeLabels) mergeRequest.labels = mergeRequest.labels.filter((label) => !changes.removeLabels?.includes(label));
+    if (changes.removeSourceBranch !== undefined) mergeRequest.forceRemoveSourceBranch = changes.removeSourceBranch;
+    if (changes.squash !== undefined) mergeRequest.squash = changes.squash;
+    if (changes.discussionLocked !== undefined) mergeRequest.discussionLocked = changes.discussionLocked;
+    if (changes.allowCollaboration !== undefined) mergeRequest.allowCollaboration = changes.allowCollaboration;
+    const now = new Date();
+    if (changes.stateEvent === 'close' && mergeRequest.state === 'opened') {
+      mergeRequest.state = 'closed';
+      mergeRequest.closedAt = now;
+      mergeRequest.closedById = caller.userId;
+      events.push(reviewEvents.mergeRequestClosed.event(eventData(mergeRequest)));
+    } else if (changes.stateEvent === 'reopen' && mergeRequest.state === 'closed') {
+      mergeRequest.state = 'opened';
+      mergeRequest.closedAt = null;
+      mergeRequest.closedById = null;
+      mergeRequest.mergeStatus = 'unchecked';
+      events.push(reviewEvents.mergeRequestReopened.event(eventData(mergeRequest)));
+    }
+    mergeRequest.updatedAt = now;
+    events.push(reviewEvents.mergeRequestUpdated.event(eventData(mergeRequest)));
+    await this.#store.save({ mergeRequest, events, actor: actorOf(caller) });
+    if (mergeRequest.state === 'opened' && mergeRequest.mergeStatus === 'unchecked')
+      await this.#checkMergeStatus(scope.repository, mergeRequest);
+    return mergeRequest;
+  }
+
+  async delete(projectId: number, iid: number): Promise<void> {
+    const mergeRequest = await this.get(projectId, iid);
+    await this.#store.delete(mergeRequest.id);
+  }
+
+  /**
+   * Merges as GitLab does with its default merge method: a merge commit whose parents are the
+   * target's head and the source's head (or, with squash, one commit of the source's changes on
+   * the merge base), written with `git merge-tree` and moved onto the target under the
+   * repository's lock, so that a push in between is never lost.
+   */
+  async merge(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number, options: MergeOptions): Promise<MergeRequest> {
+    const { project, repository } = scope;
+    const mergeRequest = await this.get(project.id, iid);
+    const protections = await this.#protectedBranches.list(project.id);
+    if (!mayOnBranch({ action: 'merge', branch: mergeRequest.targetBranch, protections, actor: project })) throw new UnauthorizedError();
+    if (mergeRequest.state !== 'opened' || mergeRequest.draft) throw new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });
+    return this.#repositories.changeRefs(repository, caller, async () => {
+      const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
+      const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
+      if (!sourceHead || !targetHead) throw new MergeRequestRefusal(422, { message: 'Branch cannot be merged' });
+      if (options.sha !== undefined && options.sha !== sourceHead) {
+        throw new MergeRequestRefusal(409, { message: 'SHA does not match HEAD of source branch' });
+      }
+      const trial = await repository.git.trialMerge(targetHead, sourceHead);
+      if (!trial.clean) {
+        mergeRequest.mergeStatus = 'cannot_be_merged';
+        await this.#store.save({ mergeRequest, events: [], actor: null });
+        throw new MergeRequestRefusal(406, { message: 'Branch cannot be merged' });
+      }
+      const author = signatureOf(caller, project);
+      const squash = options.squash ?? mergeRequest.squash;
+      let mergedHead = sourceHead;
+      if (squash) {
+        const base = (await repository.git.mergeBase(targetHead, sourceHead)) ?? targetHead;
+        const message = options.squashCommitMessage ?? mergeRequest.title;
+        mergedHead = await repository.git.commitTree({ tree: await repository.git.treeOf(sourceHead), parents: [base], message, author });
+        mergeRequest.squashCommitSha = mergedHead;
+      }
+      const squashedTrial = squash ? await repository.git.trialMerge(targetHead, mergedHead) : trial;
+      if (!squashedTrial.clean) throw new MergeRequestRefusal(406, { message: 'Branch cannot be merged' });
+      const message =
+        options.mergeCommitMessage ??
+        [
+          `Merge branch '${mergeRequest.sourceBranch}' into '${mergeRequest.targetBranch}'`,
+          mergeRequest.title,
+          ...(mergeRequest.description ? [mergeRequest.description] : []),
+          `See merge request ${project.pathWithNamespace}!${mergeRequest.iid}`,
+        ].join('\n\n');
+      const mergeCommit = await repository.git.commitTree({ tree: squashedTrial.tree, parents: [targetHead, mergedHead], message, author });
+      if (!(await repository.git.updateRef(`${BRANCH_PREFIX}${mergeRequest.targetBranch}`, mergeCommit, targetHead))) {
+        throw new MergeRequestRefusal(422, { message: 'Branch cannot be merged' });
+      }
+      const removeSource = options.shouldRemoveSourceBranch ?? mergeRequest.forceRemoveSourceBranch;
+      if (removeSource) await repository.git.deleteRef(`${BRANCH_PREFIX}${mergeRequest.sourceBranch}`, sourceHead);
+      const now = new Date();
+      Object.assign(mergeRequest, {
+        state: 'merged',
+        mergeStatus: 'can_be_merged',
+        mergeCommitSha: mergeCommit,
+        mergedById: caller.userId,
+        mergedAt: now,
+        updatedAt: now,
+        headSha: sourceHead,
+      });
+      await this.#store.save({
+        mergeRequest,
+        events: [reviewEvents.mergeRequestMerged.event(eventData(mergeRequest))],
+        actor: actorOf(caller),
+      });
+      return mergeRequest;
+    });
+  }
+
+  versions(mergeRequest: MergeRequest): Promise<MergeRequestDiff[]> {
+    return this.#store.versions(mergeRequest.id);
+  }
+
+  async version(mergeRequest: MergeRequest, versionId: number): Promise<MergeRequestDiff> {
+    const found = (await this.#store.versions(mergeRequest.id)).find((version) => version.id === versionId);
+    if (!found) throw new NotFoundError();
+    return found;
+  }
+
+  async latestVersion(mergeRequest: MergeRequest): Promise<MergeRequestDiff | undefined> {
+    return (await this.#store.versions(mergeRequest.id))[0];
+  }
+
+  /** The commits and file diffs of a version, from git. */
+  async versionContents(repository: ProjectRepository, version: MergeRequestDiff): Promise<{ commits: GitCommit[]; diffs: FileDiff[] }> {
+    const [commits, diffs] = await Promise.all([
+      repository.git.log({ head: version.headCommitSha, excluded: [version.baseCommitSha] }),
+      repository.git.diff(version.baseCommitSha, version.headCommitSha),
+    ]);
+    return { commits, diffs };
+  }
+
+  /** Commits the source has that the target had when last compared, newest first. */
+  async divergedCommitsCount(repository: ProjectRepository, mergeRequest: MergeRequest): Promise<number> {
+    const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
+    const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
+    if (!sourceHead || !targetHead) return 0;
+    return (await repository.git.newCommits({ head: targetHead, excluded: [sourceHead], limit: 0 })).count;
+  }
+
+  /**
+   * What a push means for open merge requests: a moved source branch is a new diff version and a
+   * new trial merge; a moved target branch makes their merge status unchecked until rechecked.
+   */
+  async onRefsChanged(projectId: number, changes: RefChange[]): Promise<void> {
+    const moved = changes.filter((change) => change.ref.startsWith(BRANCH_PREFIX));
+    if (moved.length === 0) return;
+    const names = moved.map((change) => change.ref.slice(BRANCH_PREFIX.length));
+    const repository = await this.#repositories.ensure(projectId);
+    for (const mergeRequest of await this.#store.openBySource(projectId, names)) {
+      const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
+      const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
+      if (!sourceHead || !targetHead || sourceHead === mergeRequest.headSha) continue;
+      mergeRequest.headSha = sourceHead;
+      mergeRequest.updatedAt = new Date();
+      await this.#recordVersion(repository, mergeRequest, { sourceHead, targetHead });
+      await this.#checkMergeStatus(repository, mergeRequest);
+    }
+    const targets = await this.#store.openByTarget(projectId, names);
+    for (const mergeRequest of targets) {
+      mergeRequest.mergeStatus = 'unchecked';
+      await this.#store.save({ mergeRequest, events: [], actor: null });
+    }
+    this.recheckLater({ project: { id: projectId } as ProjectAccess, repository }, targets);
+  }
+
+  async #recordVersion(
+    repository: ProjectRepository,
+    mergeRequest: MergeRequest,
+    heads: { sourceHead: string; targetHead: string },
+  ): Promise<void> {
+    const base = (await repository.git.mergeBase(heads.targetHead, heads.sourceHead)) ?? heads.targetHead;
+    const files = await repository.git.diff(base, heads.sourceHead);
+    await repository.git.updateRef(
+      headRef(mergeRequest),
+      heads.sourceHead,
+      (await repository.git.resolveCommit(headRef(mergeRequest))) ?? ZERO_SHA,
+    );
+    await this.#store.addVersion({
+      mergeRequestId: mergeRequest.id,
+      baseCommitSha: base,
+      startCommitSha: heads.targetHead,
+      headCommitSha: heads.sourceHead,
+      filesCount: files.length,
+      createdAt: new Date(),
+    });
+    await this.#store.save({ mergeRequest, events: [], actor: null });
+  }
+
+  async #checkMergeStatus(repository: ProjectRepository, mergeRequest: MergeRequest): Promise<void> {
+    const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
+    const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
+    const clean = sourceHead && targetHead ? (await repository.git.trialMerge(targetHead, sourceHead)).clean : false;
+    mergeRequest.mergeStatus = clean ? 'can_be_merged' : 'cannot_be_merged';
+    await this.#store.save({ mergeRequest, events: [], actor: null });
+  }
+}

@@ -1,0 +1,224 @@
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@platform/db';
+import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
+
+/** The advisory lock space of iid allocation (the first of the two lock keys). */
+const IID_LOCKS = 7_302;
+
+/** `None` (nothing set), `Any` (something set), or particular values. */
+export type Presence<Value> = { kind: 'none' } | { kind: 'any' } | { kind: 'is'; value: Value };
+
+/** What the merge request lists filter on; each field is optional and they all apply together. */
+export interface MergeRequestFilter {
+  projectIds?: number[];
+  /** Merge requests of projects in this group or its subgroups. */
+  groupId?: number;
+  iids?: number[];
+  states?: string[];
+  authorId?: number;
+  notAuthorId?: number;
+  assignee?: Presence<number>;
+  notAssigneeId?: number;
+  reviewer?: Presence<number>;
+  /** Assigned to or reviewed by: GitLab's `scope=assigned_to_me` counts both only in `/user_counts`. */
+  involvedUserId?: number;
+  labels?: Presence<string[]>;
+  notLabels?: string[];
+  milestone?: Presence<number>;
+  sourceBranch?: string;
+  targetBranch?: string;
+  search?: { text: string; inTitle: boolean; inDescription: boolean };
+  draft?: boolean;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+}
+
+export interface MergeRequestOrder {
+  by: 'created_at' | 'updated_at' | 'title';
+  direction: 'asc' | 'desc';
+}
+
+export type NewMergeRequest = Omit<MergeRequest, 'id' | 'iid'>;
+
+export interface MergeRequestStore {
+  /** Adds the merge request with the project's next iid and its created event, in one transaction. */
+  create(options: {
+    mergeRequest: NewMergeRequest;
+    event: (created: MergeRequest) => OutgoingEvent;
+    actor: EventActor | null;
+  }): Promise<MergeRequest>;
+  find(projectId: number, iid: number): Promise<MergeRequest | null>;
+  findOpen(options: {
+    projectId: number;
+    sourceProjectId: number;
+    sourceBranch: string;
+    targetBranch: string;
+  }): Promise<MergeRequest | null>;
+  /** Open merge requests whose source (by project and branch) or target (by project and branch) is one of these. */
+  openBySource(sourceProjectId: number, branches: string[]): Promise<MergeRequest[]>;
+  openByTarget(projectId: number, branches: string[]): Promise<MergeRequest[]>;
+  /** Writes the changes and the events they caused, in one transaction. */
+  save(options: { mergeRequest: MergeRequest; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
+  list(options: {
+    filter: MergeRequestFilter;
+    order: MergeRequestOrder;
+    offset: number;
+    limit: number;
+  }): Promise<{ items: MergeRequest[]; total: number }>;
+  addVersion(version: Omit<MergeRequestDiff, 'id'>): Promise<MergeRequestDiff>;
+  /** Newest first. */
+  versions(mergeRequestId: number): Promise<MergeRequestDiff[]>;
+  delete(id: number): Promise<void>;
+  /** Every user some merge request names as author, assignee or reviewer: where usernames are looked for. */
+  involvedUserIds(): Promise<number[]>;
+}
+
+type Where = Record<string, unknown>;
+
+/** `None` / `Any` of an array column are about its length; a value means it contains the value. */
+function arrayPresenceWhere<Value>(column: string, presence: Presence<Value> | undefined, matches: (value: Value) => Where): Where[] {
+  if (!presence) return [];
+  if (presence.kind === 'none') return [{ [raw(`cardinality(${column})`)]: 0 }];
+  if (presence.kind === 'any') return [{ [raw(`cardinality(${column})`)]: { $gt: 0 } }];
+  return [matches(presence.value)];
+}
+
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+export function whereOf(filter: MergeRequestFilter): Where {
+  const all: Where[] = [];
+  if (filter.projectIds) all.push({ projectId: { $in: filter.projectIds } });
+  if (filter.groupId !== undefined) all.push({ targetNamespaceIds: { $contains: [filter.groupId] } });
+  if (filter.iids) all.push({ iid: { $in: filter.iids } });
+  if (filter.states) all.push({ state: { $in: filter.states } });
+  if (filter.authorId !== undefined) all.push({ authorId: filter.authorId });
+  if (filter.notAuthorId !== undefined) all.push({ authorId: { $ne: filter.notAuthorId } });
+  all.push(...arrayPresenceWhere('assignee_ids', filter.assignee, (id: number) => ({ assigneeIds: { $contains: [id] } })));
+  if (filter.notAssigneeId !== undefined) all.push({ $not: { assigneeIds: { $contains: [filter.notAssigneeId] } } });
+  all.push(...arrayPresenceWhere('reviewer_ids', filter.reviewer, (id: number) => ({ reviewerIds: { $contains: [id] } })));
+  if (filter.involvedUserId !== undefined) {
+    all.push({ $or: [{ assigneeIds: { $contains: [filter.involvedUserId] } }, { reviewerIds: { $contains: [filter.involvedUserId] } }] });
+  }
+  all.push(...arrayPresenceWhere('labels', filter.labels, (labels: string[]) => ({ labels: { $contains: labels } })));
+  if (filter.notLabels?.length) all.push({ $not: { labels: { $overlap: filter.notLabels } } });
+  if (filter.milestone?.kind === 'none') all.push({ milestoneId: null });
+  if (filter.milestone?.kind === 'any') all.push({ milestoneId: { $ne: null } });
+  if (filter.milestone?.kind === 'is') all.push({ milestoneId: filter.milestone.value });
+  if (filter.sourceBranch !== undefined) all.push({ sourceBranch: filter.sourceBranch });
+  if (filter.targetBranch !== undefined) all.push({ targetBranch: filter.targetBranch });
+  if (filter.search) {
+    const pattern = likePattern(filter.search.text);
+    const fields = [
+      ...(filter.search.inTitle ? [{ title: { $ilike: pattern } }] : []),
+      ...(filter.search.inDescription ? [{ description: { $ilike: pattern } }] : []),
+    ];
+    all.push({ $or: fields });
+  }
+  if (filter.draft !== undefined) all.push({ draft: filter.draft });
+  if (filter.createdAfter) all.push({ createdAt: { $gte: filter.createdAfter } });
+  if (filter.createdBefore) all.push({ createdAt: { $lte: filter.createdBefore } });
+  if (filter.updatedAfter) all.push({ updatedAt: { $gte: filter.updatedAfter } });
+  if (filter.updatedBefore) all.push({ updatedAt: { $lte: filter.updatedBefore } });
+  return all.length === 0 ? {} : { $and: all };
+}
+
+export class PgMergeRequestStore implements MergeRequestStore {
+  readonly #em: EntityManager;
+
+  constructor(em: EntityManager) {
+    this.#em = em;
+  }
+
+  async create(options: {
+    mergeRequest: NewMergeRequest;
+    event: (created: MergeRequest) => OutgoingEvent;
+    actor: EventActor | null;
+  }): Promise<MergeRequest> {
+    return this.#em.fork().transactional(async (em) => {
+      const projectId = options.mergeRequest.projectId;
+      await em.execute('select pg_advisory_xact_lock(?, ?)', [IID_LOCKS, projectId]);
+      const [row] = await em.execute<Array<{ next: number }>>(
+        'select coalesce(max(iid), 0) + 1 as next from merge_requests where project_id = ?',
+        [projectId],
+      );
+      const created = em.create(MergeRequest, { ...options.mergeRequest, iid: Number(row?.next ?? 1) } as MergeRequest);
+      await em.flush();
+      recordEvent(em, { ...options.event(created), actor: options.actor });
+      await em.flush();
+      return created;
+    });
+  }
+
+  find(projectId: number, iid: number): Promise<MergeRequest | null> {
+    return this.#em.fork().findOne(MergeRequest, { projectId, iid });
+  }
+
+  findOpen(options: {
+    projectId: number;
+    sourceProjectId: number;
+    sourceBranch: string;
+    targetBranch: string;
+  }): Promise<MergeRequest | null> {
+    return this.#em.fork().findOne(MergeRequest, { ...options, state: 'opened' }, { orderBy: { iid: 'asc' } });
+  }
+
+  openBySource(sourceProjectId: number, branches: string[]): Promise<MergeRequest[]> {
+    return this.#em.fork().find(MergeRequest, { sourceProjectId, sourceBranch: { $in: branches }, state: 'opened' });
+  }
+
+  openByTarget(projectId: number, branches: string[]): Promise<MergeRequest[]> {
+    return this.#em.fork().find(MergeRequest, { projectId, targetBranch: { $in: branches }, state: 'opened' });
+  }
+
+  async save(options: { mergeRequest: MergeRequest; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
+    await this.#em.fork().transactional(async (em) => {
+      const { id, ...changes } = options.mergeRequest;
+      await em.nativeUpdate(MergeRequest, { id }, changes);
+      for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
+    });
+  }
+
+  async list(options: {
+    filter: MergeRequestFilter;
+    order: MergeRequestOrder;
+    offset: number;
+    limit: number;
+  }): Promise<{ items: MergeRequest[]; total: number }> {
+    const field = options.order.by === 'created_at' ? 'createdAt' : options.order.by === 'updated_at' ? 'updatedAt' : 'title';
+    const [items, total] = await this.#em.fork().findAndCount(MergeRequest, whereOf(options.filter), {
+      orderBy: [{ [field]: options.order.direction }, { id: options.order.direction }],
+      offset: options.offset,
+      limit: options.limit,
+    });
+    return { items, total };
+  }
+
+  async addVersion(version: Omit<MergeRequestDiff, 'id'>): Promise<MergeRequestDiff> {
+    const em = this.#em.fork();
+    const created = em.create(MergeRequestDiff, version as MergeRequestDiff);
+    await em.flush();
+    return created;
+  }
+
+  versions(mergeRequestId: number): Promise<MergeRequestDiff[]> {
+    return this.#em.fork().find(MergeRequestDiff, { mergeRequestId }, { orderBy: { id: 'desc' } });
+  }
+
+  async involvedUserIds(): Promise<number[]> {
+    const rows = await this.#em
+      .fork()
+      .execute<
+        Array<{ id: string }>
+      >('select author_id as id from merge_requests union select unnest(assignee_ids) from merge_requests union select unnest(reviewer_ids) from merge_requests');
+    return rows.map((row) => Number(row.id));
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.#em.fork().nativeDelete(MergeRequest, { id });
+  }
+}

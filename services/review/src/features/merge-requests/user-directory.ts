@@ -1,0 +1,61 @@
+import type { Caller } from '@platform/auth';
+import { callUnary, CLIENT_CHANNEL_OPTIONS, createChannelCredentials, internalClientOptions } from '@platform/grpc';
+import { IdentityServiceClient, UserState } from '@platform/proto/identity/v1';
+
+/** GitLab's user summary (`user/basic.json`), as merge requests show authors and assignees. */
+export interface UserSummary {
+  id: number;
+  username: string;
+  name: string;
+  state: 'active' | 'blocked';
+  avatar_url: string | null;
+  web_url: string;
+}
+
+/** Who users are, by id: identity owns them. */
+export interface UserDirectory {
+  /** The users that exist among `ids`; unknown ids are left out. */
+  users(ids: number[], caller: Caller): Promise<Map<number, UserSummary>>;
+  /** The ids of a project's namespace and its ancestors, top-level first. */
+  namespaceIdsOf(projectId: number, caller: Caller): Promise<number[]>;
+}
+
+/** Asks identity's GetUsers over gRPC. */
+export class GrpcUserDirectory implements UserDirectory {
+  readonly #client: IdentityServiceClient;
+
+  constructor(options: { address: string; internalSecret: string }) {
+    this.#client = new IdentityServiceClient(options.address, createChannelCredentials(), {
+      ...CLIENT_CHANNEL_OPTIONS,
+      ...internalClientOptions({ internalSecret: options.internalSecret }),
+    });
+  }
+
+  async users(ids: number[], caller: Caller): Promise<Map<number, UserSummary>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const response = await callUnary(this.#client.getUsers.bind(this.#client), { ids: unique }, { caller });
+    return new Map(
+      response.users.map((user) => [
+        user.id,
+        {
+          id: user.id,
+          username: user.username,
+          name: user.name,
+          state: user.state === UserState.USER_STATE_BLOCKED ? 'blocked' : 'active',
+          avatar_url: user.avatarUrl || null,
+          web_url: user.webUrl,
+        },
+      ]),
+    );
+  }
+
+  async namespaceIdsOf(projectId: number, caller: Caller): Promise<number[]> {
+    const response = await callUnary(this.#client.resolveProject.bind(this.#client), { idOrPath: String(projectId) }, { caller });
+    return response.project?.namespaceAncestorIds ?? [];
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+}
