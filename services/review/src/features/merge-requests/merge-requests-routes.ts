@@ -41,7 +41,10 @@ async function answered<Result>(work: Promise<Result>): Promise<Result> {
   }
 }
 
-/** The project behind `:id` and its repository, when the caller may read merge requests there (and do more, with `minimumLevel`). */
+/**
+ * The project behind `:id` and its repository, when the caller may read merge requests there
+ * (and do more, with `minimumLevel`): 404 when the project is invisible, 403 with too little access.
+ */
 async function scopeOf(
   deps: MergeRequestsRouteDeps,
   caller: Caller,
@@ -49,7 +52,7 @@ async function scopeOf(
   minimumLevel = 0,
 ): Promise<MergeRequestScope> {
   const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
-  if (!mayReadCode(project)) throw new NotFoundError('Project');
+  if (!mayReadCode(project)) throw new ForbiddenError();
   if (!project.isAdmin && project.accessLevel < minimumLevel) throw new ForbiddenError();
   return { project, repository: await deps.repositories.ensure(project.id) };
 }
@@ -310,7 +313,7 @@ export const mergeRequestsRoutes = [
       if (input.milestone_id !== undefined) throw new NotFoundError('Milestone');
       const created = await answered(
         deps.mergeRequests.create(scope, caller, {
-          targetNamespaceIds: await deps.users.namespaceIdsOf(scope.project.id, caller),
+          targetNamespaceIds: await deps.users.namespaceIdsOf(scope.project.id),
           sourceBranch: input.source_branch,
           targetBranch: input.target_branch,
           title: input.title,
@@ -452,10 +455,11 @@ export const mergeRequestsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const scope = await scopeOf(deps, caller, input.id);
-      const existing = await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
-      // The author may edit their own merge request; others need developer rights.
-      if (existing.authorId !== caller.userId && !scope.project.isAdmin && scope.project.accessLevel < DEVELOPER)
-        throw new ForbiddenError();
+      // Developers edit merge requests; below that, only their authors do.
+      if (!scope.project.isAdmin && scope.project.accessLevel < DEVELOPER) {
+        const existing = await deps.mergeRequests.find(scope.project.id, input.merge_request_iid);
+        if (existing?.authorId !== caller.userId) throw new ForbiddenError();
+      }
       if (input.milestone_id !== undefined && input.milestone_id !== 0) throw new NotFoundError('Milestone');
       const { id: _id, merge_request_iid: _iid, milestone_id: _milestone, ...given } = input;
       if (Object.values(given).every((value) => value === undefined))
@@ -512,7 +516,7 @@ export const mergeRequestsRoutes = [
       auto_merge: params.boolean().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
-      const scope = await scopeOf(deps, caller, input.id);
+      const scope = await scopeOf(deps, caller, input.id, DEVELOPER);
       const merged = await answered(
         deps.mergeRequests.merge(scope, caller, input.merge_request_iid, {
           sha: input.sha,

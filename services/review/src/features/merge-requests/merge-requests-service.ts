@@ -189,6 +189,10 @@ export class MergeRequestsService {
     return found;
   }
 
+  find(projectId: number, iid: number): Promise<MergeRequest | null> {
+    return this.#store.find(projectId, iid);
+  }
+
   /** The merge request with a fresh `merge_status` when it is unchecked (single reads compute it; lists never wait). */
   async getChecked(scope: MergeRequestScope, iid: number): Promise<MergeRequest> {
     const found = await this.get(scope.project.id, iid);

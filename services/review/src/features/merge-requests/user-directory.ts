@@ -16,8 +16,8 @@ export interface UserSummary {
 export interface UserDirectory {
   /** The users that exist among `ids`; unknown ids are left out. */
   users(ids: number[], caller: Caller): Promise<Map<number, UserSummary>>;
-  /** The ids of a project's namespace and its ancestors, top-level first. */
-  namespaceIdsOf(projectId: number, caller: Caller): Promise<number[]>;
+  /** The ids of a project's namespace and its ancestors, top-level first; asked on the service's own behalf. */
+  namespaceIdsOf(projectId: number): Promise<number[]>;
 }
 
 /** Asks identity's GetUsers over gRPC. */
@@ -50,8 +50,8 @@ export class GrpcUserDirectory implements UserDirectory {
     );
   }
 
-  async namespaceIdsOf(projectId: number, caller: Caller): Promise<number[]> {
-    const response = await callUnary(this.#client.resolveProject.bind(this.#client), { idOrPath: String(projectId) }, { caller });
+  async namespaceIdsOf(projectId: number): Promise<number[]> {
+    const response = await callUnary(this.#client.resolveProject.bind(this.#client), { idOrPath: String(projectId) });
     return response.project?.namespaceAncestorIds ?? [];
   }
 
