@@ -365,8 +365,16 @@ describe('the API documentation page', () => {
         if (!request.url().startsWith(platform.url)) outside.push(request.url());
       });
       await page.goto(`${platform.url}/api/docs`);
-      await page.locator('[data-path="/api/v4/version"]').first().waitFor({ timeout: 30_000 });
-      expect(await page.locator('[data-path="/api/v4/personal_access_tokens/{id}/rotate"]').count()).toBeGreaterThan(0);
+      await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+      // Swagger UI renders a long operation list virtually: an operation exists in the page once scrolled to.
+      const scrolledTo = async (apiPath: string) => {
+        const operation = page.locator(`[data-path="${apiPath}"]`);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        for (let turn = 0; turn < 200 && (await operation.count()) === 0; turn += 1) await page.mouse.wheel(0, 600);
+        return operation.count();
+      };
+      expect(await scrolledTo('/api/v4/version')).toBeGreaterThan(0);
+      expect(await scrolledTo('/api/v4/personal_access_tokens/{id}/rotate')).toBeGreaterThan(0);
       expect(outside).toEqual([]);
     } finally {
       await browser.close();
