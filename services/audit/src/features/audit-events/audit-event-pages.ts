@@ -1,42 +1,29 @@
-import { keysetHeaders, keysetOf, pageParams, reply, type PageQuery, type RouteContext, type RouteReply } from '@platform/http';
-import type { Caller } from '@platform/auth';
+import type { ListContext, ListResult } from '@platform/http';
 import type { AuditEventsService } from './audit-events-service.ts';
 import type { AuditEventFilter } from './audit-events-store.ts';
 import { auditEventView } from './audit-events-views.ts';
 
-/** The list parameters of `audit-events.schemas.ts`: pages, order and GitLab's keyset pagination. */
-export interface AuditEventListQuery extends PageQuery {
-  pagination?: 'offset' | 'keyset' | undefined;
-  cursor?: string | undefined;
-  order_by?: 'created_at' | 'id' | undefined;
-  sort?: 'asc' | 'desc' | undefined;
-}
+/**
+ * Newest first unless `sort=asc`; `order_by=id` orders by id alone, as keyset pages
+ * (`pagination=keyset`) always do.
+ */
+export const AUDIT_EVENT_ORDER = { by: ['created_at', 'id'], default: 'created_at', sort: 'desc' } as const;
+
+type AuditEventOrder = (typeof AUDIT_EVENT_ORDER.by)[number];
 
 /**
- * A list of audit events as the request asks: offset pages (newest first unless `sort=asc`, by id
- * alone with `order_by=id`), or with `pagination=keyset` keyset pages ordered by id, each linked to
- * the next by `Link: <...>; rel="next"`, as GitLab serves them.
+ * A page of audit events as the request asks: an offset page in its order, or with
+ * `pagination=keyset` a keyset page ordered by id, as GitLab serves them.
  */
-export async function auditEventList(
-  context: Pick<RouteContext<AuditEventListQuery, Caller, unknown>, 'input' | 'request' | 'page'>,
+export async function auditEventPage(
+  list: Pick<ListContext<unknown, never, unknown, AuditEventOrder>, 'window' | 'order' | 'keyset'>,
   auditEvents: AuditEventsService,
   filter: AuditEventFilter,
-): Promise<RouteReply> {
-  const { input, request } = context;
-  const window = pageParams(input);
-  const sort = input.sort ?? 'desc';
-  const keyset = keysetOf(input);
-  if (keyset) {
-    const result = await auditEvents.listAfter(filter, { ...keyset, sort, limit: window.perPage });
-    return reply({
-      headers: keysetHeaders(request, { perPage: window.perPage, items: result.items, hasMore: result.hasMore }),
-      body: result.items.map(auditEventView),
-    });
+): Promise<ListResult<{ id: number }>> {
+  if (list.keyset) {
+    const result = await auditEvents.listAfter(filter, list.keyset);
+    return { items: result.items.map(auditEventView), hasNext: result.hasMore };
   }
-  const result = await auditEvents.list(
-    filter,
-    { by: input.order_by ?? 'created_at', sort },
-    { offset: window.offset, limit: window.perPage },
-  );
-  return context.page(window, { ...result, items: result.items.map(auditEventView) });
+  const result = await auditEvents.list(filter, list.order, list.window);
+  return { ...result, items: result.items.map(auditEventView) };
 }

@@ -1,5 +1,5 @@
 import { routesOf } from '@platform/http';
-import { auditEventList } from './audit-event-pages.ts';
+import { AUDIT_EVENT_ORDER, auditEventPage } from './audit-event-pages.ts';
 import type { AuditEventsService } from './audit-events-service.ts';
 import { auditEventView } from './audit-events-views.ts';
 import { auditEventIdParams, instanceAuditEventsQuery } from './audit-events.schemas.ts';
@@ -8,14 +8,15 @@ const route = routesOf<{ auditEvents: AuditEventsService }>('audit');
 
 /** Instance audit events: administrators only. */
 export const auditEventsRoutes = [
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/audit_events',
     access: 'administrator',
     scope: 'read_api',
     input: instanceAuditEventsQuery,
+    order: AUDIT_EVENT_ORDER,
+    keyset: true,
     handle: (context) =>
-      auditEventList(context, context.deps.auditEvents, {
+      auditEventPage(context, context.deps.auditEvents, {
         createdAfter: context.input.created_after,
         createdBefore: context.input.created_before,
         entityType: context.input.entity_type,

@@ -1,21 +1,9 @@
 import { z } from 'zod';
-import { keysetShape, pageShape, params, sortParam } from '@platform/http';
+import { params } from '@platform/http';
 import { ENTITY_TYPES } from './audit-event.entity.ts';
-
-/**
- * Newest first unless `sort=asc`; `order_by=id` orders by id alone, as keyset pages
- * (`pagination=keyset`) always do.
- */
-const listOrder = {
-  ...keysetShape,
-  order_by: z.enum(['created_at', 'id']).optional(),
-  sort: sortParam().optional(),
-};
 
 export const instanceAuditEventsQuery = z
   .object({
-    ...pageShape,
-    ...listOrder,
     created_after: params.datetime().optional(),
     created_before: params.datetime().optional(),
     entity_type: z.enum(ENTITY_TYPES).optional(),
@@ -31,8 +19,6 @@ export const auditEventIdParams = z.object({ id: params.integer() });
 
 /** `GET /groups/:id/audit_events` and `GET /projects/:id/audit_events`; `:id` is an id or a full path. */
 export const entityAuditEventsQuery = z.object({
-  ...pageShape,
-  ...listOrder,
   id: params.idOrPath(),
   created_after: params.datetime().optional(),
   created_before: params.datetime().optional(),

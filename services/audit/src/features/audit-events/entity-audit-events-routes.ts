@@ -1,6 +1,6 @@
 import { NotFoundError } from '@platform/errors';
 import { routesOf } from '@platform/http';
-import { auditEventList } from './audit-event-pages.ts';
+import { AUDIT_EVENT_ORDER, auditEventPage } from './audit-event-pages.ts';
 import type { AuditEventsService } from './audit-events-service.ts';
 import { auditEventView } from './audit-events-views.ts';
 import { entityAuditEventParams, entityAuditEventsQuery } from './audit-events.schemas.ts';
@@ -27,16 +27,17 @@ export const entityAuditEventsRoutes = (
     },
   ] as const
 ).flatMap(({ resource, entityType, minimumLevel, list, single }) => [
-  route({
-    method: 'GET',
+  route.list({
     path: list,
     access: 'user',
     scope: 'read_api',
     input: entityAuditEventsQuery,
+    order: AUDIT_EVENT_ORDER,
+    keyset: true,
     handle: async (context) => {
       const { caller, input, deps } = context;
       const entityId = await deps.access.require({ resource, idOrPath: String(input.id), caller, minimumLevel });
-      return auditEventList(context, deps.auditEvents, {
+      return auditEventPage(context, deps.auditEvents, {
         entityType,
         entityId,
         createdAfter: input.created_after,
