@@ -369,7 +369,7 @@ describe('the API documentation page', () => {
       // Swagger UI renders a long operation list virtually: an operation exists in the page once scrolled to.
       const scrolledTo = async (apiPath: string) => {
         const operation = page.locator(`[data-path="${apiPath}"]`);
-        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.evaluate('window.scrollTo(0, 0)');
         for (let turn = 0; turn < 200 && (await operation.count()) === 0; turn += 1) await page.mouse.wheel(0, 600);
         return operation.count();
       };
