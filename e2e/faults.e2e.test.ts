@@ -18,6 +18,7 @@ const HANG_MS = 20_000;
 
 beforeAll(async () => {
   platform = await startTestPlatform({
+    services: ['identity', 'audit'],
     // Long enough that only identity's events can explain a block or demotion taking effect.
     authCacheTtlMs: 600_000,
     env: { UPSTREAM_RESPONSE_TIMEOUT_MS: '5000', UPSTREAM_FAILURES_TO_OPEN: '3', UPSTREAM_HALF_OPEN_AFTER_MS: '5000' },

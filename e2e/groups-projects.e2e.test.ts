@@ -21,7 +21,7 @@ async function userWithClient(username: string) {
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ services: ['identity'] });
   root = new Gitlab({ host: platform.url, token: E2E_ROOT_TOKEN });
 }, 180_000);
 

@@ -97,7 +97,7 @@ async function tokenOf(username: string, level: number, projectId: number): Prom
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'e2e-maven-'));
   await mvn(['--version'], work);
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ services: ['identity', 'packages'] });
   gateway = request(platform.url);
 }, 180_000);
 

@@ -68,7 +68,7 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'e2e-mr-'));
   // A missing git is a failure that says how to install it, not a skip.
   await git(['--version']);
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
   developer = await createUser('mr-dev');
   maintainer = await createUser('mr-maintainer');

@@ -100,7 +100,7 @@ async function tokenOf(username: string, level: number | undefined, projectId: n
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'e2e-npm-'));
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ services: ['identity', 'packages'] });
   gateway = request(platform.url);
   packagesDb = new pg.Client({ connectionString: databaseUrlFor(testEnvironment().postgresUrl, `${platform.databasePrefix}packages`) });
   await packagesDb.connect();

@@ -20,7 +20,7 @@ let platform: RunningPlatform;
 beforeAll(async () => {
   const probe = spawnSync(PYTHON, ['-c', 'import gitlab; print(gitlab.__version__)'], { encoding: 'utf8' });
   if (probe.status !== 0) throw new Error(`python-gitlab is missing: ${INSTALL}`);
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ services: ['identity'] });
 }, 180_000);
 
 afterAll(async () => {

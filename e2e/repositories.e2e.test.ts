@@ -56,7 +56,7 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'e2e-git-'));
   // A missing git is a failure that says how to install it, not a skip.
   await git(['--version']);
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
   review = new pg.Client({ connectionString: databaseUrlFor(testEnvironment().postgresUrl, `${platform.databasePrefix}review`) });
   await review.connect();

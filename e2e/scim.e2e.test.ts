@@ -13,7 +13,7 @@ let gateway: ReturnType<typeof request>;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ services: ['identity', 'audit'] });
   gateway = request(platform.url);
 }, 180_000);
 

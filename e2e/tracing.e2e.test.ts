@@ -14,6 +14,7 @@ const printed = new Map<string, string[]>();
 
 beforeAll(async () => {
   platform = await startTestPlatform({
+    services: ['identity', 'audit'],
     env: { OTEL_TRACES_EXPORTER: 'console' },
     onLine: (service, line) => printed.set(service, [...(printed.get(service) ?? []), line]),
   });

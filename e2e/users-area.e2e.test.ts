@@ -14,7 +14,7 @@ let gateway: ReturnType<typeof request>;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ authCacheTtlMs: 0 });
+  platform = await startTestPlatform({ authCacheTtlMs: 0, services: ['identity', 'audit'] });
   gateway = request(platform.url);
 }, 180_000);
 

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from '@platform/logger';
-import type { ServiceName } from './route-table.ts';
-import type { UpstreamPool } from './upstreams.ts';
+import type { UpstreamPool, Upstreams } from './upstreams.ts';
 
 interface ServiceDocument {
   openapi: string;
@@ -29,9 +28,9 @@ async function documentOf(pool: UpstreamPool): Promise<ServiceDocument> {
  * `GET /api/v4/openapi.json`: the OpenAPI document of the whole API, merged from each service's
  * own (generated from its route catalogue), so it never drifts from the routes served.
  */
-export function apiDocument(options: { upstreams: Record<ServiceName, UpstreamPool>; logger: Logger }): RequestHandler {
+export function apiDocument(options: { upstreams: Upstreams; logger: Logger }): RequestHandler {
   return (_req, res) => {
-    Promise.all(Object.values(options.upstreams).map(documentOf)).then(
+    Promise.all(Object.values(options.upstreams).flatMap((pool) => (pool ? [documentOf(pool)] : []))).then(
       (documents) => {
         const [first] = documents;
         res.json({

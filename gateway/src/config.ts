@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listFromEnv, loadConfig, platformConfig, portFromEnv } from '@platform/config';
+import { SERVICES } from './route-table.ts';
 
 /** One address, or several separated by commas: the gateway balances between them. */
 const urlList = listFromEnv.pipe(z.array(z.url()).min(1));
@@ -11,6 +12,11 @@ export const configSchema = platformConfig.extend({
   AUDIT_URL: urlList.default(['http://127.0.0.1:3007']),
   REVIEW_URL: urlList.default(['http://127.0.0.1:3002']),
   PACKAGES_URL: urlList.default(['http://127.0.0.1:3003']),
+  /**
+   * The services this gateway proxies to, all of them unless given: a path owned by another one
+   * answers 503, as GitLab does for a component that is down (a platform started with fewer services).
+   */
+  PROXIED_SERVICES: listFromEnv.pipe(z.array(z.enum(SERVICES)).min(1)).default([...SERVICES]),
   /** Bounds on every proxied request: opening the connection, then waiting for the response. */
   UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
   UPSTREAM_RESPONSE_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),

@@ -8,6 +8,7 @@ import type { IdentityServiceClient } from '@platform/proto/identity/v1';
 import { Authenticator } from './authenticator.ts';
 import { createGatewayApp } from './gateway-app.ts';
 import { createMetrics } from './metrics.ts';
+import { SERVICES, type ServiceName } from './route-table.ts';
 import { UpstreamPool } from './upstreams.ts';
 
 const SECRET = 'gateway-app-test-secret';
@@ -38,7 +39,7 @@ afterAll(async () => {
   await new Promise((resolve) => service?.close(resolve));
 });
 
-function gateway(options: { trustedProxies?: string[]; metricsToken?: string } = {}) {
+function gateway(options: { trustedProxies?: string[]; metricsToken?: string; services?: ServiceName[] } = {}) {
   const pool = (name: string) =>
     new UpstreamPool({
       service: name,
@@ -54,7 +55,7 @@ function gateway(options: { trustedProxies?: string[]; metricsToken?: string } =
       logger,
       authenticator: new Authenticator({ client: {} as IdentityServiceClient, ttlMs: 0 }),
       internalSecret: SECRET,
-      upstreams: { identity: pool('identity'), audit: pool('audit'), review: pool('review'), packages: pool('packages') },
+      upstreams: Object.fromEntries((options.services ?? SERVICES).map((name) => [name, pool(name)])),
       metrics: createMetrics(),
       identityChannelState: () => 'READY',
       authInvalidationState: () => 'off',
@@ -103,5 +104,18 @@ describe('/-/metrics', () => {
     const response = await gateway({ metricsToken: METRICS_TOKEN }).get('/-/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
     expect(response.status).toBe(200);
     expect(response.text).toContain('gateway_http_requests_total');
+  });
+});
+
+describe('a platform without some services', () => {
+  it("answers GitLab's 503 for their paths and reports only the services it proxies to", async () => {
+    const partial = gateway({ services: ['identity'] });
+    const unproxied = await partial.get('/api/v4/audit_events');
+    expect(unproxied.status).toBe(503);
+    expect(unproxied.body).toEqual({ message: '503 Service Unavailable' });
+    expect((await partial.get('/api/v4/users?username=x')).status).toBe(200);
+    const readiness = await partial.get('/-/readiness');
+    expect(Object.keys(readiness.body.services as object)).toEqual(['identity']);
+    expect(Object.keys(readiness.body.circuits as object)).toEqual(['identity']);
   });
 });

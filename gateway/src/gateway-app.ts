@@ -5,8 +5,8 @@ import { errorToHttp, exactJsonContentType, isDraining, rejectMalformedUrl, requ
 import type { Logger } from '@platform/logger';
 import { Authenticator, basicCredentialsOf, credentialsOf } from './authenticator.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import { routeFor, SERVICES, type Route, type ServiceName } from './route-table.ts';
-import type { UpstreamPool } from './upstreams.ts';
+import { routeFor, SERVICES, type Route } from './route-table.ts';
+import type { Upstreams } from './upstreams.ts';
 import { apiDocument } from './api-document.ts';
 import { apiDocsRouter } from './api-docs.ts';
 
@@ -14,7 +14,7 @@ export interface GatewayAppOptions {
   logger: Logger;
   authenticator: Authenticator;
   internalSecret: string;
-  upstreams: Record<ServiceName, UpstreamPool>;
+  upstreams: Upstreams;
   metrics: GatewayMetrics;
   /** The state of the gRPC channel to identity, reported by readiness. */
   identityChannelState: () => string;
@@ -64,6 +64,10 @@ async function isReady(baseUrl: string): Promise<boolean> {
  */
 export function createGatewayApp(options: GatewayAppOptions): Express {
   const { logger, authenticator, metrics } = options;
+  const proxied = SERVICES.flatMap((service) => {
+    const pool = options.upstreams[service];
+    return pool ? [[service, pool] as const] : [];
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -77,8 +81,8 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   // out of rotation, since the other services still answer through it.
   app.get('/-/readiness', (req, res) => {
     void Promise.all(
-      SERVICES.map(async (service) => {
-        const ready = await Promise.all(options.upstreams[service].urls.map(isReady));
+      proxied.map(async ([service, pool]) => {
+        const ready = await Promise.all(pool.urls.map(isReady));
         return [service, ready.some(Boolean)] as const;
       }),
     ).then((results) => {
@@ -86,7 +90,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
       res.status(draining ? 503 : 200).json({
         status: draining ? 'draining' : 'ok',
         services: Object.fromEntries(results.map(([service, serviceReady]) => [service, serviceReady ? 'ok' : 'failed'])),
-        circuits: Object.fromEntries(SERVICES.map((service) => [service, options.upstreams[service].circuits()])),
+        circuits: Object.fromEntries(proxied.map(([service, pool]) => [service, pool.circuits()])),
         grpc: { identity: options.identityChannelState() },
         authInvalidation: options.authInvalidationState(),
       });
@@ -130,6 +134,11 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
       res.status(404).json({ error: '404 Not Found' });
       return;
     }
+    const upstream = options.upstreams[route.service];
+    if (!upstream) {
+      res.status(503).json({ message: '503 Service Unavailable' });
+      return;
+    }
     const stopTimer = metrics.duration.startTimer({ service: route.service });
     res.once('finish', () => {
       stopTimer();
@@ -143,7 +152,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
           delete req.headers['private-token'];
           delete req.headers.authorization;
         }
-        void options.upstreams[route.service].forward(req, res);
+        void upstream.forward(req, res);
       },
       (error: unknown) => {
         const mapped = errorToHttp(error);

@@ -9,7 +9,8 @@ import { Authenticator } from './authenticator.ts';
 import { readConfig, type GatewayConfig } from './config.ts';
 import { createGatewayApp } from './gateway-app.ts';
 import { createMetrics } from './metrics.ts';
-import { UpstreamPool } from './upstreams.ts';
+import type { ServiceName } from './route-table.ts';
+import { UpstreamPool, type Upstreams } from './upstreams.ts';
 
 export interface RunningGateway {
   port: number;
@@ -43,12 +44,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger,
     authenticator,
     internalSecret: config.INTERNAL_SECRET,
-    upstreams: {
-      identity: pool('identity', config.IDENTITY_URL),
-      audit: pool('audit', config.AUDIT_URL),
-      packages: pool('packages', config.PACKAGES_URL),
-      review: pool('review', config.REVIEW_URL),
-    },
+    upstreams: proxiedOnly(config.PROXIED_SERVICES, {
+      identity: () => pool('identity', config.IDENTITY_URL),
+      audit: () => pool('audit', config.AUDIT_URL),
+      packages: () => pool('packages', config.PACKAGES_URL),
+      review: () => pool('review', config.REVIEW_URL),
+    }),
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),
     authInvalidationState: () => (feed.current === undefined ? 'off' : feed.current.isLive() ? 'live' : 'lagging'),
@@ -74,6 +75,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       identity.close();
     },
   };
+}
+
+/** The pools of the services proxied to; the others get none, and their paths answer 503. */
+function proxiedOnly(proxied: ServiceName[], pools: Record<ServiceName, () => UpstreamPool>): Upstreams {
+  return Object.fromEntries(proxied.map((service) => [service, pools[service]()]));
 }
 
 if (import.meta.main) {

@@ -8,6 +8,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { BrokenCircuitError, CircuitState, circuitBreaker, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from '@platform/logger';
+import type { ServiceName } from './route-table.ts';
 
 export interface UpstreamTimeouts {
   /** Opening a TCP connection to the service. */
@@ -203,3 +204,6 @@ function proxyThrough(agent: http.Agent, timeouts: UpstreamTimeouts) {
     },
   });
 }
+
+/** A pool per service proxied to; a service without one is not part of this platform. */
+export type Upstreams = Partial<Record<ServiceName, UpstreamPool>>;

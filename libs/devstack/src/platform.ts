@@ -69,6 +69,11 @@ export interface PlatformOptions {
   gatewayPort: number;
   freePorts?: boolean;
   /**
+   * The services to start, every one unless given; identity always runs, since the gateway
+   * authenticates through it. The gateway answers 503 for the paths of the others.
+   */
+  services?: string[];
+  /**
    * Where services keep their files (review's repositories, identity's avatars), one directory each below it; a
    * temporary directory, removed on stop, when not given.
    */
@@ -130,12 +135,13 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
   const options = { ...given, dataDir: given.dataDir ?? temporaryDataDir ?? '' };
   const prefix = options.databasePrefix ?? 'platform_';
   const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
+  const services = selectServices(options.services);
   const url = `http://127.0.0.1:${gatewayPort}`;
   const ports = new Map<string, Record<string, number>>();
-  for (const service of SERVICES) ports.set(service.name, await assignPorts(service.ports, options.freePorts ?? false));
+  for (const service of services) ports.set(service.name, await assignPorts(service.ports, options.freePorts ?? false));
   const portOf = (service: string, variable: string) => ports.get(service)?.[variable];
   const serviceUrls = Object.fromEntries(
-    SERVICES.map((service) => [service.name, `http://127.0.0.1:${portOf(service.name, 'HTTP_PORT')}`]),
+    services.map((service) => [service.name, `http://127.0.0.1:${portOf(service.name, 'HTTP_PORT')}`]),
   );
   const common = {
     ...process.env,
@@ -151,10 +157,11 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
     [GATEWAY.name]: {
       ...common,
       PORT: String(gatewayPort),
-      ...Object.fromEntries(SERVICES.map((service) => [service.gatewayVariable, serviceUrls[service.name]])),
+      PROXIED_SERVICES: services.map((service) => service.name).join(','),
+      ...Object.fromEntries(services.map((service) => [service.gatewayVariable, serviceUrls[service.name]])),
     },
   };
-  for (const service of SERVICES) {
+  for (const service of services) {
     environments[service.name] = {
       ...common,
       ...portEnv(ports.get(service.name) ?? {}),
@@ -187,7 +194,7 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
   };
 
   try {
-    const started = SERVICES.map((service) => ({ service, child: launch(service) }));
+    const started = services.map((service) => ({ service, child: launch(service) }));
     await Promise.all(started.map(({ service, child }) => waitUntilReady(service.name, serviceUrls[service.name] ?? '', child)));
     await waitUntilReady(GATEWAY.name, url, launch(GATEWAY));
   } catch (error) {
@@ -197,6 +204,13 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
   // A process that fails to start fails the start; once up, one that exits is restarted.
   for (const child of running) child.supervise();
   return { url, rootToken: options.rootToken, serviceUrls, processes, stop };
+}
+
+function selectServices(names: string[] | undefined): ServiceDefinition[] {
+  if (names === undefined) return SERVICES;
+  const unknown = names.filter((name) => !SERVICES.some((service) => service.name === name));
+  if (unknown.length > 0) throw new Error(`no such service: ${unknown.join(', ')}`);
+  return SERVICES.filter((service) => service.name === 'identity' || names.includes(service.name));
 }
 
 function portEnv(ports: Record<string, number>): Record<string, string> {
