@@ -9,7 +9,7 @@ import { PgRepositoryStore } from './features/repositories/repositories-store.ts
 import { RepositoriesService } from './features/repositories/repositories-service.ts';
 import { RepositoryStorages } from './features/repositories/repository-storages.ts';
 import { IdentityDefaultBranch } from './features/repositories/identity-default-branch.ts';
-import { REVIEW_TOPIC } from './features/repositories/repositories.events.ts';
+import { REVIEW_TOPIC } from '@platform/review-client';
 import { projectEventHandlers } from './features/repositories/project-events.ts';
 import { smartHttpRoutes, type SmartHttpDeps } from './features/smart-http/smart-http-router.ts';
 import { BranchesService } from './features/branches/branches-service.ts';

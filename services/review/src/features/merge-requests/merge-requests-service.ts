@@ -5,7 +5,7 @@ import type { Logger } from '@platform/logger';
 import { ZERO_SHA, type FileDiff, type GitCommit } from '../repositories/git-repository.ts';
 import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
 import type { RefChange } from '../repositories/ref-changes.ts';
-import { reviewEvents } from '../repositories/repositories.events.ts';
+import { reviewEvents } from '@platform/review-client';
 import { mayOnBranch } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import { isDraftTitle } from './merge-request-text.ts';

@@ -5,7 +5,7 @@ import type { Repository } from './repository.entity.ts';
 import type { RepositoryStore } from './repositories-store.ts';
 import { hashedDiskPath, type RepositoryStorages } from './repository-storages.ts';
 import { firstDefaultBranch, refChanges, type RefChange } from './ref-changes.ts';
-import { reviewEvents } from './repositories.events.ts';
+import { reviewEvents } from '@platform/review-client';
 
 /** The branch HEAD names in a new repository, as GitLab's default `default_branch`. */
 export const INITIAL_BRANCH = 'main';

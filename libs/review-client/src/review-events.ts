@@ -1,4 +1,7 @@
-/** Every event review publishes, declared once; consumers decode them through these definitions. */
+/**
+ * Every event review publishes, declared once: review records them and consumers (audit, ...)
+ * decode them through these definitions. Their data are the messages of `proto/review/v1/events.proto`.
+ */
 import { defineEvent } from '@platform/events';
 import { MergeRequestChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
 

@@ -1,0 +1,1 @@
+export { reviewEvents, REVIEW_TOPIC } from './review-events.ts';
