@@ -5,6 +5,7 @@
  * or applied twice; each process comes back by itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import http from 'node:http';
 import pg from 'pg';
 import { waitFor, testEnvironment } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
@@ -15,13 +16,21 @@ const restarts: string[] = [];
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN, 'Content-Type': 'application/json' };
 /** Longer than any bound the gateway sets (5 s response timeout here): a request reaching it hung. */
 const HANG_MS = 20_000;
+/** The gateway's drain timeout here; the kill timer of the stop below is far beyond it. */
+const DRAIN_TIMEOUT_MS = 6000;
+const KILL_AFTER_MS = 45_000;
 
 beforeAll(async () => {
   platform = await startTestPlatform({
     services: ['identity', 'audit'],
     // Long enough that only identity's events can explain a block or demotion taking effect.
     authCacheTtlMs: 600_000,
-    env: { UPSTREAM_RESPONSE_TIMEOUT_MS: '5000', UPSTREAM_FAILURES_TO_OPEN: '3', UPSTREAM_HALF_OPEN_AFTER_MS: '5000' },
+    env: {
+      UPSTREAM_RESPONSE_TIMEOUT_MS: '5000',
+      UPSTREAM_FAILURES_TO_OPEN: '3',
+      UPSTREAM_HALF_OPEN_AFTER_MS: '5000',
+      DRAIN_TIMEOUT_MS: String(DRAIN_TIMEOUT_MS),
+    },
     restartPolicy: { initialDelayMs: 100, maxDelayMs: 2000, stableAfterMs: 30_000 },
     onRestart: (message) => restarts.push(message),
   });
@@ -178,5 +187,79 @@ describe('terminated database connections', () => {
     } finally {
       await admin.end();
     }
+  });
+});
+
+/** Why a request got no answer: `unaccepted` when the gateway never took its connection, so nothing was sent to it. */
+class NoAnswer extends Error {
+  readonly unaccepted: boolean;
+  constructor(cause: NodeJS.ErrnoException, reusedSocket: boolean) {
+    super(`${cause.code ?? cause.message}${reusedSocket ? ' on a kept-alive connection' : ''}`);
+    // Refused once the listener closed, or reset on a new connection queued for an accept that never came.
+    this.unaccepted = cause.code === 'ECONNREFUSED' || (cause.code === 'ECONNRESET' && !reusedSocket);
+  }
+}
+
+/** One request on a kept-alive connection of `agent`, with node:http's error codes and `reusedSocket` (fetch hides both). */
+function sendOn(agent: http.Agent, method: string, path: string, body?: unknown): Promise<number> {
+  const url = new URL(path, platform.url);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent, headers: asRoot, timeout: HANG_MS },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', (error) => reject(new NoAnswer(error, request.reusedSocket)));
+      },
+    );
+    request.on('timeout', () => request.destroy(Object.assign(new Error('hung'), { code: 'HUNG' })));
+    request.on('error', (error) => reject(new NoAnswer(error, request.reusedSocket)));
+    request.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+// Last: it stops this platform's gateway.
+describe('a gateway stopped (SIGTERM) while clients keep sending', () => {
+  it('answers every request it accepted and exits by itself', async () => {
+    const gateway = platform.processes.gateway;
+    if (!gateway) throw new Error('no gateway process');
+    const outcomes = { answered: 0, notAccepted: 0, failed: [] as string[] };
+    let done = false;
+    // Clients that never pause, on kept-alive connections, as if no load balancer took the gateway out of rotation.
+    const client = async (index: number) => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      for (let round = 0; !done; round += 1) {
+        const [method, path, body] =
+          index === 0
+            ? ['POST', '/api/v4/groups', { name: `drain-${round}`, path: `drain-${round}` }]
+            : ['GET', index % 2 === 0 ? '/api/v4/user' : '/api/v4/audit_events?per_page=1', undefined];
+        try {
+          const status = await sendOn(agent, method, path, body);
+          if (status < 500) outcomes.answered += 1;
+          else outcomes.failed.push(`${method} ${path}: ${status}`);
+        } catch (error) {
+          if (error instanceof NoAnswer && error.unaccepted) {
+            outcomes.notAccepted += 1;
+            // A load balancer would send it elsewhere; here the next attempt waits a little.
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          } else outcomes.failed.push(`${method} ${path}: ${String(error)}`);
+        }
+      }
+      agent.destroy();
+    };
+    const clients = Array.from({ length: 5 }, (_, index) => client(index));
+    await waitFor(async () => (outcomes.answered >= 20 ? true : undefined), { what: 'requests flowing through the gateway' });
+    const answeredBefore = outcomes.answered;
+    const stopStarted = Date.now();
+    await gateway.stop(KILL_AFTER_MS);
+    const stopTook = Date.now() - stopStarted;
+    await waitFor(async () => (outcomes.notAccepted > 0 ? true : undefined), { what: 'the stopped gateway refusing' });
+    done = true;
+    await Promise.all(clients);
+    expect(outcomes.failed).toEqual([]);
+    // Served during the drain, on connections closed after each answer.
+    expect(outcomes.answered).toBeGreaterThan(answeredBefore);
+    // Exited by itself: the kill timer never fired.
+    expect(stopTook).toBeLessThan(KILL_AFTER_MS - 5000);
   });
 });

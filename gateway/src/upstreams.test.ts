@@ -5,6 +5,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import express from 'express';
+import { listen } from '@platform/http';
 import { createLogger } from '@platform/logger';
 import { waitFor } from '@platform/testing';
 import { UpstreamPool, type UpstreamPoolOptions } from './upstreams.ts';
@@ -155,5 +157,41 @@ describe('UpstreamPool', () => {
     for (let index = 0; index < 10; index += 1) expect((await send(url)).status).toBe(200);
     expect(pool.circuits()[first.url]).toBe('open');
     expect(second.served.count).toBe(15);
+  });
+});
+
+describe('a draining gateway', () => {
+  it('closes the client connection after a proxied answer, though the service kept its own alive', async () => {
+    const service = await answeringService('kept-alive');
+    const pool = new UpstreamPool({
+      service: 'test',
+      logger,
+      connectTimeoutMs: 500,
+      responseTimeoutMs: 1000,
+      failuresToOpen: 3,
+      halfOpenAfterMs: 500,
+      urls: [service.url],
+    });
+    const app = express();
+    app.use((req, res) => void pool.forward(req, res));
+    const gateway = await listen(app, 0, { drainTimeoutMs: 2000, drainQuietMs: 100 });
+    const agent = new http.Agent({ keepAlive: true });
+    const connectionHeader = () =>
+      new Promise<string | undefined>((resolve, reject) =>
+        http
+          .get({ host: '127.0.0.1', port: gateway.port, path: '/api/v4/things', agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.headers.connection));
+          })
+          .on('error', reject),
+      );
+    try {
+      expect(await connectionHeader()).toBe('keep-alive');
+      const closed = gateway.close();
+      expect(await connectionHeader()).toBe('close');
+      await closed;
+    } finally {
+      agent.destroy();
+    }
   });
 });

@@ -198,7 +198,13 @@ function proxyThrough(agent: http.Agent, timeouts: UpstreamTimeouts) {
         proxyReq.once('response', clear);
         proxyReq.once('close', clear);
       },
-      proxyRes: (_proxyRes, req) => settle(req, {}),
+      proxyRes: (proxyRes, req, res) => {
+        // Hop-by-hop: the client's connection is kept alive or closed (while draining) as the gateway
+        // decides. Copied from the service, `Connection: keep-alive` would keep it open under a drain.
+        delete proxyRes.headers['keep-alive'];
+        proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
+        settle(req, {});
+      },
       econnreset: (_error, req) => settle(req, { error: new ClientGoneError() }),
       error: (error, req) => settle(req as IncomingMessage, { error }),
     },

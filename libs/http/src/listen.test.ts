@@ -82,3 +82,43 @@ describe('listen', () => {
     await expect(inFlight).rejects.toThrow('socket hang up');
   });
 });
+
+describe('listen, drained under constant load', () => {
+  it('stops accepting by half the drain timeout and answers every request it accepted', async () => {
+    const app = express();
+    const requests = { received: 0, answered: 0 };
+    app.get('/work', (_req, res) => {
+      requests.received += 1;
+      res.once('finish', () => (requests.answered += 1));
+      setTimeout(() => res.json({ done: true }), 20);
+    });
+    const server = await listen(app, 0, { drainTimeoutMs: 1000, drainQuietMs: 100 });
+    const outcomes = { served: 0, notAccepted: 0, failed: [] as string[] };
+    let closed = false;
+    // Clients that never pause, as if nothing took the server out of rotation.
+    const client = async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      while (!closed) {
+        try {
+          const response = await get(server.port, '/work', agent);
+          if (response.status === 200) outcomes.served += 1;
+          else outcomes.failed.push(`status ${response.status}`);
+        } catch (error) {
+          // Refused, or reset while queued for an accept that never came once the listener closed.
+          if (['ECONNREFUSED', 'ECONNRESET'].includes((error as NodeJS.ErrnoException).code ?? '')) outcomes.notAccepted += 1;
+          else outcomes.failed.push(String(error));
+        }
+      }
+      agent.destroy();
+    };
+    const clients = Array.from({ length: 4 }, client);
+    await until(() => outcomes.served >= 8);
+    await server.close();
+    await until(() => outcomes.notAccepted > 0);
+    closed = true;
+    await Promise.all(clients);
+    // Not one request that reached the server was cut: those in flight when the listener closed finished.
+    expect(requests.answered).toBe(requests.received);
+    expect(outcomes.failed).toEqual([]);
+  });
+});

@@ -1,15 +1,15 @@
-import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 
 export interface ListeningServer {
   port: number;
   /**
-   * Drains: readiness turns 503 at once, idle keep-alive connections close, busy ones close
-   * after their current response. Requests that still arrive (already queued, or sent before
-   * the load balancer saw readiness fail) are served on connections closed after them; the
-   * listener closes once nothing came for a quiet period and nothing is in flight, bounded by
-   * `drainTimeoutMs`, after which the remaining connections are cut.
+   * Drains: readiness turns 503 at once, busy keep-alive connections close after their current
+   * response, idle ones once they were idle for a moment. Requests that still arrive (already
+   * queued, or sent before the load balancer saw readiness fail) are served on connections closed
+   * after them; the listener closes once nothing came for a quiet period and nothing is in flight,
+   * or at the latest at half of `drainTimeoutMs`; what is still in flight at `drainTimeoutMs` is cut.
    */
   close(): Promise<void>;
 }
@@ -37,6 +37,9 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Socket): 
   );
 }
 
+/** How long a kept-alive connection without a request must have been idle before a drain closes it. */
+const IDLE_BEFORE_CLOSE_MS = 250;
+
 /** Port 0 picks a free port. */
 export async function listen(
   app: Express,
@@ -51,18 +54,34 @@ export async function listen(
   // so that the server never closes a connection a client is about to reuse.
   server.keepAliveTimeout = 65_000;
   const inFlight = new Set<ServerResponse>();
+  /** Open connections without a request in flight, and since when. */
+  const idleSince = new Map<Socket, number>();
+  server.on('connection', (socket: Socket) => {
+    idleSince.set(socket, Date.now());
+    socket.once('close', () => idleSince.delete(socket));
+  });
   let lastRequestAt = 0;
   let settled: (() => void) | undefined;
-  server.prependListener('request', (_req, res: ServerResponse) => {
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
+    idleSince.delete(req.socket);
     lastRequestAt = Date.now();
     // A connection that carries a request during the drain is closed after its response.
     if (isDraining(app)) res.shouldKeepAlive = false;
     res.once('close', () => {
       inFlight.delete(res);
+      if (!req.socket.destroyed) idleSince.set(req.socket, Date.now());
       if (inFlight.size === 0) settled?.();
     });
   });
+  /**
+   * Closes the connections that stayed idle for a while: a client that just got an answer may be
+   * sending its next request on its connection already, and closing it under that request resets it.
+   */
+  const closeIdleConnections = () => {
+    const before = Date.now() - IDLE_BEFORE_CLOSE_MS;
+    for (const [socket, since] of idleSince) if (since <= before) socket.destroy();
+  };
   const quietMs = options.drainQuietMs ?? 500;
   /** Resolves once nothing is in flight and no request came for `quietMs`. */
   const quiet = async () => {
@@ -73,6 +92,14 @@ export async function listen(
       await new Promise((resolve) => setTimeout(resolve, Math.max(10, quietMs - idleFor)));
     }
   };
+  /** Resolves once nothing is in flight. */
+  const finished = async () => {
+    while (inFlight.size > 0) await new Promise<void>((resolve) => (settled = resolve));
+  };
+  const delay = (ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    return { elapsed: new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), cancel: () => clearTimeout(timer) };
+  };
   let closing: Promise<void> | undefined;
   return {
     port: (server.address() as AddressInfo).port,
@@ -80,13 +107,20 @@ export async function listen(
       (closing ??= (async () => {
         app.locals[DRAINING] = true;
         lastRequestAt = Date.now();
-        server.closeIdleConnections();
         for (const res of inFlight) res.shouldKeepAlive = false;
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, options.drainTimeoutMs ?? 10_000)));
-        await Promise.race([quiet(), timeout]);
-        clearTimeout(timer);
+        const sweeper = setInterval(closeIdleConnections, 50);
+        const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+        // Clients that keep sending (nothing in front took this server out of rotation) never let it
+        // fall quiet: half the drain timeout serves them, then the listener closes and the requests
+        // accepted by then have the other half to finish.
+        const accepting = delay(drainTimeoutMs / 2);
+        await Promise.race([quiet(), accepting.elapsed]);
+        accepting.cancel();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const finishing = delay(drainTimeoutMs / 2);
+        await Promise.race([finished(), finishing.elapsed]);
+        finishing.cancel();
+        clearInterval(sweeper);
         server.closeAllConnections();
         await closed;
       })()),
