@@ -47,7 +47,10 @@ const SERVICES: ServiceDefinition[] = [
     ports: { HTTP_PORT: 3003 },
     gatewayVariable: 'PACKAGES_URL',
     database: true,
-    env: (options) => ({ DATA_DIR: path.join(options.dataDir, 'packages') }),
+    env: (options) => ({
+      KAFKA_GROUP_ID: options.kafkaNamespace ? `packages.${options.kafkaNamespace}` : 'packages',
+      DATA_DIR: path.join(options.dataDir, 'packages'),
+    }),
   },
   {
     name: 'audit',

@@ -39,6 +39,13 @@ export interface ProjectAccess {
   isAdmin: boolean;
 }
 
+/** Where a project sits now: what services that keep a copy of its path refresh after a move. */
+export interface ProjectPlacement {
+  pathWithNamespace: string;
+  /** Its namespace and the namespace's ancestors' ids, top-level first. */
+  namespaceIds: number[];
+}
+
 /** Whether a user may act on a group or project, and whether a caller is still an administrator; identity owns the answers. */
 export interface IdentityAccess extends AdministratorCheck {
   /**
@@ -52,6 +59,8 @@ export interface IdentityAccess extends AdministratorCheck {
    * caller may not see it.
    */
   project(options: { idOrPath: string; caller: Caller }): Promise<ProjectAccess>;
+  /** Where a project is now, asked on the service's own behalf; undefined once it is deleted. */
+  projectPlacement(projectId: number): Promise<ProjectPlacement | undefined>;
   /** The connection's state, for readiness reports (not a readiness condition). */
   channelState(): string;
   close(): void;
@@ -125,6 +134,16 @@ export class GrpcIdentityAccess implements IdentityAccess {
     return projectAccessOf(response.project, response.accessLevel, response.isAdmin);
   }
 
+  async projectPlacement(projectId: number): Promise<ProjectPlacement | undefined> {
+    try {
+      const { project } = await callUnary(this.#client.resolveProject.bind(this.#client), { idOrPath: String(projectId) });
+      return project && { pathWithNamespace: project.pathWithNamespace, namespaceIds: project.namespaceAncestorIds };
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  }
+
   async isAdministrator(caller: AuthenticatedCaller): Promise<boolean> {
     const response = await callUnary(this.#client.checkAdministrator.bind(this.#client), {}, { caller });
     return response.isAdministrator;
@@ -141,7 +160,7 @@ export class GrpcIdentityAccess implements IdentityAccess {
 
 /** Groups and projects with their members' access levels, held in memory: for unit tests. */
 export class FakeIdentityAccess implements IdentityAccess {
-  readonly #resources: Array<{
+  #resources: Array<{
     resource: AccessResource;
     id: number;
     path: string;
@@ -192,6 +211,26 @@ export class FakeIdentityAccess implements IdentityAccess {
       accessLevel: accessLevel ?? 0,
       isAdmin,
     };
+  }
+
+  async projectPlacement(projectId: number): Promise<ProjectPlacement | undefined> {
+    const found = this.#resources.find((entry) => entry.resource === 'project' && entry.id === projectId);
+    return found && { pathWithNamespace: found.path, namespaceIds: found.namespaceIds };
+  }
+
+  /** Moves or renames a project, as a transfer in identity would. */
+  move(projectId: number, placement: ProjectPlacement): this {
+    const found = this.#resources.find((entry) => entry.resource === 'project' && entry.id === projectId);
+    if (!found) throw new Error(`no project ${projectId} to move`);
+    found.path = placement.pathWithNamespace;
+    found.namespaceIds = placement.namespaceIds;
+    return this;
+  }
+
+  /** Forgets a project, as its deletion in identity would. */
+  remove(projectId: number): this {
+    this.#resources = this.#resources.filter((entry) => !(entry.resource === 'project' && entry.id === projectId));
+    return this;
   }
 
   async require(requirement: AccessRequirement): Promise<number> {

@@ -7,6 +7,7 @@ import { PackageFileStorage } from './package-file-storage.ts';
 import { PgPackageStore } from './packages-store.ts';
 import { PackagesService } from './packages-service.ts';
 import { packagesRoutes } from './packages-routes.ts';
+import { projectEventHandlers } from './project-events.ts';
 
 /** What the registries (npm, Maven) share with the Packages API. */
 export interface PackagesCore {
@@ -21,7 +22,10 @@ export function createPackagesCore(deps: { em: EntityManager; access: IdentityAc
   return { store, storage, packages: new PackagesService({ store, storage, access: deps.access, logger: deps.logger }) };
 }
 
-/** The Packages API over every format's packages. */
+/** The Packages API over every format's packages, following their projects' moves and deletions. */
 export function createPackagesFeature(deps: { core: PackagesCore; access: IdentityAccess }): Feature {
-  return { routes: [createRouter(packagesRoutes, { access: deps.access, packages: deps.core.packages })] };
+  return {
+    routes: [createRouter(packagesRoutes, { access: deps.access, packages: deps.core.packages })],
+    consumes: projectEventHandlers(deps.core.packages),
+  };
 }

@@ -4,7 +4,7 @@ import { NotFoundError } from '@platform/errors';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { mayOnPackages } from './package-access.ts';
-import type { Package, PackageFile, PackageTag } from './package.entity.ts';
+import type { Package, PackageFile, PackageStatus, PackageTag } from './package.entity.ts';
 import type { PackageFileStorage } from './package-file-storage.ts';
 import type { PackageFilter, PackageOrder, PgPackageStore } from './packages-store.ts';
 import { packagesEvents } from '@platform/packages-client';
@@ -13,6 +13,8 @@ import { packageEventData } from './packages.events.ts';
 export interface PackageListOptions {
   packageType?: string | undefined;
   packageName?: string | undefined;
+  status?: PackageStatus | undefined;
+  includeVersionless: boolean;
   orderBy: PackageOrder;
   sort: 'asc' | 'desc';
   window: PageWindow;
@@ -102,6 +104,28 @@ export class PackagesService {
     await this.#removeFiles([file.storagePath]);
   }
 
+  /** A deleted project's packages go with it, files included. */
+  async removeProject(projectId: number): Promise<void> {
+    await this.#removeFiles(await this.#store.deleteProjectPackages(projectId));
+  }
+
+  /**
+   * Refreshes the project path and ancestry kept with the packages of the projects named, after a
+   * rename or transfer of them or of a group above them; a project deleted meanwhile is left to
+   * its own deletion event.
+   */
+  async followProjects(projectIds: number[]): Promise<void> {
+    for (const projectId of projectIds) {
+      const placement = await this.#access.projectPlacement(projectId);
+      if (placement) await this.#store.movePackagesOf(projectId, placement);
+    }
+  }
+
+  /** Projects whose packages sit under a group, directly or in its subgroups. */
+  projectsUnderGroup(groupId: number): Promise<number[]> {
+    return this.#store.projectsInGroup({ groupId, includeSubgroups: true });
+  }
+
   async #found(project: ProjectAccess, packageId: number): Promise<Package> {
     const item = await this.#store.find(project.id, packageId);
     if (!item || item.status === 'hidden' || item.status === 'processing') throw new NotFoundError('Package');
@@ -109,7 +133,13 @@ export class PackagesService {
   }
 
   #filter(projectIds: number[], options: PackageListOptions): PackageFilter {
-    return { projectIds, packageType: options.packageType, packageName: options.packageName };
+    return {
+      projectIds,
+      packageType: options.packageType,
+      packageName: options.packageName,
+      status: options.status,
+      includeVersionless: options.includeVersionless,
+    };
   }
 
   async #listed(page: Page<Package>, canDestroy: (item: Package) => boolean): Promise<Page<ListedPackage>> {

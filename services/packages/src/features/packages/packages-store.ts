@@ -10,6 +10,9 @@ export interface PackageFilter {
   packageType?: string | undefined;
   /** Part of the name, any case. */
   packageName?: string | undefined;
+  /** One state only; the displayable ones when undefined. */
+  status?: PackageStatus | undefined;
+  includeVersionless?: boolean;
 }
 
 export type NewPackage = Pick<
@@ -40,7 +43,11 @@ export class PgPackageStore {
   }
 
   list(filter: PackageFilter, options: { orderBy: PackageOrder; sort: 'asc' | 'desc'; window: PageWindow }): Promise<Page<Package>> {
-    const where: FilterQuery<Package> = { projectId: { $in: filter.projectIds }, status: { $in: DISPLAYED_STATUSES } };
+    const where: FilterQuery<Package> = {
+      projectId: { $in: filter.projectIds },
+      status: filter.status ?? { $in: DISPLAYED_STATUSES },
+    };
+    if (!filter.includeVersionless) where.version = { $ne: null };
     if (filter.packageType) where.packageType = filter.packageType as PackageType;
     if (filter.packageName) where.name = { $ilike: likePattern(filter.packageName) };
     return findPage(this.#em, Package, where, {
@@ -182,6 +189,26 @@ export class PgPackageStore {
 
   async deleteFile(file: PackageFile): Promise<void> {
     await this.#em.fork().nativeDelete(PackageFile, { id: file.id });
+  }
+
+  /** Removes every package of a deleted project; answers their files' storage paths. */
+  async deleteProjectPackages(projectId: number): Promise<string[]> {
+    return this.#em.fork().transactional(async (em) => {
+      const rows = await em.execute<Array<{ storage_path: string }>>(
+        'select f.storage_path from package_files f join packages p on p.id = f.package_id where p.project_id = ?',
+        [projectId],
+      );
+      await em.nativeDelete(PackageTag, { projectId });
+      await em.nativeDelete(Package, { projectId });
+      return rows.map((row) => row.storage_path);
+    });
+  }
+
+  /** Records where a project's packages now live, after a rename or transfer. */
+  async movePackagesOf(projectId: number, placement: { pathWithNamespace: string; namespaceIds: number[] }): Promise<void> {
+    await this.#em
+      .fork()
+      .nativeUpdate(Package, { projectId }, { projectPath: placement.pathWithNamespace, namespaceIds: placement.namespaceIds });
   }
 
   tags(options: { projectId: number; packageName: string }): Promise<PackageTag[]> {
