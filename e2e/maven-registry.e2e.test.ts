@@ -173,6 +173,13 @@ describe('the Maven repository with mvn', () => {
     expect(gitlabSchemaErrors('packages/packages.json', listed.body)).toEqual([]);
     const name = `${GROUP_ID.replaceAll('.', '/')}/greeter`;
     expect(listed.body.map((item: { name: string; version: string }) => [item.name, item.version])).toEqual([[name, '1.0.0']]);
+    const listedWith = async (query: Record<string, string>) =>
+      gateway.get(`/api/v4/projects/${projectId}/packages`).query(query).set('PRIVATE-TOKEN', reporter);
+    const metadata = await listedWith({ status: 'hidden', include_versionless: 'true' });
+    // GitLab's schema has `version` a string: the version-less package shows an empty one.
+    expect(metadata.body.map((item: { name: string; version: string }) => [item.name, item.version])).toEqual([[name, '']]);
+    expect((await listedWith({ status: 'hidden' })).body).toEqual([]);
+    expect((await listedWith({ status: 'lost' })).body).toEqual({ error: 'status does not have a valid value' });
 
     const files = await gateway
       .get(`/api/v4/projects/${projectId}/packages/${listed.body[0].id}/package_files`)

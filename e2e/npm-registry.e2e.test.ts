@@ -164,7 +164,7 @@ describe('the npm registry with the npm CLI', () => {
         'dist-tags': { latest: '1.0.0' },
       });
     expect(replay.status).toBe(403);
-    expect(replay.body).toEqual({ message: '403 Forbidden - Package already exists.' });
+    expect(replay.body).toEqual({ message: '403 Forbidden - Package already exists: @acme/kit@1.0.0' });
   });
 
   it('installs into a fresh directory through the project-level registry with a reporter token', async () => {

@@ -79,7 +79,7 @@ describe('npm publish', () => {
     expect((await publish(publishBody())).status).toBe(200);
     const again = await publish(publishBody());
     expect(again.status).toBe(403);
-    expect(again.body).toEqual({ message: '403 Forbidden - Package already exists.' });
+    expect(again.body).toEqual({ message: '403 Forbidden - Package already exists: @tools/kit@1.0.0' });
     const [row] = await harness.sql<{ file_name: string; size: string; file_sha1: string }>(
       'select file_name, size, file_sha1 from package_files',
     );

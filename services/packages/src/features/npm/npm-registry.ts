@@ -11,7 +11,8 @@ import { packageEventData } from '../packages/packages.events.ts';
 import { SEMVER, type NpmPublishInput } from './npm.schemas.ts';
 
 /** GitLab's refusal of a version that exists, for `npm publish` and a replayed request alike. */
-export const PACKAGE_EXISTS = 'Package already exists.';
+/** GitLab's words, naming the version so that a replayed publish says which one it was. */
+const packageExists = (name: string, version: string) => `Package already exists: ${name}@${version}`;
 
 /** A package's versions and dist-tags, as the registry's metadata document shows them. */
 export interface NpmPackageDocument {
@@ -49,7 +50,7 @@ export class NpmRegistry {
     if (input.name !== name || manifest.name !== name) throw new InputError('name does not match the package of the URL');
     const version = manifest.version;
     if (await this.#store.findVersion({ projectId: project.id, packageType: 'npm', name, version })) {
-      throw new ForbiddenError(PACKAGE_EXISTS);
+      throw new ForbiddenError(packageExists(name, version));
     }
     const content = Buffer.from(attachment.data, 'base64');
     const staged = await this.#storage.stage(content, { maxBytes: this.#maxFileBytes });
@@ -95,7 +96,7 @@ export class NpmRegistry {
     } catch (error) {
       await this.#storage.remove(storagePath);
       // Another publish of the same version won the race.
-      if (error instanceof ConflictError) throw new ForbiddenError(PACKAGE_EXISTS);
+      if (error instanceof ConflictError) throw new ForbiddenError(packageExists(name, version));
       throw error;
     }
   }

@@ -1,6 +1,7 @@
 import { baseUrlOf, pageParams, pageShape, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { projectFor, mayOnPackages } from './package-access.ts';
+import type { PackageStatus } from './package.entity.ts';
 import type { ListedPackage, PackagesService } from './packages-service.ts';
 import { packageFileView, packageVersionView, packageView } from './packages-views.ts';
 import { groupPackagesQuery, packageFileParams, packageParams, projectPackagesQuery } from './packages.schemas.ts';
@@ -17,11 +18,15 @@ const listOptions = (input: {
   sort: 'asc' | 'desc';
   package_type?: string | undefined;
   package_name?: string | undefined;
+  status?: PackageStatus | undefined;
+  include_versionless: boolean;
 }) => ({
   orderBy: input.order_by as 'created_at',
   sort: input.sort,
   packageType: input.package_type,
   packageName: input.package_name,
+  status: input.status,
+  includeVersionless: input.include_versionless,
 });
 
 /** GitLab's Packages API: what a project or group holds, single packages, their files, deletion. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageShape, params } from '@platform/http';
+import { PACKAGE_STATUSES } from './package.entity.ts';
 
 /** Every format GitLab names in `package_type`; this registry holds npm and Maven packages. */
 const PACKAGE_TYPE_FILTER = z.enum([
@@ -22,6 +23,10 @@ const listShape = {
   sort: z.enum(['asc', 'desc']).default('asc'),
   package_type: PACKAGE_TYPE_FILTER.optional(),
   package_name: z.string().max(255).optional(),
+  /** Only packages in this state; without it, the displayable ones (`default`, `error`). */
+  status: z.enum(PACKAGE_STATUSES).optional(),
+  /** Maven's version-less metadata packages are left out unless asked for. */
+  include_versionless: params.boolean().default(false),
   ...pageShape,
 };
 
