@@ -171,6 +171,8 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/commits': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/versions': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/versions/:version_id': project(ROLE.reporter),
+  'GET /api/v4/application/settings': none,
+  'PUT /api/v4/application/settings': none,
   'GET /api/v4/groups/:id/saml': group(ROLE.owner),
   'PUT /api/v4/groups/:id/saml': group(ROLE.owner),
   'GET /api/v4/user/scim_links': none,

@@ -49,6 +49,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       audit: () => pool('audit', config.AUDIT_URL),
       packages: () => pool('packages', config.PACKAGES_URL),
       review: () => pool('review', config.REVIEW_URL),
+      admin: () => pool('admin', config.ADMIN_URL),
     }),
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),

@@ -2,7 +2,7 @@
  * Which service owns which path. First match wins, so a project's sub-resource owned by
  * another service is listed before the catch-all for projects.
  */
-export const SERVICES = ['identity', 'audit', 'review', 'packages'] as const;
+export const SERVICES = ['identity', 'audit', 'review', 'packages', 'admin'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface Route {
@@ -27,6 +27,7 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages' },
   { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages' },
   { pattern: /^\/api\/v4\/audit_events(\/|$)/, service: 'audit' },
+  { pattern: /^\/api\/v4\/(application\/settings|admin\/ci\/variables)(\/|$)/, service: 'admin' },
   {
     pattern: /^\/api\/v4\/(user|users|user_counts|groups|projects|namespaces|personal_access_tokens|version|metadata)(\/|$)/,
     service: 'identity',

@@ -53,6 +53,13 @@ const SERVICES: ServiceDefinition[] = [
     }),
   },
   {
+    name: 'admin',
+    dir: 'services/admin',
+    ports: { HTTP_PORT: 3006, GRPC_PORT: 50056 },
+    gatewayVariable: 'ADMIN_URL',
+    database: true,
+  },
+  {
     name: 'audit',
     dir: 'services/audit',
     ports: { HTTP_PORT: 3007 },
@@ -154,6 +161,8 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
     INTERNAL_SECRET: options.internalSecret,
     EXTERNAL_URL: url,
     IDENTITY_GRPC_ADDRESS: `127.0.0.1:${portOf('identity', 'GRPC_PORT')}`,
+    // Where services read the application settings, when the admin service runs.
+    ...(ports.has('admin') ? { ADMIN_GRPC_ADDRESS: `127.0.0.1:${portOf('admin', 'GRPC_PORT')}` } : {}),
     LOG_LEVEL: options.logLevel ?? 'info',
   };
   const environments: Record<string, NodeJS.ProcessEnv> = {

@@ -6,6 +6,7 @@ import { keyAuditEvents } from './translations/key-audit-events.ts';
 import { scimAuditEvents } from './translations/scim-audit-events.ts';
 import { namespaceAuditEvents } from './translations/namespace-audit-events.ts';
 import { packageAuditEvents } from './translations/package-audit-events.ts';
+import { settingsAuditEvents } from './translations/settings-audit-events.ts';
 
 /** Every domain event type that becomes an audit event; one module per kind of source. */
 export const auditTranslations: AuditTranslation[] = [
@@ -14,6 +15,7 @@ export const auditTranslations: AuditTranslation[] = [
   ...scimAuditEvents,
   ...namespaceAuditEvents,
   ...packageAuditEvents,
+  ...settingsAuditEvents,
 ];
 
 const byType = new Map(auditTranslations.map((translation) => [translation.type, translation]));

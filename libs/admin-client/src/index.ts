@@ -1,0 +1,1 @@
+export { adminEvents, ADMIN_TOPIC } from './admin-events.ts';

@@ -1,0 +1,20 @@
+import type { EntityManager } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { Logger } from '@platform/logger';
+import type { Feature } from '@platform/service';
+import { ApplicationSetting } from './application-setting.entity.ts';
+import { applicationSettingsGrpc } from './application-settings-grpc.ts';
+import { applicationSettingsRoutes } from './application-settings-routes.ts';
+import { ApplicationSettingsService } from './application-settings-service.ts';
+import { PgApplicationSettingsStore } from './application-settings-store.ts';
+
+export const applicationSettingsEntities = [ApplicationSetting];
+
+/** The instance's application settings: the REST API for administrators, the gRPC read for other services. */
+export function createApplicationSettingsFeature(deps: { em: EntityManager; logger: Logger }): Feature {
+  const settings = new ApplicationSettingsService({ store: new PgApplicationSettingsStore(deps.em) });
+  return {
+    routes: [createRouter(applicationSettingsRoutes, { settings })],
+    rpcs: [applicationSettingsGrpc({ settings, logger: deps.logger })],
+  };
+}

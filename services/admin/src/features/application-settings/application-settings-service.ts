@@ -1,0 +1,96 @@
+import { isDeepStrictEqual } from 'node:util';
+import { FieldValidationError, InputError } from '@platform/errors';
+import type { EventActor } from '@platform/events';
+import type { ApplicationSetting } from './application-setting.entity.ts';
+import {
+  DEPRECATED_ALIASES,
+  REQUIRED_WHEN_ENABLED,
+  SETTING_NAMES,
+  SETTINGS,
+  type SettingName,
+  type SettingValues,
+} from './application-settings-catalogue.ts';
+import type { ApplicationSettingsStore } from './application-settings-store.ts';
+import { settingChangedEvents } from './application-settings.events.ts';
+
+/** The settings record with every setting's value: what was written, else the default. */
+export interface CurrentSettings {
+  record: ApplicationSetting;
+  values: SettingValues;
+}
+
+export function valuesOf(stored: Record<string, unknown>): SettingValues {
+  return Object.fromEntries(SETTING_NAMES.map((name) => [name, name in stored ? stored[name] : SETTINGS[name].default])) as SettingValues;
+}
+
+/** The given settings by their current names; a deprecated alias counts unless its new name is given too. */
+export function givenSettings(input: Record<string, unknown>): Partial<SettingValues> {
+  const given: Partial<SettingValues> = {};
+  for (const [alias, name] of Object.entries(DEPRECATED_ALIASES)) if (input[alias] !== undefined) given[name] = input[alias];
+  for (const name of SETTING_NAMES) if (input[name] !== undefined) given[name] = input[name];
+  return given;
+}
+
+const isBlank = (value: unknown) => value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
+/** Grape's `given ... requires`: turning a feature on needs its settings in the same request, not blank. */
+export function checkRequired(given: Partial<SettingValues>): void {
+  for (const [enabling, required] of Object.entries(REQUIRED_WHEN_ENABLED) as Array<[SettingName, SettingName[]]>) {
+    if (given[enabling] !== true) continue;
+    const missing = required.filter((name) => given[name] === undefined);
+    if (missing.length > 0) throw new InputError(missing.map((name) => `${name} is missing`).join(', '));
+    const blank = required.filter((name) => isBlank(given[name]));
+    if (blank.length > 0) throw new FieldValidationError(Object.fromEntries(blank.map((name) => [name, ["can't be blank"]])));
+  }
+}
+
+/** What GitLab's model checks across settings, on the values after the change. */
+export function checkConsistency(values: SettingValues): void {
+  const problems: Record<string, string[]> = {};
+  const number = (name: SettingName) => values[name] as number;
+  if (number('housekeeping_full_repack_period') < number('housekeeping_incremental_repack_period')) {
+    problems.housekeeping_full_repack_period = ['must be greater than or equal to housekeeping_incremental_repack_period'];
+  }
+  if (number('housekeeping_gc_period') < number('housekeeping_full_repack_period')) {
+    problems.housekeeping_gc_period = ['must be greater than or equal to housekeeping_full_repack_period'];
+  }
+  if (number('mirror_capacity_threshold') > number('mirror_max_capacity')) {
+    problems.mirror_capacity_threshold = ["Project's mirror capacity threshold can't be higher than it's maximum capacity"];
+  }
+  if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+}
+
+/** The instance's application settings: read, and changed by administrators with one event per changed setting. */
+export class ApplicationSettingsService {
+  readonly #store: ApplicationSettingsStore;
+
+  constructor(options: { store: ApplicationSettingsStore }) {
+    this.#store = options.store;
+  }
+
+  async current(): Promise<CurrentSettings> {
+    const record = await this.#store.read();
+    return { record, values: valuesOf(record.settings) };
+  }
+
+  async update(options: { input: Record<string, unknown>; actor: EventActor }): Promise<CurrentSettings> {
+    const given = givenSettings(options.input);
+    checkRequired(given);
+    const record = await this.#store.change({
+      actor: options.actor,
+      change: (current, next) => {
+        const before = valuesOf(current.settings);
+        const after = { ...before, ...given };
+        checkConsistency(after);
+        const changes = (Object.keys(given) as SettingName[])
+          .filter((name) => !isDeepStrictEqual(before[name], after[name]))
+          .map((name) => ({ name, from: before[name], to: after[name] }));
+        if (changes.length === 0) return undefined;
+        const settings = { ...current.settings };
+        for (const { name, to } of changes) settings[name] = to;
+        return { settings, events: settingChangedEvents({ changes, after, revision: next.revision }) };
+      },
+    });
+    return { record, values: valuesOf(record.settings) };
+  }
+}

@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@platform/db';
+import { Migration20261124133000_application_settings } from './Migration20261124133000_application_settings.ts';
+
+/** Applied in this order; a landed migration is never edited, only followed by a new one. */
+export const migrations: MigrationObject[] = [
+  { name: 'Migration20261124133000_application_settings', class: Migration20261124133000_application_settings },
+];
