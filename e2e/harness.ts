@@ -22,9 +22,12 @@ export async function startTestPlatform(
     onRestart?: (message: string) => void;
     restartPolicy?: RestartPolicy;
     services?: string[];
+    /** A broker of the test's own (one it stops, say) instead of the test run's. */
+    kafkaBrokers?: string[];
   } = {},
 ): Promise<RunningPlatform & { databasePrefix: string }> {
-  const { postgresUrl, kafkaBrokers } = testEnvironment();
+  const { postgresUrl, kafkaBrokers: sharedBrokers } = testEnvironment();
+  const kafkaBrokers = options.kafkaBrokers ?? sharedBrokers;
   const run = randomBytes(4).toString('hex');
   const databasePrefix = `e2e_${run}_`;
   const platform = await startPlatform({

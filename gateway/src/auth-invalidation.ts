@@ -52,7 +52,7 @@ export function startAuthInvalidation(options: {
   topicPrefix: string;
   authenticator: Authenticator;
   logger: Logger;
-}): Promise<EventFeed> {
+}): EventFeed {
   return startEventFeed({
     kafka: createKafka({ brokers: options.brokers, clientId: 'gateway', logger: options.logger }),
     topics: [IDENTITY_TOPIC],

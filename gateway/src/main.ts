@@ -59,8 +59,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   });
   const server = await listen(app, config.PORT, { drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
   if (config.KAFKA_BROKERS) {
-    // Until the feed is live, cached tokens are trusted for a second at most.
-    feed.current = await startAuthInvalidation({
+    // Until the feed is live (it joins in the background, Kafka may be down), cached tokens are trusted for a second at most.
+    feed.current = startAuthInvalidation({
       brokers: config.KAFKA_BROKERS,
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       authenticator,

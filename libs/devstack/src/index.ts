@@ -6,3 +6,4 @@ export { startPlatform } from './platform.ts';
 export type { PlatformOptions, RunningPlatform } from './platform.ts';
 export { spawnRestarting, DEFAULT_RESTART_POLICY } from './restarting-process.ts';
 export type { RestartingProcess, RestartPolicy } from './restarting-process.ts';
+export { freePort, freePorts } from './free-port.ts';

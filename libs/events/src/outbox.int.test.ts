@@ -124,7 +124,7 @@ describe('the consumer', () => {
     await producer.disconnect();
 
     const applied: Array<{ id: string; traceId: string | undefined }> = [];
-    const consumer = await startConsumer({
+    const consumer = startConsumer({
       kafka: kafka(),
       orm,
       groupId: `applier-${randomUUID()}`,
@@ -321,36 +321,72 @@ describe('the relay under faults', () => {
 });
 
 describe('the consumer under faults', () => {
-  it('reports its lag, and gives up (for the process to exit) on an error it cannot retry', async () => {
+  it('reports its lag, and starts over when kafkajs gives up on it, applying the event once', async () => {
     const metrics = new Registry();
     const relay = await startOutboxRelay({ orm, kafka: kafka(), databaseUrl: database.url, topics: [topic], logger });
-    const gaveUp: Error[] = [];
     const poison = randomUUID();
-    const consumer = await startConsumer({
+    const groupId = `faulty-${randomUUID()}`;
+    const failures: string[] = [];
+    let applied = 0;
+    const states = new Set<string>();
+    const consumer = startConsumer({
       kafka: kafka(),
       orm,
-      groupId: `faulty-${randomUUID()}`,
+      groupId,
       topics: [topic],
       logger,
       metrics,
-      onGiveUp: (error) => gaveUp.push(error),
       handle: async (event) => {
-        // A bug in a handler, which no retry can fix.
-        if (event.data.poison === poison) throw new TypeError('handler bug');
+        if (event.data.poison !== poison) return;
+        // An error kafkajs does not retry: it stops the consumer for good.
+        if (failures.length === 0) {
+          failures.push(event.id);
+          throw new TypeError('handler bug');
+        }
+        applied += 1;
       },
     });
     try {
-      await expect(consumer.readiness()).resolves.toBe('running');
+      await waitFor(async () => (consumer.state() === 'running' ? true : undefined), { what: 'the group joined' });
       await waitFor(async () => ((await metrics.getSingleMetricAsString('kafka_consumer_lag')).includes('partition=') ? true : undefined), {
         what: 'the lag gauge',
       });
+      const watcher = setInterval(() => states.add(consumer.state()), 20);
       await record({ poison }, 'poison');
-      await waitFor(async () => (gaveUp.length > 0 ? true : undefined), { what: 'the consumer giving up' });
-      expect(consumer.state()).toBe('failed');
-      await expect(consumer.readiness()).rejects.toThrow('consumer failed');
+      await waitFor(async () => (applied > 0 ? true : undefined), {
+        what: 'the event applied by the consumer started over',
+        timeoutMs: 60_000,
+      });
+      clearInterval(watcher);
+      expect(states).toContain('restarting');
+      expect(consumer.state()).toBe('running');
+      expect(applied).toBe(1);
+      const rows = await orm.em
+        .fork()
+        .execute('select count(*)::int as count from processed_events where consumer = ? and event_id = ?', [groupId, failures[0]]);
+      expect(rows[0]).toEqual({ count: 1 });
     } finally {
       await consumer.stop();
       await relay.stop();
     }
+  });
+
+  it('returns at once when Kafka is unreachable, and keeps trying instead of exiting', async () => {
+    const unreachable = new Kafka({ brokers: ['127.0.0.1:1'], logLevel: logLevel.NOTHING, retry: { retries: 0 }, connectionTimeout: 300 });
+    const consumer = startConsumer({
+      kafka: unreachable,
+      orm,
+      groupId: `unreachable-${randomUUID()}`,
+      topics: [topic],
+      logger,
+      handle: async () => undefined,
+    });
+    try {
+      expect(consumer.state()).toBe('joining');
+      await waitFor(async () => (consumer.state() === 'restarting' ? true : undefined), { what: 'the first attempt failed' });
+    } finally {
+      await consumer.stop();
+    }
+    expect(consumer.state()).toBe('stopped');
   });
 });

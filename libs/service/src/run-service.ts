@@ -115,10 +115,8 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
         if (state !== 'ready') throw new Error(state);
       },
       database: () => checkDatabase(orm),
-      // Fails once the consumer gave up, not only while it joins.
-      ...(handlers.length > 0
-        ? { consumer: async () => (consumer ? consumer.readiness() : Promise.reject(new Error('consumer joining'))) }
-        : {}),
+      // Reported, not required: what needs no Kafka is served while the consumer joins or starts over.
+      ...(handlers.length > 0 ? { consumer: async () => consumer?.state() ?? 'joining' } : {}),
       ...Object.fromEntries(features.flatMap((feature) => Object.entries(feature.readinessChecks ?? {}))),
     },
     errorRenderers: features.flatMap((feature) => feature.errorRenderers ?? []),
@@ -143,7 +141,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
 
   // Consumers start once HTTP listens: reads are served while the consumer joins its group.
   if (handlers.length > 0) {
-    consumer = await startConsumer({
+    consumer = startConsumer({
       kafka,
       orm,
       groupId: config.KAFKA_GROUP_ID,
