@@ -266,3 +266,74 @@ describe('the npm registry with the npm CLI', () => {
     expect(types).toEqual(['packages.package.published', 'packages.package.published', 'packages.package.deleted']);
   });
 });
+
+describe('deprecating and unpublishing with the npm CLI', () => {
+  let projectId: number;
+  let registry: string;
+  let developer: string;
+  const asRootNpm = () => ({ cwd: freshDir('maintenance'), npmrc: npmrcFor(registry, E2E_ROOT_TOKEN) });
+  const documentOf = async () => gateway.get(`/api/v4/projects/${projectId}/packages/npm/@acme%2ftool`).set(asRoot);
+
+  beforeAll(async () => {
+    const group = await gateway.get('/api/v4/groups/acme').set(asRoot);
+    const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Tool', path: 'tool', namespace_id: group.body.id });
+    expect(project.status).toBe(201);
+    projectId = project.body.id as number;
+    registry = `${platform.url}/api/v4/projects/${projectId}/packages/npm/`;
+    developer = await tokenOf('npm-tool-dev', 30, projectId);
+    for (const version of ['1.0.0', '2.0.0']) {
+      const published = await npm(['publish'], { cwd: packageDir('@acme/tool', version), npmrc: npmrcFor(registry, developer) });
+      expect(published).toMatchObject({ code: 0 });
+    }
+  }, 120_000);
+
+  it('deprecates a version and takes it back, maintainers only', async () => {
+    const byDeveloper = await npm(['deprecate', '@acme/tool@1.0.0', 'use 2.0.0'], {
+      cwd: freshDir('deprecate-dev'),
+      npmrc: npmrcFor(registry, developer),
+    });
+    expect(byDeveloper.code).not.toBe(0);
+    expect(byDeveloper.output).toContain('403');
+    expect((await documentOf()).body.versions['1.0.0'].deprecated).toBeUndefined();
+
+    expect(await npm(['deprecate', '@acme/tool@1.0.0', 'use 2.0.0'], asRootNpm())).toMatchObject({ code: 0 });
+    const deprecated = (await documentOf()).body;
+    expect(deprecated.versions['1.0.0'].deprecated).toBe('use 2.0.0');
+    expect(deprecated.versions['2.0.0'].deprecated).toBeUndefined();
+    const installed = await npm(['install', '@acme/tool@1.0.0'], {
+      cwd: freshDir('deprecated-install'),
+      npmrc: npmrcFor(registry, developer),
+    });
+    expect(installed.code).toBe(0);
+    expect(installed.output).toContain('deprecated');
+
+    expect(await npm(['deprecate', '@acme/tool@1.0.0', ''], asRootNpm())).toMatchObject({ code: 0 });
+    expect((await documentOf()).body.versions['1.0.0'].deprecated).toBeUndefined();
+  }, 120_000);
+
+  it('unpublishes one version, then the whole package, maintainers only', async () => {
+    expect(await npm(['unpublish', '@acme/tool@1.0.0'], asRootNpm())).toMatchObject({ code: 0 });
+    const left = (await documentOf()).body;
+    expect(Object.keys(left.versions)).toEqual(['2.0.0']);
+    expect(left['dist-tags']).toEqual({ latest: '2.0.0' });
+    const tarball = await gateway.get(`/api/v4/projects/${projectId}/packages/npm/@acme%2ftool/-/tool-1.0.0.tgz`).set(asRoot);
+    expect(tarball.status).toBe(404);
+
+    const byDeveloper = await npm(['unpublish', '@acme/tool', '--force'], {
+      cwd: freshDir('unpublish-dev'),
+      npmrc: npmrcFor(registry, developer),
+    });
+    expect(byDeveloper.code).not.toBe(0);
+    expect((await documentOf()).status).toBe(200);
+
+    expect(await npm(['unpublish', '@acme/tool', '--force'], asRootNpm())).toMatchObject({ code: 0 });
+    expect((await documentOf()).status).toBe(404);
+    const listed = await gateway.get(`/api/v4/projects/${projectId}/packages`).set(asRoot);
+    expect(listed.body).toEqual([]);
+    const { rows } = await packagesDb.query<{ version: string }>(
+      "select envelope->'data'->>'version' as version from outbox where envelope->>'type' = 'packages.package.deleted' and envelope->>'aggregateId' = $1 order by id",
+      [String(projectId)],
+    );
+    expect(rows.map((row) => row.version)).toEqual(['1.0.0', '2.0.0']);
+  }, 120_000);
+});

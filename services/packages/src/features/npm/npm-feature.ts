@@ -7,6 +7,6 @@ import { npmRoutes } from './npm-routes.ts';
 
 /** The npm registry over the shared package store and files. */
 export function createNpmFeature(deps: { core: PackagesCore; access: IdentityAccess; maxFileBytes: number }): Feature {
-  const npm = new NpmRegistry({ store: deps.core.store, storage: deps.core.storage, access: deps.access, maxFileBytes: deps.maxFileBytes });
+  const npm = new NpmRegistry({ ...deps.core, access: deps.access, maxFileBytes: deps.maxFileBytes });
   return { routes: [createRouter(npmRoutes, { access: deps.access, npm })] };
 }

@@ -6,12 +6,12 @@ import { mayOnPackages } from '../packages/package-access.ts';
 import type { Package } from '../packages/package.entity.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
 import type { PgPackageStore } from '../packages/packages-store.ts';
+import type { PackagesService } from '../packages/packages-service.ts';
 import { packagesEvents } from '@platform/packages-client';
 import { packageEventData } from '../packages/packages.events.ts';
-import { SEMVER, type NpmPublishInput } from './npm.schemas.ts';
+import { SEMVER, type NpmDeprecateInput, type NpmPublishInput } from './npm.schemas.ts';
 
-/** GitLab's refusal of a version that exists, for `npm publish` and a replayed request alike. */
-/** GitLab's words, naming the version so that a replayed publish says which one it was. */
+/** GitLab's refusal of a version that exists, for `npm publish` and a replayed request alike, naming the version. */
 const packageExists = (name: string, version: string) => `Package already exists: ${name}@${version}`;
 
 /** A package's versions and dist-tags, as the registry's metadata document shows them. */
@@ -24,16 +24,27 @@ export interface NpmPackageDocument {
 /** `@acme/kit` 1.2.0 is stored as `kit-1.2.0.tgz`: the scope stays in the package name. */
 export const tarballName = (name: string, version: string) => `${name.slice(name.lastIndexOf('/') + 1)}-${version}.tgz`;
 
-/** GitLab's npm registry: publish, metadata, tarballs and dist-tags of a project's npm packages. */
+/**
+ * GitLab's npm registry: publish, deprecate and unpublish, metadata, tarballs and dist-tags of a
+ * project's npm packages.
+ */
 export class NpmRegistry {
   readonly #store: PgPackageStore;
   readonly #storage: PackageFileStorage;
+  readonly #packages: PackagesService;
   readonly #access: IdentityAccess;
   readonly #maxFileBytes: number;
 
-  constructor(deps: { store: PgPackageStore; storage: PackageFileStorage; access: IdentityAccess; maxFileBytes: number }) {
+  constructor(deps: {
+    store: PgPackageStore;
+    storage: PackageFileStorage;
+    packages: PackagesService;
+    access: IdentityAccess;
+    maxFileBytes: number;
+  }) {
     this.#store = deps.store;
     this.#storage = deps.storage;
+    this.#packages = deps.packages;
     this.#access = deps.access;
     this.#maxFileBytes = deps.maxFileBytes;
   }
@@ -119,15 +130,69 @@ export class NpmRegistry {
   }
 
   async tarball(project: ProjectAccess, options: { name: string; fileName: string }): Promise<{ size: number; stream: Readable }> {
+    const item = await this.#versionOfTarball(project, options);
+    const file = item ? await this.#store.findFile({ packageId: item.id, fileName: options.fileName }) : null;
+    if (!file) throw new NotFoundError('Package');
+    return { size: file.size, stream: await this.#storage.read(file.storagePath) };
+  }
+
+  /**
+   * What `npm deprecate` PUTs: the package document with `deprecated` set on the versions it
+   * deprecates, empty to undeprecate; versions without the key are left as they are.
+   */
+  async deprecate(project: ProjectAccess, input: NpmDeprecateInput): Promise<void> {
+    const versions = await this.#store.versions({ projectId: project.id, packageType: 'npm', name: input.package_name });
+    if (versions.length === 0) throw new NotFoundError('Package');
+    for (const item of versions) {
+      const message = input.versions[item.version ?? '']?.deprecated;
+      if (message === undefined) continue;
+      const { deprecated: _previous, ...manifest } = item.metadata ?? {};
+      await this.#store.updateMetadata(item.id, message === '' ? manifest : { ...manifest, deprecated: message });
+    }
+  }
+
+  /** `npm unpublish <name>`, or of its only version: every version goes, files and tags with them. */
+  async unpublishAll(project: ProjectAccess, caller: AuthenticatedCaller, name: string): Promise<void> {
+    const versions = await this.#store.versions({ projectId: project.id, packageType: 'npm', name });
+    if (versions.length === 0) throw new NotFoundError('Package');
+    for (const item of versions) await this.#packages.delete(project, item.id, caller);
+  }
+
+  /**
+   * The first step of `npm unpublish <name>@<version>`: the package document without that version
+   * and with its dist-tags moved. Versions missing from `keep` are removed; the tags given are set.
+   */
+  async keepVersions(
+    project: ProjectAccess,
+    caller: AuthenticatedCaller,
+    options: { name: string; keep: string[]; distTags: Record<string, string> },
+  ): Promise<void> {
+    const versions = await this.#store.versions({ projectId: project.id, packageType: 'npm', name: options.name });
+    if (versions.length === 0) throw new NotFoundError('Package');
+    const kept = new Set(options.keep);
+    for (const item of versions) if (!kept.has(item.version ?? '')) await this.#packages.delete(project, item.id, caller);
+    for (const [tag, version] of Object.entries(options.distTags)) {
+      const target = versions.find((item) => item.version === version && kept.has(version));
+      if (target) await this.#store.setTag({ tag, target });
+    }
+  }
+
+  /** The last step of `npm unpublish <name>@<version>`: the version whose tarball it names goes. */
+  async unpublishTarball(project: ProjectAccess, caller: AuthenticatedCaller, options: { name: string; fileName: string }): Promise<void> {
+    const item = await this.#versionOfTarball(project, options);
+    if (!item) throw new NotFoundError('Package');
+    await this.#packages.delete(project, item.id, caller);
+  }
+
+  /** The published version a tarball name (`kit-1.2.0.tgz`) stands for, if any. */
+  async #versionOfTarball(project: ProjectAccess, options: { name: string; fileName: string }): Promise<Package | null> {
     const prefix = tarballName(options.name, '').slice(0, -'.tgz'.length);
     const version =
       options.fileName.startsWith(prefix) && options.fileName.endsWith('.tgz') ? options.fileName.slice(prefix.length, -4) : '';
     const item = SEMVER.test(version)
       ? await this.#store.findVersion({ projectId: project.id, packageType: 'npm', name: options.name, version })
       : null;
-    const file = item && item.status === 'default' ? await this.#store.findFile({ packageId: item.id, fileName: options.fileName }) : null;
-    if (!file) throw new NotFoundError('Package');
-    return { size: file.size, stream: await this.#storage.read(file.storagePath) };
+    return item?.status === 'default' ? item : null;
   }
 
   async distTags(project: ProjectAccess, name: string): Promise<Record<string, string>> {

@@ -11,8 +11,12 @@ import {
   instanceDistTagParams,
   instanceNpmFileParams,
   instanceNpmPackageParams,
+  npmDeprecateInput,
+  npmKeptVersionsInput,
   npmPublishInput,
   projectDistTagParams,
+  projectNpmFileRevisionParams,
+  projectNpmRevisionParams,
   projectNpmFileParams,
   projectNpmPackageParams,
 } from './npm.schemas.ts';
@@ -56,8 +60,58 @@ export const npmRoutes = [
     scope: 'api',
     input: projectNpmPackageParams.loose(),
     handle: async ({ caller, input, deps, request }) => {
+      // As GitLab tells them apart: npm names its command in a header.
+      if (request.get('npm-command') === 'deprecate') {
+        const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'destroy' });
+        await deps.npm.deprecate(project, parseParams(npmDeprecateInput, requestParams(request)));
+        return { ok: true };
+      }
       const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'publish' });
       await deps.npm.publish(project, caller, parseParams(npmPublishInput, requestParams(request)));
+      return { ok: true };
+    },
+  }),
+
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/packages/npm/:package_name/-rev/:rev',
+    access: 'user',
+    scope: 'api',
+    input: projectNpmRevisionParams.loose(),
+    handle: async ({ caller, input, deps, request }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'destroy' });
+      const document = parseParams(npmKeptVersionsInput, requestParams(request));
+      await deps.npm.keepVersions(project, caller, {
+        name: input.package_name,
+        keep: Object.keys(document.versions),
+        distTags: document['dist-tags'],
+      });
+      return { ok: true };
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/packages/npm/:package_name/-rev/:rev',
+    access: 'user',
+    scope: 'api',
+    input: projectNpmRevisionParams,
+    handle: async ({ caller, input, deps }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'destroy' });
+      await deps.npm.unpublishAll(project, caller, input.package_name);
+      return { ok: true };
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/packages/npm/:package_name/-/:file_name/-rev/:rev',
+    access: 'user',
+    scope: 'api',
+    input: projectNpmFileRevisionParams,
+    handle: async ({ caller, input, deps }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'destroy' });
+      await deps.npm.unpublishTarball(project, caller, { name: input.package_name, fileName: input.file_name });
       return { ok: true };
     },
   }),

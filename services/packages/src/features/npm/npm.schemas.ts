@@ -39,6 +39,19 @@ export const npmPublishInput = z.object({
 });
 export type NpmPublishInput = z.infer<typeof npmPublishInput>;
 
+/** What `npm deprecate` PUTs: the package document, each version's `deprecated` read. */
+export const npmDeprecateInput = z.object({
+  package_name: npmPackageName(),
+  versions: z.record(z.string(), z.looseObject({ deprecated: z.string().optional() })),
+});
+export type NpmDeprecateInput = z.infer<typeof npmDeprecateInput>;
+
+/** What the first step of `npm unpublish <name>@<version>` PUTs: the document without that version. */
+export const npmKeptVersionsInput = z.object({
+  versions: z.record(z.string(), z.unknown()).default({}),
+  'dist-tags': z.record(z.string(), z.string()).default({}),
+});
+
 export const projectNpmPackageParams = z.object({ id: params.idOrPath(), package_name: npmPackageName() });
 export const instanceNpmPackageParams = z.object({ package_name: npmPackageName() });
 
@@ -48,3 +61,7 @@ export const instanceNpmFileParams = instanceNpmPackageParams.extend({ file_name
 
 export const projectDistTagParams = projectNpmPackageParams.extend({ tag: distTag() });
 export const instanceDistTagParams = instanceNpmPackageParams.extend({ tag: distTag() });
+
+/** npm's unpublish requests name the document revision they read; this registry keeps none, so any is taken. */
+export const projectNpmRevisionParams = projectNpmPackageParams.extend({ rev: z.string().max(255) });
+export const projectNpmFileRevisionParams = projectNpmRevisionParams.extend({ file_name: fileName() });

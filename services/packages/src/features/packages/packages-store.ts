@@ -191,6 +191,10 @@ export class PgPackageStore {
     await this.#em.fork().nativeDelete(PackageFile, { id: file.id });
   }
 
+  async updateMetadata(packageId: number, metadata: Record<string, unknown>): Promise<void> {
+    await this.#em.fork().nativeUpdate(Package, { id: packageId }, { metadata, updatedAt: new Date() });
+  }
+
   /** Removes every package of a deleted project; answers their files' storage paths. */
   async deleteProjectPackages(projectId: number): Promise<string[]> {
     return this.#em.fork().transactional(async (em) => {
