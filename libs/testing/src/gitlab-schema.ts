@@ -27,9 +27,15 @@ function neutralise(node: unknown): unknown {
     }
     // GitLab's own public.json spells one type `"string "`; its lists type timestamps and URLs
     // `"date"` and `"uri"`, which the Ruby validator GitLab uses takes for strings.
-    result[NEUTRAL_NAMES[key] ?? key] = key === 'type' && typeof value === 'string' ? typeName(value) : neutralise(value);
+    result[NEUTRAL_NAMES[key] ?? key] = key === 'type' ? typesOf(value) : neutralise(value);
   }
   return result;
+}
+
+/** A type, or a list of types (`["date", "null"]`), with GitLab's names mended. */
+function typesOf(type: unknown): unknown {
+  if (typeof type === 'string') return typeName(type);
+  return Array.isArray(type) ? type.map((item) => (typeof item === 'string' ? typeName(item) : item)) : neutralise(type);
 }
 
 function typeName(type: string): string {

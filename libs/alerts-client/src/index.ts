@@ -1,0 +1,1 @@
+export { alertsEvents, ALERTS_TOPIC } from './alerts-events.ts';

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { loadConfig, serviceConfig } from '@platform/config';
+import { identityClientConfig } from '@platform/identity-client';
+
+export const configSchema = serviceConfig({ name: 'alerts', httpPort: 3005 }).extend({
+  ...identityClientConfig.shape,
+  /**
+   * `premium` (the default) turns on the paid tier's alert features: several HTTP endpoints per
+   * project and grouping of payloads into open alerts; `free` allows one generic endpoint.
+   */
+  ALERTS_TIER: z.enum(['free', 'premium']).default('premium'),
+});
+
+export type AlertsConfig = z.infer<typeof configSchema>;
+
+export const readConfig = (env: Record<string, string | undefined> = process.env): AlertsConfig => loadConfig(configSchema, env);
