@@ -66,7 +66,8 @@ async function tokenFor(userId: number, scopes: TokenScope[]): Promise<string> {
 /** Each route's path with the fixture's ids in place of its parameters. */
 function concretePath(route: CatalogueEntry): string {
   const entry = MATRIX_ENTRIES[`${route.method} ${route.path}`];
-  return route.path.replace(/:([a-z_]+)/g, (_match, name: string) => {
+  const query = entry?.query ? `?${new URLSearchParams(entry.query).toString()}` : '';
+  const path = route.path.replace(/:([a-z_]+)/g, (_match, name: string) => {
     switch (name) {
       case 'id':
         if (entry?.target === 'group') return String(fixture.groupId);
@@ -88,6 +89,7 @@ function concretePath(route: CatalogueEntry): string {
         return '424242';
     }
   });
+  return `${path}${query}`;
 }
 
 /** A refusal GitLab answers with exactly this status (and, for a narrow token, its `insufficient_scope` body), or an allowed call. */

@@ -18,6 +18,8 @@ export interface MatrixEntry {
    * authorizes, so with an empty body every caller would get 400 and authorization went unseen.
    */
   body?: (ids: MatrixIds) => Record<string, unknown>;
+  /** Query parameters the request needs to reach the route's service (`issue_type=incident` for incidents among issues). */
+  query?: Record<string, string>;
 }
 
 /** Fixture ids a matrix entry's body may name. */
@@ -129,6 +131,20 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/projects/:id/repository/branches/:branch': project(ROLE.reporter),
   'POST /api/v4/projects/:id/repository/branches': { ...project(ROLE.developer), body: () => ({ branch: 'matrix', ref: 'main' }) },
   'GET /api/v4/projects/:id/repository/commits/:sha': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/alert_management/http_integrations': project(ROLE.maintainer),
+  'POST /api/v4/projects/:id/alert_management/http_integrations': { ...project(ROLE.maintainer), body: () => ({ name: 'Matrix' }) },
+  'PUT /api/v4/projects/:id/alert_management/http_integrations/:integration_id': project(ROLE.maintainer),
+  'DELETE /api/v4/projects/:id/alert_management/http_integrations/:integration_id': project(ROLE.maintainer),
+  'POST /api/v4/projects/:id/alert_management/http_integrations/:integration_id/reset_token': project(ROLE.maintainer),
+  'POST /api/v4/projects/:id/alert_management/http_integrations/:integration_id/test': {
+    ...project(ROLE.developer),
+    body: () => ({ payload: '{"title":"Matrix"}' }),
+  },
+  'GET /api/v4/projects/:id/alert_management/alerts': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/alert_management/alerts/:alert_iid': project(ROLE.reporter),
+  'PUT /api/v4/projects/:id/alert_management/alerts/:alert_iid': { ...project(ROLE.developer), body: () => ({ status: 'acknowledged' }) },
+  'GET /api/v4/projects/:id/alert_management/incidents': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/issues': { ...project(ROLE.reporter), query: { issue_type: 'incident' } },
   'GET /api/v4/projects/:id/packages': project(ROLE.reporter),
   'GET /api/v4/groups/:id/packages': group(ROLE.guest),
   'GET /api/v4/projects/:id/packages/:package_id': project(ROLE.reporter),

@@ -3,12 +3,14 @@
 # once and again whenever the lockfile changes, so `npm start` and `npm test` need no step before them.
 set -e
 cd "$(dirname "$0")/.."
-# Debian peers the end-to-end tests drive: python-gitlab (a second GitLab client) and Chromium (which
-# renders the API documentation page). Installed when missing and running as root; otherwise the test
-# that needs one fails naming its install command.
+# Debian peers the end-to-end tests drive: python-gitlab (a second GitLab client), Chromium (which
+# renders the API documentation page) and Prometheus Alertmanager (which delivers alerts to the alerts
+# service). Installed when missing and running as root; otherwise the test that needs one fails naming
+# its install command.
 debian_packages=
 /usr/bin/python3 -c 'import gitlab' 2>/dev/null || debian_packages="$debian_packages python3-gitlab"
 [ -x /usr/bin/chromium ] || debian_packages="$debian_packages chromium"
+[ -x /usr/bin/prometheus-alertmanager ] || debian_packages="$debian_packages prometheus-alertmanager"
 if [ -n "$debian_packages" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   # shellcheck disable=SC2086 # one word per package
   apt-get install -y --no-install-recommends $debian_packages >&2 ||

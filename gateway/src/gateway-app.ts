@@ -129,7 +129,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   };
 
   app.use((req, res, next) => {
-    const route = routeFor(req.path);
+    const route = routeFor(req.path, new URL(req.originalUrl, 'http://gateway').searchParams);
     if (!route) {
       res.status(404).json({ error: '404 Not Found' });
       return;

@@ -50,6 +50,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       packages: () => pool('packages', config.PACKAGES_URL),
       review: () => pool('review', config.REVIEW_URL),
       admin: () => pool('admin', config.ADMIN_URL),
+      alerts: () => pool('alerts', config.ALERTS_URL),
     }),
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),

@@ -37,8 +37,25 @@ describe('route table', () => {
     ['/api/v4/personal_access_tokens/self', 'identity'],
     ['/uploads/-/system/project/avatar/7/logo.png', 'identity'],
     ['/uploads/-/system/user/avatar/1/me.jpg', 'identity'],
+    ['/api/v4/projects/7/alert_management/http_integrations', 'alerts'],
+    ['/api/v4/projects/acme%2Fapp/alert_management/alerts/3', 'alerts'],
+    ['/api/v4/projects/7/alert_management/incidents', 'alerts'],
+    ['/acme/app/alerts/notify.json', 'alerts'],
+    ['/acme/sub/app/alerts/notify/grafana/0123456789abcdef.json', 'alerts'],
+    ['/acme/app/prometheus/alerts/notify.json', 'alerts'],
   ])('sends %s to %s', (path, service) => {
     expect(routeFor(path)?.service).toBe(service);
+  });
+
+  it('sends issues of type incident to alerts, other issues elsewhere', () => {
+    expect(routeFor('/api/v4/projects/7/issues', new URLSearchParams('issue_type=incident&state=opened'))?.service).toBe('alerts');
+    expect(routeFor('/api/v4/projects/7/issues', new URLSearchParams('state=opened'))?.service).toBe('identity');
+    expect(routeFor('/api/v4/projects/7/issues', new URLSearchParams('issue_type=issue'))?.service).toBe('identity');
+  });
+
+  it('lets alert intake authenticate itself, with an integration key', () => {
+    expect(routeFor('/acme/app/alerts/notify.json')?.ownAuthentication).toBe(true);
+    expect(routeFor('/api/v4/projects/7/alert_management/alerts')?.ownAuthentication).toBeUndefined();
   });
 
   it('owns no other path', () => {
@@ -48,5 +65,6 @@ describe('route table', () => {
     expect(routeFor('/acme/app.git/objects/info/packs')).toBeUndefined();
     expect(routeFor('/api/v4/versions')).toBeUndefined();
     expect(routeFor('/uploads/-/system/note/attachment/1/a.png')).toBeUndefined();
+    expect(routeFor('/acme/app/alerts/notify.html')).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@
  * Which service owns which path. First match wins, so a project's sub-resource owned by
  * another service is listed before the catch-all for projects.
  */
-export const SERVICES = ['identity', 'audit', 'review', 'packages', 'admin'] as const;
+export const SERVICES = ['identity', 'audit', 'review', 'packages', 'admin', 'alerts'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface Route {
@@ -15,6 +15,8 @@ export interface Route {
    * password), and a refusal carries the Basic challenge so that the git CLI asks for them.
    */
   basicCredentials?: boolean;
+  /** Query parameters the request must carry for this route: a list another service serves in part (incidents among issues). */
+  query?: Record<string, string>;
 }
 
 export const routeTable: Route[] = [
@@ -28,6 +30,11 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages' },
   { pattern: /^\/api\/v4\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/(application\/settings|admin\/ci\/variables)(\/|$)/, service: 'admin' },
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/alert_management(\/|$)/, service: 'alerts' },
+  // Incidents are the issues of type incident; the alerts service owns them.
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/issues$/, query: { issue_type: 'incident' }, service: 'alerts' },
+  // Alert intake: monitoring tools authenticate with an integration's key, which alerts checks itself.
+  { pattern: /^\/.+\/(prometheus\/)?alerts\/notify(\/[^/]+\/[^/]+)?\.json$/, service: 'alerts', ownAuthentication: true },
   {
     pattern: /^\/api\/v4\/(user|users|user_counts|groups|projects|namespaces|personal_access_tokens|version|metadata)(\/|$)/,
     service: 'identity',
@@ -37,6 +44,8 @@ export const routeTable: Route[] = [
   { pattern: /^\/uploads\/-\/system\/(user|group|project)\/avatar\//, service: 'identity' },
 ];
 
-export function routeFor(path: string): Route | undefined {
-  return routeTable.find((route) => route.pattern.test(path));
+export function routeFor(path: string, query: URLSearchParams = new URLSearchParams()): Route | undefined {
+  return routeTable.find(
+    (route) => route.pattern.test(path) && Object.entries(route.query ?? {}).every(([name, value]) => query.getAll(name).includes(value)),
+  );
 }

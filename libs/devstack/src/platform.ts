@@ -60,6 +60,13 @@ const SERVICES: ServiceDefinition[] = [
     database: true,
   },
   {
+    name: 'alerts',
+    dir: 'services/alerts',
+    ports: { HTTP_PORT: 3005 },
+    gatewayVariable: 'ALERTS_URL',
+    database: true,
+  },
+  {
     name: 'audit',
     dir: 'services/audit',
     ports: { HTTP_PORT: 3007 },

@@ -50,7 +50,12 @@ export const alertsRoutes = [
     input: updateAlertInput,
     handle: async ({ caller, input, deps }) => {
       const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
-      const { alert, incident } = await deps.alerts.updateStatus({ projectId: project.id, iid: input.alert_iid, status: input.status, caller });
+      const { alert, incident } = await deps.alerts.updateStatus({
+        projectId: project.id,
+        iid: input.alert_iid,
+        status: input.status,
+        caller,
+      });
       return alertView(alert, incident);
     },
   }),

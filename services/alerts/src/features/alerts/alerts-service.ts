@@ -151,7 +151,12 @@ export class AlertsService {
   }
 
   /** A user's change of status; resolving closes the incident, reopening clears the end time. */
-  async updateStatus(options: { projectId: number; iid: number; status: AlertStatus; caller: AuthenticatedCaller }): Promise<AlertWithIncident> {
+  async updateStatus(options: {
+    projectId: number;
+    iid: number;
+    status: AlertStatus;
+    caller: AuthenticatedCaller;
+  }): Promise<AlertWithIncident> {
     return this.#store.transaction({
       actor: actorOf(options.caller),
       change: async (tx) => {

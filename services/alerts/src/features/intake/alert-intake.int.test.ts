@@ -81,7 +81,9 @@ describe('HTTP integrations', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    const stored = await premium.sql<{ token_digest: string }>('select token_digest from alert_integrations where id = $1', [created.body.id]);
+    const stored = await premium.sql<{ token_digest: string }>('select token_digest from alert_integrations where id = $1', [
+      created.body.id,
+    ]);
     expect(stored[0]?.token_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(stored[0]?.token_digest).not.toContain(created.body.token);
 
@@ -140,13 +142,18 @@ describe('HTTP integrations', () => {
     const listed = await premium.api.get('/api/v4/projects/9/alert_management/http_integrations').set(premium.as(maintainer));
     expect(listed.body.map((integration: { active: boolean }) => integration.active)).toEqual([true, false]);
 
-    await premium.api.put(`/api/v4/projects/9/alert_management/http_integrations/${http.body.id}`).set(premium.as(maintainer)).send({ active: false });
+    await premium.api
+      .put(`/api/v4/projects/9/alert_management/http_integrations/${http.body.id}`)
+      .set(premium.as(maintainer))
+      .send({ active: false });
     const now = await premium.api.put(path).set(premium.as(maintainer)).send({ active: true, name: 'Alertmanager' });
     expect(now.status).toBe(200);
     expect(now.body).toMatchObject({ name: 'Alertmanager', active: true, type: 'prometheus' });
     expect((await createIntegration(premium, 9, { name: 'Second', type: 'prometheus', active: false })).status).toBe(422);
 
-    const deleted = await premium.api.delete(`/api/v4/projects/9/alert_management/http_integrations/${http.body.id}`).set(premium.as(maintainer));
+    const deleted = await premium.api
+      .delete(`/api/v4/projects/9/alert_management/http_integrations/${http.body.id}`)
+      .set(premium.as(maintainer));
     expect(deleted.status).toBe(204);
     expect(await premium.outboxEvents('alerts.integration.deleted')).toHaveLength(1);
   });
@@ -215,7 +222,9 @@ describe('alert intake (paid tier)', () => {
 
   it('defaults start_time to receipt and severity to critical, and hashes an array fingerprint', async () => {
     const before = Date.now();
-    expect((await notify(premium, url, key, { title: 'Defaults', severity: 'catastrophic', fingerprint: ['a', ['b', 1]] })).status).toBe(200);
+    expect((await notify(premium, url, key, { title: 'Defaults', severity: 'catastrophic', fingerprint: ['a', ['b', 1]] })).status).toBe(
+      200,
+    );
     const [alert] = (await premium.api.get('/api/v4/projects/7/alert_management/alerts?search=Defaults').set(premium.as(reporter))).body;
     expect(alert.severity).toBe('critical');
     expect(new Date(alert.started_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
@@ -238,7 +247,9 @@ describe('alert intake (paid tier)', () => {
     expect(wrongKey.body).toEqual({ message: '401 Unauthorized' });
     expect((await notify(premium, url, undefined, { title: 'no key' })).status).toBe(401);
     expect((await notify(premium, 'http://x/acme/nothing/alerts/notify.json', key, { title: 'no project' })).status).toBe(404);
-    expect((await notify(premium, url.replace(/[0-9a-f]{16}\.json$/, '0000000000000000.json'), key, { title: 'unknown endpoint' })).status).toBe(404);
+    expect(
+      (await notify(premium, url.replace(/[0-9a-f]{16}\.json$/, '0000000000000000.json'), key, { title: 'unknown endpoint' })).status,
+    ).toBe(404);
     expect(await alertCount(premium, 7)).toBe(count);
   });
 
@@ -254,7 +265,9 @@ describe('alert intake (paid tier)', () => {
     await notify(premium, url, key, { ...payload, start_time: '2026-11-24T11:00:00Z', hosts: 'web-1' });
     await notify(premium, url, key, { ...payload, start_time: '2026-11-24T11:05:00Z', hosts: ['web-2'] });
     await notify(premium, url, key, { ...payload, details: { load: [1] } });
-    const cpu = (await premium.api.get('/api/v4/projects/7/alert_management/alerts?search=CPU&order_by=iid&sort=asc').set(premium.as(reporter))).body;
+    const cpu = (
+      await premium.api.get('/api/v4/projects/7/alert_management/alerts?search=CPU&order_by=iid&sort=asc').set(premium.as(reporter))
+    ).body;
     expect(cpu.map((alert: { events: number }) => alert.events)).toEqual([2, 1]);
     expect(cpu[0].hosts).toEqual(['web-1']);
 
@@ -272,7 +285,9 @@ describe('alert intake (paid tier)', () => {
 
     // The matching alert is resolved: the next occurrence starts a new alert.
     await notify(premium, url, key, { title: 'Queue stuck again', fingerprint: 'queue-1' });
-    const again = (await premium.api.get('/api/v4/projects/7/alert_management/alerts?search=Queue&status=triggered').set(premium.as(reporter))).body;
+    const again = (
+      await premium.api.get('/api/v4/projects/7/alert_management/alerts?search=Queue&status=triggered').set(premium.as(reporter))
+    ).body;
     expect(again).toMatchObject([{ title: 'Queue stuck again', events: 1, status: 'triggered', incident: { state: 'opened' } }]);
     // An end time with no open alert to resolve records nothing.
     const count = await alertCount(premium, 7);
@@ -282,7 +297,8 @@ describe('alert intake (paid tier)', () => {
 
   it('lets developers change an alert status; resolving closes the incident', async () => {
     await notify(premium, url, key, { title: 'Status flow', fingerprint: 'status-flow' });
-    const [alert] = (await premium.api.get('/api/v4/projects/7/alert_management/alerts?search=Status%20flow').set(premium.as(reporter))).body;
+    const [alert] = (await premium.api.get('/api/v4/projects/7/alert_management/alerts?search=Status%20flow').set(premium.as(reporter)))
+      .body;
     const path = `/api/v4/projects/7/alert_management/alerts/${alert.iid}`;
     expect((await premium.api.put(path).set(premium.as(reporter)).send({ status: 'acknowledged' })).status).toBe(403);
     const bad = await premium.api.put(path).set(premium.as(developer)).send({ status: 'done' });
@@ -321,7 +337,11 @@ describe('alert intake (paid tier)', () => {
     expect(invalid.body).toEqual({ error: 'payload must be valid JSON' });
     const untitled = await premium.api.post(path).set(premium.as(developer)).send({ payload: '{"severity":"low"}' });
     expect(untitled.body).toEqual({ error: 'title is missing' });
-    const tested = await premium.api.post(path).set(premium.as(developer)).type('form').send({ payload: '{"title":"Sample alert","severity":"low"}' });
+    const tested = await premium.api
+      .post(path)
+      .set(premium.as(developer))
+      .type('form')
+      .send({ payload: '{"title":"Sample alert","severity":"low"}' });
     expect(tested.status).toBe(200);
     const [alert] = (await premium.api.get('/api/v4/projects/7/alert_management/alerts?search=Sample').set(premium.as(reporter))).body;
     expect(alert).toMatchObject({ title: 'Sample alert', severity: 'low' });
@@ -345,12 +365,14 @@ describe('alert intake (free tier)', () => {
     const listed = (await free.api.get('/api/v4/projects/8/alert_management/alerts').set(free.as(reporter))).body;
     expect(listed.map((alert: { events: number }) => alert.events)).toEqual([1, 1]);
     // The paid tier's identified endpoints do not exist here.
-    expect((await notify(free, 'http://x/acme/free/alerts/notify/generic/0123456789abcdef.json', created.body.token, payload)).status).toBe(404);
+    expect((await notify(free, 'http://x/acme/free/alerts/notify/generic/0123456789abcdef.json', created.body.token, payload)).status).toBe(
+      404,
+    );
     // Resolution is not a paid feature.
     await notify(free, created.body.url, created.body.token, { ...payload, end_time: '2026-11-24T12:00:00Z' });
-    const statuses = (await free.api.get('/api/v4/projects/8/alert_management/alerts?order_by=iid&sort=asc').set(free.as(reporter))).body.map(
-      (alert: { status: string }) => alert.status,
-    );
+    const statuses = (
+      await free.api.get('/api/v4/projects/8/alert_management/alerts?order_by=iid&sort=asc').set(free.as(reporter))
+    ).body.map((alert: { status: string }) => alert.status);
     expect(statuses).toEqual(['triggered', 'resolved']);
   });
 });

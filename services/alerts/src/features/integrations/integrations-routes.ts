@@ -137,7 +137,8 @@ export const integrationsRoutes = [
       const integration = await deps.integrations.get(project, input.integration_id);
       const payload = samplePayload(input.payload);
       const receivedAt = new Date();
-      const alerts = integration.integrationType === 'prometheus' ? prometheusAlerts(payload, receivedAt) : [genericAlert(payload, receivedAt)];
+      const alerts =
+        integration.integrationType === 'prometheus' ? prometheusAlerts(payload, receivedAt) : [genericAlert(payload, receivedAt)];
       await deps.alerts.receive({
         projectId: project.id,
         source: { integrationId: integration.id, type: integration.integrationType },

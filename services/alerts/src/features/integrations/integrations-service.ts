@@ -74,7 +74,9 @@ export class IntegrationsService {
           endpointIdentifier: newEndpointIdentifier(),
           tokenDigest: keyDigest(key),
         });
-        const events = [alertsEvents.integrationCreated.event({ aggregateId: project.id, data: { integration: eventData(integration, project) } })];
+        const events = [
+          alertsEvents.integrationCreated.event({ aggregateId: project.id, data: { integration: eventData(integration, project) } }),
+        ];
         return { result: { integration, key }, events };
       },
     });

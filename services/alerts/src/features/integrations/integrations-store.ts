@@ -2,7 +2,10 @@ import type { EntityManager } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { AlertIntegration, type IntegrationType } from './integration.entity.ts';
 
-export type NewIntegration = Pick<AlertIntegration, 'projectId' | 'name' | 'integrationType' | 'active' | 'endpointIdentifier' | 'tokenDigest'>;
+export type NewIntegration = Pick<
+  AlertIntegration,
+  'projectId' | 'name' | 'integrationType' | 'active' | 'endpointIdentifier' | 'tokenDigest'
+>;
 
 export class PgIntegrationStore {
   readonly #em: EntityManager;
