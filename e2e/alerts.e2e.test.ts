@@ -29,7 +29,7 @@ async function createIntegration(projectId: number, body: Record<string, unknown
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ services: ['identity', 'alerts'] });
   gateway = request(platform.url);
 }, 180_000);
 
