@@ -100,6 +100,8 @@ beforeAll(async () => {
       INTERNAL_SECRET: TEST_INTERNAL_SECRET,
       IDENTITY_GRPC_ADDRESS: `127.0.0.1:${identity.grpcPort}`,
       EXTERNAL_URL: 'http://platform.test',
+      ACTIVITY_ACCESS_CACHE_TTL_MS: 10_000,
+      ACTIVITY_RETENTION_INTERVAL_MS: 3_600_000,
       LOG_LEVEL: 'silent',
     }),
   );

@@ -41,7 +41,9 @@ describe('invalidateOn', () => {
     const { handle, forgotten, warnings } = recorder();
     const blocked = identityEvents.userBlocked.event({
       aggregateId: '12',
-      data: { user: { id: 12, username: 'ada', name: 'Ada', email: 'ada@example.com', state: 'blocked', isAdmin: false } },
+      data: {
+        user: { id: 12, username: 'ada', name: 'Ada', email: 'ada@example.com', state: 'blocked', isAdmin: false, privateProfile: false },
+      },
     });
     handle(envelopeOf(blocked.type, 12, blocked.data));
     expect(forgotten).toEqual([12]);

@@ -35,6 +35,7 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/projects\/[^/]+\/issues$/, query: { issue_type: 'incident' }, service: 'alerts' },
   // Alert intake: monitoring tools authenticate with an integration's key, which alerts checks itself.
   { pattern: /^\/.+\/(prometheus\/)?alerts\/notify(\/[^/]+\/[^/]+)?\.json$/, service: 'alerts', ownAuthentication: true },
+  { pattern: /^\/api\/v4\/((users|projects)\/[^/]+\/)?events\/?$/, service: 'audit' },
   {
     pattern: /^\/api\/v4\/(user|users|user_counts|groups|projects|namespaces|personal_access_tokens|version|metadata)(\/|$)/,
     service: 'identity',

@@ -208,13 +208,15 @@ describe('route catalogue', () => {
     expect(routeCatalogue().find((entry) => entry.service === 'test')?.input).toBeInstanceOf(z.ZodObject);
   });
 
-  it('refuses a declaration that would let a read-only token write, or read_user read beyond users', () => {
+  it('refuses a declaration that would let a read-only token write, or read_user read beyond users and events', () => {
     const declare = (method: 'GET' | 'POST', path: string, scope: 'read_api' | 'read_user' | 'read_repository') => () =>
       route({ method, path, access: 'user', scope, input: z.object({}), handle: async () => null });
     expect(declare('POST', '/api/v4/things', 'read_api')).toThrow('a write cannot be granted by read_api');
     expect(declare('POST', '/api/v4/user/keys', 'read_user')).toThrow('a write cannot be granted by read_user');
     expect(declare('POST', '/api/v4/projects/1/repository', 'read_repository')).toThrow('a write cannot be granted');
-    expect(declare('GET', '/api/v4/groups', 'read_user')).toThrow('read_user grants only reads of /user and /users');
+    expect(declare('GET', '/api/v4/groups', 'read_user')).toThrow('read_user grants only reads of /user, /users and events');
+    expect(declare('GET', '/api/v4/projects/:id/merge_requests', 'read_user')).toThrow('read_user grants only reads');
+    expect(declare('GET', '/api/v4/projects/:id/events', 'read_user')).not.toThrow();
     expect(declare('GET', '/groups', 'read_api')).toThrow('written in full');
   });
 });

@@ -103,11 +103,12 @@ export function routeCatalogue(): readonly CatalogueEntry[] {
 }
 
 const READ_METHODS: ReadonlySet<HttpMethod> = new Set(['GET']);
-const USER_PATHS = /^\/api\/v4\/users?(\/|$)/;
+/** What `read_user` grants, as GitLab: the user endpoints, and the activity events (`/events`, `/projects/:id/events`). */
+const USER_PATHS = /^\/api\/v4\/(users?(\/|$)|events$|projects\/:id\/events$)/;
 
 /**
  * Refuses, when the module loads, a declaration whose scope would let a narrow token do more
- * than GitLab allows: `read_api` is for reads, `read_user` for reads of `/user` and `/users`.
+ * than GitLab allows: `read_api` is for reads, `read_user` for reads of `/user`, `/users` and events.
  */
 function checkDeclaration(entry: CatalogueEntry): void {
   const where = `${entry.method} ${entry.path}`;
@@ -117,7 +118,7 @@ function checkDeclaration(entry: CatalogueEntry): void {
     throw new Error(`${where}: a write cannot be granted by ${entry.scope}; declare a write scope`);
   }
   if (entry.scope === 'read_user' && !USER_PATHS.test(entry.path)) {
-    throw new Error(`${where}: read_user grants only reads of /user and /users`);
+    throw new Error(`${where}: read_user grants only reads of /user, /users and events`);
   }
 }
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { identityEvents, IDENTITY_TOPIC } from './identity-events.ts';
 
-const user = { id: 7, username: 'grace', name: 'Grace', email: 'grace@example.com', isAdmin: false, state: 'active' };
+const user = {
+  id: 7,
+  username: 'grace',
+  name: 'Grace',
+  email: 'grace@example.com',
+  isAdmin: false,
+  state: 'active',
+  privateProfile: false,
+};
 const envelope = (outgoing: { type: string; aggregateId: string | number; data: Record<string, unknown> }) => ({
   id: '00000000-0000-4000-8000-000000000001',
   type: outgoing.type,

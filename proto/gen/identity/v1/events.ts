@@ -19,6 +19,8 @@ export interface UserSnapshot {
   email: string;
   isAdmin: boolean;
   state: string;
+  /** A private profile hides the user's activity from everyone but the user and administrators. */
+  privateProfile: boolean;
 }
 
 export interface UserCreated {
@@ -99,7 +101,7 @@ export interface PersonalAccessTokenRevoked {
 }
 
 function createBaseUserSnapshot(): UserSnapshot {
-  return { id: 0, username: "", name: "", email: "", isAdmin: false, state: "" };
+  return { id: 0, username: "", name: "", email: "", isAdmin: false, state: "", privateProfile: false };
 }
 
 export const UserSnapshot: MessageFns<UserSnapshot> = {
@@ -121,6 +123,9 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     }
     if (message.state !== "") {
       writer.uint32(50).string(message.state);
+    }
+    if (message.privateProfile !== false) {
+      writer.uint32(56).bool(message.privateProfile);
     }
     return writer;
   },
@@ -186,6 +191,14 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
             message.state = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.privateProfile = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -210,6 +223,11 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
         ? globalThis.Boolean(object.is_admin)
         : false,
       state: isSet(object.state) ? globalThis.String(object.state) : "",
+      privateProfile: isSet(object.privateProfile)
+        ? globalThis.Boolean(object.privateProfile)
+        : isSet(object.private_profile)
+        ? globalThis.Boolean(object.private_profile)
+        : false,
     };
   },
 
@@ -233,6 +251,9 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     if (message.state !== "") {
       obj.state = message.state;
     }
+    if (message.privateProfile !== false) {
+      obj.privateProfile = message.privateProfile;
+    }
     return obj;
   },
 
@@ -247,6 +268,7 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     message.email = object.email ?? "";
     message.isAdmin = object.isAdmin ?? false;
     message.state = object.state ?? "";
+    message.privateProfile = object.privateProfile ?? false;
     return message;
   },
 };

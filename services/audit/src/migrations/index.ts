@@ -1,9 +1,11 @@
 import type { MigrationObject } from '@platform/db';
 import { Migration20261122000200_audit_events } from './Migration20261122000200_audit_events.ts';
 import { Migration20261122220000_audit_event_keyset_index } from './Migration20261122220000_audit_event_keyset_index.ts';
+import { Migration20261124140000_activity_events } from './Migration20261124140000_activity_events.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000200_audit_events', class: Migration20261122000200_audit_events },
   { name: 'Migration20261122220000_audit_event_keyset_index', class: Migration20261122220000_audit_event_keyset_index },
+  { name: 'Migration20261124140000_activity_events', class: Migration20261124140000_activity_events },
 ];

@@ -50,6 +50,7 @@ beforeAll(async () => {
             email: 'd@example.com',
             isAdmin: false,
             state: 'blocked',
+            privateProfile: false,
           },
         },
       }),

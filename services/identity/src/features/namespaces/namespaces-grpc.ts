@@ -38,14 +38,14 @@ function parseIdOrPath(value: string): number | string {
 }
 
 /**
- * What each RPC may do for a user's token: access checks serve API, git and registry reads alike
- * (writes are refused earlier, by their routes); resolving by id or path answers whoever may see
+ * What each RPC may do for a user's token: access checks serve API, git and registry reads alike,
+ * and activity events, which `read_user` reads (writes are refused earlier, by their routes); resolving by id or path answers whoever may see
  * the resource, so services ask it only on their own behalf.
  */
 const NAMESPACE_RPC_SCOPES: Record<'resolveProject' | 'resolveGroup' | 'checkAccess', RpcScope> = {
   resolveProject: 'internal',
   resolveGroup: 'internal',
-  checkAccess: ['read_api', 'read_repository', 'read_registry'],
+  checkAccess: ['read_api', 'read_user', 'read_repository', 'read_registry'],
 };
 
 /**

@@ -10,6 +10,7 @@ export function userSnapshot(user: User): UserSnapshot {
     email: user.email,
     isAdmin: user.isAdmin,
     state: user.state,
+    privateProfile: user.privateProfile,
   };
 }
 

@@ -10,7 +10,15 @@ import {
 import { auditEventFor } from '../audit-event-translation.ts';
 
 const group = { id: 7, fullPath: 'acme' };
-const user = { id: 12, username: 'jane', name: 'Jane Doe', email: 'jane@acme.test', isAdmin: false, state: 'active' };
+const user = {
+  id: 12,
+  username: 'jane',
+  name: 'Jane Doe',
+  email: 'jane@acme.test',
+  isAdmin: false,
+  state: 'active',
+  privateProfile: false,
+};
 
 function envelope(type: string, data: unknown, actor: EventEnvelope['actor'] = null): EventEnvelope {
   return {

@@ -13,7 +13,15 @@ import {
 } from '@platform/proto/identity/v1/events';
 import { auditEventFor } from '../audit-event-translation.ts';
 
-const grace: UserSnapshot = { id: 7, username: 'grace', name: 'Grace', email: 'grace@example.com', isAdmin: false, state: 'active' };
+const grace: UserSnapshot = {
+  id: 7,
+  username: 'grace',
+  name: 'Grace',
+  email: 'grace@example.com',
+  isAdmin: false,
+  state: 'active',
+  privateProfile: false,
+};
 const root = { id: 1, username: 'root', name: 'Administrator', ip: '10.0.0.1' };
 
 function envelope(type: string, data: unknown): EventEnvelope {

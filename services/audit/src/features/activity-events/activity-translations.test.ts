@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import type { EventEnvelope } from '@platform/events';
+import { identityEvents } from '@platform/identity-client';
+import { packagesEvents } from '@platform/packages-client';
+import { reviewEvents } from '@platform/review-client';
+import { MembershipSourceType } from '@platform/proto/identity/v1/namespace-events';
+import { activityTranslations } from './activity-translations.ts';
+
+const ada = { id: 4, username: 'ada', name: 'Ada' };
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+const ZERO = '0'.repeat(40);
+
+function envelope(event: { type: string; data: Record<string, unknown> }, actor: EventEnvelope['actor'] = ada): EventEnvelope {
+  return { id: randomUUID(), occurredAt: '2026-11-22T10:00:00.000Z', aggregateId: '7', actor, traceContext: {}, ...event };
+}
+
+function activityOf(event: EventEnvelope) {
+  return activityTranslations.find((translation) => translation.type === event.type)?.handle(event);
+}
+
+const member = (sourceType: MembershipSourceType, accessLevel = 30) => ({
+  id: 1,
+  sourceType,
+  sourceId: 7,
+  sourceFullPath: 'acme/app',
+  userId: 9,
+  username: 'grace',
+  userName: 'Grace',
+  accessLevel,
+  expiresAt: '',
+});
+
+describe('activity of domain events', () => {
+  it('turns a push into push_data as GitLab shows it, by the pushing user', () => {
+    const pushed = envelope(
+      reviewEvents.repositoryPushed.event({
+        aggregateId: 7,
+        data: {
+          projectId: 7,
+          ref: 'refs/heads/main',
+          before: A,
+          after: B,
+          commitCount: 2,
+          commitTitles: ['Second'.padEnd(80, '!'), 'First'],
+        },
+      }),
+    );
+    expect(activityOf(pushed)).toMatchObject({
+      projectId: 7,
+      authorId: 4,
+      authorUsername: 'ada',
+      action: 'pushed',
+      targetType: null,
+      sourceEventId: pushed.id,
+      createdAt: new Date('2026-11-22T10:00:00.000Z'),
+      pushData: {
+        commit_count: 2,
+        action: 'pushed',
+        ref_type: 'branch',
+        commit_from: A,
+        commit_to: B,
+        ref: 'main',
+        commit_title: 'Second'.padEnd(70, '!'),
+        ref_count: null,
+      },
+    });
+  });
+
+  it('names a new ref as created without commit_from, and a deleted tag as removed without commit_to', () => {
+    const created = activityOf(
+      envelope(
+        reviewEvents.repositoryPushed.event({
+          aggregateId: 7,
+          data: { projectId: 7, ref: 'refs/heads/feature/x', before: ZERO, after: A, commitCount: 1, commitTitles: ['Add x'] },
+        }),
+      ),
+    );
+    expect(created?.pushData).toMatchObject({ action: 'created', commit_from: null, commit_to: A, ref: 'feature/x', ref_type: 'branch' });
+    const removed = activityOf(
+      envelope(
+        reviewEvents.repositoryPushed.event({
+          aggregateId: 7,
+          data: { projectId: 7, ref: 'refs/tags/v1.0', before: A, after: ZERO, commitCount: 0, commitTitles: [] },
+        }),
+      ),
+    );
+    expect(removed?.pushData).toMatchObject({
+      action: 'removed',
+      commit_from: A,
+      commit_to: null,
+      ref: 'v1.0',
+      ref_type: 'tag',
+      commit_title: null,
+    });
+  });
+
+  it('records merge requests opened, closed, reopened and merged with their target', () => {
+    const data = {
+      projectId: 7,
+      mergeRequestId: 31,
+      iid: 2,
+      title: 'Add x',
+      state: 'opened',
+      sourceBranch: 'x',
+      targetBranch: 'main',
+      authorId: 4,
+      mergeCommitSha: '',
+    };
+    const actions = [
+      reviewEvents.mergeRequestCreated,
+      reviewEvents.mergeRequestClosed,
+      reviewEvents.mergeRequestReopened,
+      reviewEvents.mergeRequestMerged,
+    ].map((definition) => activityOf(envelope(definition.event({ aggregateId: 7, data }))));
+    expect(actions.map((activity) => activity?.action)).toEqual(['created', 'closed', 'reopened', 'merged']);
+    expect(actions[0]).toMatchObject({ targetType: 'MergeRequest', targetId: 31, targetIid: 2, targetTitle: 'Add x' });
+    // An update of a merge request is no activity in GitLab.
+    expect(activityOf(envelope(reviewEvents.mergeRequestUpdated.event({ aggregateId: 7, data })))).toBeUndefined();
+  });
+
+  it('credits joining and leaving a project to the member, not to whoever added them; groups and owners have none', () => {
+    const project = MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_PROJECT;
+    const joined = activityOf(envelope(identityEvents.memberAdded.event({ aggregateId: 7, data: { member: member(project) } })));
+    expect(joined).toMatchObject({ action: 'joined', authorId: 9, authorUsername: 'grace', authorName: 'Grace', projectId: 7 });
+    const left = activityOf(envelope(identityEvents.memberRemoved.event({ aggregateId: 7, data: { member: member(project) } })));
+    expect(left).toMatchObject({ action: 'left', authorId: 9 });
+    const approved = activityOf(
+      envelope(identityEvents.accessRequestApproved.event({ aggregateId: 7, data: { member: member(project) } })),
+    );
+    expect(approved).toMatchObject({ action: 'joined', authorId: 9 });
+    const group = MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_GROUP;
+    expect(activityOf(envelope(identityEvents.memberAdded.event({ aggregateId: 7, data: { member: member(group) } })))).toBeUndefined();
+    expect(
+      activityOf(envelope(identityEvents.memberAdded.event({ aggregateId: 7, data: { member: member(project, 50) } }))),
+    ).toBeUndefined();
+  });
+
+  it('records a project created by a user, and nothing done by the system or by package events', () => {
+    const project = {
+      id: 7,
+      name: 'App',
+      path: 'app',
+      pathWithNamespace: 'acme/app',
+      nameWithNamespace: 'Acme / App',
+      namespaceId: 3,
+      visibility: 'private',
+      archived: false,
+    };
+    expect(activityOf(envelope(identityEvents.projectCreated.event({ aggregateId: 7, data: { project } })))).toMatchObject({
+      action: 'created',
+      projectId: 7,
+      targetType: null,
+    });
+    expect(activityOf(envelope(identityEvents.projectCreated.event({ aggregateId: 7, data: { project } }), null))).toBeUndefined();
+    const published = envelope(
+      packagesEvents.packagePublished.event({
+        aggregateId: 7,
+        data: { projectId: 7, packageId: 1, name: 'kit', version: '1.0.0', packageType: 'npm', projectPath: 'acme/app' },
+      }),
+    );
+    expect(activityOf(published)).toBeUndefined();
+  });
+});

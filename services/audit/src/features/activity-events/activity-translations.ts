@@ -1,0 +1,116 @@
+import { identityEvents } from '@platform/identity-client';
+import { reviewEvents } from '@platform/review-client';
+import { onEvent, type EventEnvelope, type EventHandler } from '@platform/events';
+import { MembershipSourceType, type MemberSnapshot } from '@platform/proto/identity/v1/namespace-events';
+import type { MergeRequestChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
+import type { Action, PushData } from './activity-event.entity.ts';
+import type { NewActivityEvent } from './activity-events-store.ts';
+
+/** Turns one domain event type into the activity event it stands for, or none. */
+export type ActivityTranslation = EventHandler<NewActivityEvent | undefined>;
+
+const ZERO_SHA = '0000000000000000000000000000000000000000';
+/** GitLab keeps the first 70 characters of a push's newest commit title. */
+const COMMIT_TITLE_LENGTH = 70;
+const OWNER = 50;
+
+interface Author {
+  id: number;
+  username: string;
+  name: string;
+}
+
+function activityEvent(
+  event: EventEnvelope,
+  options: {
+    author: Author;
+    projectId: number;
+    action: Action;
+    target?: { type: string; id: number; iid?: number; title: string };
+    pushData?: PushData;
+  },
+): NewActivityEvent {
+  return {
+    projectId: options.projectId,
+    authorId: options.author.id,
+    authorUsername: options.author.username,
+    authorName: options.author.name,
+    action: options.action,
+    targetType: options.target?.type ?? null,
+    targetId: options.target?.id ?? null,
+    targetIid: options.target?.iid ?? null,
+    targetTitle: options.target?.title ?? null,
+    pushData: options.pushData ?? null,
+    sourceEventId: event.id,
+    createdAt: new Date(event.occurredAt),
+  };
+}
+
+/** A project membership's own user joined or left; group memberships have no activity, as in GitLab. */
+function membershipEvent(
+  event: EventEnvelope,
+  member: MemberSnapshot | undefined,
+  action: 'joined' | 'left',
+): NewActivityEvent | undefined {
+  if (!member || member.sourceType !== MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_PROJECT) return undefined;
+  // GitLab records no join for a project's owner (its creator).
+  if (action === 'joined' && member.accessLevel >= OWNER) return undefined;
+  return activityEvent(event, {
+    author: { id: member.userId, username: member.username, name: member.userName },
+    projectId: member.sourceId,
+    action,
+  });
+}
+
+/** `push_data` of one ref's change, as GitLab's PushEventPayload has it. */
+export function pushDataOf(push: RepositoryPushed): PushData {
+  const created = push.before === ZERO_SHA;
+  const removed = push.after === ZERO_SHA;
+  const isTag = push.ref.startsWith('refs/tags/');
+  const [newest] = push.commitTitles;
+  return {
+    commit_count: push.commitCount,
+    action: created ? 'created' : removed ? 'removed' : 'pushed',
+    ref_type: isTag ? 'tag' : 'branch',
+    commit_from: created ? null : push.before,
+    commit_to: removed ? null : push.after,
+    ref: push.ref.replace(/^refs\/(heads|tags)\//, ''),
+    commit_title: newest === undefined ? null : newest.slice(0, COMMIT_TITLE_LENGTH),
+    ref_count: null,
+  };
+}
+
+function mergeRequestEvent(action: Action) {
+  return (data: MergeRequestChanged, event: EventEnvelope) =>
+    event.actor
+      ? activityEvent(event, {
+          author: event.actor,
+          projectId: data.projectId,
+          action,
+          target: { type: 'MergeRequest', id: data.mergeRequestId, iid: data.iid, title: data.title },
+        })
+      : undefined;
+}
+
+/**
+ * The domain events that are activity in GitLab's sense: a project created, a user joining or
+ * leaving a project, pushes, and merge requests opened, closed, reopened and merged. Changes made
+ * by the system (no actor) are not anybody's activity. Package events have none, as in GitLab.
+ */
+export const activityTranslations: ActivityTranslation[] = [
+  onEvent(identityEvents.projectCreated, (data, event) =>
+    data.project && event.actor ? activityEvent(event, { author: event.actor, projectId: data.project.id, action: 'created' }) : undefined,
+  ),
+  onEvent(identityEvents.memberAdded, (data, event) => membershipEvent(event, data.member, 'joined')),
+  onEvent(identityEvents.accessRequestApproved, (data, event) => membershipEvent(event, data.member, 'joined')),
+  onEvent(identityEvents.memberRemoved, (data, event) => membershipEvent(event, data.member, 'left')),
+  onEvent(reviewEvents.repositoryPushed, (data, event) =>
+    event.actor
+      ? activityEvent(event, { author: event.actor, projectId: data.projectId, action: 'pushed', pushData: pushDataOf(data) })
+      : undefined,
+  ),
+  onEvent(reviewEvents.mergeRequestCreated, mergeRequestEvent('created')),
+  onEvent(reviewEvents.mergeRequestClosed, mergeRequestEvent('closed')),
+  onEvent(reviewEvents.mergeRequestReopened, mergeRequestEvent('reopened')),
+  onEvent(reviewEvents.mergeRequestMerged, mergeRequestEvent('merged')),
+];
