@@ -54,12 +54,12 @@ describe('the route catalogue', () => {
     expect(misplaced).toEqual([]);
   });
 
-  it('declares the scopes GitLab documents: read_user for user reads, read_api for other reads, api for writes', async () => {
+  it('declares the scopes GitLab documents: read_user for user and event reads, read_api for other reads, api for writes', async () => {
     const misdeclared = (await loadRouteCatalogue())
       .filter((route) => route.path.startsWith('/api/v4/'))
       .filter((route) => {
         if (route.method !== 'GET') return route.scope !== 'api';
-        return route.scope !== (/^\/api\/v4\/users?(\/|$)/.test(route.path) ? 'read_user' : 'read_api');
+        return route.scope !== (/^\/api\/v4\/(users?(\/|$)|events$|projects\/:id\/events$)/.test(route.path) ? 'read_user' : 'read_api');
       })
       .map((route) => `${route.method} ${route.path}: ${route.scope}`);
     expect(misdeclared).toEqual([]);
