@@ -39,7 +39,8 @@ export async function ensureTopics(kafka: Kafka, topics: string[]): Promise<void
   }
 }
 
-const TOPIC_ATTEMPTS = 5;
+// About 9 s in all: a broker shared by several platforms under load takes seconds to elect leaders.
+const TOPIC_ATTEMPTS = 10;
 
 async function createMissingTopics(kafka: Kafka, topics: string[]): Promise<void> {
   const admin = kafka.admin();

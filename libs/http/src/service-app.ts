@@ -44,6 +44,11 @@ export interface ServiceAppOptions {
    * `notFound`'s error for a path under the prefix that no route serves.
    */
   errorRenderers?: Array<{ pathPrefix: string; render: express.ErrorRequestHandler; notFound?: (req: express.Request) => Error }>;
+  /**
+   * The service's Prometheus metrics (a prom-client registry), served at `/-/metrics` beside the
+   * health endpoints: like them, on the service's port, which only the cluster reaches.
+   */
+  metrics?: { contentType: string; metrics(): Promise<string> };
 }
 
 /**
@@ -75,6 +80,12 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.get('/-/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  const { metrics } = options;
+  if (metrics) {
+    app.get('/-/metrics', (_req, res, next) => {
+      metrics.metrics().then((body) => res.type(metrics.contentType).send(body), next);
+    });
+  }
   app.get('/-/readiness', (req, res) => {
     if (isDraining(req.app)) {
       res.status(503).json({ status: 'draining' });

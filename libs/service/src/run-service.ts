@@ -21,6 +21,7 @@ import {
 import { startGrpcServer, type GrpcServer, type GrpcServiceBinding } from '@platform/grpc';
 import { createServiceApp, listen, type ReadinessChecks, type ServiceAppOptions } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
+import { Registry } from 'prom-client';
 
 /** A slice of a service, as its feature factory returns it. */
 export interface Feature {
@@ -105,8 +106,11 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
   const handlers = features.flatMap((feature) => feature.consumes ?? []);
   let consumer: EventConsumer | undefined;
   let state: 'starting' | 'ready' | 'stopping' = 'starting';
+  // The service's own registry: several services may run in one process (integration tests).
+  const metrics = new Registry();
   const app = createServiceApp({
     logger,
+    metrics,
     internalSecret: config.INTERNAL_SECRET,
     externalUrl: config.EXTERNAL_URL,
     requestScope: requestScope(orm),
@@ -148,6 +152,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
       topicPrefix: config.KAFKA_TOPIC_PREFIX,
       topics: [...new Set(handlers.map((handler) => handler.topic))],
       logger,
+      metrics,
       // Events of types no feature handles are skipped (still recorded as processed).
       handle: async (event) => {
         for (const handler of handlers) if (handler.type === event.type) await handler.handle(event);

@@ -25,6 +25,7 @@ export interface AuditEventKeyset {
 }
 
 export interface AuditEventStore {
+  /** Records an event once: a second copy of the same domain event (a replay under another consumer group) changes nothing. */
   insert(event: NewAuditEvent): Promise<void>;
   findById(id: number): Promise<AuditEvent | null>;
   list(filter: AuditEventFilter, order: AuditEventOrder, page: PageWindow): Promise<Page<AuditEvent>>;
@@ -40,8 +41,7 @@ export class PgAuditEventStore implements AuditEventStore {
   }
 
   async insert(event: NewAuditEvent): Promise<void> {
-    this.#em.create(AuditEvent, event);
-    await this.#em.flush();
+    await this.#em.createQueryBuilder(AuditEvent).insert(event).onConflict('sourceEventId').ignore().execute();
   }
 
   findById(id: number): Promise<AuditEvent | null> {
