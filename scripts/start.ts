@@ -4,7 +4,7 @@
  *
  * Reads: PORT (gateway, default 8080), DATABASE_URL (a PostgreSQL server to use instead of the
  * local or embedded one), KAFKA_BROKERS (a Kafka cluster to use instead of the local broker),
- * ROOT_TOKEN, INTERNAL_SECRET, LOG_LEVEL. State lives in .cache/ (git-ignored).
+ * ROOT_TOKEN, INTERNAL_SECRET, CI_VARIABLES_KEY, LOG_LEVEL. State lives in .cache/ (git-ignored).
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ const config = loadConfig({
   KAFKA_BROKERS: listFromEnv.optional(),
   ROOT_TOKEN: z.string().min(20).optional(),
   INTERNAL_SECRET: z.string().min(16).optional(),
+  CI_VARIABLES_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -67,12 +68,15 @@ try {
 
   const rootToken = persistentSecret('root-token', config.ROOT_TOKEN, () => `glpat-${randomBytes(15).toString('base64url')}`);
   const internalSecret = persistentSecret('internal-secret', config.INTERNAL_SECRET, () => randomBytes(32).toString('base64url'));
+  // Variable values stay readable across restarts only with the key they were encrypted with.
+  const ciVariablesKey = persistentSecret('ci-variables-key', config.CI_VARIABLES_KEY, () => randomBytes(32).toString('base64'));
   const logs = new Map<string, NodeJS.WritableStream>();
   const platform = await startPlatform({
     postgresUrl: postgres.url,
     kafkaBrokers,
     rootToken,
     internalSecret,
+    ciVariablesKey,
     gatewayPort: config.PORT,
     dataDir: path.join(state, 'data'),
     logLevel: config.LOG_LEVEL,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,6 +59,8 @@ const SERVICES: ServiceDefinition[] = [
     ports: { HTTP_PORT: 3006, GRPC_PORT: 50056 },
     gatewayVariable: 'ADMIN_URL',
     database: true,
+    // A platform without a kept key (a test's) encrypts its variables with a key of its own.
+    env: (options) => ({ CI_VARIABLES_KEY: options.ciVariablesKey ?? randomBytes(32).toString('base64') }),
   },
   {
     name: 'alerts',
@@ -82,6 +85,8 @@ export interface PlatformOptions {
   kafkaBrokers: string[];
   rootToken: string;
   internalSecret: string;
+  /** Encrypts the admin service's CI/CD variable values; generated for this platform when not given. */
+  ciVariablesKey?: string;
   /** The gateway's port; 0 picks a free one. Services use their default ports unless `freePorts`. */
   gatewayPort: number;
   freePorts?: boolean;

@@ -8,19 +8,27 @@ import {
   applicationSettingsEntities,
   createApplicationSettingsFeature,
 } from './features/application-settings/application-settings-feature.ts';
+import { ciVariablesEntities, createCiVariablesFeature } from './features/ci-variables/ci-variables-feature.ts';
+import { parseCipherKey, ValueCipher } from './features/ci-variables/value-cipher.ts';
 
 /** `identityAccess` replaces the gRPC client to identity (tests give a fake). */
 export function adminService(config: AdminConfig, clients: { identityAccess?: IdentityAccess } = {}): ServiceDefinition<AdminConfig> {
   return {
     name: 'admin',
     config,
-    entities: [...applicationSettingsEntities],
+    entities: [...applicationSettingsEntities, ...ciVariablesEntities],
     migrations,
     publishes: [ADMIN_TOPIC],
     features: ({ em, logger }) => {
       const access =
         clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
-      return [createApplicationSettingsFeature({ em, logger }), identityAccessFeature(access)];
+      // The configuration refuses a key that does not parse.
+      const cipher = new ValueCipher(parseCipherKey(config.CI_VARIABLES_KEY) ?? Buffer.alloc(0));
+      return [
+        createApplicationSettingsFeature({ em, logger }),
+        createCiVariablesFeature({ em, cipher, limit: config.MAX_CI_VARIABLES }),
+        identityAccessFeature(access),
+      ];
     },
   };
 }

@@ -1,4 +1,5 @@
 /** The checked-in migrations build exactly the tables the entities describe. */
+import { randomBytes } from 'node:crypto';
 import { afterAll, expect, it } from '@jest/globals';
 import { schemaDrift } from '@platform/service';
 import { createTestDatabase, TEST_INTERNAL_SECRET, testEnvironment } from '@platform/testing';
@@ -13,6 +14,7 @@ it('leaves nothing for MikroORM to change after migrating', async () => {
     DATABASE_URL: database.url,
     KAFKA_BROKERS: testEnvironment().kafkaBrokers.join(','),
     INTERNAL_SECRET: TEST_INTERNAL_SECRET,
+    CI_VARIABLES_KEY: randomBytes(32).toString('hex'),
   });
   expect(await schemaDrift(adminService(config))).toEqual([]);
 });

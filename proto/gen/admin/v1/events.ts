@@ -41,14 +41,13 @@ export interface CiVariableCreated {
   variable: CiVariable | undefined;
 }
 
-/** What changed: attribute names (`value` when the value changed, never the value itself). */
+/**
+ * One attribute of a variable changed (`protected`, `masked`, `raw`, `variable_type`, `value`,
+ * `description`); a request changing several records one event for each. `from` and `to` are
+ * empty for `value`, which never leaves the admin service.
+ */
 export interface CiVariableUpdated {
   variable: CiVariable | undefined;
-  changes: VariableAttributeChange[];
-}
-
-/** One attribute of a variable before and after; both empty for `value`. */
-export interface VariableAttributeChange {
   attribute: string;
   from: string;
   to: string;
@@ -400,7 +399,7 @@ export const CiVariableCreated: MessageFns<CiVariableCreated> = {
 };
 
 function createBaseCiVariableUpdated(): CiVariableUpdated {
-  return { variable: undefined, changes: [] };
+  return { variable: undefined, attribute: "", from: "", to: "" };
 }
 
 export const CiVariableUpdated: MessageFns<CiVariableUpdated> = {
@@ -408,8 +407,14 @@ export const CiVariableUpdated: MessageFns<CiVariableUpdated> = {
     if (message.variable !== undefined) {
       CiVariable.encode(message.variable, writer.uint32(10).fork()).join();
     }
-    for (const v of message.changes) {
-      VariableAttributeChange.encode(v!, writer.uint32(18).fork()).join();
+    if (message.attribute !== "") {
+      writer.uint32(18).string(message.attribute);
+    }
+    if (message.from !== "") {
+      writer.uint32(26).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(34).string(message.to);
     }
     return writer;
   },
@@ -440,103 +445,19 @@ export const CiVariableUpdated: MessageFns<CiVariableUpdated> = {
               break;
             }
 
-            message.changes.push(VariableAttributeChange.decode(reader, reader.uint32()));
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): CiVariableUpdated {
-    return {
-      variable: isSet(object.variable) ? CiVariable.fromJSON(object.variable) : undefined,
-      changes: globalThis.Array.isArray(object?.changes)
-        ? object.changes.map((e: any) => VariableAttributeChange.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: CiVariableUpdated): unknown {
-    const obj: any = {};
-    if (message.variable !== undefined) {
-      obj.variable = CiVariable.toJSON(message.variable);
-    }
-    if (message.changes?.length) {
-      obj.changes = message.changes.map((e) => VariableAttributeChange.toJSON(e));
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<CiVariableUpdated>, I>>(base?: I): CiVariableUpdated {
-    return CiVariableUpdated.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<CiVariableUpdated>, I>>(object: I): CiVariableUpdated {
-    const message = createBaseCiVariableUpdated();
-    message.variable = (object.variable !== undefined && object.variable !== null)
-      ? CiVariable.fromPartial(object.variable)
-      : undefined;
-    message.changes = object.changes?.map((e) => VariableAttributeChange.fromPartial(e)) || [];
-    return message;
-  },
-};
-
-function createBaseVariableAttributeChange(): VariableAttributeChange {
-  return { attribute: "", from: "", to: "" };
-}
-
-export const VariableAttributeChange: MessageFns<VariableAttributeChange> = {
-  encode(message: VariableAttributeChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.attribute !== "") {
-      writer.uint32(10).string(message.attribute);
-    }
-    if (message.from !== "") {
-      writer.uint32(18).string(message.from);
-    }
-    if (message.to !== "") {
-      writer.uint32(26).string(message.to);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): VariableAttributeChange {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseVariableAttributeChange();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
             message.attribute = reader.string();
             continue;
           }
-          case 2: {
-            if (tag !== 18) {
+          case 3: {
+            if (tag !== 26) {
               break;
             }
 
             message.from = reader.string();
             continue;
           }
-          case 3: {
-            if (tag !== 26) {
+          case 4: {
+            if (tag !== 34) {
               break;
             }
 
@@ -555,16 +476,20 @@ export const VariableAttributeChange: MessageFns<VariableAttributeChange> = {
     }
   },
 
-  fromJSON(object: any): VariableAttributeChange {
+  fromJSON(object: any): CiVariableUpdated {
     return {
+      variable: isSet(object.variable) ? CiVariable.fromJSON(object.variable) : undefined,
       attribute: isSet(object.attribute) ? globalThis.String(object.attribute) : "",
       from: isSet(object.from) ? globalThis.String(object.from) : "",
       to: isSet(object.to) ? globalThis.String(object.to) : "",
     };
   },
 
-  toJSON(message: VariableAttributeChange): unknown {
+  toJSON(message: CiVariableUpdated): unknown {
     const obj: any = {};
+    if (message.variable !== undefined) {
+      obj.variable = CiVariable.toJSON(message.variable);
+    }
     if (message.attribute !== "") {
       obj.attribute = message.attribute;
     }
@@ -577,11 +502,14 @@ export const VariableAttributeChange: MessageFns<VariableAttributeChange> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<VariableAttributeChange>, I>>(base?: I): VariableAttributeChange {
-    return VariableAttributeChange.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<CiVariableUpdated>, I>>(base?: I): CiVariableUpdated {
+    return CiVariableUpdated.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<VariableAttributeChange>, I>>(object: I): VariableAttributeChange {
-    const message = createBaseVariableAttributeChange();
+  fromPartial<I extends Exact<DeepPartial<CiVariableUpdated>, I>>(object: I): CiVariableUpdated {
+    const message = createBaseCiVariableUpdated();
+    message.variable = (object.variable !== undefined && object.variable !== null)
+      ? CiVariable.fromPartial(object.variable)
+      : undefined;
     message.attribute = object.attribute ?? "";
     message.from = object.from ?? "";
     message.to = object.to ?? "";

@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@platform/db';
 import { Migration20261124133000_application_settings } from './Migration20261124133000_application_settings.ts';
+import { Migration20261124140000_ci_variables } from './Migration20261124140000_ci_variables.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261124133000_application_settings', class: Migration20261124133000_application_settings },
+  { name: 'Migration20261124140000_ci_variables', class: Migration20261124140000_ci_variables },
 ];

@@ -3,7 +3,7 @@
  * is a fake): defaults, writes by query and body, every kind of refusal naming the setting, the
  * change events, and the gRPC read other services make at their start.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createChannelCredentials, callUnary, internalClientOptions } from '@platform/grpc';
 import { FakeIdentityAccess } from '@platform/identity-client';
@@ -21,7 +21,7 @@ let harness: ServiceHarness<RunningService>;
 beforeAll(async () => {
   harness = await startServiceHarness({
     label: 'admin_settings',
-    env: { KAFKA_TOPIC_PREFIX: `admin-settings-${randomUUID()}.` },
+    env: { KAFKA_TOPIC_PREFIX: `admin-settings-${randomUUID()}.`, CI_VARIABLES_KEY: randomBytes(32).toString('base64') },
     start: (env) => startService(adminService(readConfig(env), { identityAccess: new FakeIdentityAccess() })),
   });
 });

@@ -61,3 +61,44 @@ describe('audit events of application settings', () => {
     expect(secret?.details).toMatchObject({ change: 'spamfilter_api_key', from: '', to: '', custom_message: 'Changed spamfilter_api_key' });
   });
 });
+
+describe('audit events of instance CI/CD variables', () => {
+  const variable = { key: 'DEPLOY_TOKEN', variableType: 'env_var', protected: true, masked: true, raw: false };
+
+  it('records creation, each changed attribute and deletion, never a value', () => {
+    const created = auditEventFor(envelope(adminEvents.ciVariableCreated.event({ aggregateId: 'DEPLOY_TOKEN', data: { variable } })));
+    expect(created).toMatchObject({
+      entityType: 'User',
+      entityId: 1,
+      eventName: 'ci_instance_variable_created',
+      details: {
+        add: 'ci_instance_variable',
+        custom_message: 'Added ci variable',
+        target_type: 'Ci::InstanceVariable',
+        target_details: 'DEPLOY_TOKEN',
+      },
+    });
+    const changed = auditEventFor(
+      envelope(
+        adminEvents.ciVariableUpdated.event({
+          aggregateId: 'DEPLOY_TOKEN',
+          data: { variable, attribute: 'protected', from: 'false', to: 'true' },
+        }),
+      ),
+    );
+    expect(changed?.details).toMatchObject({
+      change: 'protected',
+      from: 'false',
+      to: 'true',
+      custom_message: 'Changed protected from false to true',
+    });
+    const value = auditEventFor(
+      envelope(
+        adminEvents.ciVariableUpdated.event({ aggregateId: 'DEPLOY_TOKEN', data: { variable, attribute: 'value', from: '', to: '' } }),
+      ),
+    );
+    expect(value?.details).toMatchObject({ change: 'value', from: '', to: '', custom_message: 'Changed value' });
+    const deleted = auditEventFor(envelope(adminEvents.ciVariableDeleted.event({ aggregateId: 'DEPLOY_TOKEN', data: { variable } })));
+    expect(deleted).toMatchObject({ eventName: 'ci_instance_variable_deleted', details: { remove: 'ci_instance_variable' } });
+  });
+});

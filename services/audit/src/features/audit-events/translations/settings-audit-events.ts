@@ -15,6 +15,9 @@ function instanceAuditEvent(event: EventEnvelope, options: { eventName: string; 
   return auditEvent(event, { ...options, entity: { type: 'User', id: administrator.id, path: administrator.username } });
 }
 
+/** Instance variables are named by their key, as GitLab's audit events name them. */
+const variableTarget = (key: string): AuditTarget => ({ id: key, type: 'Ci::InstanceVariable', details: key });
+
 /** A value as the event carries it (JSON text), shown as text: `private` rather than `"private"`. */
 function shown(json: string): string {
   try {
@@ -26,7 +29,7 @@ function shown(json: string): string {
   }
 }
 
-/** Audit events of application settings changed by administrators, one per setting. */
+/** Audit events of application settings and instance CI/CD variables changed by administrators. */
 export const settingsAuditEvents: AuditTranslation[] = [
   onEvent(adminEvents.applicationSettingChanged, (data, event) => {
     const [from, to] = data.secret ? ['', ''] : [shown(data.from), shown(data.to)];
@@ -41,4 +44,30 @@ export const settingsAuditEvents: AuditTranslation[] = [
       },
     });
   }),
+  onEvent(adminEvents.ciVariableCreated, (data, event) =>
+    instanceAuditEvent(event, {
+      eventName: 'ci_instance_variable_created',
+      target: variableTarget(data.variable?.key ?? ''),
+      action: { add: 'ci_instance_variable', custom_message: 'Added ci variable' },
+    }),
+  ),
+  onEvent(adminEvents.ciVariableUpdated, (data, event) =>
+    instanceAuditEvent(event, {
+      eventName: 'ci_instance_variable_updated',
+      target: variableTarget(data.variable?.key ?? ''),
+      action: {
+        change: data.attribute,
+        from: data.from,
+        to: data.to,
+        custom_message: data.attribute === 'value' ? 'Changed value' : `Changed ${data.attribute} from ${data.from} to ${data.to}`,
+      },
+    }),
+  ),
+  onEvent(adminEvents.ciVariableDeleted, (data, event) =>
+    instanceAuditEvent(event, {
+      eventName: 'ci_instance_variable_deleted',
+      target: variableTarget(data.variable?.key ?? ''),
+      action: { remove: 'ci_instance_variable', custom_message: 'Removed ci variable' },
+    }),
+  ),
 ];
