@@ -22,6 +22,8 @@ export async function startTestPlatform(
     onRestart?: (message: string) => void;
     restartPolicy?: RestartPolicy;
     services?: string[];
+    /** Processes per service (`{ identity: 2 }`). */
+    replicas?: Record<string, number>;
     /** A broker of the test's own (one it stops, say) instead of the test run's. */
     kafkaBrokers?: string[];
   } = {},
@@ -45,6 +47,7 @@ export async function startTestPlatform(
     ...(options.onRestart ? { onRestart: options.onRestart } : {}),
     ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
     ...(options.services ? { services: options.services } : {}),
+    ...(options.replicas ? { replicas: options.replicas } : {}),
   });
   return {
     ...platform,

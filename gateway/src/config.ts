@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listFromEnv, loadConfig, platformConfig, portFromEnv } from '@platform/config';
+import { grpcAddressFromEnv, listFromEnv, loadConfig, platformConfig, portFromEnv } from '@platform/config';
 import { SERVICES } from './route-table.ts';
 
 /** One address, or several separated by commas: the gateway balances between them. */
@@ -35,7 +35,7 @@ export const configSchema = platformConfig.extend({
   /** Bearer token Prometheus sends to scrape `/-/metrics`; unset, metrics are not served. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Identity's gRPC address, for token authentication. */
-  IDENTITY_GRPC_ADDRESS: z.string().default('127.0.0.1:50051'),
+  IDENTITY_GRPC_ADDRESS: grpcAddressFromEnv.default('127.0.0.1:50051'),
   /** How long an authenticated token is trusted without asking identity again (at most 1 s without KAFKA_BROKERS). */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
   /** How long past that a token keeps working while identity cannot be reached. */

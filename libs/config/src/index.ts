@@ -1,3 +1,4 @@
 export { loadConfig, ConfigError, booleanFromEnv, listFromEnv } from './load-config.ts';
 export { platformConfig, serviceConfig, portFromEnv, logLevelFromEnv } from './common-keys.ts';
 export type { ServiceConfig } from './common-keys.ts';
+export { grpcAddressFromEnv } from './grpc-address.ts';

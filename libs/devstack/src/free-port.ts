@@ -1,16 +1,28 @@
 import { createServer, type Server } from 'node:net';
 
+/**
+ * Ports are picked at random below Linux's ephemeral range (32768 and up), from which port 0 and
+ * every outgoing connection draw: a port freed by a killed process then stays free for its
+ * restart rather than going to the next platform that asks for a free port.
+ */
+const FIRST_PORT = 20_000;
+const LAST_PORT = 32_000;
+
+function listenOn(server: Server, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
+}
+
 /** Free loopback ports; all servers stay open until every port is picked, so they differ. */
 export async function freePorts(count: number): Promise<number[]> {
   const servers: Server[] = [];
   try {
-    for (let i = 0; i < count; i++) {
+    while (servers.length < count) {
       const server = createServer();
-      servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', resolve);
-      });
+      const port = FIRST_PORT + Math.floor(Math.random() * (LAST_PORT - FIRST_PORT));
+      if (await listenOn(server, port)) servers.push(server);
     }
     return servers.map((s) => (s.address() as { port: number }).port);
   } finally {

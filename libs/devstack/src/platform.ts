@@ -96,6 +96,12 @@ export interface PlatformOptions {
    */
   services?: string[];
   /**
+   * How many processes of a service run side by side (`{ identity: 2 }`), one unless given. The
+   * first is named as the service, the others `<service>-2`...; the gateway and the gRPC clients
+   * balance between them. On default ports, replica n listens 100 ports above replica n-1.
+   */
+  replicas?: Record<string, number>;
+  /**
    * Where services keep their files (review's repositories, identity's avatars), one directory each below it; a
    * temporary directory, removed on stop, when not given.
    */
@@ -119,9 +125,9 @@ export interface PlatformOptions {
 export interface RunningPlatform {
   url: string;
   rootToken: string;
-  /** Where each service's HTTP API listens, for talking to it directly. */
+  /** Where each service's HTTP API listens (each replica's, by process name), for talking to it directly. */
   serviceUrls: Record<string, string>;
-  /** Each process by name (the services and `gateway`); restarted when it exits on its own. */
+  /** Each process by name (the services, their replicas and `gateway`); restarted when it exits on its own. */
   processes: Record<string, RestartingProcess>;
   stop(): Promise<void>;
 }
@@ -159,12 +165,22 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
   const gatewayPort = options.gatewayPort === 0 ? await freePort() : options.gatewayPort;
   const services = selectServices(options.services);
   const url = `http://127.0.0.1:${gatewayPort}`;
-  const ports = new Map<string, Record<string, number>>();
-  for (const service of services) ports.set(service.name, await assignPorts(service.ports, options.freePorts ?? false));
-  const portOf = (service: string, variable: string) => ports.get(service)?.[variable];
-  const serviceUrls = Object.fromEntries(
-    services.map((service) => [service.name, `http://127.0.0.1:${portOf(service.name, 'HTTP_PORT')}`]),
+  const instances = services.flatMap((service) =>
+    Array.from({ length: options.replicas?.[service.name] ?? 1 }, (_, index) => ({
+      service,
+      name: index === 0 ? service.name : `${service.name}-${index + 1}`,
+      replica: index,
+    })),
   );
+  const instancesOf = (service: string) => instances.filter((instance) => instance.service.name === service);
+  const ports = new Map<string, Record<string, number>>();
+  for (const { service, name, replica } of instances) {
+    const defaults = Object.fromEntries(Object.entries(service.ports).map(([variable, port]) => [variable, port + 100 * replica]));
+    ports.set(name, await assignPorts(defaults, options.freePorts ?? false));
+  }
+  const portOf = (instance: string, variable: string) => ports.get(instance)?.[variable];
+  const serviceUrls = Object.fromEntries(instances.map(({ name }) => [name, `http://127.0.0.1:${portOf(name, 'HTTP_PORT')}`]));
+  const urlsOf = (service: string) => instancesOf(service).map(({ name }) => serviceUrls[name]);
   const common = {
     ...process.env,
     ...options.env,
@@ -172,7 +188,9 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
     KAFKA_TOPIC_PREFIX: options.kafkaNamespace ? `${options.kafkaNamespace}.` : '',
     INTERNAL_SECRET: options.internalSecret,
     EXTERNAL_URL: url,
-    IDENTITY_GRPC_ADDRESS: `127.0.0.1:${portOf('identity', 'GRPC_PORT')}`,
+    IDENTITY_GRPC_ADDRESS: instancesOf('identity')
+      .map(({ name }) => `127.0.0.1:${portOf(name, 'GRPC_PORT')}`)
+      .join(','),
     // Where services read the application settings, when the admin service runs.
     ...(ports.has('admin') ? { ADMIN_GRPC_ADDRESS: `127.0.0.1:${portOf('admin', 'GRPC_PORT')}` } : {}),
     LOG_LEVEL: options.logLevel ?? 'info',
@@ -182,13 +200,13 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
       ...common,
       PORT: String(gatewayPort),
       PROXIED_SERVICES: services.map((service) => service.name).join(','),
-      ...Object.fromEntries(services.map((service) => [service.gatewayVariable, serviceUrls[service.name]])),
+      ...Object.fromEntries(services.map((service) => [service.gatewayVariable, urlsOf(service.name).join(',')])),
     },
   };
-  for (const service of services) {
-    environments[service.name] = {
+  for (const { service, name } of instances) {
+    environments[name] = {
       ...common,
-      ...portEnv(ports.get(service.name) ?? {}),
+      ...portEnv(ports.get(name) ?? {}),
       ...(service.database ? { DATABASE_URL: databaseUrlFor(options.postgresUrl, `${prefix}${service.name}`) } : {}),
       ...service.env?.(options),
     };
@@ -201,25 +219,29 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
     for (const child of [...running].reverse()) await child.stop(10_000);
     if (temporaryDataDir) await rm(temporaryDataDir, { recursive: true, force: true });
   };
-  const launch = (service: { name: string; dir: string }) => {
+  const launch = (service: { name: string; dir: string }, name = service.name) => {
     const child = spawnRestarting({
-      name: service.name,
+      name,
       ...(options.restartPolicy ? { policy: options.restartPolicy } : {}),
       ...(options.onRestart ? { onRestart: options.onRestart } : {}),
       command: process.execPath,
       args: ['--disable-warning=TimeoutNegativeWarning', '--import', '@platform/telemetry/register', 'src/main.ts'],
       cwd: path.join(REPO_ROOT, service.dir),
-      env: { ...environments[service.name], OTEL_SERVICE_NAME: service.name },
-      onLine: (line) => options.onLine?.(service.name, line),
+      env: { ...environments[name], OTEL_SERVICE_NAME: service.name },
+      onLine: (line) => options.onLine?.(name, line),
     });
     running.push(child);
-    processes[service.name] = child;
+    processes[name] = child;
     return child;
   };
 
   try {
-    const started = services.map((service) => ({ service, child: launch(service) }));
-    await Promise.all(started.map(({ service, child }) => waitUntilReady(service.name, serviceUrls[service.name] ?? '', child)));
+    // Services start together; a service's replicas one after the other, the first one seeding its database.
+    await Promise.all(
+      services.map(async (service) => {
+        for (const { name } of instancesOf(service.name)) await waitUntilReady(name, serviceUrls[name] ?? '', launch(service, name));
+      }),
+    );
     await waitUntilReady(GATEWAY.name, url, launch(GATEWAY));
   } catch (error) {
     await stop();

@@ -18,6 +18,27 @@ export function createChannelCredentials(): ChannelCredentials {
 }
 
 /**
+ * Calls balance round-robin over the addresses of a target (`ipv4:a,b` for replicas side by side),
+ * and a call that failed with UNAVAILABLE (its replica went away) is sent again, up to twice, once the
+ * balancer had a moment to see which replica is gone.
+ */
+const SERVICE_CONFIG = {
+  loadBalancingConfig: [{ round_robin: {} }],
+  methodConfig: [
+    {
+      name: [{}],
+      retryPolicy: {
+        maxAttempts: 3,
+        initialBackoff: '0.1s',
+        maxBackoff: '0.5s',
+        backoffMultiplier: 2,
+        retryableStatusCodes: ['UNAVAILABLE'],
+      },
+    },
+  ],
+};
+
+/**
  * Options for every client channel. grpc-js backs off reconnects up to 120 s by default, so a
  * service that came back stayed unused for seconds; capped at 1 s it is used within a second.
  */
@@ -25,6 +46,7 @@ export const CLIENT_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.initial_reconnect_backoff_ms': 100,
   'grpc.max_reconnect_backoff_ms': 1000,
   'grpc.keepalive_time_ms': 30_000,
+  'grpc.service_config': JSON.stringify(SERVICE_CONFIG),
 };
 
 /** The channel's connectivity state, e.g. `READY` or `TRANSIENT_FAILURE`, for readiness reports. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AdministratorCheck, AuthenticatedCaller, Caller } from '@platform/auth';
+import { grpcAddressFromEnv } from '@platform/config';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { callUnary, channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials, internalClientOptions } from '@platform/grpc';
 import { IdentityServiceClient, Visibility, type ProjectSummary } from '@platform/proto/identity/v1';
@@ -7,7 +8,7 @@ import { IdentityServiceClient, Visibility, type ProjectSummary } from '@platfor
 /** What a service that asks identity about access reads from its environment. */
 export const identityClientConfig = z.object({
   /** Identity's gRPC API, which resolves groups and projects and checks callers' access to them. */
-  IDENTITY_GRPC_ADDRESS: z.string().min(1).default('127.0.0.1:50051'),
+  IDENTITY_GRPC_ADDRESS: grpcAddressFromEnv.default('127.0.0.1:50051'),
 });
 
 export type AccessResource = 'group' | 'project';
