@@ -93,6 +93,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'DELETE /api/v4/groups/:id': group(ROLE.owner, true),
   'POST /api/v4/groups/:id/share': { ...group(ROLE.owner), body: (ids) => ({ group_id: ids.otherGroupId, group_access: ROLE.guest }) },
   'DELETE /api/v4/groups/:id/share/:group_id': group(ROLE.owner),
+  'PUT /api/v4/groups/:id/avatar': group(ROLE.owner),
   'GET /api/v4/groups/:id/avatar': group(ROLE.guest),
   'POST /api/v4/groups/:id/transfer': group(ROLE.owner),
   'GET /api/v4/groups/:id/transfer_locations': group(ROLE.owner),

@@ -1,4 +1,5 @@
 import { actorOf } from '@platform/auth';
+import { InputError } from '@platform/errors';
 import { idOrPathParams, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
@@ -18,6 +19,7 @@ import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 import { groupDetailsView, groupListViews } from './group-views.ts';
 import {
   createGroupParams,
+  groupAvatarUploadParams,
   groupListQuery,
   groupQuery,
   shareGroupParams,
@@ -170,8 +172,27 @@ export const groupsRoutes = [
     input: updateGroupParams,
     handle: async ({ caller, input, deps }) => {
       const viewer = await deps.access.viewerOf(caller);
+      if (input.avatar !== undefined) await deps.groups.editable(viewer, input.id);
       const group = await deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
         deps.groups.update(viewer, actorOf(caller), input, avatar),
+      );
+      return details(deps, viewer, group.id);
+    },
+  }),
+
+  // Not in GitLab's API, but where @gitbeaker/rest's Groups.uploadAvatar sends the file (as `file`).
+  route({
+    method: 'PUT',
+    path: '/api/v4/groups/:id/avatar',
+    access: 'user',
+    scope: 'api',
+    input: groupAvatarUploadParams,
+    handle: async ({ caller, input, deps }) => {
+      const viewer = await deps.access.viewerOf(caller);
+      await deps.groups.editable(viewer, input.id);
+      if (input.file === undefined) throw new InputError('file is missing');
+      const group = await deps.avatars.withChange(await deps.avatars.prepare(input.file), (avatar) =>
+        deps.groups.update(viewer, actorOf(caller), { id: input.id }, avatar),
       );
       return details(deps, viewer, group.id);
     },

@@ -191,8 +191,13 @@ export class GroupsService {
     });
   }
 
+  /** The group when the viewer may change its settings (owners): 404 or 403 otherwise, before anything uploaded is read. */
+  async editable(viewer: Viewer, idOrPath: number | string): Promise<Group> {
+    return (await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVELS.owner)).group;
+  }
+
   async update(viewer: Viewer, actor: EventActor, input: UpdateGroupParams, avatar?: AvatarChange): Promise<Group> {
-    const { group } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVELS.owner);
+    const group = await this.editable(viewer, input.id);
     validateNameAndPath(input);
     const changes: GroupChanges & { name?: string } = attributeChanges(input);
     if (input.name !== undefined) changes.name = input.name;

@@ -47,6 +47,9 @@ export const updateGroupParams = z.object({
   ...groupAttributes,
 });
 export type UpdateGroupParams = z.output<typeof updateGroupParams>;
+
+/** `PUT /groups/:id/avatar` as @gitbeaker/rest sends it: the image as `file` (required once access is settled). */
+export const groupAvatarUploadParams = z.object({ id: params.idOrPath(), file: params.file().optional() });
 export type GroupAttributeParams = Omit<UpdateGroupParams, 'id' | 'name' | 'path'>;
 
 /** `GET /groups`; the sub-lists take the same except `top_level_only`. */

@@ -110,11 +110,12 @@ export const projectsRoutes = [
     scope: 'api',
     input: updateProjectParams,
     handle: async ({ caller, input, deps }) =>
-      changed(deps, await deps.access.viewerOf(caller), async (viewer) =>
-        deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
+      changed(deps, await deps.access.viewerOf(caller), async (viewer) => {
+        if (input.avatar !== undefined) await deps.projects.editable(viewer, input.id);
+        return deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
           deps.projects.update(viewer, actorOf(caller), input, avatar),
-        ),
-      ),
+        );
+      }),
   }),
 
   route({

@@ -277,8 +277,13 @@ export class ProjectsService {
     });
   }
 
+  /** The project when the viewer may change its settings (maintainers): 404 or 403 otherwise, before anything uploaded is read. */
+  editable(viewer: Viewer, idOrPath: number | string): Promise<{ project: Project; namespace: Namespace }> {
+    return this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.maintainer);
+  }
+
   async update(viewer: Viewer, actor: EventActor, input: UpdateProjectParams, avatar?: AvatarChange): Promise<Project> {
-    const { project, namespace } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.maintainer);
+    const { project, namespace } = await this.editable(viewer, input.id);
     const changes = attributeChanges(input, project);
     const problems: Record<string, string[]> = {};
     if (input.name !== undefined) {
