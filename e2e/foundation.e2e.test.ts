@@ -201,3 +201,19 @@ describe('the gateway itself', () => {
     expect(response.body).toEqual({ error: '404 Not Found' });
   });
 });
+
+describe('the API document', () => {
+  it('GET /api/v4/openapi.json lists every route of the route catalogue, merged from every service (all of them run here)', async () => {
+    const response = await gateway.get('/api/v4/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json');
+    const document = response.body as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(document.openapi).toBe('3.1.0');
+    const catalogue = await loadRouteCatalogue();
+    const missing = catalogue
+      .filter((route) => !document.paths[route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')]?.[route.method.toLowerCase()])
+      .map((route) => `${route.method} ${route.path}`);
+    expect(missing).toEqual([]);
+    expect(Object.values(document.paths).flatMap((operations) => Object.keys(operations))).toHaveLength(catalogue.length);
+  });
+});
