@@ -174,7 +174,15 @@ describe('the gateway itself', () => {
     expect((await gateway.get('/-/health')).status).toBe(200);
     const readiness = await gateway.get('/-/readiness');
     expect(readiness.status).toBe(200);
-    expect(readiness.body.services).toEqual({ identity: 'ok', audit: 'ok', review: 'ok', packages: 'ok', admin: 'ok', alerts: 'ok' });
+    expect(readiness.body.services).toEqual({
+      identity: 'ok',
+      audit: 'ok',
+      review: 'ok',
+      packages: 'ok',
+      admin: 'ok',
+      alerts: 'ok',
+      delivery: 'ok',
+    });
     expect((await gateway.get('/-/metrics')).status).toBe(404);
     const metrics = await gateway.get('/-/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
     expect(metrics.text).toMatch(/gateway_http_requests_total\{service="identity",method="GET",status="200"\} \d+/);

@@ -14,6 +14,7 @@ export const configSchema = platformConfig.extend({
   PACKAGES_URL: urlList.default(['http://127.0.0.1:3003']),
   ADMIN_URL: urlList.default(['http://127.0.0.1:3006']),
   ALERTS_URL: urlList.default(['http://127.0.0.1:3005']),
+  DELIVERY_URL: urlList.default(['http://127.0.0.1:3004']),
   /**
    * The services this gateway proxies to, all of them unless given: a path owned by another one
    * answers 503, as GitLab does for a component that is down (a platform started with fewer services).

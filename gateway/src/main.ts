@@ -51,6 +51,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       review: () => pool('review', config.REVIEW_URL),
       admin: () => pool('admin', config.ADMIN_URL),
       alerts: () => pool('alerts', config.ALERTS_URL),
+      delivery: () => pool('delivery', config.DELIVERY_URL),
     }),
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),

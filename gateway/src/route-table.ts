@@ -2,13 +2,13 @@
  * Which service owns which path. First match wins, so a project's sub-resource owned by
  * another service is listed before the catch-all for projects.
  */
-export const SERVICES = ['identity', 'audit', 'review', 'packages', 'admin', 'alerts'] as const;
+export const SERVICES = ['identity', 'audit', 'review', 'packages', 'admin', 'alerts', 'delivery'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface Route {
   pattern: RegExp;
   service: ServiceName;
-  /** SCIM requests carry the group's SCIM token, which the owning service checks itself. */
+  /** SCIM requests carry the group's SCIM token, Unleash clients the project's instance id: the owning service checks them itself. */
   ownAuthentication?: boolean;
   /**
    * Git over HTTP: credentials come as HTTP Basic (any username, a personal access token as
@@ -28,6 +28,12 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages' },
   { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages' },
+  {
+    pattern: /^\/api\/v4\/projects\/[^/]+\/(environments|deployments|feature_flags|feature_flags_user_lists|feature_flags_client)(\/|$)/,
+    service: 'delivery',
+  },
+  // The Unleash client API: applications' SDKs present the project's instance id, which delivery checks itself.
+  { pattern: /^\/api\/v4\/feature_flags\/unleash\//, service: 'delivery', ownAuthentication: true },
   { pattern: /^\/api\/v4\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/(application\/settings|admin\/ci\/variables)(\/|$)/, service: 'admin' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/alert_management(\/|$)/, service: 'alerts' },

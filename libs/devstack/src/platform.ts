@@ -70,6 +70,13 @@ const SERVICES: ServiceDefinition[] = [
     database: true,
   },
   {
+    name: 'delivery',
+    dir: 'services/delivery',
+    ports: { HTTP_PORT: 3004 },
+    gatewayVariable: 'DELIVERY_URL',
+    database: true,
+  },
+  {
     name: 'audit',
     dir: 'services/audit',
     ports: { HTTP_PORT: 3007 },

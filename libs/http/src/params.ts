@@ -30,7 +30,8 @@ function paramName(path: PropertyKey[]): string {
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const name = paramName(issue.path);
   const absent = valueAt(input, issue.path) === undefined;
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union') && absent) return `${name} is missing`;
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_union' || issue.code === 'invalid_value') && absent)
+    return `${name} is missing`;
   if (issue.code === 'invalid_value') return `${name} does not have a valid value`;
   if (issue.code === 'too_big' && issue.origin === 'string') return `${name} is too long (maximum is ${issue.maximum} characters)`;
   if (issue.code === 'too_big' && issue.origin === 'array') return `${name} has too many items (maximum is ${issue.maximum})`;

@@ -1,0 +1,1 @@
+export { deliveryEvents, DELIVERY_TOPIC } from './delivery-events.ts';

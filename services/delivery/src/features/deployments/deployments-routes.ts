@@ -1,0 +1,91 @@
+import { baseUrlOf, routesOf } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import { projectFor, ROLE } from '../access/project-access.ts';
+import type { DeploymentsService } from './deployments-service.ts';
+import { deploymentView } from './deployments-views.ts';
+import {
+  createDeploymentBody,
+  DEPLOYMENT_ORDERS,
+  deploymentListQuery,
+  deploymentParams,
+  updateDeploymentBody,
+} from './deployments.schemas.ts';
+
+export interface DeploymentsRouteDeps {
+  access: IdentityAccess;
+  deployments: DeploymentsService;
+}
+
+const route = routesOf<DeploymentsRouteDeps>('delivery');
+
+/** GitLab's deployments API: reporters read, developers record deployments and set their status. */
+export const deploymentsRoutes = [
+  route.list({
+    path: '/api/v4/projects/:id/deployments',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: deploymentListQuery,
+    order: { by: DEPLOYMENT_ORDERS, default: 'id', sort: 'asc' },
+    handle: async ({ caller, input, deps, window, order, request }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter, readableByVisitors: true });
+      const page = await deps.deployments.list(project, {
+        filter: {
+          updatedAfter: input.updated_after,
+          updatedBefore: input.updated_before,
+          environmentName: input.environment,
+          status: input.status,
+        },
+        order,
+        window,
+      });
+      const baseUrl = baseUrlOf(request);
+      return { ...page, items: page.items.map((placed) => deploymentView(placed, { baseUrl })) };
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/deployments/:deployment_id',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: deploymentParams,
+    handle: async ({ caller, input, deps, request }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter, readableByVisitors: true });
+      return deploymentView(await deps.deployments.get(project, input.deployment_id), { baseUrl: baseUrlOf(request) });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/deployments',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: createDeploymentBody,
+    handle: async ({ caller, input, deps, request }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const placed = await deps.deployments.create(project, {
+        environment: input.environment,
+        ref: input.ref,
+        sha: input.sha,
+        tag: input.tag,
+        status: input.status,
+        caller,
+      });
+      return deploymentView(placed, { baseUrl: baseUrlOf(request) });
+    },
+  }),
+
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/deployments/:deployment_id',
+    access: 'user',
+    scope: 'api',
+    input: updateDeploymentBody,
+    handle: async ({ caller, input, deps, request }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const placed = await deps.deployments.updateStatus(project, input.deployment_id, { status: input.status, caller });
+      return deploymentView(placed, { baseUrl: baseUrlOf(request) });
+    },
+  }),
+];

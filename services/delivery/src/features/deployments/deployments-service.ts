@@ -1,0 +1,121 @@
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import { FieldValidationError, NotFoundError } from '@platform/errors';
+import type { Page, PageWindow } from '@platform/db';
+import { deliveryEvents } from '@platform/delivery-client';
+import type { ProjectAccess } from '@platform/identity-client';
+import type { DeploymentStatus } from './deployment.entity.ts';
+import type { DeploymentFilter, DeploymentOrder, PgDeploymentStore, PlacedDeployment } from './deployments-store.ts';
+import { environmentEventData, newEnvironment } from './environments-service.ts';
+
+/**
+ * The statuses a deployment may move to from each status, as GitLab's deployment state machine
+ * allows (`run`, `succeed`, `drop`, `cancel`); finished deployments keep their status.
+ */
+const NEXT_STATUSES: Record<DeploymentStatus, readonly DeploymentStatus[]> = {
+  created: ['running', 'success', 'failed', 'canceled'],
+  running: ['success', 'failed', 'canceled'],
+  success: [],
+  failed: [],
+  canceled: [],
+};
+
+/** The state machine's event for reaching a status, as GitLab's refusal names it. */
+const TRANSITION_EVENTS: Record<DeploymentStatus, string> = {
+  created: 'create',
+  running: 'run',
+  success: 'succeed',
+  failed: 'drop',
+  canceled: 'cancel',
+};
+
+export function deploymentEventData(project: ProjectAccess, placed: PlacedDeployment) {
+  const { deployment, environment } = placed;
+  return {
+    projectId: project.id,
+    projectPath: project.pathWithNamespace,
+    deploymentId: deployment.id,
+    iid: deployment.iid,
+    environmentId: environment.id,
+    environmentName: environment.name,
+    ref: deployment.ref,
+    sha: deployment.sha,
+    tag: deployment.tag,
+    status: deployment.status,
+    userId: deployment.userId ?? 0,
+    createdAt: deployment.createdAt.toISOString(),
+    finishedAt: deployment.finishedAt?.toISOString() ?? '',
+  };
+}
+
+export class DeploymentsService {
+  readonly #store: PgDeploymentStore;
+
+  constructor(deps: { store: PgDeploymentStore }) {
+    this.#store = deps.store;
+  }
+
+  list(
+    project: ProjectAccess,
+    options: { filter: DeploymentFilter; order: { by: DeploymentOrder; sort: 'asc' | 'desc' }; window: PageWindow },
+  ): Promise<Page<PlacedDeployment>> {
+    return this.#store.list(project.id, options);
+  }
+
+  async get(project: ProjectAccess, id: number): Promise<PlacedDeployment> {
+    const placed = await this.#store.get(project.id, id);
+    if (!placed) throw new NotFoundError('Deployment');
+    return placed;
+  }
+
+  /** Records a deployment; its environment is created by its first deployment. */
+  create(
+    project: ProjectAccess,
+    options: { environment: string; ref: string; sha: string; tag: boolean; status: DeploymentStatus; caller: AuthenticatedCaller },
+  ): Promise<PlacedDeployment> {
+    return this.#store.create({
+      projectId: project.id,
+      environment: newEnvironment(project, { name: options.environment }),
+      deployment: {
+        ref: options.ref,
+        sha: options.sha,
+        tag: options.tag,
+        status: options.status,
+        userId: options.caller.userId,
+        userUsername: options.caller.username,
+        userName: options.caller.name,
+      },
+      events: (placed) => [
+        ...(placed.environmentCreated
+          ? [
+              deliveryEvents.environmentCreated.event({
+                aggregateId: project.id,
+                data: environmentEventData(project, placed.environment),
+              }),
+            ]
+          : []),
+        deliveryEvents.deploymentCreated.event({ aggregateId: project.id, data: deploymentEventData(project, placed) }),
+      ],
+      actor: actorOf(options.caller),
+    });
+  }
+
+  /** Moves a deployment to `status` when its state machine allows it; 400 naming the transition otherwise. */
+  async updateStatus(
+    project: ProjectAccess,
+    id: number,
+    options: { status: DeploymentStatus; caller: AuthenticatedCaller },
+  ): Promise<PlacedDeployment> {
+    const { deployment } = await this.get(project, id);
+    const refused = () => new FieldValidationError({ status: [`cannot transition via "${TRANSITION_EVENTS[options.status]}"`] });
+    if (!NEXT_STATUSES[deployment.status].includes(options.status)) throw refused();
+    const updated = await this.#store.updateStatus({
+      target: deployment,
+      status: options.status,
+      events: (placed) => [deliveryEvents.deploymentUpdated.event({ aggregateId: project.id, data: deploymentEventData(project, placed) })],
+      actor: actorOf(options.caller),
+    });
+    // Another request changed the status first: judge the transition against that one.
+    if (!updated) return this.updateStatus(project, id, options);
+    return updated;
+  }
+}

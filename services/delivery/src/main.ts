@@ -1,0 +1,29 @@
+/** Composition root of the delivery service: environments, deployments and feature flags. */
+import { runService, type ServiceDefinition } from '@platform/service';
+import { DELIVERY_TOPIC } from '@platform/delivery-client';
+import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
+import { readConfig, type DeliveryConfig } from './config.ts';
+import { migrations } from './migrations/index.ts';
+import { createDeploymentsFeature, deploymentsEntities } from './features/deployments/deployments-feature.ts';
+import { featureFlagsEntities } from './features/feature-flags/feature-flags-feature.ts';
+
+/** `identityAccess` replaces the gRPC client to identity (tests give a fake). */
+export function deliveryService(
+  config: DeliveryConfig,
+  clients: { identityAccess?: IdentityAccess } = {},
+): ServiceDefinition<DeliveryConfig> {
+  return {
+    name: 'delivery',
+    config,
+    entities: [...deploymentsEntities, ...featureFlagsEntities],
+    migrations,
+    publishes: [DELIVERY_TOPIC],
+    features: ({ em }) => {
+      const access =
+        clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
+      return [createDeploymentsFeature({ em, access }), identityAccessFeature(access)];
+    },
+  };
+}
+
+if (import.meta.main) await runService(deliveryService(readConfig()));
