@@ -1,7 +1,7 @@
 /**
- * Alerts through the real gateway: integrations configured with a personal access token, alert
- * intake authenticated by the integration's key alone (no user token), incidents among issues,
- * and a real Prometheus Alertmanager delivering firing and resolved alerts to the Prometheus
+ * Alerts through the real gateway: integrations configured with a personal access token (and
+ * audited), alert intake authenticated by the integration's key alone (no user token), incidents
+ * among issues, and a real Prometheus Alertmanager delivering firing and resolved alerts to the Prometheus
  * endpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -29,7 +29,7 @@ async function createIntegration(projectId: number, body: Record<string, unknown
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ services: ['identity', 'alerts'] });
+  platform = await startTestPlatform({ services: ['identity', 'alerts', 'audit'] });
   gateway = request(platform.url);
 }, 180_000);
 
@@ -74,6 +74,26 @@ describe('alert intake through the gateway', () => {
     expect(incidents.status).toBe(200);
     expect(incidents.body).toMatchObject([{ title: 'Checkout errors', issue_type: 'incident', state: 'opened' }]);
     expect((await gateway.get(`/api/v4/projects/${project.id}/alert_management/alerts`)).status).toBe(404);
+
+    const reset = await gateway
+      .post(`/api/v4/projects/${project.id}/alert_management/http_integrations/${integration.id}/reset_token`)
+      .set(asRoot);
+    expect(reset.status).toBe(200);
+    expect((await gateway.post(path).set('Authorization', `Bearer ${integration.token}`).send({ title: 'Old key' })).status).toBe(401);
+    const audited = await waitFor(
+      async () => {
+        const events = await gateway.get(`/api/v4/projects/${project.id}/audit_events`).set(asRoot);
+        const names = (events.body as Array<{ event_name?: string; details: { custom_message?: string } }>).map(
+          (event) => event.details.custom_message,
+        );
+        return names.length >= 2 ? names : undefined;
+      },
+      { timeoutMs: 30_000, what: "the integration's audit events" },
+    );
+    expect(audited).toEqual([
+      "Reset the authorization key of alert integration HTTP endpoint 'Generic'",
+      "Created alert integration HTTP endpoint 'Generic'",
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@ import { keyAuditEvents } from './translations/key-audit-events.ts';
 import { scimAuditEvents } from './translations/scim-audit-events.ts';
 import { namespaceAuditEvents } from './translations/namespace-audit-events.ts';
 import { packageAuditEvents } from './translations/package-audit-events.ts';
+import { alertAuditEvents } from './translations/alert-audit-events.ts';
 import { settingsAuditEvents } from './translations/settings-audit-events.ts';
 
 /** Every domain event type that becomes an audit event; one module per kind of source. */
@@ -15,6 +16,7 @@ export const auditTranslations: AuditTranslation[] = [
   ...scimAuditEvents,
   ...namespaceAuditEvents,
   ...packageAuditEvents,
+  ...alertAuditEvents,
   ...settingsAuditEvents,
 ];
 
