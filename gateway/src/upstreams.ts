@@ -45,17 +45,38 @@ interface Attempt {
 }
 
 const ATTEMPT = Symbol('upstream attempt');
-type ProxiedRequest = IncomingMessage & { [ATTEMPT]?: Attempt };
+const BODY = Symbol('request body read ahead');
+type ProxiedRequest = IncomingMessage & { [ATTEMPT]?: Attempt; [BODY]?: Buffer };
 
 /** Methods without a body whose repetition changes nothing: safe to send twice. */
 const RETRYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Failures where the service cannot have acted on the request, or a kept-alive socket went stale. */
 const CONNECTION_FAULTS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+/** Bodies up to this size are read before proxying, so that a request no service received can be sent again. */
+const REPLAYABLE_BODY_BYTES = 64 * 1024;
 
 function isRetryable(req: IncomingMessage, error: unknown): boolean {
-  if (!RETRYABLE_METHODS.has(req.method ?? '')) return false;
-  if (error instanceof UpstreamTimeoutError) return error.phase === 'connect';
-  return CONNECTION_FAULTS.has((error as { code?: string }).code ?? '');
+  const connectFailed = error instanceof UpstreamTimeoutError && error.phase === 'connect';
+  if (RETRYABLE_METHODS.has(req.method ?? '')) return connectFailed || CONNECTION_FAULTS.has((error as { code?: string }).code ?? '');
+  // Any other request only when no byte of it can have reached the service (its connection never
+  // opened), and its body was read ahead to be sent again.
+  return (req as ProxiedRequest)[BODY] !== undefined && (connectFailed || (error as { code?: string }).code === 'ECONNREFUSED');
+}
+
+/** Reads a small body of a request that is not safe to repeat, so that it can be sent again; larger or streamed bodies stay streamed. */
+async function readSmallBody(req: IncomingMessage): Promise<void> {
+  if (RETRYABLE_METHODS.has(req.method ?? '') || req.headers['transfer-encoding'] !== undefined) return;
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (!Number.isSafeInteger(length) || length > REPLAYABLE_BODY_BYTES) return;
+  (req as ProxiedRequest)[BODY] = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.complete) reject(new ClientGoneError());
+    });
+  });
 }
 
 function gitlabError(res: ServerResponse, status: number, message: string): void {
@@ -128,6 +149,12 @@ export class UpstreamPool {
 
   /** Proxies the request and answers it, whatever happens. */
   async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await readSmallBody(req);
+    } catch {
+      // The client went away while sending its body.
+      return;
+    }
     const start = this.#next;
     this.#next = (this.#next + 1) % this.#upstreams.length;
     const order = this.#upstreams.map((_, offset) => this.#upstreams[(start + offset) % this.#upstreams.length] as Upstream);
@@ -187,6 +214,9 @@ function proxyThrough(agent: http.Agent, timeouts: UpstreamTimeouts) {
         const target = (req as ProxiedRequest)[ATTEMPT]?.target ?? '';
         const timers: NodeJS.Timeout[] = [];
         const giveUp = (phase: 'connect' | 'response') => () => proxyReq.destroy(new UpstreamTimeoutError(phase, target));
+        // A body read ahead is written here; piping the request, already ended, then ends this one.
+        const body = (req as ProxiedRequest)[BODY];
+        if (body !== undefined && body.length > 0) proxyReq.write(body);
         const socket = proxyReq.socket;
         if (socket?.connecting) {
           const connectTimer = setTimeout(giveUp('connect'), timeouts.connectTimeoutMs);
