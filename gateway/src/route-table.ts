@@ -23,6 +23,7 @@ export const routeTable: Route[] = [
   { pattern: /^\/.+\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/, service: 'review', basicCredentials: true },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(branches|commits)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/protected_branches(\/|$)/, service: 'review' },
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/(approvals|approval_rules|approvers)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(projects|groups)\/[^/]+\/merge_requests(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/merge_requests(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },

@@ -3,7 +3,7 @@
  * decode them through these definitions. Their data are the messages of `proto/review/v1/events.proto`.
  */
 import { defineEvent } from '@platform/events';
-import { MergeRequestChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
+import { ApprovalRuleChanged, MergeRequestApprovalChanged, MergeRequestChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
 
 /** Review's events travel on one topic, keyed by the project id. */
 export const REVIEW_TOPIC = 'review.events';
@@ -15,4 +15,9 @@ export const reviewEvents = {
   mergeRequestClosed: defineEvent('review.merge_request.closed', MergeRequestChanged, { topic: REVIEW_TOPIC }),
   mergeRequestReopened: defineEvent('review.merge_request.reopened', MergeRequestChanged, { topic: REVIEW_TOPIC }),
   mergeRequestMerged: defineEvent('review.merge_request.merged', MergeRequestChanged, { topic: REVIEW_TOPIC }),
+  mergeRequestApproved: defineEvent('review.merge_request.approved', MergeRequestApprovalChanged, { topic: REVIEW_TOPIC }),
+  mergeRequestUnapproved: defineEvent('review.merge_request.unapproved', MergeRequestApprovalChanged, { topic: REVIEW_TOPIC }),
+  approvalRuleCreated: defineEvent('review.approval_rule.created', ApprovalRuleChanged, { topic: REVIEW_TOPIC }),
+  approvalRuleUpdated: defineEvent('review.approval_rule.updated', ApprovalRuleChanged, { topic: REVIEW_TOPIC }),
+  approvalRuleDeleted: defineEvent('review.approval_rule.deleted', ApprovalRuleChanged, { topic: REVIEW_TOPIC }),
 };

@@ -48,7 +48,7 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
       const avatars = new AvatarStorage({ directory: config.DATA_DIR });
       const users = createUsersFeature({ em, avatars, views });
       const tokens = createTokensFeature({ em, users: users.store, rootToken: config.ROOT_TOKEN });
-      const members = createMembersFeature({ em, access, users: users.store, views });
+      const members = createMembersFeature({ em, orm, logger, access, users: users.store, views });
       const projects = createProjectsFeature({ em, orm, logger, access, members: members.members, users: users.store, avatars, views });
       const groups = createGroupsFeature({ em, access, members: members.members, projects, users: users.store, avatars, views });
       const scim = createScimFeature({ em, logger, access: access.policy, groups: groups.store, members, users: users.store });

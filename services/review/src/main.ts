@@ -1,4 +1,4 @@
-/** Composition root of the review service: project repositories, git over HTTP, branches, protected branches, commits and merge requests. */
+/** Composition root of the review service: project repositories, git over HTTP, branches, protected branches, commits, merge requests and approvals. */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { createRouter } from '@platform/http';
 import { GrpcIdentityAccess, identityAccessFeature } from '@platform/identity-client';
@@ -25,12 +25,13 @@ import { PgMergeRequestStore } from './features/merge-requests/merge-requests-st
 import { MergeRequestsService } from './features/merge-requests/merge-requests-service.ts';
 import { mergeRequestsRoutes } from './features/merge-requests/merge-requests-routes.ts';
 import { GrpcUserDirectory } from './features/merge-requests/user-directory.ts';
+import { approvalsEntities, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 
 export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewConfig> {
   return {
     name: 'review',
     config,
-    entities: [Repository, ProtectedBranch, ProtectedBranchAccessLevel, MergeRequest, MergeRequestDiff],
+    entities: [Repository, ProtectedBranch, ProtectedBranchAccessLevel, MergeRequest, MergeRequestDiff, ...approvalsEntities],
     migrations,
     publishes: [REVIEW_TOPIC],
     features: ({ em, logger }) => {
@@ -76,6 +77,7 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
             users.close();
           },
         },
+        createApprovalsFeature({ em, identity, access, repositories, mergeRequests, protectedBranches, users }),
         identityAccessFeature(access),
       ];
     },

@@ -317,6 +317,54 @@ export interface CheckAdministratorResponse {
   isAdministrator: boolean;
 }
 
+export interface FindUsersByUsernameRequest {
+  usernames: string[];
+}
+
+/** Users that exist; unknown usernames are left out. */
+export interface FindUsersByUsernameResponse {
+  users: UserSummary[];
+}
+
+export interface GetGroupMembersRequest {
+  groupIds: number[];
+}
+
+export interface GroupMembers {
+  groupId: number;
+  userIds: number[];
+}
+
+export interface GetGroupMembersResponse {
+  /** One entry per requested group that exists. */
+  groups: GroupMembers[];
+}
+
+export interface GetProjectAccessLevelsRequest {
+  projectId: number;
+  userIds: number[];
+}
+
+export interface UserAccessLevel {
+  userId: number;
+  /** 0 none, 10 guest ... 50 owner, from memberships, inheritance and shares. */
+  accessLevel: number;
+  isAdmin: boolean;
+}
+
+export interface GetProjectAccessLevelsResponse {
+  /** One entry per requested user. */
+  users: UserAccessLevel[];
+}
+
+export interface VerifyPasswordRequest {
+  password: string;
+}
+
+export interface VerifyPasswordResponse {
+  valid: boolean;
+}
+
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { token: "", sudo: "" };
 }
@@ -2521,6 +2569,836 @@ export const CheckAdministratorResponse: MessageFns<CheckAdministratorResponse> 
   },
 };
 
+function createBaseFindUsersByUsernameRequest(): FindUsersByUsernameRequest {
+  return { usernames: [] };
+}
+
+export const FindUsersByUsernameRequest: MessageFns<FindUsersByUsernameRequest> = {
+  encode(message: FindUsersByUsernameRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.usernames) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindUsersByUsernameRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindUsersByUsernameRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.usernames.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindUsersByUsernameRequest {
+    return {
+      usernames: globalThis.Array.isArray(object?.usernames)
+        ? object.usernames.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindUsersByUsernameRequest): unknown {
+    const obj: any = {};
+    if (message.usernames?.length) {
+      obj.usernames = message.usernames;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindUsersByUsernameRequest>, I>>(base?: I): FindUsersByUsernameRequest {
+    return FindUsersByUsernameRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindUsersByUsernameRequest>, I>>(object: I): FindUsersByUsernameRequest {
+    const message = createBaseFindUsersByUsernameRequest();
+    message.usernames = object.usernames?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseFindUsersByUsernameResponse(): FindUsersByUsernameResponse {
+  return { users: [] };
+}
+
+export const FindUsersByUsernameResponse: MessageFns<FindUsersByUsernameResponse> = {
+  encode(message: FindUsersByUsernameResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      UserSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindUsersByUsernameResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindUsersByUsernameResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(UserSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindUsersByUsernameResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => UserSummary.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: FindUsersByUsernameResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => UserSummary.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindUsersByUsernameResponse>, I>>(base?: I): FindUsersByUsernameResponse {
+    return FindUsersByUsernameResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindUsersByUsernameResponse>, I>>(object: I): FindUsersByUsernameResponse {
+    const message = createBaseFindUsersByUsernameResponse();
+    message.users = object.users?.map((e) => UserSummary.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetGroupMembersRequest(): GetGroupMembersRequest {
+  return { groupIds: [] };
+}
+
+export const GetGroupMembersRequest: MessageFns<GetGroupMembersRequest> = {
+  encode(message: GetGroupMembersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.groupIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.groupIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGroupMembersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGroupMembersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.groupIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.groupIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGroupMembersRequest {
+    return {
+      groupIds: globalThis.Array.isArray(object?.groupIds)
+        ? object.groupIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.group_ids)
+        ? object.group_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetGroupMembersRequest): unknown {
+    const obj: any = {};
+    if (message.groupIds?.length) {
+      obj.groupIds = message.groupIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGroupMembersRequest>, I>>(base?: I): GetGroupMembersRequest {
+    return GetGroupMembersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGroupMembersRequest>, I>>(object: I): GetGroupMembersRequest {
+    const message = createBaseGetGroupMembersRequest();
+    message.groupIds = object.groupIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGroupMembers(): GroupMembers {
+  return { groupId: 0, userIds: [] };
+}
+
+export const GroupMembers: MessageFns<GroupMembers> = {
+  encode(message: GroupMembers, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.groupId !== 0) {
+      writer.uint32(8).int64(message.groupId);
+    }
+    if (message.userIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.userIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GroupMembers {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroupMembers();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.userIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.userIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GroupMembers {
+    return {
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GroupMembers): unknown {
+    const obj: any = {};
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GroupMembers>, I>>(base?: I): GroupMembers {
+    return GroupMembers.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GroupMembers>, I>>(object: I): GroupMembers {
+    const message = createBaseGroupMembers();
+    message.groupId = object.groupId ?? 0;
+    message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetGroupMembersResponse(): GetGroupMembersResponse {
+  return { groups: [] };
+}
+
+export const GetGroupMembersResponse: MessageFns<GetGroupMembersResponse> = {
+  encode(message: GetGroupMembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.groups) {
+      GroupMembers.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGroupMembersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGroupMembersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.groups.push(GroupMembers.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGroupMembersResponse {
+    return {
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => GroupMembers.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetGroupMembersResponse): unknown {
+    const obj: any = {};
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => GroupMembers.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGroupMembersResponse>, I>>(base?: I): GetGroupMembersResponse {
+    return GetGroupMembersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGroupMembersResponse>, I>>(object: I): GetGroupMembersResponse {
+    const message = createBaseGetGroupMembersResponse();
+    message.groups = object.groups?.map((e) => GroupMembers.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetProjectAccessLevelsRequest(): GetProjectAccessLevelsRequest {
+  return { projectId: 0, userIds: [] };
+}
+
+export const GetProjectAccessLevelsRequest: MessageFns<GetProjectAccessLevelsRequest> = {
+  encode(message: GetProjectAccessLevelsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.userIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.userIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProjectAccessLevelsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProjectAccessLevelsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.userIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.userIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProjectAccessLevelsRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetProjectAccessLevelsRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProjectAccessLevelsRequest>, I>>(base?: I): GetProjectAccessLevelsRequest {
+    return GetProjectAccessLevelsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProjectAccessLevelsRequest>, I>>(
+    object: I,
+  ): GetProjectAccessLevelsRequest {
+    const message = createBaseGetProjectAccessLevelsRequest();
+    message.projectId = object.projectId ?? 0;
+    message.userIds = object.userIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseUserAccessLevel(): UserAccessLevel {
+  return { userId: 0, accessLevel: 0, isAdmin: false };
+}
+
+export const UserAccessLevel: MessageFns<UserAccessLevel> = {
+  encode(message: UserAccessLevel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.accessLevel !== 0) {
+      writer.uint32(16).int32(message.accessLevel);
+    }
+    if (message.isAdmin !== false) {
+      writer.uint32(24).bool(message.isAdmin);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserAccessLevel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserAccessLevel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.accessLevel = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.isAdmin = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserAccessLevel {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      accessLevel: isSet(object.accessLevel)
+        ? globalThis.Number(object.accessLevel)
+        : isSet(object.access_level)
+        ? globalThis.Number(object.access_level)
+        : 0,
+      isAdmin: isSet(object.isAdmin)
+        ? globalThis.Boolean(object.isAdmin)
+        : isSet(object.is_admin)
+        ? globalThis.Boolean(object.is_admin)
+        : false,
+    };
+  },
+
+  toJSON(message: UserAccessLevel): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.accessLevel !== 0) {
+      obj.accessLevel = Math.round(message.accessLevel);
+    }
+    if (message.isAdmin !== false) {
+      obj.isAdmin = message.isAdmin;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserAccessLevel>, I>>(base?: I): UserAccessLevel {
+    return UserAccessLevel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserAccessLevel>, I>>(object: I): UserAccessLevel {
+    const message = createBaseUserAccessLevel();
+    message.userId = object.userId ?? 0;
+    message.accessLevel = object.accessLevel ?? 0;
+    message.isAdmin = object.isAdmin ?? false;
+    return message;
+  },
+};
+
+function createBaseGetProjectAccessLevelsResponse(): GetProjectAccessLevelsResponse {
+  return { users: [] };
+}
+
+export const GetProjectAccessLevelsResponse: MessageFns<GetProjectAccessLevelsResponse> = {
+  encode(message: GetProjectAccessLevelsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      UserAccessLevel.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProjectAccessLevelsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProjectAccessLevelsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(UserAccessLevel.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetProjectAccessLevelsResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => UserAccessLevel.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetProjectAccessLevelsResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => UserAccessLevel.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetProjectAccessLevelsResponse>, I>>(base?: I): GetProjectAccessLevelsResponse {
+    return GetProjectAccessLevelsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetProjectAccessLevelsResponse>, I>>(
+    object: I,
+  ): GetProjectAccessLevelsResponse {
+    const message = createBaseGetProjectAccessLevelsResponse();
+    message.users = object.users?.map((e) => UserAccessLevel.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseVerifyPasswordRequest(): VerifyPasswordRequest {
+  return { password: "" };
+}
+
+export const VerifyPasswordRequest: MessageFns<VerifyPasswordRequest> = {
+  encode(message: VerifyPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.password !== "") {
+      writer.uint32(10).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyPasswordRequest {
+    return { password: isSet(object.password) ? globalThis.String(object.password) : "" };
+  },
+
+  toJSON(message: VerifyPasswordRequest): unknown {
+    const obj: any = {};
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyPasswordRequest>, I>>(base?: I): VerifyPasswordRequest {
+    return VerifyPasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyPasswordRequest>, I>>(object: I): VerifyPasswordRequest {
+    const message = createBaseVerifyPasswordRequest();
+    message.password = object.password ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifyPasswordResponse(): VerifyPasswordResponse {
+  return { valid: false };
+}
+
+export const VerifyPasswordResponse: MessageFns<VerifyPasswordResponse> = {
+  encode(message: VerifyPasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.valid !== false) {
+      writer.uint32(8).bool(message.valid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyPasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyPasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.valid = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyPasswordResponse {
+    return { valid: isSet(object.valid) ? globalThis.Boolean(object.valid) : false };
+  },
+
+  toJSON(message: VerifyPasswordResponse): unknown {
+    const obj: any = {};
+    if (message.valid !== false) {
+      obj.valid = message.valid;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyPasswordResponse>, I>>(base?: I): VerifyPasswordResponse {
+    return VerifyPasswordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyPasswordResponse>, I>>(object: I): VerifyPasswordResponse {
+    const message = createBaseVerifyPasswordResponse();
+    message.valid = object.valid ?? false;
+    return message;
+  },
+};
+
 /**
  * Identity answers the other services' questions about callers and users. Every call carries
  * metadata `x-platform-caller`: whom it acts for, signed with the internal secret and bound to
@@ -2622,6 +3500,61 @@ export const IdentityServiceService = {
       Buffer.from(CheckAdministratorResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CheckAdministratorResponse => CheckAdministratorResponse.decode(value),
   },
+  /** User summaries by username (case-insensitive), as a CODEOWNERS file names users. */
+  findUsersByUsername: {
+    path: "/platform.identity.v1.IdentityService/FindUsersByUsername" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindUsersByUsernameRequest): Buffer =>
+      Buffer.from(FindUsersByUsernameRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindUsersByUsernameRequest => FindUsersByUsernameRequest.decode(value),
+    responseSerialize: (value: FindUsersByUsernameResponse): Buffer =>
+      Buffer.from(FindUsersByUsernameResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindUsersByUsernameResponse => FindUsersByUsernameResponse.decode(value),
+  },
+  /**
+   * The active direct members of groups (not inherited ones), as approval rules count a group's
+   * users. Unknown groups answer no members.
+   */
+  getGroupMembers: {
+    path: "/platform.identity.v1.IdentityService/GetGroupMembers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGroupMembersRequest): Buffer =>
+      Buffer.from(GetGroupMembersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGroupMembersRequest => GetGroupMembersRequest.decode(value),
+    responseSerialize: (value: GetGroupMembersResponse): Buffer =>
+      Buffer.from(GetGroupMembersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetGroupMembersResponse => GetGroupMembersResponse.decode(value),
+  },
+  /**
+   * Each named user's effective access level on a project (0 for none or an inactive user), as
+   * review decides who may approve or own code.
+   */
+  getProjectAccessLevels: {
+    path: "/platform.identity.v1.IdentityService/GetProjectAccessLevels" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetProjectAccessLevelsRequest): Buffer =>
+      Buffer.from(GetProjectAccessLevelsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetProjectAccessLevelsRequest => GetProjectAccessLevelsRequest.decode(value),
+    responseSerialize: (value: GetProjectAccessLevelsResponse): Buffer =>
+      Buffer.from(GetProjectAccessLevelsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetProjectAccessLevelsResponse =>
+      GetProjectAccessLevelsResponse.decode(value),
+  },
+  /** Whether a password is the signed caller's, as approving asks when a project requires it. */
+  verifyPassword: {
+    path: "/platform.identity.v1.IdentityService/VerifyPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifyPasswordRequest): Buffer =>
+      Buffer.from(VerifyPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifyPasswordRequest => VerifyPasswordRequest.decode(value),
+    responseSerialize: (value: VerifyPasswordResponse): Buffer =>
+      Buffer.from(VerifyPasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifyPasswordResponse => VerifyPasswordResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -2654,6 +3587,20 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * administrator-only routes: the flag the gateway signed may predate a demotion or a block.
    */
   checkAdministrator: handleUnaryCall<CheckAdministratorRequest, CheckAdministratorResponse>;
+  /** User summaries by username (case-insensitive), as a CODEOWNERS file names users. */
+  findUsersByUsername: handleUnaryCall<FindUsersByUsernameRequest, FindUsersByUsernameResponse>;
+  /**
+   * The active direct members of groups (not inherited ones), as approval rules count a group's
+   * users. Unknown groups answer no members.
+   */
+  getGroupMembers: handleUnaryCall<GetGroupMembersRequest, GetGroupMembersResponse>;
+  /**
+   * Each named user's effective access level on a project (0 for none or an inactive user), as
+   * review decides who may approve or own code.
+   */
+  getProjectAccessLevels: handleUnaryCall<GetProjectAccessLevelsRequest, GetProjectAccessLevelsResponse>;
+  /** Whether a password is the signed caller's, as approving asks when a project requires it. */
+  verifyPassword: handleUnaryCall<VerifyPasswordRequest, VerifyPasswordResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -2783,6 +3730,76 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CheckAdministratorResponse) => void,
+  ): ClientUnaryCall;
+  /** User summaries by username (case-insensitive), as a CODEOWNERS file names users. */
+  findUsersByUsername(
+    request: FindUsersByUsernameRequest,
+    callback: (error: ServiceError | null, response: FindUsersByUsernameResponse) => void,
+  ): ClientUnaryCall;
+  findUsersByUsername(
+    request: FindUsersByUsernameRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindUsersByUsernameResponse) => void,
+  ): ClientUnaryCall;
+  findUsersByUsername(
+    request: FindUsersByUsernameRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindUsersByUsernameResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The active direct members of groups (not inherited ones), as approval rules count a group's
+   * users. Unknown groups answer no members.
+   */
+  getGroupMembers(
+    request: GetGroupMembersRequest,
+    callback: (error: ServiceError | null, response: GetGroupMembersResponse) => void,
+  ): ClientUnaryCall;
+  getGroupMembers(
+    request: GetGroupMembersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetGroupMembersResponse) => void,
+  ): ClientUnaryCall;
+  getGroupMembers(
+    request: GetGroupMembersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetGroupMembersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Each named user's effective access level on a project (0 for none or an inactive user), as
+   * review decides who may approve or own code.
+   */
+  getProjectAccessLevels(
+    request: GetProjectAccessLevelsRequest,
+    callback: (error: ServiceError | null, response: GetProjectAccessLevelsResponse) => void,
+  ): ClientUnaryCall;
+  getProjectAccessLevels(
+    request: GetProjectAccessLevelsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetProjectAccessLevelsResponse) => void,
+  ): ClientUnaryCall;
+  getProjectAccessLevels(
+    request: GetProjectAccessLevelsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetProjectAccessLevelsResponse) => void,
+  ): ClientUnaryCall;
+  /** Whether a password is the signed caller's, as approving asks when a project requires it. */
+  verifyPassword(
+    request: VerifyPasswordRequest,
+    callback: (error: ServiceError | null, response: VerifyPasswordResponse) => void,
+  ): ClientUnaryCall;
+  verifyPassword(
+    request: VerifyPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifyPasswordResponse) => void,
+  ): ClientUnaryCall;
+  verifyPassword(
+    request: VerifyPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifyPasswordResponse) => void,
   ): ClientUnaryCall;
 }
 

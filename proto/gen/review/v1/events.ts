@@ -44,6 +44,38 @@ export interface MergeRequestChanged {
   mergeCommitSha: string;
 }
 
+/** A user approved a merge request, or took their approval back. */
+export interface MergeRequestApprovalChanged {
+  projectId: number;
+  mergeRequestId: number;
+  iid: number;
+  userId: number;
+  /** The source branch's head the approval was given for. */
+  sha: string;
+  /** Approvals still missing after the change. */
+  approvalsLeft: number;
+}
+
+/**
+ * An approval rule of a project, or of one of its merge requests, as it is after the change (for
+ * a deletion: as it was).
+ */
+export interface ApprovalRuleChanged {
+  projectId: number;
+  /** The project's full path, for audit events. */
+  projectPath: string;
+  ruleId: number;
+  /** 0 for a project rule. */
+  mergeRequestIid: number;
+  name: string;
+  /** regular, any_approver or code_owner. */
+  ruleType: string;
+  approvalsRequired: number;
+  userIds: number[];
+  groupIds: number[];
+  protectedBranchIds: number[];
+}
+
 function createBaseRepositoryPushed(): RepositoryPushed {
   return { projectId: 0, ref: "", before: "", after: "", commitCount: 0, commitTitles: [] };
 }
@@ -432,6 +464,473 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     message.targetBranch = object.targetBranch ?? "";
     message.authorId = object.authorId ?? 0;
     message.mergeCommitSha = object.mergeCommitSha ?? "";
+    return message;
+  },
+};
+
+function createBaseMergeRequestApprovalChanged(): MergeRequestApprovalChanged {
+  return { projectId: 0, mergeRequestId: 0, iid: 0, userId: 0, sha: "", approvalsLeft: 0 };
+}
+
+export const MergeRequestApprovalChanged: MessageFns<MergeRequestApprovalChanged> = {
+  encode(message: MergeRequestApprovalChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.mergeRequestId !== 0) {
+      writer.uint32(16).int64(message.mergeRequestId);
+    }
+    if (message.iid !== 0) {
+      writer.uint32(24).int64(message.iid);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(32).int64(message.userId);
+    }
+    if (message.sha !== "") {
+      writer.uint32(42).string(message.sha);
+    }
+    if (message.approvalsLeft !== 0) {
+      writer.uint32(48).int32(message.approvalsLeft);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MergeRequestApprovalChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMergeRequestApprovalChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.mergeRequestId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.iid = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sha = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.approvalsLeft = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MergeRequestApprovalChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      mergeRequestId: isSet(object.mergeRequestId)
+        ? globalThis.Number(object.mergeRequestId)
+        : isSet(object.merge_request_id)
+        ? globalThis.Number(object.merge_request_id)
+        : 0,
+      iid: isSet(object.iid) ? globalThis.Number(object.iid) : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      sha: isSet(object.sha) ? globalThis.String(object.sha) : "",
+      approvalsLeft: isSet(object.approvalsLeft)
+        ? globalThis.Number(object.approvalsLeft)
+        : isSet(object.approvals_left)
+        ? globalThis.Number(object.approvals_left)
+        : 0,
+    };
+  },
+
+  toJSON(message: MergeRequestApprovalChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.mergeRequestId !== 0) {
+      obj.mergeRequestId = Math.round(message.mergeRequestId);
+    }
+    if (message.iid !== 0) {
+      obj.iid = Math.round(message.iid);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.sha !== "") {
+      obj.sha = message.sha;
+    }
+    if (message.approvalsLeft !== 0) {
+      obj.approvalsLeft = Math.round(message.approvalsLeft);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MergeRequestApprovalChanged>, I>>(base?: I): MergeRequestApprovalChanged {
+    return MergeRequestApprovalChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MergeRequestApprovalChanged>, I>>(object: I): MergeRequestApprovalChanged {
+    const message = createBaseMergeRequestApprovalChanged();
+    message.projectId = object.projectId ?? 0;
+    message.mergeRequestId = object.mergeRequestId ?? 0;
+    message.iid = object.iid ?? 0;
+    message.userId = object.userId ?? 0;
+    message.sha = object.sha ?? "";
+    message.approvalsLeft = object.approvalsLeft ?? 0;
+    return message;
+  },
+};
+
+function createBaseApprovalRuleChanged(): ApprovalRuleChanged {
+  return {
+    projectId: 0,
+    projectPath: "",
+    ruleId: 0,
+    mergeRequestIid: 0,
+    name: "",
+    ruleType: "",
+    approvalsRequired: 0,
+    userIds: [],
+    groupIds: [],
+    protectedBranchIds: [],
+  };
+}
+
+export const ApprovalRuleChanged: MessageFns<ApprovalRuleChanged> = {
+  encode(message: ApprovalRuleChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.projectPath !== "") {
+      writer.uint32(18).string(message.projectPath);
+    }
+    if (message.ruleId !== 0) {
+      writer.uint32(24).int64(message.ruleId);
+    }
+    if (message.mergeRequestIid !== 0) {
+      writer.uint32(32).int64(message.mergeRequestIid);
+    }
+    if (message.name !== "") {
+      writer.uint32(42).string(message.name);
+    }
+    if (message.ruleType !== "") {
+      writer.uint32(50).string(message.ruleType);
+    }
+    if (message.approvalsRequired !== 0) {
+      writer.uint32(56).int32(message.approvalsRequired);
+    }
+    if (message.userIds.length !== 0) {
+      writer.uint32(66).fork();
+      for (const v of message.userIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.groupIds.length !== 0) {
+      writer.uint32(74).fork();
+      for (const v of message.groupIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.protectedBranchIds.length !== 0) {
+      writer.uint32(82).fork();
+      for (const v of message.protectedBranchIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApprovalRuleChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApprovalRuleChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.projectPath = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ruleId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.mergeRequestIid = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.ruleType = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.approvalsRequired = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag === 64) {
+              message.userIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 66) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.userIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 9: {
+            if (tag === 72) {
+              message.groupIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 74) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.groupIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 10: {
+            if (tag === 80) {
+              message.protectedBranchIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 82) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.protectedBranchIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApprovalRuleChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      projectPath: isSet(object.projectPath)
+        ? globalThis.String(object.projectPath)
+        : isSet(object.project_path)
+        ? globalThis.String(object.project_path)
+        : "",
+      ruleId: isSet(object.ruleId)
+        ? globalThis.Number(object.ruleId)
+        : isSet(object.rule_id)
+        ? globalThis.Number(object.rule_id)
+        : 0,
+      mergeRequestIid: isSet(object.mergeRequestIid)
+        ? globalThis.Number(object.mergeRequestIid)
+        : isSet(object.merge_request_iid)
+        ? globalThis.Number(object.merge_request_iid)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      ruleType: isSet(object.ruleType)
+        ? globalThis.String(object.ruleType)
+        : isSet(object.rule_type)
+        ? globalThis.String(object.rule_type)
+        : "",
+      approvalsRequired: isSet(object.approvalsRequired)
+        ? globalThis.Number(object.approvalsRequired)
+        : isSet(object.approvals_required)
+        ? globalThis.Number(object.approvals_required)
+        : 0,
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      groupIds: globalThis.Array.isArray(object?.groupIds)
+        ? object.groupIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.group_ids)
+        ? object.group_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      protectedBranchIds: globalThis.Array.isArray(object?.protectedBranchIds)
+        ? object.protectedBranchIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.protected_branch_ids)
+        ? object.protected_branch_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ApprovalRuleChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.projectPath !== "") {
+      obj.projectPath = message.projectPath;
+    }
+    if (message.ruleId !== 0) {
+      obj.ruleId = Math.round(message.ruleId);
+    }
+    if (message.mergeRequestIid !== 0) {
+      obj.mergeRequestIid = Math.round(message.mergeRequestIid);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.ruleType !== "") {
+      obj.ruleType = message.ruleType;
+    }
+    if (message.approvalsRequired !== 0) {
+      obj.approvalsRequired = Math.round(message.approvalsRequired);
+    }
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds.map((e) => Math.round(e));
+    }
+    if (message.groupIds?.length) {
+      obj.groupIds = message.groupIds.map((e) => Math.round(e));
+    }
+    if (message.protectedBranchIds?.length) {
+      obj.protectedBranchIds = message.protectedBranchIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApprovalRuleChanged>, I>>(base?: I): ApprovalRuleChanged {
+    return ApprovalRuleChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApprovalRuleChanged>, I>>(object: I): ApprovalRuleChanged {
+    const message = createBaseApprovalRuleChanged();
+    message.projectId = object.projectId ?? 0;
+    message.projectPath = object.projectPath ?? "";
+    message.ruleId = object.ruleId ?? 0;
+    message.mergeRequestIid = object.mergeRequestIid ?? 0;
+    message.name = object.name ?? "";
+    message.ruleType = object.ruleType ?? "";
+    message.approvalsRequired = object.approvalsRequired ?? 0;
+    message.userIds = object.userIds?.map((e) => e) || [];
+    message.groupIds = object.groupIds?.map((e) => e) || [];
+    message.protectedBranchIds = object.protectedBranchIds?.map((e) => e) || [];
     return message;
   },
 };

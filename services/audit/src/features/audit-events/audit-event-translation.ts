@@ -8,6 +8,7 @@ import { namespaceAuditEvents } from './translations/namespace-audit-events.ts';
 import { packageAuditEvents } from './translations/package-audit-events.ts';
 import { alertAuditEvents } from './translations/alert-audit-events.ts';
 import { settingsAuditEvents } from './translations/settings-audit-events.ts';
+import { approvalAuditEvents } from './translations/approval-audit-events.ts';
 
 /** Every domain event type that becomes an audit event; one module per kind of source. */
 export const auditTranslations: AuditTranslation[] = [
@@ -18,6 +19,7 @@ export const auditTranslations: AuditTranslation[] = [
   ...packageAuditEvents,
   ...alertAuditEvents,
   ...settingsAuditEvents,
+  ...approvalAuditEvents,
 ];
 
 const byType = new Map(auditTranslations.map((translation) => [translation.type, translation]));

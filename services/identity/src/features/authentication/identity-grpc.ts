@@ -1,3 +1,4 @@
+import { verify } from '@node-rs/argon2';
 import type { AdministratorCheck } from '@platform/auth';
 import type { Logger } from '@platform/logger';
 import { unaryHandler, type GrpcServiceBinding, type RpcScope } from '@platform/grpc';
@@ -9,21 +10,33 @@ import {
   type AuthenticateResponse,
   type CheckAdministratorRequest,
   type CheckAdministratorResponse,
+  type FindUsersByUsernameRequest,
+  type FindUsersByUsernameResponse,
   type GetUsersRequest,
   type GetUsersResponse,
   type IdentityServiceServer,
+  type UserSummary,
+  type VerifyPasswordRequest,
+  type VerifyPasswordResponse,
 } from '@platform/proto/identity/v1';
 import type { TokensService } from '../tokens/tokens-service.ts';
 import type { UserStore } from '../users/users-store.ts';
+import type { User } from '../users/user.entity.ts';
 import { basicUserView, type ViewContext } from '../users/user-views.ts';
 
 /**
  * What each RPC may do for a user's token, as the routes that lead to it: user summaries serve
  * API and git reads alike; authenticating is the gateway's own question, asked on its own behalf.
  */
-const AUTHENTICATION_RPC_SCOPES: Record<'authenticate' | 'getUsers' | 'checkAdministrator', RpcScope> = {
+const AUTHENTICATION_RPC_SCOPES: Record<
+  'authenticate' | 'getUsers' | 'findUsersByUsername' | 'checkAdministrator' | 'verifyPassword',
+  RpcScope
+> = {
   authenticate: 'internal',
+  // Approving a merge request with a password is a write through the API.
+  verifyPassword: ['api'],
   getUsers: ['read_api', 'read_repository'],
+  findUsersByUsername: ['read_api', 'read_repository'],
   // Asked for whichever token reached an administrator-only route; it tells only about the caller.
   checkAdministrator: ['read_user', 'read_api', 'read_repository', 'read_registry'],
 };
@@ -42,7 +55,21 @@ export function identityGrpc(options: {
   logger: Logger;
 }): GrpcServiceBinding {
   const { orm, tokens, users, administrators, views, logger } = options;
-  const implementation: Pick<IdentityServiceServer, 'authenticate' | 'getUsers' | 'checkAdministrator'> = {
+  const summaryOf = (user: User): UserSummary => {
+    const view = basicUserView(user, views);
+    return {
+      id: view.id,
+      username: view.username,
+      name: view.name,
+      state: user.state === 'blocked' ? UserState.USER_STATE_BLOCKED : UserState.USER_STATE_ACTIVE,
+      avatarUrl: view.avatar_url,
+      webUrl: view.web_url,
+    };
+  };
+  const implementation: Pick<
+    IdentityServiceServer,
+    'authenticate' | 'getUsers' | 'findUsersByUsername' | 'checkAdministrator' | 'verifyPassword'
+  > = {
     authenticate: unaryHandler(logger, (request: AuthenticateRequest) =>
       inUnitOfWork(orm, async (): Promise<AuthenticateResponse> => {
         const { user, scopes, tokenId, impersonator } = await tokens.authenticate(request.token, request.sudo || undefined);
@@ -62,23 +89,21 @@ export function identityGrpc(options: {
         }),
       ),
     ),
-    getUsers: unaryHandler(logger, (request: GetUsersRequest) =>
-      inUnitOfWork(orm, async (): Promise<GetUsersResponse> => {
-        const found = await users.findByIds(request.ids);
-        return {
-          users: found.map((user) => {
-            const view = basicUserView(user, views);
-            return {
-              id: view.id,
-              username: view.username,
-              name: view.name,
-              state: user.state === 'blocked' ? UserState.USER_STATE_BLOCKED : UserState.USER_STATE_ACTIVE,
-              avatarUrl: view.avatar_url,
-              webUrl: view.web_url,
-            };
-          }),
-        };
+    verifyPassword: unaryHandler(logger, (request: VerifyPasswordRequest, { caller }) =>
+      inUnitOfWork(orm, async (): Promise<VerifyPasswordResponse> => {
+        const user = caller.kind === 'user' ? await users.findById(caller.userId) : null;
+        if (!user?.passwordHash || user.state !== 'active' || !request.password) return { valid: false };
+        return { valid: await verify(user.passwordHash, request.password) };
       }),
+    ),
+    getUsers: unaryHandler(logger, (request: GetUsersRequest) =>
+      inUnitOfWork(orm, async (): Promise<GetUsersResponse> => ({ users: (await users.findByIds(request.ids)).map(summaryOf) })),
+    ),
+    findUsersByUsername: unaryHandler(logger, (request: FindUsersByUsernameRequest) =>
+      inUnitOfWork(
+        orm,
+        async (): Promise<FindUsersByUsernameResponse> => ({ users: (await users.findByUsernames(request.usernames)).map(summaryOf) }),
+      ),
     ),
   };
   return { definition: IdentityServiceService, implementation, scopes: AUTHENTICATION_RPC_SCOPES };

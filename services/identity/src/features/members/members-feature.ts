@@ -1,4 +1,5 @@
-import type { EntityManager } from '@platform/db';
+import type { EntityManager, Orm } from '@platform/db';
+import type { Logger } from '@platform/logger';
 import { createRouter } from '@platform/http';
 import type { Feature } from '@platform/service';
 import type { AccessCore } from '../access/access-core.ts';
@@ -8,6 +9,7 @@ import { Member } from './member.entity.ts';
 import { PgMemberStore, type MemberStore } from './members-store.ts';
 import { MembersService } from './members-service.ts';
 import { membersRoutes } from './members-routes.ts';
+import { membersGrpc } from './members-grpc.ts';
 
 export const membersEntities = [Member];
 
@@ -16,9 +18,11 @@ export interface MembersFeature extends Feature {
   store: MemberStore;
 }
 
-/** Members of groups and projects. */
+/** Members of groups and projects, and the RPCs through which review asks about group members and users' access. */
 export function createMembersFeature(deps: {
   em: EntityManager;
+  orm: Orm;
+  logger: Logger;
   access: AccessCore;
   users: UserStore;
   views: NamespaceViewContext;
@@ -26,5 +30,10 @@ export function createMembersFeature(deps: {
   const { em, access } = deps;
   const store = new PgMemberStore(em);
   const members = new MembersService({ em, members: store, users: deps.users, groups: access.groups, access: access.policy });
-  return { members, store, routes: [createRouter(membersRoutes, { members, access: access.policy, views: deps.views })] };
+  return {
+    members,
+    store,
+    routes: [createRouter(membersRoutes, { members, access: access.policy, views: deps.views })],
+    rpcs: [membersGrpc({ orm: deps.orm, em, access: access.policy, logger: deps.logger })],
+  };
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw } from '@mikro-orm/core';
 import { findPageOf, translateDbError, type Page, type PageWindow } from '@platform/db';
 import { Identity, NON_INTERNAL_USER_TYPES, User, type UserState } from './user.entity.ts';
 
@@ -30,6 +31,8 @@ export interface UserStore {
   findById(id: number): Promise<User | null>;
   findByIdOrUsername(idOrUsername: string): Promise<User | null>;
   findByIds(ids: number[]): Promise<User[]>;
+  /** Users by username, case-insensitively. */
+  findByUsernames(usernames: string[]): Promise<User[]>;
   list(filter: UserListFilter, page: PageWindow): Promise<Page<User>>;
   /** Keyset pagination by id: the users after `afterId` in `sort` order. */
   listAfter(filter: UserListFilter, keyset: { afterId?: number | undefined; limit: number }): Promise<{ items: User[]; hasMore: boolean }>;
@@ -74,6 +77,11 @@ export class PgUserStore implements UserStore {
   findByIds(ids: number[]): Promise<User[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.#em.find(User, { id: { $in: ids } });
+  }
+
+  findByUsernames(usernames: string[]): Promise<User[]> {
+    if (usernames.length === 0) return Promise.resolve([]);
+    return this.#em.find(User, { [raw('lower(username)')]: { $in: usernames.map((username) => username.toLowerCase()) } });
   }
 
   list(filter: UserListFilter, page: PageWindow): Promise<Page<User>> {

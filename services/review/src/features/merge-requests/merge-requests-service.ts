@@ -99,8 +99,21 @@ function signatureOf(caller: AuthenticatedCaller, project: ProjectAccess) {
   return { name: caller.name, email: `${caller.userId}-${caller.username}@users.noreply.${new URL(project.webUrl).hostname}` };
 }
 
+/** What happens once a merge request got a new diff version: at creation (`initial`) and on each push to its source. */
+export type VersionListener = (options: {
+  mergeRequest: MergeRequest;
+  repository: ProjectRepository;
+  version: MergeRequestDiff;
+  initial: boolean;
+}) => Promise<void>;
+
+/** Whether a merge request has the approvals it needs to be merged. */
+export type ApprovalCheck = (mergeRequest: MergeRequest) => Promise<boolean>;
+
 export class MergeRequestsService {
   readonly #store: MergeRequestStore;
+  readonly #versionListeners: VersionListener[] = [];
+  #approvalCheck: ApprovalCheck = async () => true;
   readonly #repositories: RepositoriesService;
   readonly #protectedBranches: ProtectedBranchesService;
   readonly #logger: Logger;
@@ -115,6 +128,16 @@ export class MergeRequestsService {
     this.#repositories = options.repositories;
     this.#protectedBranches = options.protectedBranches;
     this.#logger = options.logger;
+  }
+
+  /** Adds a listener told of every new diff version, after it was recorded. */
+  onNewVersion(listener: VersionListener): void {
+    this.#versionListeners.push(listener);
+  }
+
+  /** Merging waits for approvals as `check` decides (every merge request may be merged without one). */
+  requireApprovals(check: ApprovalCheck): void {
+    this.#approvalCheck = check;
   }
 
   async #branchHead(repository: ProjectRepository, branch: string): Promise<string | null> {
@@ -283,6 +306,8 @@ export class MergeRequestsService {
     const protections = await this.#protectedBranches.list(project.id);
     if (!mayOnBranch({ action: 'merge', branch: mergeRequest.targetBranch, protections, actor: project })) throw new UnauthorizedError();
     if (mergeRequest.state !== 'opened' || mergeRequest.draft) throw new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });
+    // GitLab's `mergeable?` is false while approvals are missing: the same refusal.
+    if (!(await this.#approvalCheck(mergeRequest))) throw new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });
     return this.#repositories.changeRefs(repository, caller, async () => {
       const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
       const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
@@ -409,7 +434,8 @@ export class MergeRequestsService {
       heads.sourceHead,
       (await repository.git.resolveCommit(headRef(mergeRequest))) ?? ZERO_SHA,
     );
-    await this.#store.addVersion({
+    const initial = (await this.#store.versions(mergeRequest.id)).length === 0;
+    const version = await this.#store.addVersion({
       mergeRequestId: mergeRequest.id,
       baseCommitSha: base,
       startCommitSha: heads.targetHead,
@@ -418,6 +444,7 @@ export class MergeRequestsService {
       createdAt: new Date(),
     });
     await this.#store.save({ mergeRequest, events: [], actor: null });
+    for (const listener of this.#versionListeners) await listener({ mergeRequest, repository, version, initial });
   }
 
   async #checkMergeStatus(repository: ProjectRepository, mergeRequest: MergeRequest): Promise<void> {

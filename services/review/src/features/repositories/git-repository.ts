@@ -249,6 +249,12 @@ export class GitRepository {
     return exitCode === 0;
   }
 
+  /** A file's content at a commit; null when the commit has no such file. */
+  async readFile(commit: string, filePath: string): Promise<string | null> {
+    const { stdout, exitCode } = await this.#git(['cat-file', 'blob', `${commit}:${filePath}`], [128]);
+    return exitCode === 0 ? stdout : null;
+  }
+
   /** The commits of `head` that none of `excluded` has, newest first. */
   async log(options: { head: string; excluded: string[] }): Promise<GitCommit[]> {
     const range = [options.head, ...options.excluded.map((sha) => `^${sha}`)];

@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import type { AuthenticatedCaller } from '@platform/auth';
+import { ForbiddenError } from '@platform/errors';
+import { params, routesOf } from '@platform/http';
+import type { ProjectAccess } from '@platform/identity-client';
+import { DEVELOPER, REPORTER } from '../repositories/repository-access.ts';
+import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
+import { approvalStateView, idsOfRules, idsOfState, mergeRequestApprovalsView, mergeRequestRuleView } from './approval-views.ts';
+import { answered, projectWith, viewContext, type ApprovalsRouteDeps } from './approval-route-helpers.ts';
+import type { ApprovalRule } from './approval.entity.ts';
+
+const route = routesOf<ApprovalsRouteDeps>('review');
+
+const positive = () => params.integer().pipe(z.number().int().positive());
+const approvalsRequired = () => params.integer().pipe(z.number().int().min(0).max(100));
+const perMergeRequest = { id: params.idOrPath(), merge_request_iid: positive() };
+const ruleName = () => z.string().min(1).max(255);
+
+/** The merge request behind `:merge_request_iid`, once the caller passed the project's check. */
+async function mergeRequestOf(
+  deps: ApprovalsRouteDeps,
+  caller: AuthenticatedCaller,
+  input: { id: string | number; merge_request_iid: number },
+  minimumLevel: number,
+) {
+  const project = await projectWith(deps, caller, input.id, minimumLevel);
+  return { project, mergeRequest: await deps.mergeRequests.get(project.id, input.merge_request_iid) };
+}
+
+/** Developers change a merge request's rules, and so does its author. */
+async function editableMergeRequest(
+  deps: ApprovalsRouteDeps,
+  caller: AuthenticatedCaller,
+  input: { id: string | number; merge_request_iid: number },
+) {
+  const found = await mergeRequestOf(deps, caller, input, REPORTER);
+  const { project, mergeRequest } = found;
+  if (!project.isAdmin && project.accessLevel < DEVELOPER && mergeRequest.authorId !== caller.userId) throw new ForbiddenError();
+  return found;
+}
+
+async function approvalsView(deps: ApprovalsRouteDeps, caller: AuthenticatedCaller, project: ProjectAccess, mergeRequest: MergeRequest) {
+  const state = await deps.approvals.state(mergeRequest);
+  const context = await viewContext(deps, caller, { projectId: project.id, ...idsOfState(state) });
+  return mergeRequestApprovalsView(mergeRequest, state, {
+    ...context,
+    callerId: caller.userId,
+    userCanApprove: mergeRequest.state === 'opened' && deps.approvals.canApprove(state, project, caller, mergeRequest),
+  });
+}
+
+async function rulesView(deps: ApprovalsRouteDeps, caller: AuthenticatedCaller, projectId: number, rules: ApprovalRule[]) {
+  const shown = await deps.approvals.resolve(rules, new Set());
+  const context = await viewContext(deps, caller, { projectId, ...idsOfRules(shown) });
+  return shown.map((rule) => mergeRequestRuleView(rule, context));
+}
+
+export const mergeRequestApprovalsRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/approvals',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object(perMergeRequest),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      return approvalsView(deps, caller, project, mergeRequest);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/approvals',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object({ ...perMergeRequest, approvals_required: approvalsRequired() }),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
+      await deps.approvals.setApprovalsRequired(mergeRequest, input.approvals_required);
+      return approvalsView(deps, caller, project, mergeRequest);
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/approvers',
+    access: 'user',
+    scope: 'api',
+    input: z.object({ ...perMergeRequest, approver_ids: params.integerList(100), approver_group_ids: params.integerList(100) }),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
+      await deps.approvals.setMergeRequestApprovers(mergeRequest, { userIds: input.approver_ids, groupIds: input.approver_group_ids });
+      return approvalsView(deps, caller, project, mergeRequest);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/approval_state',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object(perMergeRequest),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      const state = await deps.approvals.state(mergeRequest);
+      return approvalStateView(state, await viewContext(deps, caller, { projectId: project.id, ...idsOfState(state) }));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/approve',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object({ ...perMergeRequest, sha: z.string().max(64).optional(), approval_password: z.string().max(1024).optional() }),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      await answered(deps.approvals.approve({ project, caller, mergeRequest, sha: input.sha, password: input.approval_password }));
+      return approvalsView(deps, caller, project, mergeRequest);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/unapprove',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object(perMergeRequest),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      await deps.approvals.unapprove({ caller, mergeRequest });
+      return approvalsView(deps, caller, project, mergeRequest);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/approval_rules',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object(perMergeRequest),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      return rulesView(deps, caller, project.id, await deps.approvals.mergeRequestRules(mergeRequest));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/approval_rules',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object({
+      ...perMergeRequest,
+      name: ruleName(),
+      approvals_required: approvalsRequired(),
+      approval_project_rule_id: positive().optional(),
+      user_ids: params.integerList(100).optional(),
+      group_ids: params.integerList(100).optional(),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
+      const rule = await deps.approvals.createMergeRequestRule(project, caller, mergeRequest, {
+        name: input.name,
+        approvalsRequired: input.approvals_required,
+        approvalProjectRuleId: input.approval_project_rule_id,
+        userIds: input.user_ids,
+        groupIds: input.group_ids,
+      });
+      const [view] = await rulesView(deps, caller, project.id, [rule]);
+      return view;
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/approval_rules/:approval_rule_id',
+    access: 'user',
+    scope: 'api',
+    input: z.object({
+      ...perMergeRequest,
+      approval_rule_id: positive(),
+      name: ruleName().optional(),
+      approvals_required: approvalsRequired().optional(),
+      user_ids: params.integerList(100).optional(),
+      group_ids: params.integerList(100).optional(),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
+      const rule = await deps.approvals.updateMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id, {
+        name: input.name,
+        approvalsRequired: input.approvals_required,
+        userIds: input.user_ids,
+        groupIds: input.group_ids,
+      });
+      const [view] = await rulesView(deps, caller, project.id, [rule]);
+      return view;
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/approval_rules/:approval_rule_id',
+    access: 'user',
+    scope: 'api',
+    status: 204,
+    input: z.object({ ...perMergeRequest, approval_rule_id: positive() }),
+    handle: async ({ caller, input, deps }) => {
+      const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
+      await deps.approvals.deleteMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id);
+    },
+  }),
+];
