@@ -1,5 +1,8 @@
 import { actorOf } from '@platform/auth';
-import { pageParams, routesOf } from '@platform/http';
+import type { Page, PageWindow } from '@platform/db';
+import { routesOf } from '@platform/http';
+import type { Viewer } from '../access/access-sql.ts';
+import type { Group } from '../access/namespace.entity.ts';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
@@ -9,7 +12,12 @@ import type { GroupsService } from './groups-service.ts';
 import type { GroupTransferService } from './group-transfer-service.ts';
 import { groupDetailsView } from './group-views.ts';
 import { publicGroupView } from './public-group-views.ts';
-import { transferGroupParams, transferLocationsQuery, transferProjectIntoGroupParams } from './group-transfer.schemas.ts';
+import {
+  transferGroupParams,
+  transferLocationsQuery,
+  transferProjectIntoGroupParams,
+  type TransferLocationsQuery,
+} from './group-transfer.schemas.ts';
 
 interface GroupTransferRouteDeps {
   transfers: GroupTransferService;
@@ -22,6 +30,25 @@ interface GroupTransferRouteDeps {
 }
 
 const route = routesOf<GroupTransferRouteDeps>('identity');
+
+/** Where a group or a project may move: groups, shown as the public group list shows them. */
+function transferLocations(
+  path: string,
+  find: (transfers: GroupTransferService, viewer: Viewer, input: TransferLocationsQuery, window: PageWindow) => Promise<Page<Group>>,
+) {
+  return route.list({
+    path,
+    access: 'user',
+    scope: 'read_api',
+    input: transferLocationsQuery,
+    handle: async ({ caller, input, deps: { transfers, namespaces, access, views }, window }) => {
+      const viewer = await access.viewerOf(caller);
+      const result = await find(transfers, viewer, input, window);
+      const known = await namespaces.withAncestors(result.items);
+      return { ...result, items: result.items.map((group) => publicGroupView(group, known, views)) };
+    },
+  });
+}
 
 export const groupTransferRoutes = [
   route({
@@ -38,35 +65,13 @@ export const groupTransferRoutes = [
     },
   }),
 
-  route({
-    method: 'GET',
-    path: '/api/v4/groups/:id/transfer_locations',
-    access: 'user',
-    scope: 'read_api',
-    input: transferLocationsQuery,
-    handle: async ({ caller, input, deps: { transfers, namespaces, access, views }, page }) => {
-      const viewer = await access.viewerOf(caller);
-      const window = pageParams(input);
-      const result = await transfers.locations(viewer, input, { offset: window.offset, limit: window.perPage });
-      const known = await namespaces.withAncestors(result.items);
-      return page(window, { ...result, items: result.items.map((group) => publicGroupView(group, known, views)) });
-    },
-  }),
+  transferLocations('/api/v4/groups/:id/transfer_locations', (transfers, viewer, input, window) =>
+    transfers.locations(viewer, input, window),
+  ),
 
-  route({
-    method: 'GET',
-    path: '/api/v4/projects/:id/transfer_locations',
-    access: 'user',
-    scope: 'read_api',
-    input: transferLocationsQuery,
-    handle: async ({ caller, input, deps: { transfers, namespaces, access, views }, page }) => {
-      const viewer = await access.viewerOf(caller);
-      const window = pageParams(input);
-      const result = await transfers.projectLocations(viewer, input, { offset: window.offset, limit: window.perPage });
-      const known = await namespaces.withAncestors(result.items);
-      return page(window, { ...result, items: result.items.map((group) => publicGroupView(group, known, views)) });
-    },
-  }),
+  transferLocations('/api/v4/projects/:id/transfer_locations', (transfers, viewer, input, window) =>
+    transfers.projectLocations(viewer, input, window),
+  ),
 
   route({
     method: 'POST',

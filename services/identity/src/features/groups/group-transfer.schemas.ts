@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageShape, params } from '@platform/http';
+import { params } from '@platform/http';
 
 /** `group_id` left out, or empty as forms send it, promotes the group to the top level. */
 export const transferGroupParams = z.object({
@@ -10,7 +10,7 @@ export const transferGroupParams = z.object({
 export const transferLocationsQuery = z.object({
   id: params.idOrPath(),
   search: z.string().max(255).optional(),
-  ...pageShape,
 });
+export type TransferLocationsQuery = z.output<typeof transferLocationsQuery>;
 
 export const transferProjectIntoGroupParams = z.object({ id: params.idOrPath(), project_id: params.idOrPath() });
