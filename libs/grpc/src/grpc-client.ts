@@ -49,9 +49,13 @@ export const CLIENT_CHANNEL_OPTIONS: ChannelOptions = {
   'grpc.service_config': JSON.stringify(SERVICE_CONFIG),
 };
 
-/** The channel's connectivity state, e.g. `READY` or `TRANSIENT_FAILURE`, for readiness reports. */
+/**
+ * The channel's connectivity state, e.g. `READY` or `TRANSIENT_FAILURE`, for readiness reports.
+ * An idle channel is asked to connect, so that the report says whether the service can be
+ * reached rather than staying `IDLE` until the next call.
+ */
 export function channelState(client: Client): string {
-  return connectivityState[client.getChannel().getConnectivityState(false)] ?? 'UNKNOWN';
+  return connectivityState[client.getChannel().getConnectivityState(true)] ?? 'UNKNOWN';
 }
 
 type UnaryMethod<Request, Response> = (

@@ -100,8 +100,14 @@ describe('audit events from identity events', () => {
     expect((await harness.api.get('/api/v4/groups/999/audit_events').set(harness.as(owner))).status).toBe(404);
   });
 
-  it('is ready once its consumer joined', async () => {
-    const response = await harness.api.get('/-/readiness');
+  it('is ready, and reports its consumer and identity channel', async () => {
+    const response = await waitFor(
+      async () => {
+        const readiness = await harness.api.get('/-/readiness');
+        return readiness.body.checks?.consumer === 'running' ? readiness : undefined;
+      },
+      { what: 'the consumer running' },
+    );
     expect(response.status).toBe(200);
     expect(response.body.checks).toMatchObject({ consumer: 'running', identityChannel: 'in memory' });
   });
