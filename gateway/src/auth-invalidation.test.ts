@@ -19,7 +19,7 @@ function envelopeOf(type: string, aggregateId: number, data: unknown): EventEnve
 
 describe('affectedUserIds', () => {
   it("names the owner of a revoked personal access token, so the gateway forgets the owner's cached answers", () => {
-    const data = PersonalAccessTokenRevoked.toJSON({ tokenId: 31, userId: 7 });
+    const data = PersonalAccessTokenRevoked.toJSON({ tokenId: 31, userId: 7, username: 'ada', tokenName: 'ci' });
     expect(affectedUserIds(envelopeOf('identity.personal_access_token.revoked', 7, data))).toEqual([7]);
   });
 });

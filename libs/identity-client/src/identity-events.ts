@@ -9,6 +9,7 @@ import {
   GpgKeyRemoved,
   SshKeyAdded,
   SshKeyRemoved,
+  PersonalAccessTokenCreated,
   PersonalAccessTokenRevoked,
   UserBlocked,
   UserCreated,
@@ -59,6 +60,8 @@ export const identityEvents = {
   sshKeyRemoved: defineEvent('identity.ssh_key.removed', SshKeyRemoved, topic),
   gpgKeyAdded: defineEvent('identity.gpg_key.added', GpgKeyAdded, topic),
   gpgKeyRemoved: defineEvent('identity.gpg_key.removed', GpgKeyRemoved, topic),
+  /** Keyed by the token's owner, like its revocation. */
+  personalAccessTokenCreated: defineEvent('identity.personal_access_token.created', PersonalAccessTokenCreated, topic),
   /** Keyed by the token's owner, in order with the owner's own events; caches of authentications drop the owner's answers. */
   personalAccessTokenRevoked: defineEvent('identity.personal_access_token.revoked', PersonalAccessTokenRevoked, topic),
   groupCreated: defineEvent('identity.group.created', GroupCreated, topic),

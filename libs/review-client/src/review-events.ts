@@ -3,7 +3,13 @@
  * decode them through these definitions. Their data are the messages of `proto/review/v1/events.proto`.
  */
 import { defineEvent } from '@platform/events';
-import { ApprovalRuleChanged, MergeRequestApprovalChanged, MergeRequestChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
+import {
+  ApprovalRuleChanged,
+  MergeRequestApprovalChanged,
+  MergeRequestChanged,
+  ProtectedBranchChanged,
+  RepositoryPushed,
+} from '@platform/proto/review/v1/events';
 
 /** Review's events travel on one topic, keyed by the project id. */
 export const REVIEW_TOPIC = 'review.events';
@@ -20,4 +26,7 @@ export const reviewEvents = {
   approvalRuleCreated: defineEvent('review.approval_rule.created', ApprovalRuleChanged, { topic: REVIEW_TOPIC }),
   approvalRuleUpdated: defineEvent('review.approval_rule.updated', ApprovalRuleChanged, { topic: REVIEW_TOPIC }),
   approvalRuleDeleted: defineEvent('review.approval_rule.deleted', ApprovalRuleChanged, { topic: REVIEW_TOPIC }),
+  protectedBranchCreated: defineEvent('review.protected_branch.created', ProtectedBranchChanged, { topic: REVIEW_TOPIC }),
+  protectedBranchUpdated: defineEvent('review.protected_branch.updated', ProtectedBranchChanged, { topic: REVIEW_TOPIC }),
+  protectedBranchDeleted: defineEvent('review.protected_branch.deleted', ProtectedBranchChanged, { topic: REVIEW_TOPIC }),
 };

@@ -1,4 +1,5 @@
 /** Composition root of the review service: project repositories, git over HTTP, branches, protected branches, commits, merge requests and approvals. */
+import { actorOf } from '@platform/auth';
 import { runService, type ServiceDefinition } from '@platform/service';
 import { createRouter } from '@platform/http';
 import { GrpcIdentityAccess, identityAccessFeature } from '@platform/identity-client';
@@ -45,7 +46,13 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
         storages: new RepositoryStorages(config.REPOSITORY_STORAGES),
         logger,
         onDefaultBranch: async (chosen) => {
-          await protectedBranches.protectDefaultBranch(chosen.projectId, chosen.branch);
+          // The pusher may see the project: its path names it in the protection's audit event.
+          const path = await access.project({ idOrPath: String(chosen.projectId), caller: chosen.caller }).then(
+            (project) => project.pathWithNamespace,
+            () => '',
+          );
+          const change = { project: { id: chosen.projectId, path }, actor: actorOf(chosen.caller) };
+          await protectedBranches.protectDefaultBranch(change, chosen.branch);
           await defaultBranch.set(chosen);
         },
       });

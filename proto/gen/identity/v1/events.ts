@@ -98,6 +98,22 @@ export interface GpgKeyRemoved {
 export interface PersonalAccessTokenRevoked {
   tokenId: number;
   userId: number;
+  /** The owner's username and the token's name, for audit events. */
+  username: string;
+  tokenName: string;
+}
+
+/** A personal access token was issued: by an administrator, by its owner, or as a rotated token's successor. */
+export interface PersonalAccessTokenCreated {
+  tokenId: number;
+  userId: number;
+  username: string;
+  tokenName: string;
+  scopes: string[];
+  /** YYYY-MM-DD; empty for a token that never expires. */
+  expiresAt: string;
+  /** The token it replaces when it was issued by rotation; 0 otherwise. */
+  rotatedFromId: number;
 }
 
 function createBaseUserSnapshot(): UserSnapshot {
@@ -1368,7 +1384,7 @@ export const GpgKeyRemoved: MessageFns<GpgKeyRemoved> = {
 };
 
 function createBasePersonalAccessTokenRevoked(): PersonalAccessTokenRevoked {
-  return { tokenId: 0, userId: 0 };
+  return { tokenId: 0, userId: 0, username: "", tokenName: "" };
 }
 
 export const PersonalAccessTokenRevoked: MessageFns<PersonalAccessTokenRevoked> = {
@@ -1378,6 +1394,12 @@ export const PersonalAccessTokenRevoked: MessageFns<PersonalAccessTokenRevoked> 
     }
     if (message.userId !== 0) {
       writer.uint32(16).int64(message.userId);
+    }
+    if (message.username !== "") {
+      writer.uint32(26).string(message.username);
+    }
+    if (message.tokenName !== "") {
+      writer.uint32(34).string(message.tokenName);
     }
     return writer;
   },
@@ -1411,6 +1433,22 @@ export const PersonalAccessTokenRevoked: MessageFns<PersonalAccessTokenRevoked> 
             message.userId = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tokenName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1435,6 +1473,12 @@ export const PersonalAccessTokenRevoked: MessageFns<PersonalAccessTokenRevoked> 
         : isSet(object.user_id)
         ? globalThis.Number(object.user_id)
         : 0,
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      tokenName: isSet(object.tokenName)
+        ? globalThis.String(object.tokenName)
+        : isSet(object.token_name)
+        ? globalThis.String(object.token_name)
+        : "",
     };
   },
 
@@ -1446,6 +1490,12 @@ export const PersonalAccessTokenRevoked: MessageFns<PersonalAccessTokenRevoked> 
     if (message.userId !== 0) {
       obj.userId = Math.round(message.userId);
     }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.tokenName !== "") {
+      obj.tokenName = message.tokenName;
+    }
     return obj;
   },
 
@@ -1456,6 +1506,193 @@ export const PersonalAccessTokenRevoked: MessageFns<PersonalAccessTokenRevoked> 
     const message = createBasePersonalAccessTokenRevoked();
     message.tokenId = object.tokenId ?? 0;
     message.userId = object.userId ?? 0;
+    message.username = object.username ?? "";
+    message.tokenName = object.tokenName ?? "";
+    return message;
+  },
+};
+
+function createBasePersonalAccessTokenCreated(): PersonalAccessTokenCreated {
+  return { tokenId: 0, userId: 0, username: "", tokenName: "", scopes: [], expiresAt: "", rotatedFromId: 0 };
+}
+
+export const PersonalAccessTokenCreated: MessageFns<PersonalAccessTokenCreated> = {
+  encode(message: PersonalAccessTokenCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tokenId !== 0) {
+      writer.uint32(8).int64(message.tokenId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    if (message.username !== "") {
+      writer.uint32(26).string(message.username);
+    }
+    if (message.tokenName !== "") {
+      writer.uint32(34).string(message.tokenName);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(50).string(message.expiresAt);
+    }
+    if (message.rotatedFromId !== 0) {
+      writer.uint32(56).int64(message.rotatedFromId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PersonalAccessTokenCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePersonalAccessTokenCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tokenId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tokenName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.rotatedFromId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PersonalAccessTokenCreated {
+    return {
+      tokenId: isSet(object.tokenId)
+        ? globalThis.Number(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.Number(object.token_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      tokenName: isSet(object.tokenName)
+        ? globalThis.String(object.tokenName)
+        : isSet(object.token_name)
+        ? globalThis.String(object.token_name)
+        : "",
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      rotatedFromId: isSet(object.rotatedFromId)
+        ? globalThis.Number(object.rotatedFromId)
+        : isSet(object.rotated_from_id)
+        ? globalThis.Number(object.rotated_from_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: PersonalAccessTokenCreated): unknown {
+    const obj: any = {};
+    if (message.tokenId !== 0) {
+      obj.tokenId = Math.round(message.tokenId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.tokenName !== "") {
+      obj.tokenName = message.tokenName;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.rotatedFromId !== 0) {
+      obj.rotatedFromId = Math.round(message.rotatedFromId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PersonalAccessTokenCreated>, I>>(base?: I): PersonalAccessTokenCreated {
+    return PersonalAccessTokenCreated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PersonalAccessTokenCreated>, I>>(object: I): PersonalAccessTokenCreated {
+    const message = createBasePersonalAccessTokenCreated();
+    message.tokenId = object.tokenId ?? 0;
+    message.userId = object.userId ?? 0;
+    message.username = object.username ?? "";
+    message.tokenName = object.tokenName ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.expiresAt = object.expiresAt ?? "";
+    message.rotatedFromId = object.rotatedFromId ?? 0;
     return message;
   },
 };

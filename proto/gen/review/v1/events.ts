@@ -76,6 +76,24 @@ export interface ApprovalRuleChanged {
   protectedBranchIds: number[];
 }
 
+/**
+ * A protected branch (a name or wildcard) of a project as it is after the change; for a deletion,
+ * as it was.
+ */
+export interface ProtectedBranchChanged {
+  projectId: number;
+  /** The project's full path, for audit events; empty where the change did not know it. */
+  projectPath: string;
+  protectedBranchId: number;
+  name: string;
+  /** The roles allowed each action: 0 no one, 30 developers, 40 maintainers, 60 administrators. */
+  pushAccessLevels: number[];
+  mergeAccessLevels: number[];
+  unprotectAccessLevels: number[];
+  allowForcePush: boolean;
+  codeOwnerApprovalRequired: boolean;
+}
+
 function createBaseRepositoryPushed(): RepositoryPushed {
   return { projectId: 0, ref: "", before: "", after: "", commitCount: 0, commitTitles: [] };
 }
@@ -931,6 +949,287 @@ export const ApprovalRuleChanged: MessageFns<ApprovalRuleChanged> = {
     message.userIds = object.userIds?.map((e) => e) || [];
     message.groupIds = object.groupIds?.map((e) => e) || [];
     message.protectedBranchIds = object.protectedBranchIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseProtectedBranchChanged(): ProtectedBranchChanged {
+  return {
+    projectId: 0,
+    projectPath: "",
+    protectedBranchId: 0,
+    name: "",
+    pushAccessLevels: [],
+    mergeAccessLevels: [],
+    unprotectAccessLevels: [],
+    allowForcePush: false,
+    codeOwnerApprovalRequired: false,
+  };
+}
+
+export const ProtectedBranchChanged: MessageFns<ProtectedBranchChanged> = {
+  encode(message: ProtectedBranchChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.projectPath !== "") {
+      writer.uint32(18).string(message.projectPath);
+    }
+    if (message.protectedBranchId !== 0) {
+      writer.uint32(24).int64(message.protectedBranchId);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.pushAccessLevels.length !== 0) {
+      writer.uint32(42).fork();
+      for (const v of message.pushAccessLevels) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.mergeAccessLevels.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.mergeAccessLevels) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.unprotectAccessLevels.length !== 0) {
+      writer.uint32(58).fork();
+      for (const v of message.unprotectAccessLevels) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.allowForcePush !== false) {
+      writer.uint32(64).bool(message.allowForcePush);
+    }
+    if (message.codeOwnerApprovalRequired !== false) {
+      writer.uint32(72).bool(message.codeOwnerApprovalRequired);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProtectedBranchChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProtectedBranchChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.projectPath = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.protectedBranchId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag === 40) {
+              message.pushAccessLevels.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 42) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.pushAccessLevels.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 6: {
+            if (tag === 48) {
+              message.mergeAccessLevels.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.mergeAccessLevels.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 7: {
+            if (tag === 56) {
+              message.unprotectAccessLevels.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 58) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.unprotectAccessLevels.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.allowForcePush = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.codeOwnerApprovalRequired = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProtectedBranchChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      projectPath: isSet(object.projectPath)
+        ? globalThis.String(object.projectPath)
+        : isSet(object.project_path)
+        ? globalThis.String(object.project_path)
+        : "",
+      protectedBranchId: isSet(object.protectedBranchId)
+        ? globalThis.Number(object.protectedBranchId)
+        : isSet(object.protected_branch_id)
+        ? globalThis.Number(object.protected_branch_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      pushAccessLevels: globalThis.Array.isArray(object?.pushAccessLevels)
+        ? object.pushAccessLevels.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.push_access_levels)
+        ? object.push_access_levels.map((e: any) => globalThis.Number(e))
+        : [],
+      mergeAccessLevels: globalThis.Array.isArray(object?.mergeAccessLevels)
+        ? object.mergeAccessLevels.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.merge_access_levels)
+        ? object.merge_access_levels.map((e: any) => globalThis.Number(e))
+        : [],
+      unprotectAccessLevels: globalThis.Array.isArray(object?.unprotectAccessLevels)
+        ? object.unprotectAccessLevels.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.unprotect_access_levels)
+        ? object.unprotect_access_levels.map((e: any) => globalThis.Number(e))
+        : [],
+      allowForcePush: isSet(object.allowForcePush)
+        ? globalThis.Boolean(object.allowForcePush)
+        : isSet(object.allow_force_push)
+        ? globalThis.Boolean(object.allow_force_push)
+        : false,
+      codeOwnerApprovalRequired: isSet(object.codeOwnerApprovalRequired)
+        ? globalThis.Boolean(object.codeOwnerApprovalRequired)
+        : isSet(object.code_owner_approval_required)
+        ? globalThis.Boolean(object.code_owner_approval_required)
+        : false,
+    };
+  },
+
+  toJSON(message: ProtectedBranchChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.projectPath !== "") {
+      obj.projectPath = message.projectPath;
+    }
+    if (message.protectedBranchId !== 0) {
+      obj.protectedBranchId = Math.round(message.protectedBranchId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.pushAccessLevels?.length) {
+      obj.pushAccessLevels = message.pushAccessLevels.map((e) => Math.round(e));
+    }
+    if (message.mergeAccessLevels?.length) {
+      obj.mergeAccessLevels = message.mergeAccessLevels.map((e) => Math.round(e));
+    }
+    if (message.unprotectAccessLevels?.length) {
+      obj.unprotectAccessLevels = message.unprotectAccessLevels.map((e) => Math.round(e));
+    }
+    if (message.allowForcePush !== false) {
+      obj.allowForcePush = message.allowForcePush;
+    }
+    if (message.codeOwnerApprovalRequired !== false) {
+      obj.codeOwnerApprovalRequired = message.codeOwnerApprovalRequired;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProtectedBranchChanged>, I>>(base?: I): ProtectedBranchChanged {
+    return ProtectedBranchChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProtectedBranchChanged>, I>>(object: I): ProtectedBranchChanged {
+    const message = createBaseProtectedBranchChanged();
+    message.projectId = object.projectId ?? 0;
+    message.projectPath = object.projectPath ?? "";
+    message.protectedBranchId = object.protectedBranchId ?? 0;
+    message.name = object.name ?? "";
+    message.pushAccessLevels = object.pushAccessLevels?.map((e) => e) || [];
+    message.mergeAccessLevels = object.mergeAccessLevels?.map((e) => e) || [];
+    message.unprotectAccessLevels = object.unprotectAccessLevels?.map((e) => e) || [];
+    message.allowForcePush = object.allowForcePush ?? false;
+    message.codeOwnerApprovalRequired = object.codeOwnerApprovalRequired ?? false;
     return message;
   },
 };

@@ -9,6 +9,8 @@ import { packageAuditEvents } from './translations/package-audit-events.ts';
 import { alertAuditEvents } from './translations/alert-audit-events.ts';
 import { settingsAuditEvents } from './translations/settings-audit-events.ts';
 import { approvalAuditEvents } from './translations/approval-audit-events.ts';
+import { tokenAuditEvents } from './translations/token-audit-events.ts';
+import { protectedBranchAuditEvents } from './translations/protected-branch-audit-events.ts';
 
 /** Every domain event type that becomes an audit event; one module per kind of source. */
 export const auditTranslations: AuditTranslation[] = [
@@ -20,6 +22,8 @@ export const auditTranslations: AuditTranslation[] = [
   ...alertAuditEvents,
   ...settingsAuditEvents,
   ...approvalAuditEvents,
+  ...tokenAuditEvents,
+  ...protectedBranchAuditEvents,
 ];
 
 const byType = new Map(auditTranslations.map((translation) => [translation.type, translation]));

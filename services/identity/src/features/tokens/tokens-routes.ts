@@ -21,8 +21,8 @@ export const tokensRoutes = [
     scope: 'api',
     input: createTokenParams,
     status: 201,
-    handle: async ({ input, deps: { tokens } }) => {
-      const { token, plain } = await tokens.create(input);
+    handle: async ({ caller, input, deps: { tokens } }) => {
+      const { token, plain } = await tokens.create(caller, input);
       return { ...personalAccessTokenView(token), token: plain };
     },
   }),

@@ -8,7 +8,7 @@ import { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { PersonalAccessToken } from './personal-access-token.entity.ts';
 import { digestToken, generateToken } from './token-digest.ts';
-import type { TokenListFilter, TokenStore } from './tokens-store.ts';
+import type { NewToken, TokenListFilter, TokenStore } from './tokens-store.ts';
 import type { CreateOwnTokenParams, CreateTokenParams, TokenListParams } from './tokens.schemas.ts';
 
 /** `last_used_at` is kept coarsely, as GitLab does: at most one write per token in this interval. */
@@ -51,19 +51,47 @@ export class TokensService {
   }
 
   /** Issues a token for a user; the plain token is returned here and never again. */
-  async create(input: CreateTokenParams): Promise<{ token: PersonalAccessToken; plain: string }> {
+  async create(issuer: AuthenticatedCaller, input: CreateTokenParams): Promise<{ token: PersonalAccessToken; plain: string }> {
     if (input.expires_at !== undefined && input.expires_at <= today()) {
       throw new InputError('expires_at must be in the future');
     }
-    const user = await this.#users.findById(input.user_id);
-    if (!user) throw new NotFoundError('User');
+    return this.#em.transactional(async (em) => {
+      const user = await this.#users.findById(input.user_id);
+      if (!user) throw new NotFoundError('User');
+      return this.#issue(em, {
+        user,
+        actor: issuer,
+        token: { userId: user.id, name: input.name, scopes: input.scopes, expiresAt: input.expires_at ?? null },
+      });
+    });
+  }
+
+  /** Stores a new token and records its creation in the same transaction. */
+  async #issue(
+    em: EntityManager,
+    options: {
+      user: Pick<User, 'id' | 'username'>;
+      actor: AuthenticatedCaller;
+      token: Omit<NewToken, 'tokenDigest'>;
+      rotatedFromId?: number;
+    },
+  ): Promise<{ token: PersonalAccessToken; plain: string }> {
     const plain = generateToken();
-    const token = await this.#tokens.insert({
-      userId: user.id,
-      name: input.name,
-      tokenDigest: digestToken(plain),
-      scopes: input.scopes,
-      expiresAt: input.expires_at ?? null,
+    const token = await this.#tokens.insert({ ...options.token, tokenDigest: digestToken(plain) });
+    recordEvent(em, {
+      ...identityEvents.personalAccessTokenCreated.event({
+        aggregateId: token.userId,
+        data: {
+          tokenId: token.id,
+          userId: token.userId,
+          username: options.user.username,
+          tokenName: token.name,
+          scopes: token.scopes,
+          expiresAt: token.expiresAt ?? '',
+          rotatedFromId: options.rotatedFromId ?? 0,
+        },
+      }),
+      actor: actorOf(options.actor),
     });
     return { token, plain };
   }
@@ -127,7 +155,7 @@ export class TokensService {
     await this.#em.transactional(async (em) => {
       const token = await this.show(viewer, id);
       if (!(await this.#tokens.revoke(token.id))) throw new InputError('Token already revoked');
-      recordEvent(em, { ...this.#revokedEvent(token), actor: actorOf(viewer) });
+      recordEvent(em, { ...this.#revokedEvent(token, await this.#ownerOf(token)), actor: actorOf(viewer) });
     });
   }
 
@@ -141,28 +169,32 @@ export class TokensService {
     return this.#em.transactional(async (em) => {
       const old = await this.show(viewer, id);
       if (!(await this.#tokens.revoke(old.id))) throw new InputError('Token already revoked');
-      recordEvent(em, { ...this.#revokedEvent(old), actor: actorOf(viewer) });
-      const plain = generateToken();
-      const token = await this.#tokens.insert({
-        userId: old.userId,
-        name: old.name,
-        tokenDigest: digestToken(plain),
-        scopes: old.scopes,
-        expiresAt: expiresAt ?? daysFromToday(ROTATED_LIFETIME_DAYS),
+      const owner = await this.#ownerOf(old);
+      recordEvent(em, { ...this.#revokedEvent(old, owner), actor: actorOf(viewer) });
+      return this.#issue(em, {
+        user: owner,
+        actor: viewer,
+        token: { userId: old.userId, name: old.name, scopes: old.scopes, expiresAt: expiresAt ?? daysFromToday(ROTATED_LIFETIME_DAYS) },
+        rotatedFromId: old.id,
       });
-      return { token, plain };
     });
   }
 
   /** `POST /user/personal_access_tokens`: a user's own token, with only the scopes GitLab allows there. */
   createOwn(viewer: AuthenticatedCaller, input: CreateOwnTokenParams): Promise<{ token: PersonalAccessToken; plain: string }> {
-    return this.create({ ...input, user_id: viewer.userId });
+    return this.create(viewer, { ...input, user_id: viewer.userId });
   }
 
-  #revokedEvent(token: PersonalAccessToken) {
+  async #ownerOf(token: PersonalAccessToken): Promise<Pick<User, 'id' | 'username'>> {
+    const owner = await this.#users.findById(token.userId);
+    // A token outlives no user (they are deleted with their owner); the id alone stands in otherwise.
+    return { id: token.userId, username: owner?.username ?? String(token.userId) };
+  }
+
+  #revokedEvent(token: PersonalAccessToken, owner: Pick<User, 'username'>) {
     return identityEvents.personalAccessTokenRevoked.event({
       aggregateId: token.userId,
-      data: { tokenId: token.id, userId: token.userId },
+      data: { tokenId: token.id, userId: token.userId, username: owner.username, tokenName: token.name },
     });
   }
 

@@ -93,7 +93,12 @@ describe('personal access tokens', () => {
     await expect(authenticate(token.token)).rejects.not.toBeInstanceOf(InvalidTokenError);
     expect((await harness.api.delete(`/api/v4/personal_access_tokens/${token.id}`).set(asOwner)).status).toBe(400);
     const events = await harness.outboxEvents('identity.personal_access_token.revoked');
-    expect(events.map((event) => event.data)).toContainEqual({ tokenId: token.id, userId: owner.id });
+    expect(events.map((event) => event.data)).toContainEqual({
+      tokenId: token.id,
+      userId: owner.id,
+      username: owner.username,
+      tokenName: 'token',
+    });
 
     const theirs = await issue(other.id);
     expect((await harness.api.delete(`/api/v4/personal_access_tokens/${theirs.id}`).set(asOwner)).status).toBe(404);
@@ -110,6 +115,11 @@ describe('personal access tokens', () => {
     expect(rotated.body.id).not.toBe(old.id);
     await expect(authenticate(old.token)).rejects.toBeInstanceOf(UnauthorizedError);
     expect((await authenticate(rotated.body.token)).tokenId).toBe(rotated.body.id);
+    // Issued and rotated tokens are published for audit, the successor naming the token it replaces.
+    const created = (await harness.outboxEvents('identity.personal_access_token.created')).map((event) => event.data);
+    const issued = { userId: owner.id, username: owner.username, tokenName: 'rotating', scopes: ['read_api', 'read_user'] };
+    expect(created).toContainEqual({ ...issued, tokenId: old.id });
+    expect(created).toContainEqual({ ...issued, tokenId: rotated.body.id, expiresAt: inAWeek, rotatedFromId: old.id });
 
     const again = await harness.api
       .post('/api/v4/personal_access_tokens/self/rotate')

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import type { Caller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ForbiddenError } from '@platform/errors';
 import { pageParams, pageShape, params, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import { MAINTAINER_ACCESS, PROTECTED_ACCESS_LEVELS, type ProtectedAction } from './branch-protection.ts';
 import type { ProtectedBranchesService } from './protected-branches-service.ts';
 import { protectedBranchView } from './protected-branch-views.ts';
+import type { ProtectionChange } from './protected-branches.events.ts';
 
 export interface ProtectedBranchesRouteDeps {
   access: IdentityAccess;
@@ -19,6 +20,10 @@ async function maintainedProject(deps: ProtectedBranchesRouteDeps, caller: Calle
   const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
   if (!project.isAdmin && project.accessLevel < MAINTAINER_ACCESS) throw new ForbiddenError();
   return project;
+}
+
+function changeBy(caller: AuthenticatedCaller, project: ProjectAccess): ProtectionChange {
+  return { project: { id: project.id, path: project.pathWithNamespace }, actor: actorOf(caller) };
 }
 
 const accessLevel = () =>
@@ -92,7 +97,7 @@ export const protectedBranchesRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const project = await maintainedProject(deps, caller, input.id);
-      const protection = await deps.protectedBranches.create(project.id, {
+      const protection = await deps.protectedBranches.create(changeBy(caller, project), {
         name: input.name,
         accessLevels: {
           push: levelsOf(input, 'push') ?? [MAINTAINER_ACCESS],
@@ -124,7 +129,7 @@ export const protectedBranchesRoutes = [
         const levels = levelsOf(input, action);
         if (levels !== undefined) accessLevels[action] = levels;
       }
-      const updated = await deps.protectedBranches.update(project.id, input.name, {
+      const updated = await deps.protectedBranches.update(changeBy(caller, project), input.name, {
         allowForcePush: input.allow_force_push,
         codeOwnerApprovalRequired: input.code_owner_approval_required,
         accessLevels,
@@ -141,7 +146,10 @@ export const protectedBranchesRoutes = [
     input: z.object({ id: params.idOrPath(), name: nameParam }),
     handle: async ({ caller, input, deps }) => {
       const project = await maintainedProject(deps, caller, input.id);
-      await deps.protectedBranches.unprotect(project.id, input.name, { accessLevel: project.accessLevel, isAdmin: project.isAdmin });
+      await deps.protectedBranches.unprotect(changeBy(caller, project), input.name, {
+        accessLevel: project.accessLevel,
+        isAdmin: project.isAdmin,
+      });
     },
   }),
 ];

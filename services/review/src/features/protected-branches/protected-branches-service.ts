@@ -8,6 +8,7 @@ import {
   type PushPolicy,
 } from './branch-protection.ts';
 import type { ProtectedBranchInput, ProtectedBranchStore } from './protected-branches-store.ts';
+import type { ProtectionChange } from './protected-branches.events.ts';
 
 /**
  * GitLab's default protection of a default branch (`default_branch_protection` 2, "fully
@@ -37,12 +38,12 @@ export class ProtectedBranchesService {
     return found;
   }
 
-  create(projectId: number, input: ProtectedBranchInput): Promise<BranchProtection> {
-    return this.#store.create(projectId, input);
+  create(change: ProtectionChange, input: ProtectedBranchInput): Promise<BranchProtection> {
+    return this.#store.create(change, input);
   }
 
   async update(
-    projectId: number,
+    change: ProtectionChange,
     name: string,
     changes: {
       allowForcePush?: boolean | undefined;
@@ -50,21 +51,21 @@ export class ProtectedBranchesService {
       accessLevels?: Partial<Record<ProtectedAction, number[]>>;
     },
   ): Promise<BranchProtection> {
-    const updated = await this.#store.update(projectId, name, changes);
+    const updated = await this.#store.update(change, name, changes);
     if (!updated) throw new NotFoundError();
     return updated;
   }
 
   /** Removes the protection; only those its unprotect levels admit may. */
-  async unprotect(projectId: number, name: string, actor: Actor): Promise<void> {
-    const found = await this.get(projectId, name);
+  async unprotect(change: ProtectionChange, name: string, actor: Actor): Promise<void> {
+    const found = await this.get(change.project.id, name);
     if (!admits(found.accessLevels.unprotect, actor)) throw new ForbiddenError();
-    await this.#store.delete(projectId, name);
+    await this.#store.delete(change, name);
   }
 
   /** Protects a repository's first branch, the default branch, as GitLab does by default. */
-  async protectDefaultBranch(projectId: number, branch: string): Promise<void> {
-    await this.#store.createIfMissing(projectId, { name: branch, ...DEFAULT_BRANCH_PROTECTION });
+  async protectDefaultBranch(change: ProtectionChange, branch: string): Promise<void> {
+    await this.#store.createIfMissing(change, { name: branch, ...DEFAULT_BRANCH_PROTECTION });
   }
 
   /** What the pre-receive hook needs to judge a push by `pusher`. */

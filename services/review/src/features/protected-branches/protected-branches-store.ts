@@ -1,7 +1,11 @@
 import type { EntityManager } from '@platform/db';
 import { translateDbError } from '@platform/db';
+import { recordEvent, type EventDefinition } from '@platform/events';
+import type { ProtectedBranchChanged } from '@platform/proto/review/v1/events';
+import { reviewEvents } from '@platform/review-client';
 import type { BranchProtection, ProtectedAction } from './branch-protection.ts';
 import { ProtectedBranch, ProtectedBranchAccessLevel } from './protected-branch.entity.ts';
+import { protectedBranchEvent, type ProtectionChange } from './protected-branches.events.ts';
 
 /** What a new protected branch is made of; each action lists the roles allowed it. */
 export interface ProtectedBranchInput {
@@ -15,12 +19,12 @@ export interface ProtectedBranchStore {
   /** A project's protected branches, oldest first. */
   list(projectId: number): Promise<BranchProtection[]>;
   find(projectId: number, name: string): Promise<BranchProtection | null>;
-  /** ConflictError when the project protects that name already. */
-  create(projectId: number, input: ProtectedBranchInput): Promise<BranchProtection>;
+  /** ConflictError when the project protects that name already. Each change is recorded as a review event in its transaction. */
+  create(change: ProtectionChange, input: ProtectedBranchInput): Promise<BranchProtection>;
   /** Protects `input.name` unless something protects that exact name already; false then. */
-  createIfMissing(projectId: number, input: ProtectedBranchInput): Promise<boolean>;
+  createIfMissing(change: ProtectionChange, input: ProtectedBranchInput): Promise<boolean>;
   update(
-    projectId: number,
+    change: ProtectionChange,
     name: string,
     changes: {
       allowForcePush?: boolean | undefined;
@@ -29,7 +33,7 @@ export interface ProtectedBranchStore {
     },
   ): Promise<BranchProtection | null>;
   /** False when there was none. */
-  delete(projectId: number, name: string): Promise<boolean>;
+  delete(change: ProtectionChange, name: string): Promise<boolean>;
 }
 
 const ACTIONS: ProtectedAction[] = ['push', 'merge', 'unprotect'];
@@ -75,6 +79,12 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
     return found ?? null;
   }
 
+  /** Records `definition`'s event about the branch as it now is in `em`'s transaction. */
+  async #record(em: EntityManager, definition: EventDefinition<ProtectedBranchChanged>, change: ProtectionChange, branch: ProtectedBranch) {
+    const [protection] = await this.#withLevels(em, [branch]);
+    if (protection) recordEvent(em, { ...protectedBranchEvent(definition, change, protection), actor: change.actor });
+  }
+
   #addLevels(em: EntityManager, protectedBranchId: number, accessLevels: Partial<Record<ProtectedAction, number[]>>): void {
     for (const action of ACTIONS) {
       for (const accessLevel of accessLevels[action] ?? [])
@@ -82,12 +92,12 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
     }
   }
 
-  async create(projectId: number, input: ProtectedBranchInput): Promise<BranchProtection> {
+  async create(change: ProtectionChange, input: ProtectedBranchInput): Promise<BranchProtection> {
     try {
       const id = await this.#em.fork().transactional(async (em) => {
         const now = new Date();
         const branch = em.create(ProtectedBranch, {
-          projectId,
+          projectId: change.project.id,
           name: input.name,
           allowForcePush: input.allowForcePush,
           codeOwnerApprovalRequired: input.codeOwnerApprovalRequired,
@@ -97,6 +107,7 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
         await em.flush();
         this.#addLevels(em, branch.id, input.accessLevels);
         await em.flush();
+        await this.#record(em, reviewEvents.protectedBranchCreated, change, branch);
         return branch.id;
       });
       const em = this.#em.fork();
@@ -108,24 +119,25 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
     }
   }
 
-  async createIfMissing(projectId: number, input: ProtectedBranchInput): Promise<boolean> {
+  async createIfMissing(change: ProtectionChange, input: ProtectedBranchInput): Promise<boolean> {
     return this.#em.fork().transactional(async (em) => {
       const now = new Date();
       const rows = await em.execute<Array<{ id: string }>>(
         `insert into protected_branches (project_id, name, allow_force_push, code_owner_approval_required, created_at, updated_at)
          values (?, ?, ?, ?, ?, ?) on conflict (project_id, name) do nothing returning id`,
-        [projectId, input.name, input.allowForcePush, input.codeOwnerApprovalRequired, now, now],
+        [change.project.id, input.name, input.allowForcePush, input.codeOwnerApprovalRequired, now, now],
       );
       const [row] = rows;
       if (!row) return false;
       this.#addLevels(em, Number(row.id), input.accessLevels);
       await em.flush();
+      await this.#record(em, reviewEvents.protectedBranchCreated, change, await em.findOneOrFail(ProtectedBranch, { id: Number(row.id) }));
       return true;
     });
   }
 
   async update(
-    projectId: number,
+    change: ProtectionChange,
     name: string,
     changes: {
       allowForcePush?: boolean | undefined;
@@ -134,7 +146,7 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
     },
   ): Promise<BranchProtection | null> {
     const found = await this.#em.fork().transactional(async (em) => {
-      const branch = await em.findOne(ProtectedBranch, { projectId, name });
+      const branch = await em.findOne(ProtectedBranch, { projectId: change.project.id, name });
       if (!branch) return false;
       if (changes.allowForcePush !== undefined) branch.allowForcePush = changes.allowForcePush;
       if (changes.codeOwnerApprovalRequired !== undefined) branch.codeOwnerApprovalRequired = changes.codeOwnerApprovalRequired;
@@ -144,12 +156,20 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
         await em.nativeDelete(ProtectedBranchAccessLevel, { protectedBranchId: branch.id, action: { $in: replaced } });
       this.#addLevels(em, branch.id, changes.accessLevels ?? {});
       await em.flush();
+      await this.#record(em, reviewEvents.protectedBranchUpdated, change, branch);
       return true;
     });
-    return found ? this.find(projectId, name) : null;
+    return found ? this.find(change.project.id, name) : null;
   }
 
-  async delete(projectId: number, name: string): Promise<boolean> {
-    return (await this.#em.fork().nativeDelete(ProtectedBranch, { projectId, name })) > 0;
+  async delete(change: ProtectionChange, name: string): Promise<boolean> {
+    return this.#em.fork().transactional(async (em) => {
+      const branch = await em.findOne(ProtectedBranch, { projectId: change.project.id, name });
+      if (!branch) return false;
+      // Recorded as it was, levels included, before they go with it.
+      await this.#record(em, reviewEvents.protectedBranchDeleted, change, branch);
+      await em.nativeDelete(ProtectedBranch, { id: branch.id });
+      return true;
+    });
   }
 }
