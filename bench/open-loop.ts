@@ -51,6 +51,10 @@ export interface OpenLoopResult {
 export interface OpenLoopOptions {
   url: string;
   headers?: Record<string, string>;
+  /** GET unless given. */
+  method?: string;
+  /** The body of request `index` (a POST's), when there is one. */
+  body?: (index: number) => string;
   rate: number;
   durationSeconds: number;
   /** Keep-alive connections the generator may open; more requests wait for one (and that wait counts). */
@@ -94,8 +98,16 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
       else non2xx += 1;
       settle(request);
     };
+    const body = options.body?.(index);
     const request = http.request(
-      { agent, host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers: options.headers },
+      {
+        agent,
+        method: options.method ?? 'GET',
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        headers: body === undefined ? options.headers : { ...options.headers, 'Content-Length': String(Buffer.byteLength(body)) },
+      },
       (response) => {
         response.on('data', () => {});
         response.on('end', () => finish(response.statusCode ?? 0));
@@ -104,7 +116,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
     );
     request.on('error', () => finish(undefined));
     pending.add(request);
-    request.end();
+    request.end(body);
   };
 
   let sent = 0;

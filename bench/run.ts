@@ -19,7 +19,7 @@
  * against), BENCH_PROFILE=1 (services write `node --cpu-prof` profiles to bench/results/profiles/),
  * DATABASE_URL and KAFKA_BROKERS (use these instead of local ones).
  */
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -30,6 +30,7 @@ import { z } from 'zod';
 import { CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
 import { loadConfig, listFromEnv } from '@platform/config';
 import { databaseUrlFor, ensureKafkaJars, resolvePostgres, startKafkaBroker, startPlatform } from '@platform/devstack';
+import { startBareServer } from './bare-ceiling.ts';
 import { openLoop, verdict, type OpenLoopResult } from './open-loop.ts';
 import { largeSize, seed, STANDARD_SIZE, type SeededData } from './seed.ts';
 
@@ -192,16 +193,6 @@ async function quiesce(target: { url: string; headers: Record<string, string> })
     }
     if (performance.now() - started < 200) return;
   }
-}
-
-async function startBareServer(routes: Record<string, unknown>): Promise<{ url: string; stop(): void }> {
-  const child = fork(path.join(import.meta.dirname, 'bare-server.ts'), [], { stdio: 'inherit' });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message: { port: number }) => resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-    child.send({ routes });
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.disconnect() };
 }
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
