@@ -6,6 +6,9 @@ import { ActivityUser } from './activity-user.entity.ts';
 
 export type NewActivityEvent = Omit<ActivityEvent, 'id'>;
 
+/** User ids are PostgreSQL integers. */
+const MAX_USER_ID = 2_147_483_647;
+
 export interface ActivityEventFilter {
   authorId?: number | undefined;
   projectId?: number | undefined;
@@ -87,7 +90,11 @@ export class PgActivityEventStore implements ActivityEventStore {
   }
 
   async findUser(idOrUsername: string): Promise<ActivityUser | null> {
-    if (/^\d+$/.test(idOrUsername)) return this.#em.findOne(ActivityUser, { id: Number(idOrUsername) });
+    if (/^\d+$/.test(idOrUsername)) {
+      const id = Number(idOrUsername);
+      // An id beyond the column's range names nobody.
+      return id <= MAX_USER_ID ? this.#em.findOne(ActivityUser, { id }) : null;
+    }
     const [row] = await this.#em.execute('select * from activity_users where lower(username) = lower(?) limit 1', [idOrUsername]);
     const found = row ? this.#em.map(ActivityUser, row) : undefined;
     return found ?? null;

@@ -202,6 +202,8 @@ describe('project events', () => {
       { target_type: 'MergeRequest' },
       { before: '2026-13-01' },
       { after: 'yesterday' },
+      { after: '0000-01-01' },
+      { before: '9999-12-31' },
       { sort: 'up' },
     ];
     for (const query of refused) {
@@ -241,6 +243,7 @@ describe("a user's events", () => {
     const response = await list('/api/v4/users/nobody/events', admin);
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ message: '404 User Not Found' });
+    expect((await list('/api/v4/users/99999999999999/events', admin)).status).toBe(404);
   });
 });
 

@@ -20,7 +20,9 @@ const day = () =>
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'is invalid')
     .transform((value, context) => {
       const parsed = new Date(`${value}T00:00:00Z`);
-      if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value) {
+      // Years PostgreSQL stores, with room for the day after (`after` starts there).
+      const year = parsed.getUTCFullYear();
+      if (Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== value || year < 1 || year > 9998) {
         context.addIssue({ code: 'custom', message: 'is invalid' });
         return z.NEVER;
       }
