@@ -1,6 +1,7 @@
 /** Composition root of the identity service: its features, and what each is given of the others. */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { IDENTITY_TOPIC } from '@platform/identity-client';
+import { applicationSettingsFeature, applicationSettingsSource, type ApplicationSettingsSource } from '@platform/admin-client';
 import { readConfig, type IdentityConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { accessEntities, createAccessCore } from './features/access/access-core.ts';
@@ -22,7 +23,11 @@ import { createUsersFeature, usersEntities } from './features/users/users-featur
 import { AvatarStorage } from './features/avatars/avatar-storage.ts';
 import { createUploadsFeature } from './features/uploads/uploads-feature.ts';
 
-export function identityService(config: IdentityConfig): ServiceDefinition<IdentityConfig> {
+/** `applicationSettings` replaces the admin service's settings (tests give fixed ones). */
+export function identityService(
+  config: IdentityConfig,
+  clients: { applicationSettings?: ApplicationSettingsSource } = {},
+): ServiceDefinition<IdentityConfig> {
   return {
     name: 'identity',
     config,
@@ -44,20 +49,40 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
     publishes: [IDENTITY_TOPIC],
     features: ({ em, orm, logger }) => {
       const views = { externalUrl: config.EXTERNAL_URL.replace(/\/$/, '') };
+      const settings =
+        clients.applicationSettings ??
+        applicationSettingsSource({
+          address: config.ADMIN_GRPC_ADDRESS,
+          internalSecret: config.INTERNAL_SECRET,
+          service: 'identity',
+          kafkaBrokers: config.KAFKA_BROKERS,
+          topicPrefix: config.KAFKA_TOPIC_PREFIX,
+          logger,
+        });
       const access = createAccessCore(em);
       const avatars = new AvatarStorage({ directory: config.DATA_DIR });
-      const users = createUsersFeature({ em, avatars, views });
+      const users = createUsersFeature({ em, avatars, views, settings });
       const tokens = createTokensFeature({ em, users: users.store, rootToken: config.ROOT_TOKEN });
       const members = createMembersFeature({ em, orm, logger, access, users: users.store, views });
-      const projects = createProjectsFeature({ em, orm, logger, access, members: members.members, users: users.store, avatars, views });
-      const groups = createGroupsFeature({ em, access, members: members.members, projects, users: users.store, avatars, views });
+      const projects = createProjectsFeature({
+        em,
+        orm,
+        logger,
+        access,
+        members: members.members,
+        users: users.store,
+        avatars,
+        views,
+        settings,
+      });
+      const groups = createGroupsFeature({ em, access, members: members.members, projects, users: users.store, avatars, views, settings });
       const scim = createScimFeature({ em, logger, access: access.policy, groups: groups.store, members, users: users.store });
       return [
         users,
         tokens,
         createServerMetadataFeature({ revision: config.PLATFORM_REVISION }),
         createCustomAttributesFeature({ em, access: access.policy, userAttributes: users.customAttributes }),
-        createSshKeysFeature({ em, users: users.users, views }),
+        createSshKeysFeature({ em, users: users.users, views, settings }),
         createGpgKeysFeature({ em, users: users.users }),
         createUserStatusFeature({ em, users: users.users }),
         createSamlProvidersFeature({ em, groups: scim.singleSignOnGroups }),
@@ -76,6 +101,7 @@ export function identityService(config: IdentityConfig): ServiceDefinition<Ident
           views,
         }),
         createUploadsFeature({ orm, avatars, users: users.store, access: access.policy, logger }),
+        applicationSettingsFeature(settings),
       ];
     },
   };

@@ -26,12 +26,16 @@ export interface IdentityHarness extends ServiceHarness<RunningService> {
   ): Promise<AuthenticatedCaller>;
 }
 
-export async function startIdentityHarness(label: string, env: Record<string, string> = {}): Promise<IdentityHarness> {
+export async function startIdentityHarness(
+  label: string,
+  env: Record<string, string> = {},
+  clients: Parameters<typeof identityService>[1] = {},
+): Promise<IdentityHarness> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `identity-${label}-`));
   const harness = await startServiceHarness({
     label,
     env: { EXTERNAL_URL: TEST_EXTERNAL_URL, ROOT_TOKEN: TEST_ROOT_TOKEN, DATA_DIR: dataDir, ...env },
-    start: (testEnv) => startService(identityService(readConfig(testEnv))),
+    start: (testEnv) => startService(identityService(readConfig(testEnv), clients)),
   });
   const grpc = new IdentityServiceClient(
     `127.0.0.1:${harness.service.grpcPort}`,

@@ -1,3 +1,4 @@
+import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { Feature } from '@platform/service';
@@ -35,6 +36,7 @@ export function createGroupsFeature(deps: {
   users: UserStore;
   avatars: AvatarStorage;
   views: NamespaceViewContext;
+  settings: ApplicationSettingsSource;
 }): GroupsFeature {
   const { em, access } = deps;
   const store = new PgGroupStore(em);
@@ -47,6 +49,7 @@ export function createGroupsFeature(deps: {
     access: access.policy,
     users: deps.users,
     customAttributes: new PgCustomAttributeStore(em, 'group'),
+    settings: deps.settings,
   });
   const transfers = new GroupTransferService({
     em,

@@ -7,6 +7,7 @@ import { VISIBILITIES, VISIBILITY_RANK, type Group, type Visibility } from '../a
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE } from '../access/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
+import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { Keyset } from '../access/sql-helpers.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
 import { projectDeletedEvent, projectSnapshot } from '../projects/projects.events.ts';
@@ -100,6 +101,8 @@ export class GroupsService {
   readonly #users: UserStore;
   readonly #customAttributes: CustomAttributeStore;
 
+  readonly #settings: ApplicationSettingsSource;
+
   constructor(options: {
     em: EntityManager;
     groups: GroupStore;
@@ -109,8 +112,11 @@ export class GroupsService {
     access: AccessPolicy;
     users: UserStore;
     customAttributes: CustomAttributeStore;
+    /** The default visibility comes from the application settings. */
+    settings: ApplicationSettingsSource;
   }) {
     this.#em = options.em;
+    this.#settings = options.settings;
     this.#groups = options.groups;
     this.#projects = options.projects;
     this.#namespaces = options.namespaces;
@@ -171,8 +177,12 @@ export class GroupsService {
       const user = await this.#users.findById(viewer.userId);
       if (!user?.canCreateGroup || user.external) throw new ForbiddenError();
     }
-    const attributes = attributeChanges(input);
-    const visibility = (attributes.visibility ?? 'private') as Visibility;
+    const given = attributeChanges(input);
+    // Without a visibility, the instance's default, lowered to what the parent allows.
+    const preferred = this.#settings.current().defaultGroupVisibility as Visibility;
+    const ceiling = (parent?.visibility ?? 'public') as Visibility;
+    const visibility = (given.visibility ?? (VISIBILITY_RANK[preferred] <= VISIBILITY_RANK[ceiling] ? preferred : ceiling)) as Visibility;
+    const attributes = { ...given, visibility };
     if (parent && VISIBILITY_RANK[visibility] > VISIBILITY_RANK[parent.visibility as Visibility]) {
       throw new FieldValidationError({
         visibility_level: [`${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`],

@@ -1,3 +1,4 @@
+import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { EntityManager, Orm } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { Logger } from '@platform/logger';
@@ -36,6 +37,7 @@ export function createProjectsFeature(deps: {
   users: UserStore;
   avatars: AvatarStorage;
   views: NamespaceViewContext;
+  settings: ApplicationSettingsSource;
 }): ProjectsFeature {
   const { em, access } = deps;
   const store = new PgProjectStore({ em, namespaces: access.namespaces });
@@ -48,6 +50,7 @@ export function createProjectsFeature(deps: {
     access: access.policy,
     users: deps.users,
     customAttributes: new PgCustomAttributeStore(em, 'project'),
+    settings: deps.settings,
   });
   const transfers = new ProjectTransferService({
     em,

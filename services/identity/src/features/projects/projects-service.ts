@@ -6,6 +6,7 @@ import { VISIBILITY_RANK, type Namespace, type Visibility } from '../access/name
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE, pathFromName } from '../access/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
+import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { Keyset } from '../access/sql-helpers.ts';
 import type { GroupLookup } from '../access/group-lookup.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
@@ -178,6 +179,8 @@ export class ProjectsService {
   readonly #users: UserStore;
   readonly #customAttributes: CustomAttributeStore;
 
+  readonly #settings: ApplicationSettingsSource;
+
   constructor(options: {
     em: EntityManager;
     projects: ProjectStore;
@@ -187,8 +190,11 @@ export class ProjectsService {
     access: AccessPolicy;
     users: UserStore;
     customAttributes: CustomAttributeStore;
+    /** Default visibility and projects limit come from the application settings. */
+    settings: ApplicationSettingsSource;
   }) {
     this.#em = options.em;
+    this.#settings = options.settings;
     this.#projects = options.projects;
     this.#namespaces = options.namespaces;
     this.#groups = options.groups;
@@ -248,8 +254,10 @@ export class ProjectsService {
     if (!isValidName(name)) problems.name = [NAME_MESSAGE];
     if (!isValidPath(path)) problems.path = [PATH_MESSAGE];
     if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
-    const attributes = attributeChanges(input, null);
-    this.#checkVisibility(namespace, (attributes.visibility ?? 'private') as Visibility);
+    const given = attributeChanges(input, null);
+    // Without a visibility, the instance's default, lowered to what the namespace allows.
+    const attributes = { ...given, visibility: given.visibility ?? this.#defaultVisibility(namespace) };
+    this.#checkVisibility(namespace, attributes.visibility as Visibility);
     if (namespace.kind === 'user') await this.#checkProjectLimit(namespace);
 
     return this.#em.transactional(async (em) => {
@@ -496,6 +504,12 @@ export class ProjectsService {
   }
 
   /** A project is never more visible than the group it is in. */
+  #defaultVisibility(namespace: Namespace): Visibility {
+    const preferred = this.#settings.current().defaultProjectVisibility as Visibility;
+    const ceiling = namespace.visibility as Visibility;
+    return VISIBILITY_RANK[preferred] <= VISIBILITY_RANK[ceiling] ? preferred : ceiling;
+  }
+
   #checkVisibility(namespace: Namespace, visibility: Visibility): void {
     if (namespace.kind !== 'group') return;
     if (VISIBILITY_RANK[visibility] > VISIBILITY_RANK[namespace.visibility as Visibility]) {

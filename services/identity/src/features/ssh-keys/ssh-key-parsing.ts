@@ -1,10 +1,14 @@
 import sshpk from 'sshpk';
+import { RESTRICTED_KEY_TYPES, type RestrictedKeyType } from './ssh-key-restrictions.ts';
 
 /** GitLab's limit on the length of a key as given. */
 const MAXIMUM_SSH_KEY_LENGTH = 5000;
 const MINIMUM_RSA_BITS = 1024;
 
 export interface ParsedSshKey {
+  /** The key type restrictions apply to; undefined for types they do not name (security keys). */
+  type: RestrictedKeyType | undefined;
+  bits: number;
   /** `ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-nistp256`... */
   algorithm: string;
   /** The key in OpenSSH's one-line form: algorithm, base64 body and the given comment. */
@@ -36,6 +40,8 @@ export function parseSshKey(text: string): SshKeyParse {
   return {
     ok: true,
     key: {
+      type: RESTRICTED_KEY_TYPES.find((type) => type === key.type),
+      bits: key.size,
       algorithm: line.split(' ')[0] ?? key.type,
       line,
       fingerprintSha256: key

@@ -1,3 +1,4 @@
+import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { Feature } from '@platform/service';
@@ -11,7 +12,12 @@ import { sshKeysRoutes } from './ssh-keys-routes.ts';
 export const sshKeysEntities = [SshKey];
 
 /** Users' SSH keys. */
-export function createSshKeysFeature(deps: { em: EntityManager; users: UsersService; views: ViewContext }): Feature {
-  const sshKeys = new SshKeysService({ em: deps.em, keys: new PgSshKeyStore(deps.em) });
+export function createSshKeysFeature(deps: {
+  em: EntityManager;
+  users: UsersService;
+  views: ViewContext;
+  settings: ApplicationSettingsSource;
+}): Feature {
+  const sshKeys = new SshKeysService({ em: deps.em, keys: new PgSshKeyStore(deps.em), settings: deps.settings });
   return { routes: [createRouter(sshKeysRoutes, { sshKeys, users: deps.users, views: deps.views })] };
 }

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ApplicationSettingsSource } from '@platform/admin-client';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
 import type { User } from '../users/user.entity.ts';
 import type { SshKey } from './ssh-key.entity.ts';
 import { parseSshKey } from './ssh-key-parsing.ts';
+import { keyRestrictionProblem } from './ssh-key-restrictions.ts';
 import type { SshKeyStore } from './ssh-keys-store.ts';
 import type { AddSshKeyParams } from './ssh-keys.schemas.ts';
 import { sshKeyAddedEvent, sshKeyRemovedEvent } from './ssh-keys.events.ts';
@@ -15,10 +17,12 @@ const MAXIMUM_TITLE_LENGTH = 255;
 export class SshKeysService {
   readonly #em: EntityManager;
   readonly #keys: SshKeyStore;
+  readonly #settings: ApplicationSettingsSource;
 
-  constructor(options: { em: EntityManager; keys: SshKeyStore }) {
+  constructor(options: { em: EntityManager; keys: SshKeyStore; settings: ApplicationSettingsSource }) {
     this.#em = options.em;
     this.#keys = options.keys;
+    this.#settings = options.settings;
   }
 
   list(owner: User, page: { offset: number; limit: number }) {
@@ -39,6 +43,9 @@ export class SshKeysService {
     if (input.title.length > MAXIMUM_TITLE_LENGTH) problems.title = [`is too long (maximum is ${MAXIMUM_TITLE_LENGTH} characters)`];
     const parsed = parseSshKey(input.key);
     if (!parsed.ok) problems.key = parsed.problems;
+    const restricted =
+      parsed.ok && parsed.key.type && keyRestrictionProblem(this.#settings.current(), { type: parsed.key.type, bits: parsed.key.bits });
+    if (restricted) (problems.key ??= []).push(restricted);
     if (input.expires_at && input.expires_at.getTime() <= Date.now()) (problems.key ??= []).push('has expired');
     if (!parsed.ok || Object.keys(problems).length > 0) throw new FieldValidationError(problems);
     return this.#em.transactional(async (em) => {

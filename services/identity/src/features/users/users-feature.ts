@@ -1,3 +1,4 @@
+import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { AdministratorCheck } from '@platform/auth';
 import type { EntityManager } from '@platform/db';
 import { NotFoundError } from '@platform/errors';
@@ -25,10 +26,15 @@ export interface UsersFeature extends Feature {
 }
 
 /** Users: accounts, their identities and states. */
-export function createUsersFeature(deps: { em: EntityManager; avatars: AvatarStorage; views: ViewContext }): UsersFeature {
+export function createUsersFeature(deps: {
+  em: EntityManager;
+  avatars: AvatarStorage;
+  views: ViewContext;
+  settings: ApplicationSettingsSource;
+}): UsersFeature {
   const { em, avatars, views } = deps;
   const store = new PgUserStore(em);
-  const users = new UsersService({ em, store, emailDomain: `noreply.${new URL(views.externalUrl).hostname}` });
+  const users = new UsersService({ em, store, emailDomain: `noreply.${new URL(views.externalUrl).hostname}`, settings: deps.settings });
   const customAttributes = new CustomAttributesService({
     attributes: new PgCustomAttributeStore(em, 'user'),
     ownerId: async (idOrUsername: string) => {

@@ -3,6 +3,7 @@ import { hash } from '@node-rs/argon2';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ConflictError, FieldValidationError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import type { ApplicationSettingsSource } from '@platform/admin-client';
 import { recordEvent } from '@platform/events';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import type { Identity, User } from './user.entity.ts';
@@ -160,8 +161,17 @@ export class UsersService {
   /** Domain of the ghost user's address. */
   readonly #emailDomain: string;
 
-  constructor(options: { em: EntityManager; store: UserStore; emailDomain: string }) {
+  readonly #settings: ApplicationSettingsSource;
+
+  constructor(options: {
+    em: EntityManager;
+    store: UserStore;
+    emailDomain: string;
+    /** A new user's projects limit defaults to the application settings' `default_projects_limit`. */
+    settings: ApplicationSettingsSource;
+  }) {
     this.#em = options.em;
+    this.#settings = options.settings;
     this.#store = options.store;
     this.#emailDomain = options.emailDomain;
   }
@@ -249,7 +259,10 @@ export class UsersService {
           username: input.username,
           passwordHash,
           confirmedAt: input.skip_confirmation ? new Date() : null,
-          ...withExternalRestrictions(profileChanges(input), input.external === true),
+          ...withExternalRestrictions(
+            { projectsLimit: this.#settings.current().defaultProjectsLimit, ...profileChanges(input) },
+            input.external === true,
+          ),
         },
         identities,
       );

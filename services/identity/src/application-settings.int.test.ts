@@ -1,0 +1,86 @@
+/**
+ * The application settings identity acts on (here fixed by the test, as the admin service would
+ * have them): SSH key type restrictions, default visibilities of new groups and projects, and
+ * the projects limit of new users.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import sshpk from 'sshpk';
+import { FixedApplicationSettings } from '@platform/admin-client';
+import { adminCaller, callerHeader, userCaller } from '@platform/testing';
+import { startIdentityHarness, type IdentityHarness } from './testing/identity-harness.ts';
+
+const settings = new FixedApplicationSettings();
+const admin = callerHeader(adminCaller());
+let harness: IdentityHarness;
+let asOwner: Record<string, string>;
+
+function publicKeyLine(key: { type: 'rsa'; modulusLength: number } | { type: 'ed25519' }): string {
+  const { publicKey } =
+    key.type === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: key.modulusLength }) : generateKeyPairSync('ed25519');
+  return sshpk.parseKey(publicKey.export({ type: 'spki', format: 'pem' }), 'pem').toString('ssh');
+}
+
+beforeAll(async () => {
+  harness = await startIdentityHarness('application_settings', {}, { applicationSettings: settings });
+  const owner = await harness.createUser('settings-owner');
+  asOwner = callerHeader(userCaller(owner.id, owner.username));
+});
+
+afterAll(async () => {
+  await harness?.stop();
+});
+
+describe('SSH key restrictions', () => {
+  it('refuses a forbidden key type and a key below the minimum size, with GitLab messages', async () => {
+    settings.set({ ed25519KeyRestriction: -1, rsaKeyRestriction: 3072 });
+    const forbidden = await harness.api
+      .post('/api/v4/user/keys')
+      .set(asOwner)
+      .send({ title: 'ed', key: publicKeyLine({ type: 'ed25519' }) });
+    expect(forbidden.status).toBe(400);
+    expect(forbidden.body).toEqual({ message: { key: ['type is forbidden. Must be RSA, DSA, or ECDSA'] } });
+    const small = await harness.api
+      .post('/api/v4/user/keys')
+      .set(asOwner)
+      .send({ title: 'small', key: publicKeyLine({ type: 'rsa', modulusLength: 2048 }) });
+    expect(small.status).toBe(400);
+    expect(small.body).toEqual({ message: { key: ['must be at least 3072 bits'] } });
+    const large = await harness.api
+      .post('/api/v4/user/keys')
+      .set(asOwner)
+      .send({ title: 'large', key: publicKeyLine({ type: 'rsa', modulusLength: 3072 }) });
+    expect(large.status).toBe(201);
+  });
+
+  it('accepts the type again once the restriction is lifted', async () => {
+    settings.set({ ed25519KeyRestriction: 0 });
+    const response = await harness.api
+      .post('/api/v4/user/keys')
+      .set(asOwner)
+      .send({ title: 'ed again', key: publicKeyLine({ type: 'ed25519' }) });
+    expect(response.status).toBe(201);
+  });
+});
+
+describe('defaults of new groups, projects and users', () => {
+  it('gives new groups and projects the default visibilities, lowered to what their parent allows', async () => {
+    settings.set({ defaultGroupVisibility: 'internal', defaultProjectVisibility: 'public' });
+    const group = await harness.api.post('/api/v4/groups').set(admin).send({ name: 'Defaults', path: 'defaults' });
+    expect(group.status).toBe(201);
+    expect(group.body.visibility).toBe('internal');
+    const inGroup = await harness.api.post('/api/v4/projects').set(admin).send({ name: 'In group', namespace_id: group.body.id });
+    expect(inGroup.body.visibility).toBe('internal');
+    const personal = await harness.api.post('/api/v4/projects').set(asOwner).send({ name: 'Personal' });
+    expect(personal.body.visibility).toBe('public');
+    const explicit = await harness.api.post('/api/v4/projects').set(asOwner).send({ name: 'Explicit', visibility: 'private' });
+    expect(explicit.body.visibility).toBe('private');
+  });
+
+  it('gives new users the default projects limit unless one is given', async () => {
+    settings.set({ defaultProjectsLimit: 3 });
+    expect((await harness.createUser('limited')).projects_limit).toBe(3);
+    expect((await harness.createUser('unlimited', { projects_limit: 50 })).projects_limit).toBe(50);
+    expect((await harness.createUser('outsider', { external: true })).projects_limit).toBe(0);
+  });
+});
