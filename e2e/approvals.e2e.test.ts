@@ -381,6 +381,45 @@ describe('approving a merge request', () => {
   });
 });
 
+describe('protected branches naming users and groups', () => {
+  it('keeps user and group entries, described by their names, and lets only them push', async () => {
+    const created = await gateway
+      .post(`${project()}/protected_branches`)
+      .set(maintainer.headers)
+      .send({ name: 'release/*', allowed_to_push: [{ user_id: lead.id }, { group_id: teamId }], allowed_to_merge: [{ access_level: 40 }] });
+    expect(created.status).toBe(201);
+    expect(created.body.push_access_levels).toEqual([
+      expect.objectContaining({ access_level: 40, user_id: lead.id, group_id: null, access_level_description: 'ap-lead' }),
+      expect.objectContaining({ access_level: 40, user_id: null, group_id: teamId, access_level_description: 'Approvers' }),
+    ]);
+    const both = await gateway
+      .post(`${project()}/protected_branches`)
+      .set(maintainer.headers)
+      .send({ name: 'hotfix/*', allowed_to_push: [{ user_id: lead.id, access_level: 30 }] });
+    expect(both.status).toBe(400);
+
+    const pushAs = async (user: TestUser, branch: string) => {
+      expect((await git(['remote', 'set-url', 'origin', gitRemote(platform.url, user.token, 'root/ledger')], clone)).code).toBe(0);
+      return git(['push', 'origin', `origin/main:refs/heads/${branch}`], clone);
+    };
+    expect((await git(['fetch', '-q', 'origin'], clone)).code).toBe(0);
+    // The author, a developer the entries do not name, may not create a release branch.
+    const refused = await pushAs(author, 'release/1');
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain('GitLab: You are not allowed to create protected branches on this project.');
+    expect((await pushAs(lead, 'release/1')).code).toBe(0);
+    expect((await pushAs(backend, 'release/2')).code).toBe(0);
+    // A maintainer is not admitted by the entries either: they name users and groups, not roles.
+    const maintainerPush = await pushAs(maintainer, 'release/3');
+    expect(maintainerPush.code).not.toBe(0);
+    expect((await pushAs(author, 'topic-x')).code).toBe(0);
+    expect((await git(['remote', 'set-url', 'origin', gitRemote(platform.url, author.token, 'root/ledger')], clone)).code).toBe(0);
+    const branch = await gateway.get(`${project()}/repository/branches/release%2F1`).set(lead.headers);
+    expect(branch.body).toMatchObject({ protected: true, can_push: true });
+    expect((await gateway.get(`${project()}/repository/branches/release%2F1`).set(author.headers)).body.can_push).toBe(false);
+  });
+});
+
 describe('deprecated approver endpoints', () => {
   it('keeps project approvers and a merge request approvals_required, counting toward an any-approver rule', async () => {
     const approvers = await gateway

@@ -19,7 +19,7 @@ import { commitsRoutes } from './features/commits/commits-routes.ts';
 import { ProtectedBranch, ProtectedBranchAccessLevel } from './features/protected-branches/protected-branch.entity.ts';
 import { PgProtectedBranchStore } from './features/protected-branches/protected-branches-store.ts';
 import { ProtectedBranchesService } from './features/protected-branches/protected-branches-service.ts';
-import { protectedBranchesRoutes } from './features/protected-branches/protected-branches-routes.ts';
+import { protectedBranchesRoutes, type ProtectedBranchesRouteDeps } from './features/protected-branches/protected-branches-routes.ts';
 import { PreReceiveHook } from './features/protected-branches/pre-receive-hook.ts';
 import { MergeRequest, MergeRequestDiff } from './features/merge-requests/merge-request.entity.ts';
 import { PgMergeRequestStore } from './features/merge-requests/merge-requests-store.ts';
@@ -27,6 +27,7 @@ import { MergeRequestsService } from './features/merge-requests/merge-requests-s
 import { mergeRequestsRoutes } from './features/merge-requests/merge-requests-routes.ts';
 import { GrpcUserDirectory } from './features/merge-requests/user-directory.ts';
 import { approvalsEntities, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
+import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
 
 export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewConfig> {
   return {
@@ -39,7 +40,8 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
       const identity = { address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
       const access = new GrpcIdentityAccess(identity);
       const defaultBranch = new IdentityDefaultBranch(identity);
-      const protectedBranches = new ProtectedBranchesService({ store: new PgProtectedBranchStore(em) });
+      const directory = new GrpcApproverDirectory(identity);
+      const protectedBranches = new ProtectedBranchesService({ store: new PgProtectedBranchStore(em), groups: directory });
       const preReceiveHook = new PreReceiveHook({ dataDirectory: config.DATA_DIR });
       const repositories = new RepositoriesService({
         store: new PgRepositoryStore(em),
@@ -60,20 +62,32 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
       const users = new GrpcUserDirectory(identity);
       const mergeRequests = new MergeRequestsService({ store: new PgMergeRequestStore(em), repositories, protectedBranches, logger });
       repositories.onRefsChanged(({ projectId, changes }) => mergeRequests.onRefsChanged(projectId, changes));
-      const pushEnvironment: SmartHttpDeps['pushEnvironment'] = async ({ project, repository }) =>
+      const pushEnvironment: SmartHttpDeps['pushEnvironment'] = async ({ project, repository, pusher }) =>
         preReceiveHook.environment(
           await protectedBranches.pushPolicy({
             projectId: project.id,
-            pusher: { accessLevel: project.accessLevel, isAdmin: project.isAdmin },
+            pusher: await protectedBranches.actorOf({
+              projectId: project.id,
+              userId: pusher.userId,
+              accessLevel: project.accessLevel,
+              isAdmin: project.isAdmin,
+            }),
             defaultBranch: await repository.git.headBranch(),
           }),
         );
+      const entryNames: ProtectedBranchesRouteDeps['entryNames'] = async ({ userIds, groupIds }, caller) => {
+        const [named, groups] = await Promise.all([users.users(userIds, caller), directory.groups(groupIds)]);
+        return {
+          users: new Map([...named].map(([id, user]) => [id, user.name])),
+          groups: new Map([...groups].map(([id, group]) => [id, group.name])),
+        };
+      };
       return [
         {
           routes: [
             createRouter(branchesRoutes, { access, repositories, branches, protectedBranches }),
             createRouter(commitsRoutes, { access, repositories }),
-            createRouter(protectedBranchesRoutes, { access, protectedBranches }),
+            createRouter(protectedBranchesRoutes, { access, protectedBranches, entryNames }),
             createRouter(mergeRequestsRoutes, { access, repositories, mergeRequests, users }),
           ],
           streamingRoutes: [smartHttpRoutes({ access, repositories, logger, pushEnvironment })],
@@ -82,9 +96,10 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
           stop: () => {
             defaultBranch.close();
             users.close();
+            directory.close();
           },
         },
-        createApprovalsFeature({ em, identity, access, repositories, mergeRequests, protectedBranches, users }),
+        createApprovalsFeature({ em, directory, access, repositories, mergeRequests, protectedBranches, users }),
         identityAccessFeature(access),
       ];
     },

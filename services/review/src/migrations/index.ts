@@ -3,6 +3,7 @@ import { Migration20261122190000_repositories } from './Migration20261122190000_
 import { Migration20261122210000_protected_branches } from './Migration20261122210000_protected_branches.ts';
 import { Migration20261122213000_merge_requests } from './Migration20261122213000_merge_requests.ts';
 import { Migration20261124133000_approvals } from './Migration20261124133000_approvals.ts';
+import { Migration20261124143000_protected_branch_users_and_groups } from './Migration20261124143000_protected_branch_users_and_groups.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122210000_protected_branches', class: Migration20261122210000_protected_branches },
   { name: 'Migration20261122213000_merge_requests', class: Migration20261122213000_merge_requests },
   { name: 'Migration20261124133000_approvals', class: Migration20261124133000_approvals },
+  { name: 'Migration20261124143000_protected_branch_users_and_groups', class: Migration20261124143000_protected_branch_users_and_groups },
 ];

@@ -47,7 +47,7 @@ export function projectRuleView(shown: ShownRule, context: ApprovalViewContext) 
     ...ruleBaseView(shown, context),
     protected_branches: context.protections
       .filter((protection) => shown.rule.protectedBranchIds.includes(protection.id))
-      .map(protectedBranchView),
+      .map((protection) => protectedBranchView(protection)),
     applies_to_all_protected_branches: false,
   };
 }

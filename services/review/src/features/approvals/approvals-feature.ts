@@ -11,7 +11,7 @@ import { PgApprovalStore } from './approvals-store.ts';
 import { ApprovalsService } from './approvals-service.ts';
 import { approvalsRoutes } from './approvals-routes.ts';
 import { mergeRequestApprovalsRoutes } from './merge-request-approvals-routes.ts';
-import { GrpcApproverDirectory } from './approver-directory.ts';
+import type { ApproverDirectory } from './approver-directory.ts';
 
 export { approvalsEntities };
 
@@ -22,14 +22,14 @@ export { approvalsEntities };
  */
 export function createApprovalsFeature(deps: {
   em: EntityManager;
-  identity: { address: string; internalSecret: string };
+  directory: ApproverDirectory;
   access: IdentityAccess;
   repositories: RepositoriesService;
   mergeRequests: MergeRequestsService;
   protectedBranches: ProtectedBranchesService;
   users: UserDirectory;
 }): Feature {
-  const directory = new GrpcApproverDirectory(deps.identity);
+  const { directory } = deps;
   const approvals = new ApprovalsService({
     store: new PgApprovalStore(deps.em),
     directory,
@@ -38,9 +38,6 @@ export function createApprovalsFeature(deps: {
   });
   deps.mergeRequests.onNewVersion((version) => approvals.onNewVersion(version));
   deps.mergeRequests.requireApprovals((mergeRequest) => approvals.isApproved(mergeRequest));
-  const routeDeps = { ...deps, approvals, directory };
-  return {
-    routes: [createRouter(approvalsRoutes, routeDeps), createRouter(mergeRequestApprovalsRoutes, routeDeps)],
-    stop: () => directory.close(),
-  };
+  const routeDeps = { ...deps, approvals };
+  return { routes: [createRouter(approvalsRoutes, routeDeps), createRouter(mergeRequestApprovalsRoutes, routeDeps)] };
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import type { Caller } from '@platform/auth';
 import { params, reply, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
-import { protectionStatus, type BranchProtection } from '../protected-branches/branch-protection.ts';
+import { protectionStatus, type Actor, type BranchProtection } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import { branchView } from './branch-views.ts';
 import { BranchCreationError, type BranchDetails, type BranchesService } from './branches-service.ts';
@@ -17,13 +18,24 @@ export interface BranchesRouteDeps {
 
 const route = routesOf<BranchesRouteDeps>('review');
 
-const view = (details: BranchDetails, project: ProjectAccess, protections: BranchProtection[]) =>
+const view = (details: BranchDetails, project: ProjectAccess, protections: BranchProtection[], actor: Actor) =>
   branchView(details.branch, {
     project,
     isDefault: details.isDefault,
     merged: details.merged,
-    protection: protectionStatus({ branch: details.branch.name, protections, actor: project }),
+    protection: protectionStatus({ branch: details.branch.name, protections, actor }),
   });
+
+/** The caller as protected branches judge them: a user's entries and groups count, an anonymous caller has only their role. */
+async function actorOf(deps: BranchesRouteDeps, caller: Caller, project: ProjectAccess): Promise<Actor> {
+  if (caller.kind !== 'user') return { accessLevel: project.accessLevel, isAdmin: project.isAdmin };
+  return deps.protectedBranches.actorOf({
+    projectId: project.id,
+    userId: caller.userId,
+    accessLevel: project.accessLevel,
+    isAdmin: project.isAdmin,
+  });
+}
 
 export const branchesRoutes = [
   route.list({
@@ -39,7 +51,8 @@ export const branchesRoutes = [
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
       const { items, total } = await deps.branches.list(repository, { search: input.search, sort: input.sort, ...window });
       const protections = await deps.protectedBranches.list(project.id);
-      return { total, items: items.map((details) => view(details, project, protections)) };
+      const actor = await actorOf(deps, caller, project);
+      return { total, items: items.map((details) => view(details, project, protections, actor)) };
     },
   }),
 
@@ -51,7 +64,8 @@ export const branchesRoutes = [
     input: z.object({ id: params.idOrPath(), branch: z.string().min(1).max(1024) }),
     handle: async ({ caller, input, deps }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
-      return view(await deps.branches.get(repository, input.branch), project, await deps.protectedBranches.list(project.id));
+      const details = await deps.branches.get(repository, input.branch);
+      return view(details, project, await deps.protectedBranches.list(project.id), await actorOf(deps, caller, project));
     },
   }),
 
@@ -66,7 +80,7 @@ export const branchesRoutes = [
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
       try {
         const created = await deps.branches.create(repository, { branch: input.branch, ref: input.ref, caller });
-        return view(created, project, await deps.protectedBranches.list(project.id));
+        return view(created, project, await deps.protectedBranches.list(project.id), await actorOf(deps, caller, project));
       } catch (error) {
         if (error instanceof BranchCreationError) return reply({ status: 400, body: { message: error.message } });
         throw error;

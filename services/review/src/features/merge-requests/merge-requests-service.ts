@@ -304,7 +304,13 @@ export class MergeRequestsService {
     const { project, repository } = scope;
     const mergeRequest = await this.get(project.id, iid);
     const protections = await this.#protectedBranches.list(project.id);
-    if (!mayOnBranch({ action: 'merge', branch: mergeRequest.targetBranch, protections, actor: project })) throw new UnauthorizedError();
+    const actor = await this.#protectedBranches.actorOf({
+      projectId: project.id,
+      userId: caller.userId,
+      accessLevel: project.accessLevel,
+      isAdmin: project.isAdmin,
+    });
+    if (!mayOnBranch({ action: 'merge', branch: mergeRequest.targetBranch, protections, actor })) throw new UnauthorizedError();
     if (mergeRequest.state !== 'opened' || mergeRequest.draft) throw new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });
     // GitLab's `mergeable?` is false while approvals are missing: the same refusal.
     if (!(await this.#approvalCheck(mergeRequest))) throw new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });

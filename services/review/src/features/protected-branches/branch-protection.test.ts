@@ -116,6 +116,33 @@ describe('pushed ref updates', () => {
   });
 });
 
+describe('entries naming users and groups', () => {
+  const named: BranchProtection = {
+    id: 1,
+    name: 'release/*',
+    accessLevels: {
+      push: [
+        { id: 1, accessLevel: 40, userId: 7 },
+        { id: 2, accessLevel: 40, groupId: 3 },
+      ],
+      merge: [{ id: 3, accessLevel: 40 }],
+      unprotect: [{ id: 4, accessLevel: 40 }],
+    },
+    allowForcePush: false,
+    codeOwnerApprovalRequired: false,
+  };
+
+  it("admit the named user and the named group's members, if they may push at all, and nobody by the entry's level", async () => {
+    const push = (pusher: PushPolicy['pusher']) => refusal({ ref: 'refs/heads/release/1', policy: { protections: [named], pusher } });
+    expect(await push({ ...developer, userId: 7 })).toBeUndefined();
+    expect(await push({ ...developer, userId: 8, groupIds: [3] })).toBeUndefined();
+    expect(await push({ ...developer, userId: 8, groupIds: [4] })).toBe(PUSH_REFUSALS.pushProtectedBranch);
+    // A maintainer is not admitted by a user's entry, whose level is only GitLab's default.
+    expect(await push({ ...maintainer, userId: 9 })).toBe(PUSH_REFUSALS.pushProtectedBranch);
+    expect(await push({ accessLevel: 20, isAdmin: false, userId: 7 })).toBe(PUSH_REFUSALS.pushProtectedBranch);
+  });
+});
+
 describe('protection status of a branch', () => {
   it('says whether developers may push and merge, and whether the actor may push', () => {
     const protections = [protection('main', { merge: [30] })];

@@ -13,19 +13,34 @@ export const PROTECTED_ACCESS_LEVELS = [NO_ACCESS, DEVELOPER_ACCESS, MAINTAINER_
 
 export type ProtectedAction = 'push' | 'merge' | 'unprotect';
 
-/** A protected branch with the roles allowed each action. */
+/**
+ * Who an entry of a protected branch admits: a role (`accessLevel`), or one user or the direct
+ * members of one group (then `accessLevel` is GitLab's maintainer default and not consulted).
+ */
+export interface AccessEntry {
+  accessLevel: number;
+  userId?: number | null | undefined;
+  groupId?: number | null | undefined;
+}
+
+/** A protected branch with the roles, users and groups allowed each action. */
 export interface BranchProtection {
   id: number;
   name: string;
-  accessLevels: Record<ProtectedAction, Array<{ id: number; accessLevel: number }>>;
+  accessLevels: Record<ProtectedAction, Array<AccessEntry & { id: number }>>;
   allowForcePush: boolean;
   codeOwnerApprovalRequired: boolean;
 }
 
-/** Who acts: their role in the project and whether they administer the instance. */
+/**
+ * Who acts: their role in the project and whether they administer the instance; for entries
+ * naming users or groups, who they are and which of those groups they belong to.
+ */
 export interface Actor {
   accessLevel: number;
   isAdmin: boolean;
+  userId?: number | undefined;
+  groupIds?: number[] | undefined;
 }
 
 /** GitLab's refusals of a pushed ref update, as the git CLI shows them (after `GitLab: `). */
@@ -62,9 +77,15 @@ export function protectionsOf(branch: string, protections: readonly BranchProtec
   return protections.filter((protection) => matchesProtectedName(protection.name, branch));
 }
 
-/** Whether one of `levels` admits the actor: "no one" admits nobody, "admins" only administrators. */
-export function admits(levels: ReadonlyArray<{ accessLevel: number }>, actor: Actor): boolean {
-  return levels.some(({ accessLevel }) => {
+/**
+ * Whether one of `levels` admits the actor: "no one" admits nobody, "admins" only administrators;
+ * an entry naming a user or a group admits that user or the group's members who may push at all.
+ */
+export function admits(levels: readonly AccessEntry[], actor: Actor): boolean {
+  const mayPushAtAll = actor.isAdmin || actor.accessLevel >= DEVELOPER_ACCESS;
+  return levels.some(({ accessLevel, userId, groupId }) => {
+    if (userId) return mayPushAtAll && actor.userId === userId;
+    if (groupId) return mayPushAtAll && (actor.groupIds ?? []).includes(groupId);
     if (accessLevel === NO_ACCESS) return false;
     if (accessLevel === ADMIN_ACCESS) return actor.isAdmin;
     return actor.isAdmin || actor.accessLevel >= accessLevel;

@@ -17,7 +17,7 @@ export const ProtectedBranch = defineEntity({
 });
 export type ProtectedBranch = InferEntity<typeof ProtectedBranch>;
 
-/** One role allowed an action on a protected branch (GitLab keeps a list per action). */
+/** One role, user or group allowed an action on a protected branch (GitLab keeps a list per action). */
 export const ProtectedBranchAccessLevel = defineEntity({
   name: 'ProtectedBranchAccessLevel',
   tableName: 'protected_branch_access_levels',
@@ -26,8 +26,12 @@ export const ProtectedBranchAccessLevel = defineEntity({
     protectedBranchId: p.bigint('number'),
     /** `push`, `merge` or `unprotect`. */
     action: p.text(),
-    /** 0 no one, 30 developers and above, 40 maintainers and above, 60 administrators. */
+    /** 0 no one, 30 developers and above, 40 maintainers and above, 60 administrators (40 for a user's or group's entry). */
     accessLevel: p.integer(),
+    /** The one user this entry admits. */
+    userId: p.bigint('number').nullable(),
+    /** The group whose direct members this entry admits. */
+    groupId: p.bigint('number').nullable(),
   },
 });
 export type ProtectedBranchAccessLevel = InferEntity<typeof ProtectedBranchAccessLevel>;

@@ -3,14 +3,33 @@ import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ForbiddenError } from '@platform/errors';
 import { pageParams, pageShape, params, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-import { MAINTAINER_ACCESS, PROTECTED_ACCESS_LEVELS, type ProtectedAction } from './branch-protection.ts';
+import {
+  MAINTAINER_ACCESS,
+  PROTECTED_ACCESS_LEVELS,
+  type AccessEntry,
+  type BranchProtection,
+  type ProtectedAction,
+} from './branch-protection.ts';
 import type { ProtectedBranchesService } from './protected-branches-service.ts';
-import { protectedBranchView } from './protected-branch-views.ts';
+import { entityIdsOf, protectedBranchView, type EntryNames } from './protected-branch-views.ts';
 import type { ProtectionChange } from './protected-branches.events.ts';
 
 export interface ProtectedBranchesRouteDeps {
   access: IdentityAccess;
   protectedBranches: ProtectedBranchesService;
+  /** The names of users and groups, for the entries that name them. */
+  entryNames: (ids: { userIds: number[]; groupIds: number[] }, caller: Caller) => Promise<EntryNames>;
+}
+
+/** The protected branches as GitLab shows them, users' and groups' entries described by their names. */
+async function views(deps: ProtectedBranchesRouteDeps, caller: Caller, protections: BranchProtection[]) {
+  const names = await deps.entryNames(entityIdsOf(protections), caller);
+  return protections.map((protection) => protectedBranchView(protection, names));
+}
+
+async function view(deps: ProtectedBranchesRouteDeps, caller: Caller, protection: BranchProtection) {
+  const [shown] = await views(deps, caller, [protection]);
+  return shown;
 }
 
 const route = routesOf<ProtectedBranchesRouteDeps>('review');
@@ -31,8 +50,19 @@ const accessLevel = () =>
     (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
     z.literal([...PROTECTED_ACCESS_LEVELS]),
   );
-/** `allowed_to_push[][access_level]=30`: the roles of a list; users, groups and deploy keys are not kept. */
-const allowedList = () => z.array(z.object({ access_level: accessLevel() })).max(10);
+const entityId = () => params.integer().pipe(z.number().int().positive());
+/** `allowed_to_push[][access_level]=30`, `[][user_id]=5` or `[][group_id]=3`: one of them per entry. */
+const allowedList = () =>
+  z
+    .array(
+      z
+        .object({ access_level: accessLevel().optional(), user_id: entityId().optional(), group_id: entityId().optional() })
+        .refine(
+          (entry) => [entry.access_level, entry.user_id, entry.group_id].filter((value) => value !== undefined).length === 1,
+          'each entry needs one of access_level, user_id, group_id',
+        ),
+    )
+    .max(10);
 const levelsShape = {
   push_access_level: accessLevel().optional(),
   merge_access_level: accessLevel().optional(),
@@ -43,12 +73,27 @@ const levelsShape = {
 };
 type LevelsInput = { [Key in keyof typeof levelsShape]?: z.output<(typeof levelsShape)[Key]> };
 
-/** The roles given for `action`: its single level and its list together, or undefined when neither was. */
-function levelsOf(input: LevelsInput, action: ProtectedAction): number[] | undefined {
+/**
+ * The entries given for `action`: its single level and its list together, or undefined when
+ * neither was. A user's or a group's entry carries GitLab's default level, maintainer.
+ */
+function levelsOf(input: LevelsInput, action: ProtectedAction): AccessEntry[] | undefined {
   const single = input[`${action}_access_level`];
-  const list = input[`allowed_to_${action}`]?.map((entry) => entry.access_level);
+  const list = input[`allowed_to_${action}`];
   if (single === undefined && list === undefined) return undefined;
-  return [...new Set([...(single === undefined ? [] : [single]), ...(list ?? [])])];
+  const roles = [
+    ...new Set([
+      ...(single === undefined ? [] : [single]),
+      ...(list ?? []).flatMap((entry) => (entry.access_level === undefined ? [] : [entry.access_level])),
+    ]),
+  ];
+  const users = [...new Set((list ?? []).flatMap((entry) => (entry.user_id === undefined ? [] : [entry.user_id])))];
+  const groups = [...new Set((list ?? []).flatMap((entry) => (entry.group_id === undefined ? [] : [entry.group_id])))];
+  return [
+    ...roles.map((accessLevel) => ({ accessLevel })),
+    ...users.map((userId) => ({ accessLevel: MAINTAINER_ACCESS, userId })),
+    ...groups.map((groupId) => ({ accessLevel: MAINTAINER_ACCESS, groupId })),
+  ];
 }
 
 const nameParam = z.string().min(1).max(255);
@@ -67,7 +112,7 @@ export const protectedBranchesRoutes = [
       const all = (await deps.protectedBranches.list(project.id)).filter(
         (protection) => !search || protection.name.toLowerCase().includes(search),
       );
-      const items = all.slice(window.offset, window.offset + window.perPage).map(protectedBranchView);
+      const items = await views(deps, caller, all.slice(window.offset, window.offset + window.perPage));
       return page(window, { items, total: all.length });
     },
   }),
@@ -79,7 +124,7 @@ export const protectedBranchesRoutes = [
     input: z.object({ id: params.idOrPath(), name: nameParam }),
     handle: async ({ caller, input, deps }) => {
       const project = await maintainedProject(deps, caller, input.id);
-      return protectedBranchView(await deps.protectedBranches.get(project.id, input.name));
+      return view(deps, caller, await deps.protectedBranches.get(project.id, input.name));
     },
   }),
   route({
@@ -100,14 +145,14 @@ export const protectedBranchesRoutes = [
       const protection = await deps.protectedBranches.create(changeBy(caller, project), {
         name: input.name,
         accessLevels: {
-          push: levelsOf(input, 'push') ?? [MAINTAINER_ACCESS],
-          merge: levelsOf(input, 'merge') ?? [MAINTAINER_ACCESS],
-          unprotect: levelsOf(input, 'unprotect') ?? [MAINTAINER_ACCESS],
+          push: levelsOf(input, 'push') ?? [{ accessLevel: MAINTAINER_ACCESS }],
+          merge: levelsOf(input, 'merge') ?? [{ accessLevel: MAINTAINER_ACCESS }],
+          unprotect: levelsOf(input, 'unprotect') ?? [{ accessLevel: MAINTAINER_ACCESS }],
         },
         allowForcePush: input.allow_force_push,
         codeOwnerApprovalRequired: input.code_owner_approval_required,
       });
-      return protectedBranchView(protection);
+      return view(deps, caller, protection);
     },
   }),
   route({
@@ -124,7 +169,7 @@ export const protectedBranchesRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const project = await maintainedProject(deps, caller, input.id);
-      const accessLevels: Partial<Record<ProtectedAction, number[]>> = {};
+      const accessLevels: Partial<Record<ProtectedAction, AccessEntry[]>> = {};
       for (const action of ['push', 'merge', 'unprotect'] as const) {
         const levels = levelsOf(input, action);
         if (levels !== undefined) accessLevels[action] = levels;
@@ -134,7 +179,7 @@ export const protectedBranchesRoutes = [
         codeOwnerApprovalRequired: input.code_owner_approval_required,
         accessLevels,
       });
-      return protectedBranchView(updated);
+      return view(deps, caller, updated);
     },
   }),
   route({
@@ -146,10 +191,13 @@ export const protectedBranchesRoutes = [
     input: z.object({ id: params.idOrPath(), name: nameParam }),
     handle: async ({ caller, input, deps }) => {
       const project = await maintainedProject(deps, caller, input.id);
-      await deps.protectedBranches.unprotect(changeBy(caller, project), input.name, {
+      const actor = await deps.protectedBranches.actorOf({
+        projectId: project.id,
+        userId: caller.userId,
         accessLevel: project.accessLevel,
         isAdmin: project.isAdmin,
       });
+      await deps.protectedBranches.unprotect(changeBy(caller, project), input.name, actor);
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import {
   admits,
+  type AccessEntry,
   MAINTAINER_ACCESS,
   type Actor,
   type BranchProtection,
@@ -16,16 +17,40 @@ import type { ProtectionChange } from './protected-branches.events.ts';
  * empty repository goes through, as nothing is protected yet.
  */
 export const DEFAULT_BRANCH_PROTECTION: Omit<ProtectedBranchInput, 'name'> = {
-  accessLevels: { push: [MAINTAINER_ACCESS], merge: [MAINTAINER_ACCESS], unprotect: [MAINTAINER_ACCESS] },
+  accessLevels: {
+    push: [{ accessLevel: MAINTAINER_ACCESS }],
+    merge: [{ accessLevel: MAINTAINER_ACCESS }],
+    unprotect: [{ accessLevel: MAINTAINER_ACCESS }],
+  },
   allowForcePush: false,
   codeOwnerApprovalRequired: false,
 };
 
+/** The direct members of groups, by group id: identity knows them. */
+export interface GroupMembership {
+  groupMembers(groupIds: number[]): Promise<Map<number, number[]>>;
+}
+
 export class ProtectedBranchesService {
   readonly #store: ProtectedBranchStore;
+  readonly #groups: GroupMembership;
 
-  constructor(options: { store: ProtectedBranchStore }) {
+  constructor(options: { store: ProtectedBranchStore; groups: GroupMembership }) {
     this.#store = options.store;
+    this.#groups = options.groups;
+  }
+
+  /**
+   * A user acting in a project with their role there, and the groups they belong to among those
+   * the project's protected branches name (asked only when some entry names a group).
+   */
+  async actorOf(options: { projectId: number; userId: number; accessLevel: number; isAdmin: boolean }): Promise<Actor> {
+    const named = (await this.#store.list(options.projectId)).flatMap((protection) =>
+      Object.values(protection.accessLevels).flatMap((entries) => entries.flatMap((entry) => (entry.groupId ? [entry.groupId] : []))),
+    );
+    const members = named.length === 0 ? new Map<number, number[]>() : await this.#groups.groupMembers([...new Set(named)]);
+    const groupIds = [...members].filter(([, userIds]) => userIds.includes(options.userId)).map(([groupId]) => groupId);
+    return { accessLevel: options.accessLevel, isAdmin: options.isAdmin, userId: options.userId, groupIds };
   }
 
   list(projectId: number): Promise<BranchProtection[]> {
@@ -48,7 +73,7 @@ export class ProtectedBranchesService {
     changes: {
       allowForcePush?: boolean | undefined;
       codeOwnerApprovalRequired?: boolean | undefined;
-      accessLevels?: Partial<Record<ProtectedAction, number[]>>;
+      accessLevels?: Partial<Record<ProtectedAction, AccessEntry[]>>;
     },
   ): Promise<BranchProtection> {
     const updated = await this.#store.update(change, name, changes);

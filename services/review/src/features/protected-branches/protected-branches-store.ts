@@ -3,14 +3,14 @@ import { translateDbError } from '@platform/db';
 import { recordEvent, type EventDefinition } from '@platform/events';
 import type { ProtectedBranchChanged } from '@platform/proto/review/v1/events';
 import { reviewEvents } from '@platform/review-client';
-import type { BranchProtection, ProtectedAction } from './branch-protection.ts';
+import type { AccessEntry, BranchProtection, ProtectedAction } from './branch-protection.ts';
 import { ProtectedBranch, ProtectedBranchAccessLevel } from './protected-branch.entity.ts';
 import { protectedBranchEvent, type ProtectionChange } from './protected-branches.events.ts';
 
-/** What a new protected branch is made of; each action lists the roles allowed it. */
+/** What a new protected branch is made of; each action lists the roles, users and groups allowed it. */
 export interface ProtectedBranchInput {
   name: string;
-  accessLevels: Record<ProtectedAction, number[]>;
+  accessLevels: Record<ProtectedAction, AccessEntry[]>;
   allowForcePush: boolean;
   codeOwnerApprovalRequired: boolean;
 }
@@ -29,7 +29,7 @@ export interface ProtectedBranchStore {
     changes: {
       allowForcePush?: boolean | undefined;
       codeOwnerApprovalRequired?: boolean | undefined;
-      accessLevels?: Partial<Record<ProtectedAction, number[]>>;
+      accessLevels?: Partial<Record<ProtectedAction, AccessEntry[]>>;
     },
   ): Promise<BranchProtection | null>;
   /** False when there was none. */
@@ -55,7 +55,9 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
     return branches.map((branch) => {
       const mine = levels.filter((level) => level.protectedBranchId === branch.id);
       const of = (action: ProtectedAction) =>
-        mine.filter((level) => level.action === action).map((level) => ({ id: level.id, accessLevel: level.accessLevel }));
+        mine
+          .filter((level) => level.action === action)
+          .map((level) => ({ id: level.id, accessLevel: level.accessLevel, userId: level.userId ?? null, groupId: level.groupId ?? null }));
       return {
         id: branch.id,
         name: branch.name,
@@ -85,10 +87,16 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
     if (protection) recordEvent(em, { ...protectedBranchEvent(definition, change, protection), actor: change.actor });
   }
 
-  #addLevels(em: EntityManager, protectedBranchId: number, accessLevels: Partial<Record<ProtectedAction, number[]>>): void {
+  #addLevels(em: EntityManager, protectedBranchId: number, accessLevels: Partial<Record<ProtectedAction, AccessEntry[]>>): void {
     for (const action of ACTIONS) {
-      for (const accessLevel of accessLevels[action] ?? [])
-        em.create(ProtectedBranchAccessLevel, { protectedBranchId, action, accessLevel } as ProtectedBranchAccessLevel);
+      for (const entry of accessLevels[action] ?? [])
+        em.create(ProtectedBranchAccessLevel, {
+          protectedBranchId,
+          action,
+          accessLevel: entry.accessLevel,
+          userId: entry.userId ?? null,
+          groupId: entry.groupId ?? null,
+        } as ProtectedBranchAccessLevel);
     }
   }
 
@@ -142,7 +150,7 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
     changes: {
       allowForcePush?: boolean | undefined;
       codeOwnerApprovalRequired?: boolean | undefined;
-      accessLevels?: Partial<Record<ProtectedAction, number[]>>;
+      accessLevels?: Partial<Record<ProtectedAction, AccessEntry[]>>;
     },
   ): Promise<BranchProtection | null> {
     const found = await this.#em.fork().transactional(async (em) => {

@@ -5,7 +5,7 @@
  * the signed caller; refusals are plain text, which the git CLI shows as `remote:` lines.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { hasScope, type Caller } from '@platform/auth';
+import { hasScope, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { NotFoundError } from '@platform/errors';
 import { callerOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
@@ -18,8 +18,12 @@ export interface SmartHttpDeps {
   repositories: RepositoriesService;
   access: IdentityAccess;
   logger: Logger;
-  /** The variables that make git run the pre-receive hook on a push, judging it by the branch protections. */
-  pushEnvironment(options: { project: ProjectAccess; repository: ProjectRepository }): Promise<Record<string, string>>;
+  /** The variables that make git run the pre-receive hook on a push by `pusher`, judging it by the branch protections. */
+  pushEnvironment(options: {
+    project: ProjectAccess;
+    repository: ProjectRepository;
+    pusher: AuthenticatedCaller;
+  }): Promise<Record<string, string>>;
 }
 
 type GitService = 'git-upload-pack' | 'git-receive-pack';
@@ -104,7 +108,9 @@ export function smartHttpRoutes(deps: SmartHttpDeps): Router {
     // Only the POST of receive-pack changes refs; refusalFor lets no anonymous caller push.
     if (pushing && req.method === 'POST' && caller.kind === 'user') {
       // Read under the repository's lock: the protections and default branch the push is judged by cannot move meanwhile.
-      await deps.repositories.changeRefs(repository, caller, async () => run(await deps.pushEnvironment({ project, repository })));
+      await deps.repositories.changeRefs(repository, caller, async () =>
+        run(await deps.pushEnvironment({ project, repository, pusher: caller })),
+      );
     } else await run();
     res.end();
   }
