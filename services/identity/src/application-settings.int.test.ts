@@ -1,7 +1,7 @@
 /**
  * The application settings identity acts on (here fixed by the test, as the admin service would
  * have them): SSH key type restrictions, default visibilities of new groups and projects, and
- * the projects limit of new users.
+ * the projects limit of new users, and visibilities only administrators may choose.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -82,5 +82,20 @@ describe('defaults of new groups, projects and users', () => {
     expect((await harness.createUser('limited')).projects_limit).toBe(3);
     expect((await harness.createUser('unlimited', { projects_limit: 50 })).projects_limit).toBe(50);
     expect((await harness.createUser('outsider', { external: true })).projects_limit).toBe(0);
+  });
+});
+
+describe('restricted visibility levels', () => {
+  it('refuses a restricted visibility to users, not to administrators', async () => {
+    settings.set({ restrictedVisibilityLevels: ['public'] });
+    const refused = await harness.api.post('/api/v4/projects').set(asOwner).send({ name: 'Shown', visibility: 'public' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: { visibility_level: ['public has been restricted by your GitLab administrator'] } });
+    const group = await harness.api.post('/api/v4/groups').set(admin).send({ name: 'Open', path: 'open', visibility: 'public' });
+    expect(group.status).toBe(201);
+    const project = await harness.api.post('/api/v4/projects').set(asOwner).send({ name: 'Hidden', visibility: 'private' });
+    const update = await harness.api.put(`/api/v4/projects/${project.body.id}`).set(asOwner).send({ visibility: 'public' });
+    expect(update.status).toBe(400);
+    settings.set({ restrictedVisibilityLevels: [] });
   });
 });

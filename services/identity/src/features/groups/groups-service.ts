@@ -8,6 +8,7 @@ import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE } from '../access/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
+import { checkRestrictedVisibility } from '../access/restricted-visibility.ts';
 import type { Keyset } from '../access/sql-helpers.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
 import { projectDeletedEvent, projectSnapshot } from '../projects/projects.events.ts';
@@ -178,6 +179,7 @@ export class GroupsService {
       if (!user?.canCreateGroup || user.external) throw new ForbiddenError();
     }
     const given = attributeChanges(input);
+    checkRestrictedVisibility(this.#settings.current(), viewer, given.visibility);
     // Without a visibility, the instance's default, lowered to what the parent allows.
     const preferred = this.#settings.current().defaultGroupVisibility as Visibility;
     const ceiling = (parent?.visibility ?? 'public') as Visibility;
@@ -211,8 +213,10 @@ export class GroupsService {
     validateNameAndPath(input);
     const changes: GroupChanges & { name?: string } = attributeChanges(input);
     if (input.name !== undefined) changes.name = input.name;
-    if (changes.visibility !== undefined && changes.visibility !== group.visibility)
+    if (changes.visibility !== undefined && changes.visibility !== group.visibility) {
+      checkRestrictedVisibility(this.#settings.current(), viewer, changes.visibility);
       await this.#checkVisibility(group, changes.visibility as Visibility);
+    }
     return this.#em.transactional(async (em) => {
       const recorded: AttributeChange[] = [];
       const fields = group as unknown as Record<string, unknown>;

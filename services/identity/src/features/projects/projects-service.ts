@@ -7,6 +7,7 @@ import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE, pathFromName } from '../access/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
+import { checkRestrictedVisibility } from '../access/restricted-visibility.ts';
 import type { Keyset } from '../access/sql-helpers.ts';
 import type { GroupLookup } from '../access/group-lookup.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
@@ -255,6 +256,7 @@ export class ProjectsService {
     if (!isValidPath(path)) problems.path = [PATH_MESSAGE];
     if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
     const given = attributeChanges(input, null);
+    checkRestrictedVisibility(this.#settings.current(), viewer, given.visibility);
     // Without a visibility, the instance's default, lowered to what the namespace allows.
     const attributes = { ...given, visibility: given.visibility ?? this.#defaultVisibility(namespace) };
     this.#checkVisibility(namespace, attributes.visibility as Visibility);
@@ -303,6 +305,9 @@ export class ProjectsService {
       else problems.path = [PATH_MESSAGE];
     }
     if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+    if (changes.visibility !== undefined && changes.visibility !== project.visibility) {
+      checkRestrictedVisibility(this.#settings.current(), viewer, changes.visibility);
+    }
     if (changes.visibility !== undefined) this.#checkVisibility(namespace, changes.visibility as Visibility);
 
     return this.#em.transactional(async (em) => {
