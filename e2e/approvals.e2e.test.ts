@@ -282,6 +282,8 @@ describe('approving a merge request', () => {
     const refused = await gateway.put(`${mr()}/merge`).set(maintainer.headers);
     expect(refused.status).toBe(405);
     expect(refused.body).toEqual({ message: '405 Method Not Allowed' });
+    const shown = await gateway.get(mr()).set(author.headers);
+    expect(shown.body).toMatchObject({ merge_status: 'can_be_merged', detailed_merge_status: 'not_approved' });
   });
 
   it('refuses self-approval, a stale sha, a second approval and callers who may not approve', async () => {
@@ -375,6 +377,7 @@ describe('approving a merge request', () => {
     const blocked = await gateway.put(`${mr()}/merge`).set(maintainer.headers);
     expect(blocked.status).toBe(405);
     expect((await gateway.post(`${mr()}/approve`).set(backend.headers).send({ approval_password: PASSWORD })).status).toBe(201);
+    expect((await gateway.get(mr()).set(author.headers)).body.detailed_merge_status).toBe('mergeable');
     const merged = await gateway.put(`${mr()}/merge`).set(maintainer.headers);
     expect(merged.status).toBe(200);
     expect(merged.body.state).toBe('merged');

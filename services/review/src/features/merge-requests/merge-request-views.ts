@@ -121,10 +121,18 @@ function detailedMergeStatus(mergeRequest: MergeRequest): string {
 /** One merge request (`merge_request.json`): the list view plus the single-item fields. */
 export function mergeRequestDetailView(
   mergeRequest: MergeRequest,
-  context: ViewContext & { latest: MergeRequestDiff | undefined; subscribed: boolean; divergedCommitsCount?: number | undefined },
+  context: ViewContext & {
+    latest: MergeRequestDiff | undefined;
+    subscribed: boolean;
+    divergedCommitsCount?: number | undefined;
+    /** Whether the approvals it needs are given: a mergeable one without them is `not_approved`. */
+    approved: boolean;
+  },
 ) {
+  const view = mergeRequestView(mergeRequest, context);
   return {
-    ...mergeRequestView(mergeRequest, context),
+    ...view,
+    detailed_merge_status: view.detailed_merge_status === 'mergeable' && !context.approved ? 'not_approved' : view.detailed_merge_status,
     subscribed: context.subscribed,
     changes_count: context.latest ? String(context.latest.filesCount) : '0',
     latest_build_started_at: null,

@@ -258,9 +258,10 @@ async function detail(
   mergeRequest: MergeRequest,
   options: { divergedCommitsCount?: boolean } = {},
 ) {
-  const [users, latest] = await Promise.all([
+  const [users, latest, approved] = await Promise.all([
     deps.users.users(userIdsOf([mergeRequest]), caller),
     deps.mergeRequests.latestVersion(mergeRequest),
+    deps.mergeRequests.isApproved(mergeRequest),
   ]);
   const divergedCommitsCount = options.divergedCommitsCount
     ? await deps.mergeRequests.divergedCommitsCount(scope.repository, mergeRequest)
@@ -274,6 +275,7 @@ async function detail(
     latest,
     subscribed,
     divergedCommitsCount,
+    approved,
   });
 }
 

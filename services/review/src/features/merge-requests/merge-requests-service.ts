@@ -140,6 +140,11 @@ export class MergeRequestsService {
     this.#approvalCheck = check;
   }
 
+  /** Whether the merge request has the approvals it needs. */
+  isApproved(mergeRequest: MergeRequest): Promise<boolean> {
+    return this.#approvalCheck(mergeRequest);
+  }
+
   async #branchHead(repository: ProjectRepository, branch: string): Promise<string | null> {
     return repository.git.resolveCommit(`${BRANCH_PREFIX}${branch}`);
   }
