@@ -1,10 +1,11 @@
 /**
- * Environments and deployments through the real gateway, with identity deciding who may do what:
- * developers record deployments, reporters read them, strangers see nothing, and the bodies are
- * GitLab's.
+ * Environments, deployments and feature flags through the real gateway, with identity deciding who
+ * may do what, and the real `unleash-client` SDK evaluating the flags through the Unleash client
+ * API with the project's instance id: every strategy type, for many users, in several environments.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { InMemStorageProvider, Unleash } from 'unleash-client';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
@@ -12,7 +13,12 @@ import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
-const tokens: Record<'developer' | 'reporter' | 'stranger', Record<string, string>> = { developer: {}, reporter: {}, stranger: {} };
+const tokens: Record<'maintainer' | 'developer' | 'reporter' | 'stranger', Record<string, string>> = {
+  maintainer: {},
+  developer: {},
+  reporter: {},
+  stranger: {},
+};
 let projectId: number;
 
 async function userWithToken(username: string, level: number | undefined): Promise<Record<string, string>> {
@@ -42,6 +48,7 @@ beforeAll(async () => {
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Shop', path: 'shop', visibility: 'private' });
   expect(project.status).toBe(201);
   projectId = project.body.id as number;
+  tokens.maintainer = await userWithToken('delivery-maintainer', 40);
   tokens.developer = await userWithToken('delivery-dev', 30);
   tokens.reporter = await userWithToken('delivery-reporter', 20);
   tokens.stranger = await userWithToken('delivery-stranger', undefined);
@@ -93,5 +100,130 @@ describe('environments and deployments through the gateway', () => {
     expect((await gateway.post(`/api/v4/projects/${projectId}/deployments`).set(tokens.stranger).send(body)).status).toBe(404);
     expect((await gateway.get(`/api/v4/projects/${projectId}/deployments`).set(tokens.stranger)).status).toBe(404);
     expect((await gateway.get(`/api/v4/projects/${projectId}/environments`)).status).toBe(404);
+  });
+});
+
+describe('feature flags evaluated by the unleash-client SDK', () => {
+  let unleashUrl: string;
+  let instanceId: string;
+  const clients: Unleash[] = [];
+
+  /** An SDK as an application in `environment` runs it: its app name is the environment, as GitLab reads it. */
+  async function sdkIn(environment: string, id = instanceId): Promise<Unleash> {
+    const client = new Unleash({
+      url: unleashUrl,
+      appName: environment,
+      instanceId: id,
+      refreshInterval: 60_000,
+      disableMetrics: true,
+      storageProvider: new InMemStorageProvider(),
+      skipInstanceCountWarning: true,
+    });
+    clients.push(client);
+    await new Promise((resolve, reject) => {
+      client.once('synchronized', resolve);
+      client.once('error', reject);
+    });
+    return client;
+  }
+
+  const users = Array.from({ length: 400 }, (_, index) => `user-${index}`);
+  const enabledFor = (client: Unleash, flag: string) => users.filter((userId) => client.isEnabled(flag, { userId }));
+
+  afterAll(() => {
+    for (const client of clients) client.destroy();
+  });
+
+  it('configures flags of every strategy type through the API', async () => {
+    const list = await gateway
+      .post(`/api/v4/projects/${projectId}/feature_flags_user_lists`)
+      .set(tokens.developer)
+      .send({ name: 'beta', user_xids: 'user-7,user-8' });
+    expect(list.status).toBe(201);
+    const flag = (name: string, strategies: unknown[], extra: Record<string, unknown> = {}) =>
+      gateway
+        .post(`/api/v4/projects/${projectId}/feature_flags`)
+        .set(tokens.developer)
+        .send({ name, version: 'new_version_flag', strategies, ...extra });
+    const scoped = (...environments: string[]) => environments.map((environment) => ({ environment_scope: environment }));
+    for (const response of [
+      await flag('quarter_rollout', [
+        { name: 'gradualRolloutUserId', parameters: { groupId: 'default', percentage: '25' }, scopes: scoped('production') },
+      ]),
+      await flag('named_users', [
+        { name: 'userWithId', parameters: { userIds: 'user-1,user-2,user-3' }, scopes: scoped('production', 'staging') },
+      ]),
+      await flag('flexible', [
+        { name: 'flexibleRollout', parameters: { groupId: 'flexible', rollout: '60', stickiness: 'userId' }, scopes: scoped('*') },
+      ]),
+      await flag('beta_only', [{ name: 'svcUserList', parameters: {}, user_list_id: list.body.id, scopes: scoped('review/*') }]),
+      await flag('staging_everyone', [{ name: 'default', parameters: {}, scopes: scoped('staging') }]),
+      await flag('switched_off', [{ name: 'default', parameters: {}, scopes: scoped('*') }], { active: false }),
+      await flag('legacy_banner', [], { version: undefined }),
+    ]) {
+      expect(response.status).toBe(201);
+    }
+    expect((await gateway.get(`/api/v4/projects/${projectId}/feature_flags`).set(tokens.reporter)).status).toBe(403);
+
+    const client = await gateway.get(`/api/v4/projects/${projectId}/feature_flags_client`).set(tokens.maintainer);
+    expect(client.status).toBe(200);
+    expect(client.body.url).toBe(`${platform.url}/api/v4/feature_flags/unleash/${projectId}`);
+    unleashUrl = `${client.body.url}/`;
+    instanceId = client.body.instance_id as string;
+  });
+
+  it('evaluates percentages, user ids, user lists and defaults per environment as configured', async () => {
+    const production = await sdkIn('production');
+    const quarter = enabledFor(production, 'quarter_rollout');
+    // Unleash hashes each user into 100 buckets; a quarter of 400 users, give or take the hash's spread.
+    expect(quarter.length).toBeGreaterThan(70);
+    expect(quarter.length).toBeLessThan(130);
+    expect(enabledFor(production, 'named_users')).toEqual(['user-1', 'user-2', 'user-3']);
+    const flexible = enabledFor(production, 'flexible');
+    expect(flexible.length).toBeGreaterThan(200);
+    expect(flexible.length).toBeLessThan(280);
+    expect(enabledFor(production, 'beta_only')).toEqual([]);
+    expect(enabledFor(production, 'staging_everyone')).toEqual([]);
+    expect(enabledFor(production, 'switched_off')).toEqual([]);
+    expect(production.getFeatureToggleDefinition('legacy_banner')).toBeUndefined();
+
+    const staging = await sdkIn('staging');
+    expect(enabledFor(staging, 'quarter_rollout')).toEqual([]);
+    expect(enabledFor(staging, 'named_users')).toEqual(['user-1', 'user-2', 'user-3']);
+    expect(enabledFor(staging, 'staging_everyone')).toEqual(users);
+    // flexibleRollout with userId stickiness puts a user in or out whatever the environment.
+    expect(enabledFor(staging, 'flexible')).toEqual(flexible);
+
+    const review = await sdkIn('review/fix-login');
+    expect(enabledFor(review, 'beta_only')).toEqual(['user-7', 'user-8']);
+    expect(enabledFor(review, 'named_users')).toEqual([]);
+  });
+
+  it('follows changes, and refuses an SDK whose instance id was reset', async () => {
+    const name = await gateway.get(`/api/v4/projects/${projectId}/feature_flags/quarter_rollout`).set(tokens.developer);
+    const strategyId = name.body.strategies[0].id as number;
+    const raised = await gateway
+      .put(`/api/v4/projects/${projectId}/feature_flags/quarter_rollout`)
+      .set(tokens.developer)
+      .send({ strategies: [{ id: strategyId, parameters: { groupId: 'default', percentage: '100' } }] });
+    expect(raised.status).toBe(200);
+    expect(enabledFor(await sdkIn('production'), 'quarter_rollout')).toEqual(users);
+
+    const reset = await gateway.post(`/api/v4/projects/${projectId}/feature_flags_client/reset_token`).set(tokens.maintainer);
+    expect(reset.body.instance_id).not.toBe(instanceId);
+    const refused = await gateway
+      .get(`/api/v4/feature_flags/unleash/${projectId}/client/features`)
+      .set({ 'UNLEASH-INSTANCEID': instanceId, 'UNLEASH-APPNAME': 'production' });
+    expect(refused.status).toBe(401);
+    const accepted = await gateway
+      .get(`/api/v4/feature_flags/unleash/${projectId}/client/features`)
+      .set({ 'UNLEASH-INSTANCEID': reset.body.instance_id as string, 'UNLEASH-APPNAME': 'production' });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.features.map((feature: { name: string }) => feature.name)).toEqual([
+      'quarter_rollout',
+      'named_users',
+      'flexible',
+      'switched_off',
+    ]);
   });
 });

@@ -109,6 +109,8 @@ function expectationFor(route: CatalogueEntry, caller: MatrixCaller): Expectatio
     if (route.method === 'POST' || route.method === 'PATCH') return { status: 400, why: 'SCIM body missing' };
     return { status: 404, why: 'no SCIM for the group' };
   }
+  // Unleash clients present the project's instance id, which no caller here has; a user's token counts for nothing.
+  if (entry.target === 'unleash') return { status: 401, why: 'no Unleash instance id' };
   if (!caller.token) {
     if (route.access !== 'anonymous') return { status: 401, why: 'anonymous' };
     if (entry.minRole !== undefined) return { status: 404, why: 'private resource' };

@@ -8,7 +8,7 @@ export const ROLE = { guest: 10, reporter: 20, developer: 30, maintainer: 40, ow
 
 export interface MatrixEntry {
   /** What the path's `:id` is: a private group or project of the fixture, a user, or nothing. */
-  target: 'group' | 'project' | 'user' | 'none' | 'scim';
+  target: 'group' | 'project' | 'user' | 'none' | 'scim' | 'unleash';
   /** The least role on the target group or project that may call the route. */
   minRole?: number;
   /** Destroys what later routes use (the fixture group or project, the caller's own token): runs last. */
@@ -43,6 +43,8 @@ const project = (minRole: number, destructive = false): MatrixEntry => ({
 const user: MatrixEntry = { target: 'user' };
 const none: MatrixEntry = { target: 'none' };
 const scim: MatrixEntry = { target: 'scim' };
+/** The Unleash client API: a project's instance id authenticates, never a user's token. */
+const unleash: MatrixEntry = { target: 'unleash' };
 
 export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/audit_events': none,
@@ -179,6 +181,26 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'PUT /api/v4/projects/:id/environments/:environment_id': project(ROLE.developer),
   'POST /api/v4/projects/:id/environments/:environment_id/stop': project(ROLE.developer),
   'DELETE /api/v4/projects/:id/environments/:environment_id': project(ROLE.developer),
+  'GET /api/v4/projects/:id/feature_flags': project(ROLE.developer),
+  'GET /api/v4/projects/:id/feature_flags/:feature_flag_name': project(ROLE.developer),
+  'POST /api/v4/projects/:id/feature_flags': {
+    ...project(ROLE.developer),
+    body: () => ({ name: 'matrix_flag', version: 'new_version_flag' }),
+  },
+  'PUT /api/v4/projects/:id/feature_flags/:feature_flag_name': project(ROLE.developer),
+  'DELETE /api/v4/projects/:id/feature_flags/:feature_flag_name': project(ROLE.developer),
+  'GET /api/v4/projects/:id/feature_flags_user_lists': project(ROLE.developer),
+  'GET /api/v4/projects/:id/feature_flags_user_lists/:iid': project(ROLE.developer),
+  'POST /api/v4/projects/:id/feature_flags_user_lists': { ...project(ROLE.developer), body: () => ({ name: 'matrix', user_xids: 'a,b' }) },
+  'PUT /api/v4/projects/:id/feature_flags_user_lists/:iid': project(ROLE.developer),
+  'DELETE /api/v4/projects/:id/feature_flags_user_lists/:iid': project(ROLE.developer),
+  'GET /api/v4/projects/:id/feature_flags_client': project(ROLE.maintainer),
+  'POST /api/v4/projects/:id/feature_flags_client/reset_token': project(ROLE.maintainer),
+  'GET /api/v4/feature_flags/unleash/:project_id': unleash,
+  'GET /api/v4/feature_flags/unleash/:project_id/features': unleash,
+  'GET /api/v4/feature_flags/unleash/:project_id/client/features': unleash,
+  'POST /api/v4/feature_flags/unleash/:project_id/client/register': unleash,
+  'POST /api/v4/feature_flags/unleash/:project_id/client/metrics': unleash,
   'GET /api/v4/projects/:id/deployments': project(ROLE.reporter),
   'GET /api/v4/projects/:id/deployments/:deployment_id': project(ROLE.reporter),
   'POST /api/v4/projects/:id/deployments': {

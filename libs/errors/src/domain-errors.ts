@@ -33,6 +33,21 @@ export class RefusedError extends DomainError {
   override name = 'RefusedError';
 }
 
+/** A record failed validation where GitLab lists full messages: 400 `{"message": ["Name has already been taken"]}`. */
+export class InvalidRecordError extends DomainError {
+  override name = 'InvalidRecordError';
+  readonly messages: string[];
+  constructor(messages: string[]) {
+    super(messages.join(', '));
+    this.messages = messages;
+  }
+}
+
+/** A well-formed request GitLab will not process for this kind of record: 422 `{"message": "<its sentence>"}`. */
+export class UnprocessableError extends DomainError {
+  override name = 'UnprocessableError';
+}
+
 /** `resource` is the GitLab word, as in `404 User Not Found`. */
 export class NotFoundError extends DomainError {
   override name = 'NotFoundError';

@@ -3,6 +3,8 @@ export {
   InputError,
   FieldValidationError,
   RefusedError,
+  InvalidRecordError,
+  UnprocessableError,
   NotFoundError,
   UnauthorizedError,
   InvalidTokenError,

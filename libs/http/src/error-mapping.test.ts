@@ -9,6 +9,8 @@ import {
   NotFoundError,
   NotModifiedError,
   RefusedError,
+  InvalidRecordError,
+  UnprocessableError,
   UnauthorizedError,
 } from '@platform/errors';
 import { errorToHttp } from './error-mapping.ts';
@@ -21,6 +23,12 @@ describe('errorToHttp', () => {
       new RefusedError('Transfer failed: Group is already a root group.'),
       400,
       { message: 'Transfer failed: Group is already a root group.' },
+    ],
+    [new InvalidRecordError(['Name has already been taken']), 400, { message: ['Name has already been taken'] }],
+    [
+      new UnprocessableError('PUT operations are not supported for legacy feature flags'),
+      422,
+      { message: 'PUT operations are not supported for legacy feature flags' },
     ],
     [new NotFoundError('User'), 404, { message: '404 User Not Found' }],
     [new NotFoundError(), 404, { message: '404 Not Found' }],

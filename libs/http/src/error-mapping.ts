@@ -12,6 +12,8 @@ import {
   NotFoundError,
   NotModifiedError,
   RefusedError,
+  InvalidRecordError,
+  UnprocessableError,
   UnauthorizedError,
   UnavailableError,
 } from '@platform/errors';
@@ -27,6 +29,8 @@ export function errorToHttp(error: unknown): HttpError | undefined {
   if (error instanceof InputError) return { status: 400, body: { error: error.message } };
   if (error instanceof FieldValidationError) return { status: 400, body: { message: error.fields } };
   if (error instanceof RefusedError) return { status: 400, body: { message: error.message } };
+  if (error instanceof InvalidRecordError) return { status: 400, body: { message: error.messages } };
+  if (error instanceof UnprocessableError) return { status: 422, body: { message: error.message } };
   if (error instanceof NotFoundError) return { status: 404, body: { message: `404 ${error.message}` } };
   if (error instanceof InvalidTokenError) return { status: 401, body: { error: 'invalid_token', error_description: error.message } };
   if (error instanceof UnauthorizedError) return { status: 401, body: { message: '401 Unauthorized' } };

@@ -59,11 +59,21 @@ function gitlabPlaceOf(relativePath: string): string {
     : path.posix.join(GITLAB_V4, relativePath);
 }
 
+/**
+ * Refs to schemas GitLab's tree lacks, and the stored schema the reference INDEX names as the
+ * closest match: legacy feature flag scopes name a v4 `feature_flag_strategy.json` that does not exist.
+ */
+const SUBSTITUTES: Record<string, string> = {
+  'feature_flag_strategy.json': `${OUTSIDE_V4}/feature_flag_strategy.json`,
+};
+
 /** The stored file a `$ref` names, from the schema that holds it (see the reference INDEX). */
 function storedPathOf(ref: string, from: string): string {
   const place = path.posix.resolve(path.posix.dirname(gitlabPlaceOf(from)), ref);
-  if (place.startsWith(`${GITLAB_V4}/`)) return place.slice(GITLAB_V4.length + 1);
-  return path.posix.join(OUTSIDE_V4, place.slice(GITLAB_SCHEMAS.length + 1));
+  const stored = place.startsWith(`${GITLAB_V4}/`)
+    ? place.slice(GITLAB_V4.length + 1)
+    : path.posix.join(OUTSIDE_V4, place.slice(GITLAB_SCHEMAS.length + 1));
+  return SUBSTITUTES[stored] ?? stored;
 }
 
 /** Schemas are registered under absolute ids, their `$ref`s rewritten to them, so that ajv needs no relative resolution. */

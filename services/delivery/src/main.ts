@@ -5,7 +5,8 @@ import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '
 import { readConfig, type DeliveryConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { createDeploymentsFeature, deploymentsEntities } from './features/deployments/deployments-feature.ts';
-import { featureFlagsEntities } from './features/feature-flags/feature-flags-feature.ts';
+import { createFeatureFlagsFeature, featureFlagsEntities } from './features/feature-flags/feature-flags-feature.ts';
+import { createUnleashFeature } from './features/unleash/unleash-feature.ts';
 
 /** `identityAccess` replaces the gRPC client to identity (tests give a fake). */
 export function deliveryService(
@@ -21,7 +22,13 @@ export function deliveryService(
     features: ({ em }) => {
       const access =
         clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
-      return [createDeploymentsFeature({ em, access }), identityAccessFeature(access)];
+      const featureFlags = createFeatureFlagsFeature({ em, access });
+      return [
+        createDeploymentsFeature({ em, access }),
+        featureFlags,
+        createUnleashFeature({ flags: featureFlags.flags, clients: featureFlags.clients }),
+        identityAccessFeature(access),
+      ];
     },
   };
 }

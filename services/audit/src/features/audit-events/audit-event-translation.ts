@@ -11,6 +11,7 @@ import { settingsAuditEvents } from './translations/settings-audit-events.ts';
 import { approvalAuditEvents } from './translations/approval-audit-events.ts';
 import { tokenAuditEvents } from './translations/token-audit-events.ts';
 import { protectedBranchAuditEvents } from './translations/protected-branch-audit-events.ts';
+import { deliveryAuditEvents } from './translations/delivery-audit-events.ts';
 
 /** Every domain event type that becomes an audit event; one module per kind of source. */
 export const auditTranslations: AuditTranslation[] = [
@@ -24,6 +25,7 @@ export const auditTranslations: AuditTranslation[] = [
   ...approvalAuditEvents,
   ...tokenAuditEvents,
   ...protectedBranchAuditEvents,
+  ...deliveryAuditEvents,
 ];
 
 const byType = new Map(auditTranslations.map((translation) => [translation.type, translation]));

@@ -1,3 +1,7 @@
+import type { EntityManager } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import type { Feature } from '@platform/service';
 import {
   FeatureFlag,
   FeatureFlagLegacyScope,
@@ -6,6 +10,14 @@ import {
   FeatureFlagStrategy,
   FeatureFlagUserList,
 } from './feature-flag.entity.ts';
+import { PgFeatureFlagsClientStore } from './feature-flags-client-store.ts';
+import { featureFlagsClientRoutes } from './feature-flags-client-routes.ts';
+import { featureFlagsRoutes } from './feature-flags-routes.ts';
+import { FeatureFlagsService } from './feature-flags-service.ts';
+import { PgFeatureFlagStore } from './feature-flags-store.ts';
+import { UserListsService } from './user-lists-service.ts';
+import { PgUserListStore } from './user-lists-store.ts';
+import { userListsRoutes } from './user-lists-routes.ts';
 
 export const featureFlagsEntities = [
   FeatureFlag,
@@ -15,3 +27,26 @@ export const featureFlagsEntities = [
   FeatureFlagUserList,
   FeatureFlagsClient,
 ];
+
+/** What the Unleash client API reads: the flags and the instance ids. */
+export interface FeatureFlagsFeature extends Feature {
+  flags: PgFeatureFlagStore;
+  clients: PgFeatureFlagsClientStore;
+}
+
+/** Feature flags, their user lists and the project's Unleash instance id. */
+export function createFeatureFlagsFeature(deps: { em: EntityManager; access: IdentityAccess }): FeatureFlagsFeature {
+  const flags = new PgFeatureFlagStore(deps.em);
+  const userListStore = new PgUserListStore(deps.em);
+  const clients = new PgFeatureFlagsClientStore(deps.em);
+  const featureFlags = new FeatureFlagsService({ store: flags, userLists: userListStore });
+  return {
+    flags,
+    clients,
+    routes: [
+      createRouter(featureFlagsRoutes, { access: deps.access, featureFlags }),
+      createRouter(userListsRoutes, { access: deps.access, userLists: new UserListsService({ store: userListStore }) }),
+      createRouter(featureFlagsClientRoutes, { access: deps.access, clients }),
+    ],
+  };
+}

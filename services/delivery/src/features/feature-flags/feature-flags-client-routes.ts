@@ -1,0 +1,55 @@
+import { actorOf } from '@platform/auth';
+import { deliveryEvents } from '@platform/delivery-client';
+import { baseUrlOf, idOrPathParams, routesOf } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import { projectFor, ROLE } from '../access/project-access.ts';
+import type { PgFeatureFlagsClientStore } from './feature-flags-client-store.ts';
+
+export interface FeatureFlagsClientRouteDeps {
+  access: IdentityAccess;
+  clients: PgFeatureFlagsClientStore;
+}
+
+const route = routesOf<FeatureFlagsClientRouteDeps>('delivery');
+
+/** What GitLab's Unleash page shows: the instance id and the URL an SDK is pointed at. */
+const clientView = (options: { token: string; baseUrl: string; projectId: number }) => ({
+  instance_id: options.token,
+  url: `${options.baseUrl}/api/v4/feature_flags/unleash/${options.projectId}`,
+});
+
+/** The project's Unleash instance id, for maintainers and above. */
+export const featureFlagsClientRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/feature_flags_client',
+    access: 'user',
+    scope: 'read_api',
+    input: idOrPathParams,
+    handle: async ({ caller, input, deps, request }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
+      return clientView({ token: await deps.clients.tokenOf(project.id), baseUrl: baseUrlOf(request), projectId: project.id });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/feature_flags_client/reset_token',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    handle: async ({ caller, input, deps, request }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
+      const token = await deps.clients.reset(project.id, {
+        events: [
+          deliveryEvents.featureFlagsClientTokenReset.event({
+            aggregateId: project.id,
+            data: { projectId: project.id, projectPath: project.pathWithNamespace },
+          }),
+        ],
+        actor: actorOf(caller),
+      });
+      return clientView({ token, baseUrl: baseUrlOf(request), projectId: project.id });
+    },
+  }),
+];

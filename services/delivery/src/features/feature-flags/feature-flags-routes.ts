@@ -1,0 +1,93 @@
+import { routesOf } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import { projectFor, ROLE } from '../access/project-access.ts';
+import type { FeatureFlagsService } from './feature-flags-service.ts';
+import { featureFlagView } from './feature-flags-views.ts';
+import { createFeatureFlagBody, featureFlagListQuery, featureFlagParams, updateFeatureFlagBody } from './feature-flags.schemas.ts';
+
+export interface FeatureFlagsRouteDeps {
+  access: IdentityAccess;
+  featureFlags: FeatureFlagsService;
+}
+
+const route = routesOf<FeatureFlagsRouteDeps>('delivery');
+
+/** GitLab's feature flags API, for developers and above. */
+export const featureFlagsRoutes = [
+  route.list({
+    path: '/api/v4/projects/:id/feature_flags',
+    access: 'user',
+    scope: 'read_api',
+    input: featureFlagListQuery,
+    handle: async ({ caller, input, deps, window }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const page = await deps.featureFlags.list(project, { scope: input.scope, window });
+      return { ...page, items: page.items.map(featureFlagView) };
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/feature_flags/:feature_flag_name',
+    access: 'user',
+    scope: 'read_api',
+    input: featureFlagParams,
+    handle: async ({ caller, input, deps }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      return featureFlagView(await deps.featureFlags.get(project, input.feature_flag_name));
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/feature_flags',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: createFeatureFlagBody,
+    handle: async ({ caller, input, deps }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const created = await deps.featureFlags.create(project, {
+        name: input.name,
+        version: input.version,
+        description: input.description,
+        active: input.active,
+        strategies: input.strategies,
+        caller,
+      });
+      return featureFlagView(created);
+    },
+  }),
+
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/feature_flags/:feature_flag_name',
+    access: 'user',
+    scope: 'api',
+    input: updateFeatureFlagBody,
+    handle: async ({ caller, input, deps }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const updated = await deps.featureFlags.update(project, input.feature_flag_name, {
+        name: input.name,
+        description: input.description,
+        active: input.active,
+        strategies: input.strategies,
+        caller,
+      });
+      return featureFlagView(updated);
+    },
+  }),
+
+  // GitLab answers the deleted flag.
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/feature_flags/:feature_flag_name',
+    access: 'user',
+    scope: 'api',
+    input: featureFlagParams,
+    handle: async ({ caller, input, deps }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      return featureFlagView(await deps.featureFlags.delete(project, input.feature_flag_name, caller));
+    },
+  }),
+];
