@@ -158,6 +158,28 @@ describe('UpstreamPool', () => {
     expect(large.map((response) => response.status).sort()).toEqual([200, 502]);
   });
 
+  it('passes on a body its client sends only after 100 Continue (Maven uploads)', async () => {
+    const service = await answeringService('continued');
+    const { url } = await gatewayFor({ urls: [service.url] });
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(`${url}/api/v4/things`, {
+        method: 'PUT',
+        headers: { Expect: '100-continue', 'Content-Length': '5' },
+        timeout: 5000,
+      });
+      request.on('continue', () => request.end('hello'));
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on('timeout', () => request.destroy(new Error('hung')));
+      request.on('error', reject);
+      request.flushHeaders();
+    });
+    expect(answer).toEqual({ status: 200, body: '{"name":"continued"}' });
+  });
+
   it('never sends a POST again once the service may have received it', async () => {
     const frozen = await frozenService();
     const live = await answeringService('live');

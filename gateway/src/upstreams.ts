@@ -65,7 +65,8 @@ function isRetryable(req: IncomingMessage, error: unknown): boolean {
 
 /** Reads a small body of a request that is not safe to repeat, so that it can be sent again; larger or streamed bodies stay streamed. */
 async function readSmallBody(req: IncomingMessage): Promise<void> {
-  if (RETRYABLE_METHODS.has(req.method ?? '') || req.headers['transfer-encoding'] !== undefined) return;
+  // A client that expects 100 Continue (Maven's uploads) sends its body in step with the service: left streamed.
+  if (RETRYABLE_METHODS.has(req.method ?? '') || req.headers['transfer-encoding'] !== undefined || req.headers.expect !== undefined) return;
   const length = Number(req.headers['content-length'] ?? 0);
   if (!Number.isSafeInteger(length) || length > REPLAYABLE_BODY_BYTES) return;
   (req as ProxiedRequest)[BODY] = await new Promise<Buffer>((resolve, reject) => {
