@@ -25,7 +25,7 @@ export function adminService(config: AdminConfig, clients: { identityAccess?: Id
       // The configuration refuses a key that does not parse.
       const cipher = new ValueCipher(parseCipherKey(config.CI_VARIABLES_KEY) ?? Buffer.alloc(0));
       return [
-        createApplicationSettingsFeature({ em, logger }),
+        createApplicationSettingsFeature({ em, logger, cipher }),
         createCiVariablesFeature({ em, cipher, limit: config.MAX_CI_VARIABLES }),
         identityAccessFeature(access),
       ];

@@ -7,12 +7,13 @@ import { applicationSettingsGrpc } from './application-settings-grpc.ts';
 import { applicationSettingsRoutes } from './application-settings-routes.ts';
 import { ApplicationSettingsService } from './application-settings-service.ts';
 import { PgApplicationSettingsStore } from './application-settings-store.ts';
+import type { ValueCipher } from '../ci-variables/value-cipher.ts';
 
 export const applicationSettingsEntities = [ApplicationSetting];
 
 /** The instance's application settings: the REST API for administrators, the gRPC read for other services. */
-export function createApplicationSettingsFeature(deps: { em: EntityManager; logger: Logger }): Feature {
-  const settings = new ApplicationSettingsService({ store: new PgApplicationSettingsStore(deps.em) });
+export function createApplicationSettingsFeature(deps: { em: EntityManager; logger: Logger; cipher: ValueCipher }): Feature {
+  const settings = new ApplicationSettingsService({ store: new PgApplicationSettingsStore(deps.em), cipher: deps.cipher });
   return {
     routes: [createRouter(applicationSettingsRoutes, { settings })],
     rpcs: [applicationSettingsGrpc({ settings, logger: deps.logger })],

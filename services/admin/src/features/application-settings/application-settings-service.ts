@@ -2,8 +2,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { FieldValidationError, InputError } from '@platform/errors';
 import type { EventActor } from '@platform/events';
 import type { ApplicationSetting } from './application-setting.entity.ts';
+import type { ValueCipher } from '../ci-variables/value-cipher.ts';
 import {
   DEPRECATED_ALIASES,
+  isSecret,
   REQUIRED_WHEN_ENABLED,
   SETTING_NAMES,
   SETTINGS,
@@ -60,12 +62,28 @@ export function checkConsistency(values: SettingValues): void {
   if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
 }
 
-/** The instance's application settings: read, and changed by administrators with one event per changed setting. */
+/**
+ * The instance's application settings: read, and changed by administrators with one event per
+ * changed setting. Secret settings are stored encrypted (the variables' cipher, the setting's
+ * name as additional data); nothing answers them.
+ */
 export class ApplicationSettingsService {
   readonly #store: ApplicationSettingsStore;
+  readonly #cipher: ValueCipher;
 
-  constructor(options: { store: ApplicationSettingsStore }) {
+  constructor(options: { store: ApplicationSettingsStore; cipher: ValueCipher }) {
     this.#store = options.store;
+    this.#cipher = options.cipher;
+  }
+
+  /** The stored value as given: a secret decrypted. */
+  #plain(name: SettingName, stored: unknown): unknown {
+    return isSecret(name) && typeof stored === 'string' ? this.#cipher.decrypt(stored, name) : stored;
+  }
+
+  /** The value to store: a secret encrypted. */
+  #storable(name: SettingName, value: unknown): unknown {
+    return isSecret(name) && typeof value === 'string' ? this.#cipher.encrypt(value, name) : value;
   }
 
   async current(): Promise<CurrentSettings> {
@@ -79,7 +97,8 @@ export class ApplicationSettingsService {
     const record = await this.#store.change({
       actor: options.actor,
       change: (current, next) => {
-        const before = valuesOf(current.settings);
+        const stored = valuesOf(current.settings);
+        const before = Object.fromEntries(SETTING_NAMES.map((name) => [name, this.#plain(name, stored[name])])) as SettingValues;
         const after = { ...before, ...given };
         checkConsistency(after);
         const changes = (Object.keys(given) as SettingName[])
@@ -87,7 +106,7 @@ export class ApplicationSettingsService {
           .map((name) => ({ name, from: before[name], to: after[name] }));
         if (changes.length === 0) return undefined;
         const settings = { ...current.settings };
-        for (const { name, to } of changes) settings[name] = to;
+        for (const { name, to } of changes) settings[name] = this.#storable(name, to);
         return { settings, events: settingChangedEvents({ changes, after, revision: next.revision }) };
       },
     });

@@ -116,7 +116,7 @@ describe('changing the settings', () => {
     });
   });
 
-  it('keeps a secret without answering it or publishing its value', async () => {
+  it('keeps a secret encrypted, without answering it or publishing its value', async () => {
     const response = await put({ spamfilter_enabled: true, spamfilter_api_key: 'very-secret-key' });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ spamfilter_enabled: true });
@@ -126,7 +126,15 @@ describe('changing the settings', () => {
     );
     expect(ApplicationSettingChanged.fromJSON(keyChange?.data)).toMatchObject({ from: '', to: '', secret: true });
     const [stored] = await harness.sql<{ key: string }>("select settings->>'spamfilter_api_key' as key from application_settings");
-    expect(stored?.key).toBe('very-secret-key');
+    expect(stored?.key).toMatch(/^v1:/);
+    expect(stored?.key).not.toContain('very-secret-key');
+    // The same secret again is no change; another one is.
+    expect((await put({ spamfilter_api_key: 'very-secret-key' })).status).toBe(200);
+    expect((await put({ spamfilter_api_key: 'another-secret-key' })).status).toBe(200);
+    const keyChanges = (await harness.outboxEvents('admin.application_setting.changed')).filter(
+      (event) => event.data.setting === 'spamfilter_api_key',
+    );
+    expect(keyChanges).toHaveLength(2);
   });
 
   it.each([
