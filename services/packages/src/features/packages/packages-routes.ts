@@ -1,10 +1,18 @@
-import { baseUrlOf, pageParams, pageShape, routesOf } from '@platform/http';
+import { baseUrlOf, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { projectFor, mayOnPackages } from './package-access.ts';
 import type { PackageStatus } from './package.entity.ts';
 import type { ListedPackage, PackagesService } from './packages-service.ts';
 import { packageFileView, packageVersionView, packageView } from './packages-views.ts';
-import { groupPackagesQuery, packageFileParams, packageParams, projectPackagesQuery } from './packages.schemas.ts';
+import {
+  GROUP_PACKAGE_ORDERS,
+  groupPackagesQuery,
+  PACKAGE_FILE_ORDERS,
+  packageFileParams,
+  packageParams,
+  PROJECT_PACKAGE_ORDERS,
+  projectPackagesQuery,
+} from './packages.schemas.ts';
 
 export interface PackagesRouteDeps {
   access: IdentityAccess;
@@ -13,16 +21,13 @@ export interface PackagesRouteDeps {
 
 const route = routesOf<PackagesRouteDeps>('packages');
 
-const listOptions = (input: {
-  order_by: string;
-  sort: 'asc' | 'desc';
+/** The filters both package lists take. */
+const filtersOf = (input: {
   package_type?: string | undefined;
   package_name?: string | undefined;
   status?: PackageStatus | undefined;
   include_versionless: boolean;
 }) => ({
-  orderBy: input.order_by as 'created_at',
-  sort: input.sort,
   packageType: input.package_type,
   packageName: input.package_name,
   status: input.status,
@@ -31,48 +36,39 @@ const listOptions = (input: {
 
 /** GitLab's Packages API: what a project or group holds, single packages, their files, deletion. */
 export const packagesRoutes = [
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/projects/:id/packages',
     access: 'anonymous',
     scope: 'read_api',
     input: projectPackagesQuery,
-    handle: async ({ caller, input, deps, page, request }) => {
+    order: { by: PROJECT_PACKAGE_ORDERS, default: 'created_at', sort: 'asc' },
+    handle: async ({ caller, input, deps, request, order, window }) => {
       const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'read' });
-      const window = pageParams(input);
-      const result = await deps.packages.listForProject(project, {
-        ...listOptions(input),
-        window: { offset: window.offset, limit: window.perPage },
-      });
+      const result = await deps.packages.listForProject(project, { ...filtersOf(input), orderBy: order.by, sort: order.sort, window });
       const apiBaseUrl = `${baseUrlOf(request)}/api/v4`;
-      return page(window, {
-        ...result,
-        items: result.items.map((listed: ListedPackage) => packageView(listed.item, { ...listed, apiBaseUrl })),
-      });
+      return { ...result, items: result.items.map((listed: ListedPackage) => packageView(listed.item, { ...listed, apiBaseUrl })) };
     },
   }),
 
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/groups/:id/packages',
     access: 'anonymous',
     scope: 'read_api',
     input: groupPackagesQuery,
-    handle: async ({ caller, input, deps, page, request }) => {
+    order: { by: GROUP_PACKAGE_ORDERS, default: 'created_at', sort: 'asc' },
+    handle: async ({ caller, input, deps, request, order, window }) => {
       const groupId = await deps.access.require({ resource: 'group', idOrPath: String(input.id), caller, minimumLevel: 0 });
-      const window = pageParams(input);
       const result = await deps.packages.listForGroup({
-        ...listOptions(input),
+        ...filtersOf(input),
+        orderBy: order.by,
+        sort: order.sort,
+        window,
         groupId,
         includeSubgroups: !input.exclude_subgroups,
         caller,
-        window: { offset: window.offset, limit: window.perPage },
       });
       const apiBaseUrl = `${baseUrlOf(request)}/api/v4`;
-      return page(window, {
-        ...result,
-        items: result.items.map((listed) => packageView(listed.item, { ...listed, apiBaseUrl, inGroup: true })),
-      });
+      return { ...result, items: result.items.map((listed) => packageView(listed.item, { ...listed, apiBaseUrl, inGroup: true })) };
     },
   }),
 
@@ -96,17 +92,16 @@ export const packagesRoutes = [
     },
   }),
 
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/projects/:id/packages/:package_id/package_files',
     access: 'anonymous',
     scope: 'read_api',
-    input: packageParams.extend(pageShape),
-    handle: async ({ caller, input, deps, page }) => {
+    input: packageParams,
+    order: { by: PACKAGE_FILE_ORDERS, default: 'id', sort: 'asc' },
+    handle: async ({ caller, input, deps, order, window }) => {
       const project = await projectFor({ ...deps, caller, idOrPath: input.id, action: 'read' });
-      const files = await deps.packages.files(project, input.package_id);
-      const window = pageParams(input);
-      return page(window, { items: files.slice(window.offset, window.offset + window.perPage).map(packageFileView), total: files.length });
+      const files = await deps.packages.files(project, input.package_id, order);
+      return { items: files.slice(window.offset, window.offset + window.limit).map(packageFileView), total: files.length };
     },
   }),
 

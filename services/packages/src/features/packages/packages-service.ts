@@ -6,7 +6,7 @@ import type { Logger } from '@platform/logger';
 import { mayOnPackages } from './package-access.ts';
 import type { Package, PackageFile, PackageStatus, PackageTag } from './package.entity.ts';
 import type { PackageFileStorage } from './package-file-storage.ts';
-import type { PackageFilter, PackageOrder, PgPackageStore } from './packages-store.ts';
+import type { PackageFileOrder, PackageFilter, PackageOrder, PgPackageStore } from './packages-store.ts';
 import { packagesEvents } from '@platform/packages-client';
 import { packageEventData } from './packages.events.ts';
 
@@ -81,8 +81,8 @@ export class PackagesService {
     };
   }
 
-  async files(project: ProjectAccess, packageId: number): Promise<PackageFile[]> {
-    return this.#store.files((await this.#found(project, packageId)).id);
+  async files(project: ProjectAccess, packageId: number, order?: { by: PackageFileOrder; sort: 'asc' | 'desc' }): Promise<PackageFile[]> {
+    return this.#store.files((await this.#found(project, packageId)).id, order);
   }
 
   /** Removes the package and its files; the event tells audit. */

@@ -32,6 +32,10 @@ const ORDER_COLUMNS = {
   project_path: 'projectPath',
 } as const;
 
+export type PackageFileOrder = 'id' | 'file_name' | 'created_at';
+
+const FILE_ORDER_COLUMNS = { id: 'id', file_name: 'fileName', created_at: 'createdAt' } as const;
+
 /** `%` and `_` match themselves in a fuzzy name filter. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
@@ -121,8 +125,8 @@ export class PgPackageStore {
     return rows.map((row) => row.projectId);
   }
 
-  files(packageId: number): Promise<PackageFile[]> {
-    return this.#em.find(PackageFile, { packageId }, { orderBy: { id: 'asc' } });
+  files(packageId: number, order: { by: PackageFileOrder; sort: 'asc' | 'desc' } = { by: 'id', sort: 'asc' }): Promise<PackageFile[]> {
+    return this.#em.find(PackageFile, { packageId }, { orderBy: { [FILE_ORDER_COLUMNS[order.by]]: order.sort, id: order.sort } });
   }
 
   filesOf(packageIds: number[]): Promise<PackageFile[]> {

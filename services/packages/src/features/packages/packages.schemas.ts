@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageShape, params } from '@platform/http';
+import { params } from '@platform/http';
 import { PACKAGE_STATUSES } from './package.entity.ts';
 
 /** Every format GitLab names in `package_type`; this registry holds npm and Maven packages. */
@@ -19,28 +19,25 @@ const PACKAGE_TYPE_FILTER = z.enum([
   'ml_model',
 ]);
 
-const listShape = {
-  sort: z.enum(['asc', 'desc']).default('asc'),
+const listFilters = {
   package_type: PACKAGE_TYPE_FILTER.optional(),
   package_name: z.string().max(255).optional(),
   /** Only packages in this state; without it, the displayable ones (`default`, `error`). */
   status: z.enum(PACKAGE_STATUSES).optional(),
   /** Maven's version-less metadata packages are left out unless asked for. */
   include_versionless: params.boolean().default(false),
-  ...pageShape,
 };
 
-export const projectPackagesQuery = z.object({
-  id: params.idOrPath(),
-  order_by: z.enum(['created_at', 'name', 'version', 'type']).default('created_at'),
-  ...listShape,
-});
+export const PROJECT_PACKAGE_ORDERS = ['created_at', 'name', 'version', 'type'] as const;
+export const GROUP_PACKAGE_ORDERS = [...PROJECT_PACKAGE_ORDERS, 'project_path'] as const;
+export const PACKAGE_FILE_ORDERS = ['id', 'file_name', 'created_at'] as const;
+
+export const projectPackagesQuery = z.object({ id: params.idOrPath(), ...listFilters });
 
 export const groupPackagesQuery = z.object({
   id: params.idOrPath(),
-  order_by: z.enum(['created_at', 'name', 'version', 'type', 'project_path']).default('created_at'),
   exclude_subgroups: params.boolean().default(false),
-  ...listShape,
+  ...listFilters,
 });
 
 export const packageParams = z.object({ id: params.idOrPath(), package_id: params.integer().pipe(z.number().positive()) });
