@@ -134,22 +134,28 @@ describe('users through the gateway', () => {
 
   it('records the creation as an audit event, delivered through Kafka', async () => {
     const hopper = await createUser('e2e-hopper');
-    const event = await waitFor(
+    // The user's creation, and the creation of the token createUser gives them.
+    const events = await waitFor(
       async () => {
         const response = await gateway.get(`/api/v4/audit_events?entity_type=User&entity_id=${hopper.id}`).set(asRoot);
-        return response.body.length > 0 ? response : undefined;
+        return response.body.length >= 2 ? response : undefined;
       },
-      { what: 'the audit event of the new user' },
+      { what: 'the audit events of the new user and their token' },
     );
-    expect(event.headers['x-total']).toBe('1');
-    expect(event.body[0]).toMatchObject({
+    expect(events.headers['x-total']).toBe('2');
+    expect(events.body.map((item: { event_name: string }) => item.event_name).sort()).toEqual([
+      'personal_access_token_created',
+      'user_created',
+    ]);
+    const created = events.body.find((item: { event_name: string }) => item.event_name === 'user_created');
+    expect(created).toMatchObject({
       author_id: 1,
       entity_id: hopper.id,
       entity_type: 'User',
       details: { add: 'user', author_name: 'Administrator', entity_path: 'e2e-hopper', target_type: 'User', target_details: 'e2e-hopper' },
     });
-    const single = await gateway.get(`/api/v4/audit_events/${event.body[0].id}`).set(asRoot);
-    expect(single.body).toEqual(event.body[0]);
+    const single = await gateway.get(`/api/v4/audit_events/${created.id}`).set(asRoot);
+    expect(single.body).toEqual(created);
     const forbidden = await gateway.get('/api/v4/audit_events').set('PRIVATE-TOKEN', hopper.token);
     expect(forbidden.status).toBe(403);
   });
