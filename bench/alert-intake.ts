@@ -14,14 +14,13 @@
  * BENCH_ALERT_P90_MS (target, 50), BENCH_LABEL, DATABASE_URL and KAFKA_BROKERS (use these
  * instead of local ones).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { listFromEnv, loadConfig } from '@platform/config';
-import { ensureKafkaJars, resolvePostgres, startKafkaBroker, startPlatform } from '@platform/devstack';
 import { startBareServer } from './bare-ceiling.ts';
+import { startBenchPlatform } from './bench-platform.ts';
 import { openLoop, verdict, type OpenLoopResult } from './open-loop.ts';
 
 const config = loadConfig({
@@ -63,23 +62,13 @@ const MIXES = {
   grouped: (run: string) => () => payload(`${run}-grouped`),
 } as const;
 
-const rootToken = `glpat-${randomBytes(15).toString('base64url')}`;
-const databasePrefix = `bench_alerts_${randomBytes(3).toString('hex')}_`;
-const postgres = await resolvePostgres({ databaseUrl: config.DATABASE_URL });
-await ensureKafkaJars();
-const broker = config.KAFKA_BROKERS ? undefined : await startKafkaBroker();
-const platform = await startPlatform({
-  postgresUrl: postgres.url,
-  kafkaBrokers: config.KAFKA_BROKERS ?? broker?.brokers ?? [],
-  rootToken,
-  internalSecret: randomBytes(24).toString('base64url'),
-  gatewayPort: 0,
-  freePorts: true,
+const bench = await startBenchPlatform({
+  label: 'alerts',
   services: ['identity', 'alerts'],
-  databasePrefix,
-  kafkaNamespace: databasePrefix,
-  logLevel: 'warn',
+  databaseUrl: config.DATABASE_URL,
+  kafkaBrokers: config.KAFKA_BROKERS,
 });
+const { platform, rootToken } = bench;
 
 try {
   const asRoot = { 'PRIVATE-TOKEN': rootToken, 'Content-Type': 'application/json' };
@@ -139,6 +128,5 @@ try {
   writeFileSync(file, `${JSON.stringify({ cpus: os.cpus().length, p90TargetMs: config.BENCH_ALERT_P90_MS, runs }, null, 2)}\n`);
   say(`\nWrote ${path.relative(REPO_ROOT, file)}.`);
 } finally {
-  await platform.stop();
-  await broker?.stop();
+  await bench.stop();
 }

@@ -12,13 +12,13 @@
  * DATABASE_URL and KAFKA_BROKERS (use these instead of local ones).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { listFromEnv, loadConfig } from '@platform/config';
-import { ensureKafkaJars, freePorts, resolvePostgres, startKafkaBroker, startPlatform } from '@platform/devstack';
+import { freePorts } from '@platform/devstack';
+import { startBenchPlatform } from './bench-platform.ts';
 
 const config = loadConfig({
   BENCH_NPM_ROUNDS: z.coerce.number().int().positive().default(7),
@@ -130,23 +130,13 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
 
-const rootToken = `glpat-${randomBytes(15).toString('base64url')}`;
-const databasePrefix = `bench_npm_${randomBytes(3).toString('hex')}_`;
-const postgres = await resolvePostgres({ databaseUrl: config.DATABASE_URL });
-await ensureKafkaJars();
-const broker = config.KAFKA_BROKERS ? undefined : await startKafkaBroker();
-const platform = await startPlatform({
-  postgresUrl: postgres.url,
-  kafkaBrokers: config.KAFKA_BROKERS ?? broker?.brokers ?? [],
-  rootToken,
-  internalSecret: randomBytes(24).toString('base64url'),
-  gatewayPort: 0,
-  freePorts: true,
+const bench = await startBenchPlatform({
+  label: 'npm',
   services: ['identity', 'packages'],
-  databasePrefix,
-  kafkaNamespace: databasePrefix,
-  logLevel: 'warn',
+  databaseUrl: config.DATABASE_URL,
+  kafkaBrokers: config.KAFKA_BROKERS,
 });
+const { platform, rootToken } = bench;
 const verdaccio = await startVerdaccio();
 
 try {
@@ -207,7 +197,6 @@ try {
   say(`\nWrote ${path.relative(REPO_ROOT, file)}.`);
 } finally {
   verdaccio.child.kill();
-  await platform.stop();
-  await broker?.stop();
+  await bench.stop();
   rmSync(work, { recursive: true, force: true });
 }

@@ -20,7 +20,6 @@
  * DATABASE_URL and KAFKA_BROKERS (use these instead of local ones).
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +28,8 @@ import pg from 'pg';
 import { z } from 'zod';
 import { CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
 import { loadConfig, listFromEnv } from '@platform/config';
-import { databaseUrlFor, ensureKafkaJars, resolvePostgres, startKafkaBroker, startPlatform } from '@platform/devstack';
+import { databaseUrlFor } from '@platform/devstack';
+import { startBenchPlatform } from './bench-platform.ts';
 import { startBareServer } from './bare-ceiling.ts';
 import { openLoop, verdict, type OpenLoopResult } from './open-loop.ts';
 import { largeSize, seed, STANDARD_SIZE, type SeededData } from './seed.ts';
@@ -216,30 +216,19 @@ const baseline: BaselineRow[] = config.BENCH_BASELINE
   ? (JSON.parse(readFileSync(config.BENCH_BASELINE, 'utf8')) as { results: BaselineRow[] }).results
   : [];
 
-const rootToken = `glpat-${randomBytes(15).toString('base64url')}`;
-const internalSecret = randomBytes(24).toString('base64url');
-const databasePrefix = `bench_${randomBytes(3).toString('hex')}_`;
-const postgres = await resolvePostgres({ databaseUrl: config.DATABASE_URL });
-await ensureKafkaJars();
-const broker = config.KAFKA_BROKERS ? undefined : await startKafkaBroker();
 if (config.BENCH_PROFILE === '1') mkdirSync(profileDir, { recursive: true });
-const platform = await startPlatform({
-  postgresUrl: postgres.url,
-  kafkaBrokers: config.KAFKA_BROKERS ?? broker?.brokers ?? [],
-  rootToken,
-  internalSecret,
-  gatewayPort: 0,
-  freePorts: true,
-  databasePrefix,
-  kafkaNamespace: databasePrefix,
-  logLevel: 'warn',
+const bench = await startBenchPlatform({
+  label: 'read_path',
+  databaseUrl: config.DATABASE_URL,
+  kafkaBrokers: config.KAFKA_BROKERS,
   ...(config.BENCH_PROFILE === '1' ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } : {}),
 });
+const { platform, rootToken, internalSecret, postgresUrl, databasePrefix } = bench;
 
 try {
   const size = config.BENCH_ROWS ? largeSize(config.BENCH_ROWS) : STANDARD_SIZE;
   const seedStarted = Date.now();
-  const seeded = await seed(databaseUrlFor(postgres.url, `${databasePrefix}identity`), size);
+  const seeded = await seed(databaseUrlFor(postgresUrl, `${databasePrefix}identity`), size);
   const seedSeconds = (Date.now() - seedStarted) / 1000;
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
   say(`Benchmark ${config.BENCH_LABEL} at ${commit} on ${os.cpus().length} CPUs, everything on this machine.`);
@@ -280,7 +269,7 @@ try {
     }
   }
   const bare = await startBareServer(routes);
-  const statistics = new pg.Client({ connectionString: databaseUrlFor(postgres.url, 'postgres') });
+  const statistics = new pg.Client({ connectionString: databaseUrlFor(postgresUrl, 'postgres') });
   await statistics.connect();
   const rssBefore = residentMemory();
 
@@ -424,12 +413,5 @@ try {
   );
   say(`Results: ${path.relative(REPO_ROOT, file)}`);
 } finally {
-  await platform.stop();
-  await broker?.stop();
-  const client = new pg.Client({ connectionString: `${postgres.url}/postgres` });
-  await client.connect();
-  const found = await client.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [databasePrefix]);
-  for (const { datname } of found.rows) await client.query(`drop database "${datname}" with (force)`);
-  await client.end();
-  await postgres.stop();
+  await bench.stop();
 }
