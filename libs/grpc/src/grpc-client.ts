@@ -19,8 +19,9 @@ export function createChannelCredentials(): ChannelCredentials {
 
 /**
  * Calls balance round-robin over the addresses of a target (`ipv4:a,b` for replicas side by side),
- * and a call that failed with UNAVAILABLE (its replica went away) is sent again, up to twice, once the
- * balancer had a moment to see which replica is gone.
+ * and a call that failed with UNAVAILABLE (its replica went away) is sent again, up to four times
+ * within its deadline, once the balancer had a moment to see which replica is gone: on a loaded
+ * machine two quick retries could both meet the replica before the balancer dropped it.
  */
 const SERVICE_CONFIG = {
   loadBalancingConfig: [{ round_robin: {} }],
@@ -28,7 +29,7 @@ const SERVICE_CONFIG = {
     {
       name: [{}],
       retryPolicy: {
-        maxAttempts: 3,
+        maxAttempts: 5,
         initialBackoff: '0.1s',
         maxBackoff: '0.5s',
         backoffMultiplier: 2,
