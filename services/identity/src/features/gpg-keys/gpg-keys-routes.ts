@@ -1,6 +1,4 @@
-import type { Caller } from '@platform/auth';
-import { pageParams, routesOf, type PageQuery, type RouteContext } from '@platform/http';
-import type { User } from '../users/user.entity.ts';
+import { routesOf } from '@platform/http';
 import type { UsersService } from '../users/users-service.ts';
 import type { GpgKeysService } from './gpg-keys-service.ts';
 import { gpgKeyView } from './gpg-keys-views.ts';
@@ -20,22 +18,17 @@ interface GpgKeysRouteDeps {
 
 const route = routesOf<GpgKeysRouteDeps>('identity');
 
-/** A page of `owner`'s keys, as the list routes answer it. */
-async function keyPage(context: Pick<RouteContext<PageQuery, Caller, GpgKeysRouteDeps>, 'input' | 'deps' | 'page'>, owner: User) {
-  const window = pageParams(context.input);
-  const result = await context.deps.gpgKeys.list(owner, { offset: window.offset, limit: window.perPage });
-  return context.page(window, { ...result, items: result.items.map(gpgKeyView) });
-}
-
 /** GitLab's GPG key endpoints, for the current user (`/user/gpg_keys`) and any user (`/users/:user_id/gpg_keys`). */
 export const gpgKeysRoutes = [
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/user/gpg_keys',
     access: 'user',
     scope: 'read_user',
     input: ownGpgKeysParams,
-    handle: async (context) => keyPage(context, await context.deps.users.find(context.caller.userId)),
+    handle: async ({ caller, window, deps: { gpgKeys, users } }) => {
+      const page = await gpgKeys.list(await users.find(caller.userId), window);
+      return { ...page, items: page.items.map(gpgKeyView) };
+    },
   }),
 
   route({
@@ -71,13 +64,15 @@ export const gpgKeysRoutes = [
     },
   }),
 
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/users/:user_id/gpg_keys',
     access: 'anonymous',
     scope: 'read_user',
     input: userGpgKeysParams,
-    handle: async (context) => keyPage(context, await context.deps.users.find(context.input.user_id)),
+    handle: async ({ input, window, deps: { gpgKeys, users } }) => {
+      const page = await gpgKeys.list(await users.find(input.user_id), window);
+      return { ...page, items: page.items.map(gpgKeyView) };
+    },
   }),
 
   route({

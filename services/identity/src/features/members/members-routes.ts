@@ -1,5 +1,5 @@
 import { actorOf } from '@platform/auth';
-import { pageParams, routesOf } from '@platform/http';
+import { routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import type { MembersService } from './members-service.ts';
@@ -34,14 +34,12 @@ export const membersRoutes = (
       { inherited: false, list: membersPath, single: memberPath },
     ] as const
   ).flatMap(({ inherited, list, single }) => [
-    route({
-      method: 'GET',
+    route.list({
       path: list,
       access: 'anonymous',
       scope: 'read_api',
       input: memberListQuery,
-      handle: async ({ caller, input, deps: { members, access, views }, page }) => {
-        const window = pageParams(input);
+      handle: async ({ caller, input, window, deps: { members, access, views } }) => {
         const result = await members.list({
           viewer: await access.viewerOf(caller),
           type,
@@ -52,9 +50,9 @@ export const membersRoutes = (
             ...(input.user_ids ? { userIds: input.user_ids } : {}),
             ...(input.skip_users ? { skipUserIds: input.skip_users } : {}),
           },
-          page: { offset: window.offset, limit: window.perPage },
+          page: window,
         });
-        return page(window, { ...result, items: result.items.map((entry) => memberView(entry, views)) });
+        return { ...result, items: result.items.map((entry) => memberView(entry, views)) };
       },
     }),
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integerList, pageShape, params } from '@platform/http';
+import { integerList, params } from '@platform/http';
 import { clearableDateParam } from '../access/namespace.schemas.ts';
 import type { SourceType } from './member.entity.ts';
 import { validAccessLevels } from './members-service.ts';
@@ -10,7 +10,6 @@ export function memberAccessLevelParam(type: SourceType) {
 }
 
 export const memberListQuery = z.object({
-  ...pageShape,
   id: params.idOrPath(),
   query: z.string().max(255).optional(),
   user_ids: integerList().optional(),

@@ -1,6 +1,4 @@
-import type { Caller } from '@platform/auth';
-import { pageParams, routesOf, type PageQuery, type RouteContext } from '@platform/http';
-import type { User } from '../users/user.entity.ts';
+import { routesOf } from '@platform/http';
 import type { UsersService } from '../users/users-service.ts';
 import type { ViewContext } from '../users/user-views.ts';
 import type { SshKeysService } from './ssh-keys-service.ts';
@@ -15,22 +13,18 @@ interface SshKeysRouteDeps {
 
 const route = routesOf<SshKeysRouteDeps>('identity');
 
-/** A page of `owner`'s keys, as the list routes answer it. */
-async function keyPage(context: Pick<RouteContext<PageQuery, Caller, SshKeysRouteDeps>, 'input' | 'deps' | 'page'>, owner: User) {
-  const window = pageParams(context.input);
-  const result = await context.deps.sshKeys.list(owner, { offset: window.offset, limit: window.perPage });
-  return context.page(window, { ...result, items: result.items.map((key) => sshKeyView(key, owner, context.deps.views)) });
-}
-
 /** GitLab's SSH key endpoints, for the current user (`/user/keys`) and for any user (`/users/:user_id/keys`). */
 export const sshKeysRoutes = [
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/user/keys',
     access: 'user',
     scope: 'read_user',
     input: ownKeysParams,
-    handle: async (context) => keyPage(context, await context.deps.users.find(context.caller.userId)),
+    handle: async ({ caller, window, deps: { sshKeys, users, views } }) => {
+      const owner = await users.find(caller.userId);
+      const page = await sshKeys.list(owner, window);
+      return { ...page, items: page.items.map((key) => sshKeyView(key, owner, views)) };
+    },
   }),
 
   route({
@@ -70,13 +64,16 @@ export const sshKeysRoutes = [
     },
   }),
 
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/users/:user_id/keys',
     access: 'anonymous',
     scope: 'read_user',
     input: userKeysParams,
-    handle: async (context) => keyPage(context, await context.deps.users.find(context.input.user_id)),
+    handle: async ({ input, window, deps: { sshKeys, users, views } }) => {
+      const owner = await users.find(input.user_id);
+      const page = await sshKeys.list(owner, window);
+      return { ...page, items: page.items.map((key) => sshKeyView(key, owner, views)) };
+    },
   }),
 
   route({

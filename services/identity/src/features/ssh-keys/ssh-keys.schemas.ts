@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageShape, params } from '@platform/http';
+import { params } from '@platform/http';
 import { SSH_KEY_USAGE_TYPES } from './ssh-key.entity.ts';
 
 /** Generous bounds at the edge; GitLab's own limits are field errors in the service. */
@@ -12,7 +12,7 @@ export const addSshKeyParams = z.object({
 export type AddSshKeyParams = z.output<typeof addSshKeyParams>;
 
 export const ownKeyParams = z.object({ key_id: params.integer() });
-export const userKeysParams = z.object({ user_id: z.string().max(255), ...pageShape });
+export const userKeysParams = z.object({ user_id: z.string().max(255) });
 export const userKeyParams = z.object({ user_id: z.string().max(255), key_id: params.integer() });
-export const ownKeysParams = z.object(pageShape);
+export const ownKeysParams = z.object({});
 export const addUserSshKeyParams = addSshKeyParams.extend({ user_id: z.string().max(255) });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError, NotFoundError } from '@platform/errors';
-import { keysetHeaders, keysetOf, pageParams, params, reply, routesOf } from '@platform/http';
+import { params, routesOf } from '@platform/http';
 import type { CustomAttributesService } from '../custom-attributes/custom-attributes-service.ts';
 import type { Identity } from './user.entity.ts';
 import type { UsersService } from './users-service.ts';
@@ -47,18 +47,16 @@ export const usersRoutes = [
     },
   }),
 
-  route({
-    method: 'GET',
+  route.list({
     path: '/api/v4/users',
     access: 'anonymous',
     scope: 'read_user',
     input: listUsersParams,
-    handle: async ({ caller, input, deps: { users, customAttributes, views }, page, request }) => {
-      const window = pageParams(input);
-      const keyset = keysetOf(input);
+    keyset: true,
+    handle: async ({ caller, input, window, keyset, deps: { users, customAttributes, views } }) => {
       const result = keyset
-        ? { ...(await users.listAfter(caller, input, { ...keyset, limit: window.perPage })), total: null, hasNext: false }
-        : { ...(await users.list(caller, input, { offset: window.offset, limit: window.perPage })), hasMore: false };
+        ? await users.listAfter(caller, input, keyset).then(({ items, hasMore }) => ({ items, total: null, hasNext: hasMore }))
+        : await users.list(caller, input, window);
       const isAdmin = caller.kind === 'user' && caller.isAdmin;
       const ids = result.items.map((user) => user.id);
       const identities = isAdmin ? await users.identitiesOf(ids) : new Map<number, Identity[]>();
@@ -68,13 +66,7 @@ export const usersRoutes = [
         const view = isAdmin ? adminUserView(user, identities.get(user.id) ?? [], views) : basicUserView(user, views);
         return attributes ? withCustomAttributes(view, attributes.get(user.id) ?? []) : view;
       });
-      if (keyset) {
-        return reply({
-          headers: keysetHeaders(request, { perPage: window.perPage, items: result.items, hasMore: result.hasMore }),
-          body: bodies,
-        });
-      }
-      return page(window, { ...result, items: bodies });
+      return { ...result, items: bodies };
     },
   }),
 

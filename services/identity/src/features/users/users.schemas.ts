@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { keysetShape, pageShape, params } from '@platform/http';
+import { params } from '@platform/http';
 import { avatarParam } from '../avatars/avatar.schemas.ts';
 
 const text = (maximum = 255) => z.string().max(maximum);
@@ -81,8 +81,6 @@ export const USER_ORDER_FIELDS = ['id', 'name', 'username', 'created_at', 'updat
 /** `GET /users`. Boolean filters act only when true, as in GitLab. */
 export const listUsersParams = z
   .object({
-    ...pageShape,
-    ...keysetShape,
     search: text().optional(),
     username: text().optional(),
     active: params.boolean().optional(),
