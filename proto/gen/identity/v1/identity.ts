@@ -326,6 +326,15 @@ export interface FindUsersByUsernameResponse {
   users: UserSummary[];
 }
 
+export interface FindUsersByEmailRequest {
+  emails: string[];
+}
+
+/** Users some address belongs to; addresses of no one are left out. */
+export interface FindUsersByEmailResponse {
+  users: UserSummary[];
+}
+
 export interface GetGroupMembersRequest {
   groupIds: number[];
 }
@@ -2709,6 +2718,144 @@ export const FindUsersByUsernameResponse: MessageFns<FindUsersByUsernameResponse
   },
 };
 
+function createBaseFindUsersByEmailRequest(): FindUsersByEmailRequest {
+  return { emails: [] };
+}
+
+export const FindUsersByEmailRequest: MessageFns<FindUsersByEmailRequest> = {
+  encode(message: FindUsersByEmailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.emails) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindUsersByEmailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindUsersByEmailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.emails.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindUsersByEmailRequest {
+    return {
+      emails: globalThis.Array.isArray(object?.emails) ? object.emails.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: FindUsersByEmailRequest): unknown {
+    const obj: any = {};
+    if (message.emails?.length) {
+      obj.emails = message.emails;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindUsersByEmailRequest>, I>>(base?: I): FindUsersByEmailRequest {
+    return FindUsersByEmailRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindUsersByEmailRequest>, I>>(object: I): FindUsersByEmailRequest {
+    const message = createBaseFindUsersByEmailRequest();
+    message.emails = object.emails?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseFindUsersByEmailResponse(): FindUsersByEmailResponse {
+  return { users: [] };
+}
+
+export const FindUsersByEmailResponse: MessageFns<FindUsersByEmailResponse> = {
+  encode(message: FindUsersByEmailResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.users) {
+      UserSummary.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindUsersByEmailResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindUsersByEmailResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.users.push(UserSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindUsersByEmailResponse {
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => UserSummary.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: FindUsersByEmailResponse): unknown {
+    const obj: any = {};
+    if (message.users?.length) {
+      obj.users = message.users.map((e) => UserSummary.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindUsersByEmailResponse>, I>>(base?: I): FindUsersByEmailResponse {
+    return FindUsersByEmailResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindUsersByEmailResponse>, I>>(object: I): FindUsersByEmailResponse {
+    const message = createBaseFindUsersByEmailResponse();
+    message.users = object.users?.map((e) => UserSummary.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseGetGroupMembersRequest(): GetGroupMembersRequest {
   return { groupIds: [] };
 }
@@ -3513,6 +3660,21 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): FindUsersByUsernameResponse => FindUsersByUsernameResponse.decode(value),
   },
   /**
+   * The users behind commit email addresses (case-insensitive), as GitLab matches committers to
+   * users: a confirmed primary email, or the private commit email `<id>-<username>@users.noreply.<host>`.
+   */
+  findUsersByEmail: {
+    path: "/platform.identity.v1.IdentityService/FindUsersByEmail" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindUsersByEmailRequest): Buffer =>
+      Buffer.from(FindUsersByEmailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindUsersByEmailRequest => FindUsersByEmailRequest.decode(value),
+    responseSerialize: (value: FindUsersByEmailResponse): Buffer =>
+      Buffer.from(FindUsersByEmailResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindUsersByEmailResponse => FindUsersByEmailResponse.decode(value),
+  },
+  /**
    * The active direct members of groups (not inherited ones), as approval rules count a group's
    * users. Unknown groups answer no members.
    */
@@ -3589,6 +3751,11 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   checkAdministrator: handleUnaryCall<CheckAdministratorRequest, CheckAdministratorResponse>;
   /** User summaries by username (case-insensitive), as a CODEOWNERS file names users. */
   findUsersByUsername: handleUnaryCall<FindUsersByUsernameRequest, FindUsersByUsernameResponse>;
+  /**
+   * The users behind commit email addresses (case-insensitive), as GitLab matches committers to
+   * users: a confirmed primary email, or the private commit email `<id>-<username>@users.noreply.<host>`.
+   */
+  findUsersByEmail: handleUnaryCall<FindUsersByEmailRequest, FindUsersByEmailResponse>;
   /**
    * The active direct members of groups (not inherited ones), as approval rules count a group's
    * users. Unknown groups answer no members.
@@ -3746,6 +3913,25 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FindUsersByUsernameResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The users behind commit email addresses (case-insensitive), as GitLab matches committers to
+   * users: a confirmed primary email, or the private commit email `<id>-<username>@users.noreply.<host>`.
+   */
+  findUsersByEmail(
+    request: FindUsersByEmailRequest,
+    callback: (error: ServiceError | null, response: FindUsersByEmailResponse) => void,
+  ): ClientUnaryCall;
+  findUsersByEmail(
+    request: FindUsersByEmailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindUsersByEmailResponse) => void,
+  ): ClientUnaryCall;
+  findUsersByEmail(
+    request: FindUsersByEmailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindUsersByEmailResponse) => void,
   ): ClientUnaryCall;
   /**
    * The active direct members of groups (not inherited ones), as approval rules count a group's

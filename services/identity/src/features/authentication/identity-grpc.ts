@@ -10,6 +10,8 @@ import {
   type AuthenticateResponse,
   type CheckAdministratorRequest,
   type CheckAdministratorResponse,
+  type FindUsersByEmailRequest,
+  type FindUsersByEmailResponse,
   type FindUsersByUsernameRequest,
   type FindUsersByUsernameResponse,
   type GetUsersRequest,
@@ -29,7 +31,7 @@ import { basicUserView, type ViewContext } from '../users/user-views.ts';
  * API and git reads alike; authenticating is the gateway's own question, asked on its own behalf.
  */
 const AUTHENTICATION_RPC_SCOPES: Record<
-  'authenticate' | 'getUsers' | 'findUsersByUsername' | 'checkAdministrator' | 'verifyPassword',
+  'authenticate' | 'getUsers' | 'findUsersByUsername' | 'findUsersByEmail' | 'checkAdministrator' | 'verifyPassword',
   RpcScope
 > = {
   authenticate: 'internal',
@@ -37,9 +39,27 @@ const AUTHENTICATION_RPC_SCOPES: Record<
   verifyPassword: ['api'],
   getUsers: ['read_api', 'read_repository'],
   findUsersByUsername: ['read_api', 'read_repository'],
+  findUsersByEmail: ['read_api', 'read_repository'],
   // Asked for whichever token reached an administrator-only route; it tells only about the caller.
   checkAdministrator: ['read_user', 'read_api', 'read_repository', 'read_registry'],
 };
+
+/**
+ * The user ids and usernames GitLab's private commit emails name: `<id>-<username>@users.noreply.<host>`,
+ * the address git operations made on a user's behalf are written with.
+ */
+function privateCommitEmails(emails: readonly string[], views: ViewContext): Map<number, Set<string>> {
+  const domain = `@users.noreply.${new URL(views.externalUrl).hostname}`.toLowerCase();
+  const named = new Map<number, Set<string>>();
+  for (const email of emails.map((address) => address.toLowerCase())) {
+    if (!email.endsWith(domain)) continue;
+    const match = /^(\d{1,10})-(.+)$/.exec(email.slice(0, -domain.length));
+    if (!match) continue;
+    const id = Number(match[1]);
+    named.set(id, (named.get(id) ?? new Set()).add(match[2] as string));
+  }
+  return named;
+}
 
 /**
  * Identity's gRPC API for authentication and users: each call runs in its own unit of work. The
@@ -68,7 +88,7 @@ export function identityGrpc(options: {
   };
   const implementation: Pick<
     IdentityServiceServer,
-    'authenticate' | 'getUsers' | 'findUsersByUsername' | 'checkAdministrator' | 'verifyPassword'
+    'authenticate' | 'getUsers' | 'findUsersByUsername' | 'findUsersByEmail' | 'checkAdministrator' | 'verifyPassword'
   > = {
     authenticate: unaryHandler(logger, (request: AuthenticateRequest) =>
       inUnitOfWork(orm, async (): Promise<AuthenticateResponse> => {
@@ -104,6 +124,19 @@ export function identityGrpc(options: {
         orm,
         async (): Promise<FindUsersByUsernameResponse> => ({ users: (await users.findByUsernames(request.usernames)).map(summaryOf) }),
       ),
+    ),
+    findUsersByEmail: unaryHandler(logger, (request: FindUsersByEmailRequest) =>
+      inUnitOfWork(orm, async (): Promise<FindUsersByEmailResponse> => {
+        const privateEmails = privateCommitEmails(request.emails, views);
+        const [byPrimary, byPrivate] = await Promise.all([
+          users.findByConfirmedEmails(request.emails),
+          users.findByIds([...privateEmails.keys()]),
+        ]);
+        // A private commit email names both the id and the username: both must still agree.
+        const matching = byPrivate.filter((user) => privateEmails.get(user.id)?.has(user.username.toLowerCase()));
+        const found = new Map([...byPrimary, ...matching].map((user) => [user.id, user]));
+        return { users: [...found.values()].map(summaryOf) };
+      }),
     ),
   };
   return { definition: IdentityServiceService, implementation, scopes: AUTHENTICATION_RPC_SCOPES };

@@ -1,8 +1,11 @@
-/** The RPCs review asks about approvers: group members, users' access to a project, users by username, the caller's password. */
+/**
+ * The RPCs review asks about approvers: group members, users' access to a project, users by
+ * username and by commit email, the caller's password.
+ */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { callUnary } from '@platform/grpc';
 import { adminCaller, callerHeader, userCaller } from '@platform/testing';
-import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
+import { startIdentityHarness, TEST_EXTERNAL_URL, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 let harness: IdentityHarness;
 const asAdmin = () => callerHeader(adminCaller());
@@ -63,5 +66,27 @@ describe('approver questions over gRPC', () => {
     expect(await callUnary(grpc.verifyPassword.bind(grpc), { password: 'a-long-enough-password' }, { caller })).toEqual({ valid: true });
     expect(await callUnary(grpc.verifyPassword.bind(grpc), { password: 'wrong' }, { caller })).toEqual({ valid: false });
     expect(await callUnary(grpc.verifyPassword.bind(grpc), { password: 'a-long-enough-password' })).toEqual({ valid: false });
+  });
+
+  it('finds the users behind commit emails: confirmed primary emails and private commit emails, case-insensitively', async () => {
+    const { grpc } = harness;
+    const dora = await harness.createUser('dora', { skip_confirmation: true });
+    const unconfirmed = await harness.createUser('uma');
+    const gus = await harness.createUser('gus');
+    const host = new URL(TEST_EXTERNAL_URL).hostname;
+    const found = await callUnary(grpc.findUsersByEmail.bind(grpc), {
+      emails: [
+        'DORA@example.com',
+        // Unconfirmed addresses name no one, as GitLab matches only verified emails to committers.
+        'uma@example.com',
+        `${gus.id}-GUS@users.noreply.${host}`,
+        // A private email whose id and username disagree, or on another host, names no one.
+        `${gus.id}-dora@users.noreply.${host}`,
+        `${dora.id}-dora@users.noreply.elsewhere.test`,
+        'nobody@example.com',
+      ],
+    });
+    expect(found.users.map((user) => user.id).sort((a, b) => a - b)).toEqual([dora.id, gus.id]);
+    expect(found.users.map((user) => user.id)).not.toContain(unconfirmed.id);
   });
 });

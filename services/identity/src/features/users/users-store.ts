@@ -33,6 +33,8 @@ export interface UserStore {
   findByIds(ids: number[]): Promise<User[]>;
   /** Users by username, case-insensitively. */
   findByUsernames(usernames: string[]): Promise<User[]>;
+  /** Users whose primary email is one of these (case-insensitively) and confirmed. */
+  findByConfirmedEmails(emails: string[]): Promise<User[]>;
   list(filter: UserListFilter, page: PageWindow): Promise<Page<User>>;
   /** Keyset pagination by id: the users after `afterId` in `sort` order. */
   listAfter(filter: UserListFilter, keyset: { afterId?: number | undefined; limit: number }): Promise<{ items: User[]; hasMore: boolean }>;
@@ -82,6 +84,14 @@ export class PgUserStore implements UserStore {
   findByUsernames(usernames: string[]): Promise<User[]> {
     if (usernames.length === 0) return Promise.resolve([]);
     return this.#em.find(User, { [raw('lower(username)')]: { $in: usernames.map((username) => username.toLowerCase()) } });
+  }
+
+  findByConfirmedEmails(emails: string[]): Promise<User[]> {
+    if (emails.length === 0) return Promise.resolve([]);
+    return this.#em.find(User, {
+      [raw('lower(email)')]: { $in: emails.map((email) => email.toLowerCase()) },
+      confirmedAt: { $ne: null },
+    });
   }
 
   list(filter: UserListFilter, page: PageWindow): Promise<Page<User>> {

@@ -35,6 +35,7 @@ export function createApprovalsFeature(deps: {
     directory,
     protectedBranches: deps.protectedBranches,
     mergeRequests: deps.mergeRequests,
+    repositories: deps.repositories,
   });
   deps.mergeRequests.onNewVersion((version) => approvals.onNewVersion(version));
   deps.mergeRequests.requireApprovals((mergeRequest) => approvals.isApproved(mergeRequest));

@@ -3,7 +3,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/erro
 import type { OutgoingEvent } from '@platform/events';
 import type { ProjectAccess } from '@platform/identity-client';
 import { reviewEvents } from '@platform/review-client';
-import type { ProjectRepository } from '../repositories/repositories-service.ts';
+import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
 import { DEVELOPER } from '../repositories/repository-access.ts';
 import { protectionsOf, type BranchProtection } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
@@ -65,6 +65,8 @@ export interface ApprovalState {
   overwritten: boolean;
   rules: Array<RuleState & { shown: ShownRule }>;
   approverIds: number[];
+  /** Who may not approve whatever the rules say: the author and committers, as the settings forbid. */
+  excludedIds: number[];
   approvalsRequired: number;
   approvalsLeft: number;
   approved: boolean;
@@ -133,17 +135,20 @@ export class ApprovalsService {
   readonly #directory: ApproverDirectory;
   readonly #protectedBranches: ProtectedBranchesService;
   readonly #mergeRequests: MergeRequestsService;
+  readonly #repositories: RepositoriesService;
 
   constructor(options: {
     store: ApprovalStore;
     directory: ApproverDirectory;
     protectedBranches: ProtectedBranchesService;
     mergeRequests: MergeRequestsService;
+    repositories: RepositoriesService;
   }) {
     this.#store = options.store;
     this.#directory = options.directory;
     this.#protectedBranches = options.protectedBranches;
     this.#mergeRequests = options.mergeRequests;
+    this.#repositories = options.repositories;
   }
 
   settings(projectId: number): Promise<ApprovalSettings> {
@@ -355,9 +360,31 @@ export class ApprovalsService {
     }));
   }
 
-  /** Who may not approve the merge request whatever the rules say: its author, unless the project lets authors approve. */
+  /**
+   * Who may not approve the merge request whatever the rules say: its author, unless the project
+   * lets authors approve, and its committers when the project forbids them.
+   */
   async #excludedApprovers(mergeRequest: MergeRequest, settings: ApprovalSettings): Promise<Set<number>> {
-    return new Set(settings.mergeRequestsAuthorApproval ? [] : [mergeRequest.authorId]);
+    const excluded = new Set(settings.mergeRequestsAuthorApproval ? [] : [mergeRequest.authorId]);
+    if (settings.mergeRequestsDisableCommittersApproval) {
+      for (const id of await this.#committers(mergeRequest)) excluded.add(id);
+    }
+    return excluded;
+  }
+
+  /**
+   * The users who wrote the commits of the merge request's newest version (merge commits aside, as
+   * GitLab), matched by the author and committer emails of those commits.
+   */
+  async #committers(mergeRequest: MergeRequest): Promise<number[]> {
+    const version = await this.#mergeRequests.latestVersion(mergeRequest);
+    if (!version) return [];
+    const repository = await this.#repositories.ensure(mergeRequest.projectId);
+    const commits = await repository.git.log({ head: version.headCommitSha, excluded: [version.baseCommitSha] });
+    const emails = commits
+      .filter((commit) => commit.parentIds.length <= 1)
+      .flatMap((commit) => [commit.authorEmail, commit.committerEmail]);
+    return this.#directory.userIdsByCommitEmail([...new Set(emails.map((email) => email.toLowerCase()))]);
   }
 
   /** What the merge request needs and has: the rules that apply, who approved toward each, and what is left. */
@@ -394,7 +421,8 @@ export class ApprovalsService {
       ];
     }
     rules = [...rules, ...codeOwnerRules];
-    const shown = await this.resolve(rules, await this.#excludedApprovers(mergeRequest, settings));
+    const excluded = await this.#excludedApprovers(mergeRequest, settings);
+    const shown = await this.resolve(rules, excluded);
     const resolved: ResolvedRule[] = shown.map(({ rule, eligible }) => ({
       id: rule.id,
       name: rule.name,
@@ -411,6 +439,7 @@ export class ApprovalsService {
       overwritten,
       rules: states.map((state, index) => ({ ...state, shown: shown[index] as ShownRule })),
       approverIds,
+      excludedIds: [...excluded],
       approvalsRequired: approvalsRequired(resolved),
       approvalsLeft: left,
       approved: left === 0,
@@ -426,9 +455,9 @@ export class ApprovalsService {
    * Whether the caller may approve now: not twice, not as the author (or a committer) when the
    * project forbids it, and only as a developer or an eligible approver of a rule that applies.
    */
-  canApprove(state: ApprovalState, project: ProjectAccess, caller: AuthenticatedCaller, mergeRequest: MergeRequest): boolean {
+  canApprove(state: ApprovalState, project: ProjectAccess, caller: AuthenticatedCaller): boolean {
     if (state.approverIds.includes(caller.userId)) return false;
-    if (mergeRequest.authorId === caller.userId && !state.settings.mergeRequestsAuthorApproval) return false;
+    if (state.excludedIds.includes(caller.userId)) return false;
     if (project.isAdmin || project.accessLevel >= DEVELOPER) return true;
     return state.rules.some(({ shown }) => shown.eligible.includes(caller.userId));
   }
@@ -442,7 +471,7 @@ export class ApprovalsService {
   }): Promise<ApprovalState> {
     const { project, caller, mergeRequest } = options;
     const state = await this.state(mergeRequest);
-    if (mergeRequest.state !== 'opened' || !this.canApprove(state, project, caller, mergeRequest)) throw new UnauthorizedError();
+    if (mergeRequest.state !== 'opened' || !this.canApprove(state, project, caller)) throw new UnauthorizedError();
     const head = mergeRequest.headSha ?? '';
     if (options.sha !== undefined && options.sha !== head) {
       throw new MergeRequestRefusal(409, { message: `SHA does not match HEAD of source branch: ${head}` });

@@ -34,6 +34,8 @@ export interface ApproverDirectory {
   groupMembers(ids: number[]): Promise<Map<number, number[]>>;
   /** Users by username (case-insensitive), as CODEOWNERS names them. */
   usersByUsername(usernames: string[]): Promise<UserSummary[]>;
+  /** The ids of the users commit emails belong to (verified addresses only, as GitLab matches committers). */
+  userIdsByCommitEmail(emails: string[]): Promise<number[]>;
   /** Each user's role in the project (level 0 for none). */
   projectRoles(projectId: number, userIds: number[]): Promise<Map<number, ProjectRole>>;
   /** Whether `password` is the caller's. */
@@ -101,6 +103,12 @@ export class GrpcApproverDirectory implements ApproverDirectory {
       avatar_url: user.avatarUrl || null,
       web_url: user.webUrl,
     }));
+  }
+
+  async userIdsByCommitEmail(emails: string[]): Promise<number[]> {
+    if (emails.length === 0) return [];
+    const response = await callUnary(this.#client.findUsersByEmail.bind(this.#client), { emails: [...new Set(emails)] });
+    return response.users.map((user) => user.id);
   }
 
   async projectRoles(projectId: number, userIds: number[]): Promise<Map<number, ProjectRole>> {

@@ -45,7 +45,7 @@ async function approvalsView(deps: ApprovalsRouteDeps, caller: AuthenticatedCall
   return mergeRequestApprovalsView(mergeRequest, state, {
     ...context,
     callerId: caller.userId,
-    userCanApprove: mergeRequest.state === 'opened' && deps.approvals.canApprove(state, project, caller, mergeRequest),
+    userCanApprove: mergeRequest.state === 'opened' && deps.approvals.canApprove(state, project, caller),
   });
 }
 

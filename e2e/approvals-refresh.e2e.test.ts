@@ -1,0 +1,152 @@
+/**
+ * Merge request approvals that follow what happens to the merge request, through the real gateway
+ * and the git CLI: committers kept from approving when the project says so, the deprecated
+ * `approvals_before_merge` of a merge request, and code owner rules refreshed when CODEOWNERS
+ * changes on the target branch or the merge request is retargeted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import type { RunningPlatform } from '@platform/devstack';
+import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { gitRemote, runGitCli } from './git-cli.ts';
+
+let platform: RunningPlatform & { databasePrefix: string };
+let gateway: ReturnType<typeof request>;
+let work: string;
+let clone: string;
+let projectId: number;
+const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
+const project = () => `/api/v4/projects/${projectId}`;
+
+const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+
+interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  headers: { 'PRIVATE-TOKEN': string };
+}
+
+let author: TestUser;
+let committer: TestUser;
+let reviewer: TestUser;
+let maintainer: TestUser;
+
+/** A confirmed user (GitLab matches committers by verified emails only) with an `api` token, as a project member. */
+async function createMember(username: string, accessLevel: number): Promise<TestUser> {
+  const email = `${username}@example.com`;
+  const user = await gateway
+    .post('/api/v4/users')
+    .set(asRoot)
+    .send({ email, name: username, username, password: 'a-long-enough-password', skip_confirmation: true });
+  expect(user.status).toBe(201);
+  const token = await gateway
+    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
+    .set(asRoot)
+    .send({ name: 'all', scopes: ['api'] });
+  expect(token.status).toBe(201);
+  expect((await gateway.post(`${project()}/members`).set(asRoot).send({ user_id: user.body.id, access_level: accessLevel })).status).toBe(
+    201,
+  );
+  return { id: user.body.id, username, email, headers: { 'PRIVATE-TOKEN': token.body.token } };
+}
+
+/** Commits files on the clone's current branch, written by `by` (the git CLI's own user otherwise). */
+async function commit(files: Record<string, string>, message: string, by?: TestUser): Promise<void> {
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });
+    writeFileSync(path.join(clone, file), content);
+    expect((await git(['add', file], clone)).code).toBe(0);
+  }
+  const authorship = by ? [`--author=${by.username} <${by.email}>`] : [];
+  expect((await git(['commit', '-q', ...authorship, '-m', message], clone)).code).toBe(0);
+}
+
+async function pushBranch(branch: string, from = 'HEAD'): Promise<void> {
+  const pushed = await git(['push', '-q', 'origin', `${from}:refs/heads/${branch}`], clone);
+  expect(pushed).toMatchObject({ code: 0 });
+}
+
+async function openMergeRequest(sourceBranch: string, targetBranch: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const opened = await gateway
+    .post(`${project()}/merge_requests`)
+    .set(author.headers)
+    .send({ source_branch: sourceBranch, target_branch: targetBranch, title: sourceBranch, ...extra });
+  expect(opened.status).toBe(201);
+  return `${project()}/merge_requests/${opened.body.iid}`;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'e2e-approvals-refresh-'));
+  // A missing git is a failure that says how to install it, not a skip.
+  await git(['--version']);
+  platform = await startTestPlatform({ services: ['identity', 'review'] });
+  gateway = request(platform.url);
+  const created = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'atlas', path: 'atlas', visibility: 'private' });
+  expect(created.status).toBe(201);
+  projectId = created.body.id;
+  author = await createMember('rf-author', 30);
+  committer = await createMember('rf-committer', 30);
+  reviewer = await createMember('rf-reviewer', 30);
+  maintainer = await createMember('rf-maintainer', 40);
+  expect((await git(['clone', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, 'root/atlas'), 'atlas'])).code).toBe(0);
+  clone = path.join(work, 'atlas');
+  await commit({ 'README.md': '# Atlas\n' }, 'Start the atlas');
+  await pushBranch('main');
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('committers of a merge request', () => {
+  let mergeRequest: string;
+
+  beforeAll(async () => {
+    const rule = await gateway
+      .post(`${project()}/approval_rules`)
+      .set(maintainer.headers)
+      .send({ name: 'Reviewers', approvals_required: 1, user_ids: [committer.id, reviewer.id] });
+    expect(rule.status).toBe(201);
+    expect((await git(['checkout', '-q', '-b', 'maps', 'origin/main'], clone)).code).toBe(0);
+    await commit({ 'maps.txt': 'north\n' }, 'Draw maps', committer);
+    await pushBranch('maps');
+    mergeRequest = await openMergeRequest('maps', 'main');
+  });
+
+  it('may approve while the project allows it', async () => {
+    const approvals = await gateway.get(`${mergeRequest}/approvals`).set(committer.headers);
+    expect(approvals.body).toMatchObject({ user_can_approve: true, approvals_left: 1 });
+  });
+
+  it('may not approve, nor count as an eligible approver, once the project forbids committers to approve', async () => {
+    const settings = await gateway
+      .post(`${project()}/approvals`)
+      .set(maintainer.headers)
+      .send({ merge_requests_disable_committers_approval: true });
+    expect(settings.status).toBe(201);
+    expect(settings.body.merge_requests_disable_committers_approval).toBe(true);
+
+    const approvals = await gateway.get(`${mergeRequest}/approvals`).set(committer.headers);
+    expect(approvals.body).toMatchObject({ user_can_approve: false, approvals_left: 1 });
+    const state = await gateway.get(`${mergeRequest}/approval_state`).set(committer.headers);
+    expect(state.body.rules).toEqual([
+      expect.objectContaining({
+        name: 'Reviewers',
+        users: [expect.objectContaining({ id: committer.id }), expect.objectContaining({ id: reviewer.id })],
+        eligible_approvers: [expect.objectContaining({ id: reviewer.id })],
+      }),
+    ]);
+    const refused = await gateway.post(`${mergeRequest}/approve`).set(committer.headers);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ message: '401 Unauthorized' });
+
+    const approved = await gateway.post(`${mergeRequest}/approve`).set(reviewer.headers);
+    expect(approved.status).toBe(201);
+    expect(approved.body).toMatchObject({ approved: true, approvals_left: 0 });
+  });
+});
