@@ -25,6 +25,13 @@ export interface AccessRequirement {
 
 export type ProjectVisibility = 'private' | 'internal' | 'public';
 
+/** GitLab's project `merge_method`: a merge commit, a merge commit of a rebased source, or fast-forward only. */
+export type MergeMethod = 'merge' | 'rebase_merge' | 'ff';
+
+function mergeMethodOf(value: string): MergeMethod {
+  return value === 'rebase_merge' || value === 'ff' ? value : 'merge';
+}
+
 /** A project as a caller sees it, with the caller's rights there. */
 export interface ProjectAccess {
   id: number;
@@ -38,6 +45,8 @@ export interface ProjectAccess {
   accessLevel: number;
   /** Administrators may do anything, whatever their access level. */
   isAdmin: boolean;
+  /** How its merge requests are merged: GitLab's `merge_method`. */
+  mergeMethod: MergeMethod;
 }
 
 /** Where a project sits now: what services that keep a copy of its path refresh after a move. */
@@ -96,6 +105,7 @@ function projectAccessOf(project: ProjectSummary, accessLevel: number, isAdmin: 
     namespaceIds: project.namespaceAncestorIds,
     accessLevel,
     isAdmin,
+    mergeMethod: mergeMethodOf(project.mergeMethod),
   };
 }
 
@@ -211,6 +221,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       namespaceIds: found.namespaceIds,
       accessLevel: accessLevel ?? 0,
       isAdmin,
+      mergeMethod: 'merge',
     };
   }
 

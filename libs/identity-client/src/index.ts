@@ -1,3 +1,10 @@
 export { identityClientConfig, GrpcIdentityAccess, FakeIdentityAccess, identityAccessFeature } from './identity-access.ts';
-export type { IdentityAccess, AccessRequirement, AccessResource, ProjectAccess, ProjectVisibility } from './identity-access.ts';
+export type {
+  IdentityAccess,
+  AccessRequirement,
+  AccessResource,
+  ProjectAccess,
+  ProjectVisibility,
+  MergeMethod,
+} from './identity-access.ts';
 export { identityEvents, IDENTITY_TOPIC } from './identity-events.ts';

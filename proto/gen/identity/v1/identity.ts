@@ -249,6 +249,11 @@ export interface ProjectSummary {
   createdAt: string;
   /** Ids of the project's namespace and its ancestors, top-level first; for group-wide queries. */
   namespaceAncestorIds: number[];
+  /**
+   * How merge requests are merged: "merge", "rebase_merge" (the source must contain the target's
+   * head, a merge commit is still written) or "ff" (fast-forward only, no merge commit).
+   */
+  mergeMethod: string;
 }
 
 export interface GroupSummary {
@@ -1207,6 +1212,7 @@ function createBaseProjectSummary(): ProjectSummary {
     creatorId: 0,
     createdAt: "",
     namespaceAncestorIds: [],
+    mergeMethod: "",
   };
 }
 
@@ -1257,6 +1263,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
         writer.int64(v);
       }
       writer.join();
+    }
+    if (message.mergeMethod !== "") {
+      writer.uint32(122).string(message.mergeMethod);
     }
     return writer;
   },
@@ -1396,6 +1405,14 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
 
             break;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.mergeMethod = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1452,6 +1469,11 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
         : globalThis.Array.isArray(object?.namespace_ancestor_ids)
         ? object.namespace_ancestor_ids.map((e: any) => globalThis.Number(e))
         : [],
+      mergeMethod: isSet(object.mergeMethod)
+        ? globalThis.String(object.mergeMethod)
+        : isSet(object.merge_method)
+        ? globalThis.String(object.merge_method)
+        : "",
     };
   },
 
@@ -1499,6 +1521,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     if (message.namespaceAncestorIds?.length) {
       obj.namespaceAncestorIds = message.namespaceAncestorIds.map((e) => Math.round(e));
     }
+    if (message.mergeMethod !== "") {
+      obj.mergeMethod = message.mergeMethod;
+    }
     return obj;
   },
 
@@ -1523,6 +1548,7 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     message.creatorId = object.creatorId ?? 0;
     message.createdAt = object.createdAt ?? "";
     message.namespaceAncestorIds = object.namespaceAncestorIds?.map((e) => e) || [];
+    message.mergeMethod = object.mergeMethod ?? "";
     return message;
   },
 };

@@ -4,6 +4,7 @@ import { Migration20261122210000_protected_branches } from './Migration202611222
 import { Migration20261122213000_merge_requests } from './Migration20261122213000_merge_requests.ts';
 import { Migration20261124133000_approvals } from './Migration20261124133000_approvals.ts';
 import { Migration20261124143000_protected_branch_users_and_groups } from './Migration20261124143000_protected_branch_users_and_groups.ts';
+import { Migration20261124161000_merge_request_fast_forward } from './Migration20261124161000_merge_request_fast_forward.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122213000_merge_requests', class: Migration20261122213000_merge_requests },
   { name: 'Migration20261124133000_approvals', class: Migration20261124133000_approvals },
   { name: 'Migration20261124143000_protected_branch_users_and_groups', class: Migration20261124143000_protected_branch_users_and_groups },
+  { name: 'Migration20261124161000_merge_request_fast_forward', class: Migration20261124161000_merge_request_fast_forward },
 ];

@@ -103,6 +103,7 @@ export function namespacesGrpc(options: {
       creatorId: project.creatorId ?? 0,
       createdAt: project.createdAt.toISOString(),
       namespaceAncestorIds: namespace.traversalIds,
+      mergeMethod: project.mergeMethod,
     };
   }
 

@@ -1,3 +1,4 @@
+import type { MergeMethod } from '@platform/identity-client';
 import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
 import { humanDuration, taskCompletionStatus } from './merge-request-text.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
@@ -8,6 +9,8 @@ export interface ViewedProject {
   id: number;
   pathWithNamespace: string;
   webUrl: string;
+  /** `ff` and `rebase_merge` need sources that contain the target's head. */
+  mergeMethod: MergeMethod;
 }
 
 export interface ViewContext {
@@ -89,7 +92,7 @@ export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContex
     milestone: null,
     merge_when_pipeline_succeeds: false,
     merge_status: mergeRequest.mergeStatus,
-    detailed_merge_status: detailedMergeStatus(mergeRequest),
+    detailed_merge_status: detailedMergeStatus(mergeRequest, context.project.mergeMethod),
     sha: mergeRequest.headSha ?? '',
     merge_commit_sha: mergeRequest.mergeCommitSha,
     squash_commit_sha: mergeRequest.squashCommitSha,
@@ -110,11 +113,13 @@ export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContex
 }
 
 /** GitLab's `detailed_merge_status`, from what this platform knows of a merge request. */
-function detailedMergeStatus(mergeRequest: MergeRequest): string {
+function detailedMergeStatus(mergeRequest: MergeRequest, mergeMethod: MergeMethod): string {
   if (mergeRequest.state !== 'opened') return 'not_open';
   if (mergeRequest.draft) return 'draft_status';
   if (mergeRequest.mergeStatus === 'unchecked') return 'checking';
   if (mergeRequest.mergeStatus === 'cannot_be_merged') return 'conflict';
+  // GitLab's `should_be_rebased?`: the merge method wants the target's head in the source.
+  if (mergeMethod !== 'merge' && !mergeRequest.fastForwardPossible) return 'need_rebase';
   return 'mergeable';
 }
 

@@ -30,6 +30,8 @@ export const MergeRequest = defineEntity({
     discussionLocked: p.boolean().nullable(),
     /** can_be_merged, cannot_be_merged or unchecked (the target or source moved since the last trial merge). */
     mergeStatus: p.text(),
+    /** The source contains the target's head (GitLab's `ff_merge_possible?`), as of the last trial merge. */
+    fastForwardPossible: p.boolean(),
     /** The source branch's head when last seen. */
     headSha: p.text().nullable(),
     mergeCommitSha: p.text().nullable(),

@@ -191,6 +191,7 @@ export class MergeRequestsService {
         allowCollaboration: input.allowCollaboration,
         discussionLocked: null,
         mergeStatus: 'unchecked',
+        fastForwardPossible: false,
         headSha: sourceHead,
         mergeCommitSha: null,
         squashCommitSha: null,
@@ -300,10 +301,12 @@ export class MergeRequestsService {
   }
 
   /**
-   * Merges as GitLab does with its default merge method: a merge commit whose parents are the
+   * Merges as the project's merge method says: `merge` writes a merge commit whose parents are the
    * target's head and the source's head (or, with squash, one commit of the source's changes on
-   * the merge base), written with `git merge-tree` and moved onto the target under the
-   * repository's lock, so that a push in between is never lost.
+   * the merge base), written with `git merge-tree`; `rebase_merge` does the same once the source
+   * contains the target's head; `ff` moves the target to the source (or its squash commit) without
+   * a merge commit, refused (406) like GitLab while the source is behind. The target moves under
+   * the repository's lock, so that a push in between is never lost.
    */
   async merge(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number, options: MergeOptions): Promise<MergeRequest> {
     const { project, repository } = scope;
@@ -327,8 +330,10 @@ export class MergeRequestsService {
         throw new MergeRequestRefusal(409, { message: 'SHA does not match HEAD of source branch' });
       }
       const trial = await repository.git.trialMerge(targetHead, sourceHead);
-      if (!trial.clean) {
-        mergeRequest.mergeStatus = 'cannot_be_merged';
+      const fastForwardPossible = await repository.git.isAncestor(targetHead, sourceHead);
+      if (!trial.clean || (project.mergeMethod !== 'merge' && !fastForwardPossible)) {
+        mergeRequest.mergeStatus = trial.clean ? 'can_be_merged' : 'cannot_be_merged';
+        mergeRequest.fastForwardPossible = fastForwardPossible;
         await this.#store.save({ mergeRequest, events: [], actor: null });
         throw new MergeRequestRefusal(406, { message: 'Branch cannot be merged' });
       }
@@ -341,18 +346,22 @@ export class MergeRequestsService {
         mergedHead = await repository.git.commitTree({ tree: await repository.git.treeOf(sourceHead), parents: [base], message, author });
         mergeRequest.squashCommitSha = mergedHead;
       }
-      const squashedTrial = squash ? await repository.git.trialMerge(targetHead, mergedHead) : trial;
-      if (!squashedTrial.clean) throw new MergeRequestRefusal(406, { message: 'Branch cannot be merged' });
-      const message =
-        options.mergeCommitMessage ??
-        [
-          `Merge branch '${mergeRequest.sourceBranch}' into '${mergeRequest.targetBranch}'`,
-          mergeRequest.title,
-          ...(mergeRequest.description ? [mergeRequest.description] : []),
-          `See merge request ${project.pathWithNamespace}!${mergeRequest.iid}`,
-        ].join('\n\n');
-      const mergeCommit = await repository.git.commitTree({ tree: squashedTrial.tree, parents: [targetHead, mergedHead], message, author });
-      if (!(await repository.git.updateRef(`${BRANCH_PREFIX}${mergeRequest.targetBranch}`, mergeCommit, targetHead))) {
+      let newTargetHead = mergedHead;
+      // Fast-forward only: the target becomes the source (or its squash commit), no merge commit.
+      if (project.mergeMethod !== 'ff') {
+        const squashedTrial = squash ? await repository.git.trialMerge(targetHead, mergedHead) : trial;
+        if (!squashedTrial.clean) throw new MergeRequestRefusal(406, { message: 'Branch cannot be merged' });
+        const message =
+          options.mergeCommitMessage ??
+          [
+            `Merge branch '${mergeRequest.sourceBranch}' into '${mergeRequest.targetBranch}'`,
+            mergeRequest.title,
+            ...(mergeRequest.description ? [mergeRequest.description] : []),
+            `See merge request ${project.pathWithNamespace}!${mergeRequest.iid}`,
+          ].join('\n\n');
+        newTargetHead = await repository.git.commitTree({ tree: squashedTrial.tree, parents: [targetHead, mergedHead], message, author });
+      }
+      if (!(await repository.git.updateRef(`${BRANCH_PREFIX}${mergeRequest.targetBranch}`, newTargetHead, targetHead))) {
         throw new MergeRequestRefusal(422, { message: 'Branch cannot be merged' });
       }
       const removeSource = options.shouldRemoveSourceBranch ?? mergeRequest.forceRemoveSourceBranch;
@@ -361,7 +370,8 @@ export class MergeRequestsService {
       Object.assign(mergeRequest, {
         state: 'merged',
         mergeStatus: 'can_be_merged',
-        mergeCommitSha: mergeCommit,
+        // GitLab records no merge commit for a fast-forward: the target's head is the source's own commit.
+        mergeCommitSha: project.mergeMethod === 'ff' ? null : newTargetHead,
         mergedById: caller.userId,
         mergedAt: now,
         updatedAt: now,
@@ -463,6 +473,7 @@ export class MergeRequestsService {
     const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
     const clean = sourceHead && targetHead ? (await repository.git.trialMerge(targetHead, sourceHead)).clean : false;
     mergeRequest.mergeStatus = clean ? 'can_be_merged' : 'cannot_be_merged';
+    mergeRequest.fastForwardPossible = sourceHead && targetHead ? await repository.git.isAncestor(targetHead, sourceHead) : false;
     await this.#store.save({ mergeRequest, events: [], actor: null });
   }
 }

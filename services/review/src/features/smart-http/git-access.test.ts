@@ -12,6 +12,7 @@ const project = (visibility: ProjectAccess['visibility'], accessLevel: number): 
   namespaceIds: [1],
   accessLevel,
   isAdmin: false,
+  mergeMethod: 'merge',
 });
 const user = (scopes: string[]): AuthenticatedCaller => ({ kind: 'user', userId: 2, username: 'dev', name: 'Dev', isAdmin: false, scopes });
 const anonymous: Caller = { kind: 'anonymous' };
