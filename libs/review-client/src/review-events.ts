@@ -7,6 +7,7 @@ import {
   ApprovalRuleChanged,
   MergeRequestApprovalChanged,
   MergeRequestChanged,
+  NoteChanged,
   ProtectedBranchChanged,
   RepositoryPushed,
 } from '@platform/proto/review/v1/events';
@@ -29,4 +30,7 @@ export const reviewEvents = {
   protectedBranchCreated: defineEvent('review.protected_branch.created', ProtectedBranchChanged, { topic: REVIEW_TOPIC }),
   protectedBranchUpdated: defineEvent('review.protected_branch.updated', ProtectedBranchChanged, { topic: REVIEW_TOPIC }),
   protectedBranchDeleted: defineEvent('review.protected_branch.deleted', ProtectedBranchChanged, { topic: REVIEW_TOPIC }),
+  noteCreated: defineEvent('review.note.created', NoteChanged, { topic: REVIEW_TOPIC }),
+  noteUpdated: defineEvent('review.note.updated', NoteChanged, { topic: REVIEW_TOPIC }),
+  noteDeleted: defineEvent('review.note.deleted', NoteChanged, { topic: REVIEW_TOPIC }),
 };

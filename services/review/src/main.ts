@@ -28,12 +28,23 @@ import { mergeRequestsRoutes } from './features/merge-requests/merge-requests-ro
 import { GrpcUserDirectory } from './features/merge-requests/user-directory.ts';
 import { approvalsEntities, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
+import { createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
+import { createSubscriptionsFeature, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
 
 export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewConfig> {
   return {
     name: 'review',
     config,
-    entities: [Repository, ProtectedBranch, ProtectedBranchAccessLevel, MergeRequest, MergeRequestDiff, ...approvalsEntities],
+    entities: [
+      Repository,
+      ProtectedBranch,
+      ProtectedBranchAccessLevel,
+      MergeRequest,
+      MergeRequestDiff,
+      ...approvalsEntities,
+      ...notesEntities,
+      ...subscriptionsEntities,
+    ],
     migrations,
     publishes: [REVIEW_TOPIC],
     features: ({ em, logger }) => {
@@ -100,6 +111,8 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
           },
         },
         createApprovalsFeature({ em, directory, access, repositories, mergeRequests, protectedBranches, users }),
+        createNotesFeature({ em, access, mergeRequests, users }),
+        createSubscriptionsFeature({ em, access, repositories, mergeRequests, users }),
         identityAccessFeature(access),
       ];
     },

@@ -94,6 +94,24 @@ export interface ProtectedBranchChanged {
   codeOwnerApprovalRequired: boolean;
 }
 
+/** A comment (note) on a merge request as it is after the change; for a deletion, as it was. */
+export interface NoteChanged {
+  projectId: number;
+  noteId: number;
+  body: string;
+  /** GitLab's class name of what the note is on: MergeRequest. */
+  noteableType: string;
+  noteableId: number;
+  /** The number of what it is on within the project (`!iid`). */
+  noteableIid: number;
+  /** The title of what it is on, as activity events show it. */
+  noteableTitle: string;
+  authorId: number;
+  system: boolean;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
 function createBaseRepositoryPushed(): RepositoryPushed {
   return { projectId: 0, ref: "", before: "", after: "", commitCount: 0, commitTitles: [] };
 }
@@ -1230,6 +1248,262 @@ export const ProtectedBranchChanged: MessageFns<ProtectedBranchChanged> = {
     message.unprotectAccessLevels = object.unprotectAccessLevels?.map((e) => e) || [];
     message.allowForcePush = object.allowForcePush ?? false;
     message.codeOwnerApprovalRequired = object.codeOwnerApprovalRequired ?? false;
+    return message;
+  },
+};
+
+function createBaseNoteChanged(): NoteChanged {
+  return {
+    projectId: 0,
+    noteId: 0,
+    body: "",
+    noteableType: "",
+    noteableId: 0,
+    noteableIid: 0,
+    noteableTitle: "",
+    authorId: 0,
+    system: false,
+    createdAt: "",
+  };
+}
+
+export const NoteChanged: MessageFns<NoteChanged> = {
+  encode(message: NoteChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.noteId !== 0) {
+      writer.uint32(16).int64(message.noteId);
+    }
+    if (message.body !== "") {
+      writer.uint32(26).string(message.body);
+    }
+    if (message.noteableType !== "") {
+      writer.uint32(34).string(message.noteableType);
+    }
+    if (message.noteableId !== 0) {
+      writer.uint32(40).int64(message.noteableId);
+    }
+    if (message.noteableIid !== 0) {
+      writer.uint32(48).int64(message.noteableIid);
+    }
+    if (message.noteableTitle !== "") {
+      writer.uint32(58).string(message.noteableTitle);
+    }
+    if (message.authorId !== 0) {
+      writer.uint32(64).int64(message.authorId);
+    }
+    if (message.system !== false) {
+      writer.uint32(72).bool(message.system);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(82).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NoteChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNoteChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.noteId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.noteableType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.noteableId = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.noteableIid = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.noteableTitle = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.authorId = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.system = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NoteChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      noteId: isSet(object.noteId)
+        ? globalThis.Number(object.noteId)
+        : isSet(object.note_id)
+        ? globalThis.Number(object.note_id)
+        : 0,
+      body: isSet(object.body) ? globalThis.String(object.body) : "",
+      noteableType: isSet(object.noteableType)
+        ? globalThis.String(object.noteableType)
+        : isSet(object.noteable_type)
+        ? globalThis.String(object.noteable_type)
+        : "",
+      noteableId: isSet(object.noteableId)
+        ? globalThis.Number(object.noteableId)
+        : isSet(object.noteable_id)
+        ? globalThis.Number(object.noteable_id)
+        : 0,
+      noteableIid: isSet(object.noteableIid)
+        ? globalThis.Number(object.noteableIid)
+        : isSet(object.noteable_iid)
+        ? globalThis.Number(object.noteable_iid)
+        : 0,
+      noteableTitle: isSet(object.noteableTitle)
+        ? globalThis.String(object.noteableTitle)
+        : isSet(object.noteable_title)
+        ? globalThis.String(object.noteable_title)
+        : "",
+      authorId: isSet(object.authorId)
+        ? globalThis.Number(object.authorId)
+        : isSet(object.author_id)
+        ? globalThis.Number(object.author_id)
+        : 0,
+      system: isSet(object.system) ? globalThis.Boolean(object.system) : false,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: NoteChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.noteId !== 0) {
+      obj.noteId = Math.round(message.noteId);
+    }
+    if (message.body !== "") {
+      obj.body = message.body;
+    }
+    if (message.noteableType !== "") {
+      obj.noteableType = message.noteableType;
+    }
+    if (message.noteableId !== 0) {
+      obj.noteableId = Math.round(message.noteableId);
+    }
+    if (message.noteableIid !== 0) {
+      obj.noteableIid = Math.round(message.noteableIid);
+    }
+    if (message.noteableTitle !== "") {
+      obj.noteableTitle = message.noteableTitle;
+    }
+    if (message.authorId !== 0) {
+      obj.authorId = Math.round(message.authorId);
+    }
+    if (message.system !== false) {
+      obj.system = message.system;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NoteChanged>, I>>(base?: I): NoteChanged {
+    return NoteChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NoteChanged>, I>>(object: I): NoteChanged {
+    const message = createBaseNoteChanged();
+    message.projectId = object.projectId ?? 0;
+    message.noteId = object.noteId ?? 0;
+    message.body = object.body ?? "";
+    message.noteableType = object.noteableType ?? "";
+    message.noteableId = object.noteableId ?? 0;
+    message.noteableIid = object.noteableIid ?? 0;
+    message.noteableTitle = object.noteableTitle ?? "";
+    message.authorId = object.authorId ?? 0;
+    message.system = object.system ?? false;
+    message.createdAt = object.createdAt ?? "";
     return message;
   },
 };

@@ -5,6 +5,8 @@ import { Migration20261122213000_merge_requests } from './Migration2026112221300
 import { Migration20261124133000_approvals } from './Migration20261124133000_approvals.ts';
 import { Migration20261124143000_protected_branch_users_and_groups } from './Migration20261124143000_protected_branch_users_and_groups.ts';
 import { Migration20261124161000_merge_request_fast_forward } from './Migration20261124161000_merge_request_fast_forward.ts';
+import { Migration20261124170100_notes } from './Migration20261124170100_notes.ts';
+import { Migration20261124170200_subscriptions } from './Migration20261124170200_subscriptions.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +16,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124133000_approvals', class: Migration20261124133000_approvals },
   { name: 'Migration20261124143000_protected_branch_users_and_groups', class: Migration20261124143000_protected_branch_users_and_groups },
   { name: 'Migration20261124161000_merge_request_fast_forward', class: Migration20261124161000_merge_request_fast_forward },
+  { name: 'Migration20261124170100_notes', class: Migration20261124170100_notes },
+  { name: 'Migration20261124170200_subscriptions', class: Migration20261124170200_subscriptions },
 ];

@@ -30,6 +30,17 @@ export interface PushData {
   ref_count: null;
 }
 
+/** The comment of a `commented` event, as GitLab's `note` shows it (its author is the event's). */
+export interface CommentData {
+  id: number;
+  body: string;
+  created_at: string;
+  system: boolean;
+  noteable_id: number;
+  noteable_type: string;
+  noteable_iid: number;
+}
+
 /** One thing a user did in a project, as the activity feeds list it. */
 export const ActivityEvent = defineEntity({
   name: 'ActivityEvent',
@@ -48,6 +59,7 @@ export const ActivityEvent = defineEntity({
     targetIid: p.integer().nullable(),
     targetTitle: p.text().nullable(),
     pushData: p.json<PushData>().nullable(),
+    note: p.json<CommentData>().nullable(),
     sourceEventId: p.uuid(),
     createdAt: p.datetime(),
   },

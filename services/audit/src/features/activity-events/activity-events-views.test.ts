@@ -26,6 +26,7 @@ const event: ActivityEvent = {
   targetIid: null,
   targetTitle: null,
   pushData: push,
+  note: null,
   sourceEventId: '00000000-0000-4000-8000-000000000000',
   createdAt: new Date('2026-11-22T10:00:00.000Z'),
 };
@@ -69,5 +70,38 @@ describe('activity event views', () => {
     expect(
       activityEventView({ ...event, pushData: null, action: 'joined' }, { author: undefined, externalUrl: 'http://gitlab.test' }),
     ).not.toHaveProperty('push_data');
+  });
+
+  it("shows a comment's note with its author, as GitLab's events API does", () => {
+    const comment = {
+      id: 12,
+      body: 'Looks good',
+      created_at: '2026-11-22T10:00:00.000Z',
+      system: false,
+      noteable_id: 31,
+      noteable_type: 'MergeRequest',
+      noteable_iid: 2,
+    };
+    const view = activityEventView(
+      {
+        ...event,
+        action: 'commented',
+        pushData: null,
+        targetType: 'Note',
+        targetId: 12,
+        targetIid: 12,
+        targetTitle: 'Add x',
+        note: comment,
+      },
+      { author: undefined, externalUrl: 'http://gitlab.test' },
+    );
+    expect(view).toMatchObject({
+      action_name: 'commented on',
+      target_type: 'Note',
+      target_id: 12,
+      target_title: 'Add x',
+      note: { ...comment, attachment: null, author: { id: 4, username: 'ada' } },
+    });
+    expect(view).not.toHaveProperty('push_data');
   });
 });

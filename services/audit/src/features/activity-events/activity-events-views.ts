@@ -36,6 +36,15 @@ export function actionName(event: Pick<ActivityEvent, 'action' | 'targetType' | 
 export function activityEventView(event: ActivityEvent, options: { author: ActivityUser | undefined; externalUrl: string }) {
   const username = options.author?.username ?? event.authorUsername;
   const state = options.author?.state ?? 'active';
+  const author = {
+    id: event.authorId,
+    username,
+    name: options.author?.name ?? event.authorName,
+    state,
+    locked: false,
+    avatar_url: null,
+    web_url: `${options.externalUrl.replace(/\/$/, '')}/${username}`,
+  };
   return {
     id: event.id,
     title: null,
@@ -47,18 +56,11 @@ export function activityEventView(event: ActivityEvent, options: { author: Activ
     author_id: event.authorId,
     target_title: event.targetTitle,
     created_at: event.createdAt.toISOString(),
-    author: {
-      id: event.authorId,
-      username,
-      name: options.author?.name ?? event.authorName,
-      state,
-      locked: false,
-      avatar_url: null,
-      web_url: `${options.externalUrl.replace(/\/$/, '')}/${username}`,
-    },
+    author,
     imported: false,
     imported_from: 'none',
     ...(event.pushData ? { push_data: event.pushData } : {}),
+    ...(event.note ? { note: { ...event.note, attachment: null, author } } : {}),
     author_username: username,
     data: null,
   };

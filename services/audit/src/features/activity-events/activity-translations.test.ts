@@ -162,4 +162,40 @@ describe('activity of domain events', () => {
     );
     expect(activityOf(published)).toBeUndefined();
   });
+
+  it('records a comment on a merge request as commented on its Note, with the note, and no system note', () => {
+    const data = {
+      projectId: 7,
+      noteId: 12,
+      body: 'Looks good',
+      noteableType: 'MergeRequest',
+      noteableId: 31,
+      noteableIid: 2,
+      noteableTitle: 'Add x',
+      authorId: 4,
+      system: false,
+      createdAt: '2026-11-22T09:59:59.000Z',
+    };
+    expect(activityOf(envelope(reviewEvents.noteCreated.event({ aggregateId: 7, data })))).toMatchObject({
+      action: 'commented',
+      projectId: 7,
+      authorId: 4,
+      targetType: 'Note',
+      targetId: 12,
+      targetIid: 12,
+      targetTitle: 'Add x',
+      note: {
+        id: 12,
+        body: 'Looks good',
+        created_at: '2026-11-22T09:59:59.000Z',
+        system: false,
+        noteable_id: 31,
+        noteable_type: 'MergeRequest',
+        noteable_iid: 2,
+      },
+    });
+    expect(activityOf(envelope(reviewEvents.noteCreated.event({ aggregateId: 7, data: { ...data, system: true } })))).toBeUndefined();
+    // Editing or deleting a comment is no activity in GitLab.
+    expect(activityOf(envelope(reviewEvents.noteUpdated.event({ aggregateId: 7, data })))).toBeUndefined();
+  });
 });

@@ -2,8 +2,8 @@ import { identityEvents } from '@platform/identity-client';
 import { reviewEvents } from '@platform/review-client';
 import { onEvent, type EventEnvelope, type EventHandler } from '@platform/events';
 import { MembershipSourceType, type MemberSnapshot } from '@platform/proto/identity/v1/namespace-events';
-import type { MergeRequestChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
-import type { Action, PushData } from './activity-event.entity.ts';
+import type { MergeRequestChanged, NoteChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
+import type { Action, CommentData, PushData } from './activity-event.entity.ts';
 import type { NewActivityEvent } from './activity-events-store.ts';
 
 /** Turns one domain event type into the activity event it stands for, or none. */
@@ -28,6 +28,7 @@ function activityEvent(
     action: Action;
     target?: { type: string; id: number; iid?: number; title: string };
     pushData?: PushData;
+    note?: CommentData;
   },
 ): NewActivityEvent {
   return {
@@ -41,6 +42,7 @@ function activityEvent(
     targetIid: options.target?.iid ?? null,
     targetTitle: options.target?.title ?? null,
     pushData: options.pushData ?? null,
+    note: options.note ?? null,
     sourceEventId: event.id,
     createdAt: new Date(event.occurredAt),
   };
@@ -92,9 +94,30 @@ function mergeRequestEvent(action: Action) {
       : undefined;
 }
 
+/** A comment: GitLab's `commented on` a Note, titled by what it is on. */
+function commentEvent(data: NoteChanged, event: EventEnvelope): NewActivityEvent | undefined {
+  if (!event.actor || data.system) return undefined;
+  return activityEvent(event, {
+    author: event.actor,
+    projectId: data.projectId,
+    action: 'commented',
+    // A note has no iid of its own: GitLab shows its id there too.
+    target: { type: 'Note', id: data.noteId, iid: data.noteId, title: data.noteableTitle },
+    note: {
+      id: data.noteId,
+      body: data.body,
+      created_at: data.createdAt,
+      system: data.system,
+      noteable_id: data.noteableId,
+      noteable_type: data.noteableType,
+      noteable_iid: data.noteableIid,
+    },
+  });
+}
+
 /**
  * The domain events that are activity in GitLab's sense: a project created, a user joining or
- * leaving a project, pushes, and merge requests opened, closed, reopened and merged. Changes made
+ * leaving a project, pushes, merge requests opened, closed, reopened and merged, and comments. Changes made
  * by the system (no actor) are not anybody's activity. Package events have none, as in GitLab.
  */
 export const activityTranslations: ActivityTranslation[] = [
@@ -113,4 +136,5 @@ export const activityTranslations: ActivityTranslation[] = [
   onEvent(reviewEvents.mergeRequestClosed, mergeRequestEvent('closed')),
   onEvent(reviewEvents.mergeRequestReopened, mergeRequestEvent('reopened')),
   onEvent(reviewEvents.mergeRequestMerged, mergeRequestEvent('merged')),
+  onEvent(reviewEvents.noteCreated, commentEvent),
 ];

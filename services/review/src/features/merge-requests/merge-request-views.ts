@@ -2,6 +2,7 @@ import type { MergeMethod } from '@platform/identity-client';
 import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
 import { humanDuration, taskCompletionStatus } from './merge-request-text.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
+import type { MergeRequestFacts } from './merge-requests-service.ts';
 import type { UserSummary } from './user-directory.ts';
 
 /** The project a merge request belongs to, as its views name it. */
@@ -18,6 +19,8 @@ export interface ViewContext {
   users: Map<number, UserSummary>;
   /** Read from the merge request's own project (`references.relative` is short), or across projects and groups (full). */
   fromOwnProject: boolean;
+  /** Notes and reactions counted, by merge request id. */
+  facts: Map<number, MergeRequestFacts>;
 }
 
 function userOf(users: Map<number, UserSummary>, id: number | null | undefined): UserSummary | null {
@@ -68,6 +71,7 @@ export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContex
   const reviewers = mergeRequest.reviewerIds.map((id) => userOf(context.users, id)).filter((user) => user !== null);
   const simple = simpleMergeRequestView(mergeRequest, context);
   const mergedBy = userOf(context.users, mergeRequest.mergedById);
+  const facts = context.facts.get(mergeRequest.id);
   return {
     ...simple,
     merged_by: mergedBy,
@@ -77,9 +81,9 @@ export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContex
     closed_at: mergeRequest.closedAt?.toISOString() ?? null,
     target_branch: mergeRequest.targetBranch,
     source_branch: mergeRequest.sourceBranch,
-    user_notes_count: 0,
-    upvotes: 0,
-    downvotes: 0,
+    user_notes_count: facts?.userNotesCount ?? 0,
+    upvotes: facts?.upvotes ?? 0,
+    downvotes: facts?.downvotes ?? 0,
     author: userOf(context.users, mergeRequest.authorId),
     assignees,
     assignee: assignees[0] ?? null,
@@ -128,7 +132,6 @@ export function mergeRequestDetailView(
   mergeRequest: MergeRequest,
   context: ViewContext & {
     latest: MergeRequestDiff | undefined;
-    subscribed: boolean;
     divergedCommitsCount?: number | undefined;
     /** Whether the approvals it needs are given: a mergeable one without them is `not_approved`. */
     approved: boolean;
@@ -138,7 +141,7 @@ export function mergeRequestDetailView(
   return {
     ...view,
     detailed_merge_status: view.detailed_merge_status === 'mergeable' && !context.approved ? 'not_approved' : view.detailed_merge_status,
-    subscribed: context.subscribed,
+    subscribed: context.facts.get(mergeRequest.id)?.subscribed ?? false,
     changes_count: context.latest ? String(context.latest.filesCount) : '0',
     latest_build_started_at: null,
     latest_build_finished_at: null,

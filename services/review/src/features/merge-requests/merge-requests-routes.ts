@@ -221,12 +221,16 @@ async function listPage(options: {
   } else {
     ({ items, total } = await deps.mergeRequests.list({ filter: options.filter, order, offset: window.offset, limit: window.perPage }));
   }
-  const users = input.view === 'simple' ? new Map() : await deps.users.users(userIdsOf(items), options.caller);
+  const simple = input.view === 'simple';
+  const [users, facts] = await Promise.all([
+    simple ? new Map() : deps.users.users(userIdsOf(items), options.caller),
+    simple ? new Map() : deps.mergeRequests.facts(items, options.caller.userId),
+  ]);
   const views = [];
   for (const mergeRequest of items) {
     const project = await options.projectOf(mergeRequest.projectId);
     if (!project) continue;
-    const context = { project, users, fromOwnProject: options.fromOwnProject };
+    const context = { project, users, fromOwnProject: options.fromOwnProject, facts };
     views.push(input.view === 'simple' ? simpleMergeRequestView(mergeRequest, context) : mergeRequestView(mergeRequest, context));
   }
   return { items: views, total };
@@ -251,29 +255,29 @@ function visibleProjects(deps: MergeRequestsRouteDeps, caller: Caller) {
   };
 }
 
-async function detail(
+/** One merge request as its single views show it (`merge_request.json`), for the caller. */
+export async function detail(
   deps: MergeRequestsRouteDeps,
   caller: Caller,
   scope: MergeRequestScope,
   mergeRequest: MergeRequest,
   options: { divergedCommitsCount?: boolean } = {},
 ) {
-  const [users, latest, approved] = await Promise.all([
+  const [users, latest, approved, facts] = await Promise.all([
     deps.users.users(userIdsOf([mergeRequest]), caller),
     deps.mergeRequests.latestVersion(mergeRequest),
     deps.mergeRequests.isApproved(mergeRequest),
+    deps.mergeRequests.facts([mergeRequest], caller.kind === 'user' ? caller.userId : null),
   ]);
   const divergedCommitsCount = options.divergedCommitsCount
     ? await deps.mergeRequests.divergedCommitsCount(scope.repository, mergeRequest)
     : undefined;
-  const subscribed =
-    caller.kind === 'user' && (mergeRequest.authorId === caller.userId || mergeRequest.assigneeIds.includes(caller.userId));
   return mergeRequestDetailView(mergeRequest, {
     project: scope.project,
     users,
     fromOwnProject: true,
     latest,
-    subscribed,
+    facts,
     divergedCommitsCount,
     approved,
   });

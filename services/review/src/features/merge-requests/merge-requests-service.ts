@@ -110,10 +110,25 @@ export type VersionListener = (options: {
 /** Whether a merge request has the approvals it needs to be merged. */
 export type ApprovalCheck = (mergeRequest: MergeRequest) => Promise<boolean>;
 
+/** What other features keep about merge requests that their views show. */
+export interface MergeRequestFacts {
+  userNotesCount: number;
+  upvotes: number;
+  downvotes: number;
+  /** Whether the user the views are for is subscribed. */
+  subscribed: boolean;
+}
+
+const NO_FACTS: MergeRequestFacts = { userNotesCount: 0, upvotes: 0, downvotes: 0, subscribed: false };
+
+/** One feature's part of the facts of `mergeRequests`, as `userId` sees them (null for nobody in particular). */
+export type FactsSource = (mergeRequests: MergeRequest[], userId: number | null) => Promise<Map<number, Partial<MergeRequestFacts>>>;
+
 export class MergeRequestsService {
   readonly #store: MergeRequestStore;
   readonly #versionListeners: VersionListener[] = [];
   #approvalCheck: ApprovalCheck = async () => true;
+  readonly #factsSources: FactsSource[] = [];
   readonly #repositories: RepositoriesService;
   readonly #protectedBranches: ProtectedBranchesService;
   readonly #logger: Logger;
@@ -138,6 +153,22 @@ export class MergeRequestsService {
   /** Merging waits for approvals as `check` decides (every merge request may be merged without one). */
   requireApprovals(check: ApprovalCheck): void {
     this.#approvalCheck = check;
+  }
+
+  /** Adds a feature's part of what merge request views show (notes counted, reactions, subscriptions). */
+  addFactsSource(source: FactsSource): void {
+    this.#factsSources.push(source);
+  }
+
+  /** The facts every source knows of `mergeRequests`, by merge request id; none known are zeros. */
+  async facts(mergeRequests: MergeRequest[], userId: number | null): Promise<Map<number, MergeRequestFacts>> {
+    const parts = await Promise.all(this.#factsSources.map((source) => source(mergeRequests, userId)));
+    return new Map(
+      mergeRequests.map((mergeRequest) => [
+        mergeRequest.id,
+        Object.assign({}, NO_FACTS, ...parts.map((part) => part.get(mergeRequest.id) ?? {})) as MergeRequestFacts,
+      ]),
+    );
   }
 
   /** Whether the merge request has the approvals it needs. */

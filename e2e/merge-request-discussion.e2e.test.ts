@@ -1,0 +1,282 @@
+/**
+ * The discussion around merge requests through the real gateway: notes (and their activity
+ * events in audit), subscriptions, on merge requests opened on branches the git CLI pushed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import type { RunningPlatform } from '@platform/devstack';
+import { gitlabSchemaErrors, waitFor } from '@platform/testing';
+import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { gitRemote, runGitCli } from './git-cli.ts';
+
+let platform: RunningPlatform & { databasePrefix: string };
+let gateway: ReturnType<typeof request>;
+let work: string;
+const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
+
+const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+
+interface TestUser {
+  id: number;
+  username: string;
+  headers: { 'PRIVATE-TOKEN': string };
+}
+
+async function createUser(username: string): Promise<TestUser> {
+  const user = await gateway
+    .post('/api/v4/users')
+    .set(asRoot)
+    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
+  expect(user.status).toBe(201);
+  const token = await gateway
+    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
+    .set(asRoot)
+    .send({ name: 'all', scopes: ['api'] });
+  expect(token.status).toBe(201);
+  return { id: user.body.id, username, headers: { 'PRIVATE-TOKEN': token.body.token } };
+}
+
+/** A project of root's with `main` and one branch per name pushed with git, and these members. */
+async function projectWithBranches(options: {
+  name: string;
+  visibility: 'private' | 'public';
+  members: Array<[TestUser, number]>;
+  branches: string[];
+}): Promise<number> {
+  const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: options.name, visibility: options.visibility });
+  expect(project.status).toBe(201);
+  for (const [user, level] of options.members) {
+    const member = await gateway
+      .post(`/api/v4/projects/${project.body.id}/members`)
+      .set(asRoot)
+      .send({ user_id: user.id, access_level: level });
+    expect(member.status).toBe(201);
+  }
+  const clone = path.join(work, options.name);
+  expect((await git(['clone', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, `root/${options.name}`), options.name])).code).toBe(0);
+  writeFileSync(path.join(clone, 'README.md'), 'hello\n');
+  expect((await git(['add', '.'], clone)).code).toBe(0);
+  expect((await git(['commit', '-q', '-m', 'Initial commit'], clone)).code).toBe(0);
+  expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/main'], clone)).code).toBe(0);
+  for (const branch of options.branches) {
+    expect((await git(['checkout', '-q', '-B', branch, 'main'], clone)).code).toBe(0);
+    writeFileSync(path.join(clone, `${branch}.txt`), `${branch}\n`);
+    expect((await git(['add', '.'], clone)).code).toBe(0);
+    expect((await git(['commit', '-q', '-m', `Add ${branch}`], clone)).code).toBe(0);
+    expect((await git(['push', '-q', 'origin', `HEAD:refs/heads/${branch}`], clone)).code).toBe(0);
+  }
+  return project.body.id;
+}
+
+let author: TestUser;
+let maintainer: TestUser;
+let reporter: TestUser;
+let guest: TestUser;
+let outsider: TestUser;
+let projectId: number;
+let publicProjectId: number;
+const mr = (suffix = '', id = projectId, iid = 1) => `/api/v4/projects/${id}/merge_requests/${iid}${suffix}`;
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'e2e-discussion-'));
+  // A missing git is a failure that says how to install it, not a skip.
+  await git(['--version']);
+  platform = await startTestPlatform({ services: ['identity', 'review', 'audit'] });
+  gateway = request(platform.url);
+  author = await createUser('disc-author');
+  maintainer = await createUser('disc-maintainer');
+  reporter = await createUser('disc-reporter');
+  guest = await createUser('disc-guest');
+  outsider = await createUser('disc-outsider');
+  projectId = await projectWithBranches({
+    name: 'talk',
+    visibility: 'private',
+    members: [
+      [author, 30],
+      [maintainer, 40],
+      [reporter, 20],
+      [guest, 10],
+    ],
+    branches: ['feature'],
+  });
+  const opened = await gateway
+    .post(`/api/v4/projects/${projectId}/merge_requests`)
+    .set(author.headers)
+    .send({ source_branch: 'feature', target_branch: 'main', title: 'Add a feature', assignee_ids: [maintainer.id] });
+  expect(opened.status).toBe(201);
+  publicProjectId = await projectWithBranches({ name: 'open-talk', visibility: 'public', members: [[author, 30]], branches: ['idea'] });
+  const openedPublic = await gateway
+    .post(`/api/v4/projects/${publicProjectId}/merge_requests`)
+    .set(author.headers)
+    .send({ source_branch: 'idea', target_branch: 'main', title: 'An idea' });
+  expect(openedPublic.status).toBe(201);
+}, 300_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('notes on a merge request', () => {
+  let first: { id: number };
+  let second: { id: number };
+
+  it("refuses a note without a body, a blank one, and anybody who may not read the merge request, in GitLab's words", async () => {
+    const missing = await gateway.post(mr('/notes')).set(author.headers).send({});
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'body is missing' });
+    const blank = await gateway.post(mr('/notes')).set(author.headers).send({ body: '  ' });
+    expect(blank.status).toBe(400);
+    expect(blank.body.message).toContain("can't be blank");
+    // Guests do not see a private project's merge requests; strangers do not see the project.
+    expect((await gateway.post(mr('/notes')).set(guest.headers).send({ body: 'hi' })).status).toBe(403);
+    expect((await gateway.post(mr('/notes')).set(outsider.headers).send({ body: 'hi' })).status).toBe(404);
+    expect(
+      (
+        await gateway
+          .post(mr('/notes', projectId, 99))
+          .set(author.headers)
+          .send({ body: 'hi' })
+      ).status,
+    ).toBe(404);
+    expect((await gateway.post(mr('/notes')).send({ body: 'hi' })).status).toBe(401);
+    expect((await gateway.get(mr('/notes')).set(author.headers)).body).toEqual([]);
+  });
+
+  it('adds notes, counted in user_notes_count, listed newest first or as asked', async () => {
+    const created = await gateway.post(mr('/notes')).set(author.headers).send({ body: 'First thoughts' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      body: 'First thoughts',
+      system: false,
+      noteable_type: 'MergeRequest',
+      noteable_iid: 1,
+      project_id: projectId,
+      author: expect.objectContaining({ id: author.id, username: 'disc-author' }),
+      attachment: null,
+    });
+    first = created.body;
+    second = (await gateway.post(mr('/notes')).set(reporter.headers).send({ body: 'Second thoughts' })).body;
+
+    const newestFirst = await gateway.get(mr('/notes')).set(maintainer.headers);
+    expect(newestFirst.status).toBe(200);
+    expect(newestFirst.headers['x-total']).toBe('2');
+    expect(newestFirst.body.map((note: { id: number }) => note.id)).toEqual([second.id, first.id]);
+    const oldestFirst = await gateway.get(mr('/notes')).query({ sort: 'asc', order_by: 'updated_at' }).set(maintainer.headers);
+    expect(oldestFirst.body.map((note: { id: number }) => note.id)).toEqual([first.id, second.id]);
+    expect((await gateway.get(mr('/notes')).query({ order_by: 'title' }).set(maintainer.headers)).status).toBe(400);
+
+    const shown = await gateway.get(mr()).set(reporter.headers);
+    expect(shown.body.user_notes_count).toBe(2);
+    expect(gitlabSchemaErrors('merge_request.json', shown.body)).toEqual([]);
+    const listed = await gateway.get(`/api/v4/projects/${projectId}/merge_requests`).set(reporter.headers);
+    expect(listed.body[0].user_notes_count).toBe(2);
+  });
+
+  it('shows one note, 404 for an unknown one', async () => {
+    const shown = await gateway.get(mr(`/notes/${first.id}`)).set(reporter.headers);
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ id: first.id, body: 'First thoughts' });
+    const unknown = await gateway.get(mr('/notes/999999')).set(reporter.headers);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: '404 Note Not Found' });
+    // A note of another merge request is not this one's.
+    expect((await gateway.get(mr(`/notes/${first.id}`, publicProjectId)).set(author.headers)).status).toBe(404);
+  });
+
+  it('lets only the author edit a note, and the author or a maintainer delete it', async () => {
+    expect(
+      (
+        await gateway
+          .put(mr(`/notes/${first.id}`))
+          .set(maintainer.headers)
+          .send({ body: 'Hijacked' })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await gateway
+          .put(mr(`/notes/${first.id}`))
+          .set(author.headers)
+          .send({})
+      ).body,
+    ).toEqual({ error: 'body is missing' });
+    const edited = await gateway
+      .put(mr(`/notes/${first.id}`))
+      .set(author.headers)
+      .send({ body: 'Better thoughts' });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ id: first.id, body: 'Better thoughts' });
+    expect((await gateway.delete(mr(`/notes/${second.id}`)).set(author.headers)).status).toBe(403);
+    expect((await gateway.delete(mr(`/notes/${second.id}`)).set(maintainer.headers)).status).toBe(204);
+    expect((await gateway.get(mr(`/notes/${second.id}`)).set(maintainer.headers)).status).toBe(404);
+    expect((await gateway.get(mr()).set(reporter.headers)).body.user_notes_count).toBe(1);
+  });
+
+  it('closes a locked discussion to non-members of a public project, not to members', async () => {
+    expect((await gateway.post(mr('/notes', publicProjectId)).set(outsider.headers).send({ body: 'Drive-by' })).status).toBe(201);
+    const locked = await gateway.put(mr('', publicProjectId)).set(asRoot).send({ discussion_locked: true });
+    expect(locked.body.discussion_locked).toBe(true);
+    expect((await gateway.post(mr('/notes', publicProjectId)).set(outsider.headers).send({ body: 'Again' })).status).toBe(403);
+    expect((await gateway.post(mr('/notes', publicProjectId)).set(author.headers).send({ body: 'Member' })).status).toBe(201);
+  });
+
+  it('records the comment as activity: commented on a Note, with the note', async () => {
+    const events = await waitFor(
+      async () => {
+        const found = await gateway.get(`/api/v4/projects/${projectId}/events`).query({ target_type: 'note' }).set(maintainer.headers);
+        return found.body.length >= 2 ? found.body : undefined;
+      },
+      { timeoutMs: 60_000, what: 'comment activity' },
+    );
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        action_name: 'commented on',
+        target_type: 'Note',
+        target_id: first.id,
+        target_title: 'Add a feature',
+        author_id: author.id,
+        note: expect.objectContaining({
+          id: first.id,
+          body: 'First thoughts',
+          noteable_type: 'MergeRequest',
+          noteable_iid: 1,
+          system: false,
+          attachment: null,
+          author: expect.objectContaining({ id: author.id }),
+        }),
+      }),
+    );
+    const commented = await gateway.get(`/api/v4/users/${reporter.id}/events`).query({ action: 'commented' }).set(reporter.headers);
+    expect(commented.body).toEqual([expect.objectContaining({ action_name: 'commented on', target_id: second.id })]);
+  });
+});
+
+describe('subscriptions', () => {
+  it('subscribes the author and assignees, and answers 304 when nothing changes', async () => {
+    expect((await gateway.get(mr()).set(author.headers)).body.subscribed).toBe(true);
+    expect((await gateway.get(mr()).set(maintainer.headers)).body.subscribed).toBe(true);
+    expect((await gateway.get(mr()).set(reporter.headers)).body.subscribed).toBe(false);
+    expect((await gateway.post(mr('/subscribe')).set(author.headers)).status).toBe(304);
+    const unsubscribed = await gateway.post(mr('/unsubscribe')).set(author.headers);
+    expect(unsubscribed.status).toBe(201);
+    expect(gitlabSchemaErrors('merge_request.json', unsubscribed.body)).toEqual([]);
+    expect(unsubscribed.body).toMatchObject({ iid: 1, subscribed: false });
+    expect((await gateway.post(mr('/unsubscribe')).set(author.headers)).status).toBe(304);
+    expect((await gateway.get(mr()).set(author.headers)).body.subscribed).toBe(false);
+  });
+
+  it('lets anybody who reads the merge request subscribe, and nobody else', async () => {
+    const subscribed = await gateway.post(mr('/subscribe')).set(reporter.headers);
+    expect(subscribed.status).toBe(201);
+    expect(subscribed.body.subscribed).toBe(true);
+    expect((await gateway.post(mr('/subscribe')).set(reporter.headers)).status).toBe(304);
+    expect((await gateway.post(mr('/subscribe')).set(guest.headers)).status).toBe(403);
+    expect((await gateway.post(mr('/subscribe')).set(outsider.headers)).status).toBe(404);
+    expect((await gateway.post(mr('/subscribe', projectId, 42)).set(reporter.headers)).status).toBe(404);
+    expect((await gateway.post(`/api/v4/projects/${projectId}/merge_requests/abc/subscribe`).set(reporter.headers)).status).toBe(400);
+  });
+});
