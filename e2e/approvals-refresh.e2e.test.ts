@@ -150,3 +150,50 @@ describe('committers of a merge request', () => {
     expect(approved.body).toMatchObject({ approved: true, approvals_left: 0 });
   });
 });
+
+describe('code owner rules', () => {
+  let mergeRequest: string;
+  const codeOwnerRules = async () => {
+    const state = await gateway.get(`${mergeRequest}/approval_state`).set(author.headers);
+    expect(state.status).toBe(200);
+    return (state.body.rules as Array<{ name: string; rule_type: string; users: Array<{ id: number }> }>)
+      .filter((rule) => rule.rule_type === 'code_owner')
+      .map((rule) => ({ name: rule.name, users: rule.users.map((user) => user.id) }));
+  };
+  const head = async () => (await git(['rev-parse', 'HEAD'], clone)).output.trim();
+
+  beforeAll(async () => {
+    expect((await git(['fetch', '-q', 'origin'], clone)).code).toBe(0);
+    const start = (await git(['rev-parse', 'origin/main'], clone)).output.trim();
+    expect((await git(['checkout', '-q', '-B', 'stable', start], clone)).code).toBe(0);
+    await commit({ 'docs/CODEOWNERS': 'guide.md @rf-committer\n' }, 'Owners of the stable guide');
+    await pushBranch('stable');
+    expect((await git(['checkout', '-q', '-B', 'owners', start], clone)).code).toBe(0);
+    await commit({ CODEOWNERS: '*.md @rf-reviewer\n' }, 'Owners');
+    await pushBranch('main');
+    const owned = await head();
+    expect((await git(['checkout', '-q', '-B', 'guide', owned], clone)).code).toBe(0);
+    await commit({ 'guide.md': '# Guide\n' }, 'Write the guide');
+    await pushBranch('guide');
+    mergeRequest = await openMergeRequest('guide', 'main');
+  });
+
+  it("follow the target branch's CODEOWNERS when a push changes it", async () => {
+    expect(await codeOwnerRules()).toEqual([{ name: '*.md', users: [reviewer.id] }]);
+    expect((await git(['checkout', '-q', 'owners'], clone)).code).toBe(0);
+    await commit({ CODEOWNERS: '*.md @rf-maintainer\n' }, 'New owners');
+    await pushBranch('main');
+    expect(await codeOwnerRules()).toEqual([{ name: '*.md', users: [maintainer.id] }]);
+  });
+
+  it('follow the new target when the merge request is retargeted, as a new diff version', async () => {
+    const retargeted = await gateway.put(mergeRequest).set(author.headers).send({ target_branch: 'stable' });
+    expect(retargeted.status).toBe(200);
+    expect(retargeted.body.target_branch).toBe('stable');
+    expect(await codeOwnerRules()).toEqual([{ name: 'guide.md', users: [committer.id] }]);
+    const stable = (await git(['rev-parse', 'origin/stable'], clone)).output.trim();
+    const versions = await gateway.get(`${mergeRequest}/versions`).set(author.headers);
+    expect(versions.body).toHaveLength(2);
+    expect(versions.body[0]).toMatchObject({ start_commit_sha: stable });
+  });
+});

@@ -38,6 +38,7 @@ export function createApprovalsFeature(deps: {
     repositories: deps.repositories,
   });
   deps.mergeRequests.onNewVersion((version) => approvals.onNewVersion(version));
+  deps.repositories.onRefsChanged(({ projectId, changes }) => approvals.onRefsChanged(projectId, changes));
   deps.mergeRequests.requireApprovals((mergeRequest) => approvals.isApproved(mergeRequest));
   const routeDeps = { ...deps, approvals };
   return { routes: [createRouter(approvalsRoutes, routeDeps), createRouter(mergeRequestApprovalsRoutes, routeDeps)] };

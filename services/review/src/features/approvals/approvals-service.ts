@@ -3,12 +3,14 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/erro
 import type { OutgoingEvent } from '@platform/events';
 import type { ProjectAccess } from '@platform/identity-client';
 import { reviewEvents } from '@platform/review-client';
+import { ZERO_SHA } from '../repositories/git-repository.ts';
+import type { RefChange } from '../repositories/ref-changes.ts';
 import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
 import { DEVELOPER } from '../repositories/repository-access.ts';
 import { protectionsOf, type BranchProtection } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { MergeRequest, MergeRequestDiff } from '../merge-requests/merge-request.entity.ts';
-import { MergeRequestRefusal, type MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
+import { MergeRequestRefusal, type MergeRequestsService, type VersionCause } from '../merge-requests/merge-requests-service.ts';
 import type { ApprovalRule, ApprovalSettings, MergeRequestApprovalSettings } from './approval.entity.ts';
 import {
   approvalsLeft,
@@ -25,6 +27,7 @@ import { CODE_OWNERS_PATHS, entriesOwning, parseCodeOwners } from './code-owners
 
 /** Rule types no one edits: GitLab makes them from CODEOWNERS and security reports. */
 const SYSTEM_RULE_TYPES = new Set(['code_owner', 'report_approver']);
+const BRANCH_PREFIX = 'refs/heads/';
 /** GitLab's name of the rule every eligible member may satisfy. */
 const ANY_APPROVER_NAME = 'All Members';
 
@@ -521,31 +524,52 @@ export class ApprovalsService {
 
   /**
    * A new diff version: a push to the source resets approvals when the project says so, and the
-   * code owner rules follow the files the merge request now changes.
+   * code owner rules follow the files the merge request now changes (and its target's CODEOWNERS).
    */
   async onNewVersion(options: {
     mergeRequest: MergeRequest;
     repository: ProjectRepository;
     version: MergeRequestDiff;
-    initial: boolean;
+    cause: VersionCause;
   }): Promise<void> {
     const { mergeRequest, repository, version } = options;
-    if (!options.initial && (await this.#store.settings(mergeRequest.projectId)).resetApprovalsOnPush) {
+    if (options.cause === 'pushed' && (await this.#store.settings(mergeRequest.projectId)).resetApprovalsOnPush) {
       await this.#store.resetApprovals(mergeRequest.id);
     }
     await this.syncCodeOwnerRules({ mergeRequest, repository, version });
   }
 
-  /** Replaces the merge request's code owner rules with those the target branch's CODEOWNERS makes for its changed files. */
+  /** A push that changed a CODEOWNERS file of a branch changes the code owner rules of the merge requests into it. */
+  async onRefsChanged(projectId: number, changes: RefChange[]): Promise<void> {
+    const repository = await this.#repositories.ensure(projectId);
+    const branches: string[] = [];
+    for (const change of changes) {
+      if (!change.ref.startsWith(BRANCH_PREFIX) || change.before === ZERO_SHA || change.after === ZERO_SHA) continue;
+      if ((await repository.git.changedPaths(change.before, change.after, CODE_OWNERS_PATHS)).length > 0) {
+        branches.push(change.ref.slice(BRANCH_PREFIX.length));
+      }
+    }
+    if (branches.length === 0) return;
+    for (const mergeRequest of await this.#mergeRequests.openTargeting(projectId, branches)) {
+      const version = await this.#mergeRequests.latestVersion(mergeRequest);
+      if (version) await this.syncCodeOwnerRules({ mergeRequest, repository, version });
+    }
+  }
+
+  /**
+   * Replaces the merge request's code owner rules with those the CODEOWNERS file of its target
+   * branch, as it is now, makes for the files the version changes.
+   */
   async syncCodeOwnerRules(options: {
     mergeRequest: MergeRequest;
     repository: ProjectRepository;
     version: MergeRequestDiff;
   }): Promise<void> {
     const { mergeRequest, repository, version } = options;
+    const target = (await repository.git.resolveCommit(`${BRANCH_PREFIX}${mergeRequest.targetBranch}`)) ?? version.startCommitSha;
     let content: string | null = null;
     for (const file of CODE_OWNERS_PATHS) {
-      content = await repository.git.readFile(version.startCommitSha, file);
+      content = await repository.git.readFile(target, file);
       if (content !== null) break;
     }
     const entries = content === null ? [] : parseCodeOwners(content);

@@ -99,12 +99,15 @@ function signatureOf(caller: AuthenticatedCaller, project: ProjectAccess) {
   return { name: caller.name, email: `${caller.userId}-${caller.username}@users.noreply.${new URL(project.webUrl).hostname}` };
 }
 
-/** What happens once a merge request got a new diff version: at creation (`initial`) and on each push to its source. */
+/** Why a merge request got a new diff version: it was created, its source moved, or it now targets another branch. */
+export type VersionCause = 'created' | 'pushed' | 'retargeted';
+
+/** What happens once a merge request got a new diff version. */
 export type VersionListener = (options: {
   mergeRequest: MergeRequest;
   repository: ProjectRepository;
   version: MergeRequestDiff;
-  initial: boolean;
+  cause: VersionCause;
 }) => Promise<void>;
 
 /** Whether a merge request has the approvals it needs to be merged. */
@@ -238,7 +241,7 @@ export class MergeRequestsService {
       event: (mergeRequest) => reviewEvents.mergeRequestCreated.event(eventData(mergeRequest)),
       actor: actorOf(caller),
     });
-    await this.#recordVersion(repository, created, { sourceHead, targetHead });
+    await this.#recordVersion(repository, created, { sourceHead, targetHead }, 'created');
     await this.#checkMergeStatus(repository, created);
     return created;
   }
@@ -282,12 +285,13 @@ export class MergeRequestsService {
   async update(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number, changes: MergeRequestChanges): Promise<MergeRequest> {
     const mergeRequest = await this.get(scope.project.id, iid);
     const events = [];
+    let newTargetHead: string | null = null;
     if (changes.targetBranch !== undefined && changes.targetBranch !== mergeRequest.targetBranch) {
       if (changes.targetBranch === mergeRequest.sourceBranch) {
         throw new MergeRequestRefusal(422, { message: ["You can't use same project/branch for source and target"] });
       }
-      if (!(await this.#branchHead(scope.repository, changes.targetBranch)))
-        throw new InputError(`Invalid target branch: ${changes.targetBranch}`);
+      newTargetHead = await this.#branchHead(scope.repository, changes.targetBranch);
+      if (!newTargetHead) throw new InputError(`Invalid target branch: ${changes.targetBranch}`);
       mergeRequest.targetBranch = changes.targetBranch;
       mergeRequest.mergeStatus = 'unchecked';
     }
@@ -321,6 +325,11 @@ export class MergeRequestsService {
     mergeRequest.updatedAt = now;
     events.push(reviewEvents.mergeRequestUpdated.event(eventData(mergeRequest)));
     await this.#store.save({ mergeRequest, events, actor: actorOf(caller) });
+    // Another target is another diff, as GitLab reloads it: a new version against the new target.
+    if (newTargetHead && mergeRequest.headSha) {
+      const sourceHead = (await this.#branchHead(scope.repository, mergeRequest.sourceBranch)) ?? mergeRequest.headSha;
+      await this.#recordVersion(scope.repository, mergeRequest, { sourceHead, targetHead: newTargetHead }, 'retargeted');
+    }
     if (mergeRequest.state === 'opened' && mergeRequest.mergeStatus === 'unchecked')
       await this.#checkMergeStatus(scope.repository, mergeRequest);
     return mergeRequest;
@@ -440,6 +449,11 @@ export class MergeRequestsService {
     return { commits, diffs };
   }
 
+  /** The open merge requests into any of these branches of the project. */
+  openTargeting(projectId: number, branches: string[]): Promise<MergeRequest[]> {
+    return this.#store.openByTarget(projectId, branches);
+  }
+
   /** Commits the source has that the target had when last compared, newest first. */
   async divergedCommitsCount(repository: ProjectRepository, mergeRequest: MergeRequest): Promise<number> {
     const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
@@ -463,7 +477,7 @@ export class MergeRequestsService {
       if (!sourceHead || !targetHead || sourceHead === mergeRequest.headSha) continue;
       mergeRequest.headSha = sourceHead;
       mergeRequest.updatedAt = new Date();
-      await this.#recordVersion(repository, mergeRequest, { sourceHead, targetHead });
+      await this.#recordVersion(repository, mergeRequest, { sourceHead, targetHead }, 'pushed');
       await this.#checkMergeStatus(repository, mergeRequest);
     }
     const targets = await this.#store.openByTarget(projectId, names);
@@ -478,6 +492,7 @@ export class MergeRequestsService {
     repository: ProjectRepository,
     mergeRequest: MergeRequest,
     heads: { sourceHead: string; targetHead: string },
+    cause: VersionCause,
   ): Promise<void> {
     const base = (await repository.git.mergeBase(heads.targetHead, heads.sourceHead)) ?? heads.targetHead;
     const files = await repository.git.diff(base, heads.sourceHead);
@@ -486,7 +501,6 @@ export class MergeRequestsService {
       heads.sourceHead,
       (await repository.git.resolveCommit(headRef(mergeRequest))) ?? ZERO_SHA,
     );
-    const initial = (await this.#store.versions(mergeRequest.id)).length === 0;
     const version = await this.#store.addVersion({
       mergeRequestId: mergeRequest.id,
       baseCommitSha: base,
@@ -496,7 +510,7 @@ export class MergeRequestsService {
       createdAt: new Date(),
     });
     await this.#store.save({ mergeRequest, events: [], actor: null });
-    for (const listener of this.#versionListeners) await listener({ mergeRequest, repository, version, initial });
+    for (const listener of this.#versionListeners) await listener({ mergeRequest, repository, version, cause });
   }
 
   async #checkMergeStatus(repository: ProjectRepository, mergeRequest: MergeRequest): Promise<void> {

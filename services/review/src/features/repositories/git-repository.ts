@@ -255,6 +255,21 @@ export class GitRepository {
     return exitCode === 0 ? stdout : null;
   }
 
+  /** Which of `paths` differ between two commits (a rename counts as both of its paths). */
+  async changedPaths(base: string, head: string, paths: readonly string[]): Promise<string[]> {
+    const { stdout } = await this.#git([
+      'diff',
+      '--name-only',
+      '-z',
+      '--no-renames',
+      base,
+      head,
+      '--',
+      ...paths.map((file) => `:(literal)${file}`),
+    ]);
+    return stdout.split('\0').filter((file) => file.length > 0);
+  }
+
   /** The commits of `head` that none of `excluded` has, newest first. */
   async log(options: { head: string; excluded: string[] }): Promise<GitCommit[]> {
     const range = [options.head, ...options.excluded.map((sha) => `^${sha}`)];
