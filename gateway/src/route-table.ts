@@ -26,6 +26,8 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(approvals|approval_rules|approvers)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(projects|groups)\/[^/]+\/merge_requests(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/merge_requests(\/|$)/, service: 'review' },
+  { pattern: /^\/api\/v4\/project_repository_storage_moves(\/|$)/, service: 'review' },
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/repository_storage_moves(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages' },
   { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages' },

@@ -10,6 +10,8 @@ import {
   NoteChanged,
   ProtectedBranchChanged,
   RepositoryPushed,
+  RepositoryStorageChanged,
+  RepositoryStorageMoveChanged,
 } from '@platform/proto/review/v1/events';
 
 /** Review's events travel on one topic, keyed by the project id. */
@@ -33,4 +35,13 @@ export const reviewEvents = {
   noteCreated: defineEvent('review.note.created', NoteChanged, { topic: REVIEW_TOPIC }),
   noteUpdated: defineEvent('review.note.updated', NoteChanged, { topic: REVIEW_TOPIC }),
   noteDeleted: defineEvent('review.note.deleted', NoteChanged, { topic: REVIEW_TOPIC }),
+  repositoryStorageChanged: defineEvent('review.repository.storage_changed', RepositoryStorageChanged, { topic: REVIEW_TOPIC }),
+  storageMoveScheduled: defineEvent('review.repository_storage_move.scheduled', RepositoryStorageMoveChanged, { topic: REVIEW_TOPIC }),
+  storageMoveStarted: defineEvent('review.repository_storage_move.started', RepositoryStorageMoveChanged, { topic: REVIEW_TOPIC }),
+  storageMoveReplicated: defineEvent('review.repository_storage_move.replicated', RepositoryStorageMoveChanged, { topic: REVIEW_TOPIC }),
+  storageMoveFinished: defineEvent('review.repository_storage_move.finished', RepositoryStorageMoveChanged, { topic: REVIEW_TOPIC }),
+  storageMoveFailed: defineEvent('review.repository_storage_move.failed', RepositoryStorageMoveChanged, { topic: REVIEW_TOPIC }),
+  storageMoveCleanupFailed: defineEvent('review.repository_storage_move.cleanup_failed', RepositoryStorageMoveChanged, {
+    topic: REVIEW_TOPIC,
+  }),
 };

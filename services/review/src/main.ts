@@ -1,5 +1,6 @@
 /** Composition root of the review service: project repositories, git over HTTP, branches, protected branches, commits, merge requests and approvals. */
 import { actorOf } from '@platform/auth';
+import { applicationSettingsFeature, applicationSettingsSource, type ApplicationSettingsSource } from '@platform/admin-client';
 import { runService, type ServiceDefinition } from '@platform/service';
 import { createRouter } from '@platform/http';
 import { GrpcIdentityAccess, identityAccessFeature } from '@platform/identity-client';
@@ -30,8 +31,13 @@ import { approvalsEntities, createApprovalsFeature } from './features/approvals/
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
 import { createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
 import { createSubscriptionsFeature, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
+import { createStorageMovesFeature, storageMovesEntities } from './features/storage-moves/storage-moves-feature.ts';
 
-export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewConfig> {
+/** `applicationSettings` replaces the admin service's settings (tests give fixed ones). */
+export function reviewService(
+  config: ReviewConfig,
+  clients: { applicationSettings?: ApplicationSettingsSource } = {},
+): ServiceDefinition<ReviewConfig> {
   return {
     name: 'review',
     config,
@@ -44,19 +50,33 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
       ...approvalsEntities,
       ...notesEntities,
       ...subscriptionsEntities,
+      ...storageMovesEntities,
     ],
     migrations,
     publishes: [REVIEW_TOPIC],
     features: ({ em, logger }) => {
       const identity = { address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
+      const settings =
+        clients.applicationSettings ??
+        applicationSettingsSource({
+          address: config.ADMIN_GRPC_ADDRESS,
+          internalSecret: config.INTERNAL_SECRET,
+          service: 'review',
+          kafkaBrokers: config.KAFKA_BROKERS,
+          topicPrefix: config.KAFKA_TOPIC_PREFIX,
+          logger,
+        });
+      const storages = new RepositoryStorages(config.REPOSITORY_STORAGES);
+      const repositoryStore = new PgRepositoryStore(em);
       const access = new GrpcIdentityAccess(identity);
       const defaultBranch = new IdentityDefaultBranch(identity);
       const directory = new GrpcApproverDirectory(identity);
       const protectedBranches = new ProtectedBranchesService({ store: new PgProtectedBranchStore(em), groups: directory });
       const preReceiveHook = new PreReceiveHook({ dataDirectory: config.DATA_DIR });
       const repositories = new RepositoriesService({
-        store: new PgRepositoryStore(em),
-        storages: new RepositoryStorages(config.REPOSITORY_STORAGES),
+        store: repositoryStore,
+        storages,
+        settings,
         logger,
         onDefaultBranch: async (chosen) => {
           // The pusher may see the project: its path names it in the protection's audit event.
@@ -113,6 +133,19 @@ export function reviewService(config: ReviewConfig): ServiceDefinition<ReviewCon
         createApprovalsFeature({ em, directory, access, repositories, mergeRequests, protectedBranches, users }),
         createNotesFeature({ em, access, mergeRequests, users }),
         createSubscriptionsFeature({ em, access, repositories, mergeRequests, users }),
+        createStorageMovesFeature({
+          em,
+          logger,
+          access,
+          identity,
+          repositories,
+          repositoryStore,
+          storages,
+          settings,
+          pollIntervalMs: config.STORAGE_MOVES_POLL_INTERVAL_MS,
+          claimMs: config.STORAGE_MOVES_CLAIM_MS,
+        }),
+        applicationSettingsFeature(settings),
         identityAccessFeature(access),
       ];
     },

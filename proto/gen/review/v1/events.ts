@@ -112,6 +112,22 @@ export interface NoteChanged {
   createdAt: string;
 }
 
+/** A repository storage move as it is after the transition the event's type names. */
+export interface RepositoryStorageMoveChanged {
+  projectId: number;
+  moveId: number;
+  /** initial, scheduled, started, replicated, finished, failed, cleanup failed. */
+  state: string;
+  sourceStorageName: string;
+  destinationStorageName: string;
+}
+
+/** The storage a project's repository lives on now: where it was created, or where a move took it. */
+export interface RepositoryStorageChanged {
+  projectId: number;
+  storage: string;
+}
+
 function createBaseRepositoryPushed(): RepositoryPushed {
   return { projectId: 0, ref: "", before: "", after: "", commitCount: 0, commitTitles: [] };
 }
@@ -1504,6 +1520,244 @@ export const NoteChanged: MessageFns<NoteChanged> = {
     message.authorId = object.authorId ?? 0;
     message.system = object.system ?? false;
     message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRepositoryStorageMoveChanged(): RepositoryStorageMoveChanged {
+  return { projectId: 0, moveId: 0, state: "", sourceStorageName: "", destinationStorageName: "" };
+}
+
+export const RepositoryStorageMoveChanged: MessageFns<RepositoryStorageMoveChanged> = {
+  encode(message: RepositoryStorageMoveChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.moveId !== 0) {
+      writer.uint32(16).int64(message.moveId);
+    }
+    if (message.state !== "") {
+      writer.uint32(26).string(message.state);
+    }
+    if (message.sourceStorageName !== "") {
+      writer.uint32(34).string(message.sourceStorageName);
+    }
+    if (message.destinationStorageName !== "") {
+      writer.uint32(42).string(message.destinationStorageName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RepositoryStorageMoveChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRepositoryStorageMoveChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.moveId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sourceStorageName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.destinationStorageName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RepositoryStorageMoveChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      moveId: isSet(object.moveId)
+        ? globalThis.Number(object.moveId)
+        : isSet(object.move_id)
+        ? globalThis.Number(object.move_id)
+        : 0,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      sourceStorageName: isSet(object.sourceStorageName)
+        ? globalThis.String(object.sourceStorageName)
+        : isSet(object.source_storage_name)
+        ? globalThis.String(object.source_storage_name)
+        : "",
+      destinationStorageName: isSet(object.destinationStorageName)
+        ? globalThis.String(object.destinationStorageName)
+        : isSet(object.destination_storage_name)
+        ? globalThis.String(object.destination_storage_name)
+        : "",
+    };
+  },
+
+  toJSON(message: RepositoryStorageMoveChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.moveId !== 0) {
+      obj.moveId = Math.round(message.moveId);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.sourceStorageName !== "") {
+      obj.sourceStorageName = message.sourceStorageName;
+    }
+    if (message.destinationStorageName !== "") {
+      obj.destinationStorageName = message.destinationStorageName;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RepositoryStorageMoveChanged>, I>>(base?: I): RepositoryStorageMoveChanged {
+    return RepositoryStorageMoveChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RepositoryStorageMoveChanged>, I>>(object: I): RepositoryStorageMoveChanged {
+    const message = createBaseRepositoryStorageMoveChanged();
+    message.projectId = object.projectId ?? 0;
+    message.moveId = object.moveId ?? 0;
+    message.state = object.state ?? "";
+    message.sourceStorageName = object.sourceStorageName ?? "";
+    message.destinationStorageName = object.destinationStorageName ?? "";
+    return message;
+  },
+};
+
+function createBaseRepositoryStorageChanged(): RepositoryStorageChanged {
+  return { projectId: 0, storage: "" };
+}
+
+export const RepositoryStorageChanged: MessageFns<RepositoryStorageChanged> = {
+  encode(message: RepositoryStorageChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.storage !== "") {
+      writer.uint32(18).string(message.storage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RepositoryStorageChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRepositoryStorageChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.storage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RepositoryStorageChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      storage: isSet(object.storage) ? globalThis.String(object.storage) : "",
+    };
+  },
+
+  toJSON(message: RepositoryStorageChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.storage !== "") {
+      obj.storage = message.storage;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RepositoryStorageChanged>, I>>(base?: I): RepositoryStorageChanged {
+    return RepositoryStorageChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RepositoryStorageChanged>, I>>(object: I): RepositoryStorageChanged {
+    const message = createBaseRepositoryStorageChanged();
+    message.projectId = object.projectId ?? 0;
+    message.storage = object.storage ?? "";
     return message;
   },
 };

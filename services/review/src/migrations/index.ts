@@ -7,6 +7,7 @@ import { Migration20261124143000_protected_branch_users_and_groups } from './Mig
 import { Migration20261124161000_merge_request_fast_forward } from './Migration20261124161000_merge_request_fast_forward.ts';
 import { Migration20261124170100_notes } from './Migration20261124170100_notes.ts';
 import { Migration20261124170200_subscriptions } from './Migration20261124170200_subscriptions.ts';
+import { Migration20261124170300_repository_storage_moves } from './Migration20261124170300_repository_storage_moves.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124161000_merge_request_fast_forward', class: Migration20261124161000_merge_request_fast_forward },
   { name: 'Migration20261124170100_notes', class: Migration20261124170100_notes },
   { name: 'Migration20261124170200_subscriptions', class: Migration20261124170200_subscriptions },
+  { name: 'Migration20261124170300_repository_storage_moves', class: Migration20261124170300_repository_storage_moves },
 ];

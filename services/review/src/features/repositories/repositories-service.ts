@@ -1,4 +1,6 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import type { ApplicationSettingsSource } from '@platform/admin-client';
+import { ForbiddenError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { ZERO_SHA, GitRepository } from './git-repository.ts';
 import type { Repository } from './repository.entity.ts';
@@ -11,6 +13,13 @@ import { reviewEvents } from '@platform/review-client';
 export const INITIAL_BRANCH = 'main';
 /** GitLab's refusal of a change to a repository that is read-only (during a storage move). */
 export const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';
+/** A change refused because the repository is read-only, or was moved to another storage while the change waited. */
+export class RepositoryReadOnlyError extends ForbiddenError {
+  override name = 'RepositoryReadOnlyError';
+  constructor() {
+    super(READ_ONLY_MESSAGE);
+  }
+}
 /** How many commit titles a push event carries at most. */
 const TITLES_PER_EVENT = 20;
 
@@ -35,13 +44,22 @@ export type RefsChangedListener = (options: { projectId: number; changes: RefCha
 export class RepositoriesService {
   readonly #store: RepositoryStore;
   readonly #storages: RepositoryStorages;
+  readonly #settings: ApplicationSettingsSource;
   readonly #logger: Logger;
   readonly #onDefaultBranch: DefaultBranchListener;
   readonly #refsChangedListeners: RefsChangedListener[] = [];
 
-  constructor(options: { store: RepositoryStore; storages: RepositoryStorages; logger: Logger; onDefaultBranch: DefaultBranchListener }) {
+  constructor(options: {
+    store: RepositoryStore;
+    storages: RepositoryStorages;
+    /** `repository_storages_weighted` chooses the storage of a new repository. */
+    settings: ApplicationSettingsSource;
+    logger: Logger;
+    onDefaultBranch: DefaultBranchListener;
+  }) {
     this.#store = options.store;
     this.#storages = options.storages;
+    this.#settings = options.settings;
     this.#logger = options.logger;
     this.#onDefaultBranch = options.onDefaultBranch;
   }
@@ -55,15 +73,17 @@ export class RepositoriesService {
     return { projectId: repository.projectId, readOnly: repository.readOnly, git: new GitRepository(this.#storages.pathOf(repository)) };
   }
 
-  /** The project's repository, created on the default storage when it has none yet. */
+  /** The project's repository, created on a storage drawn by `repository_storages_weighted` when it has none yet. */
   async ensure(projectId: number): Promise<ProjectRepository> {
     const existing = await this.#store.find(projectId);
     if (existing) return this.#open(existing);
-    const storage = this.#storages.defaultStorage;
+    const storage = this.#storages.pick(this.#settings.current().repositoryStoragesWeighted);
     const diskPath = hashedDiskPath(projectId);
     // On disk first: a row never points at a directory that is not there.
     await new GitRepository(this.#storages.pathOf({ storage, diskPath })).create(INITIAL_BRANCH);
     const created = await this.#store.insertIfMissing({ projectId, storage, diskPath, createdAt: new Date() });
+    // Another request created it meanwhile, on a storage of its own drawing: ours is left empty.
+    if (created.storage !== storage) await new GitRepository(this.#storages.pathOf({ storage, diskPath })).remove();
     this.#logger.info({ projectId, storage: created.storage, diskPath: created.diskPath }, 'repository created');
     return this.#open(created);
   }
@@ -83,6 +103,9 @@ export class RepositoriesService {
    */
   async changeRefs<Result>(repository: ProjectRepository, caller: AuthenticatedCaller, change: () => Promise<Result>): Promise<Result> {
     return this.#store.withRepositoryLock(repository.projectId, async () => {
+      // A storage move may have begun (or ended) since the repository was opened; it holds this lock while it copies.
+      const current = await this.#store.find(repository.projectId);
+      if (!current || current.readOnly || this.#storages.pathOf(current) !== repository.git.path) throw new RepositoryReadOnlyError();
       const before = await repository.git.refs();
       const result = await change();
       const after = await repository.git.refs();

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import { reviewEvents } from '@platform/review-client';
 import { Repository } from './repository.entity.ts';
 
 /** The advisory lock space of repository locks (the first of the two lock keys). */
@@ -7,7 +8,7 @@ const REPOSITORY_LOCKS = 7_301;
 
 export interface RepositoryStore {
   find(projectId: number): Promise<Repository | null>;
-  /** Adds the repository unless the project has one; answers the one it has. */
+  /** Adds the repository unless the project has one, telling where it was created; answers the one it has. */
   insertIfMissing(repository: Pick<Repository, 'projectId' | 'storage' | 'diskPath' | 'createdAt'>): Promise<Repository>;
   delete(projectId: number): Promise<void>;
   /**
@@ -31,16 +32,28 @@ export class PgRepositoryStore implements RepositoryStore {
   }
 
   async insertIfMissing(repository: Pick<Repository, 'projectId' | 'storage' | 'diskPath' | 'createdAt'>): Promise<Repository> {
-    const em = this.#em.fork();
-    await em.execute(
-      'insert into repositories (project_id, storage, disk_path, created_at) values (?, ?, ?, ?) on conflict (project_id) do nothing',
-      [repository.projectId, repository.storage, repository.diskPath, repository.createdAt],
-    );
-    return em.findOneOrFail(Repository, { projectId: repository.projectId });
+    return this.#em.fork().transactional(async (em) => {
+      const inserted = await em.execute(
+        'insert into repositories (project_id, storage, disk_path, created_at) values (?, ?, ?, ?) on conflict (project_id) do nothing returning project_id',
+        [repository.projectId, repository.storage, repository.diskPath, repository.createdAt],
+      );
+      if (inserted.length > 0) {
+        const { projectId, storage } = repository;
+        recordEvent(em, {
+          ...reviewEvents.repositoryStorageChanged.event({ aggregateId: projectId, data: { projectId, storage } }),
+          actor: null,
+        });
+      }
+      return em.findOneOrFail(Repository, { projectId: repository.projectId });
+    });
   }
 
   async delete(projectId: number): Promise<void> {
-    await this.#em.fork().nativeDelete(Repository, { projectId });
+    await this.#em.fork().transactional(async (em) => {
+      // Its storage moves go with it, as GitLab's do with their project.
+      await em.execute('delete from repository_storage_moves where project_id = ?', [projectId]);
+      await em.nativeDelete(Repository, { projectId });
+    });
   }
 
   withRepositoryLock<Result>(projectId: number, work: () => Promise<Result>): Promise<Result> {

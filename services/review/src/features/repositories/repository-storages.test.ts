@@ -24,4 +24,14 @@ describe('repository storages', () => {
     expect(storages.pathOf({ storage: 'fast', diskPath: '@hashed/x.git' })).toBe('/b/@hashed/x.git');
     expect(() => storages.pathOf({ storage: 'slow', diskPath: 'x' })).toThrow('unknown repository storage "slow"');
   });
+
+  it('draws the storage of a new repository by weight, among configured storages weighing more than 0', () => {
+    const storages = new RepositoryStorages({ default: '/a', fast: '/b', slow: '/c' });
+    const weights = { default: 0, fast: 30, slow: 10, gone: 50 };
+    // Draws 0..29 fall on `fast`, 30..39 on `slow`; `gone` is not configured and `default` weighs 0.
+    expect([0, 29, 30, 39].map((drawn) => storages.pick(weights, () => drawn))).toEqual(['fast', 'fast', 'slow', 'slow']);
+    const drawn = new Set(Array.from({ length: 200 }, () => storages.pick(weights)));
+    expect(drawn).toEqual(new Set(['fast', 'slow']));
+    expect(storages.pick({ default: 0, fast: 0 })).toBe('default');
+  });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import path from 'node:path';
 
 /** Where repositories live: named storages (`REPOSITORY_STORAGES`), each a directory. */
@@ -17,6 +17,26 @@ export class RepositoryStorages {
 
   names(): string[] {
     return Object.keys(this.#directories);
+  }
+
+  has(storage: string): boolean {
+    return Object.hasOwn(this.#directories, storage);
+  }
+
+  /**
+   * A storage drawn at random in proportion to `weights` (the `repository_storages_weighted`
+   * setting), among the configured storages weighing more than 0; `default` when none does.
+   */
+  pick(weights: Record<string, number>, random: (limit: number) => number = randomInt): string {
+    const candidates = Object.entries(weights).filter(([name, weight]) => weight > 0 && this.has(name));
+    const total = candidates.reduce((sum, [, weight]) => sum + weight, 0);
+    if (total === 0) return this.defaultStorage;
+    let drawn = random(total);
+    for (const [name, weight] of candidates) {
+      if (drawn < weight) return name;
+      drawn -= weight;
+    }
+    return this.defaultStorage;
   }
 
   directoryOf(storage: string): string {

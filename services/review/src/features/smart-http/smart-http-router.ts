@@ -10,7 +10,12 @@ import { NotFoundError } from '@platform/errors';
 import { callerOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
-import { READ_ONLY_MESSAGE, type ProjectRepository, type RepositoriesService } from '../repositories/repositories-service.ts';
+import {
+  READ_ONLY_MESSAGE,
+  RepositoryReadOnlyError,
+  type ProjectRepository,
+  type RepositoriesService,
+} from '../repositories/repositories-service.ts';
 import { mayPushCode, mayReadCode } from '../repositories/repository-access.ts';
 import { runGitHttpBackend } from './git-http-backend.ts';
 
@@ -108,9 +113,17 @@ export function smartHttpRoutes(deps: SmartHttpDeps): Router {
     // Only the POST of receive-pack changes refs; refusalFor lets no anonymous caller push.
     if (pushing && req.method === 'POST' && caller.kind === 'user') {
       // Read under the repository's lock: the protections and default branch the push is judged by cannot move meanwhile.
-      await deps.repositories.changeRefs(repository, caller, async () =>
-        run(await deps.pushEnvironment({ project, repository, pusher: caller })),
-      );
+      try {
+        await deps.repositories.changeRefs(repository, caller, async () =>
+          run(await deps.pushEnvironment({ project, repository, pusher: caller })),
+        );
+      } catch (error) {
+        // A storage move began while the push waited for the repository: nothing was written yet.
+        if (!(error instanceof RepositoryReadOnlyError) || res.headersSent) throw error;
+        refuse(res, new GitRefusal(403, GIT_MESSAGES.readOnly));
+        req.resume();
+        return;
+      }
     } else await run();
     res.end();
   }

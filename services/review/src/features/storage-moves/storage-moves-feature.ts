@@ -1,0 +1,56 @@
+import type { ApplicationSettingsSource } from '@platform/admin-client';
+import type { EntityManager } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import type { Logger } from '@platform/logger';
+import type { Feature } from '@platform/service';
+import type { RepositoriesService } from '../repositories/repositories-service.ts';
+import type { RepositoryStore } from '../repositories/repositories-store.ts';
+import type { RepositoryStorages } from '../repositories/repository-storages.ts';
+import { RepositoryStorageMove } from './repository-storage-move.entity.ts';
+import { PgStorageMoveStore } from './storage-moves-store.ts';
+import { StorageMovesService } from './storage-moves-service.ts';
+import { StorageMoveWorker } from './storage-move-worker.ts';
+import { storageMovesRoutes } from './storage-moves-routes.ts';
+import { GrpcProjectDirectory } from './project-directory.ts';
+
+export const storageMovesEntities = [RepositoryStorageMove];
+
+/** Repository storage moves: the administrators' API, and the worker that carries the moves out. */
+export function createStorageMovesFeature(deps: {
+  em: EntityManager;
+  logger: Logger;
+  access: IdentityAccess;
+  identity: { address: string; internalSecret: string };
+  repositories: RepositoriesService;
+  repositoryStore: RepositoryStore;
+  storages: RepositoryStorages;
+  settings: ApplicationSettingsSource;
+  pollIntervalMs: number;
+  claimMs: number;
+}): Feature {
+  const store = new PgStorageMoveStore(deps.em);
+  const storageMoves = new StorageMovesService({
+    store,
+    repositories: deps.repositories,
+    storages: deps.storages,
+    settings: deps.settings,
+  });
+  const worker = new StorageMoveWorker({
+    moves: store,
+    repositories: deps.repositoryStore,
+    storages: deps.storages,
+    logger: deps.logger,
+    pollIntervalMs: deps.pollIntervalMs,
+    claimMs: deps.claimMs,
+  });
+  const projects = new GrpcProjectDirectory(deps.identity);
+  return {
+    routes: [createRouter(storageMovesRoutes, { access: deps.access, storageMoves, projects })],
+    start: async () => worker.start(),
+    stop: async () => {
+      await worker.stop();
+      projects.close();
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@platform/db';
+import { recordEvent, type EventActor } from '@platform/events';
+import { reviewEvents } from '@platform/review-client';
+import { Repository } from '../repositories/repository.entity.ts';
+import { RepositoryStorageMove, type StorageMoveState } from './repository-storage-move.entity.ts';
+
+/** The states a worker still has something to do in. */
+export const PENDING_STATES: StorageMoveState[] = ['scheduled', 'started', 'replicated'];
+
+const TRANSITION_EVENTS = {
+  scheduled: reviewEvents.storageMoveScheduled,
+  started: reviewEvents.storageMoveStarted,
+  replicated: reviewEvents.storageMoveReplicated,
+  finished: reviewEvents.storageMoveFinished,
+  failed: reviewEvents.storageMoveFailed,
+  'cleanup failed': reviewEvents.storageMoveCleanupFailed,
+} as const;
+
+type TransitionState = keyof typeof TRANSITION_EVENTS;
+
+function recordTransition(em: EntityManager, move: RepositoryStorageMove, actor: EventActor | null): void {
+  const data = {
+    projectId: move.projectId,
+    moveId: move.id,
+    state: move.state,
+    sourceStorageName: move.sourceStorageName,
+    destinationStorageName: move.destinationStorageName,
+  };
+  recordEvent(em, { ...TRANSITION_EVENTS[move.state as TransitionState].event({ aggregateId: move.projectId, data }), actor });
+}
+
+/** A move to schedule: the repository's project, and the storage it goes to. */
+export interface MoveRequest {
+  projectId: number;
+  destinationStorageName: string;
+}
+
+/** Why a move could not be scheduled, as GitLab's validation names it. */
+export type ScheduleRefusal = 'missing' | 'read-only';
+
+export interface StorageMoveStore {
+  /**
+   * Schedules the move in one transaction: the repository becomes read-only and the move
+   * `scheduled`. A repository already read-only (moving) or missing is refused.
+   */
+  schedule(request: MoveRequest, actor: EventActor | null): Promise<{ move: RepositoryStorageMove } | { refused: ScheduleRefusal }>;
+  /** The ids of the projects whose repositories live on `storage` and are writable. */
+  projectsOn(storage: string): Promise<number[]>;
+  find(id: number, projectId?: number): Promise<RepositoryStorageMove | null>;
+  /** Newest first. */
+  list(window: { offset: number; limit: number }, projectId?: number): Promise<{ items: RepositoryStorageMove[]; total: number }>;
+  /** Claims the oldest move with work left whose claim (if any) lapsed, until `claimMs` from now. */
+  claimNext(claimMs: number): Promise<RepositoryStorageMove | null>;
+  /** Extends a claim the worker still holds. */
+  renewClaim(id: number, claimMs: number): Promise<void>;
+  transition(move: RepositoryStorageMove, state: 'started' | 'finished' | 'cleanup failed'): Promise<RepositoryStorageMove>;
+  /** The copy is verified: the repository now lives on the destination and takes pushes again; the move is `replicated`. */
+  switchStorage(move: RepositoryStorageMove): Promise<RepositoryStorageMove>;
+  /** The move failed before the switch: the repository stays where it was and takes pushes again. */
+  fail(move: RepositoryStorageMove, reason: string): Promise<RepositoryStorageMove>;
+}
+
+export class PgStorageMoveStore implements StorageMoveStore {
+  readonly #em: EntityManager;
+
+  constructor(em: EntityManager) {
+    this.#em = em;
+  }
+
+  async schedule(request: MoveRequest, actor: EventActor | null): Promise<{ move: RepositoryStorageMove } | { refused: ScheduleRefusal }> {
+    return this.#em.fork().transactional(async (em) => {
+      const repository = await em.findOne(Repository, { projectId: request.projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!repository) return { refused: 'missing' as const };
+      if (repository.readOnly) return { refused: 'read-only' as const };
+      repository.readOnly = true;
+      const now = new Date();
+      const move = em.create(RepositoryStorageMove, {
+        projectId: request.projectId,
+        state: 'scheduled',
+        sourceStorageName: repository.storage,
+        destinationStorageName: request.destinationStorageName,
+        createdAt: now,
+        updatedAt: now,
+        claimedUntil: null,
+        failureReason: null,
+      });
+      // The id goes into the event.
+      await em.flush();
+      recordTransition(em, move, actor);
+      return { move };
+    });
+  }
+
+  async projectsOn(storage: string): Promise<number[]> {
+    const rows = await this.#em
+      .fork()
+      .find(Repository, { storage, readOnly: false }, { fields: ['projectId'], orderBy: { projectId: 'asc' } });
+    return rows.map((row) => row.projectId);
+  }
+
+  find(id: number, projectId?: number): Promise<RepositoryStorageMove | null> {
+    return this.#em.fork().findOne(RepositoryStorageMove, { id, ...(projectId === undefined ? {} : { projectId }) });
+  }
+
+  async list(window: { offset: number; limit: number }, projectId?: number) {
+    const [items, total] = await this.#em.fork().findAndCount(RepositoryStorageMove, projectId === undefined ? {} : { projectId }, {
+      orderBy: { id: 'desc' },
+      offset: window.offset,
+      limit: window.limit,
+    });
+    return { items, total };
+  }
+
+  async claimNext(claimMs: number): Promise<RepositoryStorageMove | null> {
+    const em = this.#em.fork();
+    // SKIP LOCKED: workers of several replicas claiming at once each take a different move.
+    const rows = await em.execute<Array<{ id: string }>>(
+      `update repository_storage_moves set claimed_until = now() + (? * interval '1 millisecond')
+       where id = (
+         select id from repository_storage_moves
+         where state in ('scheduled', 'started', 'replicated') and (claimed_until is null or claimed_until < now())
+         order by id limit 1 for update skip locked
+       )
+       returning id`,
+      [claimMs],
+    );
+    const claimed = rows[0];
+    return claimed ? em.findOne(RepositoryStorageMove, { id: Number(claimed.id) }) : null;
+  }
+
+  async renewClaim(id: number, claimMs: number): Promise<void> {
+    await this.#em
+      .fork()
+      .execute(`update repository_storage_moves set claimed_until = now() + (? * interval '1 millisecond') where id = ?`, [claimMs, id]);
+  }
+
+  async transition(move: RepositoryStorageMove, state: 'started' | 'finished' | 'cleanup failed'): Promise<RepositoryStorageMove> {
+    return this.#em.fork().transactional(async (em) => {
+      const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
+      current.state = state;
+      current.updatedAt = new Date();
+      // A move that is over leaves the queue.
+      if (state !== 'started') current.claimedUntil = null;
+      recordTransition(em, current, null);
+      return current;
+    });
+  }
+
+  async switchStorage(move: RepositoryStorageMove): Promise<RepositoryStorageMove> {
+    return this.#em.fork().transactional(async (em) => {
+      await em.nativeUpdate(Repository, { projectId: move.projectId }, { storage: move.destinationStorageName, readOnly: false });
+      const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
+      current.state = 'replicated';
+      current.updatedAt = new Date();
+      recordTransition(em, current, null);
+      const { projectId } = move;
+      const data = { projectId, storage: move.destinationStorageName };
+      recordEvent(em, { ...reviewEvents.repositoryStorageChanged.event({ aggregateId: projectId, data }), actor: null });
+      return current;
+    });
+  }
+
+  async fail(move: RepositoryStorageMove, reason: string): Promise<RepositoryStorageMove> {
+    return this.#em.fork().transactional(async (em) => {
+      await em.nativeUpdate(Repository, { projectId: move.projectId }, { readOnly: false });
+      const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
+      current.state = 'failed';
+      current.updatedAt = new Date();
+      current.claimedUntil = null;
+      current.failureReason = reason;
+      recordTransition(em, current, null);
+      return current;
+    });
+  }
+}
