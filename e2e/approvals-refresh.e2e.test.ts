@@ -103,6 +103,43 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+describe("a merge request's approvals_before_merge", () => {
+  it('is set on creation and update (and by the deprecated approvals endpoint), and counts while no rule applies', async () => {
+    expect((await git(['checkout', '-q', '-b', 'counted', 'origin/main'], clone)).code).toBe(0);
+    await commit({ 'counted.txt': 'one\n' }, 'Count');
+    await pushBranch('counted');
+    const refused = await gateway
+      .post(`${project()}/merge_requests`)
+      .set(author.headers)
+      .send({ source_branch: 'counted', target_branch: 'main', title: 'Counted', approvals_before_merge: -1 });
+    expect(refused.status).toBe(400);
+    const opened = await gateway
+      .post(`${project()}/merge_requests`)
+      .set(author.headers)
+      .send({ source_branch: 'counted', target_branch: 'main', title: 'Counted', approvals_before_merge: 2 });
+    expect(opened.status).toBe(201);
+    expect(opened.body.approvals_before_merge).toBe(2);
+    const mergeRequest = `${project()}/merge_requests/${opened.body.iid}`;
+    const approvals = await gateway.get(`${mergeRequest}/approvals`).set(author.headers);
+    expect(approvals.body).toMatchObject({ approvals_required: 2, approvals_left: 2, approved: false });
+
+    const updated = await gateway.put(mergeRequest).set(author.headers).send({ approvals_before_merge: 1 });
+    expect(updated.status).toBe(200);
+    expect(updated.body.approvals_before_merge).toBe(1);
+    expect((await gateway.get(`${mergeRequest}/approvals`).set(author.headers)).body).toMatchObject({
+      approvals_required: 1,
+      approvals_left: 1,
+    });
+    const approved = await gateway.post(`${mergeRequest}/approve`).set(reviewer.headers);
+    expect(approved.body).toMatchObject({ approved: true, approvals_left: 0 });
+
+    const deprecated = await gateway.post(`${mergeRequest}/approvals`).set(author.headers).send({ approvals_required: 3 });
+    expect(deprecated.status).toBe(201);
+    expect(deprecated.body).toMatchObject({ approvals_required: 3, approvals_left: 2 });
+    expect((await gateway.get(mergeRequest).set(author.headers)).body.approvals_before_merge).toBe(3);
+  });
+});
+
 describe('committers of a merge request', () => {
   let mergeRequest: string;
 

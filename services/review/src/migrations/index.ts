@@ -8,6 +8,7 @@ import { Migration20261124161000_merge_request_fast_forward } from './Migration2
 import { Migration20261124170100_notes } from './Migration20261124170100_notes.ts';
 import { Migration20261124170200_subscriptions } from './Migration20261124170200_subscriptions.ts';
 import { Migration20261124170300_repository_storage_moves } from './Migration20261124170300_repository_storage_moves.ts';
+import { Migration20261124171500_merge_request_approvals_before_merge } from './Migration20261124171500_merge_request_approvals_before_merge.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -20,4 +21,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124170100_notes', class: Migration20261124170100_notes },
   { name: 'Migration20261124170200_subscriptions', class: Migration20261124170200_subscriptions },
   { name: 'Migration20261124170300_repository_storage_moves', class: Migration20261124170300_repository_storage_moves },
+  {
+    name: 'Migration20261124171500_merge_request_approvals_before_merge',
+    class: Migration20261124171500_merge_request_approvals_before_merge,
+  },
 ];

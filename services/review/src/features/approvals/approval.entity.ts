@@ -21,13 +21,12 @@ export const ApprovalSettings = defineEntity({
 });
 export type ApprovalSettings = InferEntity<typeof ApprovalSettings>;
 
-/** A merge request's own deprecated approval settings: its `approvals_required` and approvers. */
+/** A merge request's own deprecated approvers (its `approvals_before_merge` is the merge request's). */
 export const MergeRequestApprovalSettings = defineEntity({
   name: 'MergeRequestApprovalSettings',
   tableName: 'merge_request_approval_settings',
   properties: {
     mergeRequestId: p.bigint('number').primary().autoincrement(false),
-    approvalsBeforeMerge: p.integer().nullable(),
     /** Null until set: the project's approvers apply. */
     approverIds: p.array(Number, String).columnType('bigint[]').nullable(),
     approverGroupIds: p.array(Number, String).columnType('bigint[]').nullable(),

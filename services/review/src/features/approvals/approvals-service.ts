@@ -331,12 +331,6 @@ export class ApprovalsService {
     });
   }
 
-  /** The deprecated `POST .../approvals`: the merge request's own `approvals_required`. */
-  async setApprovalsRequired(mergeRequest: MergeRequest, approvalsRequired: number): Promise<void> {
-    const settings = await this.#store.mergeRequestSettings(mergeRequest.id);
-    await this.#store.saveMergeRequestSettings({ ...settings, approvalsBeforeMerge: approvalsRequired, updatedAt: new Date() });
-  }
-
   /** The deprecated `PUT .../approvers` of a merge request. */
   async setMergeRequestApprovers(mergeRequest: MergeRequest, approvers: { userIds: number[]; groupIds: number[] }): Promise<void> {
     const settings = await this.#store.mergeRequestSettings(mergeRequest.id);
@@ -410,7 +404,7 @@ export class ApprovalsService {
         ruleAppliesToBranch({ protectedBranchIds: rule.protectedBranchIds, matchingProtectedBranchIds: matching }),
       );
     }
-    const deprecatedRequired = mergeRequestSettings.approvalsBeforeMerge ?? settings.approvalsBeforeMerge;
+    const deprecatedRequired = mergeRequest.approvalsBeforeMerge ?? settings.approvalsBeforeMerge;
     if (rules.length === 0 && deprecatedRequired > 0) {
       const { userIds, groupIds } = ownOrProjectApprovers(settings, mergeRequestSettings);
       rules = [

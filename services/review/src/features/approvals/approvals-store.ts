@@ -71,7 +71,7 @@ export class PgApprovalStore implements ApprovalStore {
 
   async mergeRequestSettings(mergeRequestId: number): Promise<MergeRequestApprovalSettings> {
     const found = await this.#em.fork().findOne(MergeRequestApprovalSettings, { mergeRequestId });
-    return found ?? { mergeRequestId, approvalsBeforeMerge: null, approverIds: null, approverGroupIds: null, updatedAt: new Date() };
+    return found ?? { mergeRequestId, approverIds: null, approverGroupIds: null, updatedAt: new Date() };
   }
 
   async saveMergeRequestSettings(settings: MergeRequestApprovalSettings): Promise<void> {

@@ -75,9 +75,13 @@ export const mergeRequestApprovalsRoutes = [
     status: 201,
     input: z.object({ ...perMergeRequest, approvals_required: approvalsRequired() }),
     handle: async ({ caller, input, deps }) => {
-      const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
-      await deps.approvals.setApprovalsRequired(mergeRequest, input.approvals_required);
-      return approvalsView(deps, caller, project, mergeRequest);
+      const { project } = await editableMergeRequest(deps, caller, input);
+      // The merge request's own deprecated `approvals_before_merge`, as updating it with that parameter sets.
+      const repository = await deps.repositories.ensure(project.id);
+      const updated = await deps.mergeRequests.update({ project, repository }, caller, input.merge_request_iid, {
+        approvalsBeforeMerge: input.approvals_required,
+      });
+      return approvalsView(deps, caller, project, updated);
     },
   }),
   route({

@@ -112,7 +112,7 @@ export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContex
     task_completion_status: taskCompletionStatus(mergeRequest.description),
     has_conflicts: mergeRequest.mergeStatus === 'cannot_be_merged',
     blocking_discussions_resolved: true,
-    approvals_before_merge: null,
+    approvals_before_merge: mergeRequest.approvalsBeforeMerge,
   };
 }
 

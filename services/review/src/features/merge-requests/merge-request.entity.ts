@@ -28,6 +28,8 @@ export const MergeRequest = defineEntity({
     forceRemoveSourceBranch: p.boolean(),
     allowCollaboration: p.boolean(),
     discussionLocked: p.boolean().nullable(),
+    /** GitLab's deprecated approvals this merge request needs when no approval rule applies; null: the project's. */
+    approvalsBeforeMerge: p.integer().nullable(),
     /** can_be_merged, cannot_be_merged or unchecked (the target or source moved since the last trial merge). */
     mergeStatus: p.text(),
     /** The source contains the target's head (GitLab's `ff_merge_possible?`), as of the last trial merge. */

@@ -284,6 +284,8 @@ export async function detail(
 }
 
 const userIds = () => params.integerList(100);
+/** GitLab's deprecated per-merge-request approvals count. */
+const approvalsBeforeMerge = () => params.integer().pipe(z.number().int().min(0).max(100));
 const labelList = () => params.stringList(100);
 const perMergeRequest = { id: params.idOrPath(), merge_request_iid: iidParam() };
 
@@ -310,6 +312,7 @@ export const mergeRequestsRoutes = [
       allow_collaboration: params.boolean().default(false),
       allow_maintainer_to_push: params.boolean().optional(),
       target_project_id: params.integer().optional(),
+      approvals_before_merge: approvalsBeforeMerge().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
       const scope = await scopeOf(deps, caller, input.id, DEVELOPER);
@@ -330,6 +333,7 @@ export const mergeRequestsRoutes = [
           removeSourceBranch: input.remove_source_branch,
           squash: input.squash,
           allowCollaboration: input.allow_collaboration || (input.allow_maintainer_to_push ?? false),
+          approvalsBeforeMerge: input.approvals_before_merge,
         }),
       );
       return detail(deps, caller, scope, created);
@@ -458,6 +462,7 @@ export const mergeRequestsRoutes = [
       discussion_locked: params.boolean().optional(),
       allow_collaboration: params.boolean().optional(),
       milestone_id: params.integer().optional(),
+      approvals_before_merge: approvalsBeforeMerge().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
       const scope = await scopeOf(deps, caller, input.id);
@@ -489,6 +494,7 @@ export const mergeRequestsRoutes = [
           squash: input.squash,
           discussionLocked: input.discussion_locked,
           allowCollaboration: input.allow_collaboration,
+          approvalsBeforeMerge: input.approvals_before_merge,
         }),
       );
       return detail(deps, caller, scope, updated);

@@ -43,6 +43,7 @@ export interface NewMergeRequestInput {
   removeSourceBranch: boolean;
   squash: boolean;
   allowCollaboration: boolean;
+  approvalsBeforeMerge?: number | undefined;
 }
 
 export interface MergeRequestChanges {
@@ -59,6 +60,7 @@ export interface MergeRequestChanges {
   squash?: boolean | undefined;
   discussionLocked?: boolean | undefined;
   allowCollaboration?: boolean | undefined;
+  approvalsBeforeMerge?: number | undefined;
 }
 
 export interface MergeOptions {
@@ -224,6 +226,7 @@ export class MergeRequestsService {
         forceRemoveSourceBranch: input.removeSourceBranch,
         allowCollaboration: input.allowCollaboration,
         discussionLocked: null,
+        approvalsBeforeMerge: input.approvalsBeforeMerge ?? null,
         mergeStatus: 'unchecked',
         fastForwardPossible: false,
         headSha: sourceHead,
@@ -309,6 +312,7 @@ export class MergeRequestsService {
     if (changes.squash !== undefined) mergeRequest.squash = changes.squash;
     if (changes.discussionLocked !== undefined) mergeRequest.discussionLocked = changes.discussionLocked;
     if (changes.allowCollaboration !== undefined) mergeRequest.allowCollaboration = changes.allowCollaboration;
+    if (changes.approvalsBeforeMerge !== undefined) mergeRequest.approvalsBeforeMerge = changes.approvalsBeforeMerge;
     const now = new Date();
     if (changes.stateEvent === 'close' && mergeRequest.state === 'opened') {
       mergeRequest.state = 'closed';
