@@ -25,7 +25,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(path.join(repo, file), 'utf8');
 
 /** Images the deployment may pull; our own images are `collab-platform/<Dockerfile target>`. */
-const ALLOWED_IMAGES = [/^node:24(?:[.-][\w.-]*)?$/, /^postgres:[\w.-]+$/, /^apache\/kafka:[\w.-]+$/];
+const ALLOWED_IMAGES = [/^node:24(?:[.-][\w.-]*)?$/, /^postgres:[\w.-]+$/, /^apache\/kafka:[\w.-]+$/, /^registry:2(?:\.[\w.-]+)?$/];
 const OWN_IMAGE = /^collab-platform\/([a-z0-9-]+)(?::[\w.-]+)?$/;
 const START_FLAGS = ['--disable-warning=TimeoutNegativeWarning'];
 /** Variables every process may be given besides its config.ts keys (OpenTelemetry's own). */
@@ -426,6 +426,8 @@ function checkCompose(model: Model): string[] {
       listening.set(name, new Set(info.keys.filter(isPortKey).map((key) => Number(config?.[key]))));
     } else if (/^postgres:/.test(service?.image ?? '')) {
       listening.set(name, new Set([5432]));
+    } else if (/^registry:/.test(service?.image ?? '')) {
+      listening.set(name, new Set([5000]));
     } else if (/^apache\/kafka:/.test(service?.image ?? '')) {
       const advertised = String(composeEnv(service).env.KAFKA_ADVERTISED_LISTENERS ?? '');
       const ports = [...advertised.matchAll(/\/\/([^:,]+):(\d+)/g)].filter((m) => m[1] === name).map((m) => Number(m[2]));
@@ -660,7 +662,8 @@ function checkK8s(model: Model): string[] {
           if (needed) problems.push(`${cwhere}: no ${probe}`);
           continue;
         }
-        if (spec.httpGet?.path !== wantedPath) problems.push(`${cwhere}: ${probe} must GET ${wantedPath}`);
+        // A peer's image (the container registry) answers its probes where it serves them.
+        if (own && spec.httpGet?.path !== wantedPath) problems.push(`${cwhere}: ${probe} must GET ${wantedPath}`);
         if (portOf(spec.httpGet?.port) === undefined)
           problems.push(`${cwhere}: ${probe} port ${spec.httpGet?.port} is no declared containerPort`);
       }

@@ -4,13 +4,15 @@
 set -e
 cd "$(dirname "$0")/.."
 # Debian peers the end-to-end tests drive: python-gitlab (a second GitLab client), Chromium (which
-# renders the API documentation page) and Prometheus Alertmanager (which delivers alerts to the alerts
-# service). Installed when missing and running as root; otherwise the test that needs one fails naming
-# its install command.
+# renders the API documentation page), Prometheus Alertmanager (which delivers alerts to the alerts
+# service), the Distribution registry and skopeo (the container registry and a client of it). Installed
+# when missing and running as root; otherwise the test that needs one fails naming its install command.
 debian_packages=
 /usr/bin/python3 -c 'import gitlab' 2>/dev/null || debian_packages="$debian_packages python3-gitlab"
 [ -x /usr/bin/chromium ] || debian_packages="$debian_packages chromium"
 [ -x /usr/bin/prometheus-alertmanager ] || debian_packages="$debian_packages prometheus-alertmanager"
+[ -x /usr/bin/docker-registry ] || debian_packages="$debian_packages docker-registry"
+[ -x /usr/bin/skopeo ] || debian_packages="$debian_packages skopeo"
 if [ -n "$debian_packages" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   # shellcheck disable=SC2086 # one word per package
   apt-get install -y --no-install-recommends $debian_packages >&2 ||

@@ -160,6 +160,10 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
           next(error);
           return;
         }
+        if (route.basicRefusal !== undefined && mapped.status === 401) {
+          res.status(401).json(route.basicRefusal);
+          return;
+        }
         if (route.basicCredentials && mapped.status === 401) {
           res.status(401).set('WWW-Authenticate', GIT_CHALLENGE).type('text/plain').send(GIT_ACCESS_DENIED);
           return;

@@ -15,6 +15,8 @@ export interface Route {
    * password), and a refusal carries the Basic challenge so that the git CLI asks for them.
    */
   basicCredentials?: boolean;
+  /** The body of a 401 for refused Basic credentials, where the protocol is not git's (the registry's token endpoint). */
+  basicRefusal?: unknown;
   /** Query parameters the request must carry for this route: a list another service serves in part (incidents among issues). */
   query?: Record<string, string>;
 }
@@ -31,6 +33,15 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages' },
   { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages' },
+  // The container registry's token endpoint: Docker clients send a personal access token as a Basic password.
+  {
+    pattern: /^\/jwt\/auth$/,
+    service: 'packages',
+    basicCredentials: true,
+    basicRefusal: { errors: [{ code: 'UNAUTHORIZED', message: 'HTTP Basic: Access denied' }] },
+  },
+  // The registry's notifications carry the shared secret, which packages checks itself.
+  { pattern: /^\/api\/v4\/container_registry_event\/events$/, service: 'packages', ownAuthentication: true },
   {
     pattern: /^\/api\/v4\/projects\/[^/]+\/(environments|deployments|feature_flags|feature_flags_user_lists|feature_flags_client)(\/|$)/,
     service: 'delivery',

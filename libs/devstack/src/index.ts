@@ -7,3 +7,4 @@ export type { PlatformOptions, RunningPlatform } from './platform.ts';
 export { spawnRestarting, DEFAULT_RESTART_POLICY } from './restarting-process.ts';
 export type { RestartingProcess, RestartPolicy } from './restarting-process.ts';
 export { freePort, freePorts } from './free-port.ts';
+export { REGISTRY_INSTALL_HINT } from './container-registry.ts';

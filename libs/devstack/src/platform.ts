@@ -5,6 +5,7 @@ import path from 'node:path';
 import { databaseUrlFor } from './postgres-server.ts';
 import { spawnRestarting, type RestartingProcess, type RestartPolicy } from './restarting-process.ts';
 import { freePort, freePorts } from './free-port.ts';
+import { ensureRegistryKeys, keptSecret, registryCommand, writeRegistryConfig } from './container-registry.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -121,6 +122,8 @@ export interface PlatformOptions {
    */
   kafkaNamespace?: string;
   logLevel?: string;
+  /** The container registry's port when the packages service runs (5000 unless given; a free one with `freePorts`). */
+  registryPort?: number;
   /** Extra environment for every process (OTEL_*, ...). */
   env?: NodeJS.ProcessEnv;
   onLine?: (service: string, line: string) => void;
@@ -134,7 +137,9 @@ export interface RunningPlatform {
   rootToken: string;
   /** Where each service's HTTP API listens (each replica's, by process name), for talking to it directly. */
   serviceUrls: Record<string, string>;
-  /** Each process by name (the services, their replicas and `gateway`); restarted when it exits on its own. */
+  /** The container registry's address, when the packages service runs. */
+  registryUrl?: string;
+  /** Each process by name (the services, their replicas, `gateway` and `registry`); restarted when it exits on its own. */
   processes: Record<string, RestartingProcess>;
   stop(): Promise<void>;
 }
@@ -219,6 +224,17 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
     };
   }
 
+  // The packages service's container registry: a Distribution registry that asks the gateway's
+  // /jwt/auth for tokens and tells the packages service (through the gateway) what was pushed.
+  const registry = ports.has('packages') ? await prepareRegistry(options, url) : undefined;
+  if (registry) {
+    for (const { service, name } of instances) {
+      if (service.name === 'packages') Object.assign(environments[name] ?? {}, registry.serviceEnv);
+      if (service.name === 'identity')
+        Object.assign(environments[name] ?? {}, { REGISTRY_PUBLIC_HOST: registry.serviceEnv.REGISTRY_PUBLIC_HOST });
+    }
+  }
+
   const running: RestartingProcess[] = [];
   const processes: Record<string, RestartingProcess> = {};
   const stop = async () => {
@@ -243,6 +259,19 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
   };
 
   try {
+    if (registry) {
+      const child = spawnRestarting({
+        name: 'registry',
+        ...(options.restartPolicy ? { policy: options.restartPolicy } : {}),
+        ...(options.onRestart ? { onRestart: options.onRestart } : {}),
+        ...registry.command,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        onLine: (line) => options.onLine?.('registry', line),
+      });
+      running.push(child);
+      processes.registry = child;
+      await waitUntilRegistryAnswers(registry.url, child);
+    }
     // Services start together; a service's replicas one after the other, the first one seeding its database.
     await Promise.all(
       services.map(async (service) => {
@@ -256,7 +285,51 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
   }
   // A process that fails to start fails the start; once up, one that exits is restarted.
   for (const child of running) child.supervise();
-  return { url, rootToken: options.rootToken, serviceUrls, processes, stop };
+  return { url, rootToken: options.rootToken, serviceUrls, processes, stop, ...(registry ? { registryUrl: registry.url } : {}) };
+}
+
+/** The registry's configuration, keys and port, and what the packages service needs to know of them. */
+async function prepareRegistry(options: PlatformOptions & { dataDir: string }, gatewayUrl: string) {
+  const port = options.freePorts ? await freePort() : (options.registryPort ?? 5000);
+  const dir = path.join(options.dataDir, 'registry');
+  const keys = await ensureRegistryKeys(dir);
+  const notificationSecret = await keptSecret(path.join(dir, 'notification-secret'), () => randomBytes(24).toString('base64url'));
+  const configFile = await writeRegistryConfig(dir, {
+    port,
+    realm: `${gatewayUrl}/jwt/auth`,
+    certFile: keys.certFile,
+    storageDir: path.join(dir, 'storage'),
+    notificationUrl: `${gatewayUrl}/api/v4/container_registry_event/events`,
+    notificationSecret,
+    httpSecret: await keptSecret(path.join(dir, 'http-secret'), () => randomBytes(24).toString('base64url')),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    command: registryCommand(configFile),
+    serviceEnv: {
+      REGISTRY_URL: url,
+      REGISTRY_PUBLIC_HOST: `127.0.0.1:${port}`,
+      REGISTRY_TOKEN_KEY_FILE: keys.keyFile,
+      REGISTRY_NOTIFICATION_SECRET: notificationSecret,
+    },
+  };
+}
+
+/** The registry is up once its API base answers, with 401 since it wants a token. */
+async function waitUntilRegistryAnswers(url: string, child: RestartingProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.isDead()) throw new Error(`registry exited during startup:\n${child.lastOutput()}`);
+    try {
+      const response = await fetch(`${url}/v2/`, { signal: AbortSignal.timeout(2000) });
+      if (response.status === 401 || response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`registry not answering after ${timeoutMs / 1000}s:\n${child.lastOutput()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 function selectServices(names: string[] | undefined): ServiceDefinition[] {

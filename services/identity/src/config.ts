@@ -13,6 +13,8 @@ export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).
   PLATFORM_REVISION: z.string().min(1).max(64).default('Unknown'),
   /** Where the service keeps files: avatars under `uploads/`. Replicas share it (a ReadWriteMany volume). */
   DATA_DIR: z.string().startsWith('/').default('/var/lib/collab-platform/identity'),
+  /** The container registry's host as users see it, in projects' `container_registry_image_prefix`; the platform's host when unset. */
+  REGISTRY_PUBLIC_HOST: z.string().min(1).optional(),
 });
 
 export type IdentityConfig = z.infer<typeof configSchema>;

@@ -48,7 +48,10 @@ export function identityService(
     migrations,
     publishes: [IDENTITY_TOPIC],
     features: ({ em, orm, logger }) => {
-      const views = { externalUrl: config.EXTERNAL_URL.replace(/\/$/, '') };
+      const views = {
+        externalUrl: config.EXTERNAL_URL.replace(/\/$/, ''),
+        ...(config.REGISTRY_PUBLIC_HOST ? { registryHost: config.REGISTRY_PUBLIC_HOST } : {}),
+      };
       const settings =
         clients.applicationSettings ??
         applicationSettingsSource({

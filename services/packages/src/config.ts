@@ -12,6 +12,22 @@ export const configSchema = serviceConfig({ name: 'packages', httpPort: 3003 }).
     .int()
     .min(1024)
     .default(50 * 1024 * 1024),
+  /** The container registry's API as this service reaches it (reading manifests, deleting tags). */
+  REGISTRY_URL: z.url().default('http://127.0.0.1:5000'),
+  /** The registry's address as users see it: `<host>/<project path>` names images. */
+  REGISTRY_PUBLIC_HOST: z.string().min(1).default('127.0.0.1:5000'),
+  /**
+   * PEM private key that signs registry tokens; the registry trusts its certificate
+   * (`rootcertbundle`). A key generated at start when unset, whose tokens no registry trusts.
+   */
+  REGISTRY_TOKEN_KEY_FILE: z.string().startsWith('/').optional(),
+  /** The registry's `auth.token.issuer` and `service`. */
+  REGISTRY_TOKEN_ISSUER: z.string().min(1).default('gitlab-issuer'),
+  REGISTRY_SERVICE: z.string().min(1).default('container_registry'),
+  /** How long a registry token is good for (GitLab: 5 minutes). */
+  REGISTRY_TOKEN_EXPIRY_SECONDS: z.coerce.number().int().min(60).default(300),
+  /** What the registry's notifications carry as `Authorization`; without it, notifications are refused. */
+  REGISTRY_NOTIFICATION_SECRET: z.string().min(16).optional(),
 });
 
 export type PackagesConfig = z.infer<typeof configSchema>;

@@ -9,6 +9,7 @@ import { PACKAGES_TOPIC } from '@platform/packages-client';
 import { createNpmFeature } from './features/npm/npm-feature.ts';
 import { createMavenFeature } from './features/maven/maven-feature.ts';
 import { DEFAULT_BODY_LIMITS } from '@platform/http';
+import { createContainerRegistryFeature } from './features/container-registry/container-registry-feature.ts';
 
 /** `identityAccess` replaces the gRPC client to identity (tests give a fake). */
 export function packagesService(
@@ -31,6 +32,7 @@ export function packagesService(
         createPackagesFeature({ core, access }),
         createNpmFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
         createMavenFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
+        createContainerRegistryFeature({ access, logger, config }),
         identityAccessFeature(access),
       ];
     },

@@ -8,6 +8,8 @@ export function avatarUrlView(avatarPath: string | null | undefined, context: { 
 export interface NamespaceViewContext {
   /** The platform's public base URL, without a trailing slash. */
   externalUrl: string;
+  /** The container registry's host as users see it (`REGISTRY_PUBLIC_HOST`); the platform's own host when unset. */
+  registryHost?: string;
 }
 
 /** Groups live under `/groups/<full path>`; a personal namespace is its user's page. */

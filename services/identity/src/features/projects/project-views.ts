@@ -38,8 +38,8 @@ function namespaceOf(project: Project, data: ProjectViewData): Namespace {
   return namespace;
 }
 
-function hostOf(context: NamespaceViewContext): string {
-  return new URL(context.externalUrl).host;
+function registryHostOf(context: NamespaceViewContext): string {
+  return context.registryHost ?? new URL(context.externalUrl).host;
 }
 
 /** GitLab's `simple=true` project: identity, URLs and namespace. */
@@ -118,7 +118,7 @@ export function projectView(
   const attributes = data.customAttributes?.get(project.id);
   return {
     ...simple,
-    container_registry_image_prefix: `${hostOf(context)}/${simple.path_with_namespace}`.toLowerCase(),
+    container_registry_image_prefix: `${registryHostOf(context)}/${simple.path_with_namespace}`.toLowerCase(),
     _links: {
       self: selfUrl,
       issues: `${selfUrl}/issues`,

@@ -1,0 +1,66 @@
+/**
+ * `GET /jwt/auth`, GitLab's token endpoint for the container registry, outside the REST API: the
+ * gateway authenticated the Basic credentials (a personal access token as password); here the
+ * requested scopes become a token granting what the caller may do, and nothing more. A caller
+ * without access still gets a token, granting nothing, which the registry then refuses.
+ */
+import { Router, type Request, type Response } from 'express';
+import { callerOf } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import type { Logger } from '@platform/logger';
+import { abilitiesOf, mayOnContainerImages, projectOfRepositoryName, type ContainerImageAbility } from './registry-access.ts';
+import { parseScopes, type RegistryAccess, type RegistryTokenIssuer } from './registry-token.ts';
+
+/** The ability each registry action needs, as GitLab maps them. */
+const ABILITY_OF_ACTION: Record<string, ContainerImageAbility> = { pull: 'read', push: 'create', delete: 'destroy', '*': 'admin' };
+
+function queryValues(req: Request, name: string): string[] {
+  const value = req.query[name];
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+export function jwtAuthRoutes(deps: { access: IdentityAccess; tokens: RegistryTokenIssuer; service: string; logger: Logger }): Router {
+  const router = Router();
+
+  const grant = async (req: Request, requested: RegistryAccess): Promise<RegistryAccess | undefined> => {
+    const caller = callerOf(req);
+    const abilities = abilitiesOf(caller);
+    const project = await projectOfRepositoryName(deps.access, caller, requested.name);
+    if (!project) return undefined;
+    // Images live below their project's path: `group/app` and `group/app/web`, never another project's name.
+    const belowProject = requested.name === project.pathWithNamespace || requested.name.startsWith(`${project.pathWithNamespace}/`);
+    const actions = requested.actions.filter((action) => {
+      const ability = ABILITY_OF_ACTION[action];
+      return belowProject && ability !== undefined && abilities.has(ability) && mayOnContainerImages(project, ability);
+    });
+    return actions.length > 0 ? { ...requested, actions } : undefined;
+  };
+
+  const answer = async (req: Request, res: Response) => {
+    if (queryValues(req, 'service')[0] !== deps.service) {
+      res.status(404).end();
+      return;
+    }
+    const caller = callerOf(req);
+    if (caller.kind === 'user' && abilitiesOf(caller).size === 0) {
+      res.status(403).json({ errors: [{ code: 'DENIED', message: 'access forbidden' }] });
+      return;
+    }
+    const requested = parseScopes(queryValues(req, 'scope'));
+    if (requested.length === 0 && caller.kind !== 'user') {
+      res.status(403).json({ errors: [{ code: 'DENIED', message: 'access forbidden' }] });
+      return;
+    }
+    const granted = (await Promise.all(requested.map((scope) => grant(req, scope)))).filter(
+      (access): access is RegistryAccess => access !== undefined,
+    );
+    const token = await deps.tokens.issue(caller.kind === 'user' ? caller.username : '', granted);
+    res.status(200).json({ token, access_token: token });
+  };
+
+  router.get('/jwt/auth', (req, res, next) => {
+    answer(req, res).catch(next);
+  });
+  return router;
+}

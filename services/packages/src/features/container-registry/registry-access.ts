@@ -1,0 +1,68 @@
+import type { Caller } from '@platform/auth';
+import { ForbiddenError, NotFoundError } from '@platform/errors';
+import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
+import { DEVELOPER, MAINTAINER, REPORTER } from '../packages/package-access.ts';
+
+/**
+ * GitLab's container image abilities: `read` (pull, and the API's reads), `create` (push),
+ * `destroy` (a tag's deletion) and `admin` (a repository's deletion and bulk tag deletion).
+ */
+export type ContainerImageAbility = 'read' | 'create' | 'destroy' | 'admin';
+
+/** Anybody who sees a public or internal project pulls from it, reporters a private one's; developers push and delete tags; maintainers administer. */
+export function mayOnContainerImages(project: ProjectAccess, ability: ContainerImageAbility): boolean {
+  if (project.isAdmin) return true;
+  switch (ability) {
+    case 'read':
+      return project.visibility !== 'private' || project.accessLevel >= REPORTER;
+    case 'create':
+    case 'destroy':
+      return project.accessLevel >= DEVELOPER;
+    case 'admin':
+      return project.accessLevel >= MAINTAINER;
+  }
+}
+
+/** What a personal access token's scopes allow with the registry, as GitLab's `abilities_for_scopes`. */
+export function abilitiesOfScopes(scopes: readonly string[]): Set<ContainerImageAbility> {
+  const abilities = new Set<ContainerImageAbility>();
+  for (const scope of scopes) {
+    if (scope === 'api') for (const ability of ['read', 'create', 'destroy', 'admin'] as const) abilities.add(ability);
+    if (scope === 'read_api' || scope === 'read_registry') abilities.add('read');
+    if (scope === 'write_registry') abilities.add('create');
+  }
+  return abilities;
+}
+
+/** An anonymous caller reads public projects' images; a signed-in one what the token's scopes allow. */
+export function abilitiesOf(caller: Caller): Set<ContainerImageAbility> {
+  return caller.kind === 'user' ? abilitiesOfScopes(caller.scopes) : new Set(['read']);
+}
+
+/** The project behind `idOrPath` when the caller may do `ability` with its images: 404 when unseen, 403 when too little access. */
+export async function projectForImages(options: {
+  access: IdentityAccess;
+  caller: Caller;
+  idOrPath: string | number;
+  ability: ContainerImageAbility;
+}): Promise<ProjectAccess> {
+  const project = await options.access.project({ idOrPath: String(options.idOrPath), caller: options.caller });
+  if (!mayOnContainerImages(project, options.ability)) throw new ForbiddenError();
+  return project;
+}
+
+/**
+ * The project a registry repository name belongs to: the longest leading part of the name that is
+ * a project the caller sees (`group/app/web` is `group/app`'s image `web`); undefined when none is.
+ */
+export async function projectOfRepositoryName(access: IdentityAccess, caller: Caller, name: string): Promise<ProjectAccess | undefined> {
+  const parts = name.split('/');
+  for (let length = parts.length; length >= 2; length -= 1) {
+    try {
+      return await access.project({ idOrPath: parts.slice(0, length).join('/'), caller });
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  return undefined;
+}
