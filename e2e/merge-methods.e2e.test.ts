@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
-import { gitlabSchemaErrors } from '@platform/testing';
+import { gitlabSchemaErrors, waitFor } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
 import { gitRemote, runGitCli } from './git-cli.ts';
 
@@ -171,5 +171,103 @@ describe('merge commits of rebased sources (merge_method rebase_merge)', () => {
     const mergeCommit = merged.body.merge_commit_sha as string;
     expect(await mainOf(project.clone)).toBe(mergeCommit);
     expect((await git(['log', '-1', '--format=%P', mergeCommit], project.clone)).output.trim()).toBe(`${targetHead} ${sourceHead}`);
+  });
+});
+
+describe('rebasing a merge request (PUT .../rebase)', () => {
+  let project: Awaited<ReturnType<typeof projectWithMain>>;
+  let reporter: { 'PRIVATE-TOKEN': string };
+  const rebaseError = 'Rebase failed: Rebase locally, resolve all conflicts, then push the branch.';
+
+  /** The merge request once no rebase runs any more, as clients poll for it. */
+  function afterRebase(iid: number): Promise<Record<string, unknown>> {
+    return waitFor(
+      async () => {
+        const shown = await gateway.get(`${project.base}/${iid}?include_rebase_in_progress=true`).set(asRoot);
+        return shown.body.rebase_in_progress === false ? (shown.body as Record<string, unknown>) : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the rebase to end' },
+    );
+  }
+
+  beforeAll(async () => {
+    project = await projectWithMain('rebase-api', 'ff');
+    const user = await gateway
+      .post('/api/v4/users')
+      .set(asRoot)
+      .send({ email: 'rebase-reporter@example.com', name: 'Reporter', username: 'rebase-reporter', password: 'a-long-enough-password' });
+    const token = await gateway
+      .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
+      .set(asRoot)
+      .send({ name: 'all', scopes: ['api'] });
+    reporter = { 'PRIVATE-TOKEN': token.body.token };
+    const member = await gateway
+      .post(`/api/v4/projects/${project.id}/members`)
+      .set(asRoot)
+      .send({ user_id: user.body.id, access_level: 20 });
+    expect(member.status).toBe(201);
+  });
+
+  it('rebases the source onto the target in the background, after which the fast-forward merge succeeds', async () => {
+    const oldHead = await pushBranch(project.clone, 'feature/rebased', 'rebased.txt');
+    const created = await gateway
+      .post(project.base)
+      .set(asRoot)
+      .send({ source_branch: 'feature/rebased', target_branch: 'main', title: 'Rebased' });
+    const iid = created.body.iid as number;
+    const mainHead = await advanceMain(project.clone, 'ahead.txt');
+    const behind = await gateway
+      .get(`${project.base}/${iid}?include_diverged_commits_count=true&include_rebase_in_progress=true`)
+      .set(asRoot);
+    expect(behind.body).toMatchObject({ detailed_merge_status: 'need_rebase', diverged_commits_count: 1, rebase_in_progress: false });
+
+    const refused = await gateway.put(`${project.base}/${iid}/rebase`).set(reporter);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: '403 Forbidden - Cannot push to source branch' });
+    expect((await gateway.put(`${project.base}/${iid}/rebase`).set(asRoot).send({ skip_ci: 'maybe' })).status).toBe(400);
+
+    // Two at once: one starts the rebase, the other finds it running.
+    const [first, second] = await Promise.all([
+      gateway.put(`${project.base}/${iid}/rebase`).set(asRoot).send({ skip_ci: true }),
+      gateway.put(`${project.base}/${iid}/rebase`).set(asRoot),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([202, 409]);
+    expect((first.status === 202 ? first : second).body).toEqual({ rebase_in_progress: true });
+
+    const rebased = await afterRebase(iid);
+    expect(rebased).toMatchObject({ detailed_merge_status: 'mergeable', merge_error: null });
+    expect(gitlabSchemaErrors('merge_request.json', rebased)).toEqual([]);
+    expect((await git(['fetch', '-q', 'origin'], project.clone)).code).toBe(0);
+    const newHead = (await git(['rev-parse', 'origin/feature/rebased'], project.clone)).output.trim();
+    expect(newHead).not.toBe(oldHead);
+    expect(rebased.sha).toBe(newHead);
+    expect((await git(['log', '-1', '--format=%P %s', newHead], project.clone)).output.trim()).toBe(`${mainHead} Add rebased.txt`);
+
+    const merged = await gateway.put(`${project.base}/${iid}/merge`).set(asRoot);
+    expect(merged.status).toBe(200);
+    expect(await mainOf(project.clone)).toBe(newHead);
+    expect((await git(['log', '--merges', '--format=%H', 'origin/main'], project.clone)).output).toBe('');
+  });
+
+  it('leaves a source that conflicts with its target as it was, with merge_error set', async () => {
+    expect((await git(['fetch', '-q', 'origin'], project.clone)).code).toBe(0);
+    expect((await git(['checkout', '-q', '-B', 'feature/clash', 'origin/main'], project.clone)).code).toBe(0);
+    const clashHead = await commit(project.clone, 'app.txt', 'ours\n', 'Change app.txt on the branch');
+    expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/feature/clash'], project.clone)).code).toBe(0);
+    const created = await gateway
+      .post(project.base)
+      .set(asRoot)
+      .send({ source_branch: 'feature/clash', target_branch: 'main', title: 'Clash' });
+    const iid = created.body.iid as number;
+    expect((await git(['checkout', '-q', '-B', 'main', 'origin/main'], project.clone)).code).toBe(0);
+    await commit(project.clone, 'app.txt', 'theirs\n', 'Change app.txt on main');
+    expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/main'], project.clone)).code).toBe(0);
+
+    const started = await gateway.put(`${project.base}/${iid}/rebase`).set(asRoot);
+    expect(started.status).toBe(202);
+    const failed = await afterRebase(iid);
+    expect(failed).toMatchObject({ merge_error: rebaseError, sha: clashHead, merge_status: 'cannot_be_merged' });
+    expect((await git(['fetch', '-q', 'origin'], project.clone)).code).toBe(0);
+    expect((await git(['rev-parse', 'origin/feature/clash'], project.clone)).output.trim()).toBe(clashHead);
   });
 });

@@ -9,6 +9,7 @@ import { Migration20261124170100_notes } from './Migration20261124170100_notes.t
 import { Migration20261124170200_subscriptions } from './Migration20261124170200_subscriptions.ts';
 import { Migration20261124170300_repository_storage_moves } from './Migration20261124170300_repository_storage_moves.ts';
 import { Migration20261124171500_merge_request_approvals_before_merge } from './Migration20261124171500_merge_request_approvals_before_merge.ts';
+import { Migration20261124172000_merge_request_rebase } from './Migration20261124172000_merge_request_rebase.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -25,4 +26,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261124171500_merge_request_approvals_before_merge',
     class: Migration20261124171500_merge_request_approvals_before_merge,
   },
+  { name: 'Migration20261124172000_merge_request_rebase', class: Migration20261124172000_merge_request_rebase },
 ];

@@ -151,7 +151,7 @@ export function mergeRequestDetailView(
     diff_refs: context.latest
       ? { base_sha: context.latest.baseCommitSha, head_sha: context.latest.headCommitSha, start_sha: context.latest.startCommitSha }
       : null,
-    merge_error: null,
+    merge_error: mergeRequest.mergeError,
     ...(context.divergedCommitsCount === undefined ? {} : { diverged_commits_count: context.divergedCommitsCount }),
   };
 }

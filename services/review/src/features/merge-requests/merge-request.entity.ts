@@ -34,6 +34,10 @@ export const MergeRequest = defineEntity({
     mergeStatus: p.text(),
     /** The source contains the target's head (GitLab's `ff_merge_possible?`), as of the last trial merge. */
     fastForwardPossible: p.boolean(),
+    /** When the running rebase of the source branch began; null when none runs. */
+    rebaseStartedAt: p.datetime().nullable(),
+    /** Why the last rebase failed (GitLab's `merge_error`); null after a successful one. */
+    mergeError: p.text().nullable(),
     /** The source branch's head when last seen. */
     headSha: p.text().nullable(),
     mergeCommitSha: p.text().nullable(),

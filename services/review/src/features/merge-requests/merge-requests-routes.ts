@@ -17,7 +17,7 @@ import {
   versionView,
   type ViewedProject,
 } from './merge-request-views.ts';
-import { MergeRequestRefusal, type MergeRequestScope, type MergeRequestsService } from './merge-requests-service.ts';
+import { MergeRequestRefusal, rebaseInProgress, type MergeRequestScope, type MergeRequestsService } from './merge-requests-service.ts';
 import type { MergeRequestFilter, Presence } from './merge-requests-store.ts';
 import type { UserDirectory } from './user-directory.ts';
 
@@ -437,7 +437,7 @@ export const mergeRequestsRoutes = [
       const scope = await scopeOf(deps, caller, input.id);
       const mergeRequest = await deps.mergeRequests.getChecked(scope, input.merge_request_iid);
       const view = await detail(deps, caller, scope, mergeRequest, { divergedCommitsCount: input.include_diverged_commits_count });
-      return input.include_rebase_in_progress ? { ...view, rebase_in_progress: false } : view;
+      return input.include_rebase_in_progress ? { ...view, rebase_in_progress: rebaseInProgress(mergeRequest) } : view;
     },
   }),
   route({
@@ -539,6 +539,20 @@ export const mergeRequestsRoutes = [
         }),
       );
       return detail(deps, caller, scope, merged);
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/rebase',
+    access: 'user',
+    scope: 'api',
+    status: 202,
+    // No pipelines run here: `skip_ci` is accepted and has nothing to skip.
+    input: z.object({ ...perMergeRequest, skip_ci: params.boolean().optional() }),
+    handle: async ({ caller, input, deps }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      await answered(deps.mergeRequests.rebase(scope, caller, input.merge_request_iid));
+      return { rebase_in_progress: true };
     },
   }),
   route({

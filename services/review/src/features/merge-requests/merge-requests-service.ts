@@ -1,5 +1,5 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { DomainError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { DomainError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { ZERO_SHA, type FileDiff, type GitCommit } from '../repositories/git-repository.ts';
@@ -72,6 +72,15 @@ export interface MergeOptions {
 }
 
 const BRANCH_PREFIX = 'refs/heads/';
+/** GitLab's `merge_error` once a rebase stopped on conflicts. */
+export const REBASE_ERROR = 'Rebase failed: Rebase locally, resolve all conflicts, then push the branch.';
+/** A rebase that began this long ago is taken for one whose replica stopped: another may start. */
+const REBASE_TIMEOUT_MS = 10 * 60_000;
+
+/** Whether a rebase of the merge request's source runs now (one that began too long ago stopped with its replica). */
+export function rebaseInProgress(mergeRequest: MergeRequest, now = new Date()): boolean {
+  return !!mergeRequest.rebaseStartedAt && now.getTime() - mergeRequest.rebaseStartedAt.getTime() < REBASE_TIMEOUT_MS;
+}
 
 /** The ref that keeps a merge request's newest head reachable, whatever happens to its source branch (GitLab's). */
 function headRef(mergeRequest: MergeRequest): string {
@@ -229,6 +238,8 @@ export class MergeRequestsService {
         approvalsBeforeMerge: input.approvalsBeforeMerge ?? null,
         mergeStatus: 'unchecked',
         fastForwardPossible: false,
+        rebaseStartedAt: null,
+        mergeError: null,
         headSha: sourceHead,
         mergeCommitSha: null,
         squashCommitSha: null,
@@ -428,6 +439,61 @@ export class MergeRequestsService {
       });
       return mergeRequest;
     });
+  }
+
+  /**
+   * Starts rebasing the source branch onto the target in the background, as GitLab's rebase does:
+   * 403 for callers who may not push to the source branch, 409 while a rebase runs (or once it is
+   * no longer open). Clients poll `rebase_in_progress`; a conflict leaves the branch as it was and
+   * sets `merge_error`.
+   */
+  async rebase(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number): Promise<void> {
+    const { project, repository } = scope;
+    const mergeRequest = await this.get(project.id, iid);
+    const actor = await this.#protectedBranches.actorOf({
+      projectId: project.id,
+      userId: caller.userId,
+      accessLevel: project.accessLevel,
+      isAdmin: project.isAdmin,
+    });
+    const protections = await this.#protectedBranches.list(project.id);
+    if (!mayOnBranch({ action: 'push', branch: mergeRequest.sourceBranch, protections, actor })) {
+      throw new ForbiddenError('Cannot push to source branch');
+    }
+    const now = new Date();
+    const started = await this.#store.startRebase({ id: mergeRequest.id, now, staleBefore: new Date(now.getTime() - REBASE_TIMEOUT_MS) });
+    if (!started) throw new MergeRequestRefusal(409, { message: '409 Conflict: Resource lock' });
+    this.#rebaseSource({ repository, caller, mergeRequest, committer: signatureOf(caller, project) }).catch(async (error: unknown) => {
+      this.#logger.error({ err: error, mergeRequestId: mergeRequest.id }, 'rebase failed');
+      await this.#store.finishRebase({ id: mergeRequest.id, mergeError: REBASE_ERROR });
+    });
+  }
+
+  /** The background part of a rebase: the source moves to its rebased head unless it moved meanwhile, or conflicts. */
+  async #rebaseSource(options: {
+    repository: ProjectRepository;
+    caller: AuthenticatedCaller;
+    mergeRequest: MergeRequest;
+    committer: { name: string; email: string };
+  }): Promise<void> {
+    const { repository, mergeRequest } = options;
+    const sourceRef = `${BRANCH_PREFIX}${mergeRequest.sourceBranch}`;
+    const sourceHead = await repository.git.resolveCommit(sourceRef);
+    const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
+    if (!sourceHead || !targetHead) {
+      await this.#store.finishRebase({ id: mergeRequest.id, mergeError: REBASE_ERROR });
+      return;
+    }
+    const result = await repository.git.rebase({ head: sourceHead, onto: targetHead, committer: options.committer });
+    if (!result.rebased) {
+      await this.#store.finishRebase({ id: mergeRequest.id, mergeError: REBASE_ERROR });
+      return;
+    }
+    // Recorded as a push by the caller: the merge request gets a new diff version and merge status.
+    const moved = await this.#repositories.changeRefs(repository, options.caller, () =>
+      result.head === sourceHead ? Promise.resolve(true) : repository.git.updateRef(sourceRef, result.head, sourceHead),
+    );
+    await this.#store.finishRebase({ id: mergeRequest.id, mergeError: moved ? null : REBASE_ERROR });
   }
 
   versions(mergeRequest: MergeRequest): Promise<MergeRequestDiff[]> {

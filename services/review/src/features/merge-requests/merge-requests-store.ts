@@ -72,6 +72,13 @@ export interface MergeRequestStore {
   /** Newest first. */
   versions(mergeRequestId: number): Promise<MergeRequestDiff[]>;
   delete(id: number): Promise<void>;
+  /**
+   * Marks a rebase of the open merge request as running, unless one that began after `staleBefore`
+   * runs already: false then (or when it is not open). Atomic, so that two callers never both start.
+   */
+  startRebase(options: { id: number; now: Date; staleBefore: Date }): Promise<boolean>;
+  /** Marks the rebase as over, with `mergeError` when it failed (null when it succeeded). */
+  finishRebase(options: { id: number; mergeError: string | null }): Promise<void>;
   /** Every user some merge request names as author, assignee or reviewer: where usernames are looked for. */
   involvedUserIds(): Promise<number[]>;
 }
@@ -220,5 +227,20 @@ export class PgMergeRequestStore implements MergeRequestStore {
 
   async delete(id: number): Promise<void> {
     await this.#em.fork().nativeDelete(MergeRequest, { id });
+  }
+
+  async startRebase(options: { id: number; now: Date; staleBefore: Date }): Promise<boolean> {
+    const updated = await this.#em
+      .fork()
+      .nativeUpdate(
+        MergeRequest,
+        { id: options.id, state: 'opened', $or: [{ rebaseStartedAt: null }, { rebaseStartedAt: { $lt: options.staleBefore } }] },
+        { rebaseStartedAt: options.now },
+      );
+    return updated === 1;
+  }
+
+  async finishRebase(options: { id: number; mergeError: string | null }): Promise<void> {
+    await this.#em.fork().nativeUpdate(MergeRequest, { id: options.id }, { rebaseStartedAt: null, mergeError: options.mergeError });
   }
 }

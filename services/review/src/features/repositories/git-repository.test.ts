@@ -148,4 +148,26 @@ describe('GitRepository', () => {
     expect(await bare.deleteRef('refs/heads/other', other)).toBe(true);
     expect(await bare.resolveCommit('refs/heads/other')).toBeNull();
   });
+
+  it('rebases a head onto another commit without moving refs, keeping authors, and stops on conflicts leaving no worktree', async () => {
+    const ours = (await bare.resolveCommit('refs/heads/ours')) ?? '';
+    const theirs = (await bare.resolveCommit('refs/heads/theirs')) ?? '';
+    const main = (await bare.resolveCommit('main')) ?? '';
+    await runGit(['-C', work, 'reset', '-q', '--hard', main]);
+    const side = await commitFile('side.txt', 'side\n', 'Side');
+    await runGit(['-C', work, 'push', '-q', bare.path, `${side}:refs/heads/side`]);
+    const committer = { name: 'Rebaser', email: 'rebaser@example.com' };
+
+    const rebased = await bare.rebase({ head: side, onto: theirs, committer });
+    if (!rebased.rebased) throw new Error('the rebase stopped');
+    const commit = await bare.commit(rebased.head);
+    expect(commit).toMatchObject({ parentIds: [theirs], message: 'Side\n', authorName: 'Ada', committerName: 'Rebaser' });
+    expect(await bare.readFile(rebased.head, 'side.txt')).toBe('side\n');
+    expect(await bare.resolveCommit('refs/heads/side')).toBe(side);
+
+    expect(await bare.rebase({ head: theirs, onto: ours, committer })).toEqual({ rebased: false });
+    expect(await bare.resolveCommit('refs/heads/theirs')).toBe(theirs);
+    const worktrees = (await runGit(['--git-dir', bare.path, 'worktree', 'list', '--porcelain'])).stdout;
+    expect(worktrees.split('\n').filter((line) => line.startsWith('worktree '))).toEqual([`worktree ${bare.path}`]);
+  });
 });

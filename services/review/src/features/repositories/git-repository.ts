@@ -1,5 +1,6 @@
 /** A bare git repository on disk, read and changed through the git CLI. */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runGit } from './git-command.ts';
 
@@ -40,6 +41,9 @@ export interface FileDiff {
 
 /** A trial merge: the tree it would produce, or the paths that conflict. */
 export type TrialMerge = { clean: true; tree: string } | { clean: false; conflicts: string[] };
+
+/** A rebase: the rewritten head, or the conflict that stopped it (nothing was changed then). */
+export type RebaseResult = { rebased: true; head: string } | { rebased: false };
 
 /** Who a commit written by the service is by. */
 export interface Signature {
@@ -236,6 +240,32 @@ export class GitRepository {
     const parents = options.parents.flatMap((parent) => ['-p', parent]);
     const { stdout } = await this.#git(['commit-tree', options.tree, ...parents, '-m', options.message], undefined, env);
     return stdout.trim();
+  }
+
+  /**
+   * Replays the commits of `head` that `onto` lacks on top of `onto` with `git rebase`, in a
+   * temporary worktree (a bare repository has none), committed by `committer`. No ref moves: the
+   * caller decides what the new head replaces. A conflict aborts and answers `rebased: false`.
+   */
+  async rebase(options: { head: string; onto: string; committer: Signature }): Promise<RebaseResult> {
+    const worktree = await mkdtemp(path.join(tmpdir(), 'rebase-'));
+    const env = { GIT_COMMITTER_NAME: options.committer.name, GIT_COMMITTER_EMAIL: options.committer.email };
+    // Hooks of the repository are for pushes; a rebase on the service's behalf runs none.
+    const inWorktree = (args: string[], allowedExitCodes?: number[]) =>
+      runGit(['-C', worktree, '-c', 'core.hooksPath=/dev/null', ...args], { env, ...(allowedExitCodes ? { allowedExitCodes } : {}) });
+    try {
+      await this.#git(['worktree', 'add', '--quiet', '--detach', worktree, options.head]);
+      const { exitCode } = await inWorktree(['rebase', '--quiet', '--no-autostash', options.onto], [1, 128]);
+      if (exitCode !== 0) {
+        await inWorktree(['rebase', '--abort'], [1, 128]);
+        return { rebased: false };
+      }
+      return { rebased: true, head: (await inWorktree(['rev-parse', 'HEAD'])).stdout.trim() };
+    } finally {
+      await this.#git(['worktree', 'remove', '--force', worktree], [128]);
+      await rm(worktree, { recursive: true, force: true });
+      await this.#git(['worktree', 'prune']);
+    }
   }
 
   /** Moves `ref` to `sha` if it still points at `expected` (forty zeros: if it does not exist); false otherwise. */
