@@ -224,6 +224,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'PUT /api/v4/projects/:id/merge_requests/:merge_request_iid': project(ROLE.developer),
   'DELETE /api/v4/projects/:id/merge_requests/:merge_request_iid': project(ROLE.owner),
   'PUT /api/v4/projects/:id/merge_requests/:merge_request_iid/merge': project(ROLE.developer),
+  'PUT /api/v4/projects/:id/merge_requests/:merge_request_iid/rebase': project(ROLE.developer),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/changes': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/diffs': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/commits': project(ROLE.reporter),

@@ -551,6 +551,8 @@ export const mergeRequestsRoutes = [
     input: z.object({ ...perMergeRequest, skip_ci: params.boolean().optional() }),
     handle: async ({ caller, input, deps }) => {
       const scope = await scopeOf(deps, caller, input.id);
+      // Pushing takes a developer; the branch's own protection is weighed once the merge request is found.
+      if (!scope.project.isAdmin && scope.project.accessLevel < DEVELOPER) throw new ForbiddenError('Cannot push to source branch');
       await answered(deps.mergeRequests.rebase(scope, caller, input.merge_request_iid));
       return { rebase_in_progress: true };
     },
