@@ -35,7 +35,7 @@ const SERVICES: ServiceDefinition[] = [
   {
     name: 'review',
     dir: 'services/review',
-    ports: { HTTP_PORT: 3002 },
+    ports: { HTTP_PORT: 3002, GRPC_PORT: 50052 },
     gatewayVariable: 'REVIEW_URL',
     database: true,
     env: (options) => ({
@@ -203,6 +203,14 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
     IDENTITY_GRPC_ADDRESS: instancesOf('identity')
       .map(({ name }) => `127.0.0.1:${portOf(name, 'GRPC_PORT')}`)
       .join(','),
+    // Where delivery asks which merge requests a deployment shipped, when review runs.
+    ...(ports.has('review')
+      ? {
+          REVIEW_GRPC_ADDRESS: instancesOf('review')
+            .map(({ name }) => `127.0.0.1:${portOf(name, 'GRPC_PORT')}`)
+            .join(','),
+        }
+      : {}),
     // Where services read the application settings, when the admin service runs.
     ...(ports.has('admin') ? { ADMIN_GRPC_ADDRESS: `127.0.0.1:${portOf('admin', 'GRPC_PORT')}` } : {}),
     LOG_LEVEL: options.logLevel ?? 'info',

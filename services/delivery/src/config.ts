@@ -1,8 +1,12 @@
-import type { z } from 'zod';
-import { loadConfig, serviceConfig } from '@platform/config';
+import { z } from 'zod';
+import { grpcAddressFromEnv, loadConfig, serviceConfig } from '@platform/config';
 import { identityClientConfig } from '@platform/identity-client';
 
-export const configSchema = serviceConfig({ name: 'delivery', httpPort: 3004 }).extend(identityClientConfig.shape);
+export const configSchema = serviceConfig({ name: 'delivery', httpPort: 3004 }).extend({
+  ...identityClientConfig.shape,
+  /** Review's gRPC API, which lists the merge requests a deployment shipped. */
+  REVIEW_GRPC_ADDRESS: grpcAddressFromEnv.default('127.0.0.1:50052'),
+});
 
 export type DeliveryConfig = z.infer<typeof configSchema>;
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { listFromEnv, loadConfig, serviceConfig } from '@platform/config';
+import { listFromEnv, loadConfig, portFromEnv, serviceConfig } from '@platform/config';
 import { identityClientConfig } from '@platform/identity-client';
 import { adminClientConfig } from '@platform/admin-client';
 
@@ -17,6 +17,10 @@ const storagesFromEnv = listFromEnv.pipe(
 export const configSchema = serviceConfig({ name: 'review', httpPort: 3002 }).extend({
   ...identityClientConfig.shape,
   ...adminClientConfig.shape,
+  /** Other services ask about merge requests here (delivery: what a deployment shipped). */
+  GRPC_PORT: portFromEnv(50052),
+  /** Loopback by default; 0.0.0.0 where other hosts (pods, containers) call it. */
+  GRPC_HOST: z.string().min(1).default('127.0.0.1'),
   /** Where the service keeps its files; the `default` repository storage lives under it unless configured. */
   DATA_DIR: z.string().startsWith('/').default('/var/lib/collab-platform/review'),
   /** Named repository storages; `default` is added under DATA_DIR when not listed. */

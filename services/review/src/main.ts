@@ -27,6 +27,10 @@ import { PgMergeRequestStore } from './features/merge-requests/merge-requests-st
 import { MergeRequestsService } from './features/merge-requests/merge-requests-service.ts';
 import { mergeRequestsRoutes } from './features/merge-requests/merge-requests-routes.ts';
 import { GrpcUserDirectory } from './features/merge-requests/user-directory.ts';
+import { mergeRequestsGrpc } from './features/merge-requests/merge-requests-grpc.ts';
+import { MergeRequestDeployment } from './features/deployments/merge-request-deployment.entity.ts';
+import { PgMergeRequestDeploymentStore } from './features/deployments/merge-request-deployments-store.ts';
+import { deploymentEventHandlers } from './features/deployments/deployment-events.ts';
 import { approvalsEntities, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
 import { createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
@@ -47,6 +51,7 @@ export function reviewService(
       ProtectedBranchAccessLevel,
       MergeRequest,
       MergeRequestDiff,
+      MergeRequestDeployment,
       ...approvalsEntities,
       ...notesEntities,
       ...subscriptionsEntities,
@@ -93,6 +98,7 @@ export function reviewService(
       const users = new GrpcUserDirectory(identity);
       const mergeRequests = new MergeRequestsService({ store: new PgMergeRequestStore(em), repositories, protectedBranches, logger });
       repositories.onRefsChanged(({ projectId, changes }) => mergeRequests.onRefsChanged(projectId, changes));
+      const deployments = new PgMergeRequestDeploymentStore(em);
       const pushEnvironment: SmartHttpDeps['pushEnvironment'] = async ({ project, repository, pusher }) =>
         preReceiveHook.environment(
           await protectedBranches.pushPolicy({
@@ -119,10 +125,11 @@ export function reviewService(
             createRouter(branchesRoutes, { access, repositories, branches, protectedBranches }),
             createRouter(commitsRoutes, { access, repositories }),
             createRouter(protectedBranchesRoutes, { access, protectedBranches, entryNames }),
-            createRouter(mergeRequestsRoutes, { access, repositories, mergeRequests, users }),
+            createRouter(mergeRequestsRoutes, { access, repositories, mergeRequests, users, deployments }),
           ],
+          rpcs: [mergeRequestsGrpc({ deps: { access, repositories, mergeRequests, users, deployments }, logger })],
           streamingRoutes: [smartHttpRoutes({ access, repositories, logger, pushEnvironment })],
-          consumes: projectEventHandlers(repositories),
+          consumes: [...projectEventHandlers(repositories), ...deploymentEventHandlers({ repositories, mergeRequests, deployments })],
           start: () => preReceiveHook.install(),
           stop: () => {
             defaultBranch.close();
@@ -132,7 +139,7 @@ export function reviewService(
         },
         createApprovalsFeature({ em, directory, access, repositories, mergeRequests, protectedBranches, users }),
         createNotesFeature({ em, access, mergeRequests, users }),
-        createSubscriptionsFeature({ em, access, repositories, mergeRequests, users }),
+        createSubscriptionsFeature({ em, access, repositories, mergeRequests, users, deployments }),
         createStorageMovesFeature({
           em,
           logger,

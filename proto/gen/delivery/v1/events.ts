@@ -45,6 +45,11 @@ export interface DeploymentChanged {
   createdAt: string;
   /** ISO 8601 when the deployment reached `success`, `failed` or `canceled`; empty before. */
   finishedAt: string;
+  /**
+   * The sha of the environment's previous successful deployment, once this one succeeded; empty
+   * for the environment's first (consumers link the merge requests merged in between).
+   */
+  previousSha: string;
 }
 
 /** A feature flag, as it is after the change (before it, for `deleted`). */
@@ -264,6 +269,7 @@ function createBaseDeploymentChanged(): DeploymentChanged {
     userId: 0,
     createdAt: "",
     finishedAt: "",
+    previousSha: "",
   };
 }
 
@@ -307,6 +313,9 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
     }
     if (message.finishedAt !== "") {
       writer.uint32(106).string(message.finishedAt);
+    }
+    if (message.previousSha !== "") {
+      writer.uint32(114).string(message.previousSha);
     }
     return writer;
   },
@@ -428,6 +437,14 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
             message.finishedAt = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.previousSha = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -487,6 +504,11 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
         : isSet(object.finished_at)
         ? globalThis.String(object.finished_at)
         : "",
+      previousSha: isSet(object.previousSha)
+        ? globalThis.String(object.previousSha)
+        : isSet(object.previous_sha)
+        ? globalThis.String(object.previous_sha)
+        : "",
     };
   },
 
@@ -531,6 +553,9 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
     if (message.finishedAt !== "") {
       obj.finishedAt = message.finishedAt;
     }
+    if (message.previousSha !== "") {
+      obj.previousSha = message.previousSha;
+    }
     return obj;
   },
 
@@ -552,6 +577,7 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
     message.userId = object.userId ?? 0;
     message.createdAt = object.createdAt ?? "";
     message.finishedAt = object.finishedAt ?? "";
+    message.previousSha = object.previousSha ?? "";
     return message;
   },
 };

@@ -10,6 +10,7 @@ import { Migration20261124170200_subscriptions } from './Migration20261124170200
 import { Migration20261124170300_repository_storage_moves } from './Migration20261124170300_repository_storage_moves.ts';
 import { Migration20261124171500_merge_request_approvals_before_merge } from './Migration20261124171500_merge_request_approvals_before_merge.ts';
 import { Migration20261124172000_merge_request_rebase } from './Migration20261124172000_merge_request_rebase.ts';
+import { Migration20261124173700_merge_request_deployments } from './Migration20261124173700_merge_request_deployments.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -27,4 +28,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261124171500_merge_request_approvals_before_merge,
   },
   { name: 'Migration20261124172000_merge_request_rebase', class: Migration20261124172000_merge_request_rebase },
+  { name: 'Migration20261124173700_merge_request_deployments', class: Migration20261124173700_merge_request_deployments },
 ];

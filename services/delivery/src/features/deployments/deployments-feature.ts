@@ -10,17 +10,23 @@ import { deploymentsRoutes } from './deployments-routes.ts';
 import { PgEnvironmentStore } from './environments-store.ts';
 import { EnvironmentsService } from './environments-service.ts';
 import { environmentsRoutes } from './environments-routes.ts';
+import type { DeployedMergeRequests } from './deployed-merge-requests.ts';
 
 export const deploymentsEntities = [Environment, Deployment, DeploymentIid];
 
 /** Environments and the deployments to them. */
-export function createDeploymentsFeature(deps: { em: EntityManager; access: IdentityAccess }): Feature {
+export function createDeploymentsFeature(deps: {
+  em: EntityManager;
+  access: IdentityAccess;
+  mergeRequests: DeployedMergeRequests;
+}): Feature {
   const environments = new EnvironmentsService({ store: new PgEnvironmentStore(deps.em) });
-  const deployments = new DeploymentsService({ store: new PgDeploymentStore(deps.em) });
+  const deployments = new DeploymentsService({ store: new PgDeploymentStore(deps.em), mergeRequests: deps.mergeRequests });
   return {
     routes: [
       createRouter(environmentsRoutes, { access: deps.access, environments }),
       createRouter(deploymentsRoutes, { access: deps.access, deployments }),
     ],
+    stop: () => deps.mergeRequests.close(),
   };
 }

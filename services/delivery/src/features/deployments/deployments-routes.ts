@@ -1,4 +1,4 @@
-import { baseUrlOf, routesOf } from '@platform/http';
+import { baseUrlOf, pageParams, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { projectFor, ROLE } from '../access/project-access.ts';
 import type { DeploymentsService } from './deployments-service.ts';
@@ -6,6 +6,8 @@ import { deploymentView } from './deployments-views.ts';
 import {
   createDeploymentBody,
   DEPLOYMENT_ORDERS,
+  deploymentMergeRequestsListShape,
+  deploymentMergeRequestsQuery,
   deploymentListQuery,
   deploymentParams,
   updateDeploymentBody,
@@ -52,6 +54,25 @@ export const deploymentsRoutes = [
     handle: async ({ caller, input, deps, request }) => {
       const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter, readableByVisitors: true });
       return deploymentView(await deps.deployments.get(project, input.deployment_id), { baseUrl: baseUrlOf(request) });
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/deployments/:deployment_id/merge_requests',
+    access: 'user',
+    scope: 'read_api',
+    input: deploymentMergeRequestsQuery,
+    handle: async ({ caller, input, deps, request, page }) => {
+      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter, readableByVisitors: true });
+      // Validated here, applied by review: the list parameters go as the caller wrote them.
+      const parameters = Object.fromEntries(
+        Object.keys(deploymentMergeRequestsListShape).flatMap((name) => {
+          const value = request.query[name];
+          return typeof value === 'string' ? [[name, value]] : [];
+        }),
+      );
+      return page(pageParams(input), await deps.deployments.mergeRequests(project, input.deployment_id, { caller, parameters }));
     },
   }),
 

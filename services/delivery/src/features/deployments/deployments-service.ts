@@ -6,6 +6,7 @@ import type { ProjectAccess } from '@platform/identity-client';
 import type { DeploymentStatus } from './deployment.entity.ts';
 import type { DeploymentFilter, DeploymentOrder, PgDeploymentStore, PlacedDeployment } from './deployments-store.ts';
 import { environmentEventData, newEnvironment } from './environments-service.ts';
+import type { DeployedMergeRequests, DeployedMergeRequestsPage } from './deployed-merge-requests.ts';
 
 /**
  * The statuses a deployment may move to from each status, as GitLab's deployment state machine
@@ -28,7 +29,7 @@ const TRANSITION_EVENTS: Record<DeploymentStatus, string> = {
   canceled: 'cancel',
 };
 
-export function deploymentEventData(project: ProjectAccess, placed: PlacedDeployment) {
+export function deploymentEventData(project: ProjectAccess, placed: PlacedDeployment & { previousSha: string }) {
   const { deployment, environment } = placed;
   return {
     projectId: project.id,
@@ -44,14 +45,17 @@ export function deploymentEventData(project: ProjectAccess, placed: PlacedDeploy
     userId: deployment.userId ?? 0,
     createdAt: deployment.createdAt.toISOString(),
     finishedAt: deployment.finishedAt?.toISOString() ?? '',
+    previousSha: placed.previousSha,
   };
 }
 
 export class DeploymentsService {
   readonly #store: PgDeploymentStore;
+  readonly #mergeRequests: DeployedMergeRequests;
 
-  constructor(deps: { store: PgDeploymentStore }) {
+  constructor(deps: { store: PgDeploymentStore; mergeRequests: DeployedMergeRequests }) {
     this.#store = deps.store;
+    this.#mergeRequests = deps.mergeRequests;
   }
 
   list(
@@ -59,6 +63,28 @@ export class DeploymentsService {
     options: { filter: DeploymentFilter; order: { by: DeploymentOrder; sort: 'asc' | 'desc' }; window: PageWindow },
   ): Promise<Page<PlacedDeployment>> {
     return this.#store.list(project.id, options);
+  }
+
+  /**
+   * The merge requests a deployment shipped, as review lists them for the caller: merged between
+   * the environment's previous successful deployment and this one. GitLab links them when a
+   * deployment succeeds, so a deployment that did not succeed shipped none.
+   */
+  async mergeRequests(
+    project: ProjectAccess,
+    id: number,
+    options: { caller: AuthenticatedCaller; parameters: Record<string, string> },
+  ): Promise<DeployedMergeRequestsPage> {
+    const { deployment } = await this.get(project, id);
+    if (deployment.status !== 'success') return { items: [], total: 0 };
+    const previous = await this.#store.previousSuccessful(deployment);
+    return this.#mergeRequests.list({
+      caller: options.caller,
+      projectId: project.id,
+      sha: deployment.sha,
+      previousSha: previous?.sha ?? '',
+      parameters: options.parameters,
+    });
   }
 
   async get(project: ProjectAccess, id: number): Promise<PlacedDeployment> {

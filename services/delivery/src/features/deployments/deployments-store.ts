@@ -62,6 +62,15 @@ export class PgDeploymentStore {
     return deployment ? (await this.#placed([deployment]))[0]! : null;
   }
 
+  /** The environment's last successful deployment before `deployment` (by id, as GitLab orders them). */
+  previousSuccessful(deployment: Deployment, em: EntityManager = this.#em.fork()): Promise<Deployment | null> {
+    return em.findOne(
+      Deployment,
+      { environmentId: deployment.environmentId, status: 'success', id: { $lt: deployment.id } },
+      { orderBy: { id: 'desc' } },
+    );
+  }
+
   /**
    * Records a deployment to the environment named `environment.name`, creating that environment
    * on its first deployment; the next iid of the project is taken in the same transaction.
@@ -70,7 +79,7 @@ export class PgDeploymentStore {
     projectId: number;
     environment: NewEnvironment;
     deployment: NewDeployment;
-    events: (placed: PlacedDeployment & { environmentCreated: boolean }) => OutgoingEvent[];
+    events: (placed: PlacedDeployment & { environmentCreated: boolean; previousSha: string }) => OutgoingEvent[];
     actor: EventActor | null;
   }): Promise<PlacedDeployment> {
     return this.#em.fork().transactional(async (em) => {
@@ -105,7 +114,8 @@ export class PgDeploymentStore {
         finishedAt: finished ? now : null,
       });
       await em.flush();
-      for (const event of options.events({ deployment, environment, environmentCreated: inserted.length > 0 })) {
+      const previousSha = await this.#previousShaOnSuccess(deployment, em);
+      for (const event of options.events({ deployment, environment, environmentCreated: inserted.length > 0, previousSha })) {
         recordEvent(em, { ...event, actor: options.actor });
       }
       return { deployment, environment };
@@ -116,7 +126,7 @@ export class PgDeploymentStore {
   updateStatus(options: {
     target: Deployment;
     status: DeploymentStatus;
-    events: (placed: PlacedDeployment) => OutgoingEvent[];
+    events: (placed: PlacedDeployment & { previousSha: string }) => OutgoingEvent[];
     actor: EventActor | null;
   }): Promise<PlacedDeployment | null> {
     return this.#em.fork().transactional(async (em) => {
@@ -126,9 +136,16 @@ export class PgDeploymentStore {
       const finished = options.status !== 'created' && options.status !== 'running';
       em.assign(deployment, { status: options.status, updatedAt: now, ...(finished ? { finishedAt: now } : {}) });
       const environment = await em.findOneOrFail(Environment, { id: deployment.environmentId });
-      for (const event of options.events({ deployment, environment })) recordEvent(em, { ...event, actor: options.actor });
+      const previousSha = await this.#previousShaOnSuccess(deployment, em);
+      for (const event of options.events({ deployment, environment, previousSha })) recordEvent(em, { ...event, actor: options.actor });
       return { deployment, environment };
     });
+  }
+
+  /** What a success event tells consumers: the sha deployed before, for the merge requests shipped in between. */
+  async #previousShaOnSuccess(deployment: Deployment, em: EntityManager): Promise<string> {
+    if (deployment.status !== 'success') return '';
+    return (await this.previousSuccessful(deployment, em))?.sha ?? '';
   }
 
   async #placed(deployments: Deployment[]): Promise<PlacedDeployment[]> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { params } from '@platform/http';
+import { pageShape, params } from '@platform/http';
 import { DEPLOYMENT_STATUSES } from './deployment.entity.ts';
 import { ENVIRONMENT_STATES, ENVIRONMENT_TIERS } from './environment.entity.ts';
 
@@ -16,6 +16,28 @@ export const deploymentListQuery = z.object({
 });
 
 export const deploymentParams = z.object({ id: params.idOrPath(), deployment_id: positiveId() });
+
+/**
+ * The merge request list parameters a deployment's merge requests take, as GitLab's merge request
+ * lists take them; review validates them again and applies them.
+ */
+export const deploymentMergeRequestsListShape = {
+  state: z.enum(['opened', 'closed', 'locked', 'merged', 'all']).optional(),
+  order_by: z.enum(['created_at', 'updated_at', 'title']).optional(),
+  sort: z.enum(['asc', 'desc']).optional(),
+  view: z.enum(['simple']).optional(),
+  labels: z.string().max(1024).optional(),
+  author_id: params.integer().optional(),
+  author_username: z.string().max(255).optional(),
+  search: z.string().max(255).optional(),
+  created_after: params.datetime().optional(),
+  created_before: params.datetime().optional(),
+  updated_after: params.datetime().optional(),
+  updated_before: params.datetime().optional(),
+  ...pageShape,
+};
+
+export const deploymentMergeRequestsQuery = deploymentParams.extend(deploymentMergeRequestsListShape);
 
 /** GitLab creates deployments only in these statuses; `created` comes from pipelines, which do not run here. */
 export const CREATE_STATUSES = ['running', 'success', 'failed', 'canceled'] as const;

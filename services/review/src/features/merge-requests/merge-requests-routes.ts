@@ -20,12 +20,14 @@ import {
 import { MergeRequestRefusal, rebaseInProgress, type MergeRequestScope, type MergeRequestsService } from './merge-requests-service.ts';
 import type { MergeRequestFilter, Presence } from './merge-requests-store.ts';
 import type { UserDirectory } from './user-directory.ts';
+import type { PgMergeRequestDeploymentStore } from '../deployments/merge-request-deployments-store.ts';
 
 export interface MergeRequestsRouteDeps {
   access: IdentityAccess;
   repositories: RepositoriesService;
   mergeRequests: MergeRequestsService;
   users: UserDirectory;
+  deployments: PgMergeRequestDeploymentStore;
 }
 
 const route = routesOf<MergeRequestsRouteDeps>('review');
@@ -66,7 +68,7 @@ const presenceOfId = () =>
     return value.toLowerCase() === 'none' ? { kind: 'none' } : { kind: 'any' };
   });
 
-const listShape = {
+export const listShape = {
   state: z.enum(['opened', 'closed', 'locked', 'merged', 'all']).default('all'),
   order_by: z.enum(['created_at', 'updated_at', 'title']).default('created_at'),
   sort: z.enum(['asc', 'desc']).default('desc'),
@@ -124,11 +126,11 @@ function labelsPresence(labels: string | undefined): Presence<string[]> | undefi
   return { kind: 'is', value: names };
 }
 
-/** No list matches: a filter on something this platform never records for merge requests (reactions, milestones, deployments). */
+/** No list matches: a filter on something this platform never records for merge requests (reactions, milestones). */
 const NOTHING: MergeRequestFilter = { iids: [] };
 
 /** The filter a list's parameters ask for; usernames are resolved among the users merge requests name. */
-async function filterOf(
+export async function filterOf(
   deps: MergeRequestsRouteDeps,
   caller: AuthenticatedCaller,
   input: ListInput,
@@ -185,18 +187,23 @@ async function filterOf(
   if (input.created_before) filter.createdBefore = input.created_before;
   if (input.updated_after) filter.updatedAfter = input.updated_after;
   if (input.updated_before) filter.updatedBefore = input.updated_before;
-  // Merge requests carry no milestone, reaction or deployment yet: a filter asking for one matches none.
+  // Merge requests carry no milestone or reaction yet: a filter asking for one matches none.
   if (input.milestone !== undefined && !/^none$/i.test(input.milestone)) return { ...filter, ...NOTHING };
   if (input.my_reaction_emoji !== undefined && !/^none$/i.test(input.my_reaction_emoji)) return { ...filter, ...NOTHING };
   if (input.not?.milestone !== undefined && /^none$/i.test(input.not.milestone)) return { ...filter, ...NOTHING };
   if (input.not?.my_reaction_emoji !== undefined && /^none$/i.test(input.not.my_reaction_emoji)) return { ...filter, ...NOTHING };
-  if (input.environment !== undefined || input.deployed_after !== undefined || input.deployed_before !== undefined)
-    return { ...filter, ...NOTHING };
+  if (input.environment !== undefined || input.deployed_after !== undefined || input.deployed_before !== undefined) {
+    filter.ids = await deps.deployments.mergeRequestIds({
+      environment: input.environment,
+      deployedAfter: input.deployed_after,
+      deployedBefore: input.deployed_before,
+    });
+  }
   return filter;
 }
 
 /** One page of merge requests, each shown as its project names it. */
-async function listPage(options: {
+export async function listPage(options: {
   deps: MergeRequestsRouteDeps;
   caller: AuthenticatedCaller;
   input: ListInput;

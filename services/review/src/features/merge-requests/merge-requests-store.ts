@@ -12,6 +12,7 @@ export type Presence<Value> = { kind: 'none' } | { kind: 'any' } | { kind: 'is';
 /** What the merge request lists filter on; each field is optional and they all apply together. */
 export interface MergeRequestFilter {
   projectIds?: number[];
+  ids?: number[];
   /** Merge requests of projects in this group or its subgroups. */
   groupId?: number;
   iids?: number[];
@@ -101,6 +102,7 @@ export function whereOf(filter: MergeRequestFilter): Where {
   const all: Where[] = [];
   if (filter.projectIds) all.push({ projectId: { $in: filter.projectIds } });
   if (filter.groupId !== undefined) all.push({ targetNamespaceIds: { $contains: [filter.groupId] } });
+  if (filter.ids) all.push({ id: { $in: filter.ids } });
   if (filter.iids) all.push({ iid: { $in: filter.iids } });
   if (filter.states) all.push({ state: { $in: filter.states } });
   if (filter.authorId !== undefined) all.push({ authorId: filter.authorId });

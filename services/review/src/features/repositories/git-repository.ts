@@ -197,6 +197,13 @@ export class GitRepository {
     return { count: Number(count.trim()), titles: titles.split('\n').filter(Boolean) };
   }
 
+  /** The shas of the commits `head` has that none of `excluded` has. */
+  async commitIds(options: { head: string; excluded: string[] }): Promise<string[]> {
+    const range = [options.head, ...options.excluded.map((sha) => `^${sha}`)];
+    const { stdout } = await this.#git(['rev-list', '--end-of-options', ...range]);
+    return stdout.split('\n').filter(Boolean);
+  }
+
   /** Whether `ancestor` is reachable from `descendant`. */
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
     const { exitCode } = await this.#git(['merge-base', '--is-ancestor', ancestor, descendant], [1]);

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { requireUser } from '@platform/auth';
+import { ForbiddenError } from '@platform/errors';
+import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
+import { pageParams, parseParams } from '@platform/http';
+import type { Logger } from '@platform/logger';
+import { ReviewServiceService, type ListDeployedMergeRequestsResponse, type ReviewServiceServer } from '@platform/proto/review/v1';
+import { mayReadCode } from '../repositories/repository-access.ts';
+import { mergeRequestsDeployedBetween } from './deployed-merge-requests.ts';
+import { filterOf, listPage, listShape, type MergeRequestsRouteDeps } from './merge-requests-routes.ts';
+
+const listParameters = z.object(listShape);
+
+/** What other services ask about merge requests, for the user they act for. */
+export function mergeRequestsGrpc(options: { deps: MergeRequestsRouteDeps; logger: Logger }): GrpcServiceBinding {
+  const { deps } = options;
+  const implementation: ReviewServiceServer = {
+    listDeployedMergeRequests: unaryHandler(options.logger, async (request, context): Promise<ListDeployedMergeRequestsResponse> => {
+      const caller = requireUser(context.caller);
+      const project = await deps.access.project({ idOrPath: String(request.projectId), caller });
+      if (!mayReadCode(project)) throw new ForbiddenError();
+      const input = parseParams(listParameters, request.parameters);
+      const deployed = await mergeRequestsDeployedBetween({
+        mergeRequests: deps.mergeRequests,
+        repository: await deps.repositories.ensure(project.id),
+        sha: request.sha,
+        previousSha: request.previousSha,
+      });
+      const filter = await filterOf(deps, caller, input, 'all');
+      const iids = deployed.map((mergeRequest) => mergeRequest.iid);
+      filter.projectIds = [project.id];
+      filter.iids = filter.iids ? filter.iids.filter((iid) => iids.includes(iid)) : iids;
+      const { items, total } = await listPage({
+        deps,
+        caller,
+        input,
+        filter,
+        window: pageParams(input),
+        projectOf: async () => project,
+        fromOwnProject: true,
+        acrossProjects: false,
+      });
+      return { mergeRequestsJson: items.map((view) => JSON.stringify(view)), total };
+    }),
+  };
+  return { definition: ReviewServiceService, implementation, scopes: { listDeployedMergeRequests: ['read_api'] } };
+}
