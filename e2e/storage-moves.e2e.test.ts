@@ -162,6 +162,12 @@ describe('repository storage moves', () => {
     expect(after).toMatchObject({ storage: 'second', read_only: false, disk_path: before.disk_path });
     expect(existsSync(original)).toBe(false);
     expect(existsSync(directoryOf('second', after.disk_path))).toBe(true);
+    // The administrators' project view follows, from review's event.
+    const shown = await waitFor(async () => {
+      const found = await gateway.get(`/api/v4/projects/${project.id}`).set(asRoot);
+      return found.body.repository_storage === 'second' ? found.body : undefined;
+    });
+    expect(shown.repository_storage).toBe('second');
 
     // The push refused during the move goes through now; a fresh clone sees it.
     expect((await git(['push', '-q', 'origin', 'HEAD:main'], clone)).code).toBe(0);
@@ -233,6 +239,15 @@ describe('repository storage moves', () => {
       .set(asRoot)
       .send({ name: 't', scopes: ['api'] });
     const asUser = { 'PRIVATE-TOKEN': token.body.token as string };
+    // Only administrators see where a repository lives.
+    const member = await gateway
+      .post(`/api/v4/projects/${project.id}/members`)
+      .set(asRoot)
+      .send({ user_id: user.body.id, access_level: 40 });
+    expect(member.status).toBe(201);
+    const ownView = await gateway.get(`/api/v4/projects/${project.id}`).set(asUser);
+    expect(ownView.status).toBe(200);
+    expect(ownView.body).not.toHaveProperty('repository_storage');
     expect((await gateway.get('/api/v4/project_repository_storage_moves').set(asUser)).status).toBe(403);
     expect((await gateway.get('/api/v4/project_repository_storage_moves')).status).toBe(401);
     expect(
@@ -261,6 +276,11 @@ describe('repository_storages_weighted', () => {
       { intervalMs: 500 },
     );
     expect((await repositoryRow(placed.id)).storage).toBe('second');
+    const placedView = await waitFor(async () => {
+      const found = await gateway.get(`/api/v4/projects/${placed.id}`).set(asRoot);
+      return found.body.repository_storage === 'second' ? found.body : undefined;
+    });
+    expect(placedView.repository_storage).toBe('second');
 
     const bulk = await gateway.post('/api/v4/project_repository_storage_moves').set(asRoot).send({ source_storage_name: 'default' });
     expect(bulk.status).toBe(202);

@@ -30,7 +30,12 @@ const SERVICES: ServiceDefinition[] = [
     ports: { HTTP_PORT: 3001, GRPC_PORT: 50051 },
     gatewayVariable: 'IDENTITY_URL',
     database: true,
-    env: (options) => ({ ROOT_TOKEN: options.rootToken, DATA_DIR: path.join(options.dataDir, 'identity') }),
+    env: (options) => ({
+      ROOT_TOKEN: options.rootToken,
+      DATA_DIR: path.join(options.dataDir, 'identity'),
+      // Identity follows review's events (where repositories live): its consumer group is the platform's own.
+      KAFKA_GROUP_ID: options.kafkaNamespace ? `identity.${options.kafkaNamespace}` : 'identity',
+    }),
   },
   {
     name: 'review',

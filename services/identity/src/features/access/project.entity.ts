@@ -80,6 +80,8 @@ export const Project = defineEntity({
     containerExpirationPolicyNameRegex: p.text().nullable().default('.*'),
     containerExpirationPolicyNameRegexKeep: p.text().nullable(),
     containerExpirationPolicyNextRunAt: p.datetime().nullable(),
+    /** The storage review keeps the project's repository on, as its `review.repository.storage_changed` events tell. */
+    repositoryStorage: p.text().default('default'),
     lastActivityAt: p.datetime().onCreate(() => new Date()),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p

@@ -25,6 +25,8 @@ export interface ProjectViewData {
   /** Owners of personal namespaces, by namespace id. */
   owners: Map<number, User>;
   customAttributes?: Map<number, CustomAttribute[]>;
+  /** Administrators see `repository_storage`, as in GitLab (`change_repository_storage`). */
+  showRepositoryStorage?: boolean;
 }
 
 export interface ProjectPermissions {
@@ -167,6 +169,7 @@ export function projectView(
     merge_method: project.mergeMethod,
     squash_option: project.squashOption,
     ...(attributes ? { custom_attributes: attributes.map(({ key, value }) => ({ key, value })) } : {}),
+    ...(data.showRepositoryStorage ? { repository_storage: project.repositoryStorage } : {}),
     ...(options.permissions
       ? {
           permissions: {

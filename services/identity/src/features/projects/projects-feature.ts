@@ -1,6 +1,8 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { EntityManager, Orm } from '@platform/db';
+import { onEvent } from '@platform/events';
 import { createRouter } from '@platform/http';
+import { reviewEvents } from '@platform/review-client';
 import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
 import type { AccessCore } from '../access/access-core.ts';
@@ -70,5 +72,6 @@ export function createProjectsFeature(deps: {
       createRouter(projectTransferRoutes, { transfers, projects, access: access.policy, views: deps.views }),
     ],
     rpcs: [projectsGrpc({ orm: deps.orm, access: access.policy, projects, logger: deps.logger })],
+    consumes: [onEvent(reviewEvents.repositoryStorageChanged, ({ projectId, storage }) => store.setRepositoryStorage(projectId, storage))],
   };
 }

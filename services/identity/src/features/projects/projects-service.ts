@@ -228,6 +228,7 @@ export class ProjectsService {
       shares: await this.#projects.visibleSharesOf(viewer, ids),
       owners,
       ...(options.customAttributes ? { customAttributes: await this.#customAttributes.listFor(ids) } : {}),
+      ...(isAdmin(viewer) ? { showRepositoryStorage: true } : {}),
     };
   }
 

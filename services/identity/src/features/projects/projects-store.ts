@@ -85,6 +85,8 @@ export interface ProjectStore {
   findShare(projectId: number, groupId: number): Promise<ProjectGroupLink | null>;
   insertShare(link: Pick<ProjectGroupLink, 'projectId' | 'groupId' | 'groupAccess' | 'expiresAt'>): Promise<ProjectGroupLink>;
   removeShare(link: ProjectGroupLink): Promise<void>;
+  /** Records where review keeps the project's repository now (nothing when the project is gone). */
+  setRepositoryStorage(projectId: number, storage: string): Promise<void>;
 }
 
 /** Taken names and paths are validation errors in GitLab, named by field. */
@@ -113,6 +115,11 @@ export class PgProjectStore implements ProjectStore {
   constructor(options: { em: EntityManager; namespaces: NamespaceStore }) {
     this.#em = options.em;
     this.#namespaces = options.namespaces;
+  }
+
+  async setRepositoryStorage(projectId: number, storage: string): Promise<void> {
+    if (projectId > MAX_ID) return;
+    await this.#em.fork().nativeUpdate(Project, { id: projectId }, { repositoryStorage: storage });
   }
 
   findById(id: number): Promise<Project | null> {
