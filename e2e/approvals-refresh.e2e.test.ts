@@ -138,6 +138,27 @@ describe("a merge request's approvals_before_merge", () => {
     expect(deprecated.body).toMatchObject({ approvals_required: 3, approvals_left: 2 });
     expect((await gateway.get(mergeRequest).set(author.headers)).body.approvals_before_merge).toBe(3);
   });
+
+  it('keeps approvals through a push when reset_approvals_on_push is off, and lets the author approve when allowed', async () => {
+    const mergeRequest = `${project()}/merge_requests/1`;
+    const settings = await gateway
+      .post(`${project()}/approvals`)
+      .set(maintainer.headers)
+      .send({ reset_approvals_on_push: false, merge_requests_author_approval: true });
+    expect(settings.body).toMatchObject({ reset_approvals_on_push: false, merge_requests_author_approval: true });
+    await commit({ 'counted.txt': 'two\n' }, 'Count again');
+    await pushBranch('counted');
+    const kept = await gateway.get(`${mergeRequest}/approvals`).set(author.headers);
+    expect(kept.body).toMatchObject({ approved_by: [{ user: { id: reviewer.id } }], user_can_approve: true, approvals_left: 2 });
+    const byAuthor = await gateway.post(`${mergeRequest}/approve`).set(author.headers);
+    expect(byAuthor.status).toBe(201);
+    expect(byAuthor.body.approvals_left).toBe(1);
+    const restored = await gateway
+      .post(`${project()}/approvals`)
+      .set(maintainer.headers)
+      .send({ reset_approvals_on_push: true, merge_requests_author_approval: false });
+    expect(restored.status).toBe(201);
+  });
 });
 
 describe('committers of a merge request', () => {
@@ -221,6 +242,22 @@ describe('code owner rules', () => {
     await commit({ CODEOWNERS: '*.md @rf-maintainer\n' }, 'New owners');
     await pushBranch('main');
     expect(await codeOwnerRules()).toEqual([{ name: '*.md', users: [maintainer.id] }]);
+  });
+
+  it('cannot be updated or deleted, as GitLab refuses system rules, and stay as they are', async () => {
+    const state = await gateway.get(`${mergeRequest}/approval_state`).set(author.headers);
+    const rule = state.body.rules.find((candidate: { rule_type: string }) => candidate.rule_type === 'code_owner');
+    const edit = await gateway
+      .put(`${mergeRequest}/approval_rules/${rule.id}`)
+      .set(maintainer.headers)
+      .send({ name: 'mine', approvals_required: 3 });
+    expect(edit.status).toBe(403);
+    expect(edit.body).toEqual({ message: ['Prohibited'] });
+    const removal = await gateway.delete(`${mergeRequest}/approval_rules/${rule.id}`).set(maintainer.headers);
+    expect(removal.status).toBe(403);
+    expect(removal.body).toEqual({ message: ['Prohibited'] });
+    const after = await gateway.get(`${mergeRequest}/approval_rules`).set(author.headers);
+    expect(after.body).toEqual([expect.objectContaining({ id: rule.id, name: rule.name, approvals_required: rule.approvals_required })]);
   });
 
   it('follow the new target when the merge request is retargeted, as a new diff version', async () => {

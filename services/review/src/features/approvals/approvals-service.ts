@@ -28,6 +28,8 @@ import { CODE_OWNERS_PATHS, entriesOwning, parseCodeOwners } from './code-owners
 /** Rule types no one edits: GitLab makes them from CODEOWNERS and security reports. */
 const SYSTEM_RULE_TYPES = new Set(['code_owner', 'report_approver']);
 const BRANCH_PREFIX = 'refs/heads/';
+/** GitLab's refusal to change a system rule: its approval rule services' 403 with `["Prohibited"]`. */
+const prohibited = () => new MergeRequestRefusal(403, { message: ['Prohibited'] });
 /** GitLab's name of the rule every eligible member may satisfy. */
 const ANY_APPROVER_NAME = 'All Members';
 
@@ -310,9 +312,9 @@ export class ApprovalsService {
     ruleId: number,
     input: Partial<RuleInput>,
   ): Promise<ApprovalRule> {
-    const rule = await this.mergeRequestRule(mergeRequest, ruleId);
-    if (SYSTEM_RULE_TYPES.has(rule.ruleType)) throw new ForbiddenError();
     await this.#requireOverridable(project.id);
+    const rule = await this.mergeRequestRule(mergeRequest, ruleId);
+    if (SYSTEM_RULE_TYPES.has(rule.ruleType)) throw prohibited();
     return this.#updateRule(project, caller, rule, mergeRequest.iid, input);
   }
 
@@ -322,9 +324,9 @@ export class ApprovalsService {
     mergeRequest: MergeRequest,
     ruleId: number,
   ): Promise<void> {
-    const rule = await this.mergeRequestRule(mergeRequest, ruleId);
-    if (SYSTEM_RULE_TYPES.has(rule.ruleType)) throw new ForbiddenError();
     await this.#requireOverridable(project.id);
+    const rule = await this.mergeRequestRule(mergeRequest, ruleId);
+    if (SYSTEM_RULE_TYPES.has(rule.ruleType)) throw prohibited();
     await this.#store.deleteRule(rule, {
       events: [reviewEvents.approvalRuleDeleted.event(ruleEventData(project, rule, mergeRequest.iid))],
       actor: actorOf(caller),

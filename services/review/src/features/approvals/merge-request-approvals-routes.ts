@@ -187,12 +187,14 @@ export const mergeRequestApprovalsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
-      const rule = await deps.approvals.updateMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id, {
-        name: input.name,
-        approvalsRequired: input.approvals_required,
-        userIds: input.user_ids,
-        groupIds: input.group_ids,
-      });
+      const rule = await answered(
+        deps.approvals.updateMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id, {
+          name: input.name,
+          approvalsRequired: input.approvals_required,
+          userIds: input.user_ids,
+          groupIds: input.group_ids,
+        }),
+      );
       const [view] = await rulesView(deps, caller, project.id, [rule]);
       return view;
     },
@@ -206,7 +208,7 @@ export const mergeRequestApprovalsRoutes = [
     input: z.object({ ...perMergeRequest, approval_rule_id: positive() }),
     handle: async ({ caller, input, deps }) => {
       const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
-      await deps.approvals.deleteMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id);
+      await answered(deps.approvals.deleteMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id));
     },
   }),
 ];
