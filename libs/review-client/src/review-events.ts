@@ -5,9 +5,12 @@
 import { defineEvent } from '@platform/events';
 import {
   ApprovalRuleChanged,
+  IssueChanged,
+  LabelChanged,
   MergeRequestApprovalChanged,
   MergeRequestChanged,
   NoteChanged,
+  MilestoneChanged,
   ProtectedBranchChanged,
   RepositoryPushed,
   RepositoryStorageChanged,
@@ -44,4 +47,16 @@ export const reviewEvents = {
   storageMoveCleanupFailed: defineEvent('review.repository_storage_move.cleanup_failed', RepositoryStorageMoveChanged, {
     topic: REVIEW_TOPIC,
   }),
+  labelCreated: defineEvent('review.label.created', LabelChanged, { topic: REVIEW_TOPIC }),
+  labelUpdated: defineEvent('review.label.updated', LabelChanged, { topic: REVIEW_TOPIC }),
+  labelDeleted: defineEvent('review.label.deleted', LabelChanged, { topic: REVIEW_TOPIC }),
+  milestoneCreated: defineEvent('review.milestone.created', MilestoneChanged, { topic: REVIEW_TOPIC }),
+  milestoneUpdated: defineEvent('review.milestone.updated', MilestoneChanged, { topic: REVIEW_TOPIC }),
+  milestoneClosed: defineEvent('review.milestone.closed', MilestoneChanged, { topic: REVIEW_TOPIC }),
+  milestoneReopened: defineEvent('review.milestone.reopened', MilestoneChanged, { topic: REVIEW_TOPIC }),
+  milestoneDeleted: defineEvent('review.milestone.deleted', MilestoneChanged, { topic: REVIEW_TOPIC }),
+  issueCreated: defineEvent('review.issue.created', IssueChanged, { topic: REVIEW_TOPIC }),
+  issueUpdated: defineEvent('review.issue.updated', IssueChanged, { topic: REVIEW_TOPIC }),
+  issueClosed: defineEvent('review.issue.closed', IssueChanged, { topic: REVIEW_TOPIC }),
+  issueReopened: defineEvent('review.issue.reopened', IssueChanged, { topic: REVIEW_TOPIC }),
 };

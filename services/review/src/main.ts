@@ -3,7 +3,7 @@ import { actorOf } from '@platform/auth';
 import { applicationSettingsFeature, applicationSettingsSource, type ApplicationSettingsSource } from '@platform/admin-client';
 import { runService, type ServiceDefinition } from '@platform/service';
 import { createRouter } from '@platform/http';
-import { GrpcIdentityAccess, identityAccessFeature } from '@platform/identity-client';
+import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
 import { readConfig, type ReviewConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { Repository } from './features/repositories/repository.entity.ts';
@@ -26,21 +26,23 @@ import { MergeRequest, MergeRequestDiff } from './features/merge-requests/merge-
 import { PgMergeRequestStore } from './features/merge-requests/merge-requests-store.ts';
 import { MergeRequestsService } from './features/merge-requests/merge-requests-service.ts';
 import { mergeRequestsRoutes } from './features/merge-requests/merge-requests-routes.ts';
-import { GrpcUserDirectory } from './features/merge-requests/user-directory.ts';
 import { mergeRequestsGrpc } from './features/merge-requests/merge-requests-grpc.ts';
 import { MergeRequestDeployment } from './features/deployments/merge-request-deployment.entity.ts';
 import { PgMergeRequestDeploymentStore } from './features/deployments/merge-request-deployments-store.ts';
 import { deploymentEventHandlers } from './features/deployments/deployment-events.ts';
+import { GrpcUserDirectory, type UserDirectory } from './features/merge-requests/user-directory.ts';
 import { approvalsEntities, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
 import { createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
 import { createSubscriptionsFeature, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
 import { createStorageMovesFeature, storageMovesEntities } from './features/storage-moves/storage-moves-feature.ts';
 
-/** `applicationSettings` replaces the admin service's settings (tests give fixed ones). */
+import { createLabelsFeature, labelsEntities } from './features/labels/labels-feature.ts';
+
+/** `applicationSettings` replaces the admin service's settings, `identityAccess` and `users` the gRPC clients to identity (tests give fakes). */
 export function reviewService(
   config: ReviewConfig,
-  clients: { applicationSettings?: ApplicationSettingsSource } = {},
+  clients: { applicationSettings?: ApplicationSettingsSource; identityAccess?: IdentityAccess; users?: UserDirectory } = {},
 ): ServiceDefinition<ReviewConfig> {
   return {
     name: 'review',
@@ -56,6 +58,7 @@ export function reviewService(
       ...notesEntities,
       ...subscriptionsEntities,
       ...storageMovesEntities,
+      ...labelsEntities,
     ],
     migrations,
     publishes: [REVIEW_TOPIC],
@@ -73,7 +76,7 @@ export function reviewService(
         });
       const storages = new RepositoryStorages(config.REPOSITORY_STORAGES);
       const repositoryStore = new PgRepositoryStore(em);
-      const access = new GrpcIdentityAccess(identity);
+      const access = clients.identityAccess ?? new GrpcIdentityAccess(identity);
       const defaultBranch = new IdentityDefaultBranch(identity);
       const directory = new GrpcApproverDirectory(identity);
       const protectedBranches = new ProtectedBranchesService({ store: new PgProtectedBranchStore(em), groups: directory });
@@ -95,7 +98,8 @@ export function reviewService(
         },
       });
       const branches = new BranchesService({ repositories });
-      const users = new GrpcUserDirectory(identity);
+      const planning = createLabelsFeature({ em, access });
+      const users = clients.users ?? new GrpcUserDirectory(identity);
       const mergeRequests = new MergeRequestsService({ store: new PgMergeRequestStore(em), repositories, protectedBranches, logger });
       repositories.onRefsChanged(({ projectId, changes }) => mergeRequests.onRefsChanged(projectId, changes));
       const deployments = new PgMergeRequestDeploymentStore(em);
@@ -133,10 +137,11 @@ export function reviewService(
           start: () => preReceiveHook.install(),
           stop: () => {
             defaultBranch.close();
-            users.close();
+            if (users instanceof GrpcUserDirectory) users.close();
             directory.close();
           },
         },
+        planning.feature,
         createApprovalsFeature({ em, directory, access, repositories, mergeRequests, protectedBranches, users }),
         createNotesFeature({ em, access, mergeRequests, users }),
         createSubscriptionsFeature({ em, access, repositories, mergeRequests, users, deployments }),

@@ -128,6 +128,38 @@ export interface RepositoryStorageChanged {
   storage: string;
 }
 
+/** A project label as it is after the change; for a deletion, as it was. */
+export interface LabelChanged {
+  projectId: number;
+  labelId: number;
+  name: string;
+  /** `#RRGGBB`. */
+  color: string;
+}
+
+/** A project milestone as it is after the change; for a deletion, as it was. */
+export interface MilestoneChanged {
+  projectId: number;
+  milestoneId: number;
+  /** The number within the project. */
+  iid: number;
+  title: string;
+  /** active or closed. */
+  state: string;
+}
+
+/** An issue as it is after the change the event's type names. */
+export interface IssueChanged {
+  projectId: number;
+  issueId: number;
+  /** The number within the project (`#iid`). */
+  iid: number;
+  title: string;
+  /** opened or closed. */
+  state: string;
+  authorId: number;
+}
+
 function createBaseRepositoryPushed(): RepositoryPushed {
   return { projectId: 0, ref: "", before: "", after: "", commitCount: 0, commitTitles: [] };
 }
@@ -1758,6 +1790,433 @@ export const RepositoryStorageChanged: MessageFns<RepositoryStorageChanged> = {
     const message = createBaseRepositoryStorageChanged();
     message.projectId = object.projectId ?? 0;
     message.storage = object.storage ?? "";
+    return message;
+  },
+};
+
+function createBaseLabelChanged(): LabelChanged {
+  return { projectId: 0, labelId: 0, name: "", color: "" };
+}
+
+export const LabelChanged: MessageFns<LabelChanged> = {
+  encode(message: LabelChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.labelId !== 0) {
+      writer.uint32(16).int64(message.labelId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.color !== "") {
+      writer.uint32(34).string(message.color);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LabelChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLabelChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.labelId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.color = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LabelChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      labelId: isSet(object.labelId)
+        ? globalThis.Number(object.labelId)
+        : isSet(object.label_id)
+        ? globalThis.Number(object.label_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      color: isSet(object.color) ? globalThis.String(object.color) : "",
+    };
+  },
+
+  toJSON(message: LabelChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.labelId !== 0) {
+      obj.labelId = Math.round(message.labelId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.color !== "") {
+      obj.color = message.color;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LabelChanged>, I>>(base?: I): LabelChanged {
+    return LabelChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LabelChanged>, I>>(object: I): LabelChanged {
+    const message = createBaseLabelChanged();
+    message.projectId = object.projectId ?? 0;
+    message.labelId = object.labelId ?? 0;
+    message.name = object.name ?? "";
+    message.color = object.color ?? "";
+    return message;
+  },
+};
+
+function createBaseMilestoneChanged(): MilestoneChanged {
+  return { projectId: 0, milestoneId: 0, iid: 0, title: "", state: "" };
+}
+
+export const MilestoneChanged: MessageFns<MilestoneChanged> = {
+  encode(message: MilestoneChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.milestoneId !== 0) {
+      writer.uint32(16).int64(message.milestoneId);
+    }
+    if (message.iid !== 0) {
+      writer.uint32(24).int64(message.iid);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.state !== "") {
+      writer.uint32(42).string(message.state);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MilestoneChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMilestoneChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.milestoneId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.iid = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MilestoneChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      milestoneId: isSet(object.milestoneId)
+        ? globalThis.Number(object.milestoneId)
+        : isSet(object.milestone_id)
+        ? globalThis.Number(object.milestone_id)
+        : 0,
+      iid: isSet(object.iid) ? globalThis.Number(object.iid) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+    };
+  },
+
+  toJSON(message: MilestoneChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.milestoneId !== 0) {
+      obj.milestoneId = Math.round(message.milestoneId);
+    }
+    if (message.iid !== 0) {
+      obj.iid = Math.round(message.iid);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MilestoneChanged>, I>>(base?: I): MilestoneChanged {
+    return MilestoneChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MilestoneChanged>, I>>(object: I): MilestoneChanged {
+    const message = createBaseMilestoneChanged();
+    message.projectId = object.projectId ?? 0;
+    message.milestoneId = object.milestoneId ?? 0;
+    message.iid = object.iid ?? 0;
+    message.title = object.title ?? "";
+    message.state = object.state ?? "";
+    return message;
+  },
+};
+
+function createBaseIssueChanged(): IssueChanged {
+  return { projectId: 0, issueId: 0, iid: 0, title: "", state: "", authorId: 0 };
+}
+
+export const IssueChanged: MessageFns<IssueChanged> = {
+  encode(message: IssueChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.issueId !== 0) {
+      writer.uint32(16).int64(message.issueId);
+    }
+    if (message.iid !== 0) {
+      writer.uint32(24).int64(message.iid);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.state !== "") {
+      writer.uint32(42).string(message.state);
+    }
+    if (message.authorId !== 0) {
+      writer.uint32(48).int64(message.authorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssueChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.issueId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.iid = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.authorId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IssueChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      issueId: isSet(object.issueId)
+        ? globalThis.Number(object.issueId)
+        : isSet(object.issue_id)
+        ? globalThis.Number(object.issue_id)
+        : 0,
+      iid: isSet(object.iid) ? globalThis.Number(object.iid) : 0,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      authorId: isSet(object.authorId)
+        ? globalThis.Number(object.authorId)
+        : isSet(object.author_id)
+        ? globalThis.Number(object.author_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: IssueChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.issueId !== 0) {
+      obj.issueId = Math.round(message.issueId);
+    }
+    if (message.iid !== 0) {
+      obj.iid = Math.round(message.iid);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.authorId !== 0) {
+      obj.authorId = Math.round(message.authorId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IssueChanged>, I>>(base?: I): IssueChanged {
+    return IssueChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IssueChanged>, I>>(object: I): IssueChanged {
+    const message = createBaseIssueChanged();
+    message.projectId = object.projectId ?? 0;
+    message.issueId = object.issueId ?? 0;
+    message.iid = object.iid ?? 0;
+    message.title = object.title ?? "";
+    message.state = object.state ?? "";
+    message.authorId = object.authorId ?? 0;
     return message;
   },
 };

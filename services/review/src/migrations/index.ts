@@ -11,6 +11,7 @@ import { Migration20261124170300_repository_storage_moves } from './Migration202
 import { Migration20261124171500_merge_request_approvals_before_merge } from './Migration20261124171500_merge_request_approvals_before_merge.ts';
 import { Migration20261124172000_merge_request_rebase } from './Migration20261124172000_merge_request_rebase.ts';
 import { Migration20261124173700_merge_request_deployments } from './Migration20261124173700_merge_request_deployments.ts';
+import { Migration20261124180000_labels_and_milestones } from './Migration20261124180000_labels_and_milestones.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -29,4 +30,5 @@ export const migrations: MigrationObject[] = [
   },
   { name: 'Migration20261124172000_merge_request_rebase', class: Migration20261124172000_merge_request_rebase },
   { name: 'Migration20261124173700_merge_request_deployments', class: Migration20261124173700_merge_request_deployments },
+  { name: 'Migration20261124180000_labels_and_milestones', class: Migration20261124180000_labels_and_milestones },
 ];

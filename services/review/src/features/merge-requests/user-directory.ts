@@ -59,3 +59,25 @@ export class GrpcUserDirectory implements UserDirectory {
     this.#client.close();
   }
 }
+
+/** Users known in advance, for tests that run without identity. */
+export class FixedUserDirectory implements UserDirectory {
+  readonly #users: Map<number, UserSummary>;
+
+  constructor(users: Array<{ id: number; username: string }>) {
+    this.#users = new Map(
+      users.map(({ id, username }) => [
+        id,
+        { id, username, name: username, state: 'active', avatar_url: null, web_url: `http://localhost/${username}` },
+      ]),
+    );
+  }
+
+  async users(ids: number[]): Promise<Map<number, UserSummary>> {
+    return new Map(ids.flatMap((id) => (this.#users.has(id) ? [[id, this.#users.get(id) as UserSummary] as const] : [])));
+  }
+
+  async namespaceIdsOf(): Promise<number[]> {
+    return [];
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * Project labels and milestones against real PostgreSQL and Kafka (identity's answers come from a
+ * fake): GitLab's bodies and schemas, its validation messages and statuses, who may change them,
+ * and the events in the outbox.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FakeIdentityAccess } from '@platform/identity-client';
+import { startService, type RunningService } from '@platform/service';
+import { gitlabSchemaErrors, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { readConfig } from '../../config.ts';
+import { reviewService } from '../../main.ts';
+import { FixedUserDirectory } from '../merge-requests/user-directory.ts';
+
+const reporter = userCaller(41, 'reporter');
+const guest = userCaller(42, 'guest');
+const stranger = userCaller(43, 'stranger');
+const access = new FakeIdentityAccess()
+  .add({ resource: 'project', id: 7, path: 'acme/app', levels: { 41: 20, 42: 10 } })
+  .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 41: 20 } });
+const users = new FixedUserDirectory([
+  { id: 41, username: 'reporter' },
+  { id: 42, username: 'guest' },
+]);
+let harness: ServiceHarness<RunningService>;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'review-labels-'));
+  harness = await startServiceHarness({
+    label: 'review_labels',
+    env: { KAFKA_TOPIC_PREFIX: `review-test-${randomUUID()}.`, DATA_DIR: dataDir },
+    start: (env) => startService(reviewService(readConfig(env), { identityAccess: access, users })),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await harness?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const labels = (project = 7) => `/api/v4/projects/${project}/labels`;
+const milestones = (project = 7) => `/api/v4/projects/${project}/milestones`;
+
+describe('project labels', () => {
+  it('creates a label as GitLab shows it, a CSS color name stored as its hex code', async () => {
+    const created = await harness.api
+      .post(labels())
+      .set(harness.as(reporter))
+      .send({ name: 'bug', color: 'red', description: 'Something *broken*', priority: 2 });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      name: 'bug',
+      color: '#FF0000',
+      text_color: '#FFFFFF',
+      description: 'Something *broken*',
+      description_html: '<p>Something <em>broken</em></p>',
+      open_issues_count: 0,
+      closed_issues_count: 0,
+      open_merge_requests_count: 0,
+      subscribed: false,
+      priority: 2,
+      is_project_label: true,
+    });
+    const events = await harness.outboxEvents('review.label.created');
+    expect(events.at(-1)).toMatchObject({ aggregateId: '7', actor: { id: 41 }, data: { projectId: 7, name: 'bug', color: '#FF0000' } });
+  });
+
+  it('answers GitLab statuses and messages for bad input, duplicates, unknown labels and too little access', async () => {
+    const post = (body: object, caller = reporter, project = 7) => harness.api.post(labels(project)).set(harness.as(caller)).send(body);
+    expect((await post({ color: '#fff' })).body).toEqual({ error: 'name is missing' });
+    expect((await post({ name: 'x' })).status).toBe(400);
+    expect((await post({ name: 'x' })).body).toEqual({ error: 'color is missing' });
+    const badColor = await post({ name: 'x', color: 'reddish' });
+    expect(badColor.status).toBe(400);
+    expect(badColor.body).toEqual({ message: { color: ['must be a valid color code'] } });
+    expect((await post({ name: 'a,b', color: '#fff' })).body).toEqual({ message: { title: ['is invalid'] } });
+    const duplicate = await post({ name: 'bug', color: '#00FF00' });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toEqual({ message: 'Label already exists' });
+    // The same title in another project is another label.
+    expect((await post({ name: 'bug', color: '#00FF00' }, reporter, 8)).status).toBe(201);
+    const forbidden = await post({ name: 'guessed', color: '#fff' }, guest);
+    expect(forbidden.status).toBe(403);
+    expect((await post({ name: 'hidden', color: '#fff' }, stranger)).status).toBe(404);
+    const unknown = await harness.api.get(`${labels()}/nope`).set(harness.as(guest));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: '404 Label Not Found' });
+    const nothing = await harness.api.put(`${labels()}/bug`).set(harness.as(reporter)).send({});
+    expect(nothing.status).toBe(400);
+    expect(nothing.body).toEqual({ error: 'new_name, color, description, priority are missing, at least one parameter must be provided' });
+    expect((await harness.api.delete(`${labels()}/bug`).set(harness.as(guest))).status).toBe(403);
+  });
+
+  it('lists, finds by id or title, renames, and deletes labels', async () => {
+    await harness.api.post(labels()).set(harness.as(reporter)).send({ name: 'feature', color: '#6699cc' });
+    const list = await harness.api.get(`${labels()}?search=feat`).set(harness.as(guest));
+    expect(list.status).toBe(200);
+    expect(list.headers['x-total']).toBe('1');
+    expect(list.body.map((label: { name: string }) => label.name)).toEqual(['feature']);
+    const all = await harness.api.get(labels()).set(harness.as(guest));
+    expect(all.body.map((label: { name: string }) => label.name)).toEqual(['bug', 'feature']);
+    const feature = all.body[1] as { id: number };
+    expect((await harness.api.get(`${labels()}/${feature.id}`).set(harness.as(guest))).body.name).toBe('feature');
+
+    const renamed = await harness.api
+      .put(`${labels()}/feature`)
+      .set(harness.as(reporter))
+      .send({ new_name: 'enhancement', color: '#FFFF66', priority: null });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: feature.id, name: 'enhancement', color: '#FFFF66', text_color: '#1F1E24', priority: null });
+    const taken = await harness.api.put(`${labels()}/enhancement`).set(harness.as(reporter)).send({ new_name: 'bug' });
+    expect(taken.status).toBe(409);
+
+    expect((await harness.api.delete(`${labels()}/enhancement`).set(harness.as(reporter))).status).toBe(204);
+    expect((await harness.api.get(`${labels()}/enhancement`).set(harness.as(reporter))).status).toBe(404);
+    expect((await harness.outboxEvents('review.label.deleted')).at(-1)).toMatchObject({ data: { name: 'enhancement' } });
+  });
+});
+
+describe('project milestones', () => {
+  it('numbers milestones per project and shows them as GitLab does', async () => {
+    const created = await harness.api
+      .post(milestones())
+      .set(harness.as(reporter))
+      .send({ title: 'v1.0', description: 'First', start_date: '2026-01-01', due_date: '2026-02-01' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      iid: 1,
+      project_id: 7,
+      title: 'v1.0',
+      description: 'First',
+      state: 'active',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      start_date: '2026-01-01',
+      due_date: '2026-02-01',
+      expired: true,
+      web_url: 'http://localhost/acme/app/-/milestones/1',
+    });
+    const second = await harness.api.post(milestones()).set(harness.as(reporter)).send({ title: 'v2.0' });
+    expect(second.body).toMatchObject({ iid: 2, due_date: null, start_date: null, expired: null, description: null });
+    expect(gitlabSchemaErrors('milestone.json', second.body)).toEqual([]);
+    expect((await harness.api.post(milestones(8)).set(harness.as(reporter)).send({ title: 'v1.0' })).body.iid).toBe(1);
+    expect((await harness.outboxEvents('review.milestone.created')).map((event) => event.data.title)).toEqual(['v1.0', 'v2.0', 'v1.0']);
+  });
+
+  it('answers GitLab statuses and messages for bad input, duplicates, unknown milestones and too little access', async () => {
+    const post = (body: object, caller = reporter) => harness.api.post(milestones()).set(harness.as(caller)).send(body);
+    expect((await post({})).body).toEqual({ error: 'title is missing' });
+    const duplicate = await post({ title: 'v1.0' });
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body).toEqual({ message: { title: ['already being used for another group or project milestone.'] } });
+    const backwards = await post({ title: 'v3', start_date: '2026-03-01', due_date: '2026-02-01' });
+    expect(backwards.status).toBe(400);
+    expect(backwards.body).toEqual({ message: { due_date: ['must be greater than start date'] } });
+    expect((await post({ title: 'v3', due_date: '2026-02-30' })).body).toEqual({ error: 'due_date is invalid' });
+    expect((await post({ title: 'v3' }, guest)).status).toBe(403);
+    expect((await post({ title: 'v3' }, stranger)).status).toBe(404);
+    const unknown = await harness.api.get(`${milestones()}/999999`).set(harness.as(guest));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: '404 Milestone Not Found' });
+    expect((await harness.api.get(`${milestones()}/v1`).set(harness.as(guest))).status).toBe(400);
+    const nothing = await harness.api.put(`${milestones()}/1`).set(harness.as(reporter)).send({});
+    expect(nothing.body).toEqual({
+      error: 'title, description, due_date, start_date, state_event are missing, at least one parameter must be provided',
+    });
+  });
+
+  it('closes and activates milestones, and filters the list by state, title, search and iids', async () => {
+    const list = async (query: string) => {
+      const response = await harness.api.get(`${milestones()}${query}`).set(harness.as(guest));
+      expect(response.status).toBe(200);
+      return response.body.map((milestone: { title: string }) => milestone.title);
+    };
+    // Soonest due first, undated last.
+    expect(await list('')).toEqual(['v1.0', 'v2.0']);
+    const [first] = (await harness.api.get(`${milestones()}?iids[]=1`).set(harness.as(guest))).body as Array<{ id: number }>;
+    const closed = await harness.api.put(`${milestones()}/${first?.id}`).set(harness.as(reporter)).send({ state_event: 'close' });
+    expect(closed.body.state).toBe('closed');
+    expect(await list('?state=closed')).toEqual(['v1.0']);
+    expect(await list('?state=active')).toEqual(['v2.0']);
+    expect(await list('?title=v2.0')).toEqual(['v2.0']);
+    expect(await list('?search=first')).toEqual(['v1.0']);
+    expect(await list('?iids[]=2')).toEqual(['v2.0']);
+    const activated = await harness.api
+      .put(`${milestones()}/${first?.id}`)
+      .set(harness.as(reporter))
+      .send({ state_event: 'activate', due_date: null });
+    expect(activated.body).toMatchObject({ state: 'active', due_date: null, expired: null });
+    expect((await harness.outboxEvents('review.milestone.closed')).at(-1)).toMatchObject({ data: { iid: 1, state: 'closed' } });
+    expect((await harness.outboxEvents('review.milestone.reopened')).at(-1)).toMatchObject({ data: { iid: 1, state: 'active' } });
+    expect((await harness.api.delete(`${milestones()}/${first?.id}`).set(harness.as(reporter))).status).toBe(204);
+    expect(await list('')).toEqual(['v2.0']);
+  });
+});

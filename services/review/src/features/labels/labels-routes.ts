@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { InputError } from '@platform/errors';
+import { params, routesOf } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import { planningProject, REPORTER } from '../issues/issue-access.ts';
+import { projectLabelView } from './label-views.ts';
+import type { Label } from './label.entity.ts';
+import type { LabelsService } from './labels-service.ts';
+
+export interface LabelsRouteDeps {
+  access: IdentityAccess;
+  labels: LabelsService;
+}
+
+const route = routesOf<LabelsRouteDeps>('review');
+
+/** `priority`: an integer, or null / empty to remove it. */
+const priorityParam = () => z.union([params.integer().pipe(z.number().int().min(0)), z.null(), z.literal('').transform(() => null)]);
+
+const UPDATE_FIELDS = 'new_name, color, description, priority are missing, at least one parameter must be provided';
+
+async function viewsOf(deps: LabelsRouteDeps, projectId: number, labels: Label[]) {
+  const counts = await deps.labels.counts(
+    projectId,
+    labels.map((label) => label.title),
+  );
+  return labels.map((label) => projectLabelView(label, counts.get(label.title)));
+}
+
+const updateShape = {
+  new_name: z.string().max(255).optional(),
+  color: z.string().max(255).optional(),
+  description: z.string().max(65_535).nullable().optional(),
+  priority: priorityParam().optional(),
+};
+type UpdateInput = z.output<z.ZodObject<typeof updateShape>>;
+
+function changesOf(input: UpdateInput) {
+  if (Object.keys(updateShape).every((field) => input[field as keyof UpdateInput] === undefined)) throw new InputError(UPDATE_FIELDS);
+  return { name: input.new_name, color: input.color, description: input.description, priority: input.priority };
+}
+
+export const labelsRoutes = [
+  route.list({
+    path: '/api/v4/projects/:id/labels',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({
+      id: params.idOrPath(),
+      with_counts: params.boolean().default(false),
+      include_ancestor_groups: params.boolean().default(true),
+      search: z.string().max(255).optional(),
+    }),
+    handle: async ({ caller, input, deps, window }) => {
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
+      const { items, total } = await deps.labels.list(project.id, { search: input.search, ...window });
+      return { items: await viewsOf(deps, project.id, items), total };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/labels/:label_id',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({
+      id: params.idOrPath(),
+      label_id: z.string().min(1).max(255),
+      include_ancestor_groups: params.boolean().default(true),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
+      const [view] = await viewsOf(deps, project.id, [await deps.labels.get(project.id, input.label_id)]);
+      return view;
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/labels',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object({
+      id: params.idOrPath(),
+      name: z.string().max(255),
+      color: z.string().max(255),
+      description: z.string().max(65_535).nullable().optional(),
+      priority: priorityParam().optional(),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const created = await deps.labels.create(project.id, caller, input);
+      const [view] = await viewsOf(deps, project.id, [created]);
+      return view;
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/labels/:label_id',
+    access: 'user',
+    scope: 'api',
+    input: z.object({ id: params.idOrPath(), label_id: z.string().min(1).max(255), ...updateShape }),
+    handle: async ({ caller, input, deps }) => {
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const updated = await deps.labels.update(project.id, caller, input.label_id, changesOf(input));
+      const [view] = await viewsOf(deps, project.id, [updated]);
+      return view;
+    },
+  }),
+  // GitLab's deprecated form, which names the label by `name` (or `label_id`) in the body.
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/labels',
+    access: 'user',
+    scope: 'api',
+    input: z.object({
+      id: params.idOrPath(),
+      name: z.string().min(1).max(255).optional(),
+      label_id: z.string().min(1).max(255).optional(),
+      ...updateShape,
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const idOrTitle = input.label_id ?? input.name;
+      if (idOrTitle === undefined) throw new InputError('label_id, name are missing, exactly one parameter must be provided');
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const updated = await deps.labels.update(project.id, caller, idOrTitle, changesOf(input));
+      const [view] = await viewsOf(deps, project.id, [updated]);
+      return view;
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/labels/:label_id',
+    access: 'user',
+    scope: 'api',
+    status: 204,
+    input: z.object({ id: params.idOrPath(), label_id: z.string().min(1).max(255) }),
+    handle: async ({ caller, input, deps }) => {
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      await deps.labels.delete(project.id, caller, input.label_id);
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/labels',
+    access: 'user',
+    scope: 'api',
+    status: 204,
+    input: z.object({
+      id: params.idOrPath(),
+      name: z.string().min(1).max(255).optional(),
+      label_id: z.string().min(1).max(255).optional(),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const idOrTitle = input.label_id ?? input.name;
+      if (idOrTitle === undefined) throw new InputError('label_id, name are missing, exactly one parameter must be provided');
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      await deps.labels.delete(project.id, caller, idOrTitle);
+    },
+  }),
+];
