@@ -100,8 +100,9 @@ export const labelsRoutes = [
     scope: 'api',
     input: z.object({ id: params.idOrPath(), label_id: z.string().min(1).max(255), ...updateShape }),
     handle: async ({ caller, input, deps }) => {
+      const changes = changesOf(input);
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
-      const updated = await deps.labels.update(project.id, caller, input.label_id, changesOf(input));
+      const updated = await deps.labels.update(project.id, caller, input.label_id, changes);
       const [view] = await viewsOf(deps, project.id, [updated]);
       return view;
     },
@@ -121,8 +122,9 @@ export const labelsRoutes = [
     handle: async ({ caller, input, deps }) => {
       const idOrTitle = input.label_id ?? input.name;
       if (idOrTitle === undefined) throw new InputError('label_id, name are missing, exactly one parameter must be provided');
+      const changes = changesOf(input);
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
-      const updated = await deps.labels.update(project.id, caller, idOrTitle, changesOf(input));
+      const updated = await deps.labels.update(project.id, caller, idOrTitle, changes);
       const [view] = await viewsOf(deps, project.id, [updated]);
       return view;
     },
