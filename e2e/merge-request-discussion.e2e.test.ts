@@ -280,3 +280,71 @@ describe('subscriptions', () => {
     expect((await gateway.post(`/api/v4/projects/${projectId}/merge_requests/abc/subscribe`).set(reporter.headers)).status).toBe(400);
   });
 });
+
+describe('award emoji', () => {
+  let thumbsUp: { id: number };
+
+  it('awards emoji by GitLab name, counted as upvotes and downvotes', async () => {
+    const missing = await gateway.post(mr('/award_emoji')).set(reporter.headers).send({});
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'name is missing' });
+    const unknown = await gateway.post(mr('/award_emoji')).set(reporter.headers).send({ name: 'thumbs_sideways' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: '404 Award Emoji Name is not a valid emoji name Not Found' });
+
+    const awarded = await gateway.post(mr('/award_emoji')).set(reporter.headers).send({ name: '+1' });
+    expect(awarded.status).toBe(201);
+    expect(awarded.body).toMatchObject({
+      name: 'thumbsup',
+      awardable_type: 'MergeRequest',
+      user: expect.objectContaining({ id: reporter.id }),
+    });
+    thumbsUp = awarded.body;
+    const again = await gateway.post(mr('/award_emoji')).set(reporter.headers).send({ name: 'thumbsup' });
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ message: '404 Award Emoji Name has already been taken Not Found' });
+    expect((await gateway.post(mr('/award_emoji')).set(maintainer.headers).send({ name: 'thumbsup' })).status).toBe(201);
+    expect((await gateway.post(mr('/award_emoji')).set(author.headers).send({ name: 'thumbsdown' })).status).toBe(201);
+    expect((await gateway.post(mr('/award_emoji')).set(author.headers).send({ name: 'tada' })).status).toBe(201);
+    expect((await gateway.post(mr('/award_emoji')).set(guest.headers).send({ name: 'tada' })).status).toBe(403);
+
+    const shown = await gateway.get(mr()).set(reporter.headers);
+    expect(shown.body).toMatchObject({ upvotes: 2, downvotes: 1 });
+    const listed = await gateway.get(mr('/award_emoji')).set(reporter.headers);
+    expect(listed.headers['x-total']).toBe('4');
+    expect(listed.body.map((award: { name: string }) => award.name)).toEqual(['thumbsup', 'thumbsup', 'thumbsdown', 'tada']);
+    expect((await gateway.get(mr(`/award_emoji/${thumbsUp.id}`)).set(author.headers)).body).toMatchObject({ id: thumbsUp.id });
+    expect((await gateway.get(mr('/award_emoji/999999')).set(author.headers)).status).toBe(404);
+  });
+
+  it("filters merge requests by the caller's reaction: an emoji, Any, None, and not", async () => {
+    const iidsOf = async (query: Record<string, string>, headers: Record<string, string> = author.headers) =>
+      (await gateway.get(`/api/v4/projects/${projectId}/merge_requests`).query(query).set(headers)).body.map(
+        (item: { iid: number }) => item.iid,
+      );
+    expect(await iidsOf({ my_reaction_emoji: 'tada' })).toEqual([1]);
+    expect(await iidsOf({ my_reaction_emoji: 'Any' })).toEqual([1]);
+    expect(await iidsOf({ my_reaction_emoji: 'None' })).toEqual([]);
+    // Root reacted to nothing.
+    expect(await iidsOf({ my_reaction_emoji: 'None' }, asRoot)).toEqual([1]);
+    expect(await iidsOf({ my_reaction_emoji: 'Any' }, asRoot)).toEqual([]);
+    expect(await iidsOf({ my_reaction_emoji: 'rocket' })).toEqual([]);
+    expect(await iidsOf({ 'not[my_reaction_emoji]': 'tada' })).not.toContain(1);
+    const global = await gateway.get('/api/v4/merge_requests').query({ scope: 'all', my_reaction_emoji: 'thumbsup' }).set(reporter.headers);
+    expect(global.body.map((item: { iid: number; project_id: number }) => [item.project_id, item.iid])).toEqual([[projectId, 1]]);
+  });
+
+  it('lets only the user who reacted take a reaction back', async () => {
+    const taken = await gateway.delete(mr(`/award_emoji/${thumbsUp.id}`)).set(author.headers);
+    expect(taken.status).toBe(401);
+    expect((await gateway.delete(mr(`/award_emoji/${thumbsUp.id}`)).set(reporter.headers)).status).toBe(204);
+    expect((await gateway.get(mr()).set(reporter.headers)).body).toMatchObject({ upvotes: 1, downvotes: 1 });
+  });
+
+  it('closes a locked discussion to reactions of non-members', async () => {
+    const refused = await gateway.post(mr('/award_emoji', publicProjectId)).set(outsider.headers).send({ name: 'tada' });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ message: '404 Award Emoji Not Found' });
+    expect((await gateway.post(mr('/award_emoji', publicProjectId)).set(author.headers).send({ name: 'tada' })).status).toBe(201);
+  });
+});

@@ -36,6 +36,7 @@ import { GrpcApproverDirectory } from './features/approvals/approver-directory.t
 import { createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
 import { createSubscriptionsFeature, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
 import { createStorageMovesFeature, storageMovesEntities } from './features/storage-moves/storage-moves-feature.ts';
+import { awardEmojiEntities, createAwardEmojiFeature } from './features/award-emoji/award-emoji-feature.ts';
 
 import { createLabelsFeature, labelsEntities } from './features/labels/labels-feature.ts';
 
@@ -59,6 +60,7 @@ export function reviewService(
       ...subscriptionsEntities,
       ...storageMovesEntities,
       ...labelsEntities,
+      ...awardEmojiEntities,
     ],
     migrations,
     publishes: [REVIEW_TOPIC],
@@ -158,6 +160,7 @@ export function reviewService(
           claimMs: config.STORAGE_MOVES_CLAIM_MS,
         }),
         applicationSettingsFeature(settings),
+        createAwardEmojiFeature({ em, access, mergeRequests, users }),
         identityAccessFeature(access),
       ];
     },

@@ -12,6 +12,7 @@ import { Migration20261124171500_merge_request_approvals_before_merge } from './
 import { Migration20261124172000_merge_request_rebase } from './Migration20261124172000_merge_request_rebase.ts';
 import { Migration20261124173700_merge_request_deployments } from './Migration20261124173700_merge_request_deployments.ts';
 import { Migration20261124180000_labels_and_milestones } from './Migration20261124180000_labels_and_milestones.ts';
+import { Migration20261124180100_award_emoji } from './Migration20261124180100_award_emoji.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -31,4 +32,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124172000_merge_request_rebase', class: Migration20261124172000_merge_request_rebase },
   { name: 'Migration20261124173700_merge_request_deployments', class: Migration20261124173700_merge_request_deployments },
   { name: 'Migration20261124180000_labels_and_milestones', class: Migration20261124180000_labels_and_milestones },
+  { name: 'Migration20261124180100_award_emoji', class: Migration20261124180100_award_emoji },
 ];

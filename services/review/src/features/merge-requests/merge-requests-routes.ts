@@ -126,7 +126,7 @@ function labelsPresence(labels: string | undefined): Presence<string[]> | undefi
   return { kind: 'is', value: names };
 }
 
-/** No list matches: a filter on something this platform never records for merge requests (reactions, milestones). */
+/** No list matches: a filter on something this platform never records for merge requests (milestones). */
 const NOTHING: MergeRequestFilter = { iids: [] };
 
 /** The filter a list's parameters ask for; usernames are resolved among the users merge requests name. */
@@ -183,21 +183,32 @@ export async function filterOf(
     filter.search = { text: input.search, inTitle: fields.includes('title'), inDescription: fields.includes('description') };
   }
   if (input.wip !== undefined) filter.draft = input.wip === 'yes';
+  const reaction = input.my_reaction_emoji;
+  if (reaction !== undefined) {
+    // `None`: no reaction of the caller's; `Any`: some reaction; else that emoji.
+    if (/^none$/i.test(reaction)) filter.notIds = await deps.mergeRequests.reactedTo({ userId: caller.userId });
+    else filter.ids = await deps.mergeRequests.reactedTo({ userId: caller.userId, name: /^any$/i.test(reaction) ? undefined : reaction });
+  }
+  if (input.not?.my_reaction_emoji !== undefined)
+    filter.notIds = [
+      ...(filter.notIds ?? []),
+      ...(await deps.mergeRequests.reactedTo({ userId: caller.userId, name: input.not.my_reaction_emoji })),
+    ];
   if (input.created_after) filter.createdAfter = input.created_after;
   if (input.created_before) filter.createdBefore = input.created_before;
   if (input.updated_after) filter.updatedAfter = input.updated_after;
   if (input.updated_before) filter.updatedBefore = input.updated_before;
-  // Merge requests carry no milestone or reaction yet: a filter asking for one matches none.
+  // Merge requests carry no milestone yet: a filter asking for one matches none.
   if (input.milestone !== undefined && !/^none$/i.test(input.milestone)) return { ...filter, ...NOTHING };
-  if (input.my_reaction_emoji !== undefined && !/^none$/i.test(input.my_reaction_emoji)) return { ...filter, ...NOTHING };
   if (input.not?.milestone !== undefined && /^none$/i.test(input.not.milestone)) return { ...filter, ...NOTHING };
-  if (input.not?.my_reaction_emoji !== undefined && /^none$/i.test(input.not.my_reaction_emoji)) return { ...filter, ...NOTHING };
   if (input.environment !== undefined || input.deployed_after !== undefined || input.deployed_before !== undefined) {
-    filter.ids = await deps.deployments.mergeRequestIds({
+    const deployed = await deps.deployments.mergeRequestIds({
       environment: input.environment,
       deployedAfter: input.deployed_after,
       deployedBefore: input.deployed_before,
     });
+    // Reactions may have narrowed the list already: both apply.
+    filter.ids = filter.ids ? filter.ids.filter((id) => deployed.includes(id)) : deployed;
   }
   return filter;
 }

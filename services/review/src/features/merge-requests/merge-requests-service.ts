@@ -135,6 +135,9 @@ export interface MergeRequestFacts {
 
 const NO_FACTS: MergeRequestFacts = { userNotesCount: 0, upvotes: 0, downvotes: 0, subscribed: false };
 
+/** The merge requests `userId` reacted to with the emoji `name`, or with any emoji. */
+export type ReactionLookup = (reaction: { userId: number; name?: string | undefined }) => Promise<number[]>;
+
 /** One feature's part of the facts of `mergeRequests`, as `userId` sees them (null for nobody in particular). */
 export type FactsSource = (mergeRequests: MergeRequest[], userId: number | null) => Promise<Map<number, Partial<MergeRequestFacts>>>;
 
@@ -143,6 +146,8 @@ export class MergeRequestsService {
   readonly #versionListeners: VersionListener[] = [];
   #approvalCheck: ApprovalCheck = async () => true;
   readonly #factsSources: FactsSource[] = [];
+  /** Nobody reacted to anything until a feature keeps reactions. */
+  #reactions: ReactionLookup = async () => [];
   readonly #repositories: RepositoriesService;
   readonly #protectedBranches: ProtectedBranchesService;
   readonly #logger: Logger;
@@ -172,6 +177,16 @@ export class MergeRequestsService {
   /** Adds a feature's part of what merge request views show (notes counted, reactions, subscriptions). */
   addFactsSource(source: FactsSource): void {
     this.#factsSources.push(source);
+  }
+
+  /** Where the `my_reaction_emoji` filter finds reactions. */
+  findReactionsWith(lookup: ReactionLookup): void {
+    this.#reactions = lookup;
+  }
+
+  /** The merge requests `userId` reacted to with `name`, or with any emoji. */
+  reactedTo(reaction: { userId: number; name?: string | undefined }): Promise<number[]> {
+    return this.#reactions(reaction);
   }
 
   /** The facts every source knows of `mergeRequests`, by merge request id; none known are zeros. */

@@ -16,6 +16,8 @@ export interface MergeRequestFilter {
   /** Merge requests of projects in this group or its subgroups. */
   groupId?: number;
   iids?: number[];
+  /** Merge requests left out by id (those reacted to). */
+  notIds?: number[];
   states?: string[];
   authorId?: number;
   notAuthorId?: number;
@@ -104,6 +106,7 @@ export function whereOf(filter: MergeRequestFilter): Where {
   if (filter.groupId !== undefined) all.push({ targetNamespaceIds: { $contains: [filter.groupId] } });
   if (filter.ids) all.push({ id: { $in: filter.ids } });
   if (filter.iids) all.push({ iid: { $in: filter.iids } });
+  if (filter.notIds?.length) all.push({ id: { $nin: filter.notIds } });
   if (filter.states) all.push({ state: { $in: filter.states } });
   if (filter.authorId !== undefined) all.push({ authorId: filter.authorId });
   if (filter.notAuthorId !== undefined) all.push({ authorId: { $ne: filter.notAuthorId } });
