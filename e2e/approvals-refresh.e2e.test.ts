@@ -159,6 +159,34 @@ describe("a merge request's approvals_before_merge", () => {
       .send({ reset_approvals_on_push: true, merge_requests_author_approval: false });
     expect(restored.status).toBe(201);
   });
+
+  it('is kept, and the deprecated endpoints refused, while the project forbids overriding its approvers', async () => {
+    const mergeRequest = `${project()}/merge_requests/1`;
+    const locked = await gateway
+      .post(`${project()}/approvals`)
+      .set(maintainer.headers)
+      .send({ disable_overriding_approvers_per_merge_request: true });
+    expect(locked.body.disable_overriding_approvers_per_merge_request).toBe(true);
+    const ignored = await gateway.put(mergeRequest).set(author.headers).send({ approvals_before_merge: 7 });
+    expect(ignored.status).toBe(200);
+    expect(ignored.body.approvals_before_merge).toBe(3);
+    const deprecated = await gateway.post(`${mergeRequest}/approvals`).set(author.headers).send({ approvals_required: 7 });
+    expect(deprecated.status).toBe(403);
+    const approvers = await gateway
+      .put(`${mergeRequest}/approvers`)
+      .set(author.headers)
+      .send({ approver_ids: [reviewer.id], approver_group_ids: [] });
+    expect(approvers.status).toBe(403);
+    expect((await gateway.get(`${mergeRequest}/approvals`).set(author.headers)).body).toMatchObject({
+      approvals_required: 3,
+      approvers: [],
+    });
+    const unlocked = await gateway
+      .post(`${project()}/approvals`)
+      .set(maintainer.headers)
+      .send({ disable_overriding_approvers_per_merge_request: false });
+    expect(unlocked.status).toBe(201);
+  });
 });
 
 describe('committers of a merge request', () => {

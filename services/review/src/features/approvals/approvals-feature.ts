@@ -40,6 +40,7 @@ export function createApprovalsFeature(deps: {
   deps.mergeRequests.onNewVersion((version) => approvals.onNewVersion(version));
   deps.repositories.onRefsChanged(({ projectId, changes }) => approvals.onRefsChanged(projectId, changes));
   deps.mergeRequests.requireApprovals((mergeRequest) => approvals.isApproved(mergeRequest));
+  deps.mergeRequests.overrideApproversWhen((projectId) => approvals.mayOverrideApprovers(projectId));
   const routeDeps = { ...deps, approvals };
   return { routes: [createRouter(approvalsRoutes, routeDeps), createRouter(mergeRequestApprovalsRoutes, routeDeps)] };
 }

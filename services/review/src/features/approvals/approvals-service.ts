@@ -273,9 +273,14 @@ export class ApprovalsService {
     return rule;
   }
 
-  /** GitLab refuses merge request rules while the project forbids overriding its approvers. */
-  async #requireOverridable(projectId: number): Promise<void> {
-    if ((await this.#store.settings(projectId)).disableOverridingApproversPerMergeRequest) throw new ForbiddenError();
+  /** Whether merge requests of the project may have their own rules, approvers and approvals required. */
+  async mayOverrideApprovers(projectId: number): Promise<boolean> {
+    return !(await this.#store.settings(projectId)).disableOverridingApproversPerMergeRequest;
+  }
+
+  /** GitLab refuses merge request rules and approvers while the project forbids overriding its approvers. */
+  async requireOverridable(projectId: number): Promise<void> {
+    if (!(await this.mayOverrideApprovers(projectId))) throw new ForbiddenError();
   }
 
   async createMergeRequestRule(
@@ -284,7 +289,7 @@ export class ApprovalsService {
     mergeRequest: MergeRequest,
     input: RuleInput & { approvalProjectRuleId?: number | undefined },
   ): Promise<ApprovalRule> {
-    await this.#requireOverridable(project.id);
+    await this.requireOverridable(project.id);
     const source = input.approvalProjectRuleId === undefined ? undefined : await this.projectRule(project.id, input.approvalProjectRuleId);
     const rule: NewApprovalRule = {
       projectId: project.id,
@@ -312,7 +317,7 @@ export class ApprovalsService {
     ruleId: number,
     input: Partial<RuleInput>,
   ): Promise<ApprovalRule> {
-    await this.#requireOverridable(project.id);
+    await this.requireOverridable(project.id);
     const rule = await this.mergeRequestRule(mergeRequest, ruleId);
     if (SYSTEM_RULE_TYPES.has(rule.ruleType)) throw prohibited();
     return this.#updateRule(project, caller, rule, mergeRequest.iid, input);
@@ -324,7 +329,7 @@ export class ApprovalsService {
     mergeRequest: MergeRequest,
     ruleId: number,
   ): Promise<void> {
-    await this.#requireOverridable(project.id);
+    await this.requireOverridable(project.id);
     const rule = await this.mergeRequestRule(mergeRequest, ruleId);
     if (SYSTEM_RULE_TYPES.has(rule.ruleType)) throw prohibited();
     await this.#store.deleteRule(rule, {
@@ -335,6 +340,7 @@ export class ApprovalsService {
 
   /** The deprecated `PUT .../approvers` of a merge request. */
   async setMergeRequestApprovers(mergeRequest: MergeRequest, approvers: { userIds: number[]; groupIds: number[] }): Promise<void> {
+    await this.requireOverridable(mergeRequest.projectId);
     const settings = await this.#store.mergeRequestSettings(mergeRequest.id);
     await this.#store.saveMergeRequestSettings({
       ...settings,

@@ -76,6 +76,7 @@ export const mergeRequestApprovalsRoutes = [
     input: z.object({ ...perMergeRequest, approvals_required: approvalsRequired() }),
     handle: async ({ caller, input, deps }) => {
       const { project } = await editableMergeRequest(deps, caller, input);
+      await deps.approvals.requireOverridable(project.id);
       // The merge request's own deprecated `approvals_before_merge`, as updating it with that parameter sets.
       const repository = await deps.repositories.ensure(project.id);
       const updated = await deps.mergeRequests.update({ project, repository }, caller, input.merge_request_iid, {

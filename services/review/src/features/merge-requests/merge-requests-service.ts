@@ -141,10 +141,14 @@ export type ReactionLookup = (reaction: { userId: number; name?: string | undefi
 /** One feature's part of the facts of `mergeRequests`, as `userId` sees them (null for nobody in particular). */
 export type FactsSource = (mergeRequests: MergeRequest[], userId: number | null) => Promise<Map<number, Partial<MergeRequestFacts>>>;
 
+/** Whether a project's merge requests may set their own approvals (GitLab's `update_approvers`). */
+export type ApproversOverridable = (projectId: number) => Promise<boolean>;
+
 export class MergeRequestsService {
   readonly #store: MergeRequestStore;
   readonly #versionListeners: VersionListener[] = [];
   #approvalCheck: ApprovalCheck = async () => true;
+  #approversOverridable: ApproversOverridable = async () => true;
   readonly #factsSources: FactsSource[] = [];
   /** Nobody reacted to anything until a feature keeps reactions. */
   #reactions: ReactionLookup = async () => [];
@@ -172,6 +176,11 @@ export class MergeRequestsService {
   /** Merging waits for approvals as `check` decides (every merge request may be merged without one). */
   requireApprovals(check: ApprovalCheck): void {
     this.#approvalCheck = check;
+  }
+
+  /** `approvals_before_merge` of a merge request is taken only where `check` allows it, and silently dropped elsewhere (as GitLab). */
+  overrideApproversWhen(check: ApproversOverridable): void {
+    this.#approversOverridable = check;
   }
 
   /** Adds a feature's part of what merge request views show (notes counted, reactions, subscriptions). */
@@ -250,7 +259,8 @@ export class MergeRequestsService {
         forceRemoveSourceBranch: input.removeSourceBranch,
         allowCollaboration: input.allowCollaboration,
         discussionLocked: null,
-        approvalsBeforeMerge: input.approvalsBeforeMerge ?? null,
+        approvalsBeforeMerge:
+          input.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(project.id)) ? input.approvalsBeforeMerge : null,
         mergeStatus: 'unchecked',
         fastForwardPossible: false,
         rebaseStartedAt: null,
@@ -338,7 +348,8 @@ export class MergeRequestsService {
     if (changes.squash !== undefined) mergeRequest.squash = changes.squash;
     if (changes.discussionLocked !== undefined) mergeRequest.discussionLocked = changes.discussionLocked;
     if (changes.allowCollaboration !== undefined) mergeRequest.allowCollaboration = changes.allowCollaboration;
-    if (changes.approvalsBeforeMerge !== undefined) mergeRequest.approvalsBeforeMerge = changes.approvalsBeforeMerge;
+    if (changes.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(mergeRequest.projectId)))
+      mergeRequest.approvalsBeforeMerge = changes.approvalsBeforeMerge;
     const now = new Date();
     if (changes.stateEvent === 'close' && mergeRequest.state === 'opened') {
       mergeRequest.state = 'closed';
