@@ -85,6 +85,7 @@ beforeAll(async () => {
       ROOT_TOKEN: 'glpat-integration-root-token-0001',
       KAFKA_GROUP_ID: 'identity',
       PLATFORM_REVISION: 'Unknown',
+      PROJECT_DELETION_INTERVAL_MS: 60_000,
       // No avatar is uploaded here: nothing is written below it.
       DATA_DIR: tmpdir(),
       LOG_LEVEL: 'silent',

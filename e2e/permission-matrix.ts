@@ -249,6 +249,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'POST /api/v4/admin/ci/variables': none,
   'PUT /api/v4/admin/ci/variables/:key': none,
   'DELETE /api/v4/admin/ci/variables/:key': none,
+  'POST /api/v4/projects/:id/restore': project(ROLE.owner),
   'GET /api/v4/project_repository_storage_moves': none,
   'GET /api/v4/project_repository_storage_moves/:repository_storage_id': none,
   'POST /api/v4/project_repository_storage_moves': none,

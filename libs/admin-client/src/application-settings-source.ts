@@ -39,7 +39,7 @@ export const DEFAULT_APPLICATION_SETTINGS: ApplicationSettings = {
   ed25519KeyRestriction: 0,
   maxImportSize: 50,
   issuesCreateLimit: 0,
-  deletionAdjournedPeriod: 7,
+  deletionAdjournedPeriod: 0,
   repositoryStoragesWeighted: { default: 100 },
   defaultBranchProtection: 2,
   defaultProjectCreation: 2,

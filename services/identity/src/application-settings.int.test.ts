@@ -1,13 +1,14 @@
 /**
  * The application settings identity acts on (here fixed by the test, as the admin service would
  * have them): SSH key type restrictions, default visibilities of new groups and projects, and
- * the projects limit of new users, and visibilities only administrators may choose.
+ * the projects limit of new users, visibilities only administrators may choose, and the delay
+ * before a deleted project is gone (`deletion_adjourned_period`).
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import sshpk from 'sshpk';
 import { FixedApplicationSettings } from '@platform/admin-client';
-import { adminCaller, callerHeader, userCaller } from '@platform/testing';
+import { adminCaller, callerHeader, userCaller, waitFor } from '@platform/testing';
 import { startIdentityHarness, type IdentityHarness } from './testing/identity-harness.ts';
 
 const settings = new FixedApplicationSettings();
@@ -22,7 +23,8 @@ function publicKeyLine(key: { type: 'rsa'; modulusLength: number } | { type: 'ed
 }
 
 beforeAll(async () => {
-  harness = await startIdentityHarness('application_settings', {}, { applicationSettings: settings });
+  // Adjourned deletions are looked for often, so that one comes due within the test.
+  harness = await startIdentityHarness('application_settings', { PROJECT_DELETION_INTERVAL_MS: '200' }, { applicationSettings: settings });
   const owner = await harness.createUser('settings-owner');
   asOwner = callerHeader(userCaller(owner.id, owner.username));
 });
@@ -97,5 +99,76 @@ describe('restricted visibility levels', () => {
     const update = await harness.api.put(`/api/v4/projects/${project.body.id}`).set(asOwner).send({ visibility: 'public' });
     expect(update.status).toBe(400);
     settings.set({ restrictedVisibilityLevels: [] });
+  });
+});
+
+describe('deletion_adjourned_period', () => {
+  async function createProject(path: string): Promise<number> {
+    const created = await harness.api.post('/api/v4/projects').set(asOwner).send({ name: path, path });
+    expect(created.status).toBe(201);
+    return created.body.id as number;
+  }
+
+  it('deletes a project at once when 0', async () => {
+    settings.set({ deletionAdjournedPeriod: 0 });
+    const id = await createProject('gone-at-once');
+    const deleted = await harness.api.delete(`/api/v4/projects/${id}`).set(asOwner);
+    expect(deleted.status).toBe(202);
+    expect(deleted.body).toEqual({ message: '202 Accepted' });
+    expect((await harness.api.get(`/api/v4/projects/${id}`).set(asOwner)).status).toBe(404);
+  });
+
+  it('marks a project for deletion, which restore undoes, and deletes it once the period passed', async () => {
+    settings.set({ deletionAdjournedPeriod: 3 });
+    try {
+      const id = await createProject('adjourned');
+      const marked = await harness.api.delete(`/api/v4/projects/${id}`).set(asOwner);
+      expect(marked.status).toBe(202);
+      expect(marked.body).toEqual({ message: '202 Accepted' });
+      const today = new Date().toISOString().slice(0, 10);
+      const shown = await harness.api.get(`/api/v4/projects/${id}`).set(asOwner);
+      expect(shown.body).toMatchObject({ marked_for_deletion_at: today, marked_for_deletion_on: today });
+      const again = await harness.api.delete(`/api/v4/projects/${id}`).set(asOwner);
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual({ message: 'Project has been already marked for deletion' });
+
+      const restored = await harness.api.post(`/api/v4/projects/${id}/restore`).set(asOwner);
+      expect(restored.status).toBe(201);
+      expect(restored.body).toMatchObject({ id, marked_for_deletion_at: null, marked_for_deletion_on: null });
+
+      expect((await harness.api.delete(`/api/v4/projects/${id}`).set(asOwner)).status).toBe(202);
+      // Not due yet: the project stays.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await harness.api.get(`/api/v4/projects/${id}`).set(asOwner)).status).toBe(200);
+      await harness.sql("update projects set marked_for_deletion_at = now() - interval '3 days 1 minute' where id = $1", [id]);
+      await waitFor(async () => ((await harness.api.get(`/api/v4/projects/${id}`).set(asOwner)).status === 404 ? true : undefined));
+      const [deletedEvent] = (await harness.outboxEvents('identity.project.deleted')).filter(
+        (event) => (event.data.project as { id: number } | undefined)?.id === id,
+      );
+      expect(deletedEvent?.actor).toMatchObject({ username: 'settings-owner' });
+    } finally {
+      settings.set({ deletionAdjournedPeriod: 0 });
+    }
+  });
+
+  it('deletes a marked project at once with permanently_remove and its full path', async () => {
+    settings.set({ deletionAdjournedPeriod: 7 });
+    try {
+      const id = await createProject('permanent');
+      expect((await harness.api.delete(`/api/v4/projects/${id}`).set(asOwner)).status).toBe(202);
+      const wrongPath = await harness.api
+        .delete(`/api/v4/projects/${id}?permanently_remove=true&full_path=elsewhere/permanent`)
+        .set(asOwner);
+      expect(wrongPath.status).toBe(400);
+      expect(wrongPath.body).toEqual({ message: '`full_path` is incorrect. You must enter the complete path for the project.' });
+      const removed = await harness.api
+        .delete(`/api/v4/projects/${id}`)
+        .query({ permanently_remove: true, full_path: 'settings-owner/permanent' })
+        .set(asOwner);
+      expect(removed.status).toBe(202);
+      expect((await harness.api.get(`/api/v4/projects/${id}`).set(asOwner)).status).toBe(404);
+    } finally {
+      settings.set({ deletionAdjournedPeriod: 0 });
+    }
   });
 });

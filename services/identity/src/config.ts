@@ -15,6 +15,8 @@ export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).
   DATA_DIR: z.string().startsWith('/').default('/var/lib/collab-platform/identity'),
   /** The container registry's host as users see it, in projects' `container_registry_image_prefix`; the platform's host when unset. */
   REGISTRY_PUBLIC_HOST: z.string().min(1).optional(),
+  /** How often projects marked for deletion longer ago than `deletion_adjourned_period` days are deleted. */
+  PROJECT_DELETION_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 export type IdentityConfig = z.infer<typeof configSchema>;

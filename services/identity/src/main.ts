@@ -77,6 +77,7 @@ export function identityService(
         avatars,
         views,
         settings,
+        deletionIntervalMs: config.PROJECT_DELETION_INTERVAL_MS,
       });
       const groups = createGroupsFeature({ em, access, members: members.members, projects, users: users.store, avatars, views, settings });
       const scim = createScimFeature({ em, logger, access: access.policy, groups: groups.store, members, users: users.store });

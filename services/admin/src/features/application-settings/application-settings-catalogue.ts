@@ -79,7 +79,8 @@ export const SETTINGS = {
   default_snippet_visibility: setting(oneOf(VISIBILITIES), 'private'),
   default_project_creation: setting(integerOf(0, 1, 2), 2),
   default_projects_limit: setting(integerIn(0), 100_000),
-  deletion_adjourned_period: setting(integerIn(0, 90), 7),
+  // 0 (GitLab's default is 7): projects are deleted at once unless an administrator asks for a delay.
+  deletion_adjourned_period: setting(integerIn(0, 90), 0),
   diff_max_patch_bytes: setting(integerIn(102_400, 1_048_576), 204_800),
   disabled_oauth_sign_in_sources: setting(textList(), []),
   dns_rebinding_protection_enabled: setting(flag(), true),

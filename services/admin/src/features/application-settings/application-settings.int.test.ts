@@ -41,7 +41,7 @@ describe('reading the settings', () => {
       default_branch_protection: 2,
       signup_enabled: true,
       max_import_size: 50,
-      deletion_adjourned_period: 7,
+      deletion_adjourned_period: 0,
       external_authorization_service_timeout: 0.5,
       repository_storages_weighted: { default: 100 },
       domain_allowlist: null,

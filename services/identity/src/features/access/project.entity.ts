@@ -82,6 +82,9 @@ export const Project = defineEntity({
     containerExpirationPolicyNextRunAt: p.datetime().nullable(),
     /** The storage review keeps the project's repository on, as its `review.repository.storage_changed` events tell. */
     repositoryStorage: p.text().default('default'),
+    /** Set while the project waits out `deletion_adjourned_period` before it is deleted. */
+    markedForDeletionAt: p.datetime().nullable(),
+    markedForDeletionById: p.integer().nullable(),
     lastActivityAt: p.datetime().onCreate(() => new Date()),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p

@@ -170,6 +170,9 @@ export function projectView(
     squash_option: project.squashOption,
     ...(attributes ? { custom_attributes: attributes.map(({ key, value }) => ({ key, value })) } : {}),
     ...(data.showRepositoryStorage ? { repository_storage: project.repositoryStorage } : {}),
+    // GitLab shows the day the project was marked, under both names.
+    marked_for_deletion_at: project.markedForDeletionAt ? project.markedForDeletionAt.toISOString().slice(0, 10) : null,
+    marked_for_deletion_on: project.markedForDeletionAt ? project.markedForDeletionAt.toISOString().slice(0, 10) : null,
     ...(options.permissions
       ? {
           permissions: {

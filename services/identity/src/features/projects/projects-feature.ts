@@ -1,5 +1,5 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
-import type { EntityManager, Orm } from '@platform/db';
+import { inUnitOfWork, type EntityManager, type Orm } from '@platform/db';
 import { onEvent } from '@platform/events';
 import { createRouter } from '@platform/http';
 import { reviewEvents } from '@platform/review-client';
@@ -40,6 +40,8 @@ export function createProjectsFeature(deps: {
   avatars: AvatarStorage;
   views: NamespaceViewContext;
   settings: ApplicationSettingsSource;
+  /** How often projects whose deletion was adjourned are looked for. */
+  deletionIntervalMs: number;
 }): ProjectsFeature {
   const { em, access } = deps;
   const store = new PgProjectStore({ em, namespaces: access.namespaces });
@@ -63,10 +65,20 @@ export function createProjectsFeature(deps: {
     access: access.policy,
     users: deps.users,
   });
+  let deletions: NodeJS.Timeout | undefined;
+  const deleteDue = () =>
+    inUnitOfWork(deps.orm, () => projects.deleteDue()).catch((error: unknown) =>
+      deps.logger.error({ err: error }, 'projects marked for deletion were not deleted'),
+    );
   return {
     projects,
     store,
     transfers,
+    start: async () => {
+      deletions = setInterval(() => void deleteDue(), deps.deletionIntervalMs);
+      deletions.unref();
+    },
+    stop: () => clearInterval(deletions),
     routes: [
       createRouter(projectsRoutes, { projects, avatars: deps.avatars, access: access.policy, views: deps.views }),
       createRouter(projectTransferRoutes, { transfers, projects, access: access.policy, views: deps.views }),

@@ -10,6 +10,7 @@ import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 import { projectGroupLinkView, projectListViews, projectView } from './project-views.ts';
 import {
   createProjectParams,
+  deleteProjectParams,
   PROJECT_LIST_ORDERS,
   projectListQuery,
   projectQuery,
@@ -123,12 +124,25 @@ export const projectsRoutes = [
     path: '/api/v4/projects/:id',
     access: 'user',
     scope: 'api',
-    input: idOrPathParams,
+    input: deleteProjectParams,
     status: 202,
     handle: async ({ caller, input, deps: { projects, access } }) => {
-      await projects.delete(await access.viewerOf(caller), actorOf(caller), input.id);
+      await projects.delete(await access.viewerOf(caller), actorOf(caller), input.id, {
+        permanentlyRemove: input.permanently_remove,
+        fullPath: input.full_path,
+      });
       return { message: '202 Accepted' };
     },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/restore',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 201,
+    handle: projectChange((projects, { viewer, caller, id }) => projects.restore(viewer, actorOf(caller), id)),
   }),
 
   route({

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
-import { FieldValidationError, ForbiddenError, NotFoundError, NotModifiedError, UnauthorizedError } from '@platform/errors';
+import { FieldValidationError, ForbiddenError, NotFoundError, NotModifiedError, RefusedError, UnauthorizedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
 import { VISIBILITY_RANK, type Namespace, type Visibility } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
@@ -366,9 +366,69 @@ export class ProjectsService {
     });
   }
 
-  /** Deleting a project takes Owner, as in GitLab. */
-  async delete(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<void> {
+  /**
+   * Deleting a project takes Owner, as in GitLab. With a `deletion_adjourned_period` the project
+   * is only marked for deletion, and deleted once the period passed (`deleteDue`); a marked
+   * project is deleted at once with `permanently_remove` and its full path, as GitLab asks.
+   */
+  async delete(
+    viewer: Viewer,
+    actor: EventActor,
+    idOrPath: number | string,
+    options: { permanentlyRemove?: boolean | undefined; fullPath?: string | undefined } = {},
+  ): Promise<void> {
     const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    const adjourned = this.#settings.current().deletionAdjournedPeriod > 0;
+    if (adjourned && !project.markedForDeletionAt) {
+      await this.#mark(project, namespace, actor, true);
+      return;
+    }
+    if (adjourned && !options.permanentlyRemove) throw new RefusedError('Project has been already marked for deletion');
+    if (adjourned && options.fullPath !== `${namespace.fullPath}/${project.path}`) {
+      throw new RefusedError('`full_path` is incorrect. You must enter the complete path for the project.');
+    }
+    await this.#remove(project, namespace, actor);
+  }
+
+  /** Takes a project's deletion mark away (GitLab's restore); a project not marked is answered as it is. */
+  async restore(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<Project> {
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    if (project.markedForDeletionAt) await this.#mark(project, namespace, actor, false);
+    return project;
+  }
+
+  /** Deletes the projects marked longer ago than `deletion_adjourned_period` days, as their marker; answers how many. */
+  async deleteDue(now = new Date()): Promise<number> {
+    const days = this.#settings.current().deletionAdjournedPeriod;
+    const due = await this.#projects.markedBefore(new Date(now.getTime() - days * 86_400_000));
+    const markers = new Map(
+      (await this.#users.findByIds(due.flatMap((project) => project.markedForDeletionById ?? []))).map((user) => [user.id, user]),
+    );
+    for (const project of due) {
+      const namespace = await this.#namespaces.findById(project.namespaceId);
+      if (!namespace) continue;
+      const marker = project.markedForDeletionById === null ? undefined : markers.get(project.markedForDeletionById ?? 0);
+      await this.#remove(project, namespace, marker ? { id: marker.id, username: marker.username, name: marker.name } : null);
+    }
+    return due.length;
+  }
+
+  async #mark(project: Project, namespace: Namespace, actor: EventActor, marked: boolean): Promise<void> {
+    const from = project.markedForDeletionAt?.toISOString() ?? '';
+    await this.#em.transactional(async (em) => {
+      project.markedForDeletionAt = marked ? new Date() : null;
+      project.markedForDeletionById = marked ? actor.id : null;
+      await this.#projects.flush();
+      const known = await this.#namespaces.withAncestors([namespace]);
+      const to = project.markedForDeletionAt?.toISOString() ?? '';
+      recordEvent(em, {
+        ...projectUpdatedEvent(projectSnapshot(project, known), [{ attribute: 'marked_for_deletion_at', from, to }]),
+        actor,
+      });
+    });
+  }
+
+  async #remove(project: Project, namespace: Namespace, actor: EventActor | null): Promise<void> {
     await this.#em.transactional(async (em) => {
       const known = await this.#namespaces.withAncestors([namespace]);
       const snapshot = projectSnapshot(project, known);

@@ -85,6 +85,8 @@ export interface ProjectStore {
   findShare(projectId: number, groupId: number): Promise<ProjectGroupLink | null>;
   insertShare(link: Pick<ProjectGroupLink, 'projectId' | 'groupId' | 'groupAccess' | 'expiresAt'>): Promise<ProjectGroupLink>;
   removeShare(link: ProjectGroupLink): Promise<void>;
+  /** Projects marked for deletion at or before `cutoff`. */
+  markedBefore(cutoff: Date): Promise<Project[]>;
   /** Records where review keeps the project's repository now (nothing when the project is gone). */
   setRepositoryStorage(projectId: number, storage: string): Promise<void>;
 }
@@ -115,6 +117,10 @@ export class PgProjectStore implements ProjectStore {
   constructor(options: { em: EntityManager; namespaces: NamespaceStore }) {
     this.#em = options.em;
     this.#namespaces = options.namespaces;
+  }
+
+  markedBefore(cutoff: Date): Promise<Project[]> {
+    return this.#em.find(Project, { markedForDeletionAt: { $lte: cutoff } }, { orderBy: { id: 'asc' } });
   }
 
   async setRepositoryStorage(projectId: number, storage: string): Promise<void> {

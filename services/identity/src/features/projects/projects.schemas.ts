@@ -167,3 +167,10 @@ export const shareProjectParams = z.object({
 });
 
 export const unshareProjectParams = z.object({ id: params.idOrPath(), group_id: params.integer() });
+
+/** `DELETE /projects/:id`: a project already marked for deletion goes at once with `permanently_remove` and its `full_path`. */
+export const deleteProjectParams = z.object({
+  id: params.idOrPath(),
+  permanently_remove: params.boolean().optional(),
+  full_path: z.string().max(2048).optional(),
+});
