@@ -348,3 +348,45 @@ describe('award emoji', () => {
     expect((await gateway.post(mr('/award_emoji', publicProjectId)).set(author.headers).send({ name: 'tada' })).status).toBe(201);
   });
 });
+
+describe('time tracking', () => {
+  it("sets and resets the estimate in GitLab's human durations (a month 4 weeks, a week 5 days, a day 8 hours)", async () => {
+    const estimated = await gateway.post(mr('/time_estimate')).set(author.headers).send({ duration: '1mo 2w 3d 4h 30m' });
+    expect(estimated.status).toBe(200);
+    expect(estimated.body).toEqual({
+      time_estimate: ((4 * 5 + 2 * 5 + 3) * 8 + 4) * 3600 + 30 * 60,
+      total_time_spent: 0,
+      human_time_estimate: '1mo 2w 3d 4h 30m',
+      human_total_time_spent: null,
+    });
+    expect((await gateway.get(mr()).set(reporter.headers)).body.time_stats).toEqual(estimated.body);
+    const invalid = await gateway.post(mr('/time_estimate')).set(author.headers).send({ duration: 'soon' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toEqual({ message: { time_estimate: ['has an invalid format'] } });
+    expect((await gateway.post(mr('/time_estimate')).set(author.headers).send({})).body).toEqual({ error: 'duration is missing' });
+    expect((await gateway.post(mr('/time_estimate')).set(reporter.headers).send({ duration: '1h' })).status).toBe(403);
+    const reset = await gateway.post(mr('/reset_time_estimate')).set(author.headers);
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ time_estimate: 0, human_time_estimate: null });
+  });
+
+  it('adds spent time, subtracts a negative duration, refuses to go below zero, and resets it', async () => {
+    const spent = await gateway.post(mr('/add_spent_time')).set(author.headers).send({ duration: '1d 2h' });
+    expect(spent.status).toBe(201);
+    expect(spent.body).toMatchObject({ total_time_spent: 10 * 3600, human_total_time_spent: '1d 2h' });
+    const less = await gateway.post(mr('/add_spent_time')).set(maintainer.headers).send({ duration: '-90m' });
+    expect(less.body).toMatchObject({ total_time_spent: 10 * 3600 - 5400, human_total_time_spent: '1d 30m' });
+    const tooMuch = await gateway.post(mr('/add_spent_time')).set(author.headers).send({ duration: '-2d' });
+    expect(tooMuch.status).toBe(400);
+    expect(tooMuch.body).toEqual({ message: { time_spent: ['Time to subtract exceeds the total time spent'] } });
+    const invalid = await gateway.post(mr('/add_spent_time')).set(author.headers).send({ duration: '3 parsecs' });
+    expect(invalid.status).toBe(400);
+    const stats = await gateway.get(mr('/time_stats')).set(reporter.headers);
+    expect(stats.body).toMatchObject({ total_time_spent: 10 * 3600 - 5400 });
+    const reset = await gateway.post(mr('/reset_spent_time')).set(author.headers);
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ total_time_spent: 0, human_total_time_spent: null });
+    expect((await gateway.get(mr('/time_stats', projectId, 77)).set(reporter.headers)).status).toBe(404);
+    expect((await gateway.get(mr('/time_stats')).set(outsider.headers)).status).toBe(404);
+  });
+});

@@ -37,6 +37,7 @@ import { createNotesFeature, notesEntities } from './features/notes/notes-featur
 import { createSubscriptionsFeature, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
 import { createStorageMovesFeature, storageMovesEntities } from './features/storage-moves/storage-moves-feature.ts';
 import { awardEmojiEntities, createAwardEmojiFeature } from './features/award-emoji/award-emoji-feature.ts';
+import { timeTrackingRoutes } from './features/time-tracking/time-tracking-routes.ts';
 
 import { createLabelsFeature, labelsEntities } from './features/labels/labels-feature.ts';
 
@@ -132,6 +133,7 @@ export function reviewService(
             createRouter(commitsRoutes, { access, repositories }),
             createRouter(protectedBranchesRoutes, { access, protectedBranches, entryNames }),
             createRouter(mergeRequestsRoutes, { access, repositories, mergeRequests, users, deployments }),
+            createRouter(timeTrackingRoutes, { access, mergeRequests }),
           ],
           rpcs: [mergeRequestsGrpc({ deps: { access, repositories, mergeRequests, users, deployments }, logger })],
           streamingRoutes: [smartHttpRoutes({ access, repositories, logger, pushEnvironment })],

@@ -1,5 +1,5 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { DomainError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { DomainError, FieldValidationError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { ZERO_SHA, type FileDiff, type GitCommit } from '../repositories/git-repository.ts';
@@ -374,6 +374,30 @@ export class MergeRequestsService {
     if (mergeRequest.state === 'opened' && mergeRequest.mergeStatus === 'unchecked')
       await this.#checkMergeStatus(scope.repository, mergeRequest);
     return mergeRequest;
+  }
+
+  /** Sets the time estimate (seconds; 0 resets it). */
+  async setTimeEstimate(mergeRequest: MergeRequest, caller: AuthenticatedCaller, seconds: number): Promise<MergeRequest> {
+    mergeRequest.timeEstimate = seconds;
+    mergeRequest.updatedAt = new Date();
+    await this.#store.save({
+      mergeRequest,
+      events: [reviewEvents.mergeRequestUpdated.event(eventData(mergeRequest))],
+      actor: actorOf(caller),
+    });
+    return mergeRequest;
+  }
+
+  /** Adds time spent (negative subtracts), or takes it all back; FieldValidationError, as GitLab, when more is subtracted than was spent. */
+  async spendTime(mergeRequest: MergeRequest, caller: AuthenticatedCaller, seconds: number | 'reset'): Promise<MergeRequest> {
+    const changed = await this.#store.spendTime({
+      id: mergeRequest.id,
+      seconds,
+      event: (updated) => reviewEvents.mergeRequestUpdated.event(eventData(updated)),
+      actor: actorOf(caller),
+    });
+    if (!changed) throw new FieldValidationError({ time_spent: ['Time to subtract exceeds the total time spent'] });
+    return changed;
   }
 
   async delete(projectId: number, iid: number): Promise<void> {

@@ -76,6 +76,17 @@ export interface MergeRequestStore {
   versions(mergeRequestId: number): Promise<MergeRequestDiff[]>;
   delete(id: number): Promise<void>;
   /**
+   * Adds `seconds` (negative subtracts) to the time spent, or resets it, and records the update event, in one
+   * transaction; null, changing nothing, when the total would fall below zero.
+   */
+  spendTime(options: {
+    id: number;
+    /** `reset` takes all time spent back. */
+    seconds: number | 'reset';
+    event: (changed: MergeRequest) => OutgoingEvent;
+    actor: EventActor;
+  }): Promise<MergeRequest | null>;
+  /**
    * Marks a rebase of the open merge request as running, unless one that began after `staleBefore`
    * runs already: false then (or when it is not open). Atomic, so that two callers never both start.
    */
@@ -228,6 +239,30 @@ export class PgMergeRequestStore implements MergeRequestStore {
         Array<{ id: string }>
       >('select author_id as id from merge_requests union select unnest(assignee_ids) from merge_requests union select unnest(reviewer_ids) from merge_requests');
     return rows.map((row) => Number(row.id));
+  }
+
+  spendTime(options: {
+    id: number;
+    seconds: number | 'reset';
+    event: (changed: MergeRequest) => OutgoingEvent;
+    actor: EventActor;
+  }): Promise<MergeRequest | null> {
+    return this.#em.fork().transactional(async (em) => {
+      const updated =
+        options.seconds === 'reset'
+          ? await em.execute<Array<{ id: string }>>(
+              'update merge_requests set total_time_spent = 0, updated_at = now() where id = ? returning id',
+              [options.id],
+            )
+          : await em.execute<Array<{ id: string }>>(
+              'update merge_requests set total_time_spent = total_time_spent + ?, updated_at = now() where id = ? and total_time_spent + ? >= 0 returning id',
+              [options.seconds, options.id, options.seconds],
+            );
+      if (updated.length === 0) return null;
+      const changed = await em.findOneOrFail(MergeRequest, { id: options.id }, { refresh: true });
+      recordEvent(em, { ...options.event(changed), actor: options.actor });
+      return changed;
+    });
   }
 
   async delete(id: number): Promise<void> {
