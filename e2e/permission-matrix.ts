@@ -203,6 +203,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'POST /api/v4/feature_flags/unleash/:project_id/client/metrics': unleash,
   'GET /api/v4/projects/:id/deployments': project(ROLE.reporter),
   'GET /api/v4/projects/:id/deployments/:deployment_id': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/deployments/:deployment_id/merge_requests': project(ROLE.reporter),
   'POST /api/v4/projects/:id/deployments': {
     ...project(ROLE.developer),
     body: () => ({ environment: 'matrix', sha: 'a'.repeat(40), ref: 'main', tag: false, status: 'success' }),
