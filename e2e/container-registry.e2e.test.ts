@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
+import { waitFor } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
 import { buildImage, skopeoCopy, type BuiltImage } from './oci-images.ts';
 
@@ -38,6 +39,20 @@ async function userWithToken(username: string, memberships: Array<{ projectId: n
     .send({ name: 'registry', scopes: ['api'] });
   expect(token.status).toBe(201);
   return `${username}:${token.body.token as string}`;
+}
+
+const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
+
+/** The tags the registry itself holds for `name`, asked with a token the platform grants for pulling. */
+async function registryTags(name: string, credentials: string): Promise<string[]> {
+  const auth = await gateway
+    .get('/jwt/auth')
+    .query({ service: 'container_registry', scope: `repository:${name}:pull` })
+    .set('Authorization', basic(credentials));
+  const response = await fetch(`${platform.registryUrl}/v2/${name}/tags/list`, { headers: { Authorization: `Bearer ${auth.body.token}` } });
+  if (response.status === 404) return [];
+  expect(response.status).toBe(200);
+  return (((await response.json()) as { tags?: string[] | null }).tags ?? []).sort();
 }
 
 const days = (count: number) => new Date(Date.now() - count * 24 * 3600 * 1000);
@@ -88,7 +103,6 @@ describe('the container registry with skopeo', () => {
     reporter = await userWithToken('ship-reporter', [{ projectId: privateProject.id, level: 20 }]);
     stranger = await userWithToken('ship-stranger', []);
 
-    const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
     const claimsOf = (token: string) =>
       JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
     const scope = `repository:${privateProject.path}:pull,push`;
@@ -187,5 +201,192 @@ describe('the container registry with skopeo', () => {
     expect(anonymously).toMatchObject({ code: 0 });
     const anonymousPush = await skopeoCopy(image('nope', 1).reference, `docker://${registryHost}/${publicProject.path}:nope`);
     expect(anonymousPush.code).not.toBe(0);
+  }, 120_000);
+
+  const images = new Map<string, BuiltImage>();
+  /** Pushes images tagged `tag`, made `daysAgo` days ago, to `name` (below the private project). */
+  async function push(name: string, tags: Array<[string, number]>): Promise<void> {
+    for (const [tag, daysAgo] of tags) {
+      const built = image(`${name}-${tag}`, daysAgo);
+      images.set(`${name}:${tag}`, built);
+      const result = await skopeoCopy(built.reference, `docker://${registryHost}/${privateProject.path}/${name}:${tag}`, {
+        destinationCredentials: developer,
+      });
+      expect(result).toMatchObject({ code: 0 });
+    }
+  }
+
+  async function repositoryNamed(name: string): Promise<{ id: number; tags_count: number }> {
+    return waitFor(
+      async () => {
+        const list = await gateway
+          .get(`/api/v4/projects/${privateProject.id}/registry/repositories`)
+          .query({ tags_count: true })
+          .set(asRoot);
+        return (list.body as Array<{ id: number; name: string; tags_count: number }>).find((repository) => repository.name === name);
+      },
+      { what: `repository ${name}` },
+    );
+  }
+
+  async function tagsInApi(repositoryId: number): Promise<string[]> {
+    const tags = await gateway.get(`/api/v4/projects/${privateProject.id}/registry/repositories/${repositoryId}/tags`).set(asRoot);
+    expect(tags.status).toBe(200);
+    return (tags.body as Array<{ name: string }>).map((tag) => tag.name).sort();
+  }
+
+  const RULE_TAGS: Array<[string, number]> = [
+    ['latest', 30],
+    ['v1', 10],
+    ['v2', 5],
+    ['v3', 1],
+    ['stable', 20],
+    ['dev-1', 8],
+  ];
+
+  it('lists repositories and tags from the registry’s notifications, with each tag’s manifest details', async () => {
+    await push('rules-a', RULE_TAGS);
+    // A second tag on the same image as v3.
+    const v3 = images.get('rules-a:v3');
+    const alias = await skopeoCopy(v3?.reference ?? '', `docker://${registryHost}/${privateProject.path}/rules-a:v3-alias`, {
+      destinationCredentials: developer,
+    });
+    expect(alias).toMatchObject({ code: 0 });
+    const repository = await waitFor(
+      async () => {
+        const found = await repositoryNamed('rules-a');
+        return found.tags_count === 7 ? found : undefined;
+      },
+      { what: 'seven tags of rules-a' },
+    );
+
+    const list = await gateway
+      .get(`/api/v4/projects/${privateProject.id}/registry/repositories`)
+      .query({ tags: true, tags_count: true })
+      .set('Authorization', `Bearer ${reporter.split(':')[1] ?? ''}`);
+    expect(list.status).toBe(200);
+    const listed = (list.body as Array<Record<string, unknown>>).find((entry) => entry.id === repository.id);
+    expect(listed).toMatchObject({
+      name: 'rules-a',
+      path: `${privateProject.path}/rules-a`,
+      project_id: privateProject.id,
+      location: `${registryHost}/${privateProject.path}/rules-a`,
+      status: null,
+      tags_count: 7,
+    });
+    expect(listed?.tags).toContainEqual({
+      name: 'v1',
+      path: `${privateProject.path}/rules-a:v1`,
+      location: `${registryHost}/${privateProject.path}/rules-a:v1`,
+    });
+    // The project's own repository (pushed first, without a name) is listed too.
+    expect((list.body as Array<{ name: string }>).map((entry) => entry.name)).toEqual(expect.arrayContaining(['', 'worker', 'rules-a']));
+
+    const single = await gateway.get(`/api/v4/registry/repositories/${repository.id}`).query({ tags_count: true }).set(asRoot);
+    expect(single.body).toMatchObject({ id: repository.id, tags_count: 7 });
+    expect(single.body.tags).toBeUndefined();
+    const hidden = await gateway
+      .get(`/api/v4/registry/repositories/${repository.id}`)
+      .set('Authorization', `Bearer ${stranger.split(':')[1] ?? ''}`);
+    expect(hidden.status).toBe(404);
+
+    const group = await gateway.get('/api/v4/groups/ships/registry/repositories').set(asRoot);
+    expect((group.body as Array<{ id: number }>).map((entry) => entry.id)).toContain(repository.id);
+
+    expect(await tagsInApi(repository.id)).toEqual(['dev-1', 'latest', 'stable', 'v1', 'v2', 'v3', 'v3-alias']);
+    const detail = await gateway.get(`/api/v4/projects/${privateProject.id}/registry/repositories/${repository.id}/tags/v2`).set(asRoot);
+    const v2 = images.get('rules-a:v2');
+    expect(detail.body).toEqual({
+      name: 'v2',
+      path: `${privateProject.path}/rules-a:v2`,
+      location: `${registryHost}/${privateProject.path}/rules-a:v2`,
+      revision: v2?.configDigest.replace('sha256:', ''),
+      short_revision: v2?.configDigest.replace('sha256:', '').slice(0, 9),
+      digest: v2?.manifestDigest,
+      created_at: v2?.created.toISOString(),
+      total_size: v2?.layerSize,
+    });
+    const missing = await gateway.get(`/api/v4/projects/${privateProject.id}/registry/repositories/${repository.id}/tags/nope`).set(asRoot);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ message: '404 Tag Not Found' });
+  }, 180_000);
+
+  it('deletes one tag only, even when another tag names the same image', async () => {
+    const repository = await repositoryNamed('rules-a');
+    const byReporter = await gateway
+      .delete(`/api/v4/projects/${privateProject.id}/registry/repositories/${repository.id}/tags/v3-alias`)
+      .set('Authorization', `Bearer ${reporter.split(':')[1] ?? ''}`);
+    expect(byReporter.status).toBe(403);
+    const deleted = await gateway
+      .delete(`/api/v4/projects/${privateProject.id}/registry/repositories/${repository.id}/tags/v3-alias`)
+      .set('Authorization', `Bearer ${developer.split(':')[1] ?? ''}`);
+    expect(deleted.status).toBe(200);
+    expect(await registryTags(`${privateProject.path}/rules-a`, developer)).toEqual(['dev-1', 'latest', 'stable', 'v1', 'v2', 'v3']);
+    expect(await tagsInApi(repository.id)).toEqual(['dev-1', 'latest', 'stable', 'v1', 'v2', 'v3']);
+    const v3 = await gateway.get(`/api/v4/projects/${privateProject.id}/registry/repositories/${repository.id}/tags/v3`).set(asRoot);
+    expect(v3.body.digest).toBe(images.get('rules-a:v3')?.manifestDigest);
+  }, 120_000);
+
+  it('bulk-deletes by regex, keeping the keep_n newest and latest, at most once an hour', async () => {
+    const repository = await repositoryNamed('rules-a');
+    const path = `/api/v4/projects/${privateProject.id}/registry/repositories/${repository.id}/tags`;
+    const byDeveloper = await gateway
+      .delete(path)
+      .query({ name_regex_delete: '.*' })
+      .set('Authorization', `Bearer ${developer.split(':')[1] ?? ''}`);
+    expect(byDeveloper.status).toBe(403);
+    const accepted = await gateway.delete(path).query({ name_regex_delete: 'v.*|latest', keep_n: 1 }).set(asRoot);
+    expect(accepted.status).toBe(202);
+    const again = await gateway.delete(path).query({ name_regex_delete: '.*' }).set(asRoot);
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({
+      message: 'This request has already been made. You can run this at most once an hour for a given container repository',
+    });
+    await waitFor(async () => ((await tagsInApi(repository.id)).includes('v1') ? undefined : true), { what: 'the bulk deletion' });
+    expect(await tagsInApi(repository.id)).toEqual(['dev-1', 'latest', 'stable', 'v3']);
+    expect(await registryTags(`${privateProject.path}/rules-a`, developer)).toEqual(['dev-1', 'latest', 'stable', 'v3']);
+  }, 120_000);
+
+  it('bulk-deletes older tags by the deprecated name_regex, sparing name_regex_keep; a refused request costs nothing', async () => {
+    await push('rules-b', RULE_TAGS);
+    const repository = await waitFor(
+      async () => {
+        const found = await repositoryNamed('rules-b');
+        return found.tags_count === 6 ? found : undefined;
+      },
+      { what: 'six tags of rules-b' },
+    );
+    const path = `/api/v4/projects/${privateProject.id}/registry/repositories/${repository.id}/tags`;
+    const invalid = await gateway.delete(path).query({ name_regex_delete: '(v' }).set(asRoot);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toMatch(/^name_regex_delete is an invalid regexp/);
+    const backreference = await gateway.delete(path).query({ name_regex_delete: '.*', name_regex_keep: '(a)\\1' }).set(asRoot);
+    expect(backreference.status).toBe(400);
+    expect(backreference.body.error).toMatch(/^name_regex_keep is an invalid regexp/);
+    const neither = await gateway.delete(path).query({ keep_n: 1 }).set(asRoot);
+    expect(neither.status).toBe(400);
+    expect(neither.body).toEqual({ error: 'name_regex, name_regex_delete are missing, at least one parameter must be provided' });
+    const badDuration = await gateway.delete(path).query({ name_regex: '.*', older_than: 'soon' }).set(asRoot);
+    expect(badDuration.status).toBe(400);
+    expect(badDuration.body).toEqual({ error: 'older_than is invalid' });
+    const badKeep = await gateway.delete(path).query({ name_regex: '.*', keep_n: 'many' }).set(asRoot);
+    expect(badKeep.status).toBe(400);
+
+    const accepted = await gateway.delete(path).query({ name_regex: '.*', name_regex_keep: 'stable', older_than: '7d' }).set(asRoot);
+    expect(accepted.status).toBe(202);
+    await waitFor(async () => ((await tagsInApi(repository.id)).includes('v1') ? undefined : true), { what: 'the bulk deletion' });
+    expect(await tagsInApi(repository.id)).toEqual(['latest', 'stable', 'v2', 'v3']);
+    expect(await registryTags(`${privateProject.path}/rules-b`, developer)).toEqual(['latest', 'stable', 'v2', 'v3']);
+  }, 180_000);
+
+  it('deletes a whole repository in the background', async () => {
+    const repository = await repositoryNamed('rules-b');
+    const accepted = await gateway.delete(`/api/v4/projects/${privateProject.id}/registry/repositories/${repository.id}`).set(asRoot);
+    expect(accepted.status).toBe(202);
+    await waitFor(async () => {
+      const found = await gateway.get(`/api/v4/registry/repositories/${repository.id}`).set(asRoot);
+      return found.status === 404 ? true : undefined;
+    });
+    expect(await registryTags(`${privateProject.path}/rules-b`, developer)).toEqual([]);
   }, 120_000);
 });

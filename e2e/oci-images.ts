@@ -43,6 +43,7 @@ export interface BuiltImage {
   manifestDigest: string;
   configDigest: string;
   layerSize: number;
+  created: Date;
 }
 
 /** Writes an OCI layout in `dir` whose one image (tagged `tag` there) has a file with `content` and the config time `created`. */
@@ -87,7 +88,13 @@ export function buildImage(dir: string, options: { tag: string; content: string;
       ],
     }),
   );
-  return { reference: `oci:${dir}:${options.tag}`, manifestDigest: manifest.digest, configDigest: config.digest, layerSize: layer.size };
+  return {
+    reference: `oci:${dir}:${options.tag}`,
+    manifestDigest: manifest.digest,
+    configDigest: config.digest,
+    layerSize: layer.size,
+    created: options.created,
+  };
 }
 
 export interface SkopeoResult {

@@ -34,6 +34,8 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages' },
   { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages' },
+  { pattern: /^\/api\/v4\/(projects|groups)\/[^/]+\/registry\/repositories(\/|$)/, service: 'packages' },
+  { pattern: /^\/api\/v4\/registry\/repositories\/[^/]+$/, service: 'packages' },
   // The container registry's token endpoint: Docker clients send a personal access token as a Basic password.
   {
     pattern: /^\/jwt\/auth$/,

@@ -4,7 +4,7 @@
  * `proto/packages/v1/events.proto`.
  */
 import { defineEvent } from '@platform/events';
-import { PackageDeleted, PackagePublished } from '@platform/proto/packages/v1/events';
+import { ContainerTagDeleted, ContainerTagPushed, PackageDeleted, PackagePublished } from '@platform/proto/packages/v1/events';
 
 /** The packages service's events travel on one topic, keyed by the project id. */
 export const PACKAGES_TOPIC = 'packages.events';
@@ -12,4 +12,6 @@ export const PACKAGES_TOPIC = 'packages.events';
 export const packagesEvents = {
   packagePublished: defineEvent('packages.package.published', PackagePublished, { topic: PACKAGES_TOPIC }),
   packageDeleted: defineEvent('packages.package.deleted', PackageDeleted, { topic: PACKAGES_TOPIC }),
+  containerTagPushed: defineEvent('packages.container_tag.pushed', ContainerTagPushed, { topic: PACKAGES_TOPIC }),
+  containerTagDeleted: defineEvent('packages.container_tag.deleted', ContainerTagDeleted, { topic: PACKAGES_TOPIC }),
 };

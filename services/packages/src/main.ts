@@ -9,7 +9,7 @@ import { PACKAGES_TOPIC } from '@platform/packages-client';
 import { createNpmFeature } from './features/npm/npm-feature.ts';
 import { createMavenFeature } from './features/maven/maven-feature.ts';
 import { DEFAULT_BODY_LIMITS } from '@platform/http';
-import { createContainerRegistryFeature } from './features/container-registry/container-registry-feature.ts';
+import { containerRegistryEntities, createContainerRegistryFeature } from './features/container-registry/container-registry-feature.ts';
 
 /** `identityAccess` replaces the gRPC client to identity (tests give a fake). */
 export function packagesService(
@@ -19,7 +19,7 @@ export function packagesService(
   return {
     name: 'packages',
     config,
-    entities: [...packageEntities],
+    entities: [...packageEntities, ...containerRegistryEntities],
     migrations,
     publishes: [PACKAGES_TOPIC],
     // `npm publish` sends its tarball base64-encoded inside a JSON body: a third larger, plus the manifest.
@@ -32,7 +32,7 @@ export function packagesService(
         createPackagesFeature({ core, access }),
         createNpmFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
         createMavenFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
-        createContainerRegistryFeature({ access, logger, config }),
+        createContainerRegistryFeature({ em, access, logger, config }),
         identityAccessFeature(access),
       ];
     },

@@ -33,6 +33,29 @@ export interface PackageDeleted {
   projectPath: string;
 }
 
+/** A tag of a container repository was pushed (new, or moved to another manifest). */
+export interface ContainerTagPushed {
+  projectId: number;
+  repositoryId: number;
+  /** The repository's full path (`group/app` or `group/app/web`). */
+  repositoryPath: string;
+  tag: string;
+  /** The manifest's digest (`sha256:...`). */
+  digest: string;
+  /** The project's full path (`group/app`). */
+  projectPath: string;
+}
+
+/** A tag of a container repository was deleted (through the API, a cleanup, the repository's deletion or the registry). */
+export interface ContainerTagDeleted {
+  projectId: number;
+  repositoryId: number;
+  repositoryPath: string;
+  tag: string;
+  digest: string;
+  projectPath: string;
+}
+
 function createBasePackagePublished(): PackagePublished {
   return { projectId: 0, packageId: 0, name: "", version: "", packageType: "", projectPath: "" };
 }
@@ -358,6 +381,336 @@ export const PackageDeleted: MessageFns<PackageDeleted> = {
     message.name = object.name ?? "";
     message.version = object.version ?? "";
     message.packageType = object.packageType ?? "";
+    message.projectPath = object.projectPath ?? "";
+    return message;
+  },
+};
+
+function createBaseContainerTagPushed(): ContainerTagPushed {
+  return { projectId: 0, repositoryId: 0, repositoryPath: "", tag: "", digest: "", projectPath: "" };
+}
+
+export const ContainerTagPushed: MessageFns<ContainerTagPushed> = {
+  encode(message: ContainerTagPushed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.repositoryId !== 0) {
+      writer.uint32(16).int64(message.repositoryId);
+    }
+    if (message.repositoryPath !== "") {
+      writer.uint32(26).string(message.repositoryPath);
+    }
+    if (message.tag !== "") {
+      writer.uint32(34).string(message.tag);
+    }
+    if (message.digest !== "") {
+      writer.uint32(42).string(message.digest);
+    }
+    if (message.projectPath !== "") {
+      writer.uint32(50).string(message.projectPath);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContainerTagPushed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContainerTagPushed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.repositoryId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.repositoryPath = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.digest = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.projectPath = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContainerTagPushed {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      repositoryId: isSet(object.repositoryId)
+        ? globalThis.Number(object.repositoryId)
+        : isSet(object.repository_id)
+        ? globalThis.Number(object.repository_id)
+        : 0,
+      repositoryPath: isSet(object.repositoryPath)
+        ? globalThis.String(object.repositoryPath)
+        : isSet(object.repository_path)
+        ? globalThis.String(object.repository_path)
+        : "",
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      digest: isSet(object.digest) ? globalThis.String(object.digest) : "",
+      projectPath: isSet(object.projectPath)
+        ? globalThis.String(object.projectPath)
+        : isSet(object.project_path)
+        ? globalThis.String(object.project_path)
+        : "",
+    };
+  },
+
+  toJSON(message: ContainerTagPushed): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.repositoryId !== 0) {
+      obj.repositoryId = Math.round(message.repositoryId);
+    }
+    if (message.repositoryPath !== "") {
+      obj.repositoryPath = message.repositoryPath;
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    if (message.digest !== "") {
+      obj.digest = message.digest;
+    }
+    if (message.projectPath !== "") {
+      obj.projectPath = message.projectPath;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContainerTagPushed>, I>>(base?: I): ContainerTagPushed {
+    return ContainerTagPushed.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContainerTagPushed>, I>>(object: I): ContainerTagPushed {
+    const message = createBaseContainerTagPushed();
+    message.projectId = object.projectId ?? 0;
+    message.repositoryId = object.repositoryId ?? 0;
+    message.repositoryPath = object.repositoryPath ?? "";
+    message.tag = object.tag ?? "";
+    message.digest = object.digest ?? "";
+    message.projectPath = object.projectPath ?? "";
+    return message;
+  },
+};
+
+function createBaseContainerTagDeleted(): ContainerTagDeleted {
+  return { projectId: 0, repositoryId: 0, repositoryPath: "", tag: "", digest: "", projectPath: "" };
+}
+
+export const ContainerTagDeleted: MessageFns<ContainerTagDeleted> = {
+  encode(message: ContainerTagDeleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.repositoryId !== 0) {
+      writer.uint32(16).int64(message.repositoryId);
+    }
+    if (message.repositoryPath !== "") {
+      writer.uint32(26).string(message.repositoryPath);
+    }
+    if (message.tag !== "") {
+      writer.uint32(34).string(message.tag);
+    }
+    if (message.digest !== "") {
+      writer.uint32(42).string(message.digest);
+    }
+    if (message.projectPath !== "") {
+      writer.uint32(50).string(message.projectPath);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContainerTagDeleted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContainerTagDeleted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.repositoryId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.repositoryPath = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tag = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.digest = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.projectPath = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContainerTagDeleted {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      repositoryId: isSet(object.repositoryId)
+        ? globalThis.Number(object.repositoryId)
+        : isSet(object.repository_id)
+        ? globalThis.Number(object.repository_id)
+        : 0,
+      repositoryPath: isSet(object.repositoryPath)
+        ? globalThis.String(object.repositoryPath)
+        : isSet(object.repository_path)
+        ? globalThis.String(object.repository_path)
+        : "",
+      tag: isSet(object.tag) ? globalThis.String(object.tag) : "",
+      digest: isSet(object.digest) ? globalThis.String(object.digest) : "",
+      projectPath: isSet(object.projectPath)
+        ? globalThis.String(object.projectPath)
+        : isSet(object.project_path)
+        ? globalThis.String(object.project_path)
+        : "",
+    };
+  },
+
+  toJSON(message: ContainerTagDeleted): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.repositoryId !== 0) {
+      obj.repositoryId = Math.round(message.repositoryId);
+    }
+    if (message.repositoryPath !== "") {
+      obj.repositoryPath = message.repositoryPath;
+    }
+    if (message.tag !== "") {
+      obj.tag = message.tag;
+    }
+    if (message.digest !== "") {
+      obj.digest = message.digest;
+    }
+    if (message.projectPath !== "") {
+      obj.projectPath = message.projectPath;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContainerTagDeleted>, I>>(base?: I): ContainerTagDeleted {
+    return ContainerTagDeleted.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContainerTagDeleted>, I>>(object: I): ContainerTagDeleted {
+    const message = createBaseContainerTagDeleted();
+    message.projectId = object.projectId ?? 0;
+    message.repositoryId = object.repositoryId ?? 0;
+    message.repositoryPath = object.repositoryPath ?? "";
+    message.tag = object.tag ?? "";
+    message.digest = object.digest ?? "";
     message.projectPath = object.projectPath ?? "";
     return message;
   },

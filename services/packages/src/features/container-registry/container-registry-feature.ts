@@ -1,21 +1,54 @@
+import { createRouter } from '@platform/http';
+import type { EntityManager } from '@platform/db';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
 import type { PackagesConfig } from '../../config.ts';
+import { ContainerRegistryJobRunner } from './container-registry-jobs.ts';
+import { containerRegistryRoutes } from './container-registry-routes.ts';
+import { ContainerRegistryService } from './container-registry-service.ts';
+import { PgContainerRegistryStore } from './container-registry-store.ts';
 import { jwtAuthRoutes } from './jwt-auth-router.ts';
+import { RegistryClient } from './registry-client.ts';
+import { registryNotificationRoutes } from './registry-notifications-router.ts';
 import { RegistryTokenIssuer } from './registry-token.ts';
 
-/** The container registry: tokens for the Distribution registry. */
-export function createContainerRegistryFeature(deps: { access: IdentityAccess; logger: Logger; config: PackagesConfig }): Feature {
+export { containerRegistryEntities } from './container-registry.entity.ts';
+
+/**
+ * The container registry: tokens for the Distribution registry, its notifications, GitLab's API
+ * over the repositories and tags, and the background deletions.
+ */
+export function createContainerRegistryFeature(deps: {
+  em: EntityManager;
+  access: IdentityAccess;
+  logger: Logger;
+  config: PackagesConfig;
+}): Feature {
+  const { config } = deps;
   const tokens = new RegistryTokenIssuer({
-    keyFile: deps.config.REGISTRY_TOKEN_KEY_FILE,
-    issuer: deps.config.REGISTRY_TOKEN_ISSUER,
-    service: deps.config.REGISTRY_SERVICE,
-    expirySeconds: deps.config.REGISTRY_TOKEN_EXPIRY_SECONDS,
+    keyFile: config.REGISTRY_TOKEN_KEY_FILE,
+    issuer: config.REGISTRY_TOKEN_ISSUER,
+    service: config.REGISTRY_SERVICE,
+    expirySeconds: config.REGISTRY_TOKEN_EXPIRY_SECONDS,
   });
   if (!tokens.configured)
     deps.logger.warn('REGISTRY_TOKEN_KEY_FILE is unset: registry tokens are signed with a key generated for this run');
+  const store = new PgContainerRegistryStore(deps.em);
+  const registry = new ContainerRegistryService({
+    store,
+    registry: new RegistryClient({ url: config.REGISTRY_URL, tokens }),
+    access: deps.access,
+    logger: deps.logger,
+  });
+  const jobs = new ContainerRegistryJobRunner({ store, registry, logger: deps.logger, intervalMs: config.REGISTRY_JOB_POLL_INTERVAL_MS });
   return {
-    streamingRoutes: [jwtAuthRoutes({ access: deps.access, tokens, service: deps.config.REGISTRY_SERVICE, logger: deps.logger })],
+    routes: [createRouter(containerRegistryRoutes, { access: deps.access, registry, views: { publicHost: config.REGISTRY_PUBLIC_HOST } })],
+    streamingRoutes: [
+      jwtAuthRoutes({ access: deps.access, tokens, registry, service: config.REGISTRY_SERVICE }),
+      registryNotificationRoutes({ registry, secret: config.REGISTRY_NOTIFICATION_SECRET, logger: deps.logger }),
+    ],
+    start: async () => jobs.start(),
+    stop: () => jobs.stop(),
   };
 }

@@ -7,7 +7,7 @@
 import { Router, type Request, type Response } from 'express';
 import { callerOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
-import type { Logger } from '@platform/logger';
+import type { ContainerRegistryService } from './container-registry-service.ts';
 import { abilitiesOf, mayOnContainerImages, projectOfRepositoryName, type ContainerImageAbility } from './registry-access.ts';
 import { parseScopes, type RegistryAccess, type RegistryTokenIssuer } from './registry-token.ts';
 
@@ -20,7 +20,12 @@ function queryValues(req: Request, name: string): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-export function jwtAuthRoutes(deps: { access: IdentityAccess; tokens: RegistryTokenIssuer; service: string; logger: Logger }): Router {
+export function jwtAuthRoutes(deps: {
+  access: IdentityAccess;
+  tokens: RegistryTokenIssuer;
+  registry: ContainerRegistryService;
+  service: string;
+}): Router {
   const router = Router();
 
   const grant = async (req: Request, requested: RegistryAccess): Promise<RegistryAccess | undefined> => {
@@ -34,7 +39,10 @@ export function jwtAuthRoutes(deps: { access: IdentityAccess; tokens: RegistryTo
       const ability = ABILITY_OF_ACTION[action];
       return belowProject && ability !== undefined && abilities.has(ability) && mayOnContainerImages(project, ability);
     });
-    return actions.length > 0 ? { ...requested, actions } : undefined;
+    if (actions.length === 0) return undefined;
+    // As GitLab, the repository exists from the first authorised push: the registry's notifications then find it.
+    if (actions.includes('push')) await deps.registry.pushAuthorised(project, requested.name);
+    return { ...requested, actions };
   };
 
   const answer = async (req: Request, res: Response) => {

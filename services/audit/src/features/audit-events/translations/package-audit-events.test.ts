@@ -32,4 +32,26 @@ describe('audit events of package events', () => {
     const deleted = auditEventFor(envelope(packagesEvents.packageDeleted.event({ aggregateId: 7, data })));
     expect(deleted).toMatchObject({ eventName: 'package_deleted', details: { custom_message: 'Deleted npm package @acme/kit 1.2.0' } });
   });
+
+  it('records pushed and deleted container image tags; a push the registry reported has the system as author', () => {
+    const tag = { projectId: 7, repositoryId: 3, repositoryPath: 'acme/kit/web', tag: 'v1', digest: 'sha256:abc', projectPath: 'acme/kit' };
+    const pushed = auditEventFor({ ...envelope(packagesEvents.containerTagPushed.event({ aggregateId: 7, data: tag })), actor: null });
+    expect(pushed).toMatchObject({
+      entityType: 'Project',
+      entityId: 7,
+      eventName: 'container_repository_tag_pushed',
+      details: {
+        custom_message: 'Pushed container image tag acme/kit/web:v1 (sha256:abc)',
+        target_id: 3,
+        target_type: 'ContainerRepository',
+        target_details: 'acme/kit/web:v1',
+      },
+    });
+    const deleted = auditEventFor(envelope(packagesEvents.containerTagDeleted.event({ aggregateId: 7, data: tag })));
+    expect(deleted).toMatchObject({
+      authorId: 4,
+      eventName: 'container_repository_tag_deleted',
+      details: { custom_message: 'Deleted container image tag acme/kit/web:v1' },
+    });
+  });
 });
