@@ -44,7 +44,7 @@ export const routeTable: Route[] = [
     basicRefusal: { errors: [{ code: 'UNAUTHORIZED', message: 'HTTP Basic: Access denied' }] },
   },
   // The registry's notifications carry the shared secret, which packages checks itself.
-  { pattern: /^\/api\/v4\/container_registry_event\/events$/, service: 'packages', ownAuthentication: true },
+  { pattern: /^\/container_registry_event\/events$/, service: 'packages', ownAuthentication: true },
   {
     pattern: /^\/api\/v4\/projects\/[^/]+\/(environments|deployments|feature_flags|feature_flags_user_lists|feature_flags_client)(\/|$)/,
     service: 'delivery',

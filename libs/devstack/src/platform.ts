@@ -312,7 +312,7 @@ async function prepareRegistry(options: PlatformOptions & { dataDir: string }, g
     realm: `${gatewayUrl}/jwt/auth`,
     certFile: keys.certFile,
     storageDir: path.join(dir, 'storage'),
-    notificationUrl: `${gatewayUrl}/api/v4/container_registry_event/events`,
+    notificationUrl: `${gatewayUrl}/container_registry_event/events`,
     notificationSecret,
     httpSecret: await keptSecret(path.join(dir, 'http-secret'), () => randomBytes(24).toString('base64url')),
   });

@@ -1,6 +1,6 @@
 /**
- * `POST /api/v4/container_registry_event/events`, where the registry reports pushes and
- * deletions (GitLab's endpoint). The registry is no user: it sends the shared secret as
+ * `POST /container_registry_event/events`, where the registry reports pushes and
+ * deletions (GitLab's endpoint, outside the REST API here: only the registry calls it). The registry is no user: it sends the shared secret as
  * `Authorization`, checked before the body is read.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -21,7 +21,7 @@ export function registryNotificationRoutes(deps: {
   // The registry sends `application/vnd.docker.distribution.events.v1+json`.
   const jsonBody = express.json({ limit: 1024 * 1024, type: () => true });
   router.post(
-    '/api/v4/container_registry_event/events',
+    '/container_registry_event/events',
     (req, _res, next) => {
       const given = req.get('authorization');
       if (!deps.secret || !given || !sameSecret(given, deps.secret)) {
