@@ -271,3 +271,62 @@ describe('rebasing a merge request (PUT .../rebase)', () => {
     expect((await git(['rev-parse', 'origin/feature/clash'], project.clone)).output.trim()).toBe(clashHead);
   });
 });
+
+describe('forks (POST /projects/:id/fork)', () => {
+  it("forks a project into the caller's namespace with a copy of its repository, lists it, and unlinks it", async () => {
+    const upstream = await projectWithMain('upstream-app', 'merge');
+    const upstreamHead = await mainOf(upstream.clone);
+    const user = await gateway
+      .post('/api/v4/users')
+      .set(asRoot)
+      .send({ email: 'forker@example.com', name: 'Forker', username: 'forker', password: 'a-long-enough-password' });
+    const token = (
+      await gateway
+        .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
+        .set(asRoot)
+        .send({ name: 'all', scopes: ['api'] })
+    ).body.token as string;
+    const asForker = { 'PRIVATE-TOKEN': token };
+    expect((await gateway.post(`/api/v4/projects/${upstream.id}/fork`).set(asForker)).status).toBe(404);
+    const member = await gateway
+      .post(`/api/v4/projects/${upstream.id}/members`)
+      .set(asRoot)
+      .send({ user_id: user.body.id, access_level: 20 });
+    expect(member.status).toBe(201);
+
+    const fork = await gateway.post(`/api/v4/projects/${encodeURIComponent('root/upstream-app')}/fork`).set(asForker);
+    expect(fork.status).toBe(201);
+    // GitLab's project.json is the basic project, as `forked_from_project` shows it.
+    expect(gitlabSchemaErrors('project.json', fork.body.forked_from_project)).toEqual([]);
+    expect(fork.body).toMatchObject({
+      path_with_namespace: 'forker/upstream-app',
+      import_status: 'finished',
+      forked_from_project: expect.objectContaining({ id: upstream.id, path_with_namespace: 'root/upstream-app' }),
+    });
+    const again = await gateway.post(`/api/v4/projects/${upstream.id}/fork`).set(asForker);
+    expect(again.status).toBe(409);
+    expect(Object.values(again.body.message)).toEqual([['has already been taken']]);
+    const elsewhere = await gateway.post(`/api/v4/projects/${upstream.id}/fork`).set(asForker).send({ namespace_path: 'nowhere' });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body).toEqual({ message: '404 Target Namespace Not Found' });
+
+    // The fork's repository is a copy of the upstream's, and takes pushes of its own.
+    expect((await git(['clone', '-q', gitRemote(platform.url, token, 'forker/upstream-app'), 'forked-app'])).code).toBe(0);
+    const forkClone = path.join(work, 'forked-app');
+    expect((await git(['rev-parse', 'HEAD'], forkClone)).output.trim()).toBe(upstreamHead);
+    await commit(forkClone, 'fork.txt', 'fork\n', 'Work in the fork');
+    expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/feature/forked'], forkClone)).code).toBe(0);
+    expect((await gateway.get(`/api/v4/projects/${upstream.id}/repository/branches/feature%2Fforked`).set(asRoot)).status).toBe(404);
+
+    const forks = await gateway.get(`/api/v4/projects/${upstream.id}/forks`).set(asForker);
+    expect(forks.status).toBe(200);
+    expect(forks.body.map((project: { id: number }) => project.id)).toEqual([fork.body.id]);
+    expect((await gateway.get(`/api/v4/projects/${upstream.id}`).set(asForker)).body.forks_count).toBe(1);
+
+    expect((await gateway.delete(`/api/v4/projects/${fork.body.id}/fork`).set(asForker)).status).toBe(204);
+    expect((await gateway.delete(`/api/v4/projects/${fork.body.id}/fork`).set(asForker)).status).toBe(304);
+    const unlinked = await gateway.get(`/api/v4/projects/${fork.body.id}`).set(asForker);
+    expect(unlinked.body.forked_from_project).toBeUndefined();
+    expect((await gateway.get(`/api/v4/projects/${upstream.id}/forks`).set(asForker)).body).toEqual([]);
+  });
+});

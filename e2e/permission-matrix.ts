@@ -122,6 +122,9 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'PUT /api/v4/projects/:id': project(ROLE.maintainer),
   'DELETE /api/v4/projects/:id': project(ROLE.owner, true),
   'POST /api/v4/projects/:id/archive': project(ROLE.maintainer),
+  'POST /api/v4/projects/:id/fork': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/forks': project(ROLE.guest),
+  'DELETE /api/v4/projects/:id/fork': project(ROLE.owner),
   'POST /api/v4/projects/:id/unarchive': project(ROLE.maintainer),
   'POST /api/v4/projects/:id/share': {
     ...project(ROLE.maintainer),

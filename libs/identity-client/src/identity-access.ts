@@ -47,6 +47,8 @@ export interface ProjectAccess {
   isAdmin: boolean;
   /** How its merge requests are merged: GitLab's `merge_method`. */
   mergeMethod: MergeMethod;
+  /** The project it was forked from; null when it is no fork. */
+  forkedFromProjectId: number | null;
 }
 
 /** Where a project sits now: what services that keep a copy of its path refresh after a move. */
@@ -54,6 +56,8 @@ export interface ProjectPlacement {
   pathWithNamespace: string;
   /** Its namespace and the namespace's ancestors' ids, top-level first. */
   namespaceIds: number[];
+  /** The project it was forked from; null when it is no fork. */
+  forkedFromProjectId: number | null;
 }
 
 /** Whether a user may act on a group or project, and whether a caller is still an administrator; identity owns the answers. */
@@ -106,6 +110,7 @@ function projectAccessOf(project: ProjectSummary, accessLevel: number, isAdmin: 
     accessLevel,
     isAdmin,
     mergeMethod: mergeMethodOf(project.mergeMethod),
+    forkedFromProjectId: project.forkedFromProjectId || null,
   };
 }
 
@@ -148,7 +153,13 @@ export class GrpcIdentityAccess implements IdentityAccess {
   async projectPlacement(projectId: number): Promise<ProjectPlacement | undefined> {
     try {
       const { project } = await callUnary(this.#client.resolveProject.bind(this.#client), { idOrPath: String(projectId) });
-      return project && { pathWithNamespace: project.pathWithNamespace, namespaceIds: project.namespaceAncestorIds };
+      return (
+        project && {
+          pathWithNamespace: project.pathWithNamespace,
+          namespaceIds: project.namespaceAncestorIds,
+          forkedFromProjectId: project.forkedFromProjectId || null,
+        }
+      );
     } catch (error) {
       if (error instanceof NotFoundError) return undefined;
       throw error;
@@ -222,16 +233,17 @@ export class FakeIdentityAccess implements IdentityAccess {
       accessLevel: accessLevel ?? 0,
       isAdmin,
       mergeMethod: 'merge',
+      forkedFromProjectId: null,
     };
   }
 
   async projectPlacement(projectId: number): Promise<ProjectPlacement | undefined> {
     const found = this.#resources.find((entry) => entry.resource === 'project' && entry.id === projectId);
-    return found && { pathWithNamespace: found.path, namespaceIds: found.namespaceIds };
+    return found && { pathWithNamespace: found.path, namespaceIds: found.namespaceIds, forkedFromProjectId: null };
   }
 
   /** Moves or renames a project, as a transfer in identity would. */
-  move(projectId: number, placement: ProjectPlacement): this {
+  move(projectId: number, placement: Pick<ProjectPlacement, 'pathWithNamespace' | 'namespaceIds'>): this {
     const found = this.#resources.find((entry) => entry.resource === 'project' && entry.id === projectId);
     if (!found) throw new Error(`no project ${projectId} to move`);
     found.path = placement.pathWithNamespace;

@@ -137,7 +137,10 @@ export function reviewService(
           ],
           rpcs: [mergeRequestsGrpc({ deps: { access, repositories, mergeRequests, users, deployments }, logger })],
           streamingRoutes: [smartHttpRoutes({ access, repositories, logger, pushEnvironment })],
-          consumes: [...projectEventHandlers(repositories), ...deploymentEventHandlers({ repositories, mergeRequests, deployments })],
+          consumes: [
+            ...projectEventHandlers(repositories, access),
+            ...deploymentEventHandlers({ repositories, mergeRequests, deployments }),
+          ],
           start: () => preReceiveHook.install(),
           stop: () => {
             defaultBranch.close();

@@ -254,6 +254,8 @@ export interface ProjectSummary {
    * head, a merge commit is still written) or "ff" (fast-forward only, no merge commit).
    */
   mergeMethod: string;
+  /** The project it was forked from; 0 when it is no fork. */
+  forkedFromProjectId: number;
 }
 
 export interface GroupSummary {
@@ -1213,6 +1215,7 @@ function createBaseProjectSummary(): ProjectSummary {
     createdAt: "",
     namespaceAncestorIds: [],
     mergeMethod: "",
+    forkedFromProjectId: 0,
   };
 }
 
@@ -1266,6 +1269,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     }
     if (message.mergeMethod !== "") {
       writer.uint32(122).string(message.mergeMethod);
+    }
+    if (message.forkedFromProjectId !== 0) {
+      writer.uint32(128).int64(message.forkedFromProjectId);
     }
     return writer;
   },
@@ -1413,6 +1419,14 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
             message.mergeMethod = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.forkedFromProjectId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1474,6 +1488,11 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
         : isSet(object.merge_method)
         ? globalThis.String(object.merge_method)
         : "",
+      forkedFromProjectId: isSet(object.forkedFromProjectId)
+        ? globalThis.Number(object.forkedFromProjectId)
+        : isSet(object.forked_from_project_id)
+        ? globalThis.Number(object.forked_from_project_id)
+        : 0,
     };
   },
 
@@ -1524,6 +1543,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     if (message.mergeMethod !== "") {
       obj.mergeMethod = message.mergeMethod;
     }
+    if (message.forkedFromProjectId !== 0) {
+      obj.forkedFromProjectId = Math.round(message.forkedFromProjectId);
+    }
     return obj;
   },
 
@@ -1549,6 +1571,7 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     message.createdAt = object.createdAt ?? "";
     message.namespaceAncestorIds = object.namespaceAncestorIds?.map((e) => e) || [];
     message.mergeMethod = object.mergeMethod ?? "";
+    message.forkedFromProjectId = object.forkedFromProjectId ?? 0;
     return message;
   },
 };

@@ -7,6 +7,7 @@ import { Migration20261122180000_scim_account_links } from './Migration202611221
 import { Migration20261122190000_list_indexes } from './Migration20261122190000_list_indexes.ts';
 import { Migration20261124170400_project_repository_storage } from './Migration20261124170400_project_repository_storage.ts';
 import { Migration20261124170500_project_deletion_marks } from './Migration20261124170500_project_deletion_marks.ts';
+import { Migration20261124172000_project_forks } from './Migration20261124172000_project_forks.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122190000_list_indexes', class: Migration20261122190000_list_indexes },
   { name: 'Migration20261124170400_project_repository_storage', class: Migration20261124170400_project_repository_storage },
   { name: 'Migration20261124170500_project_deletion_marks', class: Migration20261124170500_project_deletion_marks },
+  { name: 'Migration20261124172000_project_forks', class: Migration20261124172000_project_forks },
 ];

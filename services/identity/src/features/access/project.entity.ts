@@ -71,6 +71,8 @@ export const Project = defineEntity({
     removeSourceBranchAfterMerge: p.boolean().default(true),
     printingMergeRequestLinkEnabled: p.boolean().default(true),
     mergeMethod: p.enum(MERGE_METHODS).default('merge'),
+    /** The project this one was forked from (GitLab's `forked_from_project`); null for none, or once unlinked. */
+    forkedFromProjectId: p.integer().nullable(),
     squashOption: p.enum(SQUASH_OPTIONS).default('default_off'),
     ciConfigPath: p.text().nullable(),
     containerExpirationPolicyCadence: p.text().default('1d'),

@@ -104,6 +104,7 @@ export function namespacesGrpc(options: {
       createdAt: project.createdAt.toISOString(),
       namespaceAncestorIds: namespace.traversalIds,
       mergeMethod: project.mergeMethod,
+      forkedFromProjectId: project.forkedFromProjectId ?? 0,
     };
   }
 

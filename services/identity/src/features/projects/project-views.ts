@@ -20,6 +20,9 @@ export interface ProjectViewData {
   /** The projects' namespaces and all their ancestors. */
   namespaces: Map<number, Namespace>;
   starCounts: Map<number, number>;
+  forkCounts: Map<number, number>;
+  /** The projects forks were forked from, where the viewer may see them. */
+  forkedFrom: Map<number, Project>;
   /** Shares of each project with groups the viewer may see. */
   shares: Map<number, SharedGroup[]>;
   /** Owners of personal namespaces, by namespace id. */
@@ -65,7 +68,7 @@ export function simpleProjectView(project: Project, data: ProjectViewData, conte
     web_url: webUrl,
     readme_url: null,
     avatar_url: avatarUrlView(project.avatarUrl, context),
-    forks_count: 0,
+    forks_count: data.forkCounts.get(project.id) ?? 0,
     star_count: data.starCounts.get(project.id) ?? 0,
     last_activity_at: project.lastActivityAt,
     namespace: namespaceView(namespace, context),
@@ -118,6 +121,7 @@ export function projectView(
   const selfUrl = `${context.externalUrl}/api/v4/projects/${project.id}`;
   const enabled = (level: string) => level !== 'disabled';
   const attributes = data.customAttributes?.get(project.id);
+  const forkedFrom = project.forkedFromProjectId ? data.forkedFrom.get(project.forkedFromProjectId) : undefined;
   return {
     ...simple,
     container_registry_image_prefix: `${registryHostOf(context)}/${simple.path_with_namespace}`.toLowerCase(),
@@ -154,7 +158,9 @@ export function projectView(
     shared_runners_enabled: project.sharedRunnersEnabled,
     lfs_enabled: project.lfsEnabled,
     creator_id: project.creatorId ?? null,
-    import_status: 'none',
+    // A fork's repository is copied when review first serves it: nothing is left to wait for.
+    import_status: project.forkedFromProjectId ? 'finished' : 'none',
+    ...(forkedFrom ? { forked_from_project: simpleProjectView(forkedFrom, data, context) } : {}),
     open_issues_count: 0,
     updated_at: project.updatedAt,
     ci_config_path: project.ciConfigPath ?? null,

@@ -1,5 +1,6 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { idOrPathParams, routesOf } from '@platform/http';
+import { FieldValidationError, NotModifiedError } from '@platform/errors';
+import { HttpStatusError, idOrPathParams, params, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
@@ -11,6 +12,7 @@ import { projectGroupLinkView, projectListViews, projectView } from './project-v
 import {
   createProjectParams,
   deleteProjectParams,
+  forkProjectParams,
   PROJECT_LIST_ORDERS,
   projectListQuery,
   projectQuery,
@@ -86,6 +88,52 @@ export const projectsRoutes = [
           deps.projects.create(viewer, actorOf(caller), input, avatar),
         ),
       ),
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/fork',
+    access: 'user',
+    scope: 'api',
+    input: forkProjectParams,
+    status: 201,
+    handle: async ({ caller, input, deps }) =>
+      changed(deps, await deps.access.viewerOf(caller), async (viewer) => {
+        try {
+          return await deps.projects.fork(viewer, actorOf(caller), input);
+        } catch (error) {
+          // GitLab answers a fork it cannot save (a name or path taken there) with 409 and the reasons.
+          if (error instanceof FieldValidationError) throw new HttpStatusError(409, error.message, { message: error.fields });
+          throw error;
+        }
+      }),
+  }),
+
+  route.list({
+    path: '/api/v4/projects/:id/forks',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: projectListQuery.extend({ id: params.idOrPath() }),
+    order: { by: PROJECT_LIST_ORDERS, ...PROJECT_ORDER_DEFAULTS },
+    handle: async ({ caller, input, deps: { projects, access, views }, window, order }) => {
+      const viewer = await access.viewerOf(caller);
+      const { project } = await projects.get(viewer, input.id);
+      const filter: ProjectFilter = { ...projectListFilter(viewer, input), forkedFromProjectId: project.id };
+      const result = await projects.list(viewer, filter, projectOrder(order, input.search), window);
+      return { ...result, items: await projectListViews({ projects, viewer, items: result.items, query: input, views }) };
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/fork',
+    access: 'user',
+    scope: 'api',
+    input: idOrPathParams,
+    status: 204,
+    handle: async ({ caller, input, deps: { projects, access } }) => {
+      if (!(await projects.unlinkFork(await access.viewerOf(caller), actorOf(caller), input.id))) throw new NotModifiedError();
+    },
   }),
 
   route({

@@ -19,7 +19,13 @@ import { projectSource, type MembersService } from '../members/members-service.t
 import type { Project, ProjectGroupLink } from '../access/project.entity.ts';
 import type { CustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
 import type { NewProject, ProjectFilter, ProjectOrder, ProjectStore } from './projects-store.ts';
-import type { CreateProjectParams, ProjectAttributeParams, ProjectListQuery, UpdateProjectParams } from './projects.schemas.ts';
+import type {
+  CreateProjectParams,
+  ForkProjectParams,
+  ProjectAttributeParams,
+  ProjectListQuery,
+  UpdateProjectParams,
+} from './projects.schemas.ts';
 import type { ProjectPermissions, ProjectViewData } from './project-views.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
 import {
@@ -208,7 +214,15 @@ export class ProjectsService {
   /** What views of these projects need: four statements whatever the number of projects. */
   async viewData(viewer: Viewer, projects: Project[], options: { customAttributes?: boolean } = {}): Promise<ProjectViewData> {
     const ids = projects.map((project) => project.id);
-    const namespaces = await this.#namespaces.lineageOf(projects.map((project) => project.namespaceId));
+    const forkedFrom = new Map<number, Project>();
+    for (const sourceId of new Set(projects.flatMap((project) => (project.forkedFromProjectId ? [project.forkedFromProjectId] : [])))) {
+      const source = await this.#access.project(viewer, sourceId).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+      if (source) forkedFrom.set(sourceId, source.project);
+    }
+    const namespaces = await this.#namespaces.lineageOf([...projects, ...forkedFrom.values()].map((project) => project.namespaceId));
     const personal = [...new Set(projects.map((project) => project.namespaceId))].flatMap((id) => {
       const namespace = namespaces.get(id);
       return namespace?.kind === 'user' && namespace.ownerId != null ? [namespace] : [];
@@ -224,7 +238,9 @@ export class ProjectsService {
     );
     return {
       namespaces,
-      starCounts: await this.#projects.starCounts(ids),
+      starCounts: await this.#projects.starCounts([...ids, ...forkedFrom.keys()]),
+      forkCounts: await this.#projects.forkCounts([...ids, ...forkedFrom.keys()]),
+      forkedFrom,
       shares: await this.#projects.visibleSharesOf(viewer, ids),
       owners,
       ...(options.customAttributes ? { customAttributes: await this.#customAttributes.listFor(ids) } : {}),
@@ -249,7 +265,73 @@ export class ProjectsService {
 
   async create(viewer: Viewer, actor: EventActor, input: CreateProjectParams, avatar?: AvatarChange): Promise<Project> {
     if (viewer.kind !== 'user') throw new UnauthorizedError();
-    const namespace = await this.#targetNamespace(viewer, input.namespace_id);
+    return this.#create({ viewer, actor, input, namespace: await this.#targetNamespace(viewer, input.namespace_id), avatar });
+  }
+
+  /**
+   * GitLab's fork: a project in the caller's personal namespace (or the one named) with the
+   * source's name, path, description and at most its visibility, linked to the source
+   * (`forked_from_project`). Whoever may read the source's code forks it; review copies its
+   * repository when it learns of the new project.
+   */
+  async fork(viewer: Viewer, actor: EventActor, input: ForkProjectParams): Promise<Project> {
+    if (viewer.kind !== 'user') throw new UnauthorizedError();
+    const { project: source, accessLevel } = await this.#access.project(viewer, input.id);
+    const readsCode = isAdmin(viewer) || accessLevel >= ACCESS_LEVELS.reporter || source.visibility !== 'private';
+    if (!readsCode || source.forkingAccessLevel === 'disabled' || source.repositoryAccessLevel === 'disabled') throw new ForbiddenError();
+    const namespace = await this.#forkNamespace(viewer, input).catch((error: unknown) => {
+      if (error instanceof NotFoundError || error instanceof FieldValidationError) throw new NotFoundError('Target Namespace');
+      throw error;
+    });
+    const asked = input.visibility ?? source.visibility;
+    const visibility = VISIBILITY_RANK[asked as Visibility] <= VISIBILITY_RANK[source.visibility as Visibility] ? asked : source.visibility;
+    return this.#create({
+      viewer,
+      actor,
+      input: {
+        name: input.name ?? source.name,
+        path: input.path ?? source.path,
+        description: input.description ?? source.description ?? undefined,
+        visibility: visibility as Visibility,
+      },
+      namespace,
+      forkedFromProjectId: source.id,
+    });
+  }
+
+  /** Where a fork goes: `namespace_id`, `namespace_path` or the deprecated `namespace`, else the caller's own namespace. */
+  async #forkNamespace(viewer: Viewer & { kind: 'user' }, input: ForkProjectParams): Promise<Namespace> {
+    const named = input.namespace_id ?? input.namespace_path ?? input.namespace;
+    if (typeof named !== 'string') return this.#targetNamespace(viewer, named);
+    const found = await this.#namespaces.findByFullPath(named);
+    if (!found) throw new NotFoundError('Target Namespace');
+    return this.#targetNamespace(viewer, found.id);
+  }
+
+  /** Removes the link of a fork to the project it was forked from (owners); false when it is no fork. */
+  async unlinkFork(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<boolean> {
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    if (project.forkedFromProjectId === null || project.forkedFromProjectId === undefined) return false;
+    const from = String(project.forkedFromProjectId);
+    project.forkedFromProjectId = null;
+    await this.#em.transactional(async (em) => {
+      await this.#projects.flush();
+      const known = await this.#namespaces.withAncestors([namespace]);
+      const change = { attribute: 'forked_from_project_id', from, to: '' };
+      recordEvent(em, { ...projectUpdatedEvent(projectSnapshot(project, known), [change]), actor });
+    });
+    return true;
+  }
+
+  async #create(options: {
+    viewer: Viewer & { kind: 'user' };
+    actor: EventActor;
+    input: Omit<CreateProjectParams, 'namespace_id'>;
+    namespace: Namespace;
+    avatar?: AvatarChange | undefined;
+    forkedFromProjectId?: number;
+  }): Promise<Project> {
+    const { viewer, actor, input, namespace, avatar } = options;
     const name = input.name ?? input.path ?? '';
     const path = input.path ?? pathFromName(name);
     const problems: Record<string, string[]> = {};
@@ -270,6 +352,7 @@ export class ProjectsService {
         name,
         path,
         creatorId: viewer.userId,
+        forkedFromProjectId: options.forkedFromProjectId ?? null,
       } as NewProject);
       avatar?.applyTo(project, 'project');
       const source = projectSource(project, namespace);

@@ -47,6 +47,8 @@ export interface ProjectFilter {
   lastActivityAfter?: Date;
   lastActivityBefore?: Date;
   customAttributes?: Record<string, string>;
+  /** Only forks of this project. */
+  forkedFromProjectId?: number;
 }
 
 export const PROJECT_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count'] as const;
@@ -73,6 +75,8 @@ export interface ProjectStore {
   /** Keyset pagination by id: the projects after `keyset.afterId` in `keyset.sort` order. */
   listAfter(viewer: Viewer, filter: ProjectFilter, keyset: Keyset): Promise<KeysetPage<Project>>;
   starCounts(projectIds: number[]): Promise<Map<number, number>>;
+  /** How many projects were forked from each of these (GitLab's `forks_count`), whoever may see the forks. */
+  forkCounts(projectIds: number[]): Promise<Map<number, number>>;
   star(userId: number, projectId: number): Promise<boolean>;
   unstar(userId: number, projectId: number): Promise<boolean>;
   /** Shares of these projects with groups the viewer may see, oldest first, by project id. */
@@ -221,6 +225,17 @@ export class PgProjectStore implements ProjectStore {
     return counts;
   }
 
+  async forkCounts(projectIds: number[]): Promise<Map<number, number>> {
+    const counts = new Map<number, number>(projectIds.map((id) => [id, 0]));
+    if (projectIds.length === 0) return counts;
+    const { rows } = await sql<{ project_id: number; count: string }>`select forked_from_project_id as project_id, count(*) as count
+      from projects where forked_from_project_id = any(${projectIds}::integer[]) group by forked_from_project_id`.execute(
+      this.#em.getKysely(),
+    );
+    for (const row of rows) counts.set(row.project_id, Number(row.count));
+    return counts;
+  }
+
   async star(userId: number, projectId: number): Promise<boolean> {
     const rows = await this.#em.execute<Array<{ project_id: number }>>(
       'insert into project_stars (user_id, project_id) values (?, ?) on conflict do nothing returning project_id',
@@ -332,6 +347,7 @@ function projectConditions(viewer: Viewer, filter: ProjectFilter): RawBuilder<un
   if (filter.withIssuesEnabled) conditions.push(sql`p.issues_access_level <> 'disabled'`);
   if (filter.withMergeRequestsEnabled) conditions.push(sql`p.merge_requests_access_level <> 'disabled'`);
   if (filter.withSecurityReports) conditions.push(sql`false`);
+  if (filter.forkedFromProjectId !== undefined) conditions.push(sql`p.forked_from_project_id = ${filter.forkedFromProjectId}`);
   if (filter.topics && filter.topics.length > 0) conditions.push(sql`p.topics @> ${filter.topics}::text[]`);
   if (filter.idAfter !== undefined) conditions.push(sql`p.id > ${filter.idAfter}`);
   if (filter.idBefore !== undefined) conditions.push(sql`p.id < ${filter.idBefore}`);

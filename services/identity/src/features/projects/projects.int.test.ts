@@ -492,3 +492,43 @@ describe('GET /namespaces', () => {
     });
   });
 });
+
+describe('forks', () => {
+  it('forks into the caller’s namespace, linked to its upstream; refuses taken paths (409), hidden projects (404) and guests of private ones (403)', async () => {
+    const rocket = ids['acme/rocket'] as number;
+    const fork = await kit.api.post(`/api/v4/projects/${rocket}/fork`).set(kit.as(outsider)).send({ name: 'My Rocket' });
+    expect(fork.status).toBe(201);
+    expect(fork.body).toMatchObject({
+      name: 'My Rocket',
+      path: 'rocket',
+      path_with_namespace: 'poutsider/rocket',
+      visibility: 'public',
+      description: 'propulsion',
+      import_status: 'finished',
+      forked_from_project: expect.objectContaining({ id: rocket, path_with_namespace: 'acme/rocket', forks_count: 1 }),
+    });
+    expect(gitlabSchemaErrors('project.json', fork.body.forked_from_project)).toEqual([]);
+    const again = await kit.api.post(`/api/v4/projects/${rocket}/fork`).set(kit.as(outsider)).send({ name: 'Other Rocket' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ message: { path: ['has already been taken'] } });
+
+    const vault = ids['acme/vault'] as number;
+    expect((await kit.api.post(`/api/v4/projects/${vault}/fork`).set(kit.as(outsider))).status).toBe(404);
+    expect((await kit.api.post(`/api/v4/projects/${vault}/fork`).set(kit.as(guest))).status).toBe(403);
+    const intoGroup = await kit.api.post(`/api/v4/projects/${vault}/fork`).set(kit.as(developer)).send({ namespace_path: 'partners' });
+    expect(intoGroup.status).toBe(404);
+    expect(intoGroup.body).toEqual({ message: '404 Target Namespace Not Found' });
+    const privateFork = await kit.api.post(`/api/v4/projects/${vault}/fork`).set(kit.as(developer)).send({ visibility: 'public' });
+    expect(privateFork.body).toMatchObject({ path_with_namespace: 'pdeveloper/vault', visibility: 'private' });
+
+    expect((await kit.api.get(`/api/v4/projects/${rocket}/forks`).set(kit.as(anonymous))).body.map((p: { id: number }) => p.id)).toEqual([
+      fork.body.id,
+    ]);
+    expect((await kit.api.get(`/api/v4/projects/${rocket}`).set(kit.as(anonymous))).body.forks_count).toBe(1);
+    expect((await kit.api.delete(`/api/v4/projects/${fork.body.id}/fork`).set(kit.as(developer))).status).toBe(403);
+    expect((await kit.api.delete(`/api/v4/projects/${fork.body.id}/fork`).set(kit.as(outsider))).status).toBe(204);
+    expect((await kit.api.delete(`/api/v4/projects/${fork.body.id}/fork`).set(kit.as(outsider))).status).toBe(304);
+    expect((await kit.api.get(`/api/v4/projects/${fork.body.id}`).set(kit.as(outsider))).body).not.toHaveProperty('forked_from_project');
+    expect((await kit.api.get(`/api/v4/projects/${rocket}/forks`).set(kit.as(anonymous))).body).toEqual([]);
+  });
+});

@@ -82,6 +82,21 @@ export const createProjectParams = z
   });
 export type CreateProjectParams = z.output<typeof createProjectParams>;
 
+/** GitLab's `POST /projects/:id/fork`: where the fork goes (`namespace` is the deprecated id-or-path), its name and path. */
+export const forkProjectParams = z.object({
+  id: params.idOrPath(),
+  namespace_id: params.integer().optional(),
+  namespace_path: text().optional(),
+  namespace: z.union([params.integer(), text()]).optional(),
+  name: text().optional(),
+  path: text().optional(),
+  description: text().optional(),
+  visibility: visibilityParam().optional(),
+  branches: text().optional(),
+  mr_default_target_self: params.boolean().optional(),
+});
+export type ForkProjectParams = z.output<typeof forkProjectParams>;
+
 export const updateProjectParams = z.object({
   id: params.idOrPath(),
   name: text().optional(),

@@ -56,7 +56,7 @@ async function scopeOf(
   const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
   if (!mayReadCode(project)) throw new ForbiddenError();
   if (!project.isAdmin && project.accessLevel < minimumLevel) throw new ForbiddenError();
-  return { project, repository: await deps.repositories.ensure(project.id) };
+  return { project, repository: await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
 }
 
 const iidParam = () => params.integer().pipe(z.number().int().positive());

@@ -249,6 +249,12 @@ export class GitRepository {
     return stdout.trim();
   }
 
+  /** Copies every branch and tag of `source`, and its HEAD, as a fork's repository starts. */
+  async copyFrom(source: GitRepository): Promise<void> {
+    await this.#git(['fetch', '--quiet', '--no-tags', source.path, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']);
+    await this.setHeadBranch(await source.headBranch());
+  }
+
   /**
    * Replays the commits of `head` that `onto` lacks on top of `onto` with `git rebase`, in a
    * temporary worktree (a bare repository has none), committed by `committer`. No ref moves: the

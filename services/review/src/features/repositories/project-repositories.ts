@@ -26,5 +26,5 @@ export async function accessRepository(options: {
   const project = await options.access.project({ idOrPath: String(options.idOrPath), caller: options.caller });
   const allowed = options.need === 'read' ? mayReadCode(project) : mayPushCode(project);
   if (!allowed) throw new ForbiddenError();
-  return { project, repository: await options.repositories.ensure(project.id) };
+  return { project, repository: await options.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
 }

@@ -74,13 +74,17 @@ export class RepositoriesService {
   }
 
   /** The project's repository, created on a storage drawn by `repository_storages_weighted` when it has none yet. */
-  async ensure(projectId: number): Promise<ProjectRepository> {
+  async ensure(projectId: number, options: { forkedFromProjectId?: number | null } = {}): Promise<ProjectRepository> {
     const existing = await this.#store.find(projectId);
     if (existing) return this.#open(existing);
     const storage = this.#storages.pick(this.#settings.current().repositoryStoragesWeighted);
     const diskPath = hashedDiskPath(projectId);
     // On disk first: a row never points at a directory that is not there.
-    await new GitRepository(this.#storages.pathOf({ storage, diskPath })).create(INITIAL_BRANCH);
+    const git = new GitRepository(this.#storages.pathOf({ storage, diskPath }));
+    await git.create(INITIAL_BRANCH);
+    // A fork starts as a copy of the repository it was forked from.
+    const source = options.forkedFromProjectId ? await this.#store.find(options.forkedFromProjectId) : null;
+    if (source) await git.copyFrom(this.#open(source).git);
     const created = await this.#store.insertIfMissing({ projectId, storage, diskPath, createdAt: new Date() });
     // Another request created it meanwhile, on a storage of its own drawing: ours is left empty.
     if (created.storage !== storage) await new GitRepository(this.#storages.pathOf({ storage, diskPath })).remove();

@@ -13,6 +13,7 @@ const project = (visibility: ProjectAccess['visibility'], accessLevel: number): 
   accessLevel,
   isAdmin: false,
   mergeMethod: 'merge',
+  forkedFromProjectId: null,
 });
 const user = (scopes: string[]): AuthenticatedCaller => ({ kind: 'user', userId: 2, username: 'dev', name: 'Dev', isAdmin: false, scopes });
 const anonymous: Caller = { kind: 'anonymous' };

@@ -94,7 +94,7 @@ export function smartHttpRoutes(deps: SmartHttpDeps): Router {
       req.resume();
       return;
     }
-    const repository = await deps.repositories.ensure(project.id);
+    const repository = await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId });
     const pushing = options.service === 'git-receive-pack';
     if (pushing && repository.readOnly) {
       refuse(res, new GitRefusal(403, GIT_MESSAGES.readOnly));
