@@ -34,7 +34,8 @@ async function projectWithMain(name: string, mergeMethod: string) {
   expect(project.status).toBe(201);
   const changed = await gateway.put(`/api/v4/projects/${project.body.id}`).set(asRoot).send({ merge_method: mergeMethod });
   expect(changed.body.merge_method).toBe(mergeMethod);
-  expect((await git(['clone', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, `root/${name}`), name])).code).toBe(0);
+  const cloned = await git(['clone', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, `root/${name}`), name]);
+  expect(cloned).toMatchObject({ code: 0 });
   const clone = path.join(work, name);
   await commit(clone, 'app.txt', 'one\ntwo\nthree\n', 'Start');
   expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/main'], clone)).code).toBe(0);
