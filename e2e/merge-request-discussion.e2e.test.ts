@@ -390,3 +390,76 @@ describe('time tracking', () => {
     expect((await gateway.get(mr('/time_stats')).set(outsider.headers)).status).toBe(404);
   });
 });
+
+describe('to-dos and user counts', () => {
+  let todoId: number;
+
+  it('marks a merge request as a to-do once (304 after), shown as GitLab shows to-dos', async () => {
+    const marked = await gateway.post(mr('/todo')).set(reporter.headers);
+    expect(marked.status).toBe(201);
+    expect(marked.body).toMatchObject({
+      project: { id: projectId, name: 'talk', path: 'talk', path_with_namespace: 'root/talk', name_with_namespace: expect.any(String) },
+      author: expect.objectContaining({ id: reporter.id }),
+      action_name: 'marked',
+      target_type: 'MergeRequest',
+      target: expect.objectContaining({ iid: 1, project_id: projectId, title: 'Add a feature' }),
+      body: 'Add a feature',
+      state: 'pending',
+    });
+    expect(marked.body.target_url).toMatch(/\/root\/talk\/-\/merge_requests\/1$/);
+    todoId = marked.body.id;
+    expect((await gateway.post(mr('/todo')).set(reporter.headers)).status).toBe(304);
+    expect((await gateway.post(mr('/todo')).set(guest.headers)).status).toBe(403);
+    expect((await gateway.post(mr('/todo', projectId, 55)).set(reporter.headers)).status).toBe(404);
+  });
+
+  it('lists the caller’s to-dos with their filters, and refuses values GitLab does not know', async () => {
+    const mine = await gateway.get('/api/v4/todos').set(reporter.headers);
+    expect(mine.status).toBe(200);
+    expect(mine.headers['x-total']).toBe('1');
+    expect(mine.body.map((todo: { id: number }) => todo.id)).toEqual([todoId]);
+    const filtered = async (query: Record<string, string | number>) =>
+      (await gateway.get('/api/v4/todos').query(query).set(reporter.headers)).body.map((todo: { id: number }) => todo.id);
+    expect(await filtered({ action: 'marked', type: 'MergeRequest', project_id: projectId, author_id: reporter.id })).toEqual([todoId]);
+    expect(await filtered({ action: 'assigned' })).toEqual([]);
+    expect(await filtered({ type: 'Issue' })).toEqual([]);
+    expect(await filtered({ project_id: publicProjectId })).toEqual([]);
+    expect(await filtered({ state: 'done' })).toEqual([]);
+    expect((await gateway.get('/api/v4/todos').set(author.headers)).body).toEqual([]);
+    const badAction = await gateway.get('/api/v4/todos').query({ action: 'noticed' }).set(reporter.headers);
+    expect(badAction.status).toBe(400);
+    expect(badAction.body).toEqual({ error: 'action does not have a valid value' });
+    expect((await gateway.get('/api/v4/todos').query({ state: 'later' }).set(reporter.headers)).status).toBe(400);
+  });
+
+  it("counts the caller's open merge requests and pending to-dos", async () => {
+    const counts = await gateway.get('/api/v4/user_counts').set(reporter.headers);
+    expect(counts.status).toBe(200);
+    expect(counts.body).toEqual({
+      merge_requests: 0,
+      assigned_issues: 0,
+      issues: 0,
+      assigned_merge_requests: 0,
+      review_requested_merge_requests: 0,
+      todos: 1,
+    });
+    const assigned = await gateway.get('/api/v4/user_counts').set(maintainer.headers);
+    expect(assigned.body).toMatchObject({ merge_requests: 1, assigned_merge_requests: 1, review_requested_merge_requests: 0, todos: 0 });
+    expect((await gateway.get('/api/v4/user_counts')).status).toBe(401);
+  });
+
+  it('marks one to-do done, 404 for another user’s, and all of them at once', async () => {
+    expect((await gateway.post(`/api/v4/todos/${todoId}/mark_as_done`).set(author.headers)).status).toBe(404);
+    const done = await gateway.post(`/api/v4/todos/${todoId}/mark_as_done`).set(reporter.headers);
+    expect(done.status).toBe(201);
+    expect(done.body).toMatchObject({ id: todoId, state: 'done' });
+    expect((await gateway.get('/api/v4/todos').query({ state: 'done' }).set(reporter.headers)).body).toHaveLength(1);
+    expect((await gateway.get('/api/v4/user_counts').set(reporter.headers)).body.todos).toBe(0);
+    // Done, it may be marked again.
+    expect((await gateway.post(mr('/todo')).set(reporter.headers)).status).toBe(201);
+    expect((await gateway.post(mr('/todo', publicProjectId)).set(reporter.headers)).status).toBe(201);
+    expect((await gateway.get('/api/v4/todos').set(reporter.headers)).body).toHaveLength(2);
+    expect((await gateway.post('/api/v4/todos/mark_as_done').set(reporter.headers)).status).toBe(204);
+    expect((await gateway.get('/api/v4/todos').set(reporter.headers)).body).toEqual([]);
+  });
+});

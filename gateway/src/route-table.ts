@@ -28,6 +28,8 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(approvals|approval_rules|approvers)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(projects|groups)\/[^/]+\/merge_requests(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/merge_requests(\/|$)/, service: 'review' },
+  // To-dos are about merge requests, and the caller's counters count them: review keeps both.
+  { pattern: /^\/api\/v4\/(todos|user_counts)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/project_repository_storage_moves(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository_storage_moves(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(labels|milestones)(\/|$)/, service: 'review' },
@@ -60,7 +62,7 @@ export const routeTable: Route[] = [
   { pattern: /^\/.+\/(prometheus\/)?alerts\/notify(\/[^/]+\/[^/]+)?\.json$/, service: 'alerts', ownAuthentication: true },
   { pattern: /^\/api\/v4\/((users|projects)\/[^/]+\/)?events\/?$/, service: 'audit' },
   {
-    pattern: /^\/api\/v4\/(user|users|user_counts|groups|projects|namespaces|personal_access_tokens|version|metadata)(\/|$)/,
+    pattern: /^\/api\/v4\/(user|users|groups|projects|namespaces|personal_access_tokens|version|metadata)(\/|$)/,
     service: 'identity',
   },
   { pattern: /^\/api\/scim\/v2\//, service: 'identity', ownAuthentication: true },

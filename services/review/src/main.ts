@@ -38,6 +38,7 @@ import { createSubscriptionsFeature, subscriptionsEntities } from './features/su
 import { createStorageMovesFeature, storageMovesEntities } from './features/storage-moves/storage-moves-feature.ts';
 import { awardEmojiEntities, createAwardEmojiFeature } from './features/award-emoji/award-emoji-feature.ts';
 import { timeTrackingRoutes } from './features/time-tracking/time-tracking-routes.ts';
+import { createTodosFeature, todosEntities } from './features/todos/todos-feature.ts';
 
 import { createLabelsFeature, labelsEntities } from './features/labels/labels-feature.ts';
 
@@ -62,6 +63,7 @@ export function reviewService(
       ...storageMovesEntities,
       ...labelsEntities,
       ...awardEmojiEntities,
+      ...todosEntities,
     ],
     migrations,
     publishes: [REVIEW_TOPIC],
@@ -166,6 +168,7 @@ export function reviewService(
         }),
         applicationSettingsFeature(settings),
         createAwardEmojiFeature({ em, access, mergeRequests, users }),
+        createTodosFeature({ em, access, mergeRequests, users }),
         identityAccessFeature(access),
       ];
     },

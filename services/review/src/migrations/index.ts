@@ -13,6 +13,7 @@ import { Migration20261124172000_merge_request_rebase } from './Migration2026112
 import { Migration20261124173700_merge_request_deployments } from './Migration20261124173700_merge_request_deployments.ts';
 import { Migration20261124180000_labels_and_milestones } from './Migration20261124180000_labels_and_milestones.ts';
 import { Migration20261124180100_award_emoji } from './Migration20261124180100_award_emoji.ts';
+import { Migration20261124180200_todos } from './Migration20261124180200_todos.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -33,4 +34,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124173700_merge_request_deployments', class: Migration20261124173700_merge_request_deployments },
   { name: 'Migration20261124180000_labels_and_milestones', class: Migration20261124180000_labels_and_milestones },
   { name: 'Migration20261124180100_award_emoji', class: Migration20261124180100_award_emoji },
+  { name: 'Migration20261124180200_todos', class: Migration20261124180200_todos },
 ];

@@ -18,6 +18,17 @@ export interface UserDirectory {
   users(ids: number[], caller: Caller): Promise<Map<number, UserSummary>>;
   /** The ids of a project's namespace and its ancestors, top-level first; asked on the service's own behalf. */
   namespaceIdsOf(projectId: number): Promise<number[]>;
+  /** A project's names, as to-dos show their project; asked on the service's own behalf. */
+  projectNames(projectId: number): Promise<ProjectNames>;
+}
+
+/** GitLab's project summary in a to-do: `name`, `name_with_namespace`, `path`, `path_with_namespace`. */
+export interface ProjectNames {
+  id: number;
+  name: string;
+  name_with_namespace: string;
+  path: string;
+  path_with_namespace: string;
 }
 
 /** Asks identity's GetUsers over gRPC. */
@@ -55,6 +66,17 @@ export class GrpcUserDirectory implements UserDirectory {
     return response.project?.namespaceAncestorIds ?? [];
   }
 
+  async projectNames(projectId: number): Promise<ProjectNames> {
+    const { project } = await callUnary(this.#client.resolveProject.bind(this.#client), { idOrPath: String(projectId) });
+    return {
+      id: projectId,
+      name: project?.name ?? '',
+      name_with_namespace: project?.nameWithNamespace ?? '',
+      path: project?.path ?? '',
+      path_with_namespace: project?.pathWithNamespace ?? '',
+    };
+  }
+
   close(): void {
     this.#client.close();
   }
@@ -79,5 +101,10 @@ export class FixedUserDirectory implements UserDirectory {
 
   async namespaceIdsOf(): Promise<number[]> {
     return [];
+  }
+
+  async projectNames(projectId: number): Promise<ProjectNames> {
+    const name = `project-${projectId}`;
+    return { id: projectId, name, name_with_namespace: name, path: name, path_with_namespace: name };
   }
 }
