@@ -65,8 +65,9 @@ describe('the route catalogue', () => {
     expect(misdeclared).toEqual([]);
   });
 
-  it('lists each method and path once', async () => {
+  it('lists each method and path once, but for the issue list the gateway splits by query between two services', async () => {
     const keys = (await loadRouteCatalogue()).map((route) => `${route.method} ${route.path}`);
-    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual([]);
+    // Incidents (`issue_type=incident`) are alerts'; every other issue is review's tracker.
+    expect(keys.filter((key, index) => keys.indexOf(key) !== index)).toEqual(['GET /api/v4/projects/:id/issues']);
   });
 });

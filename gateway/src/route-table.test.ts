@@ -47,6 +47,9 @@ describe('route table', () => {
     ['/api/v4/projects/7/labels', 'review'],
     ['/api/v4/projects/acme%2Fapp/labels/bug%20fix', 'review'],
     ['/api/v4/projects/7/milestones/3', 'review'],
+    ['/api/v4/projects/7/issues', 'review'],
+    ['/api/v4/projects/acme%2Fapp/issues/3', 'review'],
+    ['/api/v4/projects/7/merge_requests/1/closes_issues', 'review'],
     ['/acme/sub/app.git/info/refs', 'review'],
     ['/acme/app.git/git-upload-pack', 'review'],
     ['/acme/app.git/git-receive-pack', 'review'],
@@ -65,10 +68,10 @@ describe('route table', () => {
     expect(routeFor(path)?.service).toBe(service);
   });
 
-  it('sends issues of type incident to alerts, other issues elsewhere', () => {
+  it("sends issues of type incident to alerts, other issues to review's tracker", () => {
     expect(routeFor('/api/v4/projects/7/issues', new URLSearchParams('issue_type=incident&state=opened'))?.service).toBe('alerts');
-    expect(routeFor('/api/v4/projects/7/issues', new URLSearchParams('state=opened'))?.service).toBe('identity');
-    expect(routeFor('/api/v4/projects/7/issues', new URLSearchParams('issue_type=issue'))?.service).toBe('identity');
+    expect(routeFor('/api/v4/projects/7/issues', new URLSearchParams('state=opened'))?.service).toBe('review');
+    expect(routeFor('/api/v4/projects/7/issues', new URLSearchParams('issue_type=issue'))?.service).toBe('review');
   });
 
   it('lets alert intake authenticate itself, with an integration key', () => {

@@ -58,6 +58,8 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/projects\/[^/]+\/alert_management(\/|$)/, service: 'alerts' },
   // Incidents are the issues of type incident; the alerts service owns them.
   { pattern: /^\/api\/v4\/projects\/[^/]+\/issues$/, query: { issue_type: 'incident' }, service: 'alerts' },
+  // Every other issue belongs to review's tracker.
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/issues(\/|$)/, service: 'review' },
   // Alert intake: monitoring tools authenticate with an integration's key, which alerts checks itself.
   { pattern: /^\/.+\/(prometheus\/)?alerts\/notify(\/[^/]+\/[^/]+)?\.json$/, service: 'alerts', ownAuthentication: true },
   { pattern: /^\/api\/v4\/((users|projects)\/[^/]+\/)?events\/?$/, service: 'audit' },

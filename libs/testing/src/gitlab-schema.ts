@@ -34,7 +34,9 @@ function neutralise(node: unknown): unknown {
 
 /** A type, or a list of types (`["date", "null"]`), with GitLab's names mended. */
 function typesOf(type: unknown): unknown {
-  if (typeof type === 'string') return typeName(type);
+  // A bare `"date"` is a type the Ruby validator does not know, so it lets anything through: GitLab
+  // answers null there (an open issue's `closed_at`). Kept to a string or null.
+  if (typeof type === 'string') return type.trim() === 'date' ? ['string', 'null'] : typeName(type);
   return Array.isArray(type) ? type.map((item) => (typeof item === 'string' ? typeName(item) : item)) : neutralise(type);
 }
 

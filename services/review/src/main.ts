@@ -1,4 +1,4 @@
-/** Composition root of the review service: project repositories, git over HTTP, branches, protected branches, commits, merge requests and approvals. */
+/** Composition root of the review service: project repositories, git over HTTP, branches, protected branches, commits, merge requests and approvals, labels, milestones and issues. */
 import { actorOf } from '@platform/auth';
 import { applicationSettingsFeature, applicationSettingsSource, type ApplicationSettingsSource } from '@platform/admin-client';
 import { runService, type ServiceDefinition } from '@platform/service';
@@ -39,8 +39,8 @@ import { createStorageMovesFeature, storageMovesEntities } from './features/stor
 import { awardEmojiEntities, createAwardEmojiFeature } from './features/award-emoji/award-emoji-feature.ts';
 import { timeTrackingRoutes } from './features/time-tracking/time-tracking-routes.ts';
 import { createTodosFeature, todosEntities } from './features/todos/todos-feature.ts';
-
 import { createLabelsFeature, labelsEntities } from './features/labels/labels-feature.ts';
+import { createIssuesFeature, issuesEntities } from './features/issues/issues-feature.ts';
 
 /** `applicationSettings` replaces the admin service's settings, `identityAccess` and `users` the gRPC clients to identity (tests give fakes). */
 export function reviewService(
@@ -64,6 +64,7 @@ export function reviewService(
       ...labelsEntities,
       ...awardEmojiEntities,
       ...todosEntities,
+      ...issuesEntities,
     ],
     migrations,
     publishes: [REVIEW_TOPIC],
@@ -151,6 +152,7 @@ export function reviewService(
           },
         },
         planning.feature,
+        createIssuesFeature({ em, access, ...planning, users, mergeRequests, repositories, settings }),
         createApprovalsFeature({ em, directory, access, repositories, mergeRequests, protectedBranches, users }),
         createNotesFeature({ em, access, mergeRequests, users }),
         createSubscriptionsFeature({ em, access, repositories, mergeRequests, users, deployments }),

@@ -120,6 +120,37 @@ describe('activity of domain events', () => {
     expect(activityOf(envelope(reviewEvents.mergeRequestUpdated.event({ aggregateId: 7, data })))).toBeUndefined();
   });
 
+  it('turns issues opened, closed and reopened into Issue activity, and nothing for an update', () => {
+    const data = { projectId: 7, issueId: 51, iid: 3, title: 'Crash on save', state: 'opened', authorId: 4 };
+    const actions = [reviewEvents.issueCreated, reviewEvents.issueClosed, reviewEvents.issueReopened].map((definition) =>
+      activityOf(envelope(definition.event({ aggregateId: 7, data }))),
+    );
+    expect(actions.map((activity) => activity?.action)).toEqual(['created', 'closed', 'reopened']);
+    expect(actions[1]).toMatchObject({
+      projectId: 7,
+      authorId: 4,
+      targetType: 'Issue',
+      targetId: 51,
+      targetIid: 3,
+      targetTitle: 'Crash on save',
+    });
+    expect(activityOf(envelope(reviewEvents.issueUpdated.event({ aggregateId: 7, data })))).toBeUndefined();
+    // Closed by the system (no actor): nobody's activity.
+    expect(activityOf(envelope(reviewEvents.issueClosed.event({ aggregateId: 7, data }), null))).toBeUndefined();
+  });
+
+  it('turns milestones created, closed, reopened and deleted into Milestone activity', () => {
+    const data = { projectId: 7, milestoneId: 12, iid: 2, title: 'v1.0', state: 'active' };
+    const actions = [
+      reviewEvents.milestoneCreated,
+      reviewEvents.milestoneClosed,
+      reviewEvents.milestoneReopened,
+      reviewEvents.milestoneDeleted,
+    ].map((definition) => activityOf(envelope(definition.event({ aggregateId: 7, data }))));
+    expect(actions.map((activity) => activity?.action)).toEqual(['created', 'closed', 'reopened', 'destroyed']);
+    expect(actions[0]).toMatchObject({ targetType: 'Milestone', targetId: 12, targetIid: 2, targetTitle: 'v1.0' });
+  });
+
   it('credits joining and leaving a project to the member, not to whoever added them; groups and owners have none', () => {
     const project = MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_PROJECT;
     const joined = activityOf(envelope(identityEvents.memberAdded.event({ aggregateId: 7, data: { member: member(project) } })));

@@ -2,7 +2,7 @@ import { identityEvents } from '@platform/identity-client';
 import { reviewEvents } from '@platform/review-client';
 import { onEvent, type EventEnvelope, type EventHandler } from '@platform/events';
 import { MembershipSourceType, type MemberSnapshot } from '@platform/proto/identity/v1/namespace-events';
-import type { MergeRequestChanged, NoteChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
+import type { IssueChanged, MergeRequestChanged, MilestoneChanged, NoteChanged, RepositoryPushed } from '@platform/proto/review/v1/events';
 import type { Action, CommentData, PushData } from './activity-event.entity.ts';
 import type { NewActivityEvent } from './activity-events-store.ts';
 
@@ -115,9 +115,34 @@ function commentEvent(data: NoteChanged, event: EventEnvelope): NewActivityEvent
   });
 }
 
+function issueEvent(action: Action) {
+  return (data: IssueChanged, event: EventEnvelope) =>
+    event.actor
+      ? activityEvent(event, {
+          author: event.actor,
+          projectId: data.projectId,
+          action,
+          target: { type: 'Issue', id: data.issueId, iid: data.iid, title: data.title },
+        })
+      : undefined;
+}
+
+function milestoneEvent(action: Action) {
+  return (data: MilestoneChanged, event: EventEnvelope) =>
+    event.actor
+      ? activityEvent(event, {
+          author: event.actor,
+          projectId: data.projectId,
+          action,
+          target: { type: 'Milestone', id: data.milestoneId, iid: data.iid, title: data.title },
+        })
+      : undefined;
+}
+
 /**
  * The domain events that are activity in GitLab's sense: a project created, a user joining or
- * leaving a project, pushes, merge requests opened, closed, reopened and merged, and comments. Changes made
+ * leaving a project, pushes, merge requests opened, closed, reopened and merged, comments, issues opened,
+ * closed and reopened, and milestones created, closed, reopened and destroyed. Changes made
  * by the system (no actor) are not anybody's activity. Package events have none, as in GitLab.
  */
 export const activityTranslations: ActivityTranslation[] = [
@@ -137,4 +162,11 @@ export const activityTranslations: ActivityTranslation[] = [
   onEvent(reviewEvents.mergeRequestReopened, mergeRequestEvent('reopened')),
   onEvent(reviewEvents.mergeRequestMerged, mergeRequestEvent('merged')),
   onEvent(reviewEvents.noteCreated, commentEvent),
+  onEvent(reviewEvents.issueCreated, issueEvent('created')),
+  onEvent(reviewEvents.issueClosed, issueEvent('closed')),
+  onEvent(reviewEvents.issueReopened, issueEvent('reopened')),
+  onEvent(reviewEvents.milestoneCreated, milestoneEvent('created')),
+  onEvent(reviewEvents.milestoneClosed, milestoneEvent('closed')),
+  onEvent(reviewEvents.milestoneReopened, milestoneEvent('reopened')),
+  onEvent(reviewEvents.milestoneDeleted, milestoneEvent('destroyed')),
 ];

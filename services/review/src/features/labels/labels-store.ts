@@ -6,7 +6,7 @@ import { Label } from './label.entity.ts';
 export type NewLabel = Omit<Label, 'id'>;
 
 /** The tables whose `labels` column carries label titles: a renamed or deleted label changes them too. */
-const LABELLED_TABLES = ['merge_requests'] as const;
+const LABELLED_TABLES = ['merge_requests', 'issues'] as const;
 
 /** What GitLab counts of a label when listing it. */
 export interface LabelCounts {
@@ -162,14 +162,24 @@ export class PgLabelStore implements LabelStore {
     const counts = new Map(titles.map((title) => [title, { openMergeRequests: 0, openIssues: 0, closedIssues: 0 }]));
     if (titles.length === 0) return counts;
     const titleArray = `array[${titles.map(() => '?').join(', ')}]::text[]`;
-    const rows = await this.#em.fork().execute<Array<{ title: string; open: string }>>(
-      `select carried.title, count(*) as open from merge_requests, unnest(labels) as carried (title)
-        where project_id = ? and state = 'opened' and labels && ${titleArray} and carried.title = any(${titleArray}) group by carried.title`,
-      [projectId, ...titles, ...titles],
+    const rows = await this.#em.fork().execute<Array<{ title: string; kind: string; state: string; count: string }>>(
+      `select carried.title, 'merge_request' as kind, state, count(*) as count
+         from merge_requests, unnest(labels) as carried (title)
+        where project_id = ? and state = 'opened' and labels && ${titleArray} and carried.title = any(${titleArray})
+        group by carried.title, state
+       union all
+       select carried.title, 'issue' as kind, state, count(*) as count
+         from issues, unnest(labels) as carried (title)
+        where project_id = ? and labels && ${titleArray} and carried.title = any(${titleArray})
+        group by carried.title, state`,
+      [projectId, ...titles, ...titles, projectId, ...titles, ...titles],
     );
     for (const row of rows) {
       const entry = counts.get(row.title);
-      if (entry) entry.openMergeRequests = Number(row.open);
+      if (!entry) continue;
+      if (row.kind === 'merge_request') entry.openMergeRequests = Number(row.count);
+      else if (row.state === 'opened') entry.openIssues = Number(row.count);
+      else entry.closedIssues = Number(row.count);
     }
     return counts;
   }

@@ -121,6 +121,13 @@ export type VersionListener = (options: {
   cause: VersionCause;
 }) => Promise<void>;
 
+/** What happens once a merge request was merged (by `caller`), after it was recorded. */
+export type MergeListener = (options: {
+  mergeRequest: MergeRequest;
+  scope: MergeRequestScope;
+  caller: AuthenticatedCaller;
+}) => Promise<void>;
+
 /** Whether a merge request has the approvals it needs to be merged. */
 export type ApprovalCheck = (mergeRequest: MergeRequest) => Promise<boolean>;
 
@@ -147,6 +154,7 @@ export type ApproversOverridable = (projectId: number) => Promise<boolean>;
 export class MergeRequestsService {
   readonly #store: MergeRequestStore;
   readonly #versionListeners: VersionListener[] = [];
+  readonly #mergeListeners: MergeListener[] = [];
   #approvalCheck: ApprovalCheck = async () => true;
   #approversOverridable: ApproversOverridable = async () => true;
   readonly #factsSources: FactsSource[] = [];
@@ -171,6 +179,11 @@ export class MergeRequestsService {
   /** Adds a listener told of every new diff version, after it was recorded. */
   onNewVersion(listener: VersionListener): void {
     this.#versionListeners.push(listener);
+  }
+
+  /** Adds a listener told of every merge, after it was recorded. */
+  onMerged(listener: MergeListener): void {
+    this.#mergeListeners.push(listener);
   }
 
   /** Merging waits for approvals as `check` decides (every merge request may be merged without one). */
@@ -427,7 +440,7 @@ export class MergeRequestsService {
     if (mergeRequest.state !== 'opened' || mergeRequest.draft) throw new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });
     // GitLab's `mergeable?` is false while approvals are missing: the same refusal.
     if (!(await this.#approvalCheck(mergeRequest))) throw new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });
-    return this.#repositories.changeRefs(repository, caller, async () => {
+    const merged = await this.#repositories.changeRefs(repository, caller, async () => {
       const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
       const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
       if (!sourceHead || !targetHead) throw new MergeRequestRefusal(422, { message: 'Branch cannot be merged' });
@@ -489,6 +502,8 @@ export class MergeRequestsService {
       });
       return mergeRequest;
     });
+    for (const listener of this.#mergeListeners) await listener({ mergeRequest: merged, scope, caller });
+    return merged;
   }
 
   /**

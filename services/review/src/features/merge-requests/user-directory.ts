@@ -90,7 +90,14 @@ export class FixedUserDirectory implements UserDirectory {
     this.#users = new Map(
       users.map(({ id, username }) => [
         id,
-        { id, username, name: username, state: 'active', avatar_url: null, web_url: `http://localhost/${username}` },
+        {
+          id,
+          username,
+          name: username,
+          state: 'active',
+          avatar_url: `http://localhost/avatars/${id}.png`,
+          web_url: `http://localhost/${username}`,
+        },
       ]),
     );
   }

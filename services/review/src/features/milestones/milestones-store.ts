@@ -8,7 +8,7 @@ import { Milestone } from './milestone.entity.ts';
 const IID_LOCKS = 7_303;
 
 /** The tables whose rows point at a milestone (`milestone_id`): a deleted milestone leaves them without one. */
-const MILESTONED_TABLES = ['merge_requests'] as const;
+const MILESTONED_TABLES = ['merge_requests', 'issues'] as const;
 
 export type NewMilestone = Omit<Milestone, 'id' | 'iid'>;
 

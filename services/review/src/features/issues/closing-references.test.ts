@@ -1,0 +1,21 @@
+import { describe, expect, it } from '@jest/globals';
+import { closedIssueIids } from './closing-references.ts';
+
+const project = { pathWithNamespace: 'acme/app', webUrl: 'https://gitlab.example/acme/app' };
+
+describe('closing references', () => {
+  it("finds the issues GitLab's default closing pattern closes", () => {
+    expect(closedIssueIids('Closes #12', project)).toEqual([12]);
+    expect(closedIssueIids('This fixes #3, #4 and #5.', project)).toEqual([3, 4, 5]);
+    expect(closedIssueIids('Resolves: issue #7\nImplements acme/app#8', project)).toEqual([7, 8]);
+    expect(closedIssueIids('closing https://gitlab.example/acme/app/-/issues/9', project)).toEqual([9]);
+    expect(closedIssueIids('Fixed #1 and fixing #2; resolved #3', project)).toEqual([1, 2, 3]);
+  });
+
+  it('leaves out mentions without a closing word and references to other projects', () => {
+    expect(closedIssueIids('Related to #4, see #5', project)).toEqual([]);
+    expect(closedIssueIids('Closes other/project#6 and https://gitlab.example/other/project/-/issues/7', project)).toEqual([]);
+    expect(closedIssueIids('Prefix #8', project)).toEqual([]);
+    expect(closedIssueIids('Enclosed #9', project)).toEqual([]);
+  });
+});

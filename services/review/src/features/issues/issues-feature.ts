@@ -1,0 +1,50 @@
+import type { ApplicationSettingsSource } from '@platform/admin-client';
+import type { EntityManager } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import type { Feature } from '@platform/service';
+import type { LabelsService } from '../labels/labels-service.ts';
+import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
+import type { UserDirectory } from '../merge-requests/user-directory.ts';
+import type { MilestonesService } from '../milestones/milestones-service.ts';
+import type { RepositoriesService } from '../repositories/repositories-service.ts';
+import { Issue } from './issue.entity.ts';
+import { issueCreationLimit } from './issue-creation-limit.ts';
+import { PgIssueStore } from './issues-store.ts';
+import { IssuesService } from './issues-service.ts';
+import { issuesRoutes } from './issues-routes.ts';
+import { closingIssueIids } from './merge-request-closing.ts';
+
+export const issuesEntities = [Issue];
+
+/**
+ * A minimal issue tracker per project, and what merge requests do to it: `closes_issues` lists
+ * the issues a merge request's closing references name, and merging it closes them.
+ */
+export function createIssuesFeature(deps: {
+  em: EntityManager;
+  access: IdentityAccess;
+  labels: LabelsService;
+  milestones: MilestonesService;
+  users: UserDirectory;
+  mergeRequests: MergeRequestsService;
+  repositories: RepositoriesService;
+  settings: ApplicationSettingsSource;
+}): Feature {
+  const store = new PgIssueStore(deps.em);
+  const issues = new IssuesService({ store, labels: deps.labels, milestones: deps.milestones });
+  deps.mergeRequests.onMerged(async ({ mergeRequest, scope, caller }) => {
+    const iids = await closingIssueIids({
+      mergeRequest,
+      project: scope.project,
+      repository: scope.repository,
+      mergeRequests: deps.mergeRequests,
+    });
+    await issues.closeAll(scope.project.id, caller, iids);
+  });
+  const checkCreationRate = issueCreationLimit({
+    settings: deps.settings,
+    createdSince: (authorId, since) => issues.countCreatedSince(authorId, since),
+  });
+  return { routes: [createRouter(issuesRoutes, { ...deps, issues, checkCreationRate })] };
+}

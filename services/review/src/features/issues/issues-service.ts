@@ -1,0 +1,150 @@
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import { NotFoundError } from '@platform/errors';
+import type { OutgoingEvent } from '@platform/events';
+import { reviewEvents } from '@platform/review-client';
+import type { LabelsService } from '../labels/labels-service.ts';
+import type { MilestonesService } from '../milestones/milestones-service.ts';
+import type { Issue } from './issue.entity.ts';
+import type { IssueFilter, IssueOrder, IssueStore } from './issues-store.ts';
+
+/** What an issue is created with; `triage` fields (labels, milestone, assignees) count only for those who may triage. */
+export interface NewIssueInput {
+  title: string;
+  description: string;
+  confidential: boolean;
+  dueDate: string | null;
+  labels?: string[] | undefined;
+  milestoneId?: number | null | undefined;
+  assigneeIds?: number[] | undefined;
+}
+
+export interface IssueChanges {
+  title?: string | undefined;
+  description?: string | undefined;
+  stateEvent?: 'close' | 'reopen' | undefined;
+  confidential?: boolean | undefined;
+  discussionLocked?: boolean | undefined;
+  dueDate?: string | null | undefined;
+  labels?: string[] | undefined;
+  addLabels?: string[] | undefined;
+  removeLabels?: string[] | undefined;
+  milestoneId?: number | null | undefined;
+  assigneeIds?: number[] | undefined;
+}
+
+function issueEvent(issue: Issue) {
+  return {
+    aggregateId: issue.projectId,
+    data: {
+      projectId: issue.projectId,
+      issueId: issue.id,
+      iid: issue.iid,
+      title: issue.title,
+      state: issue.state,
+      authorId: issue.authorId,
+    },
+  };
+}
+
+export class IssuesService {
+  readonly #store: IssueStore;
+  readonly #labels: LabelsService;
+  readonly #milestones: MilestonesService;
+
+  constructor(options: { store: IssueStore; labels: LabelsService; milestones: MilestonesService }) {
+    this.#store = options.store;
+    this.#labels = options.labels;
+    this.#milestones = options.milestones;
+  }
+
+  /** A milestone id of the project, or null: GitLab drops a milestone the project does not have. */
+  async #milestoneOf(projectId: number, milestoneId: number | null | undefined): Promise<number | null> {
+    if (!milestoneId) return null;
+    return (await this.#milestones.byIds(projectId, [milestoneId])).has(milestoneId) ? milestoneId : null;
+  }
+
+  /** `triage`: whether the caller may set labels, milestone and assignees (GitLab ignores them otherwise). */
+  async create(projectId: number, caller: AuthenticatedCaller, input: NewIssueInput, triage: boolean): Promise<Issue> {
+    const now = new Date();
+    const labels = triage && input.labels ? await this.#labels.ensure(projectId, caller, input.labels) : [];
+    return this.#store.create({
+      issue: {
+        projectId,
+        title: input.title,
+        description: input.description,
+        state: 'opened',
+        authorId: caller.userId,
+        assigneeIds: triage ? [...new Set(input.assigneeIds ?? [])] : [],
+        labels,
+        milestoneId: triage ? await this.#milestoneOf(projectId, input.milestoneId) : null,
+        confidential: input.confidential,
+        discussionLocked: null,
+        dueDate: input.dueDate,
+        closedById: null,
+        closedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      },
+      event: (created) => reviewEvents.issueCreated.event(issueEvent(created)),
+      actor: actorOf(caller),
+    });
+  }
+
+  async get(projectId: number, iid: number): Promise<Issue> {
+    const found = await this.#store.find(projectId, iid);
+    if (!found) throw new NotFoundError('Issue');
+    return found;
+  }
+
+  byIids(projectId: number, iids: number[]): Promise<Issue[]> {
+    return this.#store.byIids(projectId, iids);
+  }
+
+  list(options: { filter: IssueFilter; order: IssueOrder; offset: number; limit: number }) {
+    return this.#store.list(options);
+  }
+
+  countCreatedSince(authorId: number, since: Date): Promise<number> {
+    return this.#store.countCreatedSince(authorId, since);
+  }
+
+  async update(projectId: number, caller: AuthenticatedCaller, iid: number, changes: IssueChanges, triage: boolean): Promise<Issue> {
+    const issue = await this.get(projectId, iid);
+    if (changes.title !== undefined) issue.title = changes.title;
+    if (changes.description !== undefined) issue.description = changes.description;
+    if (changes.confidential !== undefined) issue.confidential = changes.confidential;
+    if (changes.discussionLocked !== undefined) issue.discussionLocked = changes.discussionLocked;
+    if (changes.dueDate !== undefined) issue.dueDate = changes.dueDate;
+    if (triage) {
+      if (changes.labels !== undefined) issue.labels = await this.#labels.ensure(projectId, caller, changes.labels);
+      if (changes.addLabels)
+        issue.labels = [...new Set([...issue.labels, ...(await this.#labels.ensure(projectId, caller, changes.addLabels))])];
+      if (changes.removeLabels) issue.labels = issue.labels.filter((label) => !changes.removeLabels?.includes(label));
+      if (changes.milestoneId !== undefined) issue.milestoneId = await this.#milestoneOf(projectId, changes.milestoneId);
+      if (changes.assigneeIds !== undefined) issue.assigneeIds = [...new Set(changes.assigneeIds)];
+    }
+    const now = new Date();
+    const events: OutgoingEvent[] = [];
+    if (changes.stateEvent === 'close' && issue.state === 'opened') {
+      Object.assign(issue, { state: 'closed', closedAt: now, closedById: caller.userId });
+      events.push(reviewEvents.issueClosed.event(issueEvent(issue)));
+    } else if (changes.stateEvent === 'reopen' && issue.state === 'closed') {
+      Object.assign(issue, { state: 'opened', closedAt: null, closedById: null });
+      events.push(reviewEvents.issueReopened.event(issueEvent(issue)));
+    }
+    issue.updatedAt = now;
+    events.push(reviewEvents.issueUpdated.event(issueEvent(issue)));
+    await this.#store.save({ issue, events, actor: actorOf(caller) });
+    return issue;
+  }
+
+  /** Closes the open issues among `iids`, as a merged merge request that closes them does (by whoever merged it). */
+  async closeAll(projectId: number, caller: AuthenticatedCaller, iids: number[]): Promise<void> {
+    for (const issue of await this.#store.byIids(projectId, iids)) {
+      if (issue.state !== 'opened') continue;
+      const now = new Date();
+      Object.assign(issue, { state: 'closed', closedAt: now, closedById: caller.userId, updatedAt: now });
+      await this.#store.save({ issue, events: [reviewEvents.issueClosed.event(issueEvent(issue))], actor: actorOf(caller) });
+    }
+  }
+}

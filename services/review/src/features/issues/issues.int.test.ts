@@ -1,0 +1,205 @@
+/**
+ * The issue tracker against real PostgreSQL and Kafka (identity's and the admin service's answers
+ * come from fakes): GitLab's bodies and schema, iids per project, triage rights, confidential
+ * issues, every list filter, state events and their outbox events, label counts, and the
+ * `issues_create_limit` rate limit.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FixedApplicationSettings } from '@platform/admin-client';
+import { FakeIdentityAccess } from '@platform/identity-client';
+import { startService, type RunningService } from '@platform/service';
+import { gitlabSchemaErrors, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { readConfig } from '../../config.ts';
+import { reviewService } from '../../main.ts';
+import { FixedUserDirectory } from '../merge-requests/user-directory.ts';
+
+const reporter = userCaller(51, 'reporter');
+const guest = userCaller(52, 'guest');
+const stranger = userCaller(53, 'stranger');
+const newcomer = userCaller(54, 'newcomer');
+const access = new FakeIdentityAccess()
+  .add({ resource: 'project', id: 7, path: 'acme/app', levels: { 51: 20, 52: 10 } })
+  .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 51: 20, 52: 10, 54: 10 } });
+const users = new FixedUserDirectory([
+  { id: 51, username: 'reporter' },
+  { id: 52, username: 'guest' },
+  { id: 54, username: 'newcomer' },
+]);
+const settings = new FixedApplicationSettings();
+let harness: ServiceHarness<RunningService>;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'review-issues-'));
+  harness = await startServiceHarness({
+    label: 'review_issues',
+    env: { KAFKA_TOPIC_PREFIX: `review-test-${randomUUID()}.`, DATA_DIR: dataDir },
+    start: (env) => startService(reviewService(readConfig(env), { identityAccess: access, users, applicationSettings: settings })),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await harness?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const issues = (project = 7) => `/api/v4/projects/${project}/issues`;
+const create = (body: object, caller = reporter, project = 7) => harness.api.post(issues(project)).set(harness.as(caller)).send(body);
+const titles = async (query: string, caller = reporter) => {
+  const response = await harness.api.get(`${issues()}${query}`).set(harness.as(caller));
+  expect(response.status).toBe(200);
+  return response.body.map((issue: { title: string }) => issue.title);
+};
+
+describe('issues', () => {
+  let milestoneId: number;
+
+  beforeAll(async () => {
+    const milestone = await harness.api
+      .post('/api/v4/projects/7/milestones')
+      .set(harness.as(reporter))
+      .send({ title: 'v1', due_date: '2030-01-01' });
+    milestoneId = milestone.body.id;
+  });
+
+  it('creates issues as GitLab shows them, numbered per project, labels unknown to the project created on the way', async () => {
+    const created = await create({
+      title: 'Crash on save',
+      description: '- [x] repro\n- [ ] fix',
+      labels: 'bug,ui',
+      milestone_id: milestoneId,
+      assignee_ids: [52],
+    });
+    expect(created.status).toBe(201);
+    expect(gitlabSchemaErrors('issue.json', created.body)).toEqual([]);
+    expect(created.body).toMatchObject({
+      iid: 1,
+      project_id: 7,
+      title: 'Crash on save',
+      state: 'opened',
+      closed_at: null,
+      labels: ['bug', 'ui'],
+      milestone: { id: milestoneId, iid: 1, title: 'v1', due_date: '2030-01-01' },
+      assignees: [{ id: 52, username: 'guest' }],
+      author: { id: 51, username: 'reporter' },
+      confidential: false,
+      web_url: 'http://localhost/acme/app/-/issues/1',
+      references: { short: '#1', relative: '#1', full: 'acme/app#1' },
+      task_completion_status: { count: 2, completed_count: 1 },
+      has_tasks: true,
+    });
+    const bug = await harness.api.get('/api/v4/projects/7/labels/bug').set(harness.as(guest));
+    expect(bug.body).toMatchObject({ name: 'bug', color: '#6699cc', open_issues_count: 1, closed_issues_count: 0 });
+    expect((await create({ title: 'Elsewhere' }, reporter, 8)).body.iid).toBe(1);
+    expect((await harness.outboxEvents('review.issue.created')).at(-2)).toMatchObject({
+      aggregateId: '7',
+      actor: { id: 51 },
+      data: { projectId: 7, iid: 1, title: 'Crash on save', state: 'opened', authorId: 51 },
+    });
+  });
+
+  it('lets guests open issues but ignores the triage fields they may not set, as GitLab does', async () => {
+    const created = await create({ title: 'Typo in footer', labels: 'guessed', milestone_id: milestoneId, assignee_ids: [51] }, guest);
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ iid: 2, labels: [], milestone: null, assignees: [], author: { id: 52 } });
+    expect((await harness.api.get('/api/v4/projects/7/labels/guessed').set(harness.as(reporter))).status).toBe(404);
+  });
+
+  it('answers GitLab statuses and messages for bad input, unknown issues and callers who may not', async () => {
+    expect((await create({})).body).toEqual({ error: 'title is missing' });
+    expect((await create({ title: 'x' }, stranger)).status).toBe(404);
+    const unknown = await harness.api.get(`${issues()}/999`).set(harness.as(guest));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: '404 Issue Not Found' });
+    expect((await harness.api.get(`${issues()}/first`).set(harness.as(guest))).status).toBe(400);
+    const nothing = await harness.api.put(`${issues()}/1`).set(harness.as(reporter)).send({});
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.error).toMatch(/are missing, at least one parameter must be provided$/);
+    // A guest edits only their own issues.
+    expect((await harness.api.put(`${issues()}/1`).set(harness.as(guest)).send({ title: 'Mine now' })).status).toBe(403);
+    const own = await harness.api.put(`${issues()}/2`).set(harness.as(guest)).send({ title: 'Typo in the footer', labels: 'sneaky' });
+    expect(own.body).toMatchObject({ title: 'Typo in the footer', labels: [] });
+  });
+
+  it('hides confidential issues from guests they do not concern', async () => {
+    const secret = await create({ title: 'Security hole', confidential: true });
+    expect(secret.body.confidential).toBe(true);
+    expect((await harness.api.get(`${issues()}/${secret.body.iid}`).set(harness.as(guest))).status).toBe(404);
+    expect(await titles('?search=hole', guest)).toEqual([]);
+    expect(await titles('?search=hole', reporter)).toEqual(['Security hole']);
+  });
+
+  it('closes and reopens issues, with their events, and filters the list by every parameter', async () => {
+    const closed = await harness.api.put(`${issues()}/1`).set(harness.as(reporter)).send({ state_event: 'close' });
+    expect(closed.body).toMatchObject({ state: 'closed', closed_by: { id: 51 }, closed_at: expect.any(String) });
+    expect(gitlabSchemaErrors('issue.json', closed.body)).toEqual([]);
+    expect((await harness.outboxEvents('review.issue.closed')).at(-1)).toMatchObject({
+      actor: { id: 51 },
+      data: { iid: 1, state: 'closed' },
+    });
+    expect((await harness.api.get('/api/v4/projects/7/labels/bug').set(harness.as(guest))).body).toMatchObject({
+      open_issues_count: 0,
+      closed_issues_count: 1,
+    });
+
+    expect(await titles('?state=closed')).toEqual(['Crash on save']);
+    expect(await titles('?state=opened&order_by=created_at&sort=asc')).toEqual(['Typo in the footer', 'Security hole']);
+    expect(await titles('?labels=bug')).toEqual(['Crash on save']);
+    expect(await titles('?labels=bug,ui')).toEqual(['Crash on save']);
+    expect(await titles('?labels=None&sort=asc')).toEqual(['Typo in the footer', 'Security hole']);
+    expect(await titles('?labels=Any')).toEqual(['Crash on save']);
+    expect(await titles('?not[labels]=bug&sort=asc')).toEqual(['Typo in the footer', 'Security hole']);
+    expect(await titles('?milestone=v1')).toEqual(['Crash on save']);
+    expect(await titles('?milestone=None&sort=asc')).toEqual(['Typo in the footer', 'Security hole']);
+    expect(await titles('?milestone=Any')).toEqual(['Crash on save']);
+    expect(await titles('?milestone=v9')).toEqual([]);
+    expect(await titles('?not[milestone]=v1&sort=asc')).toEqual(['Typo in the footer', 'Security hole']);
+    expect(await titles('?search=footer')).toEqual(['Typo in the footer']);
+    expect(await titles('?search=repro&in=title')).toEqual([]);
+    expect(await titles('?iids[]=1&iids[]=2&order_by=title&sort=asc')).toEqual(['Crash on save', 'Typo in the footer']);
+    expect(await titles('?author_id=52')).toEqual(['Typo in the footer']);
+    expect(await titles('?assignee_id=52')).toEqual(['Crash on save']);
+    expect(await titles('?scope=created_by_me', guest)).toEqual(['Typo in the footer']);
+    const details = await harness.api.get(`${issues()}?labels=bug&with_labels_details=true`).set(harness.as(reporter));
+    expect(details.body[0].labels).toEqual([
+      { id: expect.any(Number), name: 'bug', color: '#6699cc', description: null, description_html: '', text_color: '#FFFFFF' },
+      expect.objectContaining({ name: 'ui' }),
+    ]);
+    expect((await harness.api.get(`${issues()}?state=closing`).set(harness.as(reporter))).status).toBe(400);
+
+    const reopened = await harness.api
+      .put(`${issues()}/1`)
+      .set(harness.as(reporter))
+      .send({ state_event: 'reopen', remove_labels: 'ui', add_labels: 'p1' });
+    expect(reopened.body).toMatchObject({ state: 'opened', closed_at: null, closed_by: null, labels: ['bug', 'p1'] });
+    expect((await harness.outboxEvents('review.issue.reopened')).at(-1)).toMatchObject({ data: { iid: 1, state: 'opened' } });
+  });
+
+  it('follows a renamed label and a deleted milestone', async () => {
+    await harness.api.put('/api/v4/projects/7/labels/bug').set(harness.as(reporter)).send({ new_name: 'defect' });
+    expect((await harness.api.get(`${issues()}/1`).set(harness.as(reporter))).body.labels).toEqual(['defect', 'p1']);
+    await harness.api.delete(`/api/v4/projects/7/milestones/${milestoneId}`).set(harness.as(reporter));
+    expect((await harness.api.get(`${issues()}/1`).set(harness.as(reporter))).body.milestone).toBeNull();
+  });
+
+  it('refuses issue creation over issues_create_limit per minute with GitLab 429, and 0 means no limit', async () => {
+    settings.set({ issuesCreateLimit: 2 });
+    try {
+      // The guest opened one issue in this minute already.
+      expect((await create({ title: 'Second' }, guest)).status).toBe(201);
+      const refused = await create({ title: 'Third' }, guest);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ message: { error: 'This endpoint has been requested too many times. Try again later.' } });
+      expect(await titles('?search=Third')).toEqual([]);
+      // The limit is per user.
+      expect((await create({ title: 'By someone else' }, newcomer, 8)).status).toBe(201);
+    } finally {
+      settings.set({ issuesCreateLimit: 0 });
+    }
+    expect((await create({ title: 'Third' }, guest)).status).toBe(201);
+  });
+});
