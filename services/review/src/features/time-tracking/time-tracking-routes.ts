@@ -3,7 +3,7 @@ import type { AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, ForbiddenError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
-import { DEVELOPER } from '../repositories/repository-access.ts';
+import { DEVELOPER, mayReadCode } from '../repositories/repository-access.ts';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
 import { parseHumanDuration } from '../merge-requests/merge-request-text.ts';
 import { timeStatsView } from '../merge-requests/merge-request-views.ts';
@@ -24,9 +24,10 @@ async function trackedMergeRequest(
   caller: AuthenticatedCaller,
   input: { id: string | number; merge_request_iid: number },
 ) {
-  const { project, mergeRequest } = await readableMergeRequest(deps, caller, input);
-  if (!project.isAdmin && project.accessLevel < DEVELOPER) throw new ForbiddenError();
-  return mergeRequest;
+  // Too little access is refused before the merge request is looked up, as GitLab authorizes first.
+  const project = await deps.access.project({ idOrPath: String(input.id), caller });
+  if (!mayReadCode(project) || (!project.isAdmin && project.accessLevel < DEVELOPER)) throw new ForbiddenError();
+  return deps.mergeRequests.get(project.id, input.merge_request_iid);
 }
 
 /** Seconds of a human duration, or GitLab's validation error naming `field`. */
