@@ -10,7 +10,7 @@ import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { createUserWithToken, E2E_ROOT_TOKEN, startTestPlatform, type E2eUser } from './harness.ts';
 import { gitRemote, runGitCli } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
@@ -19,24 +19,6 @@ let work: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
 const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
-
-interface TestUser {
-  id: number;
-  username: string;
-  token: string;
-  headers: { 'PRIVATE-TOKEN': string };
-}
-
-async function createUser(username: string, scopes = ['api']): Promise<TestUser> {
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
-  expect(user.status).toBe(201);
-  const token = await gateway.post(`/api/v4/users/${user.body.id}/personal_access_tokens`).set(asRoot).send({ name: 'all', scopes });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, token: token.body.token, headers: { 'PRIVATE-TOKEN': token.body.token } };
-}
 
 interface EventBody {
   action_name: string;
@@ -47,9 +29,9 @@ interface EventBody {
   author: unknown;
 }
 
-let developer: TestUser;
-let reporter: TestUser;
-let outsider: TestUser;
+let developer: E2eUser;
+let reporter: E2eUser;
+let outsider: E2eUser;
 let projectId: number;
 
 beforeAll(async () => {
@@ -58,9 +40,9 @@ beforeAll(async () => {
   await git(['--version']);
   platform = await startTestPlatform({ services: ['identity', 'review', 'audit'] });
   gateway = request(platform.url);
-  developer = await createUser('activity-dev');
-  reporter = await createUser('activity-reporter', ['read_user']);
-  outsider = await createUser('activity-outsider');
+  developer = await createUserWithToken(gateway, 'activity-dev');
+  reporter = await createUserWithToken(gateway, 'activity-reporter', { scopes: ['read_user'] });
+  outsider = await createUserWithToken(gateway, 'activity-outsider');
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'feed', path: 'feed', visibility: 'private' });
   expect(project.status).toBe(201);
   projectId = project.body.id;

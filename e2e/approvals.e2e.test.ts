@@ -11,7 +11,7 @@ import request from 'supertest';
 import { Gitlab } from '@gitbeaker/rest';
 import type { RunningPlatform } from '@platform/devstack';
 import { waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { createUserWithToken, E2E_ROOT_TOKEN, startTestPlatform, type E2eUser } from './harness.ts';
 import { gitRemote, runGitCli } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
@@ -21,27 +21,6 @@ const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 const PASSWORD = 'a-long-enough-password';
 
 const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
-
-interface TestUser {
-  id: number;
-  username: string;
-  token: string;
-  headers: { 'PRIVATE-TOKEN': string };
-}
-
-async function createUser(username: string): Promise<TestUser> {
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password: PASSWORD });
-  expect(user.status).toBe(201);
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'all', scopes: ['api'] });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, token: token.body.token, headers: { 'PRIVATE-TOKEN': token.body.token } };
-}
 
 async function commit(clone: string, files: Record<string, string>, message: string): Promise<string> {
   for (const [file, content] of Object.entries(files)) {
@@ -53,17 +32,17 @@ async function commit(clone: string, files: Record<string, string>, message: str
   return (await git(['rev-parse', 'HEAD'], clone)).output.trim();
 }
 
-let author: TestUser;
-let lead: TestUser;
-let backend: TestUser;
-let reporter: TestUser;
-let maintainer: TestUser;
-let outsider: TestUser;
+let author: E2eUser;
+let lead: E2eUser;
+let backend: E2eUser;
+let reporter: E2eUser;
+let maintainer: E2eUser;
+let outsider: E2eUser;
 let teamId: number;
 let projectId: number;
 let clone: string;
 const project = () => `/api/v4/projects/${projectId}`;
-const client = (user: TestUser) => new Gitlab({ host: platform.url, token: user.token });
+const client = (user: E2eUser) => new Gitlab({ host: platform.url, token: user.token });
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'e2e-approvals-'));
@@ -71,12 +50,12 @@ beforeAll(async () => {
   await git(['--version']);
   platform = await startTestPlatform();
   gateway = request(platform.url);
-  author = await createUser('ap-author');
-  lead = await createUser('ap-lead');
-  backend = await createUser('ap-backend');
-  reporter = await createUser('ap-reporter');
-  maintainer = await createUser('ap-maintainer');
-  outsider = await createUser('ap-outsider');
+  author = await createUserWithToken(gateway, 'ap-author', { password: PASSWORD });
+  lead = await createUserWithToken(gateway, 'ap-lead', { password: PASSWORD });
+  backend = await createUserWithToken(gateway, 'ap-backend', { password: PASSWORD });
+  reporter = await createUserWithToken(gateway, 'ap-reporter', { password: PASSWORD });
+  maintainer = await createUserWithToken(gateway, 'ap-maintainer', { password: PASSWORD });
+  outsider = await createUserWithToken(gateway, 'ap-outsider', { password: PASSWORD });
   // A team that is not the project's namespace: its members approve through rules, not membership.
   const team = await gateway.post('/api/v4/groups').set(asRoot).send({ name: 'Approvers', path: 'approvers', visibility: 'private' });
   expect(team.status).toBe(201);
@@ -403,7 +382,7 @@ describe('protected branches naming users and groups', () => {
       .send({ name: 'hotfix/*', allowed_to_push: [{ user_id: lead.id, access_level: 30 }] });
     expect(both.status).toBe(400);
 
-    const pushAs = async (user: TestUser, branch: string) => {
+    const pushAs = async (user: E2eUser, branch: string) => {
       expect((await git(['remote', 'set-url', 'origin', gitRemote(platform.url, user.token, 'root/ledger')], clone)).code).toBe(0);
       return git(['push', 'origin', `origin/main:refs/heads/${branch}`], clone);
     };

@@ -3,6 +3,7 @@
  * test run's PostgreSQL and Kafka, with its own databases and consumer groups.
  */
 import { randomBytes } from 'node:crypto';
+import type { Test as SuperTestRequest } from 'supertest';
 import { startPlatform, type RestartPolicy, type RunningPlatform } from '@platform/devstack';
 import { dropDatabases, TEST_INTERNAL_SECRET, testEnvironment } from '@platform/testing';
 
@@ -57,4 +58,33 @@ export async function startTestPlatform(
       await dropDatabases(databasePrefix);
     },
   };
+}
+
+export interface E2eUser {
+  id: number;
+  username: string;
+  token: string;
+  /** The user's token as a request header. */
+  headers: { 'PRIVATE-TOKEN': string };
+}
+
+/** A user root creates through `gateway`, with a personal access token of `scopes`. */
+export async function createUserWithToken(
+  gateway: { post(url: string): SuperTestRequest },
+  username: string,
+  options: { scopes?: string[]; password?: string } = {},
+): Promise<E2eUser> {
+  const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
+  const password = options.password ?? 'a-long-enough-password';
+  const user = await gateway
+    .post('/api/v4/users')
+    .set(asRoot)
+    .send({ email: `${username}@example.com`, name: username, username, password });
+  if (user.status !== 201) throw new Error(`creating ${username}: ${user.status} ${JSON.stringify(user.body)}`);
+  const token = await gateway
+    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
+    .set(asRoot)
+    .send({ name: 'all', scopes: options.scopes ?? ['api'] });
+  if (token.status !== 201) throw new Error(`a token for ${username}: ${token.status} ${JSON.stringify(token.body)}`);
+  return { id: user.body.id, username, token: token.body.token, headers: { 'PRIVATE-TOKEN': token.body.token } };
 }

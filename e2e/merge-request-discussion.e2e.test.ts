@@ -9,7 +9,7 @@ import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { createUserWithToken, E2E_ROOT_TOKEN, startTestPlatform, type E2eUser } from './harness.ts';
 import { gitRemote, runGitCli } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
@@ -19,31 +19,11 @@ const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
 const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
 
-interface TestUser {
-  id: number;
-  username: string;
-  headers: { 'PRIVATE-TOKEN': string };
-}
-
-async function createUser(username: string): Promise<TestUser> {
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
-  expect(user.status).toBe(201);
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'all', scopes: ['api'] });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, headers: { 'PRIVATE-TOKEN': token.body.token } };
-}
-
 /** A project of root's with `main` and one branch per name pushed with git, and these members. */
 async function projectWithBranches(options: {
   name: string;
   visibility: 'private' | 'public';
-  members: Array<[TestUser, number]>;
+  members: Array<[E2eUser, number]>;
   branches: string[];
 }): Promise<number> {
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: options.name, visibility: options.visibility });
@@ -71,11 +51,11 @@ async function projectWithBranches(options: {
   return project.body.id;
 }
 
-let author: TestUser;
-let maintainer: TestUser;
-let reporter: TestUser;
-let guest: TestUser;
-let outsider: TestUser;
+let author: E2eUser;
+let maintainer: E2eUser;
+let reporter: E2eUser;
+let guest: E2eUser;
+let outsider: E2eUser;
 let projectId: number;
 let publicProjectId: number;
 const mr = (suffix = '', id = projectId, iid = 1) => `/api/v4/projects/${id}/merge_requests/${iid}${suffix}`;
@@ -86,11 +66,11 @@ beforeAll(async () => {
   await git(['--version']);
   platform = await startTestPlatform({ services: ['identity', 'review', 'audit'] });
   gateway = request(platform.url);
-  author = await createUser('disc-author');
-  maintainer = await createUser('disc-maintainer');
-  reporter = await createUser('disc-reporter');
-  guest = await createUser('disc-guest');
-  outsider = await createUser('disc-outsider');
+  author = await createUserWithToken(gateway, 'disc-author');
+  maintainer = await createUserWithToken(gateway, 'disc-maintainer');
+  reporter = await createUserWithToken(gateway, 'disc-reporter');
+  guest = await createUserWithToken(gateway, 'disc-guest');
+  outsider = await createUserWithToken(gateway, 'disc-outsider');
   projectId = await projectWithBranches({
     name: 'talk',
     visibility: 'private',

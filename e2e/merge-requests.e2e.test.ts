@@ -9,7 +9,7 @@ import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { createUserWithToken, E2E_ROOT_TOKEN, startTestPlatform, type E2eUser } from './harness.ts';
 import { gitRemote, runGitCli } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
@@ -19,28 +19,7 @@ const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
 const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
 
-interface TestUser {
-  id: number;
-  username: string;
-  token: string;
-  headers: { 'PRIVATE-TOKEN': string };
-}
-
-async function createUser(username: string): Promise<TestUser> {
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
-  expect(user.status).toBe(201);
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'all', scopes: ['api'] });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, token: token.body.token, headers: { 'PRIVATE-TOKEN': token.body.token } };
-}
-
-async function createProject(name: string, members: Array<[TestUser, number]>): Promise<number> {
+async function createProject(name: string, members: Array<[E2eUser, number]>): Promise<number> {
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name, path: name, visibility: 'private' });
   expect(project.status).toBe(201);
   for (const [user, level] of members) {
@@ -61,8 +40,8 @@ async function commit(clone: string, file: string, content: string, message: str
   return (await git(['rev-parse', 'HEAD'], clone)).output.trim();
 }
 
-let developer: TestUser;
-let maintainer: TestUser;
+let developer: E2eUser;
+let maintainer: E2eUser;
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'e2e-mr-'));
@@ -70,8 +49,8 @@ beforeAll(async () => {
   await git(['--version']);
   platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
-  developer = await createUser('mr-dev');
-  maintainer = await createUser('mr-maintainer');
+  developer = await createUserWithToken(gateway, 'mr-dev');
+  maintainer = await createUserWithToken(gateway, 'mr-maintainer');
 }, 180_000);
 
 afterAll(async () => {
@@ -475,7 +454,7 @@ describe('merge requests', () => {
     expect(await titles('scope=all&state=opened', maintainer.headers, `/api/v4/groups/${groupId}/merge_requests`)).toEqual([
       'Add payments',
     ]);
-    const outsider = await createUser('mr-outsider');
+    const outsider = await createUserWithToken(gateway, 'mr-outsider');
     expect(await titles('scope=all', outsider.headers, '/api/v4/merge_requests')).toEqual([]);
     expect((await gateway.get(`/api/v4/groups/${groupId}/merge_requests`).set(outsider.headers)).status).toBe(404);
     expect((await gateway.get(base()).set(outsider.headers)).status).toBe(404);

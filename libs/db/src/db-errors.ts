@@ -1,4 +1,10 @@
-import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import {
+  ForeignKeyConstraintViolationException,
+  UniqueConstraintViolationException,
+  type EntityName,
+  type RequiredEntityData,
+} from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '@platform/errors';
 
 /**
@@ -13,4 +19,24 @@ export function translateDbError(error: unknown, messages: { conflict?: string; 
     return new NotFoundError(messages.notFound ?? '');
   }
   return error;
+}
+
+/**
+ * Inserts one entity in a fresh unit of work, or answers null when a unique constraint says an
+ * equal one exists already: for "at most one per user" rows the database decides, race-free.
+ */
+export async function insertUnlessPresent<Entity extends object>(
+  em: EntityManager,
+  entityName: EntityName<Entity>,
+  data: RequiredEntityData<Entity>,
+): Promise<Entity | null> {
+  const fork = em.fork();
+  const created = fork.create(entityName, data);
+  try {
+    await fork.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) return null;
+    throw error;
+  }
+  return created;
 }

@@ -1,7 +1,7 @@
 export { createOrm, ensureDatabase, migrate, openDatabase, checkDatabase, databaseNameOf } from './orm.ts';
 export type { Orm, CreateOrmOptions, EntityManager } from './orm.ts';
 export { requestScope, inUnitOfWork } from './unit-of-work.ts';
-export { translateDbError } from './db-errors.ts';
+export { insertUnlessPresent, translateDbError } from './db-errors.ts';
 export { COUNT_LIMIT, findPage, findPageOf, mapPage, readKeysetPage, readPage } from './page.ts';
 export type { Page, PageWindow } from './page.ts';
 export { Migration } from '@mikro-orm/migrations';

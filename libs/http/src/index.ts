@@ -40,3 +40,4 @@ export { rejectMalformedUrl, rejectMalformedParams, malformedUrlError, MAX_PARAM
 export { exactJsonContentType } from './json-responses.ts';
 export { HttpStatusError } from './http-status-error.ts';
 export { openApiDocument } from './openapi.ts';
+export { renderMarkdown } from './markdown.ts';

@@ -1,5 +1,5 @@
 import type { Caller } from '@platform/auth';
-import { renderMarkdown } from '../../markdown.ts';
+import { renderMarkdown } from '@platform/http';
 import type { Identity, User } from './user.entity.ts';
 import { avatarUrlView } from '../access/namespace-views.ts';
 

@@ -1,5 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager } from '@platform/db';
+import { insertUnlessPresent, type EntityManager } from '@platform/db';
 import { AwardEmoji } from './award-emoji.entity.ts';
 
 export interface AwardEmojiStore {
@@ -32,16 +31,8 @@ export class PgAwardEmojiStore implements AwardEmojiStore {
     return this.#em.fork().findOne(AwardEmoji, { id: awardId, awardableId });
   }
 
-  async create(award: Omit<AwardEmoji, 'id'>): Promise<AwardEmoji | null> {
-    const em = this.#em.fork();
-    const created = em.create(AwardEmoji, award as AwardEmoji);
-    try {
-      await em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) return null;
-      throw error;
-    }
-    return created;
+  create(award: Omit<AwardEmoji, 'id'>): Promise<AwardEmoji | null> {
+    return insertUnlessPresent(this.#em, AwardEmoji, award as AwardEmoji);
   }
 
   async delete(awardId: number): Promise<void> {

@@ -1,4 +1,4 @@
-import { renderMarkdown } from '../../markdown.ts';
+import { renderMarkdown } from '@platform/http';
 import type { Label } from './label.entity.ts';
 import { textColorOf } from './label-color.ts';
 import type { LabelCounts } from './labels-store.ts';

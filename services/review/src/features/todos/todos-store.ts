@@ -1,5 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityManager } from '@platform/db';
+import { insertUnlessPresent, type EntityManager } from '@platform/db';
 import { Todo } from './todo.entity.ts';
 
 /** What `GET /todos` filters on, besides the user. */
@@ -30,16 +29,8 @@ export class PgTodoStore implements TodoStore {
     this.#em = em;
   }
 
-  async create(todo: Omit<Todo, 'id'>): Promise<Todo | null> {
-    const em = this.#em.fork();
-    const created = em.create(Todo, todo as Todo);
-    try {
-      await em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) return null;
-      throw error;
-    }
-    return created;
+  create(todo: Omit<Todo, 'id'>): Promise<Todo | null> {
+    return insertUnlessPresent(this.#em, Todo, todo as Todo);
   }
 
   list(filter: TodoFilter): Promise<Todo[]> {
