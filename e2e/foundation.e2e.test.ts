@@ -228,6 +228,8 @@ describe('the API document', () => {
       .filter((route) => !document.paths[route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')]?.[route.method.toLowerCase()])
       .map((route) => `${route.method} ${route.path}`);
     expect(missing).toEqual([]);
-    expect(Object.values(document.paths).flatMap((operations) => Object.keys(operations))).toHaveLength(catalogue.length);
+    // A path two services serve in part (incidents among issues) is one operation of the document.
+    const operations = new Set(catalogue.map((route) => `${route.method} ${route.path}`));
+    expect(Object.values(document.paths).flatMap((pathOperations) => Object.keys(pathOperations))).toHaveLength(operations.size);
   });
 });

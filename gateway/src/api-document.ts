@@ -24,6 +24,15 @@ async function documentOf(pool: UpstreamPool): Promise<ServiceDocument> {
   throw lastError;
 }
 
+/** The services' paths merged operation by operation: two services may serve one path (incidents among issues). */
+function mergedPaths(documents: ServiceDocument[]): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const document of documents) {
+    for (const [path, operations] of Object.entries(document.paths)) paths[path] = { ...paths[path], ...operations };
+  }
+  return paths;
+}
+
 /**
  * `GET /api/v4/openapi.json`: the OpenAPI document of the whole API, merged from each service's
  * own (generated from its route catalogue), so it never drifts from the routes served.
@@ -33,10 +42,7 @@ export function apiDocument(options: { upstreams: Upstreams; logger: Logger }): 
     Promise.all(Object.values(options.upstreams).flatMap((pool) => (pool ? [documentOf(pool)] : []))).then(
       (documents) => {
         const [first] = documents;
-        res.json({
-          ...first,
-          paths: Object.assign({}, ...documents.map((document) => document.paths)) as Record<string, unknown>,
-        });
+        res.json({ ...first, paths: mergedPaths(documents) });
       },
       (error: unknown) => {
         options.logger.warn({ err: error }, 'a service did not give its API document');
