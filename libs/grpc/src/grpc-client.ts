@@ -1,6 +1,7 @@
 import {
   connectivityState,
   credentials,
+  status,
   type Metadata,
   type CallOptions,
   type ChannelCredentials,
@@ -66,6 +67,9 @@ type UnaryMethod<Request, Response> = (
   callback: (error: ServiceError | null, response: Response) => void,
 ) => ClientUnaryCall;
 
+/** How long a call waits before its one late retry (see callUnary). */
+const LATE_RETRY_MS = 200;
+
 /**
  * Calls a unary method with a deadline (every call has one) and turns a failure status back
  * into the domain error the server raised. `caller` is whom the call acts for (anonymous when
@@ -76,11 +80,23 @@ export function callUnary<Request, Response>(
   request: Request,
   options: { deadlineMs?: number; caller?: Caller } = {},
 ): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const deadline = new Date(Date.now() + (options.deadlineMs ?? 2000));
-    method(request, metadataActingFor(options.caller), { deadline }, (error, response) => {
-      if (error) reject(grpcErrorToDomain(error));
-      else resolve(response);
+  const deadline = new Date(Date.now() + (options.deadlineMs ?? 2000));
+  const attempt = () =>
+    new Promise<Response>((resolve, reject) => {
+      method(request, metadataActingFor(options.caller), { deadline }, (error, response) => {
+        if (error) reject(error);
+        else resolve(response);
+      });
     });
-  });
+  return attempt()
+    .catch(async (error: ServiceError) => {
+      // grpc-js's own quick, jittered retries can all meet a replica that has just died, before the
+      // balancer has dropped it; one later try within the same deadline reaches a live one.
+      if (error.code !== status.UNAVAILABLE || deadline.getTime() - Date.now() < LATE_RETRY_MS * 2) throw error;
+      await new Promise((resolve) => setTimeout(resolve, LATE_RETRY_MS));
+      return attempt();
+    })
+    .catch((error: ServiceError) => {
+      throw grpcErrorToDomain(error);
+    });
 }
