@@ -95,3 +95,17 @@ export const FeatureFlagsClient = defineEntity({
   },
 });
 export type FeatureFlagsClient = InferEntity<typeof FeatureFlagsClient>;
+
+/**
+ * The revision of what a project's Unleash clients are answered: every change to its flags or
+ * user lists sets it, in the change's transaction, to that transaction's id (unique, never reused).
+ */
+export const FeatureFlagRevision = defineEntity({
+  name: 'FeatureFlagRevision',
+  tableName: 'feature_flag_revisions',
+  properties: {
+    projectId: p.bigint('number').primary().autoincrement(false),
+    revision: p.bigint('string'),
+  },
+});
+export type FeatureFlagRevision = InferEntity<typeof FeatureFlagRevision>;

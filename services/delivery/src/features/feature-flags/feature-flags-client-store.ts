@@ -40,6 +40,20 @@ export class PgFeatureFlagsClientStore {
     });
   }
 
+  /**
+   * The revision of what the project's Unleash clients are answered ('0' before any change), when
+   * `token` is its instance id; null otherwise. One statement, read on every client request.
+   */
+  async revisionFor(projectId: number, token: string): Promise<string | null> {
+    const rows = await this.#em.fork().execute<Array<{ revision: string }>>(
+      `select coalesce(r.revision, 0)::text as revision
+       from feature_flags_clients c left join feature_flag_revisions r on r.project_id = c.project_id
+       where c.project_id = ? and c.token = ?`,
+      [projectId, token],
+    );
+    return rows[0]?.revision ?? null;
+  }
+
   /** Whether `token` is the project's instance id. */
   async authenticates(projectId: number, token: string): Promise<boolean> {
     return (await this.#em.fork().count(FeatureFlagsClient, { projectId, token })) === 1;

@@ -5,6 +5,7 @@ import type { Feature } from '@platform/service';
 import {
   FeatureFlag,
   FeatureFlagLegacyScope,
+  FeatureFlagRevision,
   FeatureFlagScope,
   FeatureFlagsClient,
   FeatureFlagStrategy,
@@ -26,6 +27,7 @@ export const featureFlagsEntities = [
   FeatureFlagLegacyScope,
   FeatureFlagUserList,
   FeatureFlagsClient,
+  FeatureFlagRevision,
 ];
 
 /** What the Unleash client API reads: the flags and the instance ids. */

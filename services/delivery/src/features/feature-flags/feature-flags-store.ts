@@ -37,6 +37,19 @@ export type FlagFields = Pick<FeatureFlag, 'name' | 'description' | 'active'>;
 
 export const FLAG_NAME_TAKEN = 'Name has already been taken';
 
+/**
+ * Gives what the project's Unleash clients are answered a new revision, in the transaction of
+ * `em` that changes it: that transaction's id, unique and never reused, so a cached answer is
+ * current exactly while its revision is.
+ */
+export async function touchFlagsRevision(em: EntityManager, projectId: number): Promise<void> {
+  await em.execute(
+    `insert into feature_flag_revisions (project_id, revision) values (?, pg_current_xact_id()::text::bigint)
+     on conflict (project_id) do update set revision = excluded.revision`,
+    [projectId],
+  );
+}
+
 export class PgFeatureFlagStore {
   readonly #em: EntityManager;
 
@@ -81,6 +94,7 @@ export class PgFeatureFlagStore {
           em.create(FeatureFlagLegacyScope, { ...scope, featureFlagId: flag.id, createdAt: now, updatedAt: now });
         }
         await saveStrategies(em, flag.id, options.strategies);
+        await touchFlagsRevision(em, flag.projectId);
         const [created] = await detailsOf(em, [flag]);
         for (const event of options.events(created!)) recordEvent(em, { ...event, actor: options.actor });
         return created!;
@@ -106,6 +120,7 @@ export class PgFeatureFlagStore {
         em.assign(flag, { ...options.fields, updatedAt: new Date() });
         await em.flush();
         await saveStrategies(em, flag.id, options.strategies);
+        await touchFlagsRevision(em, flag.projectId);
         const [after] = await detailsOf(em, [flag]);
         for (const event of options.events(snapshot, after!)) recordEvent(em, { ...event, actor: options.actor });
         return after!;
@@ -118,6 +133,7 @@ export class PgFeatureFlagStore {
   delete(target: FeatureFlag, options: { events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
     return this.#em.fork().transactional(async (em) => {
       await em.nativeDelete(FeatureFlag, { id: target.id });
+      await touchFlagsRevision(em, target.projectId);
       for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
     });
   }

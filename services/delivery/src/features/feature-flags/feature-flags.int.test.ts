@@ -286,4 +286,40 @@ describe('the Unleash client API', () => {
     ).toBe(401);
     expect((await unleashGet('/api/v4/feature_flags/unleash/7/client/features')).status).toBe(401);
   });
+
+  it('answers 304 to an unchanged If-None-Match, and every change to flags or user lists at once', async () => {
+    const poll = (etag?: string) =>
+      unleashGet('/api/v4/feature_flags/unleash/7/client/features').set({
+        'UNLEASH-INSTANCEID': instanceId,
+        'UNLEASH-APPNAME': 'production',
+        ...(etag ? { 'If-None-Match': etag } : {}),
+      });
+    const userIds = (body: { features: Array<{ strategies: Array<{ parameters: { userIds?: string } }> }> }) =>
+      body.features.flatMap((feature) => feature.strategies.flatMap((strategy) => strategy.parameters.userIds ?? []));
+    const first = await poll();
+    expect(first.status).toBe(200);
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^".+"$/);
+    const unchanged = await poll(etag);
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.etag).toBe(etag);
+
+    const list = await harness.api
+      .put('/api/v4/projects/7/feature_flags_user_lists/1')
+      .set(harness.as(developer))
+      .send({ user_xids: 'ada' });
+    expect(list.status).toBe(200);
+    const afterList = await poll(etag);
+    expect(afterList.status).toBe(200);
+    expect(userIds(afterList.body)).toEqual(['linus', 'ada']);
+
+    const off = await harness.api.put(`${flags()}/checkout`).set(harness.as(developer)).send({ active: false });
+    expect(off.status).toBe(200);
+    const afterFlag = await poll(afterList.headers.etag);
+    expect(afterFlag.status).toBe(200);
+    expect(afterFlag.body.features.map((feature: { enabled: boolean }) => feature.enabled)).toEqual([false]);
+
+    expect((await harness.api.delete(`${flags()}/checkout`).set(harness.as(developer))).status).toBe(200);
+    expect((await poll(afterFlag.headers.etag)).body).toEqual({ version: 1, features: [] });
+  });
 });

@@ -1,5 +1,6 @@
 import { findPage, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
 import { FeatureFlagStrategy, FeatureFlagUserList } from './feature-flag.entity.ts';
+import { touchFlagsRevision } from './feature-flags-store.ts';
 
 export const USER_LIST_NAME_TAKEN = 'Name has already been taken';
 
@@ -53,6 +54,8 @@ export class PgUserListStore {
           ...(changes.userXids === undefined ? {} : { userXids: changes.userXids }),
           updatedAt: new Date(),
         });
+        // Strategies targeting the list answer Unleash clients with its users.
+        await touchFlagsRevision(em, list.projectId);
         return list;
       });
     } catch (error) {

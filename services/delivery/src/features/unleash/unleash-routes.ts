@@ -1,14 +1,17 @@
+import fresh from 'fresh';
 import { UnauthorizedError } from '@platform/errors';
 import { reply, routesOf } from '@platform/http';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { PgFeatureFlagsClientStore } from '../feature-flags/feature-flags-client-store.ts';
 import type { PgFeatureFlagStore } from '../feature-flags/feature-flags-store.ts';
+import type { ClientFeaturesCache } from './client-features-cache.ts';
 import { unleashFeatures } from './unleash-views.ts';
 
 export interface UnleashRouteDeps {
   clients: PgFeatureFlagsClientStore;
   flags: PgFeatureFlagStore;
+  answers: ClientFeaturesCache;
 }
 
 const route = routesOf<UnleashRouteDeps>('delivery');
@@ -20,21 +23,41 @@ const unleashInput = z.object({
   app_name: z.string().max(255).optional(),
 });
 
+/** The project and instance id a request presents; null when either is missing or no project id. */
+function presented(request: Request, input: z.output<typeof unleashInput>): { projectId: number; token: string } | null {
+  const token = request.get('unleash-instanceid') ?? input.instance_id;
+  if (!token || !/^\d{1,18}$/.test(input.project_id)) return null;
+  return { projectId: Number(input.project_id), token };
+}
+
 /**
  * The project the request's Unleash instance id opens: GitLab answers 401 for a missing or wrong
  * instance id and for an unknown project alike.
  */
 async function authenticatedProject(deps: UnleashRouteDeps, request: Request, input: z.output<typeof unleashInput>): Promise<number> {
-  const token = request.get('unleash-instanceid') ?? input.instance_id;
-  const projectId = /^\d{1,18}$/.test(input.project_id) ? Number(input.project_id) : undefined;
-  if (!token || projectId === undefined || !(await deps.clients.authenticates(projectId, token))) throw new UnauthorizedError();
-  return projectId;
+  const instance = presented(request, input);
+  if (!instance || !(await deps.clients.authenticates(instance.projectId, instance.token))) throw new UnauthorizedError();
+  return instance.projectId;
 }
 
+/**
+ * The flags as SDKs poll them, every few seconds from every instance of every application: one
+ * statement checks the instance id and reads the project's revision, and the answer built for
+ * that revision is served as it is (or 304 when the SDK's `If-None-Match` names it, as Unleash
+ * answers), so a poll between changes costs no flag reads.
+ */
 const features = async ({ deps, input, request }: { deps: UnleashRouteDeps; input: z.output<typeof unleashInput>; request: Request }) => {
-  const projectId = await authenticatedProject(deps, request, input);
-  const environment = request.get('unleash-appname') ?? input.app_name;
-  return unleashFeatures(await deps.flags.allCurrent(projectId), environment || undefined);
+  const instance = presented(request, input);
+  const revision = instance && (await deps.clients.revisionFor(instance.projectId, instance.token));
+  if (!instance || revision === null) throw new UnauthorizedError();
+  const { projectId } = instance;
+  const environment = (request.get('unleash-appname') ?? input.app_name) || undefined;
+  const answer = await deps.answers.answer({ projectId, revision, environment }, async () =>
+    unleashFeatures(await deps.flags.allCurrent(projectId), environment),
+  );
+  const headers = { 'Content-Type': 'application/json; charset=utf-8', ETag: answer.etag };
+  if (fresh(request.headers, { etag: answer.etag })) return reply({ status: 304, headers });
+  return reply({ headers, body: answer.body });
 };
 
 /** A no-op GitLab acknowledges with 200 and no body, once the instance id checks out. */
