@@ -54,6 +54,8 @@ const config = loadConfig({
 });
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+/** Resident memory every service (and the gateway) must stay under after the bench. */
+const RSS_TARGET_MB = 200;
 const RESULTS = path.join(REPO_ROOT, 'bench', 'results');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const profileDir = path.join(RESULTS, 'profiles', `${stamp}-${config.BENCH_LABEL}`);
@@ -382,9 +384,15 @@ try {
   }
   const rssAfter = residentMemory();
   say();
-  say(
-    `Resident memory after the load (MB, target < 200 per service): ${JSON.stringify(rssAfter)} (before the load: ${JSON.stringify(rssBefore)})`,
-  );
+  say('Resident memory of each process (MB; target: every service under 200 after the bench):');
+  say(`  ${'process'.padEnd(20)}${'before'.padStart(8)}${'after'.padStart(8)}${'target'.padStart(8)}  verdict`);
+  for (const [name, after] of Object.entries(rssAfter).sort(([a], [b]) => a.localeCompare(b))) {
+    const isService = name === 'gateway' || name.startsWith('services/');
+    const verdict = isService ? (after < RSS_TARGET_MB ? 'pass' : 'FAIL') : '';
+    say(
+      `  ${name.padEnd(20)}${String(rssBefore[name] ?? '').padStart(8)}${String(after).padStart(8)}${(isService ? String(RSS_TARGET_MB) : '').padStart(8)}  ${verdict}`,
+    );
+  }
   bare.stop();
   mkdirSync(RESULTS, { recursive: true });
   const file = path.join(RESULTS, `${stamp}-${config.BENCH_LABEL}.json`);
