@@ -22,6 +22,7 @@ import { startGrpcServer, type GrpcServer, type GrpcServiceBinding } from '@plat
 import { createServiceApp, listen, type ReadinessChecks, type ServiceAppOptions } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
 import { Registry } from 'prom-client';
+import { BackgroundJob, createJobRunner, jobMigrations, type JobHandler, type JobRunner, type Schedule } from './jobs/index.ts';
 
 /** A slice of a service, as its feature factory returns it. */
 export interface Feature {
@@ -32,6 +33,10 @@ export interface Feature {
   rpcs?: GrpcServiceBinding[];
   /** Events this feature consumes (`onEvent(definition, handler)`), under the service's `KAFKA_GROUP_ID`. */
   consumes?: EventHandler[];
+  /** Background jobs this feature carries out (`handleJob(definition, handler)`); enqueued with `enqueueJob`. */
+  jobs?: JobHandler[];
+  /** Work this feature repeats on one replica at a time (sweeps). */
+  schedules?: Schedule[];
   /** Checks reported by `/-/readiness` besides the database's. */
   readinessChecks?: ReadinessChecks;
   /** Confirms that a caller is still an administrator, for administrator-only routes: one feature of a service provides it. */
@@ -57,9 +62,9 @@ export interface ServiceDefinition<Config extends ServiceConfig> {
   name: string;
   /** `GRPC_HOST` defaults to loopback: other hosts reach the gRPC server only where configured. */
   config: Config & { GRPC_PORT?: number; GRPC_HOST?: string };
-  /** The entities of every feature. The outbox and processed-event entities are added. */
+  /** The entities of every feature. The outbox, processed-event and background-job entities are added. */
   entities: NonNullable<Options['entities']>;
-  /** The service's own migrations; the runtime applies those of `@platform/events` after them. */
+  /** The service's own migrations; the runtime applies the job queue's before them and those of `@platform/events` after them. */
   migrations: MigrationObject[];
   /** Topics the service's outbox relay publishes to; without any, no relay runs. */
   publishes?: string[];
@@ -75,20 +80,25 @@ export interface RunningService {
   grpcPort?: number;
   orm: Orm;
   relay?: OutboxRelay;
+  /** Undefined when no feature declares jobs or schedules. */
+  jobs?: JobRunner;
   stop(): Promise<void>;
 }
 
-/** The service's database, created if missing and migrated: its own migrations, then those of `@platform/events`. */
+/**
+ * The service's database, created if missing and migrated: the job queue's migrations (so that
+ * the service's may enqueue jobs), its own, then those of `@platform/events`.
+ */
 export function openServiceDatabase<Config extends ServiceConfig>(definition: ServiceDefinition<Config>, logger: Logger): Promise<Orm> {
   return openDatabase({
     url: definition.config.DATABASE_URL,
-    entities: [...definition.entities, OutboxEntry, ProcessedEvent],
-    migrations: [...definition.migrations, ...eventMigrations],
+    entities: [...definition.entities, OutboxEntry, ProcessedEvent, BackgroundJob],
+    migrations: [...jobMigrations, ...definition.migrations, ...eventMigrations],
     logger,
   });
 }
 
-/** Starts the service: migrate, build features, relay, HTTP, gRPC, then consumers; then ready. */
+/** Starts the service: migrate, build features, relay, HTTP, gRPC, consumers, then the job runner; then ready. */
 export async function startService<Config extends ServiceConfig>(definition: ServiceDefinition<Config>): Promise<RunningService> {
   const { config, name } = definition;
   const logger = createLogger({ name, level: config.LOG_LEVEL });
@@ -159,6 +169,14 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
       },
     });
   }
+
+  const jobHandlers = features.flatMap((feature) => feature.jobs ?? []);
+  const schedules = features.flatMap((feature) => feature.schedules ?? []);
+  let jobs: JobRunner | undefined;
+  if (jobHandlers.length > 0 || schedules.length > 0) {
+    jobs = createJobRunner({ orm, logger, jobs: jobHandlers, schedules });
+    jobs.start();
+  }
   state = 'ready';
   logger.info({ httpPort: http.port, grpcPort: grpc?.port, publishes: topics }, `${name} started`);
 
@@ -168,12 +186,15 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
     ...(grpc ? { grpcPort: grpc.port } : {}),
     orm,
     ...(relay ? { relay } : {}),
+    ...(jobs ? { jobs } : {}),
     async stop() {
       // Readiness off first, so that load balancers stop sending while requests in flight finish.
       state = 'stopping';
       grpc?.setServing(false);
       await http.close();
       await consumer?.stop();
+      // The job under way may still record events and call other services: the relay and the clients stop after it.
+      await jobs?.stop();
       await relay?.stop();
       await grpc?.stop();
       for (const feature of features) await feature.stop?.();

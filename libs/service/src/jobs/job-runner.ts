@@ -1,0 +1,225 @@
+/**
+ * Runs a service's background jobs and schedules from `background_jobs`, one at a time per runner.
+ *
+ * Guarantees: a job runs on at most one runner at a time. A claim (`FOR UPDATE SKIP LOCKED`, so
+ * runners of several replicas claim side by side) takes a due job for a lease that the runner
+ * renews while the job runs; a runner that died stops renewing, and another claims the job once
+ * the lease ran out. A runner that lost its lease (stalled past it) changes nothing when it ends:
+ * every update names its claim. A failed job is retried with capped exponential backoff, and
+ * marked `failed` after its last attempt; a job done is deleted. A job can therefore run more
+ * than once (a runner dying after its work but before it marked it): handlers are idempotent.
+ */
+import { randomUUID } from 'node:crypto';
+import { inUnitOfWork, type Orm } from '@platform/db';
+import type { Logger } from '@platform/logger';
+import type { JobContext, JobHandler, Schedule } from './job-definitions.ts';
+
+export interface JobRunner {
+  /** Polls for due jobs until stopped. */
+  start(): void;
+  /** Claims and runs one due job; false when none was due. */
+  runNext(): Promise<boolean>;
+  /** Stops polling and waits for the job under way, at most the stop timeout (then aborts its signal). */
+  stop(): Promise<void>;
+}
+
+export interface JobRunnerOptions {
+  orm: Orm;
+  logger: Logger;
+  jobs?: JobHandler[];
+  schedules?: Schedule[];
+  /** How often due jobs are looked for, jittered; a runner that finds one looks again at once. */
+  pollIntervalMs?: number;
+  /** How long a claim lasts unless renewed; renewed every third of it while the job runs. */
+  leaseMs?: number;
+  /** The first retry's delay, doubled each attempt up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  stopTimeoutMs?: number;
+}
+
+interface ClaimedRow {
+  id: string;
+  kind: string;
+  payload: unknown;
+  recurring: boolean;
+  attempts: number;
+  max_attempts: number;
+}
+
+/** A delay spread by a tenth either way, so that replicas started together drift apart. */
+function jittered(ms: number): number {
+  return Math.round(ms * (0.9 + Math.random() * 0.2));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
+  const { orm } = options;
+  const logger = options.logger.child({ component: 'job-runner' });
+  const pollIntervalMs = options.pollIntervalMs ?? 500;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const backoffMs = options.backoffMs ?? 1000;
+  const maxBackoffMs = options.maxBackoffMs ?? 5 * 60_000;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+  const handlers = new Map<string, JobHandler['run']>();
+  const intervals = new Map<string, number>();
+  for (const job of options.jobs ?? []) {
+    if (handlers.has(job.kind)) throw new Error(`two handlers for jobs of kind ${job.kind}`);
+    handlers.set(job.kind, job.run);
+  }
+  for (const schedule of options.schedules ?? []) {
+    if (handlers.has(schedule.name)) throw new Error(`a job kind or schedule named ${schedule.name} is declared twice`);
+    handlers.set(schedule.name, (_payload, context) => schedule.run(context));
+    intervals.set(schedule.name, schedule.intervalMs);
+  }
+  const kinds = [...handlers.keys()];
+  const aborts = new AbortController();
+  let schedulesRegistered: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let polling: Promise<void> | undefined;
+  let stopped = false;
+
+  const execute = <Row>(sql: string, params: unknown[]) => orm.em.fork().execute<Row[]>(sql, params);
+
+  /** Each schedule's row, made by whichever runner comes first; due at once when new. */
+  async function registerSchedules(): Promise<void> {
+    for (const name of intervals.keys()) {
+      await execute(
+        `insert into background_jobs (kind, payload, recurring, max_attempts, run_at, created_at)
+         values (?, '{}'::jsonb, true, 1, now(), now()) on conflict (kind) where recurring do nothing`,
+        [name],
+      );
+    }
+  }
+
+  async function claim(claimId: string): Promise<ClaimedRow | undefined> {
+    // The runner only claims kinds it handles: replicas of another version may share the table.
+    const rows = await execute<ClaimedRow>(
+      `update background_jobs
+       set state = 'running', attempts = attempts + 1, locked_by = ?, locked_until = now() + (? * interval '1 millisecond')
+       where id = (
+         select id from background_jobs
+         where kind in (${kinds.map(() => '?').join(', ')}) and run_at <= now()
+           and (state = 'pending' or (state = 'running' and locked_until < now()))
+         order by run_at, id limit 1 for update skip locked
+       )
+       returning id, kind, payload, recurring, attempts, max_attempts`,
+      [claimId, leaseMs, ...kinds],
+    );
+    return rows[0];
+  }
+
+  /** Updates the claimed row, unless another runner took it over meanwhile. */
+  async function settle(job: ClaimedRow, claimId: string, set: string, params: unknown[]): Promise<void> {
+    const rows = await execute(`update background_jobs set ${set} where id = ? and locked_by = ? returning id`, [
+      ...params,
+      job.id,
+      claimId,
+    ]);
+    if (rows.length === 0) logger.warn({ jobId: job.id, kind: job.kind }, 'job lease lost before it ended: another runner has it');
+  }
+
+  const release = "state = 'pending', locked_until = null, locked_by = null";
+
+  async function succeeded(job: ClaimedRow, claimId: string): Promise<void> {
+    if (job.recurring) {
+      const next = jittered(intervals.get(job.kind) ?? 0);
+      await settle(job, claimId, `${release}, attempts = 0, last_error = null, run_at = now() + (? * interval '1 millisecond')`, [next]);
+    } else {
+      const rows = await execute('delete from background_jobs where id = ? and locked_by = ? returning id', [job.id, claimId]);
+      if (rows.length === 0) logger.warn({ jobId: job.id, kind: job.kind }, 'job lease lost before it ended: another runner has it');
+    }
+  }
+
+  async function failed(job: ClaimedRow, claimId: string, error: string): Promise<void> {
+    if (job.recurring) {
+      const next = jittered(intervals.get(job.kind) ?? 0);
+      await settle(job, claimId, `${release}, attempts = 0, last_error = ?, run_at = now() + (? * interval '1 millisecond')`, [
+        error,
+        next,
+      ]);
+    } else if (job.attempts >= job.max_attempts) {
+      await settle(job, claimId, "state = 'failed', locked_until = null, locked_by = null, last_error = ?", [error]);
+    } else {
+      const delay = jittered(Math.min(maxBackoffMs, backoffMs * 2 ** (job.attempts - 1)));
+      await settle(job, claimId, `${release}, last_error = ?, run_at = now() + (? * interval '1 millisecond')`, [error, delay]);
+    }
+  }
+
+  async function runNext(): Promise<boolean> {
+    if (kinds.length === 0) return false;
+    schedulesRegistered ??= registerSchedules();
+    await schedulesRegistered;
+    const claimId = randomUUID();
+    const job = await claim(claimId);
+    if (!job) return false;
+    const logged = { jobId: job.id, kind: job.kind, attempt: job.attempts };
+    // Runners that died with it every time: the job is not tried again.
+    if (!job.recurring && job.attempts > job.max_attempts) {
+      await failed(job, claimId, `abandoned by its runner ${job.max_attempts} times`);
+      logger.error(logged, 'job failed: its runners kept dying');
+      return true;
+    }
+    const renewal = setInterval(() => {
+      execute(`update background_jobs set locked_until = now() + (? * interval '1 millisecond') where id = ? and locked_by = ?`, [
+        leaseMs,
+        job.id,
+        claimId,
+      ]).catch((error: unknown) => logger.warn({ ...logged, err: error }, 'job lease not renewed'));
+    }, leaseMs / 3);
+    const context: JobContext = { jobId: Number(job.id), attempt: job.attempts, signal: aborts.signal };
+    const run = handlers.get(job.kind);
+    try {
+      if (!run) throw new Error(`no handler for jobs of kind ${job.kind}`);
+      await inUnitOfWork(orm, () => run(job.payload, context));
+    } catch (error) {
+      clearInterval(renewal);
+      const final = !job.recurring && job.attempts >= job.max_attempts;
+      logger[final ? 'error' : 'warn']({ ...logged, err: error }, final ? 'job failed for good' : 'job failed; it will be retried');
+      await failed(job, claimId, messageOf(error));
+      return true;
+    }
+    clearInterval(renewal);
+    await succeeded(job, claimId);
+    return true;
+  }
+
+  async function drain(): Promise<void> {
+    while (!stopped && (await runNext()));
+  }
+
+  function poll(): void {
+    polling = drain()
+      .catch((error: unknown) => logger.error({ err: error }, 'background jobs not claimed'))
+      .finally(() => {
+        polling = undefined;
+        if (!stopped) timer = setTimeout(poll, jittered(pollIntervalMs));
+      });
+  }
+
+  return {
+    start() {
+      if (kinds.length > 0) poll();
+    },
+    runNext,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      if (!polling) return;
+      let timeout: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timed out'>((resolve) => {
+        timeout = setTimeout(() => resolve('timed out'), stopTimeoutMs);
+      });
+      const outcome = await Promise.race([polling, timedOut]);
+      clearTimeout(timeout);
+      if (outcome === 'timed out') {
+        // Its lease runs out and another runner takes the job up again.
+        logger.warn({ stopTimeoutMs }, 'stopped while a job was still running');
+        aborts.abort();
+      }
+    },
+  };
+}
