@@ -20,6 +20,7 @@ export interface UserDirectory {
   namespaceIdsOf(projectId: number): Promise<number[]>;
   /** A project's names, as to-dos show their project; asked on the service's own behalf. */
   projectNames(projectId: number): Promise<ProjectNames>;
+  close(): void;
 }
 
 /** GitLab's project summary in a to-do: `name`, `name_with_namespace`, `path`, `path_with_namespace`. */
@@ -114,4 +115,6 @@ export class FixedUserDirectory implements UserDirectory {
     const name = `project-${projectId}`;
     return { id: projectId, name, name_with_namespace: name, path: name, path_with_namespace: name };
   }
+
+  close(): void {}
 }

@@ -1,0 +1,55 @@
+import type { EntityManager } from '@platform/db';
+import { createRouter } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import type { Logger } from '@platform/logger';
+import type { Feature } from '@platform/service';
+import { deploymentEventHandlers } from '../deployments/deployment-events.ts';
+import { MergeRequestDeployment } from '../deployments/merge-request-deployment.entity.ts';
+import { PgMergeRequestDeploymentStore } from '../deployments/merge-request-deployments-store.ts';
+import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
+import type { RepositoriesService } from '../repositories/repositories-service.ts';
+import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
+import { PgMergeRequestStore } from './merge-requests-store.ts';
+import { MergeRequestsService } from './merge-requests-service.ts';
+import { mergeRequestsRoutes } from './merge-requests-routes.ts';
+import { mergeRequestsGrpc } from './merge-requests-grpc.ts';
+import type { UserDirectory } from './user-directory.ts';
+
+export const mergeRequestsEntities = [MergeRequest, MergeRequestDiff, MergeRequestDeployment];
+
+export interface MergeRequestsFeature extends Feature {
+  mergeRequests: MergeRequestsService;
+  /** Which merge requests each deployment shipped. */
+  deployments: PgMergeRequestDeploymentStore;
+}
+
+/**
+ * Merge requests over HTTP and gRPC: they follow pushes to their branches, and delivery's
+ * deployments record which of them they shipped.
+ */
+export function createMergeRequestsFeature(deps: {
+  em: EntityManager;
+  logger: Logger;
+  access: IdentityAccess;
+  repositories: RepositoriesService;
+  protectedBranches: ProtectedBranchesService;
+  users: UserDirectory;
+}): MergeRequestsFeature {
+  const { repositories, logger } = deps;
+  const mergeRequests = new MergeRequestsService({
+    store: new PgMergeRequestStore(deps.em),
+    repositories,
+    protectedBranches: deps.protectedBranches,
+    logger,
+  });
+  repositories.onRefsChanged(({ projectId, changes }) => mergeRequests.onRefsChanged(projectId, changes));
+  const deployments = new PgMergeRequestDeploymentStore(deps.em);
+  const routeDeps = { access: deps.access, repositories, mergeRequests, users: deps.users, deployments };
+  return {
+    mergeRequests,
+    deployments,
+    routes: [createRouter(mergeRequestsRoutes, routeDeps)],
+    rpcs: [mergeRequestsGrpc({ deps: routeDeps, logger })],
+    consumes: deploymentEventHandlers({ repositories, mergeRequests, deployments }),
+  };
+}
