@@ -29,8 +29,8 @@ export class GpgKeysService {
     return key;
   }
 
-  async add(actor: AuthenticatedCaller, owner: User, armoredKey: string): Promise<GpgKey> {
-    const parsed = await parseGpgKey(armoredKey);
+  async add(actor: AuthenticatedCaller, owner: User, input: { key: string }): Promise<GpgKey> {
+    const parsed = await parseGpgKey(input.key);
     if (!parsed.ok) throw new FieldValidationError({ key: parsed.problems });
     return this.#em.transactional(async (em) => {
       const key = await this.#keys.insert({

@@ -10,9 +10,3 @@ export const addSshKeyParams = z.object({
   usage_type: z.enum(SSH_KEY_USAGE_TYPES).optional(),
 });
 export type AddSshKeyParams = z.output<typeof addSshKeyParams>;
-
-export const ownKeyParams = z.object({ key_id: params.integer() });
-export const userKeysParams = z.object({ user_id: z.string().max(255) });
-export const userKeyParams = z.object({ user_id: z.string().max(255), key_id: params.integer() });
-export const ownKeysParams = z.object({});
-export const addUserSshKeyParams = addSshKeyParams.extend({ user_id: z.string().max(255) });

@@ -9,11 +9,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { FieldValidationError } from '@platform/errors';
 import { findPage, type Page, type PageWindow } from '@platform/db';
 
-/**
- * Keys a user registers (SSH, GPG): listed, found and removed per user; unique by fingerprint
- * across all users, which GitLab reports as `fingerprint has already been taken`.
- */
-export class PgUserKeyStore<Key extends { id: number; userId: number }, NewKey extends RequiredEntityData<Key>> {
+/** Keys a user registers (SSH, GPG): listed, found and removed per user. */
+export interface UserKeyStore<Key, NewKey> {
+  listByUser(userId: number, page: PageWindow): Promise<Page<Key>>;
+  findForUser(userId: number, keyId: number): Promise<Key | null>;
+  /** A key whose fingerprint anybody already uses fails with `fingerprint has already been taken`. */
+  insert(key: NewKey): Promise<Key>;
+  remove(key: Key): Promise<void>;
+}
+
+/** Unique by fingerprint across all users, which GitLab reports as `fingerprint has already been taken`. */
+export class PgUserKeyStore<Key extends { id: number; userId: number }, NewKey extends RequiredEntityData<Key>>
+  implements UserKeyStore<Key, NewKey>
+{
   readonly #em: EntityManager;
   readonly #entity: EntityName<Key>;
 
