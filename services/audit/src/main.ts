@@ -13,14 +13,13 @@ export function auditService(config: AuditConfig, clients: { identityAccess?: Id
     config,
     entities: [...auditEventsEntities, ...activityEventsEntities],
     migrations,
-    features: ({ em, orm, logger }) => {
+    features: ({ em, logger }) => {
       const access =
         clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       return [
         createAuditEventsFeature({ em, access }),
         createActivityEventsFeature({
           em,
-          orm,
           logger,
           access,
           externalUrl: config.EXTERNAL_URL,

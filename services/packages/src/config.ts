@@ -28,8 +28,6 @@ export const configSchema = serviceConfig({ name: 'packages', httpPort: 3003 }).
   REGISTRY_TOKEN_EXPIRY_SECONDS: z.coerce.number().int().min(60).default(300),
   /** What the registry's notifications carry as `Authorization`; without it, notifications are refused. */
   REGISTRY_NOTIFICATION_SECRET: z.string().min(16).optional(),
-  /** How often waiting bulk tag deletions and repository deletions are looked for. */
-  REGISTRY_JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
 });
 
 export type PackagesConfig = z.infer<typeof configSchema>;

@@ -25,10 +25,6 @@ export const configSchema = serviceConfig({ name: 'review', httpPort: 3002 }).ex
   DATA_DIR: z.string().startsWith('/').default('/var/lib/collab-platform/review'),
   /** Named repository storages; `default` is added under DATA_DIR when not listed. */
   REPOSITORY_STORAGES: storagesFromEnv.optional(),
-  /** How often the storage move worker looks for scheduled moves. */
-  STORAGE_MOVES_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
-  /** How long a worker's claim on a move lasts unless renewed: after a crash, another worker resumes the move this much later. */
-  STORAGE_MOVES_CLAIM_MS: z.coerce.number().int().min(1000).default(30_000),
 });
 
 type ParsedConfig = z.infer<typeof configSchema>;

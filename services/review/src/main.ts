@@ -110,8 +110,6 @@ export function reviewService(
           repositoryStore: repositoriesFeature.store,
           storages: repositoriesFeature.storages,
           settings,
-          pollIntervalMs: config.STORAGE_MOVES_POLL_INTERVAL_MS,
-          claimMs: config.STORAGE_MOVES_CLAIM_MS,
         }),
         applicationSettingsFeature(settings),
         createAwardEmojiFeature({ em, access, mergeRequests, users }),

@@ -15,6 +15,7 @@ import { Migration20261124180000_labels_and_milestones } from './Migration202611
 import { Migration20261124180100_award_emoji } from './Migration20261124180100_award_emoji.ts';
 import { Migration20261124180200_todos } from './Migration20261124180200_todos.ts';
 import { Migration20261124180500_issues } from './Migration20261124180500_issues.ts';
+import { Migration20261124202600_storage_move_jobs } from './Migration20261124202600_storage_move_jobs.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -37,4 +38,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124180100_award_emoji', class: Migration20261124180100_award_emoji },
   { name: 'Migration20261124180200_todos', class: Migration20261124180200_todos },
   { name: 'Migration20261124180500_issues', class: Migration20261124180500_issues },
+  { name: 'Migration20261124202600_storage_move_jobs', class: Migration20261124202600_storage_move_jobs },
 ];

@@ -1,4 +1,4 @@
-import type { EntityManager, Orm } from '@platform/db';
+import type { EntityManager } from '@platform/db';
 import { onEvent, type EventHandler } from '@platform/events';
 import { identityEvents, type IdentityAccess } from '@platform/identity-client';
 import { createRouter } from '@platform/http';
@@ -11,7 +11,7 @@ import { PgActivityEventStore } from './activity-events-store.ts';
 import { ActivityEventsService } from './activity-events-service.ts';
 import { activityEventsRoutes } from './activity-events-routes.ts';
 import { activityTranslations } from './activity-translations.ts';
-import { ActivityRetention } from './activity-retention.ts';
+import { activityRetention } from './activity-retention.ts';
 import { ProjectVisibility } from './project-visibility.ts';
 
 export const activityEventsEntities = [ActivityEvent, ActivityUser];
@@ -26,7 +26,6 @@ function activityUser(user: UserSnapshot): ActivityUser {
  */
 export function createActivityEventsFeature(deps: {
   em: EntityManager;
-  orm: Orm;
   logger: Logger;
   access: IdentityAccess;
   externalUrl: string;
@@ -40,7 +39,6 @@ export function createActivityEventsFeature(deps: {
     visibility: new ProjectVisibility({ access: deps.access, ttlMs: deps.accessCacheTtlMs }),
     translations: activityTranslations,
   });
-  const retention = new ActivityRetention({ orm: deps.orm, store, logger: deps.logger, intervalMs: deps.retentionIntervalMs });
   const remember = (user: UserSnapshot | undefined) => (user ? activityEvents.rememberUser(activityUser(user)) : Promise.resolve());
   const consumes: EventHandler[] = [
     ...activityTranslations.map(({ type, topic }) => ({ type, topic, handle: activityEvents.recordFrom.bind(activityEvents) })),
@@ -58,7 +56,6 @@ export function createActivityEventsFeature(deps: {
   return {
     routes: [createRouter(activityEventsRoutes, { activityEvents, externalUrl: deps.externalUrl })],
     consumes,
-    start: async () => retention.start(),
-    stop: () => retention.stop(),
+    schedules: [activityRetention({ store, logger: deps.logger, intervalMs: deps.retentionIntervalMs })],
   };
 }

@@ -1,5 +1,5 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
-import { inUnitOfWork, type EntityManager, type Orm } from '@platform/db';
+import type { EntityManager, Orm } from '@platform/db';
 import { onEvent } from '@platform/events';
 import { createRouter } from '@platform/http';
 import { reviewEvents } from '@platform/review-client';
@@ -65,20 +65,19 @@ export function createProjectsFeature(deps: {
     access: access.policy,
     users: deps.users,
   });
-  let deletions: NodeJS.Timeout | undefined;
-  const deleteDue = () =>
-    inUnitOfWork(deps.orm, () => projects.deleteDue()).catch((error: unknown) =>
-      deps.logger.error({ err: error }, 'projects marked for deletion were not deleted'),
-    );
   return {
     projects,
     store,
     transfers,
-    start: async () => {
-      deletions = setInterval(() => void deleteDue(), deps.deletionIntervalMs);
-      deletions.unref();
-    },
-    stop: () => clearInterval(deletions),
+    schedules: [
+      {
+        name: 'identity.adjourned_project_deletions',
+        intervalMs: deps.deletionIntervalMs,
+        run: async () => {
+          await projects.deleteDue();
+        },
+      },
+    ],
     routes: [
       createRouter(projectsRoutes, { projects, avatars: deps.avatars, access: access.policy, views: deps.views }),
       createRouter(projectTransferRoutes, { transfers, projects, access: access.policy, views: deps.views }),

@@ -2,12 +2,12 @@ import { createRouter } from '@platform/http';
 import type { EntityManager } from '@platform/db';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
-import type { Feature } from '@platform/service';
+import { handleJob, type Feature } from '@platform/service';
 import type { PackagesConfig } from '../../config.ts';
-import { ContainerRegistryJobRunner } from './container-registry-jobs.ts';
 import { containerRegistryRoutes } from './container-registry-routes.ts';
 import { ContainerRegistryService } from './container-registry-service.ts';
 import { PgContainerRegistryStore } from './container-registry-store.ts';
+import { cleanupTagsJob, deleteRepositoryJob } from './container-registry.jobs.ts';
 import { jwtAuthRoutes } from './jwt-auth-router.ts';
 import { RegistryClient } from './registry-client.ts';
 import { registryNotificationRoutes } from './registry-notifications-router.ts';
@@ -41,14 +41,15 @@ export function createContainerRegistryFeature(deps: {
     access: deps.access,
     logger: deps.logger,
   });
-  const jobs = new ContainerRegistryJobRunner({ store, registry, logger: deps.logger, intervalMs: config.REGISTRY_JOB_POLL_INTERVAL_MS });
   return {
     routes: [createRouter(containerRegistryRoutes, { access: deps.access, registry, views: { publicHost: config.REGISTRY_PUBLIC_HOST } })],
     streamingRoutes: [
       jwtAuthRoutes({ access: deps.access, tokens, registry, service: config.REGISTRY_SERVICE }),
       registryNotificationRoutes({ registry, secret: config.REGISTRY_NOTIFICATION_SECRET, logger: deps.logger }),
     ],
-    start: async () => jobs.start(),
-    stop: () => jobs.stop(),
+    jobs: [
+      handleJob(cleanupTagsJob, (job) => registry.cleanupTags(job)),
+      handleJob(deleteRepositoryJob, (job) => registry.deleteRepository(job)),
+    ],
   };
 }

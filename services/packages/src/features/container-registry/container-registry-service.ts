@@ -5,7 +5,7 @@ import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { packagesEvents } from '@platform/packages-client';
 import { tagsToDelete, type CleanupRules } from './cleanup-rules.ts';
-import type { ContainerRegistryJob, ContainerRepository, ContainerTag } from './container-registry.entity.ts';
+import type { ContainerRepository, ContainerTag } from './container-registry.entity.ts';
 import type { PgContainerRegistryStore } from './container-registry-store.ts';
 import { DUMMY_CONFIG_DIGEST, RegistryError, type RegistryClient } from './registry-client.ts';
 import { mayOnContainerImages } from './registry-access.ts';
@@ -144,32 +144,34 @@ export class ContainerRegistryService {
 
   /** Queues a bulk deletion; false when the repository had one less than an hour ago. */
   scheduleCleanup(repository: ContainerRepository, rules: CleanupRules, caller: AuthenticatedCaller): Promise<boolean> {
-    return this.#store.scheduleCleanup(repository.id, { ...rules }, actorOf(caller));
+    return this.#store.scheduleCleanup(repository.id, rules, actorOf(caller));
   }
 
   scheduleDeletion(repository: ContainerRepository, caller: AuthenticatedCaller): Promise<void> {
     return this.#store.scheduleDeletion(repository.id, actorOf(caller));
   }
 
-  /** Runs a claimed job; throws to have it retried. */
-  async run(job: ContainerRegistryJob): Promise<void> {
+  /** Carries out a bulk tag deletion (`cleanupTagsJob`); throws to have it retried. */
+  async cleanupTags(job: { repositoryId: number; rules: CleanupRules; actor: EventActor | null }): Promise<void> {
     const repository = await this.#store.repository(job.repositoryId);
     if (!repository) return;
-    const actor = job.actor as EventActor | null;
-    if (job.kind === 'cleanup_tags') {
-      const tags = await this.#store.tagsOf([repository.id]);
-      const doomed = tagsToDelete(
-        tags.map((tag) => ({ name: tag.name, createdAt: tag.imageCreatedAt ?? null })),
-        job.params as unknown as CleanupRules,
-        new Date(),
-      );
-      await this.#deleteTags(repository, doomed, actor);
-      return;
-    }
+    const tags = await this.#store.tagsOf([repository.id]);
+    const doomed = tagsToDelete(
+      tags.map((tag) => ({ name: tag.name, createdAt: tag.imageCreatedAt ?? null })),
+      job.rules,
+      new Date(),
+    );
+    await this.#deleteTags(repository, doomed, job.actor);
+  }
+
+  /** Carries out a repository's deletion (`deleteRepositoryJob`); throws to have it retried. */
+  async deleteRepository(job: { repositoryId: number; actor: EventActor | null }): Promise<void> {
+    const repository = await this.#store.repository(job.repositoryId);
+    if (!repository) return;
     const names = [
       ...new Set([...(await this.#registry.tags(repository.path)), ...(await this.#store.tagsOf([repository.id])).map((tag) => tag.name)]),
     ];
-    await this.#deleteTags(repository, names, actor);
+    await this.#deleteTags(repository, names, job.actor);
     await this.#store.deleteRepository(repository.id);
   }
 

@@ -1,7 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
-import { ContainerRegistryJob, ContainerRepository, ContainerTag, type ContainerJobKind } from './container-registry.entity.ts';
+import { enqueueJob } from '@platform/service';
+import type { CleanupRules } from './cleanup-rules.ts';
+import { ContainerRepository, ContainerTag } from './container-registry.entity.ts';
+import { cleanupTagsJob, deleteRepositoryJob } from './container-registry.jobs.ts';
 
 /** The only code of the container registry touching the database. */
 export class PgContainerRegistryStore {
@@ -94,7 +97,7 @@ export class PgContainerRegistryStore {
    * Takes the repository's hourly bulk deletion and queues the job, together: false, and nothing
    * queued, when one was asked for less than an hour ago.
    */
-  async scheduleCleanup(repositoryId: number, params: Record<string, unknown>, actor: EventActor | null): Promise<boolean> {
+  async scheduleCleanup(repositoryId: number, rules: CleanupRules, actor: EventActor | null): Promise<boolean> {
     return this.#em.fork().transactional(async (em) => {
       const taken = await em.execute<Array<{ id: string }>>(
         `update container_repositories set cleanup_requested_at = now()
@@ -102,7 +105,7 @@ export class PgContainerRegistryStore {
         [repositoryId],
       );
       if (taken.length === 0) return false;
-      await this.#enqueue(em, 'cleanup_tags', repositoryId, params, actor);
+      enqueueJob(em, cleanupTagsJob, { repositoryId, rules, actor });
       return true;
     });
   }
@@ -110,44 +113,8 @@ export class PgContainerRegistryStore {
   async scheduleDeletion(repositoryId: number, actor: EventActor | null): Promise<void> {
     await this.#em.fork().transactional(async (em) => {
       await em.nativeUpdate(ContainerRepository, { id: repositoryId }, { status: 'delete_scheduled' });
-      await this.#enqueue(em, 'delete_repository', repositoryId, {}, actor);
+      enqueueJob(em, deleteRepositoryJob, { repositoryId, actor });
     });
-  }
-
-  async #enqueue(
-    em: EntityManager,
-    kind: ContainerJobKind,
-    repositoryId: number,
-    params: Record<string, unknown>,
-    actor: EventActor | null,
-  ) {
-    await em.execute(
-      `insert into container_registry_jobs (kind, repository_id, params, actor, created_at) values (?, ?, ?::jsonb, ?::jsonb, now())`,
-      [kind, repositoryId, JSON.stringify(params), actor ? JSON.stringify(actor) : null],
-    );
-  }
-
-  /**
-   * Claims the oldest job that is pending, or running with an expired lease (its process died):
-   * `SKIP LOCKED` lets several replicas claim side by side without taking the same job.
-   */
-  async claimJob(leaseMs: number): Promise<ContainerRegistryJob | undefined> {
-    const rows = await this.#em.fork().execute<Array<{ id: string }>>(
-      `update container_registry_jobs set state = 'running', attempts = attempts + 1, locked_until = now() + (? * interval '1 millisecond')
-       where id = (select id from container_registry_jobs
-                   where state = 'pending' or (state = 'running' and locked_until < now())
-                   order by id limit 1 for update skip locked)
-       returning id`,
-      [leaseMs],
-    );
-    const id = rows[0]?.id;
-    return id === undefined ? undefined : ((await this.#em.fork().findOne(ContainerRegistryJob, { id: Number(id) })) ?? undefined);
-  }
-
-  async finishJob(id: number, outcome: { state: 'done' | 'failed' | 'pending'; error?: string }): Promise<void> {
-    await this.#em
-      .fork()
-      .nativeUpdate(ContainerRegistryJob, { id }, { state: outcome.state, lockedUntil: null, lastError: outcome.error ?? null });
   }
 
   async deleteRepository(id: number): Promise<void> {

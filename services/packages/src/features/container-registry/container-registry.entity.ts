@@ -43,26 +43,4 @@ export const ContainerTag = defineEntity({
 });
 export type ContainerTag = InferEntity<typeof ContainerTag>;
 
-export const CONTAINER_JOB_KINDS = ['cleanup_tags', 'delete_repository'] as const;
-export type ContainerJobKind = (typeof CONTAINER_JOB_KINDS)[number];
-
-/** Background work on a repository, claimed by one process at a time and retried after a crash. */
-export const ContainerRegistryJob = defineEntity({
-  name: 'ContainerRegistryJob',
-  tableName: 'container_registry_jobs',
-  properties: {
-    id: p.bigint('number').primary().autoincrement(),
-    kind: p.enum(CONTAINER_JOB_KINDS),
-    repositoryId: p.bigint('number'),
-    params: p.json<Record<string, unknown>>(),
-    actor: p.json<Record<string, unknown>>().nullable(),
-    state: p.enum(['pending', 'running', 'done', 'failed'] as const),
-    attempts: p.integer(),
-    lockedUntil: p.datetime().nullable(),
-    lastError: p.text().nullable(),
-    createdAt: p.datetime(),
-  },
-});
-export type ContainerRegistryJob = InferEntity<typeof ContainerRegistryJob>;
-
-export const containerRegistryEntities = [ContainerRepository, ContainerTag, ContainerRegistryJob];
+export const containerRegistryEntities = [ContainerRepository, ContainerTag];

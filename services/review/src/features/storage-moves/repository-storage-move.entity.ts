@@ -4,7 +4,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 export const STORAGE_MOVE_STATES = ['initial', 'scheduled', 'started', 'replicated', 'finished', 'failed', 'cleanup failed'] as const;
 export type StorageMoveState = (typeof STORAGE_MOVE_STATES)[number];
 
-/** A project's repository moving from one storage to another; the row is also the job the worker claims. */
+/** A project's repository moving from one storage to another; a `storageMoveJob` carries it out. */
 export const RepositoryStorageMove = defineEntity({
   name: 'RepositoryStorageMove',
   tableName: 'repository_storage_moves',
@@ -16,8 +16,6 @@ export const RepositoryStorageMove = defineEntity({
     destinationStorageName: p.text(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
-    /** Until when a worker holds the move; a worker that died lets the claim lapse, and another resumes. */
-    claimedUntil: p.datetime().nullable(),
     /** Why a move failed, for the logs and operators; not shown by the API, as GitLab's. */
     failureReason: p.text().nullable(),
   },

@@ -4,14 +4,14 @@ import type { Logger } from '@platform/logger';
 import type { RepositoryStore } from '../repositories/repositories-store.ts';
 import type { RepositoryStorages } from '../repositories/repository-storages.ts';
 import type { RepositoryStorageMove } from './repository-storage-move.entity.ts';
-import type { StorageMoveStore } from './storage-moves-store.ts';
+import { PENDING_STATES, type StorageMoveStore } from './storage-moves-store.ts';
 import { repositoryChecksum } from './repository-checksum.ts';
 
 /**
- * Carries out scheduled storage moves, one at a time per instance. A move is claimed in the table
- * (SKIP LOCKED, with a claim that lapses), so moves survive a restart: whatever a dead worker
- * left `scheduled`, `started` or `replicated` is resumed once its claim lapsed. Each step can be
- * run again: the copy starts from scratch, the switch and the transitions are transactions.
+ * Carries out a scheduled storage move, as the job `storageMoveJob` that scheduling it queued. The
+ * job queue holds the claim and its lease, so moves survive a restart: a move a dead runner left
+ * `scheduled`, `started` or `replicated` is resumed once its lease ran out. Each step can be run
+ * again: the copy starts from scratch, the switch and the transitions are transactions.
  *
  * The repository is read-only from the moment the move is scheduled. The worker copies it to the
  * destination under the repository's lock (so no push that began before is still writing),
@@ -24,66 +24,18 @@ export class StorageMoveWorker {
   readonly #repositories: RepositoryStore;
   readonly #storages: RepositoryStorages;
   readonly #logger: Logger;
-  readonly #pollIntervalMs: number;
-  readonly #claimMs: number;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = false;
 
-  constructor(options: {
-    moves: StorageMoveStore;
-    repositories: RepositoryStore;
-    storages: RepositoryStorages;
-    logger: Logger;
-    pollIntervalMs: number;
-    claimMs: number;
-  }) {
+  constructor(options: { moves: StorageMoveStore; repositories: RepositoryStore; storages: RepositoryStorages; logger: Logger }) {
     this.#moves = options.moves;
     this.#repositories = options.repositories;
     this.#storages = options.storages;
     this.#logger = options.logger;
-    this.#pollIntervalMs = options.pollIntervalMs;
-    this.#claimMs = options.claimMs;
   }
 
-  /** Polls for moves until stopped. */
-  start(): void {
-    const poll = () => {
-      this.#running = this.#drain()
-        .catch((error: unknown) => this.#logger.error({ err: error }, 'storage moves not processed'))
-        .finally(() => {
-          if (!this.#stopped) this.#timer = setTimeout(poll, this.#pollIntervalMs);
-        });
-    };
-    this.#timer = setTimeout(poll, this.#pollIntervalMs);
-  }
-
-  /** Lets the move under way finish (its steps are short), then stops polling. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
-  }
-
-  async #drain(): Promise<void> {
-    while (!this.#stopped && (await this.runOnce()));
-  }
-
-  /** Claims and carries out one move; false when none was waiting. */
-  async runOnce(): Promise<boolean> {
-    const claimed = await this.#moves.claimNext(this.#claimMs);
-    if (!claimed) return false;
-    const renewal = setInterval(() => {
-      this.#moves
-        .renewClaim(claimed.id, this.#claimMs)
-        .catch((error: unknown) => this.#logger.warn({ err: error, moveId: claimed.id }, 'storage move claim not renewed'));
-    }, this.#claimMs / 3);
-    try {
-      await this.#carryOut(claimed);
-    } finally {
-      clearInterval(renewal);
-    }
-    return true;
+  /** Carries out the move, or what is left of it; a move already over is left as it is. */
+  async carryOut(moveId: number): Promise<void> {
+    const move = await this.#moves.find(moveId);
+    if (move && PENDING_STATES.includes(move.state)) await this.#carryOut(move);
   }
 
   async #carryOut(claimed: RepositoryStorageMove): Promise<void> {

@@ -3,7 +3,7 @@ import type { EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
-import type { Feature } from '@platform/service';
+import { handleJob, type Feature } from '@platform/service';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import type { RepositoryStore } from '../repositories/repositories-store.ts';
 import type { RepositoryStorages } from '../repositories/repository-storages.ts';
@@ -11,12 +11,13 @@ import { RepositoryStorageMove } from './repository-storage-move.entity.ts';
 import { PgStorageMoveStore } from './storage-moves-store.ts';
 import { StorageMovesService } from './storage-moves-service.ts';
 import { StorageMoveWorker } from './storage-move-worker.ts';
+import { storageMoveJob } from './storage-moves.jobs.ts';
 import { storageMovesRoutes } from './storage-moves-routes.ts';
 import { GrpcProjectDirectory } from './project-directory.ts';
 
 export const storageMovesEntities = [RepositoryStorageMove];
 
-/** Repository storage moves: the administrators' API, and the worker that carries the moves out. */
+/** Repository storage moves: the administrators' API, and the job that carries each move out. */
 export function createStorageMovesFeature(deps: {
   em: EntityManager;
   logger: Logger;
@@ -26,8 +27,6 @@ export function createStorageMovesFeature(deps: {
   repositoryStore: RepositoryStore;
   storages: RepositoryStorages;
   settings: ApplicationSettingsSource;
-  pollIntervalMs: number;
-  claimMs: number;
 }): Feature {
   const store = new PgStorageMoveStore(deps.em);
   const storageMoves = new StorageMovesService({
@@ -41,16 +40,11 @@ export function createStorageMovesFeature(deps: {
     repositories: deps.repositoryStore,
     storages: deps.storages,
     logger: deps.logger,
-    pollIntervalMs: deps.pollIntervalMs,
-    claimMs: deps.claimMs,
   });
   const projects = new GrpcProjectDirectory(deps.identity);
   return {
     routes: [createRouter(storageMovesRoutes, { access: deps.access, storageMoves, projects })],
-    start: async () => worker.start(),
-    stop: async () => {
-      await worker.stop();
-      projects.close();
-    },
+    jobs: [handleJob(storageMoveJob, ({ moveId }) => worker.carryOut(moveId))],
+    stop: () => projects.close(),
   };
 }

@@ -2,8 +2,10 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
 import { recordEvent, type EventActor } from '@platform/events';
 import { reviewEvents } from '@platform/review-client';
+import { enqueueJob } from '@platform/service';
 import { Repository } from '../repositories/repository.entity.ts';
 import { RepositoryStorageMove, type StorageMoveState } from './repository-storage-move.entity.ts';
+import { storageMoveJob } from './storage-moves.jobs.ts';
 
 /** The states a worker still has something to do in. */
 export const PENDING_STATES: StorageMoveState[] = ['scheduled', 'started', 'replicated'];
@@ -41,8 +43,8 @@ export type ScheduleRefusal = 'missing' | 'read-only';
 
 export interface StorageMoveStore {
   /**
-   * Schedules the move in one transaction: the repository becomes read-only and the move
-   * `scheduled`. A repository already read-only (moving) or missing is refused.
+   * Schedules the move in one transaction: the repository becomes read-only, the move
+   * `scheduled` and its job queued. A repository already read-only (moving) or missing is refused.
    */
   schedule(request: MoveRequest, actor: EventActor | null): Promise<{ move: RepositoryStorageMove } | { refused: ScheduleRefusal }>;
   /** The ids of the projects whose repositories live on `storage` and are writable. */
@@ -50,10 +52,6 @@ export interface StorageMoveStore {
   find(id: number, projectId?: number): Promise<RepositoryStorageMove | null>;
   /** Newest first. */
   list(window: { offset: number; limit: number }, projectId?: number): Promise<{ items: RepositoryStorageMove[]; total: number }>;
-  /** Claims the oldest move with work left whose claim (if any) lapsed, until `claimMs` from now. */
-  claimNext(claimMs: number): Promise<RepositoryStorageMove | null>;
-  /** Extends a claim the worker still holds. */
-  renewClaim(id: number, claimMs: number): Promise<void>;
   transition(move: RepositoryStorageMove, state: 'started' | 'finished' | 'cleanup failed'): Promise<RepositoryStorageMove>;
   /** The copy is verified: the repository now lives on the destination and takes pushes again; the move is `replicated`. */
   switchStorage(move: RepositoryStorageMove): Promise<RepositoryStorageMove>;
@@ -82,12 +80,12 @@ export class PgStorageMoveStore implements StorageMoveStore {
         destinationStorageName: request.destinationStorageName,
         createdAt: now,
         updatedAt: now,
-        claimedUntil: null,
         failureReason: null,
       });
-      // The id goes into the event.
+      // The id goes into the event and the job.
       await em.flush();
       recordTransition(em, move, actor);
+      enqueueJob(em, storageMoveJob, { moveId: move.id });
       return { move };
     });
   }
@@ -112,36 +110,11 @@ export class PgStorageMoveStore implements StorageMoveStore {
     return { items, total };
   }
 
-  async claimNext(claimMs: number): Promise<RepositoryStorageMove | null> {
-    const em = this.#em.fork();
-    // SKIP LOCKED: workers of several replicas claiming at once each take a different move.
-    const rows = await em.execute<Array<{ id: string }>>(
-      `update repository_storage_moves set claimed_until = now() + (? * interval '1 millisecond')
-       where id = (
-         select id from repository_storage_moves
-         where state in ('scheduled', 'started', 'replicated') and (claimed_until is null or claimed_until < now())
-         order by id limit 1 for update skip locked
-       )
-       returning id`,
-      [claimMs],
-    );
-    const claimed = rows[0];
-    return claimed ? em.findOne(RepositoryStorageMove, { id: Number(claimed.id) }) : null;
-  }
-
-  async renewClaim(id: number, claimMs: number): Promise<void> {
-    await this.#em
-      .fork()
-      .execute(`update repository_storage_moves set claimed_until = now() + (? * interval '1 millisecond') where id = ?`, [claimMs, id]);
-  }
-
   async transition(move: RepositoryStorageMove, state: 'started' | 'finished' | 'cleanup failed'): Promise<RepositoryStorageMove> {
     return this.#em.fork().transactional(async (em) => {
       const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
       current.state = state;
       current.updatedAt = new Date();
-      // A move that is over leaves the queue.
-      if (state !== 'started') current.claimedUntil = null;
       recordTransition(em, current, null);
       return current;
     });
@@ -167,7 +140,6 @@ export class PgStorageMoveStore implements StorageMoveStore {
       const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
       current.state = 'failed';
       current.updatedAt = new Date();
-      current.claimedUntil = null;
       current.failureReason = reason;
       recordTransition(em, current, null);
       return current;

@@ -1,4 +1,4 @@
-/** Storage moves against real PostgreSQL and real repositories on disk: the worker, its claims, and what a move leaves behind. */
+/** Storage moves against real PostgreSQL and real repositories on disk: the jobs carrying them out, and what a move leaves behind. */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { FixedApplicationSettings } from '@platform/admin-client';
 import type { Orm } from '@platform/db';
 import { FieldValidationError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
-import { openServiceDatabase } from '@platform/service';
+import { createJobRunner, handleJob, openServiceDatabase, type JobRunner } from '@platform/service';
 import { adminCaller, createTestDatabase, TEST_INTERNAL_SECRET, testEnvironment } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
@@ -20,6 +20,7 @@ import { repositoryChecksum } from './repository-checksum.ts';
 import { StorageMoveWorker } from './storage-move-worker.ts';
 import { PgStorageMoveStore } from './storage-moves-store.ts';
 import { StorageMovesService } from './storage-moves-service.ts';
+import { storageMoveJob } from './storage-moves.jobs.ts';
 
 const logger = createLogger({ name: 'test', level: 'silent' });
 const database = createTestDatabase('review_storage_moves');
@@ -33,8 +34,10 @@ let repositories: RepositoriesService;
 let store: PgStorageMoveStore;
 let storageMoves: StorageMovesService;
 
-function worker(): StorageMoveWorker {
-  return new StorageMoveWorker({ moves: store, repositories: repositoryStore, storages, logger, pollIntervalMs: 60_000, claimMs: 30_000 });
+/** A replica's job runner, run by hand (`runNext`). */
+function worker(): JobRunner {
+  const moves = new StorageMoveWorker({ moves: store, repositories: repositoryStore, storages, logger });
+  return createJobRunner({ orm, logger, jobs: [handleJob(storageMoveJob, ({ moveId }) => moves.carryOut(moveId))] });
 }
 
 const sql = <Row>(query: string, values: unknown[] = []) => orm.em.fork().execute<Row[]>(query, values);
@@ -102,8 +105,8 @@ describe('a storage move', () => {
       new FieldValidationError({ project: ['is read-only'] }),
     );
 
-    expect(await worker().runOnce()).toBe(true);
-    expect(await storageMoves.find(move.id)).toMatchObject({ state: 'finished', claimedUntil: null });
+    expect(await worker().runNext()).toBe(true);
+    expect(await storageMoves.find(move.id)).toMatchObject({ state: 'finished' });
     const after = await repositories.ensure(1);
     expect(after).toMatchObject({ readOnly: false });
     expect(after.git.path).toBe(path.join(root, 'second', path.relative(path.join(root, 'default'), original)));
@@ -122,14 +125,14 @@ describe('a storage move', () => {
       'review.repository_storage_move.finished',
       'review.repository.pushed',
     ]);
-    expect(await worker().runOnce()).toBe(false);
+    expect(await worker().runNext()).toBe(false);
   });
 
   it('fails without harm where the destination cannot be written: the original stays, writable', async () => {
     const original = await repositoryWithHistory(2);
     const checksum = await repositoryChecksum(original);
     const move = await storageMoves.scheduleForProject({ projectId: 2, destination: 'broken', actor });
-    expect(await worker().runOnce()).toBe(true);
+    expect(await worker().runNext()).toBe(true);
     expect(await storageMoves.find(move.id)).toMatchObject({ state: 'failed', failureReason: expect.stringContaining('ENOTDIR') });
     const repository = await repositories.ensure(2);
     expect(repository).toMatchObject({ readOnly: false });
@@ -139,35 +142,37 @@ describe('a storage move', () => {
     expect(await outboxTypes(2)).toContain('review.repository_storage_move.failed');
   });
 
-  it('is resumed from the start once the claim of a worker that died lapsed, over the copy it left', async () => {
+  it('is resumed from the start once the lease of a runner that died ran out, over the copy it left', async () => {
     const original = await repositoryWithHistory(3);
     const checksum = await repositoryChecksum(original);
     const move = await storageMoves.scheduleForProject({ projectId: 3, destination: 'second', actor });
-    // A worker took it, began copying, and died: its claim still runs.
-    await sql("update repository_storage_moves set state = 'started', claimed_until = now() + interval '1 hour' where id = ?", [move.id]);
+    // A runner took it, began copying, and died: its lease still runs.
+    await sql("update repository_storage_moves set state = 'started' where id = ?", [move.id]);
+    const job = "kind = 'review.storage_move' and (payload->>'moveId')::bigint = ?";
+    await sql(
+      `update background_jobs set state = 'running', attempts = 1, locked_by = gen_random_uuid(), locked_until = now() + interval '1 hour' where ${job}`,
+      [move.id],
+    );
     const destination = original.replace(`${root}/default`, `${root}/second`);
     await runGit(['init', '--quiet', '--bare', destination]);
     await writeFile(path.join(destination, 'half-copied'), 'x');
-    expect(await worker().runOnce()).toBe(false);
+    expect(await worker().runNext()).toBe(false);
 
-    await sql("update repository_storage_moves set claimed_until = now() - interval '1 second' where id = ?", [move.id]);
-    expect(await worker().runOnce()).toBe(true);
+    await sql(`update background_jobs set locked_until = now() - interval '1 second' where ${job}`, [move.id]);
+    expect(await worker().runNext()).toBe(true);
     expect(await storageMoves.find(move.id)).toMatchObject({ state: 'finished' });
     expect(await repositoryChecksum(destination)).toBe(checksum);
     expect(existsSync(path.join(destination, 'half-copied'))).toBe(false);
     expect(existsSync(original)).toBe(false);
   });
 
-  it('is claimed by one worker only when several look at once', async () => {
+  it('is carried out by one runner only when several look at once', async () => {
     await repositoryWithHistory(4);
     await repositoryWithHistory(5);
     const first = await storageMoves.scheduleForProject({ projectId: 4, destination: 'second', actor });
     const second = await storageMoves.scheduleForProject({ projectId: 5, destination: 'second', actor });
-    const claims = await Promise.all([store.claimNext(30_000), store.claimNext(30_000), store.claimNext(30_000)]);
-    expect(claims.map((claim) => claim?.id ?? null).sort()).toEqual([first.id, second.id, null].sort());
-    await sql('update repository_storage_moves set claimed_until = null where id in (?, ?)', [first.id, second.id]);
-    const workers = [worker(), worker()];
-    while ((await Promise.all(workers.map((each) => each.runOnce()))).some(Boolean));
+    const ran = await Promise.all([worker().runNext(), worker().runNext(), worker().runNext()]);
+    expect(ran.sort()).toEqual([false, true, true]);
     expect((await storageMoves.find(first.id)).state).toBe('finished');
     expect((await storageMoves.find(second.id)).state).toBe('finished');
   });
@@ -182,7 +187,7 @@ describe('repository_storages_weighted', () => {
       settings.set({ repositoryStoragesWeighted: { default: 100, second: 0 } });
       const move = await storageMoves.scheduleForProject({ projectId: 6, destination: undefined, actor });
       expect(move).toMatchObject({ sourceStorageName: 'second', destinationStorageName: 'default' });
-      expect(await worker().runOnce()).toBe(true);
+      expect(await worker().runNext()).toBe(true);
       expect((await repositories.ensure(6)).git.path.startsWith(path.join(root, 'default'))).toBe(true);
     } finally {
       settings.set({ repositoryStoragesWeighted: { default: 100 } });
@@ -192,7 +197,7 @@ describe('repository_storages_weighted', () => {
   it('leaves a move to the storage the repository is on finished without copying', async () => {
     const original = await repositoryWithHistory(7);
     const move = await storageMoves.scheduleForProject({ projectId: 7, destination: 'default', actor });
-    expect(await worker().runOnce()).toBe(true);
+    expect(await worker().runNext()).toBe(true);
     expect((await storageMoves.find(move.id)).state).toBe('finished');
     expect(existsSync(original)).toBe(true);
     expect((await repositories.ensure(7)).readOnly).toBe(false);
@@ -209,7 +214,7 @@ describe('moves of a whole storage', () => {
     expect(await storageMoves.scheduleFromStorage({ source: 'default', destination: 'second', actor })).toBe(onDefault.length);
     const scheduled = await sql<{ project_id: string }>("select project_id from repository_storage_moves where state = 'scheduled'");
     expect(scheduled.map((row) => Number(row.project_id)).sort()).toEqual(onDefault.sort());
-    while (await worker().runOnce());
+    while (await worker().runNext());
     const left = await sql("select 1 from repositories where storage = 'default' and not read_only");
     expect(left).toEqual([]);
   });

@@ -1,0 +1,4 @@
+import { defineJob } from '@platform/service';
+
+/** Carries out a scheduled storage move, or resumes one whose runner died (`StorageMoveWorker`). */
+export const storageMoveJob = defineJob<{ moveId: number }>('review.storage_move');
