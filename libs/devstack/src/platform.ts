@@ -261,7 +261,14 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
       ...(options.restartPolicy ? { policy: options.restartPolicy } : {}),
       ...(options.onRestart ? { onRestart: options.onRestart } : {}),
       command: process.execPath,
-      args: ['--disable-warning=TimeoutNegativeWarning', '--import', '@platform/telemetry/register', 'src/main.ts'],
+      // As each package's `start` script runs it (the young generation's bound: docs/read-path.md).
+      args: [
+        '--disable-warning=TimeoutNegativeWarning',
+        '--max-semi-space-size=16',
+        '--import',
+        '@platform/telemetry/register',
+        'src/main.ts',
+      ],
       cwd: path.join(REPO_ROOT, service.dir),
       env: { ...environments[name], OTEL_SERVICE_NAME: service.name },
       onLine: (line) => options.onLine?.(name, line),

@@ -17,6 +17,7 @@ export {
 export type { KeysetCursor, PageQuery, PageRequest } from './pagination.ts';
 export { baseUrlOf } from './base-url.ts';
 export { requestLogging } from './request-logging.ts';
+export { admission, REQUESTS_IN_PROGRESS } from './admission.ts';
 export { listen, isDraining } from './listen.ts';
 export type { ListeningServer } from './listen.ts';
 export { callerOf } from './request-context.ts';

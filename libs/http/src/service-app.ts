@@ -4,6 +4,7 @@ import { CALLER_HEADER, verifyCaller, type AdministratorCheck } from '@platform/
 import { isConnectionFault } from '@platform/errors';
 import { errorMiddleware } from './error-mapping.ts';
 import { setAdministratorCheck, setCaller } from './request-context.ts';
+import { admission } from './admission.ts';
 import { requestLogging } from './request-logging.ts';
 import { isDraining } from './listen.ts';
 import { exactJsonContentType } from './json-responses.ts';
@@ -106,6 +107,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     }
   });
   for (const router of streamingRoutes) app.use(router);
+  app.use('/api', admission());
   app.use(requestBodies(options.bodyLimits));
   app.use(rejectMalformedParams());
   if (options.requestScope) app.use('/api', options.requestScope);
