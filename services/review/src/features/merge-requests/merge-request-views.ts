@@ -103,8 +103,10 @@ export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContex
     discussion_locked: mergeRequest.discussionLocked,
     should_remove_source_branch: mergeRequest.state === 'merged' ? mergeRequest.forceRemoveSourceBranch : null,
     force_remove_source_branch: mergeRequest.forceRemoveSourceBranch,
-    allow_collaboration: mergeRequest.allowCollaboration,
-    allow_maintainer_to_push: mergeRequest.allowCollaboration,
+    // GitLab shows these only for merge requests from forks.
+    ...(mergeRequest.sourceProjectId === mergeRequest.projectId
+      ? {}
+      : { allow_collaboration: mergeRequest.allowCollaboration, allow_maintainer_to_push: mergeRequest.allowCollaboration }),
     reference: simple.references.short,
     time_stats: timeStatsView(mergeRequest),
     squash: mergeRequest.squash,

@@ -4,6 +4,7 @@ import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
 import { deploymentEventHandlers } from '../deployments/deployment-events.ts';
+import { forkEventHandlers } from './fork-events.ts';
 import { MergeRequestDeployment } from '../deployments/merge-request-deployment.entity.ts';
 import { PgMergeRequestDeploymentStore } from '../deployments/merge-request-deployments-store.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
@@ -24,8 +25,8 @@ export interface MergeRequestsFeature extends Feature {
 }
 
 /**
- * Merge requests over HTTP and gRPC: they follow pushes to their branches, and delivery's
- * deployments record which of them they shipped.
+ * Merge requests over HTTP and gRPC: they follow pushes to their branches (a fork's too), delivery's
+ * deployments record which of them they shipped, and those from a fork close once it leaves its network.
  */
 export function createMergeRequestsFeature(deps: {
   em: EntityManager;
@@ -50,6 +51,6 @@ export function createMergeRequestsFeature(deps: {
     deployments,
     routes: [createRouter(mergeRequestsRoutes, routeDeps)],
     rpcs: [mergeRequestsGrpc({ deps: routeDeps, logger })],
-    consumes: deploymentEventHandlers({ repositories, mergeRequests, deployments }),
+    consumes: [...deploymentEventHandlers({ repositories, mergeRequests, deployments }), ...forkEventHandlers(mergeRequests)],
   };
 }

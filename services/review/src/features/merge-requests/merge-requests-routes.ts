@@ -5,7 +5,7 @@ import { HttpStatusError, pageParams, pageShape, params, routesOf, type PageRequ
 import type { IdentityAccess } from '@platform/identity-client';
 import { commitView } from '../commits/commit-views.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
-import { DEVELOPER, mayReadCode } from '../repositories/repository-access.ts';
+import { DEVELOPER, mayPushCode, mayReadCode } from '../repositories/repository-access.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import {
   diffView,
@@ -17,7 +17,14 @@ import {
   versionView,
   type ViewedProject,
 } from './merge-request-views.ts';
-import { MergeRequestRefusal, rebaseInProgress, type MergeRequestScope, type MergeRequestsService } from './merge-requests-service.ts';
+import {
+  isFromFork,
+  MergeRequestRefusal,
+  rebaseInProgress,
+  type MergeRequestScope,
+  type MergeRequestsService,
+} from './merge-requests-service.ts';
+import { inSameForkNetwork } from './fork-network.ts';
 import type { MergeRequestFilter, Presence } from './merge-requests-store.ts';
 import type { UserDirectory } from './user-directory.ts';
 import type { PgMergeRequestDeploymentStore } from '../deployments/merge-request-deployments-store.ts';
@@ -57,6 +64,31 @@ async function scopeOf(
   if (!mayReadCode(project)) throw new ForbiddenError();
   if (!project.isAdmin && project.accessLevel < minimumLevel) throw new ForbiddenError();
   return { project, repository: await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
+}
+
+/**
+ * Where a new merge request goes: the source project itself, or (`target_project_id`) another
+ * project of its fork network the caller may read, as GitLab's `create_merge_request_in`: 404 for
+ * a project the caller cannot see, 403 without read access to its code, 422 outside the network.
+ */
+async function targetScopeOf(deps: MergeRequestsRouteDeps, caller: Caller, source: MergeRequestScope, targetProjectId: number | undefined) {
+  if (targetProjectId === undefined || targetProjectId === source.project.id) return source;
+  const project = await deps.access.project({ idOrPath: String(targetProjectId), caller });
+  if (!mayReadCode(project)) throw new ForbiddenError();
+  if (!(await inSameForkNetwork(deps.access, source.project, project))) {
+    throw new HttpStatusError(422, 'Source project is not a fork of the target project', {
+      message: ['Source project is not a fork of the target project'],
+    });
+  }
+  return { project, repository: await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
+}
+
+/** Whether the caller may push to a project's branches (a fork a merge request's source is in); false when it is gone or unseen. */
+async function mayPushTo(deps: MergeRequestsRouteDeps, caller: Caller, projectId: number): Promise<boolean> {
+  return deps.access.project({ idOrPath: String(projectId), caller }).then(mayPushCode, (error: unknown) => {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  });
 }
 
 const iidParam = () => params.integer().pipe(z.number().int().positive());
@@ -279,7 +311,7 @@ export async function detail(
   caller: Caller,
   scope: MergeRequestScope,
   mergeRequest: MergeRequest,
-  options: { divergedCommitsCount?: boolean } = {},
+  options: { divergedCommitsCount?: boolean; fromOwnProject?: boolean } = {},
 ) {
   const [users, latest, approved, facts] = await Promise.all([
     deps.users.users(userIdsOf([mergeRequest]), caller),
@@ -293,7 +325,7 @@ export async function detail(
   return mergeRequestDetailView(mergeRequest, {
     project: scope.project,
     users,
-    fromOwnProject: true,
+    fromOwnProject: options.fromOwnProject ?? true,
     latest,
     facts,
     divergedCommitsCount,
@@ -333,14 +365,14 @@ export const mergeRequestsRoutes = [
       approvals_before_merge: approvalsBeforeMerge().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
-      const scope = await scopeOf(deps, caller, input.id, DEVELOPER);
-      if (input.target_project_id !== undefined && input.target_project_id !== scope.project.id) {
-        throw new InputError('target_project_id must be the project itself: forks are not supported');
-      }
+      // GitLab's `create_merge_request_from`: developers of the source project (a fork's, for a fork).
+      const source = await scopeOf(deps, caller, input.id, DEVELOPER);
+      const scope = await targetScopeOf(deps, caller, source, input.target_project_id);
       if (input.milestone_id !== undefined) throw new NotFoundError('Milestone');
       const created = await answered(
         deps.mergeRequests.create(scope, caller, {
           targetNamespaceIds: await deps.users.namespaceIdsOf(scope.project.id),
+          sourceRepository: source.repository,
           sourceBranch: input.source_branch,
           targetBranch: input.target_branch,
           title: input.title,
@@ -354,7 +386,8 @@ export const mergeRequestsRoutes = [
           approvalsBeforeMerge: input.approvals_before_merge,
         }),
       );
-      return detail(deps, caller, scope, created);
+      // Shown as from the project the request was made to: a fork's reference to its upstream is not relative.
+      return detail(deps, caller, scope, created, { fromOwnProject: scope === source });
     },
   }),
   route({
@@ -547,9 +580,11 @@ export const mergeRequestsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const scope = await scopeOf(deps, caller, input.id, DEVELOPER);
+      const existing = await deps.mergeRequests.find(scope.project.id, input.merge_request_iid);
       const merged = await answered(
         deps.mergeRequests.merge(scope, caller, input.merge_request_iid, {
           sha: input.sha,
+          mayPushToForkSource: existing && isFromFork(existing) ? await mayPushTo(deps, caller, existing.sourceProjectId) : false,
           squash: input.squash,
           shouldRemoveSourceBranch: input.should_remove_source_branch,
           mergeCommitMessage: input.merge_commit_message,

@@ -1,4 +1,5 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import type { EventActor } from '@platform/events';
 import { DomainError, FieldValidationError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
@@ -33,6 +34,8 @@ export interface MergeRequestScope {
 export interface NewMergeRequestInput {
   /** The target project's namespace and its ancestors, for group lists. */
   targetNamespaceIds: number[];
+  /** Where the source branch is: the target's own repository, or a fork's (GitLab's `source_project`). */
+  sourceRepository: ProjectRepository;
   sourceBranch: string;
   targetBranch: string;
   title: string;
@@ -65,6 +68,8 @@ export interface MergeRequestChanges {
 
 export interface MergeOptions {
   sha?: string | undefined;
+  /** Whether the merging user may push to a fork's source branch: only then does the merge remove it (GitLab's `can_remove_source_branch?`). */
+  mayPushToForkSource?: boolean | undefined;
   squash?: boolean | undefined;
   shouldRemoveSourceBranch?: boolean | undefined;
   mergeCommitMessage?: string | undefined;
@@ -85,6 +90,11 @@ export function rebaseInProgress(mergeRequest: MergeRequest, now = new Date()): 
 /** The ref that keeps a merge request's newest head reachable, whatever happens to its source branch (GitLab's). */
 function headRef(mergeRequest: MergeRequest): string {
   return `refs/merge-requests/${mergeRequest.iid}/head`;
+}
+
+/** Whether the merge request's source branch is in a fork of its (target) project. */
+export function isFromFork(mergeRequest: Pick<MergeRequest, 'projectId' | 'sourceProjectId'>): boolean {
+  return mergeRequest.sourceProjectId !== mergeRequest.projectId;
 }
 
 /** The event payload of a merge request as it is now. */
@@ -231,18 +241,35 @@ export class MergeRequestsService {
     return repository.git.resolveCommit(`${BRANCH_PREFIX}${branch}`);
   }
 
+  /**
+   * The head of the merge request's source branch, with its commits in the target repository: a
+   * fork's head is fetched into the merge request's ref there when the target lacks it. Null when
+   * the branch (or the fork) is gone.
+   */
+  async #sourceHead(target: ProjectRepository, mergeRequest: MergeRequest): Promise<string | null> {
+    if (!isFromFork(mergeRequest)) return this.#branchHead(target, mergeRequest.sourceBranch);
+    const source = await this.#repositories.find(mergeRequest.sourceProjectId);
+    const head = source ? await this.#branchHead(source, mergeRequest.sourceBranch) : null;
+    if (!source || !head) return null;
+    if (!(await target.git.resolveCommit(head)))
+      await target.git.fetchCommit({ source: source.git, sha: head, into: headRef(mergeRequest) });
+    return head;
+  }
+
   async create(scope: MergeRequestScope, caller: AuthenticatedCaller, input: NewMergeRequestInput): Promise<MergeRequest> {
     const { project, repository } = scope;
-    if (input.sourceBranch === input.targetBranch) {
+    const source = input.sourceRepository;
+    const fromFork = source.projectId !== project.id;
+    if (!fromFork && input.sourceBranch === input.targetBranch) {
       throw new MergeRequestRefusal(422, { message: ["You can't use same project/branch for source and target"] });
     }
-    const sourceHead = await this.#branchHead(repository, input.sourceBranch);
+    const sourceHead = await this.#branchHead(source, input.sourceBranch);
     if (!sourceHead) throw new InputError(`Invalid source branch: ${input.sourceBranch}`);
     const targetHead = await this.#branchHead(repository, input.targetBranch);
     if (!targetHead) throw new InputError(`Invalid target branch: ${input.targetBranch}`);
     const existing = await this.#store.findOpen({
       projectId: project.id,
-      sourceProjectId: project.id,
+      sourceProjectId: source.projectId,
       sourceBranch: input.sourceBranch,
       targetBranch: input.targetBranch,
     });
@@ -255,7 +282,7 @@ export class MergeRequestsService {
     const created = await this.#store.create({
       mergeRequest: {
         projectId: project.id,
-        sourceProjectId: project.id,
+        sourceProjectId: source.projectId,
         targetNamespaceIds: input.targetNamespaceIds,
         sourceBranch: input.sourceBranch,
         targetBranch: input.targetBranch,
@@ -270,7 +297,8 @@ export class MergeRequestsService {
         milestoneId: null,
         squash: input.squash,
         forceRemoveSourceBranch: input.removeSourceBranch,
-        allowCollaboration: input.allowCollaboration,
+        // GitLab's `allow_collaboration` is about maintainers of the target pushing to a fork's branch.
+        allowCollaboration: fromFork && input.allowCollaboration,
         discussionLocked: null,
         approvalsBeforeMerge:
           input.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(project.id)) ? input.approvalsBeforeMerge : null,
@@ -293,6 +321,8 @@ export class MergeRequestsService {
       event: (mergeRequest) => reviewEvents.mergeRequestCreated.event(eventData(mergeRequest)),
       actor: actorOf(caller),
     });
+    // The fork's commits come into the target repository, kept by the merge request's own ref.
+    if (fromFork) await repository.git.fetchCommit({ source: source.git, sha: sourceHead, into: headRef(created) });
     await this.#recordVersion(repository, created, { sourceHead, targetHead }, 'created');
     await this.#checkMergeStatus(repository, created);
     return created;
@@ -339,7 +369,7 @@ export class MergeRequestsService {
     const events = [];
     let newTargetHead: string | null = null;
     if (changes.targetBranch !== undefined && changes.targetBranch !== mergeRequest.targetBranch) {
-      if (changes.targetBranch === mergeRequest.sourceBranch) {
+      if (!isFromFork(mergeRequest) && changes.targetBranch === mergeRequest.sourceBranch) {
         throw new MergeRequestRefusal(422, { message: ["You can't use same project/branch for source and target"] });
       }
       newTargetHead = await this.#branchHead(scope.repository, changes.targetBranch);
@@ -360,7 +390,7 @@ export class MergeRequestsService {
     if (changes.removeSourceBranch !== undefined) mergeRequest.forceRemoveSourceBranch = changes.removeSourceBranch;
     if (changes.squash !== undefined) mergeRequest.squash = changes.squash;
     if (changes.discussionLocked !== undefined) mergeRequest.discussionLocked = changes.discussionLocked;
-    if (changes.allowCollaboration !== undefined) mergeRequest.allowCollaboration = changes.allowCollaboration;
+    if (changes.allowCollaboration !== undefined && isFromFork(mergeRequest)) mergeRequest.allowCollaboration = changes.allowCollaboration;
     if (changes.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(mergeRequest.projectId)))
       mergeRequest.approvalsBeforeMerge = changes.approvalsBeforeMerge;
     const now = new Date();
@@ -381,7 +411,7 @@ export class MergeRequestsService {
     await this.#store.save({ mergeRequest, events, actor: actorOf(caller) });
     // Another target is another diff, as GitLab reloads it: a new version against the new target.
     if (newTargetHead && mergeRequest.headSha) {
-      const sourceHead = (await this.#branchHead(scope.repository, mergeRequest.sourceBranch)) ?? mergeRequest.headSha;
+      const sourceHead = (await this.#sourceHead(scope.repository, mergeRequest)) ?? mergeRequest.headSha;
       await this.#recordVersion(scope.repository, mergeRequest, { sourceHead, targetHead: newTargetHead }, 'retargeted');
     }
     if (mergeRequest.state === 'opened' && mergeRequest.mergeStatus === 'unchecked')
@@ -441,7 +471,7 @@ export class MergeRequestsService {
     // GitLab's `mergeable?` is false while approvals are missing: the same refusal.
     if (!(await this.#approvalCheck(mergeRequest))) throw new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });
     const merged = await this.#repositories.changeRefs(repository, caller, async () => {
-      const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
+      const sourceHead = await this.#sourceHead(repository, mergeRequest);
       const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
       if (!sourceHead || !targetHead) throw new MergeRequestRefusal(422, { message: 'Branch cannot be merged' });
       if (options.sha !== undefined && options.sha !== sourceHead) {
@@ -483,7 +513,8 @@ export class MergeRequestsService {
         throw new MergeRequestRefusal(422, { message: 'Branch cannot be merged' });
       }
       const removeSource = options.shouldRemoveSourceBranch ?? mergeRequest.forceRemoveSourceBranch;
-      if (removeSource) await repository.git.deleteRef(`${BRANCH_PREFIX}${mergeRequest.sourceBranch}`, sourceHead);
+      if (removeSource && !isFromFork(mergeRequest))
+        await repository.git.deleteRef(`${BRANCH_PREFIX}${mergeRequest.sourceBranch}`, sourceHead);
       const now = new Date();
       Object.assign(mergeRequest, {
         state: 'merged',
@@ -500,10 +531,26 @@ export class MergeRequestsService {
         events: [reviewEvents.mergeRequestMerged.event(eventData(mergeRequest))],
         actor: actorOf(caller),
       });
-      return mergeRequest;
+      return { mergeRequest, sourceHead, removeSource };
     });
-    for (const listener of this.#mergeListeners) await listener({ mergeRequest: merged, scope, caller });
-    return merged;
+    if (merged.removeSource && isFromFork(merged.mergeRequest) && options.mayPushToForkSource) {
+      await this.#removeForkBranch({ mergeRequest: merged.mergeRequest, head: merged.sourceHead, caller });
+    }
+    for (const listener of this.#mergeListeners) await listener({ mergeRequest: merged.mergeRequest, scope, caller });
+    return merged.mergeRequest;
+  }
+
+  /** Deletes a merged fork's source branch in the fork, as a push there (unless it moved since). */
+  async #removeForkBranch(options: { mergeRequest: MergeRequest; head: string; caller: AuthenticatedCaller }): Promise<void> {
+    const { mergeRequest, head, caller } = options;
+    const source = await this.#repositories.find(mergeRequest.sourceProjectId);
+    if (!source) return;
+    await this.#repositories
+      .changeRefs(source, caller, () => source.git.deleteRef(`${BRANCH_PREFIX}${mergeRequest.sourceBranch}`, head))
+      .catch((error: unknown) =>
+        // The merge happened; a fork that refuses the deletion (read-only during a move) keeps its branch.
+        this.#logger.warn({ err: error, mergeRequestId: mergeRequest.id }, 'the source branch in the fork was not removed'),
+      );
   }
 
   /**
@@ -515,6 +562,8 @@ export class MergeRequestsService {
   async rebase(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number): Promise<void> {
     const { project, repository } = scope;
     const mergeRequest = await this.get(project.id, iid);
+    // The source branch is the fork's: rebasing it is pushing there, which this project's roles do not allow.
+    if (isFromFork(mergeRequest)) throw new ForbiddenError('Cannot push to source branch');
     const actor = await this.#protectedBranches.actorOf({
       projectId: project.id,
       userId: caller.userId,
@@ -584,6 +633,26 @@ export class MergeRequestsService {
     return { commits, diffs };
   }
 
+  /**
+   * Closes the open merge requests from a fork into other projects once the fork left its network
+   * (unlinked or deleted), as GitLab's unlinking does; they stay readable from their projects,
+   * whose repositories keep their commits.
+   */
+  async closeFromFork(forkProjectId: number, actor: EventActor | null): Promise<void> {
+    for (const mergeRequest of await this.#store.openFromFork(forkProjectId)) {
+      const now = new Date();
+      Object.assign(mergeRequest, { state: 'closed', closedAt: now, closedById: actor?.id ?? null, updatedAt: now });
+      await this.#store.save({
+        mergeRequest,
+        events: [
+          reviewEvents.mergeRequestClosed.event(eventData(mergeRequest)),
+          reviewEvents.mergeRequestUpdated.event(eventData(mergeRequest)),
+        ],
+        actor,
+      });
+    }
+  }
+
   /** The open merge requests into any of these branches of the project. */
   openTargeting(projectId: number, branches: string[]): Promise<MergeRequest[]> {
     return this.#store.openByTarget(projectId, branches);
@@ -591,7 +660,7 @@ export class MergeRequestsService {
 
   /** Commits the source has that the target had when last compared, newest first. */
   async divergedCommitsCount(repository: ProjectRepository, mergeRequest: MergeRequest): Promise<number> {
-    const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
+    const sourceHead = await this.#sourceHead(repository, mergeRequest);
     const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
     if (!sourceHead || !targetHead) return 0;
     return (await repository.git.newCommits({ head: targetHead, excluded: [sourceHead], limit: 0 })).count;
@@ -606,14 +675,17 @@ export class MergeRequestsService {
     if (moved.length === 0) return;
     const names = moved.map((change) => change.ref.slice(BRANCH_PREFIX.length));
     const repository = await this.#repositories.ensure(projectId);
+    // Merge requests from this project's branches, into it or (from a fork) into another project's repository.
     for (const mergeRequest of await this.#store.openBySource(projectId, names)) {
-      const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
-      const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
+      const target = mergeRequest.projectId === projectId ? repository : await this.#repositories.find(mergeRequest.projectId);
+      if (!target) continue;
+      const sourceHead = await this.#sourceHead(target, mergeRequest);
+      const targetHead = await this.#branchHead(target, mergeRequest.targetBranch);
       if (!sourceHead || !targetHead || sourceHead === mergeRequest.headSha) continue;
       mergeRequest.headSha = sourceHead;
       mergeRequest.updatedAt = new Date();
-      await this.#recordVersion(repository, mergeRequest, { sourceHead, targetHead }, 'pushed');
-      await this.#checkMergeStatus(repository, mergeRequest);
+      await this.#recordVersion(target, mergeRequest, { sourceHead, targetHead }, 'pushed');
+      await this.#checkMergeStatus(target, mergeRequest);
     }
     const targets = await this.#store.openByTarget(projectId, names);
     for (const mergeRequest of targets) {
@@ -649,7 +721,7 @@ export class MergeRequestsService {
   }
 
   async #checkMergeStatus(repository: ProjectRepository, mergeRequest: MergeRequest): Promise<void> {
-    const sourceHead = await this.#branchHead(repository, mergeRequest.sourceBranch);
+    const sourceHead = await this.#sourceHead(repository, mergeRequest);
     const targetHead = await this.#branchHead(repository, mergeRequest.targetBranch);
     const clean = sourceHead && targetHead ? (await repository.git.trialMerge(targetHead, sourceHead)).clean : false;
     mergeRequest.mergeStatus = clean ? 'can_be_merged' : 'cannot_be_merged';

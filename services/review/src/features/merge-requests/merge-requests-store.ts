@@ -63,6 +63,8 @@ export interface MergeRequestStore {
   /** Open merge requests whose source (by project and branch) or target (by project and branch) is one of these. */
   openBySource(sourceProjectId: number, branches: string[]): Promise<MergeRequest[]>;
   openByTarget(projectId: number, branches: string[]): Promise<MergeRequest[]>;
+  /** Open merge requests from the fork `sourceProjectId` into other projects. */
+  openFromFork(sourceProjectId: number): Promise<MergeRequest[]>;
   /** Writes the changes and the events they caused, in one transaction. */
   save(options: { mergeRequest: MergeRequest; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
   list(options: {
@@ -196,6 +198,10 @@ export class PgMergeRequestStore implements MergeRequestStore {
 
   openByTarget(projectId: number, branches: string[]): Promise<MergeRequest[]> {
     return this.#em.fork().find(MergeRequest, { projectId, targetBranch: { $in: branches }, state: 'opened' });
+  }
+
+  openFromFork(sourceProjectId: number): Promise<MergeRequest[]> {
+    return this.#em.fork().find(MergeRequest, { sourceProjectId, projectId: { $ne: sourceProjectId }, state: 'opened' });
   }
 
   async save(options: { mergeRequest: MergeRequest; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {

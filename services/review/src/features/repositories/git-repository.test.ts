@@ -149,6 +149,22 @@ describe('GitRepository', () => {
     expect(await bare.resolveCommit('refs/heads/other')).toBeNull();
   });
 
+  it('fetches a commit of another repository into a ref, with its history, moving the ref even when it is no fast-forward', async () => {
+    const target = new GitRepository(path.join(root, 'target.git'));
+    await target.create('main');
+    const ours = (await bare.resolveCommit('refs/heads/ours')) ?? '';
+    const theirs = (await bare.resolveCommit('refs/heads/theirs')) ?? '';
+    expect(await target.resolveCommit(ours)).toBeNull();
+
+    await target.fetchCommit({ source: bare, sha: ours, into: 'refs/merge-requests/1/head' });
+    expect(await target.resolveCommit('refs/merge-requests/1/head')).toBe(ours);
+    expect((await target.log({ head: ours, excluded: [] })).length).toBe((await bare.log({ head: ours, excluded: [] })).length);
+    await target.fetchCommit({ source: bare, sha: theirs, into: 'refs/merge-requests/1/head' });
+    expect(await target.resolveCommit('refs/merge-requests/1/head')).toBe(theirs);
+    // Only the merge request's ref: no branch of the source comes along.
+    expect(await target.refs()).toEqual(new Map());
+  });
+
   it('rebases a head onto another commit without moving refs, keeping authors, and stops on conflicts leaving no worktree', async () => {
     const ours = (await bare.resolveCommit('refs/heads/ours')) ?? '';
     const theirs = (await bare.resolveCommit('refs/heads/theirs')) ?? '';

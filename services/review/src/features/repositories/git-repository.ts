@@ -256,6 +256,14 @@ export class GitRepository {
   }
 
   /**
+   * Fetches the commit `sha` of `source` with everything it needs into `into` (moved whatever it
+   * pointed at): how a merge request from a fork brings the fork's commits into the target repository.
+   */
+  async fetchCommit(options: { source: GitRepository; sha: string; into: string }): Promise<void> {
+    await this.#git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', options.source.path, `+${options.sha}:${options.into}`]);
+  }
+
+  /**
    * Replays the commits of `head` that `onto` lacks on top of `onto` with `git rebase`, in a
    * temporary worktree (a bare repository has none), committed by `committer`. No ref moves: the
    * caller decides what the new head replaces. A conflict aborts and answers `rebased: false`.

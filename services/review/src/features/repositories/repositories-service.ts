@@ -92,6 +92,12 @@ export class RepositoriesService {
     return this.#open(created);
   }
 
+  /** The project's repository if it has one, never creating it (a deleted fork's stays gone). */
+  async find(projectId: number): Promise<ProjectRepository | null> {
+    const existing = await this.#store.find(projectId);
+    return existing ? this.#open(existing) : null;
+  }
+
   async remove(projectId: number): Promise<void> {
     const existing = await this.#store.find(projectId);
     if (!existing) return;
