@@ -91,7 +91,7 @@ describe('merge requests from a fork to its upstream', () => {
     expect(unknownTarget.status).toBe(400);
     expect(unknownTarget.body).toEqual({ error: 'Invalid target branch: nope' });
     expect((await ask({ target_project_id: 'abc' })).status).toBe(400);
-    expect((await ask({ target_project_id: 999_999 })).status).toBe(404);
+    for (const missing of [999_999, 0, -1]) expect((await ask({ target_project_id: missing })).status).toBe(404);
 
     // A project outside the fork network, which the contributor may read: GitLab's validation of the fork.
     const unrelated = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'unrelated', visibility: 'public' });
