@@ -175,6 +175,36 @@ describe('merge requests from a fork to its upstream', () => {
     expect((await git(['show', 'origin/main:fork.txt'], upstream.clone)).output).toBe('from the fork\nand more\n');
   });
 
+  it("squashes a fork's commits into one on merge, and removes the source branch in the fork when the merger may push there", async () => {
+    expect((await git(['fetch', '-q', 'origin'], fork.clone)).code).toBe(0);
+    expect((await git(['checkout', '-q', '-b', 'feature/squashed', 'origin/main'], fork.clone)).code).toBe(0);
+    await commit(fork.clone, 'squash.txt', 'one\n', 'Squash one');
+    await commit(fork.clone, 'squash.txt', 'one\ntwo\n', 'Squash two');
+    expect((await git(['push', '-q', 'origin', 'HEAD:refs/heads/feature/squashed'], fork.clone)).code).toBe(0);
+    // The fork's main is where the upstream's was when it was forked: the squash commit's parent is that merge base.
+    const forkMain = (await git(['rev-parse', 'origin/main'], fork.clone)).output.trim();
+    const opened = await gateway.post(fork.base).set(contributor.headers).send({
+      source_branch: 'feature/squashed',
+      target_branch: 'main',
+      title: 'Squashed fork work',
+      target_project_id: upstream.id,
+      squash: true,
+      remove_source_branch: true,
+    });
+    expect(opened.status).toBe(201);
+
+    // Root maintains the upstream and is an administrator, so may push to the fork too.
+    const merged = await gateway.put(`${upstream.base}/${opened.body.iid}/merge`).set(asRoot);
+    expect(merged.status).toBe(200);
+    expect(merged.body).toMatchObject({ state: 'merged', squash_commit_sha: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect((await git(['fetch', '-q', 'origin'], upstream.clone)).code).toBe(0);
+    const squashed = (await git(['log', '-1', '--format=%P %s', merged.body.squash_commit_sha], upstream.clone)).output.trim();
+    expect(squashed).toBe(`${forkMain} Squashed fork work`);
+    expect((await git(['show', 'origin/main:squash.txt'], upstream.clone)).output).toBe('one\ntwo\n');
+    const branch = await gateway.get(`/api/v4/projects/${fork.id}/repository/branches/feature%2Fsquashed`).set(contributor.headers);
+    expect(branch.status).toBe(404);
+  });
+
   it('closes open merge requests from a fork once it is unlinked, and keeps them readable', async () => {
     expect((await git(['checkout', '-q', '-b', 'feature/later', 'origin/main'], fork.clone)).code).toBe(0);
     await commit(fork.clone, 'later.txt', 'later\n', 'Later work');
