@@ -32,6 +32,8 @@ export async function startBenchPlatform(options: {
   databaseUrl?: string | undefined;
   kafkaBrokers?: string[] | undefined;
   env?: NodeJS.ProcessEnv;
+  /** Told when a process that exited on its own is restarted. */
+  onRestart?: (message: string) => void;
 }): Promise<BenchPlatform> {
   const rootToken = `glpat-${randomBytes(15).toString('base64url')}`;
   const internalSecret = randomBytes(24).toString('base64url');
@@ -51,6 +53,7 @@ export async function startBenchPlatform(options: {
     logLevel: 'warn',
     ...(options.services ? { services: options.services } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(options.onRestart ? { onRestart: options.onRestart } : {}),
   });
   return {
     platform,
