@@ -27,6 +27,8 @@ export async function startTestPlatform(
     replicas?: Record<string, number>;
     /** A broker of the test's own (one it stops, say) instead of the test run's. */
     kafkaBrokers?: string[];
+    /** The gateway's environment over everything else (a service's address through the test's proxy). */
+    gatewayEnv?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<RunningPlatform & { databasePrefix: string }> {
   const { postgresUrl, kafkaBrokers: sharedBrokers } = testEnvironment();
@@ -49,6 +51,7 @@ export async function startTestPlatform(
     ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
     ...(options.services ? { services: options.services } : {}),
     ...(options.replicas ? { replicas: options.replicas } : {}),
+    ...(options.gatewayEnv ? { gatewayEnv: options.gatewayEnv } : {}),
   });
   return {
     ...platform,

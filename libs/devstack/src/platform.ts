@@ -131,6 +131,8 @@ export interface PlatformOptions {
   registryPort?: number;
   /** Extra environment for every process (OTEL_*, ...). */
   env?: NodeJS.ProcessEnv;
+  /** The gateway's environment over everything else, e.g. a service's address through a test's own proxy. */
+  gatewayEnv?: NodeJS.ProcessEnv;
   onLine?: (service: string, line: string) => void;
   /** Told when a process that exited on its own is restarted (`npm start` prints it). */
   onRestart?: (message: string) => void;
@@ -226,6 +228,7 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
       PORT: String(gatewayPort),
       PROXIED_SERVICES: services.map((service) => service.name).join(','),
       ...Object.fromEntries(services.map((service) => [service.gatewayVariable, urlsOf(service.name).join(',')])),
+      ...options.gatewayEnv,
     },
   };
   for (const { service, name } of instances) {
