@@ -1,5 +1,6 @@
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import type { UserSummary } from '../merge-requests/user-directory.ts';
+import { mergeRequestIdentityView } from '../merge-requests/merge-request-views.ts';
 import type { BranchProtection } from '../protected-branches/branch-protection.ts';
 import { protectedBranchView } from '../protected-branches/protected-branch-views.ts';
 import type { ApprovalSettings } from './approval.entity.ts';
@@ -102,14 +103,7 @@ export function mergeRequestApprovalsView(
 ) {
   const deprecated = ownOrProjectApprovers(state.settings, state.mergeRequestSettings);
   return {
-    id: mergeRequest.id,
-    iid: mergeRequest.iid,
-    project_id: mergeRequest.projectId,
-    title: mergeRequest.title,
-    description: mergeRequest.description,
-    state: mergeRequest.state,
-    created_at: mergeRequest.createdAt.toISOString(),
-    updated_at: mergeRequest.updatedAt.toISOString(),
+    ...mergeRequestIdentityView(mergeRequest),
     merge_status: mergeRequest.mergeStatus,
     approved: state.approved,
     approvals_required: state.approvalsRequired,

@@ -2,29 +2,25 @@ import { z } from 'zod';
 import { params, routesOf } from '@platform/http';
 import { DEVELOPER } from '../repositories/repository-access.ts';
 import { MAINTAINER_ACCESS } from '../protected-branches/branch-protection.ts';
-import { approvalSettingsView, idsOfRules, projectRuleView } from './approval-views.ts';
-import { projectWith, viewContext, type ApprovalsRouteDeps } from './approval-route-helpers.ts';
-import type { ApprovalRule } from './approval.entity.ts';
+import { approvalSettingsView, projectRuleView } from './approval-views.ts';
+import {
+  projectWith,
+  ruleInputOf,
+  ruleParams,
+  rulesView,
+  ruleView,
+  viewContext,
+  type ApprovalsRouteDeps,
+} from './approval-route-helpers.ts';
 
 const route = routesOf<ApprovalsRouteDeps>('review');
 
-const ruleId = () => params.integer().pipe(z.number().int().positive());
-const approvalsRequired = () => params.integer().pipe(z.number().int().min(0).max(100));
-const idList = () => params.integerList(100);
 const ruleShape = {
-  user_ids: idList().optional(),
-  group_ids: idList().optional(),
-  protected_branch_ids: idList().optional(),
+  user_ids: ruleParams.ids().optional(),
+  group_ids: ruleParams.ids().optional(),
+  protected_branch_ids: ruleParams.ids().optional(),
   rule_type: z.enum(['regular', 'any_approver']).optional(),
 };
-const ruleName = () => z.string().min(1).max(255);
-
-/** Project rules as GitLab shows them: users, groups, eligible approvers and protected branches resolved. */
-async function rulesView(deps: ApprovalsRouteDeps, caller: Parameters<typeof viewContext>[1], projectId: number, rules: ApprovalRule[]) {
-  const shown = await deps.approvals.resolve(rules, new Set());
-  const context = await viewContext(deps, caller, { projectId, ...idsOfRules(shown) });
-  return shown.map((rule) => projectRuleView(rule, context));
-}
 
 async function settingsView(deps: ApprovalsRouteDeps, caller: Parameters<typeof viewContext>[1], projectId: number) {
   const settings = await deps.approvals.settings(projectId);
@@ -52,7 +48,7 @@ export const approvalsRoutes = [
     status: 201,
     input: z.object({
       id: params.idOrPath(),
-      approvals_before_merge: approvalsRequired().optional(),
+      approvals_before_merge: ruleParams.approvalsRequired().optional(),
       reset_approvals_on_push: params.boolean().optional(),
       disable_overriding_approvers_per_merge_request: params.boolean().optional(),
       merge_requests_author_approval: params.boolean().optional(),
@@ -94,7 +90,11 @@ export const approvalsRoutes = [
     input: z.object({ id: params.idOrPath() }),
     handle: async ({ caller, input, deps }) => {
       const project = await projectWith(deps, caller, input.id, DEVELOPER);
-      return rulesView(deps, caller, project.id, await deps.approvals.projectRules(project.id));
+      return rulesView(deps, caller, {
+        projectId: project.id,
+        rules: await deps.approvals.projectRules(project.id),
+        view: projectRuleView,
+      });
     },
   }),
   route({
@@ -102,11 +102,11 @@ export const approvalsRoutes = [
     path: '/api/v4/projects/:id/approval_rules/:approval_rule_id',
     access: 'user',
     scope: 'read_api',
-    input: z.object({ id: params.idOrPath(), approval_rule_id: ruleId() }),
+    input: z.object({ id: params.idOrPath(), approval_rule_id: ruleParams.id() }),
     handle: async ({ caller, input, deps }) => {
       const project = await projectWith(deps, caller, input.id, DEVELOPER);
-      const [view] = await rulesView(deps, caller, project.id, [await deps.approvals.projectRule(project.id, input.approval_rule_id)]);
-      return view;
+      const rule = await deps.approvals.projectRule(project.id, input.approval_rule_id);
+      return ruleView(deps, caller, { projectId: project.id, rule, view: projectRuleView });
     },
   }),
   route({
@@ -115,19 +115,11 @@ export const approvalsRoutes = [
     access: 'user',
     scope: 'api',
     status: 201,
-    input: z.object({ id: params.idOrPath(), name: ruleName(), approvals_required: approvalsRequired(), ...ruleShape }),
+    input: z.object({ id: params.idOrPath(), name: ruleParams.name(), approvals_required: ruleParams.approvalsRequired(), ...ruleShape }),
     handle: async ({ caller, input, deps }) => {
       const project = await projectWith(deps, caller, input.id, MAINTAINER_ACCESS);
-      const rule = await deps.approvals.createProjectRule(project, caller, {
-        name: input.name,
-        approvalsRequired: input.approvals_required,
-        ruleType: input.rule_type,
-        userIds: input.user_ids,
-        groupIds: input.group_ids,
-        protectedBranchIds: input.protected_branch_ids,
-      });
-      const [view] = await rulesView(deps, caller, project.id, [rule]);
-      return view;
+      const rule = await deps.approvals.createProjectRule(project, caller, ruleInputOf(input));
+      return ruleView(deps, caller, { projectId: project.id, rule, view: projectRuleView });
     },
   }),
   route({
@@ -137,22 +129,15 @@ export const approvalsRoutes = [
     scope: 'api',
     input: z.object({
       id: params.idOrPath(),
-      approval_rule_id: ruleId(),
-      name: ruleName().optional(),
-      approvals_required: approvalsRequired().optional(),
+      approval_rule_id: ruleParams.id(),
+      name: ruleParams.name().optional(),
+      approvals_required: ruleParams.approvalsRequired().optional(),
       ...ruleShape,
     }),
     handle: async ({ caller, input, deps }) => {
       const project = await projectWith(deps, caller, input.id, MAINTAINER_ACCESS);
-      const rule = await deps.approvals.updateProjectRule(project, caller, input.approval_rule_id, {
-        name: input.name,
-        approvalsRequired: input.approvals_required,
-        userIds: input.user_ids,
-        groupIds: input.group_ids,
-        protectedBranchIds: input.protected_branch_ids,
-      });
-      const [view] = await rulesView(deps, caller, project.id, [rule]);
-      return view;
+      const rule = await deps.approvals.updateProjectRule(project, caller, input.approval_rule_id, ruleInputOf(input));
+      return ruleView(deps, caller, { projectId: project.id, rule, view: projectRuleView });
     },
   }),
   route({
@@ -161,7 +146,7 @@ export const approvalsRoutes = [
     access: 'user',
     scope: 'api',
     status: 204,
-    input: z.object({ id: params.idOrPath(), approval_rule_id: ruleId() }),
+    input: z.object({ id: params.idOrPath(), approval_rule_id: ruleParams.id() }),
     handle: async ({ caller, input, deps }) => {
       const project = await projectWith(deps, caller, input.id, MAINTAINER_ACCESS);
       await deps.approvals.deleteProjectRule(project, caller, input.approval_rule_id);

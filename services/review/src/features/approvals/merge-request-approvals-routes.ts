@@ -5,16 +5,21 @@ import { params, routesOf } from '@platform/http';
 import type { ProjectAccess } from '@platform/identity-client';
 import { DEVELOPER, REPORTER } from '../repositories/repository-access.ts';
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
-import { approvalStateView, idsOfRules, idsOfState, mergeRequestApprovalsView, mergeRequestRuleView } from './approval-views.ts';
-import { answered, projectWith, viewContext, type ApprovalsRouteDeps } from './approval-route-helpers.ts';
-import type { ApprovalRule } from './approval.entity.ts';
+import { approvalStateView, idsOfState, mergeRequestApprovalsView, mergeRequestRuleView } from './approval-views.ts';
+import {
+  answered,
+  projectWith,
+  ruleInputOf,
+  ruleParams,
+  rulesView,
+  ruleView,
+  viewContext,
+  type ApprovalsRouteDeps,
+} from './approval-route-helpers.ts';
 
 const route = routesOf<ApprovalsRouteDeps>('review');
 
-const positive = () => params.integer().pipe(z.number().int().positive());
-const approvalsRequired = () => params.integer().pipe(z.number().int().min(0).max(100));
-const perMergeRequest = { id: params.idOrPath(), merge_request_iid: positive() };
-const ruleName = () => z.string().min(1).max(255);
+const perMergeRequest = { id: params.idOrPath(), merge_request_iid: ruleParams.id() };
 
 /** The merge request behind `:merge_request_iid`, once the caller passed the project's check. */
 async function mergeRequestOf(
@@ -49,12 +54,6 @@ async function approvalsView(deps: ApprovalsRouteDeps, caller: AuthenticatedCall
   });
 }
 
-async function rulesView(deps: ApprovalsRouteDeps, caller: AuthenticatedCaller, projectId: number, rules: ApprovalRule[]) {
-  const shown = await deps.approvals.resolve(rules, new Set());
-  const context = await viewContext(deps, caller, { projectId, ...idsOfRules(shown) });
-  return shown.map((rule) => mergeRequestRuleView(rule, context));
-}
-
 export const mergeRequestApprovalsRoutes = [
   route({
     method: 'GET',
@@ -73,7 +72,7 @@ export const mergeRequestApprovalsRoutes = [
     access: 'user',
     scope: 'api',
     status: 201,
-    input: z.object({ ...perMergeRequest, approvals_required: approvalsRequired() }),
+    input: z.object({ ...perMergeRequest, approvals_required: ruleParams.approvalsRequired() }),
     handle: async ({ caller, input, deps }) => {
       const { project } = await editableMergeRequest(deps, caller, input);
       await deps.approvals.requireOverridable(project.id);
@@ -143,7 +142,8 @@ export const mergeRequestApprovalsRoutes = [
     input: z.object(perMergeRequest),
     handle: async ({ caller, input, deps }) => {
       const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
-      return rulesView(deps, caller, project.id, await deps.approvals.mergeRequestRules(mergeRequest));
+      const rules = await deps.approvals.mergeRequestRules(mergeRequest);
+      return rulesView(deps, caller, { projectId: project.id, rules, view: mergeRequestRuleView });
     },
   }),
   route({
@@ -154,23 +154,19 @@ export const mergeRequestApprovalsRoutes = [
     status: 201,
     input: z.object({
       ...perMergeRequest,
-      name: ruleName(),
-      approvals_required: approvalsRequired(),
-      approval_project_rule_id: positive().optional(),
-      user_ids: params.integerList(100).optional(),
-      group_ids: params.integerList(100).optional(),
+      name: ruleParams.name(),
+      approvals_required: ruleParams.approvalsRequired(),
+      approval_project_rule_id: ruleParams.id().optional(),
+      user_ids: ruleParams.ids().optional(),
+      group_ids: ruleParams.ids().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
       const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
       const rule = await deps.approvals.createMergeRequestRule(project, caller, mergeRequest, {
-        name: input.name,
-        approvalsRequired: input.approvals_required,
+        ...ruleInputOf(input),
         approvalProjectRuleId: input.approval_project_rule_id,
-        userIds: input.user_ids,
-        groupIds: input.group_ids,
       });
-      const [view] = await rulesView(deps, caller, project.id, [rule]);
-      return view;
+      return ruleView(deps, caller, { projectId: project.id, rule, view: mergeRequestRuleView });
     },
   }),
   route({
@@ -180,24 +176,18 @@ export const mergeRequestApprovalsRoutes = [
     scope: 'api',
     input: z.object({
       ...perMergeRequest,
-      approval_rule_id: positive(),
-      name: ruleName().optional(),
-      approvals_required: approvalsRequired().optional(),
-      user_ids: params.integerList(100).optional(),
-      group_ids: params.integerList(100).optional(),
+      approval_rule_id: ruleParams.id(),
+      name: ruleParams.name().optional(),
+      approvals_required: ruleParams.approvalsRequired().optional(),
+      user_ids: ruleParams.ids().optional(),
+      group_ids: ruleParams.ids().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
       const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
       const rule = await answered(
-        deps.approvals.updateMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id, {
-          name: input.name,
-          approvalsRequired: input.approvals_required,
-          userIds: input.user_ids,
-          groupIds: input.group_ids,
-        }),
+        deps.approvals.updateMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id, ruleInputOf(input)),
       );
-      const [view] = await rulesView(deps, caller, project.id, [rule]);
-      return view;
+      return ruleView(deps, caller, { projectId: project.id, rule, view: mergeRequestRuleView });
     },
   }),
   route({
@@ -206,7 +196,7 @@ export const mergeRequestApprovalsRoutes = [
     access: 'user',
     scope: 'api',
     status: 204,
-    input: z.object({ ...perMergeRequest, approval_rule_id: positive() }),
+    input: z.object({ ...perMergeRequest, approval_rule_id: ruleParams.id() }),
     handle: async ({ caller, input, deps }) => {
       const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
       await answered(deps.approvals.deleteMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id));

@@ -47,10 +47,8 @@ export function timeStatsView(mergeRequest: Pick<MergeRequest, 'timeEstimate' | 
   };
 }
 
-/** `view=simple`: GitLab's `merge_request_simple.json`. */
-export function simpleMergeRequestView(mergeRequest: MergeRequest, context: ViewContext) {
-  const short = `!${mergeRequest.iid}`;
-  const full = `${context.project.pathWithNamespace}!${mergeRequest.iid}`;
+/** What every view of a merge request starts with: which it is, its text and state. */
+export function mergeRequestIdentityView(mergeRequest: MergeRequest) {
   return {
     id: mergeRequest.id,
     iid: mergeRequest.iid,
@@ -60,6 +58,15 @@ export function simpleMergeRequestView(mergeRequest: MergeRequest, context: View
     state: mergeRequest.state,
     created_at: mergeRequest.createdAt.toISOString(),
     updated_at: mergeRequest.updatedAt.toISOString(),
+  };
+}
+
+/** `view=simple`: GitLab's `merge_request_simple.json`. */
+export function simpleMergeRequestView(mergeRequest: MergeRequest, context: ViewContext) {
+  const short = `!${mergeRequest.iid}`;
+  const full = `${context.project.pathWithNamespace}!${mergeRequest.iid}`;
+  return {
+    ...mergeRequestIdentityView(mergeRequest),
     web_url: `${context.project.webUrl}/-/merge_requests/${mergeRequest.iid}`,
     references: { short, relative: context.fromOwnProject ? short : full, full },
   };
