@@ -1,4 +1,3 @@
-import { actorOf } from '@platform/auth';
 import type { Page, PageWindow } from '@platform/db';
 import { routesOf } from '@platform/http';
 import type { Viewer } from '../access/access-sql.ts';
@@ -10,7 +9,7 @@ import type { ProjectsService } from '../projects/projects-service.ts';
 import type { ProjectTransferService } from '../projects/project-transfer-service.ts';
 import type { GroupsService } from './groups-service.ts';
 import type { GroupTransferService } from './group-transfer-service.ts';
-import { groupDetailsView } from './group-views.ts';
+import { changedGroupDetailsView } from './group-views.ts';
 import { publicGroupView } from './public-group-views.ts';
 import {
   transferGroupParams,
@@ -58,11 +57,8 @@ export const groupTransferRoutes = [
     scope: 'api',
     input: transferGroupParams,
     status: 201,
-    handle: async ({ caller, input, deps }) => {
-      const viewer = await deps.access.viewerOf(caller);
-      const group = await deps.transfers.transfer(viewer, actorOf(caller), input);
-      return groupDetailsView({ ...deps, viewer, idOrPath: group.id, withProjects: false, withCustomAttributes: false });
-    },
+    handle: async ({ caller, input, deps }) =>
+      changedGroupDetailsView(deps, caller, (viewer, actor) => deps.transfers.transfer(viewer, actor, input), { withProjects: false }),
   }),
 
   transferLocations('/api/v4/groups/:id/transfer_locations', (transfers, viewer, input, window) =>
@@ -80,10 +76,7 @@ export const groupTransferRoutes = [
     scope: 'api',
     input: transferProjectIntoGroupParams,
     status: 201,
-    handle: async ({ caller, input, deps }) => {
-      const viewer = await deps.access.viewerOf(caller);
-      const group = await deps.projectTransfers.transferIntoGroup(viewer, actorOf(caller), input);
-      return groupDetailsView({ ...deps, viewer, idOrPath: group.id, withProjects: true, withCustomAttributes: false });
-    },
+    handle: async ({ caller, input, deps }) =>
+      changedGroupDetailsView(deps, caller, (viewer, actor) => deps.projectTransfers.transferIntoGroup(viewer, actor, input)),
   }),
 ];

@@ -1,8 +1,10 @@
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import type { EventActor } from '@platform/events';
 import type { Group, Namespace } from '../access/namespace.entity.ts';
 import { fullNameOf } from '../access/namespaces-store.ts';
 import { avatarUrlView, namespaceWebUrl, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
-import { isAdmin } from '../access/access-policy.ts';
+import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import { projectView } from '../projects/project-views.ts';
 import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';
@@ -113,4 +115,16 @@ export async function groupDetailsView(options: {
     body.shared_projects = shared.map((project) => projectView(project, projectData, views));
   }
   return body;
+}
+
+/** A change the caller makes to a group, answered with the group's details: with its projects, except where `withProjects` is false (a new group has none). */
+export async function changedGroupDetailsView(
+  deps: { groups: GroupsService; projects: ProjectsService; access: AccessPolicy; views: NamespaceViewContext },
+  caller: AuthenticatedCaller,
+  change: (viewer: Viewer, actor: EventActor) => Promise<Group>,
+  options: { withProjects: boolean } = { withProjects: true },
+) {
+  const viewer = await deps.access.viewerOf(caller);
+  const group = await change(viewer, actorOf(caller));
+  return groupDetailsView({ ...deps, viewer, idOrPath: group.id, withProjects: options.withProjects, withCustomAttributes: false });
 }

@@ -2,7 +2,6 @@ import { actorOf } from '@platform/auth';
 import { InputError } from '@platform/errors';
 import { idOrPathParams, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
-import type { Viewer } from '../access/access-sql.ts';
 import type { Group } from '../access/namespace.entity.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import { PROJECT_ORDER_DEFAULTS, projectListFilter, projectOrder, type ProjectsService } from '../projects/projects-service.ts';
@@ -16,7 +15,7 @@ import { projectListViews } from '../projects/project-views.ts';
 import { groupListFilter, type GroupsService } from './groups-service.ts';
 import { GROUP_ORDERS } from './groups-store.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
-import { groupDetailsView, groupListViews } from './group-views.ts';
+import { changedGroupDetailsView, groupDetailsView, groupListViews } from './group-views.ts';
 import {
   createGroupParams,
   groupAvatarUploadParams,
@@ -38,11 +37,6 @@ interface GroupsRouteDeps {
 }
 
 const route = routesOf<GroupsRouteDeps>('identity');
-
-/** A group's details after a change; changes show its projects, except creation which has none. */
-function details(deps: GroupsRouteDeps, viewer: Viewer, idOrPath: number | string, withProjects = true) {
-  return groupDetailsView({ ...deps, viewer, idOrPath, withProjects, withCustomAttributes: false });
-}
 
 /** `order_by` and `sort` of group lists, as GitLab defaults them. */
 const groupOrder = { by: GROUP_ORDERS, default: 'name', sort: 'asc' } as const;
@@ -139,13 +133,14 @@ export const groupsRoutes = [
     scope: 'api',
     input: createGroupParams,
     status: 201,
-    handle: async ({ caller, input, deps }) => {
-      const viewer = await deps.access.viewerOf(caller);
-      const group = await deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
-        deps.groups.create(viewer, actorOf(caller), input, avatar),
-      );
-      return details(deps, viewer, group.id, false);
-    },
+    handle: async ({ caller, input, deps }) =>
+      changedGroupDetailsView(
+        deps,
+        caller,
+        async (viewer, actor) =>
+          deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) => deps.groups.create(viewer, actor, input, avatar)),
+        { withProjects: false },
+      ),
   }),
 
   route({
@@ -170,14 +165,13 @@ export const groupsRoutes = [
     access: 'user',
     scope: 'api',
     input: updateGroupParams,
-    handle: async ({ caller, input, deps }) => {
-      const viewer = await deps.access.viewerOf(caller);
-      if (input.avatar !== undefined) await deps.groups.editable(viewer, input.id);
-      const group = await deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
-        deps.groups.update(viewer, actorOf(caller), input, avatar),
-      );
-      return details(deps, viewer, group.id);
-    },
+    handle: async ({ caller, input, deps }) =>
+      changedGroupDetailsView(deps, caller, async (viewer, actor) => {
+        if (input.avatar !== undefined) await deps.groups.editable(viewer, input.id);
+        return deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
+          deps.groups.update(viewer, actor, input, avatar),
+        );
+      }),
   }),
 
   // Not in GitLab's API, but where @gitbeaker/rest's Groups.uploadAvatar sends the file (as `file`).
@@ -187,15 +181,14 @@ export const groupsRoutes = [
     access: 'user',
     scope: 'api',
     input: groupAvatarUploadParams,
-    handle: async ({ caller, input, deps }) => {
-      const viewer = await deps.access.viewerOf(caller);
-      await deps.groups.editable(viewer, input.id);
-      if (input.file === undefined) throw new InputError('file is missing');
-      const group = await deps.avatars.withChange(await deps.avatars.prepare(input.file), (avatar) =>
-        deps.groups.update(viewer, actorOf(caller), { id: input.id }, avatar),
-      );
-      return details(deps, viewer, group.id);
-    },
+    handle: async ({ caller, input, deps }) =>
+      changedGroupDetailsView(deps, caller, async (viewer, actor) => {
+        await deps.groups.editable(viewer, input.id);
+        if (input.file === undefined) throw new InputError('file is missing');
+        return deps.avatars.withChange(await deps.avatars.prepare(input.file), (avatar) =>
+          deps.groups.update(viewer, actor, { id: input.id }, avatar),
+        );
+      }),
   }),
 
   route({
@@ -218,11 +211,8 @@ export const groupsRoutes = [
     scope: 'api',
     input: shareGroupParams,
     status: 201,
-    handle: async ({ caller, input, deps }) => {
-      const viewer = await deps.access.viewerOf(caller);
-      const group = await deps.groups.share(viewer, actorOf(caller), input);
-      return details(deps, viewer, group.id);
-    },
+    handle: async ({ caller, input, deps }) =>
+      changedGroupDetailsView(deps, caller, (viewer, actor) => deps.groups.share(viewer, actor, input)),
   }),
 
   route({
