@@ -33,6 +33,7 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/project_repository_storage_moves(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository_storage_moves(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(labels|milestones)(\/|$)/, service: 'review' },
+  { pattern: /^\/api\/v4\/groups\/[^/]+\/labels(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages' },
   { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages' },

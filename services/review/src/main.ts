@@ -81,12 +81,22 @@ export function reviewService(
         protectedBranches,
       });
       const { repositories } = repositoriesFeature;
-      const mergeRequestsFeature = createMergeRequestsFeature({ em, logger, access, repositories, protectedBranches, users });
-      const { mergeRequests, deployments } = mergeRequestsFeature;
-      const labelsFeature = createLabelsFeature({ em, access });
+      const labelsFeature = createLabelsFeature({ em, access, namespaceIdsOf: (projectId) => users.namespaceIdsOf(projectId) });
       const milestonesFeature = createMilestonesFeature({ em, access });
       const { labels } = labelsFeature;
       const { milestones } = milestonesFeature;
+      const mergeRequestsFeature = createMergeRequestsFeature({
+        em,
+        logger,
+        access,
+        repositories,
+        protectedBranches,
+        users,
+        labels,
+        milestones,
+      });
+      const { mergeRequests, deployments } = mergeRequestsFeature;
+      const issuesFeature = createIssuesFeature({ em, access, labels, milestones, users, mergeRequests, repositories, settings });
       return [
         repositoriesFeature,
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
@@ -97,10 +107,10 @@ export function reviewService(
         createTimeTrackingFeature({ access, mergeRequests }),
         labelsFeature,
         milestonesFeature,
-        createIssuesFeature({ em, access, labels, milestones, users, mergeRequests, repositories, settings }),
+        issuesFeature,
         createApprovalsFeature({ em, directory, access, repositories, mergeRequests, protectedBranches, users }),
         createNotesFeature({ em, access, mergeRequests, users }),
-        createSubscriptionsFeature({ em, access, repositories, mergeRequests, users, deployments }),
+        createSubscriptionsFeature({ em, access, repositories, mergeRequests, users, deployments, labels, milestones }),
         createStorageMovesFeature({
           em,
           logger,
@@ -113,7 +123,7 @@ export function reviewService(
         }),
         applicationSettingsFeature(settings),
         createAwardEmojiFeature({ em, access, mergeRequests, users }),
-        createTodosFeature({ em, access, mergeRequests, users }),
+        createTodosFeature({ em, access, mergeRequests, users, issues: issuesFeature.issues }),
         identityAccessFeature(access),
         {
           stop: () => {

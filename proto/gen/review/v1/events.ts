@@ -128,13 +128,16 @@ export interface RepositoryStorageChanged {
   storage: string;
 }
 
-/** A project label as it is after the change; for a deletion, as it was. */
+/** A project or group label as it is after the change; for a deletion, as it was. */
 export interface LabelChanged {
+  /** 0 for a group label. */
   projectId: number;
   labelId: number;
   name: string;
   /** `#RRGGBB`. */
   color: string;
+  /** The group of a group label; 0 for a project label. */
+  groupId: number;
 }
 
 /** A project milestone as it is after the change; for a deletion, as it was. */
@@ -1795,7 +1798,7 @@ export const RepositoryStorageChanged: MessageFns<RepositoryStorageChanged> = {
 };
 
 function createBaseLabelChanged(): LabelChanged {
-  return { projectId: 0, labelId: 0, name: "", color: "" };
+  return { projectId: 0, labelId: 0, name: "", color: "", groupId: 0 };
 }
 
 export const LabelChanged: MessageFns<LabelChanged> = {
@@ -1811,6 +1814,9 @@ export const LabelChanged: MessageFns<LabelChanged> = {
     }
     if (message.color !== "") {
       writer.uint32(34).string(message.color);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(40).int64(message.groupId);
     }
     return writer;
   },
@@ -1860,6 +1866,14 @@ export const LabelChanged: MessageFns<LabelChanged> = {
             message.color = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1886,6 +1900,11 @@ export const LabelChanged: MessageFns<LabelChanged> = {
         : 0,
       name: isSet(object.name) ? globalThis.String(object.name) : "",
       color: isSet(object.color) ? globalThis.String(object.color) : "",
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
     };
   },
 
@@ -1903,6 +1922,9 @@ export const LabelChanged: MessageFns<LabelChanged> = {
     if (message.color !== "") {
       obj.color = message.color;
     }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
     return obj;
   },
 
@@ -1915,6 +1937,7 @@ export const LabelChanged: MessageFns<LabelChanged> = {
     message.labelId = object.labelId ?? 0;
     message.name = object.name ?? "";
     message.color = object.color ?? "";
+    message.groupId = object.groupId ?? 0;
     return message;
   },
 };

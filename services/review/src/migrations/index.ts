@@ -16,6 +16,7 @@ import { Migration20261124180100_award_emoji } from './Migration20261124180100_a
 import { Migration20261124180200_todos } from './Migration20261124180200_todos.ts';
 import { Migration20261124180500_issues } from './Migration20261124180500_issues.ts';
 import { Migration20261124202600_storage_move_jobs } from './Migration20261124202600_storage_move_jobs.ts';
+import { Migration20261124203900_group_labels } from './Migration20261124203900_group_labels.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -39,4 +40,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124180200_todos', class: Migration20261124180200_todos },
   { name: 'Migration20261124180500_issues', class: Migration20261124180500_issues },
   { name: 'Migration20261124202600_storage_move_jobs', class: Migration20261124202600_storage_move_jobs },
+  { name: 'Migration20261124203900_group_labels', class: Migration20261124203900_group_labels },
 ];

@@ -1,5 +1,5 @@
 import { labelBasicView } from '../labels/label-views.ts';
-import type { Label } from '../labels/label.entity.ts';
+import type { ListedLabel } from '../labels/labels-service.ts';
 import { humanDuration, taskCompletionStatus } from '../merge-requests/merge-request-text.ts';
 import type { UserSummary } from '../merge-requests/user-directory.ts';
 import { embeddedMilestoneView } from '../milestones/milestone-views.ts';
@@ -13,7 +13,7 @@ export interface IssueViewContext {
   users: Map<number, UserSummary>;
   milestones: Map<number, Milestone>;
   /** With `with_labels_details=true`: the project's labels by title, shown as objects. */
-  labelDetails?: Map<string, Label> | undefined;
+  labelDetails?: Map<string, ListedLabel> | undefined;
 }
 
 /** Every user issue views show, for one GetUsers call. */

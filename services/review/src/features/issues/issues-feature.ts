@@ -17,6 +17,10 @@ import { closingIssueIids } from './merge-request-closing.ts';
 
 export const issuesEntities = [Issue];
 
+export interface IssuesFeature extends Feature {
+  issues: IssuesService;
+}
+
 /**
  * A minimal issue tracker per project, and what merge requests do to it: `closes_issues` lists
  * the issues a merge request's closing references name, and merging it closes them.
@@ -30,7 +34,7 @@ export function createIssuesFeature(deps: {
   mergeRequests: MergeRequestsService;
   repositories: RepositoriesService;
   settings: ApplicationSettingsSource;
-}): Feature {
+}): IssuesFeature {
   const store = new PgIssueStore(deps.em);
   const issues = new IssuesService({ store, labels: deps.labels, milestones: deps.milestones });
   deps.mergeRequests.onMerged(async ({ mergeRequest, scope, caller }) => {
@@ -46,5 +50,5 @@ export function createIssuesFeature(deps: {
     settings: deps.settings,
     createdSince: (authorId, since) => issues.countCreatedSince(authorId, since),
   });
-  return { routes: [createRouter(issuesRoutes, { ...deps, issues, checkCreationRate })] };
+  return { issues, routes: [createRouter(issuesRoutes, { ...deps, issues, checkCreationRate })] };
 }

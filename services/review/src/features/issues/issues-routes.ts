@@ -75,7 +75,7 @@ async function viewsOf(
       issues.flatMap((issue) => (issue.milestoneId ? [issue.milestoneId] : [])),
     ),
     options.withLabelsDetails
-      ? deps.labels.byTitles(project.id, [...new Set(issues.flatMap((issue) => issue.labels))])
+      ? deps.labels.visibleByTitles(project.id, [...new Set(issues.flatMap((issue) => issue.labels))])
       : Promise.resolve(undefined),
   ]);
   const labelDetails = labels && new Map(labels.map((label) => [label.title, label]));

@@ -108,6 +108,10 @@ export class IssuesService {
     return this.#store.countCreatedSince(authorId, since);
   }
 
+  countOpenAssignedTo(userId: number): Promise<number> {
+    return this.#store.countOpenAssignedTo(userId);
+  }
+
   async update(projectId: number, caller: AuthenticatedCaller, iid: number, changes: IssueChanges, triage: boolean): Promise<Issue> {
     const issue = await this.get(projectId, iid);
     if (changes.title !== undefined) issue.title = changes.title;

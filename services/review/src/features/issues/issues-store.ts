@@ -44,6 +44,8 @@ export interface IssueStore {
   save(options: { issue: Issue; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
   /** Issues `authorId` created since `since`: what the creation rate limit counts. */
   countCreatedSince(authorId: number, since: Date): Promise<number>;
+  /** Open issues assigned to `userId`, in every project: what `/user_counts` shows. */
+  countOpenAssignedTo(userId: number): Promise<number>;
 }
 
 type Where = Record<string, unknown>;
@@ -147,5 +149,9 @@ export class PgIssueStore implements IssueStore {
 
   countCreatedSince(authorId: number, since: Date): Promise<number> {
     return this.#em.fork().count(Issue, { authorId, createdAt: { $gte: since } });
+  }
+
+  countOpenAssignedTo(userId: number): Promise<number> {
+    return this.#em.fork().count(Issue, { state: 'opened', assigneeIds: { $contains: [userId] } });
   }
 }

@@ -1,10 +1,10 @@
 import { renderMarkdown } from '@platform/http';
-import type { Label } from './label.entity.ts';
+import type { ListedLabel } from './labels-service.ts';
 import { textColorOf } from './label-color.ts';
 import type { LabelCounts } from './labels-store.ts';
 
 /** GitLab's `LabelBasic`: how merge requests and issues show their labels with `with_labels_details=true`. */
-export function labelBasicView(label: Label) {
+export function labelBasicView(label: Pick<ListedLabel, 'id' | 'title' | 'color' | 'description'>) {
   return {
     id: label.id,
     name: label.title,
@@ -16,7 +16,7 @@ export function labelBasicView(label: Label) {
 }
 
 /** GitLab's `ProjectLabel`, with the counts GitLab shows. */
-export function projectLabelView(label: Label, counts: LabelCounts | undefined) {
+export function projectLabelView(label: ListedLabel, counts: LabelCounts | undefined) {
   return {
     ...labelBasicView(label),
     open_issues_count: counts?.openIssues ?? 0,
@@ -24,6 +24,6 @@ export function projectLabelView(label: Label, counts: LabelCounts | undefined) 
     open_merge_requests_count: counts?.openMergeRequests ?? 0,
     subscribed: false,
     priority: label.priority,
-    is_project_label: true,
+    is_project_label: label.isProjectLabel,
   };
 }

@@ -2,19 +2,35 @@ import type { EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
+import { GroupLabel } from './group-label.entity.ts';
+import { PgGroupLabelStore } from './group-labels-store.ts';
+import { groupLabelsRoutes } from './group-labels-routes.ts';
 import { Label } from './label.entity.ts';
 import { PgLabelStore } from './labels-store.ts';
-import { LabelsService } from './labels-service.ts';
+import { GroupLabelsService, LabelsService } from './labels-service.ts';
 import { labelsRoutes } from './labels-routes.ts';
 
-export const labelsEntities = [Label];
+export const labelsEntities = [Label, GroupLabel];
 
 export interface LabelsFeature extends Feature {
   labels: LabelsService;
 }
 
-/** Project labels: what merge requests and issues are sorted by. */
-export function createLabelsFeature(deps: { em: EntityManager; access: IdentityAccess }): LabelsFeature {
-  const labels = new LabelsService({ store: new PgLabelStore(deps.em) });
-  return { labels, routes: [createRouter(labelsRoutes, { access: deps.access, labels })] };
+/** Project and group labels: what merge requests and issues are sorted by. */
+export function createLabelsFeature(deps: {
+  em: EntityManager;
+  access: IdentityAccess;
+  /** A project's namespace and its ancestors, top-level first: whose group labels the project uses. */
+  namespaceIdsOf: (projectId: number) => Promise<number[]>;
+}): LabelsFeature {
+  const groupStore = new PgGroupLabelStore(deps.em);
+  const labels = new LabelsService({ store: new PgLabelStore(deps.em), groupStore, namespaceIdsOf: deps.namespaceIdsOf });
+  const groupLabels = new GroupLabelsService({ store: groupStore });
+  return {
+    labels,
+    routes: [
+      createRouter(labelsRoutes, { access: deps.access, labels }),
+      createRouter(groupLabelsRoutes, { access: deps.access, groupLabels }),
+    ],
+  };
 }

@@ -4,8 +4,7 @@ import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { planningProject, REPORTER } from '../issues/issue-access.ts';
 import { projectLabelView } from './label-views.ts';
-import type { Label } from './label.entity.ts';
-import type { LabelsService } from './labels-service.ts';
+import { listedProjectLabel, type LabelsService, type ListedLabel } from './labels-service.ts';
 
 export interface LabelsRouteDeps {
   access: IdentityAccess;
@@ -19,7 +18,7 @@ const priorityParam = () => z.union([params.integer().pipe(z.number().int().min(
 
 const UPDATE_FIELDS = 'new_name, color, description, priority are missing, at least one parameter must be provided';
 
-async function viewsOf(deps: LabelsRouteDeps, projectId: number, labels: Label[]) {
+async function viewsOf(deps: LabelsRouteDeps, projectId: number, labels: ListedLabel[]) {
   const counts = await deps.labels.counts(
     projectId,
     labels.map((label) => label.title),
@@ -53,7 +52,11 @@ export const labelsRoutes = [
     }),
     handle: async ({ caller, input, deps, window }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
-      const { items, total } = await deps.labels.list(project.id, { search: input.search, ...window });
+      const { items, total } = await deps.labels.list(project.id, {
+        search: input.search,
+        includeAncestorGroups: input.include_ancestor_groups,
+        ...window,
+      });
       return { items: await viewsOf(deps, project.id, items), total };
     },
   }),
@@ -69,7 +72,10 @@ export const labelsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
-      const [view] = await viewsOf(deps, project.id, [await deps.labels.get(project.id, input.label_id)]);
+      const label = input.include_ancestor_groups
+        ? await deps.labels.getVisible(project.id, input.label_id)
+        : listedProjectLabel(await deps.labels.get(project.id, input.label_id));
+      const [view] = await viewsOf(deps, project.id, [label]);
       return view;
     },
   }),
@@ -89,7 +95,7 @@ export const labelsRoutes = [
     handle: async ({ caller, input, deps }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
       const created = await deps.labels.create(project.id, caller, input);
-      const [view] = await viewsOf(deps, project.id, [created]);
+      const [view] = await viewsOf(deps, project.id, [listedProjectLabel(created)]);
       return view;
     },
   }),
@@ -103,7 +109,7 @@ export const labelsRoutes = [
       const changes = changesOf(input);
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
       const updated = await deps.labels.update(project.id, caller, input.label_id, changes);
-      const [view] = await viewsOf(deps, project.id, [updated]);
+      const [view] = await viewsOf(deps, project.id, [listedProjectLabel(updated)]);
       return view;
     },
   }),
@@ -125,7 +131,7 @@ export const labelsRoutes = [
       const changes = changesOf(input);
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
       const updated = await deps.labels.update(project.id, caller, idOrTitle, changes);
-      const [view] = await viewsOf(deps, project.id, [updated]);
+      const [view] = await viewsOf(deps, project.id, [listedProjectLabel(updated)]);
       return view;
     },
   }),

@@ -1,9 +1,31 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
+import type { GroupLabel } from './group-label.entity.ts';
+import type { GroupLabelStore } from './group-labels-store.ts';
 import type { Label } from './label.entity.ts';
 import { labelColorOf } from './label-color.ts';
 import type { LabelCounts, LabelStore } from './labels-store.ts';
+
+/** A project or group label as merge requests, issues and label lists show it. */
+export interface ListedLabel {
+  id: number;
+  title: string;
+  color: string;
+  description: string | null;
+  priority: number | null;
+  isProjectLabel: boolean;
+}
+
+export function listedProjectLabel(label: Label): ListedLabel {
+  const { id, title, color } = label;
+  return { id, title, color, description: label.description ?? null, priority: label.priority ?? null, isProjectLabel: true };
+}
+
+export function listedGroupLabel(label: GroupLabel): ListedLabel {
+  const { id, title, color } = label;
+  return { id, title, color, description: label.description ?? null, priority: null, isProjectLabel: false };
+}
 
 /** The color GitLab gives a label it creates on the fly (from a merge request's or issue's `labels`). */
 export const DEFAULT_LABEL_COLOR = '#6699cc';
@@ -17,7 +39,17 @@ export interface LabelInput {
 }
 
 function labelEvent(label: Label) {
-  return { aggregateId: label.projectId, data: { projectId: label.projectId, labelId: label.id, name: label.title, color: label.color } };
+  return {
+    aggregateId: label.projectId,
+    data: { projectId: label.projectId, groupId: 0, labelId: label.id, name: label.title, color: label.color },
+  };
+}
+
+function groupLabelEvent(label: GroupLabel) {
+  return {
+    aggregateId: label.groupId,
+    data: { projectId: 0, groupId: label.groupId, labelId: label.id, name: label.title, color: label.color },
+  };
 }
 
 /** GitLab's label validations, as `{"message": {"title": [...], "color": [...]}}`. */
@@ -36,13 +68,31 @@ function validated(input: LabelInput): { title?: string; color?: string } {
 
 export class LabelsService {
   readonly #store: LabelStore;
+  readonly #groupStore: GroupLabelStore;
+  /** A project's namespace and its ancestors, top-level first: whose group labels the project uses. */
+  readonly #namespaceIdsOf: (projectId: number) => Promise<number[]>;
 
-  constructor(options: { store: LabelStore }) {
+  constructor(options: { store: LabelStore; groupStore: GroupLabelStore; namespaceIdsOf: (projectId: number) => Promise<number[]> }) {
     this.#store = options.store;
+    this.#groupStore = options.groupStore;
+    this.#namespaceIdsOf = options.namespaceIdsOf;
   }
 
-  list(projectId: number, options: { search?: string | undefined; offset: number; limit: number }) {
-    return this.#store.list(projectId, options);
+  /** The project's labels, and with `includeAncestorGroups` those of its groups, ordered by title. */
+  async list(
+    projectId: number,
+    options: { search?: string | undefined; offset: number; limit: number; includeAncestorGroups: boolean },
+  ): Promise<{ items: ListedLabel[]; total: number }> {
+    // Both lists up to the page's end, merged by title: the page is their union's.
+    const upToPage = { search: options.search, offset: 0, limit: options.offset + options.limit };
+    const [own, inherited] = await Promise.all([
+      this.#store.list(projectId, upToPage),
+      options.includeAncestorGroups ? this.#groupStore.list(await this.#namespaceIdsOf(projectId), upToPage) : { items: [], total: 0 },
+    ]);
+    const merged = [...own.items.map(listedProjectLabel), ...inherited.items.map(listedGroupLabel)].sort((a, b) =>
+      a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id,
+    );
+    return { items: merged.slice(options.offset, options.offset + options.limit), total: own.total + inherited.total };
   }
 
   async get(projectId: number, idOrTitle: string): Promise<Label> {
@@ -51,8 +101,27 @@ export class LabelsService {
     return found;
   }
 
-  byTitles(projectId: number, titles: string[]): Promise<Label[]> {
-    return this.#store.byTitles(projectId, titles);
+  /** A label of the project, or else of one of its groups. */
+  async getVisible(projectId: number, idOrTitle: string): Promise<ListedLabel> {
+    const own = await this.#store.find(projectId, idOrTitle);
+    if (own) return listedProjectLabel(own);
+    const inherited = await this.#groupStore.find(await this.#namespaceIdsOf(projectId), idOrTitle);
+    if (!inherited) throw new NotFoundError('Label');
+    return listedGroupLabel(inherited);
+  }
+
+  /** The labels of these titles the project sees: its own, else its nearest group's. */
+  async visibleByTitles(projectId: number, titles: string[]): Promise<ListedLabel[]> {
+    const own = await this.#store.byTitles(projectId, titles);
+    const ownTitles = new Set(own.map((label) => label.title));
+    const rest = titles.filter((title) => !ownTitles.has(title));
+    const namespaceIds = rest.length > 0 ? await this.#namespaceIdsOf(projectId) : [];
+    const nearestFirst = (await this.#groupStore.byTitles(namespaceIds, rest)).sort(
+      (a, b) => namespaceIds.indexOf(b.groupId) - namespaceIds.indexOf(a.groupId),
+    );
+    const inherited = new Map<string, GroupLabel>();
+    for (const label of nearestFirst) if (!inherited.has(label.title)) inherited.set(label.title, label);
+    return [...own.map(listedProjectLabel), ...[...inherited.values()].map(listedGroupLabel)];
   }
 
   counts(projectId: number, titles: string[]): Promise<Map<string, LabelCounts>> {
@@ -95,16 +164,80 @@ export class LabelsService {
     await this.#store.delete({ label, event: reviewEvents.labelDeleted.event(labelEvent(label)), actor: actorOf(caller) });
   }
 
-  /** Creates the titles the project lacks, as GitLab does for `labels` of merge requests and issues; answers them all, valid or not. */
+  /**
+   * Creates the titles neither the project nor its groups have, as GitLab does for `labels` of
+   * merge requests and issues; answers them all, valid or not.
+   */
   async ensure(projectId: number, caller: AuthenticatedCaller, titles: string[]): Promise<string[]> {
     const wanted = [...new Set(titles.map((title) => title.trim()).filter((title) => title !== ''))];
+    if (wanted.length === 0) return wanted;
+    const inherited = new Set((await this.#groupStore.byTitles(await this.#namespaceIdsOf(projectId), wanted)).map((label) => label.title));
     await this.#store.ensure({
       projectId,
-      titles: wanted,
+      titles: wanted.filter((title) => !inherited.has(title)),
       color: DEFAULT_LABEL_COLOR,
       event: (created) => reviewEvents.labelCreated.event(labelEvent(created)),
       actor: actorOf(caller),
     });
     return wanted;
+  }
+}
+
+/** A group's labels: GitLab's `/groups/:id/labels`. */
+export class GroupLabelsService {
+  readonly #store: GroupLabelStore;
+
+  constructor(options: { store: GroupLabelStore }) {
+    this.#store = options.store;
+  }
+
+  /** The group's labels, and with `ancestorIds` (top-level first) those of its ancestors. */
+  list(groupIds: number[], options: { search?: string | undefined; offset: number; limit: number }) {
+    return this.#store.list(groupIds, options);
+  }
+
+  async get(groupId: number, idOrTitle: string): Promise<GroupLabel> {
+    const found = await this.#store.find([groupId], idOrTitle);
+    if (!found) throw new NotFoundError('Label');
+    return found;
+  }
+
+  async create(groupId: number, caller: AuthenticatedCaller, input: LabelInput & { name: string; color: string }): Promise<GroupLabel> {
+    const { title, color } = validated(input);
+    const now = new Date();
+    return this.#store.create({
+      label: {
+        groupId,
+        title: title ?? '',
+        color: color ?? DEFAULT_LABEL_COLOR,
+        description: input.description ?? null,
+        createdAt: now,
+        updatedAt: now,
+      },
+      event: (created) => reviewEvents.labelCreated.event(groupLabelEvent(created)),
+      actor: actorOf(caller),
+    });
+  }
+
+  async update(groupId: number, caller: AuthenticatedCaller, idOrTitle: string, input: LabelInput): Promise<GroupLabel> {
+    const label = await this.get(groupId, idOrTitle);
+    const { title, color } = validated(input);
+    const previousTitle = label.title;
+    if (title !== undefined) label.title = title;
+    if (color !== undefined) label.color = color;
+    if (input.description !== undefined) label.description = input.description;
+    label.updatedAt = new Date();
+    await this.#store.update({
+      label,
+      previousTitle,
+      event: reviewEvents.labelUpdated.event(groupLabelEvent(label)),
+      actor: actorOf(caller),
+    });
+    return label;
+  }
+
+  async delete(groupId: number, caller: AuthenticatedCaller, idOrTitle: string): Promise<void> {
+    const label = await this.get(groupId, idOrTitle);
+    await this.#store.delete({ label, event: reviewEvents.labelDeleted.event(groupLabelEvent(label)), actor: actorOf(caller) });
   }
 }

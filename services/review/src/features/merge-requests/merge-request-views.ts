@@ -1,4 +1,7 @@
 import type { MergeMethod } from '@platform/identity-client';
+import { labelBasicView } from '../labels/label-views.ts';
+import type { ListedLabel } from '../labels/labels-service.ts';
+import { embeddedMilestoneView, milestoneView } from '../milestones/milestone-views.ts';
 import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
 import { humanDuration, taskCompletionStatus } from './merge-request-text.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
@@ -21,6 +24,8 @@ export interface ViewContext {
   fromOwnProject: boolean;
   /** Notes and reactions counted, by merge request id. */
   facts: Map<number, MergeRequestFacts>;
+  /** With `with_labels_details=true`: the labels the project sees, by title, shown as objects. */
+  labelDetails?: Map<string, ListedLabel> | undefined;
 }
 
 function userOf(users: Map<number, UserSummary>, id: number | null | undefined): UserSummary | null {
@@ -97,10 +102,11 @@ export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContex
     reviewers,
     source_project_id: mergeRequest.sourceProjectId,
     target_project_id: mergeRequest.projectId,
-    labels: mergeRequest.labels,
+    labels: labelsView(mergeRequest.labels, context.labelDetails),
     draft: mergeRequest.draft,
     work_in_progress: mergeRequest.draft,
-    milestone: null,
+    // Lists embed GitLab's milestone without `expired` and `web_url` (merge_requests.json).
+    milestone: facts?.milestone ? embeddedMilestoneView(facts.milestone) : null,
     merge_when_pipeline_succeeds: false,
     merge_status: mergeRequest.mergeStatus,
     detailed_merge_status: detailedMergeStatus(mergeRequest, context.project.mergeMethod),
@@ -125,6 +131,15 @@ export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContex
   };
 }
 
+/** Label titles, or with details GitLab's `LabelBasic` of each label the project still has. */
+function labelsView(titles: string[], details: Map<string, ListedLabel> | undefined) {
+  if (!details) return titles;
+  return titles.flatMap((title) => {
+    const label = details.get(title);
+    return label ? [labelBasicView(label)] : [];
+  });
+}
+
 /** GitLab's `detailed_merge_status`, from what this platform knows of a merge request. */
 function detailedMergeStatus(mergeRequest: MergeRequest, mergeMethod: MergeMethod): string {
   if (mergeRequest.state !== 'opened') return 'not_open';
@@ -147,8 +162,10 @@ export function mergeRequestDetailView(
   },
 ) {
   const view = mergeRequestView(mergeRequest, context);
+  const milestone = context.facts.get(mergeRequest.id)?.milestone;
   return {
     ...view,
+    milestone: milestone ? milestoneView(milestone, context.project) : null,
     detailed_merge_status: view.detailed_merge_status === 'mergeable' && !context.approved ? 'not_approved' : view.detailed_merge_status,
     subscribed: context.facts.get(mergeRequest.id)?.subscribed ?? false,
     changes_count: context.latest ? String(context.latest.filesCount) : '0',

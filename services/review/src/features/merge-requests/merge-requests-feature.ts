@@ -7,6 +7,8 @@ import { deploymentEventHandlers } from '../deployments/deployment-events.ts';
 import { forkEventHandlers } from './fork-events.ts';
 import { MergeRequestDeployment } from '../deployments/merge-request-deployment.entity.ts';
 import { PgMergeRequestDeploymentStore } from '../deployments/merge-request-deployments-store.ts';
+import type { LabelsService } from '../labels/labels-service.ts';
+import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
@@ -35,6 +37,8 @@ export function createMergeRequestsFeature(deps: {
   repositories: RepositoriesService;
   protectedBranches: ProtectedBranchesService;
   users: UserDirectory;
+  labels: LabelsService;
+  milestones: MilestonesService;
 }): MergeRequestsFeature {
   const { repositories, logger } = deps;
   const mergeRequests = new MergeRequestsService({
@@ -44,8 +48,12 @@ export function createMergeRequestsFeature(deps: {
     logger,
   });
   repositories.onRefsChanged(({ projectId, changes }) => mergeRequests.onRefsChanged(projectId, changes));
+  const { labels, milestones } = deps;
+  mergeRequests.addFactsSource(
+    async (items) => new Map([...(await milestones.carriedBy(items))].map(([id, milestone]) => [id, { milestone }])),
+  );
   const deployments = new PgMergeRequestDeploymentStore(deps.em);
-  const routeDeps = { access: deps.access, repositories, mergeRequests, users: deps.users, deployments };
+  const routeDeps = { access: deps.access, repositories, mergeRequests, users: deps.users, deployments, labels, milestones };
   return {
     mergeRequests,
     deployments,

@@ -4,6 +4,8 @@ import { ForbiddenError, InputError, NotFoundError } from '@platform/errors';
 import { HttpStatusError, pageParams, pageShape, params, routesOf, type PageRequest } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { commitView } from '../commits/commit-views.ts';
+import type { LabelsService, ListedLabel } from '../labels/labels-service.ts';
+import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { DEVELOPER, mayPushCode, mayReadCode } from '../repositories/repository-access.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
@@ -35,6 +37,8 @@ export interface MergeRequestsRouteDeps {
   mergeRequests: MergeRequestsService;
   users: UserDirectory;
   deployments: PgMergeRequestDeploymentStore;
+  labels: LabelsService;
+  milestones: MilestonesService;
 }
 
 const route = routesOf<MergeRequestsRouteDeps>('review');
@@ -158,8 +162,12 @@ function labelsPresence(labels: string | undefined): Presence<string[]> | undefi
   return { kind: 'is', value: names };
 }
 
-/** No list matches: a filter on something this platform never records for merge requests (milestones). */
-const NOTHING: MergeRequestFilter = { iids: [] };
+/** `milestone=None|Any|<title>`: a title names each project's milestone of that title. */
+async function milestonePresence(deps: MergeRequestsRouteDeps, milestone: string): Promise<Presence<number[]>> {
+  if (/^none$/i.test(milestone)) return { kind: 'none' };
+  if (/^any$/i.test(milestone)) return { kind: 'any' };
+  return { kind: 'is', value: await deps.milestones.idsByTitle(milestone) };
+}
 
 /** The filter a list's parameters ask for; usernames are resolved among the users merge requests name. */
 export async function filterOf(
@@ -230,9 +238,13 @@ export async function filterOf(
   if (input.created_before) filter.createdBefore = input.created_before;
   if (input.updated_after) filter.updatedAfter = input.updated_after;
   if (input.updated_before) filter.updatedBefore = input.updated_before;
-  // Merge requests carry no milestone yet: a filter asking for one matches none.
-  if (input.milestone !== undefined && !/^none$/i.test(input.milestone)) return { ...filter, ...NOTHING };
-  if (input.not?.milestone !== undefined && /^none$/i.test(input.not.milestone)) return { ...filter, ...NOTHING };
+  if (input.milestone !== undefined) filter.milestone = await milestonePresence(deps, input.milestone);
+  if (input.not?.milestone !== undefined) {
+    // Not none is any, not any is none, not a title leaves out that title's milestones.
+    const negated = await milestonePresence(deps, input.not.milestone);
+    if (negated.kind === 'is') filter.notMilestoneIds = negated.value;
+    else filter.milestone = { kind: negated.kind === 'none' ? 'any' : 'none' };
+  }
   if (input.environment !== undefined || input.deployed_after !== undefined || input.deployed_before !== undefined) {
     const deployed = await deps.deployments.mergeRequestIds({
       environment: input.environment,
@@ -276,14 +288,37 @@ export async function listPage(options: {
     simple ? new Map() : deps.users.users(userIdsOf(items), options.caller),
     simple ? new Map() : deps.mergeRequests.facts(items, options.caller.userId),
   ]);
+  const labelDetails = input.with_labels_details && !simple ? await labelDetailsOf(deps, items) : undefined;
   const views = [];
   for (const mergeRequest of items) {
     const project = await options.projectOf(mergeRequest.projectId);
     if (!project) continue;
-    const context = { project, users, fromOwnProject: options.fromOwnProject, facts };
+    const context = {
+      project,
+      users,
+      fromOwnProject: options.fromOwnProject,
+      facts,
+      labelDetails: labelDetails?.get(mergeRequest.projectId),
+    };
     views.push(input.view === 'simple' ? simpleMergeRequestView(mergeRequest, context) : mergeRequestView(mergeRequest, context));
   }
   return { items: views, total };
+}
+
+/** The labels `mergeRequests` carry, by project and title: `with_labels_details=true` shows them as objects. */
+async function labelDetailsOf(deps: MergeRequestsRouteDeps, mergeRequests: MergeRequest[]): Promise<Map<number, Map<string, ListedLabel>>> {
+  const titlesByProject = new Map<number, Set<string>>();
+  for (const mergeRequest of mergeRequests) {
+    const titles = titlesByProject.get(mergeRequest.projectId) ?? new Set();
+    for (const title of mergeRequest.labels) titles.add(title);
+    titlesByProject.set(mergeRequest.projectId, titles);
+  }
+  const details = new Map<number, Map<string, ListedLabel>>();
+  for (const [projectId, titles] of titlesByProject) {
+    const labels = await deps.labels.visibleByTitles(projectId, [...titles]);
+    details.set(projectId, new Map(labels.map((label) => [label.title, label])));
+  }
+  return details;
 }
 
 /** Sees each project once per request: whether the caller may read its merge requests. */
@@ -334,6 +369,8 @@ export async function detail(
 }
 
 const userIds = () => params.integerList(100);
+/** 0 or null: no milestone, as GitLab takes it. */
+const milestoneIdParam = () => z.union([params.integer(), z.null(), z.literal('').transform(() => null)]);
 /** GitLab's deprecated per-merge-request approvals count. */
 const approvalsBeforeMerge = () => params.integer().pipe(z.number().int().min(0).max(100));
 const labelList = () => params.stringList(100);
@@ -356,7 +393,7 @@ export const mergeRequestsRoutes = [
       assignee_ids: userIds().optional(),
       reviewer_ids: userIds().optional(),
       labels: labelList().optional(),
-      milestone_id: params.integer().optional(),
+      milestone_id: milestoneIdParam().optional(),
       remove_source_branch: params.boolean().default(false),
       squash: params.boolean().default(false),
       allow_collaboration: params.boolean().default(false),
@@ -368,7 +405,10 @@ export const mergeRequestsRoutes = [
       // GitLab's `create_merge_request_from`: developers of the source project (a fork's, for a fork).
       const source = await scopeOf(deps, caller, input.id, DEVELOPER);
       const scope = await targetScopeOf(deps, caller, source, input.target_project_id);
-      if (input.milestone_id !== undefined) throw new NotFoundError('Milestone');
+      // The merge request's milestone and labels are the target project's.
+      const milestoneId = (await deps.milestones.given(scope.project.id, input.milestone_id)) ?? null;
+      // Titles the project lacks become its labels, as GitLab creates them.
+      const labels = await deps.labels.ensure(scope.project.id, caller, input.labels ?? []);
       const created = await answered(
         deps.mergeRequests.create(scope, caller, {
           targetNamespaceIds: await deps.users.namespaceIdsOf(scope.project.id),
@@ -379,7 +419,8 @@ export const mergeRequestsRoutes = [
           description: input.description ?? '',
           assigneeIds: input.assignee_ids ?? (input.assignee_id === undefined || input.assignee_id === 0 ? [] : [input.assignee_id]),
           reviewerIds: input.reviewer_ids ?? [],
-          labels: input.labels ?? [],
+          labels,
+          milestoneId,
           removeSourceBranch: input.remove_source_branch,
           squash: input.squash,
           allowCollaboration: input.allow_collaboration || (input.allow_maintainer_to_push ?? false),
@@ -512,7 +553,7 @@ export const mergeRequestsRoutes = [
       squash: params.boolean().optional(),
       discussion_locked: params.boolean().optional(),
       allow_collaboration: params.boolean().optional(),
-      milestone_id: params.integer().optional(),
+      milestone_id: milestoneIdParam().optional(),
       approvals_before_merge: approvalsBeforeMerge().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
@@ -522,12 +563,16 @@ export const mergeRequestsRoutes = [
         const existing = await deps.mergeRequests.find(scope.project.id, input.merge_request_iid);
         if (existing?.authorId !== caller.userId) throw new ForbiddenError();
       }
-      if (input.milestone_id !== undefined && input.milestone_id !== 0) throw new NotFoundError('Milestone');
-      const { id: _id, merge_request_iid: _iid, milestone_id: _milestone, ...given } = input;
+      const { id: _id, merge_request_iid: _iid, ...given } = input;
       if (Object.values(given).every((value) => value === undefined))
         throw new InputError(
-          'title, description, target_branch, state_event, assignee_id, assignee_ids, reviewer_ids, labels, add_labels, remove_labels, remove_source_branch, squash, discussion_locked, allow_collaboration are missing, at least one parameter must be provided',
+          'title, description, target_branch, state_event, assignee_id, assignee_ids, reviewer_ids, labels, add_labels, remove_labels, milestone_id, remove_source_branch, squash, discussion_locked, allow_collaboration are missing, at least one parameter must be provided',
         );
+      // An unknown merge request is 404 before any label is created for it.
+      await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
+      const milestoneId = await deps.milestones.given(scope.project.id, input.milestone_id);
+      const ensured = async (titles: string[] | undefined) =>
+        titles === undefined ? undefined : deps.labels.ensure(scope.project.id, caller, titles);
       const assigneeIds =
         input.assignee_ids ?? (input.assignee_id === undefined ? undefined : input.assignee_id === 0 ? [] : [input.assignee_id]);
       const updated = await answered(
@@ -538,9 +583,10 @@ export const mergeRequestsRoutes = [
           stateEvent: input.state_event,
           assigneeIds,
           reviewerIds: input.reviewer_ids,
-          labels: input.labels,
-          addLabels: input.add_labels,
+          labels: await ensured(input.labels),
+          addLabels: await ensured(input.add_labels),
           removeLabels: input.remove_labels,
+          milestoneId,
           removeSourceBranch: input.remove_source_branch,
           squash: input.squash,
           discussionLocked: input.discussion_locked,

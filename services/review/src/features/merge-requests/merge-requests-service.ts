@@ -12,6 +12,7 @@ import type { ProtectedBranchesService } from '../protected-branches/protected-b
 import { isDraftTitle } from './merge-request-text.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
 import type { MergeRequestFilter, MergeRequestOrder, MergeRequestStore } from './merge-requests-store.ts';
+import type { Milestone } from '../milestones/milestone.entity.ts';
 
 /** A refusal GitLab answers with its own status and body (405, 406, 409, 422). */
 export class MergeRequestRefusal extends DomainError {
@@ -43,6 +44,8 @@ export interface NewMergeRequestInput {
   assigneeIds: number[];
   reviewerIds: number[];
   labels: string[];
+  /** A milestone of the project, already checked; null for none. */
+  milestoneId: number | null;
   removeSourceBranch: boolean;
   squash: boolean;
   allowCollaboration: boolean;
@@ -59,6 +62,8 @@ export interface MergeRequestChanges {
   labels?: string[] | undefined;
   addLabels?: string[] | undefined;
   removeLabels?: string[] | undefined;
+  /** A milestone of the project, already checked; null removes it. */
+  milestoneId?: number | null | undefined;
   removeSourceBranch?: boolean | undefined;
   squash?: boolean | undefined;
   discussionLocked?: boolean | undefined;
@@ -148,9 +153,10 @@ export interface MergeRequestFacts {
   downvotes: number;
   /** Whether the user the views are for is subscribed. */
   subscribed: boolean;
+  milestone: Milestone | null;
 }
 
-const NO_FACTS: MergeRequestFacts = { userNotesCount: 0, upvotes: 0, downvotes: 0, subscribed: false };
+const NO_FACTS: MergeRequestFacts = { userNotesCount: 0, upvotes: 0, downvotes: 0, subscribed: false, milestone: null };
 
 /** The merge requests `userId` reacted to with the emoji `name`, or with any emoji. */
 export type ReactionLookup = (reaction: { userId: number; name?: string | undefined }) => Promise<number[]>;
@@ -294,7 +300,7 @@ export class MergeRequestsService {
         assigneeIds: input.assigneeIds,
         reviewerIds: input.reviewerIds,
         labels: input.labels,
-        milestoneId: null,
+        milestoneId: input.milestoneId,
         squash: input.squash,
         forceRemoveSourceBranch: input.removeSourceBranch,
         // GitLab's `allow_collaboration` is about maintainers of the target pushing to a fork's branch.
@@ -387,6 +393,7 @@ export class MergeRequestsService {
     if (changes.labels !== undefined) mergeRequest.labels = [...new Set(changes.labels)];
     if (changes.addLabels) mergeRequest.labels = [...new Set([...mergeRequest.labels, ...changes.addLabels])];
     if (changes.removeLabels) mergeRequest.labels = mergeRequest.labels.filter((label) => !changes.removeLabels?.includes(label));
+    if (changes.milestoneId !== undefined) mergeRequest.milestoneId = changes.milestoneId;
     if (changes.removeSourceBranch !== undefined) mergeRequest.forceRemoveSourceBranch = changes.removeSourceBranch;
     if (changes.squash !== undefined) mergeRequest.squash = changes.squash;
     if (changes.discussionLocked !== undefined) mergeRequest.discussionLocked = changes.discussionLocked;

@@ -28,7 +28,10 @@ export interface MergeRequestFilter {
   involvedUserId?: number;
   labels?: Presence<string[]>;
   notLabels?: string[];
-  milestone?: Presence<number>;
+  /** Milestones by id: a title names one milestone per project. */
+  milestone?: Presence<number[]>;
+  /** Merge requests without any of these milestones (those without a milestone included). */
+  notMilestoneIds?: number[];
   sourceBranch?: string;
   targetBranch?: string;
   search?: { text: string; inTitle: boolean; inDescription: boolean };
@@ -133,7 +136,9 @@ export function whereOf(filter: MergeRequestFilter): Where {
   if (filter.notLabels?.length) all.push({ $not: { labels: { $overlap: filter.notLabels } } });
   if (filter.milestone?.kind === 'none') all.push({ milestoneId: null });
   if (filter.milestone?.kind === 'any') all.push({ milestoneId: { $ne: null } });
-  if (filter.milestone?.kind === 'is') all.push({ milestoneId: filter.milestone.value });
+  // 0 is no milestone's id: an empty list matches nothing.
+  if (filter.milestone?.kind === 'is') all.push({ milestoneId: { $in: [0, ...filter.milestone.value] } });
+  if (filter.notMilestoneIds) all.push({ $or: [{ milestoneId: null }, { milestoneId: { $nin: filter.notMilestoneIds } }] });
   if (filter.sourceBranch !== undefined) all.push({ sourceBranch: filter.sourceBranch });
   if (filter.targetBranch !== undefined) all.push({ targetBranch: filter.targetBranch });
   if (filter.search) {

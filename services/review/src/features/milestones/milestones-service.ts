@@ -64,6 +64,32 @@ export class MilestonesService {
     return this.#store.byTitle(projectId, title);
   }
 
+  /** The ids of the milestones of that title, one per project that has one: what a `milestone` list filter matches. */
+  idsByTitle(title: string): Promise<number[]> {
+    return this.#store.idsByTitle(title);
+  }
+
+  /** The milestone each of `items` (merge requests, issues) carries, by item id. */
+  async carriedBy(
+    items: Array<{ id: number; projectId: number; milestoneId?: number | null | undefined }>,
+  ): Promise<Map<number, Milestone>> {
+    const milestones = await this.#store.byIds(items.flatMap((item) => (item.milestoneId ? [item.milestoneId] : [])));
+    const byId = new Map(milestones.map((milestone) => [milestone.id, milestone]));
+    const carried = new Map<number, Milestone>();
+    for (const item of items) {
+      const milestone = item.milestoneId ? byId.get(item.milestoneId) : undefined;
+      if (milestone?.projectId === item.projectId) carried.set(item.id, milestone);
+    }
+    return carried;
+  }
+
+  /** A milestone id of the project as given to a merge request: 0 or null is none, an unknown one 404. */
+  async given(projectId: number, milestoneId: number | null | undefined): Promise<number | null | undefined> {
+    if (milestoneId === undefined) return undefined;
+    if (milestoneId === null || milestoneId === 0) return null;
+    return (await this.get(projectId, milestoneId)).id;
+  }
+
   async create(projectId: number, caller: AuthenticatedCaller, input: MilestoneInput & { title: string }): Promise<Milestone> {
     const now = new Date();
     const milestone = {

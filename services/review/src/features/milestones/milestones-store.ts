@@ -30,6 +30,8 @@ export interface MilestoneStore {
   find(projectId: number, id: number): Promise<Milestone | null>;
   byIds(ids: number[]): Promise<Milestone[]>;
   byTitle(projectId: number, title: string): Promise<Milestone | null>;
+  /** The ids of every project's milestones of that title. */
+  idsByTitle(title: string): Promise<number[]>;
   /** Adds the milestone with the project's next iid; a taken title is GitLab's validation error. */
   create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }): Promise<Milestone>;
   update(options: { milestone: Milestone; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
@@ -90,6 +92,11 @@ export class PgMilestoneStore implements MilestoneStore {
 
   byTitle(projectId: number, title: string): Promise<Milestone | null> {
     return this.#em.fork().findOne(Milestone, { projectId, title });
+  }
+
+  async idsByTitle(title: string): Promise<number[]> {
+    const found = await this.#em.fork().find(Milestone, { title }, { fields: ['id'] });
+    return found.map((milestone) => milestone.id);
   }
 
   async create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }) {

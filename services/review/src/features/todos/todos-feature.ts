@@ -2,6 +2,7 @@ import type { EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
+import type { IssuesService } from '../issues/issues-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import type { UserDirectory } from '../merge-requests/user-directory.ts';
 import { todosEntities } from './todo.entity.ts';
@@ -18,13 +19,14 @@ export function createTodosFeature(deps: {
   access: IdentityAccess;
   mergeRequests: MergeRequestsService;
   users: UserDirectory;
+  issues: IssuesService;
 }): Feature {
   const todos = new TodosService({ store: new PgTodoStore(deps.em) });
-  const { em: _em, ...routeDeps } = deps;
+  const { em: _em, issues, ...routeDeps } = deps;
   return {
     routes: [
       createRouter(todosRoutes, { ...routeDeps, todos }),
-      createRouter(userCountsRoutes, { mergeRequests: deps.mergeRequests, todos }),
+      createRouter(userCountsRoutes, { mergeRequests: deps.mergeRequests, todos, issues }),
     ],
   };
 }
