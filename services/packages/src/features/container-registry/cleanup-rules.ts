@@ -2,6 +2,11 @@
  * GitLab's bulk tag deletion rules, as arithmetic over a repository's tags: the delete regex
  * selects, the keep regex spares, `latest` always stays, the `keep_n` newest of the selected stay,
  * and with `older_than` only older ones go. Regexes are RE2, matched against the whole name.
+ *
+ * RE2 comes from `re2js`, a pure-JavaScript port of RE2 with its syntax and guarantees (linear
+ * time, no backreferences or lookarounds), rather than the native `re2` binding: that one cannot
+ * be built for Node 24 where installs have no access to GitHub or nodejs.org (its install script
+ * downloads a prebuilt binary or node-gyp headers from there).
  */
 import { RE2JS } from 're2js';
 

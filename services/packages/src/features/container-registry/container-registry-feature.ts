@@ -1,6 +1,7 @@
 import { createRouter } from '@platform/http';
 import type { EntityManager } from '@platform/db';
-import type { IdentityAccess } from '@platform/identity-client';
+import { onEvent } from '@platform/events';
+import { identityEvents, type IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { handleJob, type Feature } from '@platform/service';
 import type { PackagesConfig } from '../../config.ts';
@@ -17,7 +18,8 @@ export { containerRegistryEntities } from './container-registry.entity.ts';
 
 /**
  * The container registry: tokens for the Distribution registry, its notifications, GitLab's API
- * over the repositories and tags, and the background deletions.
+ * over the repositories and tags, and the background deletions (a deleted project's repositories
+ * included).
  */
 export function createContainerRegistryFeature(deps: {
   em: EntityManager;
@@ -46,6 +48,11 @@ export function createContainerRegistryFeature(deps: {
     streamingRoutes: [
       jwtAuthRoutes({ access: deps.access, tokens, registry, service: config.REGISTRY_SERVICE }),
       registryNotificationRoutes({ registry, secret: config.REGISTRY_NOTIFICATION_SECRET, logger: deps.logger }),
+    ],
+    consumes: [
+      onEvent(identityEvents.projectDeleted, async ({ project }, envelope) => {
+        if (project) await registry.removeProject(project.id, envelope.actor);
+      }),
     ],
     jobs: [
       handleJob(cleanupTagsJob, (job) => registry.cleanupTags(job)),

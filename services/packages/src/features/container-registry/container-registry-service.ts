@@ -151,6 +151,16 @@ export class ContainerRegistryService {
     return this.#store.scheduleDeletion(repository.id, actorOf(caller));
   }
 
+  /**
+   * A deleted project's repositories go with it, in the background: their tags are deleted in the
+   * registry, then their records; a registry that is down only delays that.
+   */
+  async removeProject(projectId: number, actor: EventActor | null): Promise<void> {
+    const scheduled = await this.#store.scheduleProjectDeletion(projectId, actor);
+    if (scheduled > 0)
+      this.#logger.info({ projectId, repositories: scheduled }, "deleted project's container repositories scheduled for deletion");
+  }
+
   /** Carries out a bulk tag deletion (`cleanupTagsJob`); throws to have it retried. */
   async cleanupTags(job: { repositoryId: number; rules: CleanupRules; actor: EventActor | null }): Promise<void> {
     const repository = await this.#store.repository(job.repositoryId);

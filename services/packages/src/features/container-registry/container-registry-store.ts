@@ -117,6 +117,22 @@ export class PgContainerRegistryStore {
     });
   }
 
+  /**
+   * A deleted project's repositories: each not yet scheduled is marked and gets a deletion job, in
+   * one transaction; one already scheduled is left to its job (the event may come more than once).
+   */
+  async scheduleProjectDeletion(projectId: number, actor: EventActor | null): Promise<number> {
+    return this.#em.fork().transactional(async (em) => {
+      const scheduled = await em.execute<Array<{ id: string }>>(
+        `update container_repositories set status = 'delete_scheduled'
+         where project_id = ? and status is distinct from 'delete_scheduled' returning id`,
+        [projectId],
+      );
+      for (const { id } of scheduled) enqueueJob(em, deleteRepositoryJob, { repositoryId: Number(id), actor });
+      return scheduled.length;
+    });
+  }
+
   async deleteRepository(id: number): Promise<void> {
     await this.#em.fork().nativeDelete(ContainerRepository, { id });
   }
