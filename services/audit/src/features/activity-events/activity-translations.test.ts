@@ -168,7 +168,7 @@ describe('activity of domain events', () => {
     ).toBeUndefined();
   });
 
-  it('records a project created by a user, and nothing done by the system or by package events', () => {
+  it('records a project created by a user, and nothing done by the system or by package and container registry events', () => {
     const project = {
       id: 7,
       name: 'App',
@@ -192,6 +192,9 @@ describe('activity of domain events', () => {
       }),
     );
     expect(activityOf(published)).toBeUndefined();
+    const tag = { projectId: 7, repositoryId: 2, repositoryPath: 'acme/app', tag: 'v1', digest: 'sha256:0', projectPath: 'acme/app' };
+    expect(activityOf(envelope(packagesEvents.containerTagPushed.event({ aggregateId: 7, data: tag })))).toBeUndefined();
+    expect(activityOf(envelope(packagesEvents.containerTagDeleted.event({ aggregateId: 7, data: tag })))).toBeUndefined();
   });
 
   it('records a comment on a merge request as commented on its Note, with the note, and no system note', () => {

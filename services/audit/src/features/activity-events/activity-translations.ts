@@ -143,7 +143,9 @@ function milestoneEvent(action: Action) {
  * The domain events that are activity in GitLab's sense: a project created, a user joining or
  * leaving a project, pushes, merge requests opened, closed, reopened and merged, comments, issues opened,
  * closed and reopened, and milestones created, closed, reopened and destroyed. Changes made
- * by the system (no actor) are not anybody's activity. Package events have none, as in GitLab.
+ * by the system (no actor) are not anybody's activity. Package events and container registry
+ * tag pushes and deletions have none, as in GitLab: its events (`GET /events`) have no target type
+ * for them and it records no contribution for them; they are audit events only.
  */
 export const activityTranslations: ActivityTranslation[] = [
   onEvent(identityEvents.projectCreated, (data, event) =>
