@@ -2,15 +2,17 @@
  * The container registry end to end: the Distribution registry (Debian's `docker-registry`)
  * authorised by the platform's `/jwt/auth`, skopeo pushing and pulling hand-made OCI images with
  * personal access tokens, GitLab's permissions (developers push, reporters pull, anonymous
- * callers pull public projects' images).
+ * callers pull public projects' images); projects whose images are tagged keep their paths, and a
+ * deleted project's images go from the registry.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import request from 'supertest';
-import type { RunningPlatform } from '@platform/devstack';
-import { waitFor } from '@platform/testing';
+import { databaseUrlFor, type RunningPlatform } from '@platform/devstack';
+import { testEnvironment, waitFor } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
 import { buildImage, skopeoCopy, type BuiltImage } from './oci-images.ts';
 
@@ -389,4 +391,121 @@ describe('the container registry with skopeo', () => {
     });
     expect(await registryTags(`${privateProject.path}/rules-b`, developer)).toEqual([]);
   }, 120_000);
+});
+
+describe("a project's container registry and the project's path", () => {
+  let ferry: { id: number };
+  let fleet: { id: number };
+  let boats: { id: number };
+  let harbour: { id: number };
+  let ferryDeveloper: string;
+
+  const createGroup = async (attributes: Record<string, unknown>) => {
+    const created = await gateway.post('/api/v4/groups').set(asRoot).send(attributes);
+    expect(created.status).toBe(201);
+    return { id: created.body.id as number };
+  };
+
+  async function pushTo(name: string, tag: string) {
+    const pushed = await skopeoCopy(image(`${name.replace(/\//g, '-')}-${tag}`, 1).reference, `docker://${registryHost}/${name}:${tag}`, {
+      destinationCredentials: ferryDeveloper,
+    });
+    // skopeo's output, when it failed, says why.
+    expect(pushed.code === 0 ? 0 : pushed.output).toBe(0);
+  }
+
+  async function ferryRepository(): Promise<{ id: number; tags_count: number; path: string }> {
+    const list = await gateway.get(`/api/v4/projects/${ferry.id}/registry/repositories`).query({ tags_count: true }).set(asRoot);
+    expect(list.status).toBe(200);
+    const [repository] = (list.body as Array<{ id: number; tags_count: number; path: string }>).filter((entry) => entry.tags_count > 0);
+    if (!repository) throw new Error(`no tagged repository yet: ${JSON.stringify(list.body)}`);
+    return repository;
+  }
+
+  it('refuses to transfer or rename a project, or a group above it, while its images are tagged', async () => {
+    fleet = await createGroup({ name: 'Fleet', path: 'fleet', visibility: 'public' });
+    boats = await createGroup({ name: 'Boats', path: 'boats', parent_id: fleet.id, visibility: 'public' });
+    harbour = await createGroup({ name: 'Harbour', path: 'harbour', visibility: 'public' });
+    const created = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Ferry', path: 'ferry', namespace_id: boats.id });
+    expect(created.status).toBe(201);
+    ferry = { id: created.body.id as number };
+    ferryDeveloper = await userWithToken('ferry-dev', [{ projectId: ferry.id, level: 30 }]);
+    await pushTo('fleet/boats/ferry', 'v1');
+    const repository = await waitFor(() => ferryRepository(), { what: 'the pushed tag listed' });
+
+    const transfer = await gateway.put(`/api/v4/projects/${ferry.id}/transfer`).set(asRoot).send({ namespace: harbour.id });
+    expect(transfer.status).toBe(400);
+    expect(transfer.body).toEqual({
+      message:
+        'Failed to transfer project {:new_namespace=>["Project cannot be transferred, because tags are present in its container registry"]}',
+    });
+    const rename = await gateway.put(`/api/v4/projects/${ferry.id}`).set(asRoot).send({ path: 'ferry-boat' });
+    expect(rename.status).toBe(400);
+    expect(rename.body).toEqual({ message: 'Cannot rename project because it contains container registry tags!' });
+    // Its name is no path: that changes.
+    const renamed = await gateway.put(`/api/v4/projects/${ferry.id}`).set(asRoot).send({ name: 'The Ferry' });
+    expect(renamed.status).toBe(200);
+
+    const groupMessage =
+      'Cannot update the path because there are projects under this group that contain Docker images in their Container Registry. Please remove the images from your projects first and try again.';
+    const groupTransfer = await gateway.post(`/api/v4/groups/${boats.id}/transfer`).set(asRoot).send({ group_id: harbour.id });
+    expect(groupTransfer.status).toBe(400);
+    expect(groupTransfer.body).toEqual({ message: `Transfer failed: ${groupMessage}` });
+    const groupRename = await gateway.put(`/api/v4/groups/${fleet.id}`).set(asRoot).send({ path: 'armada' });
+    expect(groupRename.status).toBe(400);
+    expect(groupRename.body).toEqual({ message: { base: [groupMessage] } });
+    const project = await gateway.get(`/api/v4/projects/${ferry.id}`).set(asRoot);
+    expect(project.body.path_with_namespace).toBe('fleet/boats/ferry');
+
+    // Without tags, the project moves.
+    const deleted = await gateway.delete(`/api/v4/projects/${ferry.id}/registry/repositories/${repository.id}/tags/v1`).set(asRoot);
+    expect(deleted.status).toBe(200);
+    const moved = await gateway.put(`/api/v4/projects/${ferry.id}/transfer`).set(asRoot).send({ namespace: harbour.id });
+    expect(moved.status).toBe(200);
+    expect(moved.body.path_with_namespace).toBe('harbour/ferry');
+  }, 180_000);
+
+  it("deletes a deleted project's images from the registry and forgets its repositories", async () => {
+    await pushTo('harbour/ferry', 'v2');
+    await pushTo('harbour/ferry/worker', 'v1');
+    await waitFor(
+      async () => {
+        const list = await gateway.get(`/api/v4/projects/${ferry.id}/registry/repositories`).query({ tags_count: true }).set(asRoot);
+        const tagged = (list.body as Array<{ tags_count: number }>).filter((entry) => entry.tags_count > 0);
+        return tagged.length === 2 ? true : undefined;
+      },
+      { what: 'both pushed repositories listed' },
+    );
+    expect(await registryTags('harbour/ferry', ferryDeveloper)).toEqual(['v2']);
+
+    const deleted = await gateway.delete(`/api/v4/projects/${ferry.id}`).set(asRoot);
+    expect(deleted.status).toBe(202);
+    const packages = new pg.Client({
+      connectionString: databaseUrlFor(testEnvironment().postgresUrl, `${platform.databasePrefix}packages`),
+    });
+    await packages.connect();
+    try {
+      await waitFor(
+        async () => {
+          const rows = await packages.query('select path from container_repositories where project_id = $1', [ferry.id]);
+          return rows.rowCount === 0 ? true : undefined;
+        },
+        { what: "the deleted project's repositories forgotten", timeoutMs: 60_000 },
+      );
+    } finally {
+      await packages.end();
+    }
+
+    // A new project at the same path finds none of the old one's images in the registry.
+    const again = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Ferry', path: 'ferry', namespace_id: harbour.id });
+    expect(again.status).toBe(201);
+    const [user] = (await gateway.get('/api/v4/users').query({ username: 'ferry-dev' }).set(asRoot)).body as Array<{ id: number }>;
+    const member = await gateway
+      .post(`/api/v4/projects/${again.body.id}/members`)
+      .set(asRoot)
+      .send({ user_id: user?.id, access_level: 30 });
+    expect(member.status).toBe(201);
+    expect(await registryTags('harbour/ferry', ferryDeveloper)).toEqual([]);
+    expect(await registryTags('harbour/ferry/worker', ferryDeveloper)).toEqual([]);
+  }, 180_000);
 });

@@ -51,7 +51,7 @@ const SERVICES: ServiceDefinition[] = [
   {
     name: 'packages',
     dir: 'services/packages',
-    ports: { HTTP_PORT: 3003 },
+    ports: { HTTP_PORT: 3003, GRPC_PORT: 50053 },
     gatewayVariable: 'PACKAGES_URL',
     database: true,
     env: (options) => ({
@@ -214,6 +214,14 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
     ...(ports.has('review')
       ? {
           REVIEW_GRPC_ADDRESS: instancesOf('review')
+            .map(({ name }) => `127.0.0.1:${portOf(name, 'GRPC_PORT')}`)
+            .join(','),
+        }
+      : {}),
+    // Where identity asks which projects have container registry tags, when the packages service runs.
+    ...(ports.has('packages')
+      ? {
+          PACKAGES_GRPC_ADDRESS: instancesOf('packages')
             .map(({ name }) => `127.0.0.1:${portOf(name, 'GRPC_PORT')}`)
             .join(','),
         }

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { loadConfig, portFromEnv, serviceConfig } from '@platform/config';
 import { adminClientConfig } from '@platform/admin-client';
+import { packagesClientConfig } from '@platform/packages-client';
 
 export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).extend({
   ...adminClientConfig.shape,
+  ...packagesClientConfig.shape,
   GRPC_PORT: portFromEnv(50051),
   /** Interface the gRPC server binds: loopback unless other hosts must reach it (`0.0.0.0` in a cluster). */
   GRPC_HOST: z.string().min(1).default('127.0.0.1'),

@@ -2,6 +2,7 @@
 import { runService, type ServiceDefinition } from '@platform/service';
 import { IDENTITY_TOPIC } from '@platform/identity-client';
 import { applicationSettingsFeature, applicationSettingsSource, type ApplicationSettingsSource } from '@platform/admin-client';
+import { containerRegistryTagsSource, type ContainerRegistryTags } from '@platform/packages-client';
 import { readConfig, type IdentityConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { accessEntities, createAccessCore } from './features/access/access-core.ts';
@@ -23,10 +24,13 @@ import { createUsersFeature, usersEntities } from './features/users/users-featur
 import { AvatarStorage } from './features/avatars/avatar-storage.ts';
 import { createUploadsFeature } from './features/uploads/uploads-feature.ts';
 
-/** `applicationSettings` replaces the admin service's settings (tests give fixed ones). */
+/**
+ * `applicationSettings` replaces the admin service's settings, `containerRegistry` the packages
+ * service's answers about container registry tags (tests give fixed ones).
+ */
 export function identityService(
   config: IdentityConfig,
-  clients: { applicationSettings?: ApplicationSettingsSource } = {},
+  clients: { applicationSettings?: ApplicationSettingsSource; containerRegistry?: ContainerRegistryTags } = {},
 ): ServiceDefinition<IdentityConfig> {
   return {
     name: 'identity',
@@ -62,6 +66,9 @@ export function identityService(
           topicPrefix: config.KAFKA_TOPIC_PREFIX,
           logger,
         });
+      const containerRegistry =
+        clients.containerRegistry ??
+        containerRegistryTagsSource({ address: config.PACKAGES_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       const access = createAccessCore(em);
       const avatars = new AvatarStorage({ directory: config.DATA_DIR });
       const users = createUsersFeature({ em, avatars, views, settings });
@@ -77,9 +84,20 @@ export function identityService(
         avatars,
         views,
         settings,
+        containerRegistry,
         deletionIntervalMs: config.PROJECT_DELETION_INTERVAL_MS,
       });
-      const groups = createGroupsFeature({ em, access, members: members.members, projects, users: users.store, avatars, views, settings });
+      const groups = createGroupsFeature({
+        em,
+        access,
+        members: members.members,
+        projects,
+        users: users.store,
+        avatars,
+        views,
+        settings,
+        containerRegistry,
+      });
       const scim = createScimFeature({ em, logger, access: access.policy, groups: groups.store, members, users: users.store });
       return [
         users,
@@ -106,6 +124,7 @@ export function identityService(
         }),
         createUploadsFeature({ orm, avatars, users: users.store, access: access.policy, logger }),
         applicationSettingsFeature(settings),
+        { stop: () => containerRegistry.close() },
       ];
     },
   };

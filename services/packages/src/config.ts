@@ -1,9 +1,13 @@
 import { z } from 'zod';
-import { loadConfig, serviceConfig } from '@platform/config';
+import { loadConfig, portFromEnv, serviceConfig } from '@platform/config';
 import { identityClientConfig } from '@platform/identity-client';
 
 export const configSchema = serviceConfig({ name: 'packages', httpPort: 3003 }).extend({
   ...identityClientConfig.shape,
+  /** Other services ask here which projects have container registry tags (identity, before moving a project's path). */
+  GRPC_PORT: portFromEnv(50053),
+  /** Loopback by default; 0.0.0.0 where other hosts (pods, containers) call it. */
+  GRPC_HOST: z.string().min(1).default('127.0.0.1'),
   /** Where package files are kept (below it, `files/`), written whole before they become visible. */
   DATA_DIR: z.string().startsWith('/').default('/var/lib/collab-platform/packages'),
   /** The largest package file accepted, in bytes; an npm publish's JSON body may be a third larger (base64). */

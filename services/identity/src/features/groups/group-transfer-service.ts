@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RefusedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
+import type { ContainerRegistryTags } from '@platform/packages-client';
 import type { PageWindow } from '@platform/db';
 import type { Group } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
@@ -13,6 +14,8 @@ import type { GroupStore } from './groups-store.ts';
 import { PATH_TAKEN, type GroupTransferStore } from './group-transfer-store.ts';
 import { groupTransferredEvent } from './groups.events.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
+import type { ProjectStore } from '../projects/projects-store.ts';
+import { CONTAINER_REGISTRY_TAGS_ERRORS, groupHasContainerTags } from '../projects/container-registry-paths.ts';
 
 /** GitLab's sentences for a refused group transfer, each answered as 400 `{"message": ...}`. */
 export const GROUP_TRANSFER_ERRORS = {
@@ -21,6 +24,7 @@ export const GROUP_TRANSFER_ERRORS = {
   permissions: "Transfer failed: You don't have enough permissions.",
   pathTaken: PATH_TAKEN,
   intoSubgroup: 'Transfer failed: Cannot transfer group to one of its subgroup.',
+  containerTags: `Transfer failed: ${CONTAINER_REGISTRY_TAGS_ERRORS.groupPathChange}`,
 };
 
 /** May the viewer create a subgroup in `parent`, given their access to it? Owners always; maintainers where the group lets them. */
@@ -45,15 +49,19 @@ export class GroupTransferService {
   readonly #members: MembersService;
   readonly #access: AccessPolicy;
   readonly #users: UserStore;
+  readonly #projects: ProjectStore;
+  readonly #containerRegistry: ContainerRegistryTags;
 
   constructor(options: {
     em: EntityManager;
     transfers: GroupTransferStore;
     groups: GroupStore;
+    projects: ProjectStore;
     namespaces: NamespaceStore;
     members: MembersService;
     access: AccessPolicy;
     users: UserStore;
+    containerRegistry: ContainerRegistryTags;
   }) {
     this.#em = options.em;
     this.#transfers = options.transfers;
@@ -62,6 +70,8 @@ export class GroupTransferService {
     this.#members = options.members;
     this.#access = options.access;
     this.#users = options.users;
+    this.#projects = options.projects;
+    this.#containerRegistry = options.containerRegistry;
   }
 
   /** Refusals come in GitLab's order; a missing or invisible group is 404, too little access on it 403. */
@@ -75,6 +85,9 @@ export class GroupTransferService {
     if (!allowed) throw new RefusedError(GROUP_TRANSFER_ERRORS.permissions);
     if (await this.#transfers.pathTakenUnder(parent?.id ?? null, group.path)) throw new RefusedError(GROUP_TRANSFER_ERRORS.pathTaken);
     if (parent?.traversalIds.includes(group.id)) throw new RefusedError(GROUP_TRANSFER_ERRORS.intoSubgroup);
+    if (await groupHasContainerTags({ registry: this.#containerRegistry, groups: this.#groups, projects: this.#projects, group })) {
+      throw new RefusedError(GROUP_TRANSFER_ERRORS.containerTags);
+    }
 
     return this.#em.transactional(async (em) => {
       const previousFullPath = group.fullPath;

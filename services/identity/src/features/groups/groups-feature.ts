@@ -1,4 +1,5 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
+import type { ContainerRegistryTags } from '@platform/packages-client';
 import type { EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { Feature } from '@platform/service';
@@ -37,6 +38,8 @@ export function createGroupsFeature(deps: {
   avatars: AvatarStorage;
   views: NamespaceViewContext;
   settings: ApplicationSettingsSource;
+  /** Which projects have container registry tags: the paths of groups above them stay. */
+  containerRegistry: ContainerRegistryTags;
 }): GroupsFeature {
   const { em, access } = deps;
   const store = new PgGroupStore(em);
@@ -50,15 +53,18 @@ export function createGroupsFeature(deps: {
     users: deps.users,
     customAttributes: new PgCustomAttributeStore(em, 'group'),
     settings: deps.settings,
+    containerRegistry: deps.containerRegistry,
   });
   const transfers = new GroupTransferService({
     em,
     transfers: new PgGroupTransferStore(em),
     groups: store,
+    projects: deps.projects.store,
     namespaces: access.namespaces,
     members: deps.members,
     access: access.policy,
     users: deps.users,
+    containerRegistry: deps.containerRegistry,
   });
   const routeDeps = { groups, projects: deps.projects.projects, access: access.policy, avatars: deps.avatars, views: deps.views };
   return {

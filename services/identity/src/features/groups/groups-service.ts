@@ -8,6 +8,8 @@ import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE } from '../access/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
+import type { ContainerRegistryTags } from '@platform/packages-client';
+import { CONTAINER_REGISTRY_TAGS_ERRORS, groupHasContainerTags } from '../projects/container-registry-paths.ts';
 import { checkRestrictedVisibility } from '../access/restricted-visibility.ts';
 import type { Keyset } from '../access/sql-helpers.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
@@ -103,6 +105,7 @@ export class GroupsService {
   readonly #customAttributes: CustomAttributeStore;
 
   readonly #settings: ApplicationSettingsSource;
+  readonly #containerRegistry: ContainerRegistryTags;
 
   constructor(options: {
     em: EntityManager;
@@ -115,9 +118,12 @@ export class GroupsService {
     customAttributes: CustomAttributeStore;
     /** The default visibility comes from the application settings. */
     settings: ApplicationSettingsSource;
+    /** A group above a project whose container registry has tags keeps its path. */
+    containerRegistry: ContainerRegistryTags;
   }) {
     this.#em = options.em;
     this.#settings = options.settings;
+    this.#containerRegistry = options.containerRegistry;
     this.#groups = options.groups;
     this.#projects = options.projects;
     this.#namespaces = options.namespaces;
@@ -216,6 +222,14 @@ export class GroupsService {
     if (changes.visibility !== undefined && changes.visibility !== group.visibility) {
       checkRestrictedVisibility(this.#settings.current(), viewer, changes.visibility);
       await this.#checkVisibility(group, changes.visibility as Visibility);
+    }
+    if (
+      input.path !== undefined &&
+      input.path !== group.path &&
+      (await groupHasContainerTags({ registry: this.#containerRegistry, groups: this.#groups, projects: this.#projects, group }))
+    ) {
+      // GitLab adds it to the group's errors on `base`.
+      throw new FieldValidationError({ base: [CONTAINER_REGISTRY_TAGS_ERRORS.groupPathChange] });
     }
     return this.#em.transactional(async (em) => {
       const recorded: AttributeChange[] = [];

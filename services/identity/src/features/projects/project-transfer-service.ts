@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InputError, NotFoundError, RefusedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
+import type { ContainerRegistryTags } from '@platform/packages-client';
 import type { Namespace, Visibility } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import type { UserStore } from '../users/users-store.ts';
@@ -12,12 +13,14 @@ import type { Project } from '../access/project.entity.ts';
 import type { ProjectStore } from './projects-store.ts';
 import { visibilityWithin, type ProjectTransferStore } from './project-transfer-store.ts';
 import { projectSnapshot, projectTransferredEvent } from './projects.events.ts';
+import { anyHasContainerTags, CONTAINER_REGISTRY_TAGS_ERRORS } from './container-registry-paths.ts';
 
 /** GitLab's reasons for a refused project transfer. */
 export const PROJECT_TRANSFER_ERRORS = {
   sameNamespace: 'Project is already in this namespace.',
   permission: "You don't have permission to transfer projects into that namespace.",
   pathTaken: 'Project with same path in target namespace already exists',
+  containerTags: CONTAINER_REGISTRY_TAGS_ERRORS.projectTransfer,
 };
 
 /** GitLab renders the project's errors hash into its message, in Ruby's notation. */
@@ -39,6 +42,7 @@ export class ProjectTransferService {
   readonly #members: MembersService;
   readonly #access: AccessPolicy;
   readonly #users: UserStore;
+  readonly #containerRegistry: ContainerRegistryTags;
 
   constructor(options: {
     em: EntityManager;
@@ -48,6 +52,7 @@ export class ProjectTransferService {
     members: MembersService;
     access: AccessPolicy;
     users: UserStore;
+    containerRegistry: ContainerRegistryTags;
   }) {
     this.#em = options.em;
     this.#transfers = options.transfers;
@@ -56,6 +61,7 @@ export class ProjectTransferService {
     this.#members = options.members;
     this.#access = options.access;
     this.#users = options.users;
+    this.#containerRegistry = options.containerRegistry;
   }
 
   /** `namespace` is an id or a full path; one the viewer cannot see is 404 Namespace Not Found. */
@@ -84,6 +90,8 @@ export class ProjectTransferService {
     const clash = await this.#transfers.clashIn(target.id, project);
     if (clash === 'path') throw refused('new_namespace', PROJECT_TRANSFER_ERRORS.pathTaken);
     if (clash === 'name') throw refused('name', 'has already been taken');
+    if (await anyHasContainerTags(this.#containerRegistry, [project.id]))
+      throw refused('new_namespace', PROJECT_TRANSFER_ERRORS.containerTags);
 
     return this.#em.transactional(async (em) => {
       const before = await this.#namespaces.lineageOf([project.namespaceId]);

@@ -1,4 +1,5 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
+import type { ContainerRegistryTags } from '@platform/packages-client';
 import type { EntityManager, Orm } from '@platform/db';
 import { onEvent } from '@platform/events';
 import { createRouter } from '@platform/http';
@@ -40,6 +41,8 @@ export function createProjectsFeature(deps: {
   avatars: AvatarStorage;
   views: NamespaceViewContext;
   settings: ApplicationSettingsSource;
+  /** Which projects have container registry tags: their paths stay. */
+  containerRegistry: ContainerRegistryTags;
   /** How often projects whose deletion was adjourned are looked for. */
   deletionIntervalMs: number;
 }): ProjectsFeature {
@@ -55,6 +58,7 @@ export function createProjectsFeature(deps: {
     users: deps.users,
     customAttributes: new PgCustomAttributeStore(em, 'project'),
     settings: deps.settings,
+    containerRegistry: deps.containerRegistry,
   });
   const transfers = new ProjectTransferService({
     em,
@@ -64,6 +68,7 @@ export function createProjectsFeature(deps: {
     members: deps.members,
     access: access.policy,
     users: deps.users,
+    containerRegistry: deps.containerRegistry,
   });
   return {
     projects,

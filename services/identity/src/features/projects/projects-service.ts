@@ -7,6 +7,8 @@ import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE, pathFromName } from '../access/namespace.schemas.ts';
 import type { PageWindow } from '@platform/db';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
+import type { ContainerRegistryTags } from '@platform/packages-client';
+import { anyHasContainerTags, CONTAINER_REGISTRY_TAGS_ERRORS } from './container-registry-paths.ts';
 import { checkRestrictedVisibility } from '../access/restricted-visibility.ts';
 import type { Keyset } from '../access/sql-helpers.ts';
 import type { GroupLookup } from '../access/group-lookup.ts';
@@ -187,6 +189,7 @@ export class ProjectsService {
   readonly #customAttributes: CustomAttributeStore;
 
   readonly #settings: ApplicationSettingsSource;
+  readonly #containerRegistry: ContainerRegistryTags;
 
   constructor(options: {
     em: EntityManager;
@@ -199,9 +202,12 @@ export class ProjectsService {
     customAttributes: CustomAttributeStore;
     /** Default visibility and projects limit come from the application settings. */
     settings: ApplicationSettingsSource;
+    /** A project whose container registry has tags keeps its path. */
+    containerRegistry: ContainerRegistryTags;
   }) {
     this.#em = options.em;
     this.#settings = options.settings;
+    this.#containerRegistry = options.containerRegistry;
     this.#projects = options.projects;
     this.#namespaces = options.namespaces;
     this.#groups = options.groups;
@@ -393,6 +399,9 @@ export class ProjectsService {
       checkRestrictedVisibility(this.#settings.current(), viewer, changes.visibility);
     }
     if (changes.visibility !== undefined) this.#checkVisibility(namespace, changes.visibility as Visibility);
+    if (changes.path !== undefined && changes.path !== project.path && (await anyHasContainerTags(this.#containerRegistry, [project.id]))) {
+      throw new RefusedError(CONTAINER_REGISTRY_TAGS_ERRORS.projectPathChange);
+    }
 
     return this.#em.transactional(async (em) => {
       const recorded: AttributeChange[] = [];

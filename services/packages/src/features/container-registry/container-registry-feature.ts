@@ -5,6 +5,7 @@ import { identityEvents, type IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { handleJob, type Feature } from '@platform/service';
 import type { PackagesConfig } from '../../config.ts';
+import { containerRegistryGrpc } from './container-registry-grpc.ts';
 import { containerRegistryRoutes } from './container-registry-routes.ts';
 import { ContainerRegistryService } from './container-registry-service.ts';
 import { PgContainerRegistryStore } from './container-registry-store.ts';
@@ -49,6 +50,7 @@ export function createContainerRegistryFeature(deps: {
       jwtAuthRoutes({ access: deps.access, tokens, registry, service: config.REGISTRY_SERVICE }),
       registryNotificationRoutes({ registry, secret: config.REGISTRY_NOTIFICATION_SECRET, logger: deps.logger }),
     ],
+    rpcs: [containerRegistryGrpc({ registry, logger: deps.logger })],
     consumes: [
       onEvent(identityEvents.projectDeleted, async ({ project }, envelope) => {
         if (project) await registry.removeProject(project.id, envelope.actor);

@@ -142,6 +142,11 @@ export class ContainerRegistryService {
     await this.#deleteTags(repository, [name], actorOf(caller));
   }
 
+  /** Those of the projects that have tags in their container registry: their paths cannot move. */
+  projectsWithTags(projectIds: number[]): Promise<number[]> {
+    return this.#store.projectsWithTags(projectIds);
+  }
+
   /** Queues a bulk deletion; false when the repository had one less than an hour ago. */
   scheduleCleanup(repository: ContainerRepository, rules: CleanupRules, caller: AuthenticatedCaller): Promise<boolean> {
     return this.#store.scheduleCleanup(repository.id, rules, actorOf(caller));

@@ -50,6 +50,18 @@ export class PgContainerRegistryStore {
     return rows.map((row) => Number(row.project_id));
   }
 
+  /** Those of the projects whose repositories hold at least one tag. */
+  async projectsWithTags(projectIds: number[]): Promise<number[]> {
+    if (projectIds.length === 0) return [];
+    const rows = await this.#em.fork().execute<Array<{ project_id: string }>>(
+      `select distinct repository.project_id from container_repositories repository
+       where repository.project_id = any(?::bigint[])
+         and exists (select 1 from container_tags tag where tag.repository_id = repository.id)`,
+      [`{${projectIds.join(',')}}`],
+    );
+    return rows.map((row) => Number(row.project_id));
+  }
+
   tagsOf(repositoryIds: number[]): Promise<ContainerTag[]> {
     return this.#em.fork().find(ContainerTag, { repositoryId: { $in: repositoryIds } }, { orderBy: { name: 'asc' } });
   }
