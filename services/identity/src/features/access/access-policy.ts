@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import type { Caller } from '@platform/auth';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { FieldValidationError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { EntityDictionary } from '@mikro-orm/core';
 import { Namespace, type Group } from './namespace.entity.ts';
 import { MAX_ID } from './sql-helpers.ts';
@@ -182,4 +182,16 @@ export function requireLevel(viewer: Viewer, level: number, minimum: number): vo
   if (isAdmin(viewer) || level >= minimum) return;
   if (viewer.kind === 'anonymous') throw new UnauthorizedError();
   throw new ForbiddenError();
+}
+
+/** GitLab's checks on sharing a group or project with a group: no more access than the sharer has (administrators excepted), no expiry in the past. */
+export function checkShareGrant(
+  viewer: Viewer,
+  accessLevel: number,
+  share: { group_access: number; expires_at?: string | null | undefined },
+): void {
+  if (!isAdmin(viewer) && share.group_access > accessLevel) throw new ForbiddenError();
+  if (share.expires_at && share.expires_at <= new Date().toISOString().slice(0, 10)) {
+    throw new FieldValidationError({ expires_at: ['cannot be a date in the past'] });
+  }
 }

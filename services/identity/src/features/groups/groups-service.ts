@@ -16,7 +16,7 @@ import type { ProjectStore } from '../projects/projects-store.ts';
 import { projectDeletedEvent, projectSnapshot } from '../projects/projects.events.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../access/access-sql.ts';
-import { isAdmin, requireLevel, type AccessPolicy } from '../access/access-policy.ts';
+import { checkShareGrant, isAdmin, requireLevel, type AccessPolicy } from '../access/access-policy.ts';
 import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { GroupGroupLink } from './group.entity.ts';
@@ -278,10 +278,7 @@ export class GroupsService {
     const { group, accessLevel } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVELS.owner);
     const { group: sharedWith } = await this.#access.group(viewer, input.group_id);
     if (sharedWith.id === group.id) throw new InputError('group_id must name another group');
-    if (!isAdmin(viewer) && input.group_access > accessLevel) throw new ForbiddenError();
-    if (input.expires_at && input.expires_at <= new Date().toISOString().slice(0, 10)) {
-      throw new FieldValidationError({ expires_at: ['cannot be a date in the past'] });
-    }
+    checkShareGrant(viewer, accessLevel, input);
     const known = await this.#namespaces.withAncestors([group, sharedWith]);
     if (group.traversalIds.some((id) => known.get(id)?.shareWithGroupLock)) {
       throw new ForbiddenError('Sharing this group with other groups is locked');

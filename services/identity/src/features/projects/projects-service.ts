@@ -15,7 +15,7 @@ import type { GroupLookup } from '../access/group-lookup.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../access/access-sql.ts';
-import { isAdmin, type AccessibleProject, type AccessPolicy } from '../access/access-policy.ts';
+import { checkShareGrant, isAdmin, type AccessibleProject, type AccessPolicy } from '../access/access-policy.ts';
 import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import { projectSource, type MembersService } from '../members/members-service.ts';
 import type { Project, ProjectGroupLink } from '../access/project.entity.ts';
@@ -536,10 +536,7 @@ export class ProjectsService {
   ): Promise<ProjectGroupLink> {
     const { project, namespace, accessLevel } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.maintainer);
     const { group } = await this.#access.group(viewer, input.group_id);
-    if (!isAdmin(viewer) && input.group_access > accessLevel) throw new ForbiddenError();
-    if (input.expires_at && input.expires_at <= new Date().toISOString().slice(0, 10)) {
-      throw new FieldValidationError({ expires_at: ['cannot be a date in the past'] });
-    }
+    checkShareGrant(viewer, accessLevel, input);
     const known = await this.#namespaces.withAncestors([namespace, group]);
     const lockedBy =
       namespace.kind === 'group'
