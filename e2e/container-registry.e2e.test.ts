@@ -463,6 +463,16 @@ describe("a project's container registry and the project's path", () => {
     const moved = await gateway.put(`/api/v4/projects/${ferry.id}/transfer`).set(asRoot).send({ namespace: harbour.id });
     expect(moved.status).toBe(200);
     expect(moved.body.path_with_namespace).toBe('harbour/ferry');
+    // Its repository, tagless now, follows it to the new path.
+    const followed = await waitFor(
+      async () => {
+        const list = await gateway.get(`/api/v4/projects/${ferry.id}/registry/repositories`).set(asRoot);
+        const entries = list.body as Array<{ id: number; path: string }>;
+        return entries.every((entry) => entry.path === 'harbour/ferry') ? entries : undefined;
+      },
+      { what: "the repository at the project's new path" },
+    );
+    expect(followed.map((entry) => entry.id)).toEqual([repository.id]);
   }, 180_000);
 
   it("deletes a deleted project's images from the registry and forgets its repositories", async () => {

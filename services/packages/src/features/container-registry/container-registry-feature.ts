@@ -5,6 +5,7 @@ import { identityEvents, type IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { handleJob, type Feature } from '@platform/service';
 import type { PackagesConfig } from '../../config.ts';
+import { projectMoveHandlers } from '../../project-moves.ts';
 import { containerRegistryGrpc } from './container-registry-grpc.ts';
 import { containerRegistryRoutes } from './container-registry-routes.ts';
 import { ContainerRegistryService } from './container-registry-service.ts';
@@ -20,7 +21,7 @@ export { containerRegistryEntities } from './container-registry.entity.ts';
 /**
  * The container registry: tokens for the Distribution registry, its notifications, GitLab's API
  * over the repositories and tags, and the background deletions (a deleted project's repositories
- * included).
+ * included), and repositories that follow their project when it moves.
  */
 export function createContainerRegistryFeature(deps: {
   em: EntityManager;
@@ -55,6 +56,7 @@ export function createContainerRegistryFeature(deps: {
       onEvent(identityEvents.projectDeleted, async ({ project }, envelope) => {
         if (project) await registry.removeProject(project.id, envelope.actor);
       }),
+      ...projectMoveHandlers(registry),
     ],
     jobs: [
       handleJob(cleanupTagsJob, (job) => registry.cleanupTags(job)),

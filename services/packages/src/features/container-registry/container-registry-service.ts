@@ -166,6 +166,19 @@ export class ContainerRegistryService {
       this.#logger.info({ projectId, repositories: scheduled }, "deleted project's container repositories scheduled for deletion");
   }
 
+  /** Projects moved or renamed (by themselves or with a group above them): their repositories follow. */
+  async followProjects(projectIds: number[]): Promise<void> {
+    for (const projectId of projectIds) {
+      const placement = await this.#access.projectPlacement(projectId);
+      if (placement) await this.#store.moveTaglessRepositoriesOf(projectId, placement);
+    }
+  }
+
+  /** Projects with repositories under a group, directly or in its subgroups. */
+  projectsUnderGroup(groupId: number): Promise<number[]> {
+    return this.#store.projectsInGroup(groupId);
+  }
+
   /** Carries out a bulk tag deletion (`cleanupTagsJob`); throws to have it retried. */
   async cleanupTags(job: { repositoryId: number; rules: CleanupRules; actor: EventActor | null }): Promise<void> {
     const repository = await this.#store.repository(job.repositoryId);

@@ -145,6 +145,32 @@ export class PgContainerRegistryStore {
     });
   }
 
+  /**
+   * A moved or renamed project's repositories that hold no tag take its new path (what a push to
+   * it is recorded under). One with tags keeps the path its images are stored at: identity refuses
+   * such moves, so only a push racing a move can leave one; and none takes a path already in use.
+   */
+  async moveTaglessRepositoriesOf(projectId: number, placement: { pathWithNamespace: string; namespaceIds: number[] }): Promise<void> {
+    await this.#em.fork().execute(
+      `update container_repositories repository
+       set project_path = moved.project_path, namespace_ids = ?::jsonb, path = moved.path
+       from (select id, ?::text as project_path,
+                    case when name = '' then ?::text else ?::text || '/' || name end as path
+             from container_repositories where project_id = ? and status is null) moved
+       where repository.id = moved.id
+         and repository.path <> moved.path
+         and not exists (select 1 from container_tags tag where tag.repository_id = repository.id)
+         and not exists (select 1 from container_repositories other where other.path = moved.path)`,
+      [
+        JSON.stringify(placement.namespaceIds),
+        placement.pathWithNamespace,
+        placement.pathWithNamespace,
+        placement.pathWithNamespace,
+        projectId,
+      ],
+    );
+  }
+
   async deleteRepository(id: number): Promise<void> {
     await this.#em.fork().nativeDelete(ContainerRepository, { id });
   }

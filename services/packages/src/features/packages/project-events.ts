@@ -5,25 +5,14 @@
  */
 import { onEvent, type EventHandler } from '@platform/events';
 import { identityEvents } from '@platform/identity-client';
+import { projectMoveHandlers } from '../../project-moves.ts';
 import type { PackagesService } from './packages-service.ts';
 
 export function projectEventHandlers(packages: PackagesService): EventHandler[] {
-  const followGroup = async (groupId: number) => packages.followProjects(await packages.projectsUnderGroup(groupId));
   return [
     onEvent(identityEvents.projectDeleted, async ({ project }) => {
       if (project) await packages.removeProject(project.id);
     }),
-    onEvent(identityEvents.projectTransferred, async ({ project }) => {
-      if (project) await packages.followProjects([project.id]);
-    }),
-    onEvent(identityEvents.projectUpdated, async ({ project, changes }) => {
-      if (project && changes.some((change) => change.attribute === 'path')) await packages.followProjects([project.id]);
-    }),
-    onEvent(identityEvents.groupTransferred, async ({ group }) => {
-      if (group) await followGroup(group.id);
-    }),
-    onEvent(identityEvents.groupUpdated, async ({ group, changes }) => {
-      if (group && changes.some((change) => change.attribute === 'path')) await followGroup(group.id);
-    }),
+    ...projectMoveHandlers(packages),
   ];
 }
