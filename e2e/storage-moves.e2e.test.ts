@@ -75,7 +75,6 @@ beforeAll(async () => {
     services: ['identity', 'review', 'admin'],
     env: {
       REPOSITORY_STORAGES: ['default', 'second', 'broken'].map((name) => `${name}=${path.join(storageRoot, name)}`).join(','),
-      STORAGE_MOVES_POLL_INTERVAL_MS: '200',
     },
   });
   gateway = request(platform.url);
