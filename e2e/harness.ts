@@ -91,3 +91,27 @@ export async function createUserWithToken(
   if (token.status !== 201) throw new Error(`a token for ${username}: ${token.status} ${JSON.stringify(token.body)}`);
   return { id: user.body.id, username, token: token.body.token, headers: { 'PRIVATE-TOKEN': token.body.token } };
 }
+
+/**
+ * The spec's merge request fields that GitLab's list schema (`merge_requests.json`) does not
+ * allow: checked as `added` when a merge request list is validated against it.
+ */
+export const MERGE_REQUEST_LIST_ADDED_FIELDS = [
+  'assignees',
+  'reviewers',
+  'references',
+  'reference',
+  'task_completion_status',
+  'has_conflicts',
+  'draft',
+  'merged_by',
+  'merge_user',
+  'merged_at',
+  'closed_by',
+  'closed_at',
+  'detailed_merge_status',
+  'squash_commit_sha',
+  'allow_collaboration',
+  'squash_on_merge',
+  'blocking_discussions_resolved',
+];
