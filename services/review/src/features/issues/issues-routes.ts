@@ -6,6 +6,7 @@ import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import type { Presence } from '../merge-requests/merge-requests-store.ts';
+import { labelsPresence } from '../merge-requests/label-filter.ts';
 import type { UserDirectory } from '../merge-requests/user-directory.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
@@ -44,17 +45,6 @@ const presenceOfId = () =>
     if (typeof value === 'number') return { kind: 'is', value };
     return value.toLowerCase() === 'none' ? { kind: 'none' } : { kind: 'any' };
   });
-
-function labelsPresence(labels: string | undefined): Presence<string[]> | undefined {
-  if (labels === undefined || labels.trim() === '') return undefined;
-  const names = labels
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  if (names.length === 1 && /^(none|no\+label|no label)$/i.test(names[0] ?? '')) return { kind: 'none' };
-  if (names.length === 1 && /^any$/i.test(names[0] ?? '')) return { kind: 'any' };
-  return { kind: 'is', value: names };
-}
 
 /** Who sees confidential issues: reporters and above all of them, others those they wrote or are assigned. */
 function confidentialViewer(project: ProjectAccess, caller: Caller): number | null | undefined {

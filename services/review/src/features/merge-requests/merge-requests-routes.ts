@@ -28,6 +28,7 @@ import {
 } from './merge-requests-service.ts';
 import { inSameForkNetwork } from './fork-network.ts';
 import type { MergeRequestFilter, Presence } from './merge-requests-store.ts';
+import { labelsPresence } from './label-filter.ts';
 import type { UserDirectory } from './user-directory.ts';
 import type { PgMergeRequestDeploymentStore } from '../deployments/merge-request-deployments-store.ts';
 
@@ -150,17 +151,6 @@ export const listShape = {
   ...pageShape,
 };
 type ListInput = z.output<z.ZodObject<typeof listShape>>;
-
-function labelsPresence(labels: string | undefined): Presence<string[]> | undefined {
-  if (labels === undefined || labels.trim() === '') return undefined;
-  const names = labels
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  if (names.length === 1 && /^(none|no\+label|no label)$/i.test(names[0] ?? '')) return { kind: 'none' };
-  if (names.length === 1 && /^any$/i.test(names[0] ?? '')) return { kind: 'any' };
-  return { kind: 'is', value: names };
-}
 
 /** `milestone=None|Any|<title>`: a title names each project's milestone of that title. */
 async function milestonePresence(deps: MergeRequestsRouteDeps, milestone: string): Promise<Presence<number[]>> {
