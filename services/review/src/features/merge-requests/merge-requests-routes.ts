@@ -330,6 +330,23 @@ function visibleProjects(deps: MergeRequestsRouteDeps, caller: Caller) {
   };
 }
 
+/** A page of a list across the projects the caller may see (`/merge_requests`, `/groups/:id/merge_requests`). */
+function acrossProjectsPage(options: {
+  deps: MergeRequestsRouteDeps;
+  caller: AuthenticatedCaller;
+  input: ListInput;
+  filter: MergeRequestFilter;
+}) {
+  const { deps, caller } = options;
+  return listPage({
+    ...options,
+    window: pageParams(options.input),
+    projectOf: visibleProjects(deps, caller),
+    fromOwnProject: false,
+    acrossProjects: true,
+  });
+}
+
 /** One merge request as its single views show it (`merge_request.json`), for the caller. */
 export async function detail(
   deps: MergeRequestsRouteDeps,
@@ -463,20 +480,7 @@ export const mergeRequestsRoutes = [
     input: z.object(listShape),
     handle: async ({ caller, input, deps, page }) => {
       const filter = await filterOf(deps, caller, input, 'created_by_me');
-      const window = pageParams(input);
-      return page(
-        window,
-        await listPage({
-          deps,
-          caller,
-          input,
-          filter,
-          window,
-          projectOf: visibleProjects(deps, caller),
-          fromOwnProject: false,
-          acrossProjects: true,
-        }),
-      );
+      return page(pageParams(input), await acrossProjectsPage({ deps, caller, input, filter }));
     },
   }),
   route({
@@ -489,20 +493,7 @@ export const mergeRequestsRoutes = [
       const groupId = await deps.access.require({ resource: 'group', idOrPath: String(input.id), caller, minimumLevel: 0 });
       const filter = await filterOf(deps, caller, input, 'all');
       filter.groupId = groupId;
-      const window = pageParams(input);
-      return page(
-        window,
-        await listPage({
-          deps,
-          caller,
-          input,
-          filter,
-          window,
-          projectOf: visibleProjects(deps, caller),
-          fromOwnProject: false,
-          acrossProjects: true,
-        }),
-      );
+      return page(pageParams(input), await acrossProjectsPage({ deps, caller, input, filter }));
     },
   }),
   route({
