@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import { ForbiddenError, InputError, NotFoundError } from '@platform/errors';
-import { HttpStatusError, pageParams, pageShape, params, routesOf, type PageRequest } from '@platform/http';
+import { HttpStatusError, pageParams, pageShape, params, routesOf, type PageQuery, type PageRequest } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { commitView } from '../commits/commit-views.ts';
 import type { LabelsService, ListedLabel } from '../labels/labels-service.ts';
@@ -69,6 +69,18 @@ async function scopeOf(
   if (!mayReadCode(project)) throw new ForbiddenError();
   if (!project.isAdmin && project.accessLevel < minimumLevel) throw new ForbiddenError();
   return { project, repository: await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
+}
+
+/** The commits and file diffs of a merge request's newest diff version (none before its first). */
+async function latestContents(deps: MergeRequestsRouteDeps, scope: MergeRequestScope, mergeRequest: MergeRequest) {
+  const latest = await deps.mergeRequests.latestVersion(mergeRequest);
+  return latest ? deps.mergeRequests.versionContents(scope.repository, latest) : { commits: [], diffs: [] };
+}
+
+/** The page the request asks for of a list computed whole (from git), with its total. */
+function pageOfList<Item, View>(input: PageQuery, items: Item[], view: (item: Item) => View) {
+  const window = pageParams(input);
+  return { window, items: items.slice(window.offset, window.offset + window.perPage).map(view), total: items.length };
 }
 
 /**
@@ -647,8 +659,7 @@ export const mergeRequestsRoutes = [
       const scope = await scopeOf(deps, caller, input.id);
       const mergeRequest = await deps.mergeRequests.getChecked(scope, input.merge_request_iid);
       const view = await detail(deps, caller, scope, mergeRequest);
-      const latest = await deps.mergeRequests.latestVersion(mergeRequest);
-      const diffs = latest ? (await deps.mergeRequests.versionContents(scope.repository, latest)).diffs : [];
+      const { diffs } = await latestContents(deps, scope, mergeRequest);
       return { ...view, changes: diffs.map(diffView), overflow: false };
     },
   }),
@@ -661,10 +672,9 @@ export const mergeRequestsRoutes = [
     handle: async ({ caller, input, deps, page }) => {
       const scope = await scopeOf(deps, caller, input.id);
       const mergeRequest = await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
-      const latest = await deps.mergeRequests.latestVersion(mergeRequest);
-      const diffs = latest ? (await deps.mergeRequests.versionContents(scope.repository, latest)).diffs : [];
-      const window = pageParams(input);
-      return page(window, { items: diffs.slice(window.offset, window.offset + window.perPage).map(diffView), total: diffs.length });
+      const { diffs } = await latestContents(deps, scope, mergeRequest);
+      const { window, ...listed } = pageOfList(input, diffs, diffView);
+      return page(window, listed);
     },
   }),
   route({
@@ -676,11 +686,9 @@ export const mergeRequestsRoutes = [
     handle: async ({ caller, input, deps, page }) => {
       const scope = await scopeOf(deps, caller, input.id);
       const mergeRequest = await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
-      const latest = await deps.mergeRequests.latestVersion(mergeRequest);
-      const commits = latest ? (await deps.mergeRequests.versionContents(scope.repository, latest)).commits : [];
-      const window = pageParams(input);
-      const items = commits.slice(window.offset, window.offset + window.perPage).map((commit) => commitView(commit, scope.project));
-      return page(window, { items, total: commits.length });
+      const { commits } = await latestContents(deps, scope, mergeRequest);
+      const { window, ...listed } = pageOfList(input, commits, (commit) => commitView(commit, scope.project));
+      return page(window, listed);
     },
   }),
   route({
@@ -692,12 +700,8 @@ export const mergeRequestsRoutes = [
     handle: async ({ caller, input, deps, page }) => {
       const scope = await scopeOf(deps, caller, input.id);
       const mergeRequest = await deps.mergeRequests.get(scope.project.id, input.merge_request_iid);
-      const versions = await deps.mergeRequests.versions(mergeRequest);
-      const window = pageParams(input);
-      return page(window, {
-        items: versions.slice(window.offset, window.offset + window.perPage).map(versionView),
-        total: versions.length,
-      });
+      const { window, ...listed } = pageOfList(input, await deps.mergeRequests.versions(mergeRequest), versionView);
+      return page(window, listed);
     },
   }),
   route({
