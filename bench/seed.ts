@@ -1,9 +1,14 @@
 /**
  * Seeds identity's database for the benchmark with SQL bulk inserts (generate_series), keeping
- * the invariants the services rely on: every user gets a personal namespace (the users trigger
- * makes it), groups nest three deep with `traversal_ids` and `full_path` built from their
+ * the invariants the services rely on: every user gets the personal namespace the users trigger
+ * would make, groups nest three deep with `traversal_ids` and `full_path` built from their
  * parents, a subgroup or project is never more visible than its namespace, every group has an
  * Owner and every personal project its owner as members, and tokens are stored as digests.
+ *
+ * Loaded in bulk, so a million rows take minutes rather than hours: inside the transaction the
+ * users trigger is disabled and the namespaces it would make are inserted in one statement, and
+ * the seeded tables' non-unique indexes are dropped and re-created from their own definitions
+ * after the load (unique ones stay: they keep the rows and `on conflict` exact).
  *
  * Idempotent: the whole seed is one transaction, and a database that already holds the seeded
  * users is left as it is (only the benchmark caller's token is replaced, since only its digest is
@@ -50,7 +55,7 @@ export async function seed(databaseUrl: string, size: SeedSize = STANDARD_SIZE):
     if (seeded !== 0 && seeded !== size.users) {
       throw new Error(`the database holds ${seeded} seeded users, not ${size.users}: seed a fresh database for another size`);
     }
-    if (seeded === 0) await insertEverything(client, size);
+    if (seeded === 0) await withIndexesBuiltAfter(client, () => insertEverything(client, size));
     const member = await memberWithToken(client);
     await client.query('commit');
     // Vacuum as well as analyze: where autovacuum is off or behind, the bulk load leaves the GIN
@@ -65,21 +70,49 @@ export async function seed(databaseUrl: string, size: SeedSize = STANDARD_SIZE):
   }
 }
 
+const SEEDED_TABLES = ['users', 'namespaces', 'projects', 'members', 'project_stars', 'project_group_links', 'group_group_links'];
+
+/**
+ * Runs `load` without the seeded tables' non-unique indexes (trigram, GIN and ordering indexes,
+ * maintained row by row otherwise), then re-creates them exactly as the migrations defined them.
+ */
+async function withIndexesBuiltAfter(client: pg.Client, load: () => Promise<void>): Promise<void> {
+  const { rows: indexes } = await client.query<{ name: string; definition: string }>(
+    `select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
+     from pg_index i
+     where i.indrelid = any($1::regclass[]) and not i.indisunique
+       and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
+    [SEEDED_TABLES],
+  );
+  for (const { name } of indexes) await client.query(`drop index ${name}`);
+  await load();
+  await client.query("set local maintenance_work_mem = '512MB'");
+  for (const { definition } of indexes) await client.query(definition);
+}
+
 async function insertEverything(client: pg.Client, size: SeedSize): Promise<void> {
   const top = Math.round(size.groups * 0.2);
   const middle = Math.round(size.groups * 0.4);
   const leaves = size.groups - top - middle;
   const run = (text: string, values: unknown[] = []) => client.query(text, values);
 
-  // The trigger on users gives each its personal namespace.
+  // Every user gets the personal namespace that the users trigger (`create_user_namespace`) would
+  // make, inserted in one statement instead of one trigger call per row.
+  await run('alter table users disable trigger users_create_namespace');
   await run(
-    `insert into users (username, email, name, confirmed_at, created_at, updated_at, last_activity_on, bio, location)
-     select 'seed-user-' || i, 'seed-user-' || i || '@example.com', 'Seed User ' || i, now(),
-            now() - make_interval(secs => i), now() - make_interval(secs => i), current_date,
-            'Works on things ' || i, 'City ' || (i % 100)
-     from generate_series(1, $1::int) i`,
+    `with made as (
+       insert into users (username, email, name, confirmed_at, created_at, updated_at, last_activity_on, bio, location)
+       select 'seed-user-' || i, 'seed-user-' || i || '@example.com', 'Seed User ' || i, now(),
+              now() - make_interval(secs => i), now() - make_interval(secs => i), current_date,
+              'Works on things ' || i, 'City ' || (i % 100)
+       from generate_series(1, $1::int) i
+       returning id, username, name)
+     insert into namespaces (id, kind, name, path, full_path, traversal_ids, owner_id, visibility)
+     select namespace_id, 'user', name, username, username, array[namespace_id], id, 'public'
+     from (select nextval('namespaces_id_seq')::int as namespace_id, made.* from made order by id) ordered`,
     [size.users],
   );
+  await run('alter table users enable trigger users_create_namespace');
   await run(`create temporary table seed_users on commit drop as
     select row_number() over (order by u.id)::int as n, u.id, n.id as namespace_id
     from users u join namespaces n on n.owner_id = u.id and n.kind = 'user'
@@ -121,7 +154,8 @@ async function insertEverything(client: pg.Client, size: SeedSize): Promise<void
     );
   }
 
-  // Every group has an Owner, as creating one through the API makes its creator one.
+  // Every group has an Owner, as creating one through the API makes its creator one (and the
+  // creator of the group's seeded projects).
   await run(
     `insert into members (source_type, source_id, user_id, access_level, created_by)
      select 'Group', g.id, u.id, 50, u.id from seed_groups g join seed_users u on u.n = 1 + (g.n * 37) % $1::int`,
@@ -144,13 +178,14 @@ async function insertEverything(client: pg.Client, size: SeedSize): Promise<void
     `insert into projects (namespace_id, name, path, description, visibility, creator_id, topics, created_at, updated_at, last_activity_at)
      select g.id, 'Seed Project ' || i, 'seed-project-' || i, 'A seeded project ' || i,
             case when i % 3 = 0 then 'private' else n.visibility end,
-            (select m.user_id from members m where m.source_type = 'Group' and m.source_id = g.id and m.access_level = 50 limit 1),
+            owner.id,
             case when i % 5 = 0 then array['seed', 'topic-' || (i % 20)] else '{}' end,
             now() - make_interval(secs => i), now() - make_interval(secs => i), now() - make_interval(secs => i)
      from generate_series(1, $1::int) i
      join seed_groups g on g.n = 1 + (i - 1) % $2::int
-     join namespaces n on n.id = g.id`,
-    [inGroups, size.groups],
+     join namespaces n on n.id = g.id
+     join seed_users owner on owner.n = 1 + (g.n * 37) % $3::int`,
+    [inGroups, size.groups, size.users],
   );
   await run(
     `with made as (
