@@ -6,7 +6,6 @@
  */
 import type { ContainerRegistryTags } from '@platform/packages-client';
 import type { Group } from '../access/namespace.entity.ts';
-import type { GroupStore } from '../groups/groups-store.ts';
 import type { ProjectStore } from './projects-store.ts';
 
 /** GitLab's sentences for these refusals. */
@@ -30,7 +29,8 @@ export async function anyHasContainerTags(registry: ContainerRegistryTags, proje
 /** Whether any project in the group or its subgroups has tags in its container registry. */
 export async function groupHasContainerTags(options: {
   registry: ContainerRegistryTags;
-  groups: GroupStore;
+  /** The group's store (groups import projects, not the other way round). */
+  groups: { subtreeOf(group: Group): Promise<Array<{ id: number }>> };
   projects: ProjectStore;
   group: Group;
 }): Promise<boolean> {
