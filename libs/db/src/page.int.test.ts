@@ -9,7 +9,16 @@ import { createOrm, ensureDatabase, type Orm } from './orm.ts';
 const Item = defineEntity({
   name: 'Item',
   tableName: 'items',
-  properties: { id: p.integer().primary().autoincrement(), name: p.string(), tag: p.string() },
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    name: p.string(),
+    tag: p.string(),
+    /** Counts how often the formula is evaluated. */
+    evaluation: p
+      .integer()
+      .formula(() => `nextval('formula_evaluations')::integer`)
+      .persist(false),
+  },
 });
 type Item = InferEntity<typeof Item>;
 
@@ -21,6 +30,7 @@ beforeAll(async () => {
   orm = await createOrm({ url: database.url, entities: [Item], migrations: [], logger: createLogger({ name: 'test', level: 'silent' }) });
   const em = orm.em.fork();
   await em.execute('create table items (id serial primary key, name text not null, tag text not null)');
+  await em.execute('create sequence formula_evaluations');
   // More rows than lists count, 30 of them tagged.
   await em.execute(`insert into items (name, tag) select 'item ' || i, case when i % 400 = 0 then 'rare' else 'common' end
     from generate_series(1, ${COUNT_LIMIT + 5}) i`);
@@ -89,6 +99,17 @@ describe('findPage', () => {
       [4800, 'item 4800'],
       [5200, 'item 5200'],
     ]);
+  });
+
+  it("counts without evaluating the entity's formulas", async () => {
+    const em = orm.em.fork();
+    await em.execute(`select setval('formula_evaluations', 1, false)`);
+    const page = await findPage(em, Item, {}, { orderBy: { id: 'asc' }, window: { offset: 0, limit: 20 } });
+    expect(page.total).toBeNull();
+    expect(page.items).toHaveLength(20);
+    // The page's rows (and the one after it) evaluate the formula; the 10,001 counted rows do not.
+    const [{ evaluations }] = await em.execute<Array<{ evaluations: string }>>('select last_value as evaluations from formula_evaluations');
+    expect(Number(evaluations)).toBeLessThanOrEqual(21);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import { raw, type EntityName, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 
@@ -95,14 +95,22 @@ interface OrmQuery {
   toQuery(): { sql: string; params: readonly unknown[] };
 }
 
+/** A MikroORM query builder whose selected columns can be replaced. */
+interface SelectableOrmQuery extends OrmQuery {
+  clone(): SelectableOrmQuery;
+  select(fields: unknown): SelectableOrmQuery;
+}
+
 /** readPage for entities a MikroORM query builder selects: `rows` ordered, `matching` not. */
 export async function findPageOf<Entity extends object>(
   em: EntityManager,
   entity: EntityName<Entity>,
-  query: { matching: OrmQuery; rows: OrmQuery; window: PageWindow; exactTotal?: boolean },
+  query: { matching: SelectableOrmQuery; rows: OrmQuery; window: PageWindow; exactTotal?: boolean },
 ): Promise<Page<Entity>> {
   const page = await readPage<Record<string, unknown>>(em.getKysely() as unknown as Kysely<unknown>, {
-    matching: fromOrmQuery(query.matching.toQuery()),
+    // Counting needs no columns: selecting the entity's would evaluate its formulas (a subquery
+    // per row) for every one of the up to 10,001 rows counted.
+    matching: fromOrmQuery(query.matching.clone().select(raw('1')).toQuery()),
     rows: fromOrmQuery(query.rows.toQuery()) as RawBuilder<Record<string, unknown>>,
     window: query.window,
     ...(query.exactTotal ? { exactTotal: true } : {}),
