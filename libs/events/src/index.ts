@@ -2,7 +2,7 @@ export { eventEnvelopeSchema } from './envelope.ts';
 export type { EventEnvelope, EventActor } from './envelope.ts';
 export { OutboxEntry, ProcessedEvent, eventTablesSql } from './event-tables.ts';
 export { eventMigrations } from './migrations/index.ts';
-export { recordEvent } from './record-event.ts';
+export { insertWithEvent, recordEvent } from './record-event.ts';
 export type { RecordEventOptions } from './record-event.ts';
 export { startOutboxRelay } from './outbox-relay.ts';
 export type { OutboxRelay } from './outbox-relay.ts';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager, EntityName } from '@mikro-orm/core';
 import { OutboxEntry } from './event-tables.ts';
 import type { EventActor, EventEnvelope } from './envelope.ts';
+import type { OutgoingEvent } from './event-catalogue.ts';
 
 export interface RecordEventOptions {
   topic: string;
@@ -35,4 +36,21 @@ export function recordEvent(em: EntityManager, options: RecordEventOptions): Eve
     envelope,
   });
   return envelope;
+}
+
+/**
+ * Inserts `data` as a new `entity`, then records the event made from the inserted row (its
+ * generated columns known), both through `em`: call it inside the transaction of the change.
+ */
+export async function insertWithEvent<Entity extends object>(
+  em: EntityManager,
+  entity: EntityName<Entity>,
+  data: Entity,
+  options: { event: (created: Entity) => OutgoingEvent; actor: EventActor | null },
+): Promise<Entity> {
+  const created = em.create(entity, data as never);
+  await em.flush();
+  recordEvent(em, { ...options.event(created), actor: options.actor });
+  await em.flush();
+  return created;
 }

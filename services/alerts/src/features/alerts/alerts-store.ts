@@ -1,5 +1,5 @@
 import { raw, type FilterQuery } from '@mikro-orm/core';
-import { findPage, type EntityManager, type Page, type PageWindow } from '@platform/db';
+import { findPage, likePattern, type EntityManager, type Page, type PageWindow } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { Alert, Incident, type AlertStatus, type IncidentState } from './alert.entity.ts';
 
@@ -25,7 +25,6 @@ export interface AlertFilter {
 }
 
 /** `%` and `_` match themselves in a search. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
 export class PgAlertStore {
   readonly #em: EntityManager;

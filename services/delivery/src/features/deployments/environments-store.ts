@@ -1,6 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { sql } from 'kysely';
-import { findPage, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
+import { findPage, likePattern, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { Deployment } from './deployment.entity.ts';
 import { Environment, type EnvironmentState, type EnvironmentTier } from './environment.entity.ts';
@@ -22,7 +22,6 @@ export interface EnvironmentChange {
 }
 
 /** `%` and `_` match themselves in a search. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
 export const ENVIRONMENT_NAME_TAKEN = 'has already been taken';
 

@@ -1,11 +1,10 @@
-import { findPage, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
+import { findPage, likePattern, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
 import { FeatureFlagStrategy, FeatureFlagUserList } from './feature-flag.entity.ts';
 import { touchFlagsRevision } from './feature-flags-store.ts';
 
 export const USER_LIST_NAME_TAKEN = 'Name has already been taken';
 
 /** `%` and `_` match themselves in a search. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
 export class PgUserListStore {
   readonly #em: EntityManager;

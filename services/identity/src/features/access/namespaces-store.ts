@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
 import { accessCtes, groupWithAccess, type Viewer } from './access-sql.ts';
 import { Namespace } from './namespace.entity.ts';
-import { escapeLike, MAX_ID } from './sql-helpers.ts';
-import { mapPage, readPage, type Page, type PageWindow } from '@platform/db';
+import { MAX_ID } from './sql-helpers.ts';
+import { likePattern, mapPage, readPage, type Page, type PageWindow } from '@platform/db';
 
 export interface NamespaceStore {
   findById(id: number): Promise<Namespace | null>;
@@ -66,7 +66,7 @@ export class PgNamespaceStore implements NamespaceStore {
       conditions.push(sql`(n.owner_id = ${viewer.userId} or ${groupWithAccess(viewer, minimum)})`);
     }
     if (filter.search) {
-      const pattern = `%${escapeLike(filter.search)}%`;
+      const pattern = likePattern(filter.search);
       conditions.push(sql`(n.name ilike ${pattern} or n.path ilike ${pattern})`);
     }
     const where = conditions.length > 0 ? sql.join(conditions, sql` and `) : sql`true`;

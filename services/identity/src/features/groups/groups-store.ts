@@ -2,13 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
 import { UniqueConstraintViolationException, type EntityDictionary } from '@mikro-orm/core';
 import { FieldValidationError } from '@platform/errors';
-import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
+import { likePattern, mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import { Namespace, type Group } from '../access/namespace.entity.ts';
 import { accessCtes, groupRelatedTo, groupVisibleTo, groupWithAccess, listedGroupVisibleTo, type Viewer } from '../access/access-sql.ts';
 import { GroupGroupLink } from './group.entity.ts';
 import type { SharedGroup } from '../access/namespace-views.ts';
 import { asGroups, PgGroupLookup, type GroupLookup } from '../access/group-lookup.ts';
-import { escapeLike, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
+import type { Keyset, KeysetPage } from '../access/sql-helpers.ts';
 
 export type NewGroup = Pick<Namespace, 'name' | 'path'> &
   Partial<Omit<Namespace, 'id' | 'kind' | 'fullPath' | 'traversalIds' | 'ownerId' | 'createdAt' | 'updatedAt'>>;
@@ -240,7 +240,7 @@ function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknow
   if (filter.skipIds && filter.skipIds.length > 0) conditions.push(sql`n.id <> all(${filter.skipIds}::integer[])`);
   if (filter.projectCreationAllowed) conditions.push(sql`n.project_creation_level <> 'noone'`);
   if (filter.search) {
-    const pattern = `%${escapeLike(filter.search)}%`;
+    const pattern = likePattern(filter.search);
     conditions.push(sql`(n.name ilike ${pattern} or n.path ilike ${pattern})`);
   }
   for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type RawBuilder } from 'kysely';
-import { findPage, mapPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
-import { escapeLike } from '../access/sql-helpers.ts';
+import { findPage, likePattern, mapPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import { Member, type SourceType } from './member.entity.ts';
 
 export type NewMember = Pick<Member, 'sourceType' | 'sourceId' | 'userId' | 'accessLevel'> &
@@ -115,7 +114,7 @@ export class PgMemberStore implements MemberStore {
   async #page(candidates: RawBuilder<unknown>, filter: MemberFilter, page: PageWindow, order: RawBuilder<unknown>) {
     const conditions: RawBuilder<unknown>[] = [sql`true`];
     if (filter.query) {
-      const pattern = `%${escapeLike(filter.query)}%`;
+      const pattern = likePattern(filter.query);
       conditions.push(sql`(u.name ilike ${pattern} or u.username ilike ${pattern})`);
     }
     if (filter.userIds && filter.userIds.length > 0) conditions.push(sql`m.user_id = any(${filter.userIds}::integer[])`);

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException, type EntityDictionary } from '@mikro-orm/core';
 import { sql, type RawBuilder } from 'kysely';
 import { FieldValidationError } from '@platform/errors';
-import { mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
+import { likePattern, mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import type { Visibility } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import {
@@ -14,7 +14,7 @@ import {
   type Viewer,
 } from '../access/access-sql.ts';
 import type { SharedGroup } from '../access/namespace-views.ts';
-import { escapeLike, MAX_ID, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
+import { MAX_ID, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { Project, ProjectGroupLink } from '../access/project.entity.ts';
 import { ProjectStar } from './project-star.entity.ts';
 
@@ -332,7 +332,7 @@ function projectConditions(viewer: Viewer, filter: ProjectFilter): RawBuilder<un
   if (filter.archived !== undefined) conditions.push(sql`p.archived = ${filter.archived}`);
   if (filter.visibility !== undefined) conditions.push(sql`p.visibility = ${filter.visibility}`);
   if (filter.search) {
-    const pattern = `%${escapeLike(filter.search)}%`;
+    const pattern = likePattern(filter.search);
     const namespaceMatch = filter.searchNamespaces
       ? sql` or (select n.full_path from namespaces n where n.id = p.namespace_id) || '/' || p.path ilike ${pattern}`
       : sql``;

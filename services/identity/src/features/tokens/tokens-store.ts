@@ -1,6 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findPage, type Page, type PageWindow } from '@platform/db';
+import { findPage, likePattern, type Page, type PageWindow } from '@platform/db';
 import { PersonalAccessToken } from './personal-access-token.entity.ts';
 
 export type NewToken = Pick<PersonalAccessToken, 'userId' | 'name' | 'tokenDigest' | 'scopes' | 'expiresAt'>;
@@ -30,10 +30,6 @@ export interface TokenStore {
   revoke(id: number): Promise<boolean>;
   /** Records a use unless one was recorded since `unlessSince`: at most one write per interval. */
   touchLastUsed(id: number, options: { now: Date; unlessSince: Date }): Promise<void>;
-}
-
-function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 export class PgTokenStore implements TokenStore {

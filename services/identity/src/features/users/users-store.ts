@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw } from '@mikro-orm/core';
-import { findPageOf, translateDbError, type Page, type PageWindow } from '@platform/db';
+import { escapeLike, findPageOf, likePattern, translateDbError, type Page, type PageWindow } from '@platform/db';
 import { Identity, NON_INTERNAL_USER_TYPES, User, type UserState } from './user.entity.ts';
 
 export type NewUser = Pick<User, 'username' | 'email' | 'name'> & Partial<Omit<User, 'id' | 'createdAt' | 'updatedAt'>>;
@@ -114,7 +114,7 @@ export class PgUserStore implements UserStore {
   #filtered(filter: UserListFilter) {
     const query = this.#em.createQueryBuilder(User, 'u');
     if (filter.search) {
-      const pattern = `%${escapeLike(filter.search.term)}%`;
+      const pattern = likePattern(filter.search.term);
       query.andWhere(`(u.name ilike ? or u.username ilike ? or lower(u.${filter.search.emailColumn}) = lower(?))`, [
         pattern,
         pattern,
@@ -253,8 +253,4 @@ function conflictMessage(error: unknown): string {
     return 'Username has already been taken';
   if (text.includes('identities_provider_extern_uid_key')) return 'Identity has already been taken';
   return 'Conflict';
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (character) => `\\${character}`);
 }

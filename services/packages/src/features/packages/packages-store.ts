@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { findPage, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
+import { findPage, likePattern, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { Package, PackageFile, PackageTag, type PackageStatus, type PackageType } from './package.entity.ts';
 
@@ -37,7 +37,6 @@ export type PackageFileOrder = 'id' | 'file_name' | 'created_at';
 const FILE_ORDER_COLUMNS = { id: 'id', file_name: 'fileName', created_at: 'createdAt' } as const;
 
 /** `%` and `_` match themselves in a fuzzy name filter. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 
 export class PgPackageStore {
   readonly #em: EntityManager;

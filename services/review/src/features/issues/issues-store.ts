@@ -1,11 +1,10 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import type { Presence } from '../merge-requests/merge-requests-store.ts';
 import { Issue } from './issue.entity.ts';
-
-/** The advisory lock space of issue iid allocation (merge requests and milestones use others). */
-const IID_LOCKS = 7_304;
+import { likePattern } from '@platform/db';
+import { nextIid } from '../../project-iids.ts';
 
 export type NewIssue = Omit<Issue, 'id' | 'iid'>;
 
@@ -49,10 +48,6 @@ export interface IssueStore {
 }
 
 type Where = Record<string, unknown>;
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
-}
 
 function arrayPresenceWhere<Value>(column: string, presence: Presence<Value> | undefined, matches: (value: Value) => Where): Where[] {
   if (!presence) return [];
@@ -106,16 +101,8 @@ export class PgIssueStore implements IssueStore {
 
   async create(options: { issue: NewIssue; event: (created: Issue) => OutgoingEvent; actor: EventActor | null }): Promise<Issue> {
     return this.#em.fork().transactional(async (em) => {
-      const projectId = options.issue.projectId;
-      await em.execute('select pg_advisory_xact_lock(?, ?)', [IID_LOCKS, projectId]);
-      const [row] = await em.execute<Array<{ next: number }>>('select coalesce(max(iid), 0) + 1 as next from issues where project_id = ?', [
-        projectId,
-      ]);
-      const created = em.create(Issue, { ...options.issue, iid: Number(row?.next ?? 1) } as Issue);
-      await em.flush();
-      recordEvent(em, { ...options.event(created), actor: options.actor });
-      await em.flush();
-      return created;
+      const iid = await nextIid(em, 'issues', options.issue.projectId);
+      return insertWithEvent(em, Issue, { ...options.issue, iid } as Issue, options);
     });
   }
 

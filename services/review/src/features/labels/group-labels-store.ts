@@ -1,6 +1,6 @@
 import type { EntityManager } from '@platform/db';
-import { translateDbError } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import { likePattern, translateDbError } from '@platform/db';
+import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { GroupLabel } from './group-label.entity.ts';
 
 export type NewGroupLabel = Omit<GroupLabel, 'id'>;
@@ -21,10 +21,6 @@ export interface GroupLabelStore {
   update(options: { label: GroupLabel; previousTitle: string; event: OutgoingEvent; actor: EventActor | null }): Promise<void>;
   /** Removes the label and takes it off the merge requests of the group's projects. */
   delete(options: { label: GroupLabel; event: OutgoingEvent; actor: EventActor | null }): Promise<void>;
-}
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
 const CONFLICT = { conflict: 'Label already exists' };
@@ -75,11 +71,7 @@ export class PgGroupLabelStore implements GroupLabelStore {
   async create(options: { label: NewGroupLabel; event: (created: GroupLabel) => OutgoingEvent; actor: EventActor | null }) {
     try {
       return await this.#em.fork().transactional(async (em) => {
-        const created = em.create(GroupLabel, options.label as GroupLabel);
-        await em.flush();
-        recordEvent(em, { ...options.event(created), actor: options.actor });
-        await em.flush();
-        return created;
+        return insertWithEvent(em, GroupLabel, options.label as GroupLabel, options);
       });
     } catch (error) {
       throw translateDbError(error, CONFLICT);

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@platform/db';
-import { translateDbError } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import { likePattern, translateDbError } from '@platform/db';
+import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { Label } from './label.entity.ts';
 
 export type NewLabel = Omit<Label, 'id'>;
@@ -41,10 +41,6 @@ export interface LabelStore {
   counts(projectId: number, titles: string[]): Promise<Map<string, LabelCounts>>;
 }
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
-}
-
 const CONFLICT = { conflict: 'Label already exists' };
 
 export class PgLabelStore implements LabelStore {
@@ -79,11 +75,7 @@ export class PgLabelStore implements LabelStore {
   async create(options: { label: NewLabel; event: (created: Label) => OutgoingEvent; actor: EventActor | null }): Promise<Label> {
     try {
       return await this.#em.fork().transactional(async (em) => {
-        const created = em.create(Label, options.label as Label);
-        await em.flush();
-        recordEvent(em, { ...options.event(created), actor: options.actor });
-        await em.flush();
-        return created;
+        return insertWithEvent(em, Label, options.label as Label, options);
       });
     } catch (error) {
       throw translateDbError(error, CONFLICT);

@@ -1,10 +1,9 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
-
-/** The advisory lock space of iid allocation (the first of the two lock keys). */
-const IID_LOCKS = 7_302;
+import { likePattern } from '@platform/db';
+import { nextIid } from '../../project-iids.ts';
 
 /** `None` (nothing set), `Any` (something set), or particular values. */
 export type Presence<Value> = { kind: 'none' } | { kind: 'any' } | { kind: 'is'; value: Value };
@@ -112,10 +111,6 @@ function arrayPresenceWhere<Value>(column: string, presence: Presence<Value> | u
   return [matches(presence.value)];
 }
 
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
-}
-
 export function whereOf(filter: MergeRequestFilter): Where {
   const all: Where[] = [];
   if (filter.projectIds) all.push({ projectId: { $in: filter.projectIds } });
@@ -170,17 +165,8 @@ export class PgMergeRequestStore implements MergeRequestStore {
     actor: EventActor | null;
   }): Promise<MergeRequest> {
     return this.#em.fork().transactional(async (em) => {
-      const projectId = options.mergeRequest.projectId;
-      await em.execute('select pg_advisory_xact_lock(?, ?)', [IID_LOCKS, projectId]);
-      const [row] = await em.execute<Array<{ next: number }>>(
-        'select coalesce(max(iid), 0) + 1 as next from merge_requests where project_id = ?',
-        [projectId],
-      );
-      const created = em.create(MergeRequest, { ...options.mergeRequest, iid: Number(row?.next ?? 1) } as MergeRequest);
-      await em.flush();
-      recordEvent(em, { ...options.event(created), actor: options.actor });
-      await em.flush();
-      return created;
+      const iid = await nextIid(em, 'merge_requests', options.mergeRequest.projectId);
+      return insertWithEvent(em, MergeRequest, { ...options.mergeRequest, iid } as MergeRequest, options);
     });
   }
 

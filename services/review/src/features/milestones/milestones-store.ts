@@ -1,11 +1,10 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
 import { FieldValidationError } from '@platform/errors';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { Milestone } from './milestone.entity.ts';
-
-/** The advisory lock space of milestone iid allocation (merge requests use another). */
-const IID_LOCKS = 7_303;
+import { likePattern } from '@platform/db';
+import { nextIid } from '../../project-iids.ts';
 
 /** The tables whose rows point at a milestone (`milestone_id`): a deleted milestone leaves them without one. */
 const MILESTONED_TABLES = ['merge_requests', 'issues'] as const;
@@ -36,10 +35,6 @@ export interface MilestoneStore {
   create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }): Promise<Milestone>;
   update(options: { milestone: Milestone; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
   delete(options: { milestone: Milestone; event: OutgoingEvent; actor: EventActor | null }): Promise<void>;
-}
-
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
 /** GitLab's words for a title already used by another milestone of the project. */
@@ -102,17 +97,8 @@ export class PgMilestoneStore implements MilestoneStore {
   async create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }) {
     try {
       return await this.#em.fork().transactional(async (em) => {
-        const projectId = options.milestone.projectId;
-        await em.execute('select pg_advisory_xact_lock(?, ?)', [IID_LOCKS, projectId]);
-        const [row] = await em.execute<Array<{ next: number }>>(
-          'select coalesce(max(iid), 0) + 1 as next from milestones where project_id = ?',
-          [projectId],
-        );
-        const created = em.create(Milestone, { ...options.milestone, iid: Number(row?.next ?? 1) } as Milestone);
-        await em.flush();
-        recordEvent(em, { ...options.event(created), actor: options.actor });
-        await em.flush();
-        return created;
+        const iid = await nextIid(em, 'milestones', options.milestone.projectId);
+        return insertWithEvent(em, Milestone, { ...options.milestone, iid } as Milestone, options);
       });
     } catch (error) {
       throw translated(error);

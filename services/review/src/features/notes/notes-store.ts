@@ -1,5 +1,5 @@
 import type { EntityManager } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { Note } from './note.entity.ts';
 
 export type NewNote = Omit<Note, 'id'>;
@@ -30,11 +30,7 @@ export class PgNoteStore implements NoteStore {
 
   create(options: { note: NewNote; event: (created: Note) => OutgoingEvent; actor: EventActor }): Promise<Note> {
     return this.#em.fork().transactional(async (em) => {
-      const created = em.create(Note, options.note as Note);
-      await em.flush();
-      recordEvent(em, { ...options.event(created), actor: options.actor });
-      await em.flush();
-      return created;
+      return insertWithEvent(em, Note, options.note as Note, options);
     });
   }
 
