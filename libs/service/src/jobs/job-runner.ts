@@ -112,25 +112,23 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     return rows[0];
   }
 
-  /** Updates the claimed row, unless another runner took it over meanwhile. */
-  async function settle(job: ClaimedRow, claimId: string, set: string, params: unknown[]): Promise<void> {
-    const rows = await execute(`update background_jobs set ${set} where id = ? and locked_by = ? returning id`, [
-      ...params,
-      job.id,
-      claimId,
-    ]);
+  /**
+   * Applies `change` (an update or a delete of `background_jobs`) to the claimed row, unless
+   * another runner took it over meanwhile.
+   */
+  async function settle(job: ClaimedRow, claimId: string, change: string, params: unknown[]): Promise<void> {
+    const rows = await execute(`${change} where id = ? and locked_by = ? returning id`, [...params, job.id, claimId]);
     if (rows.length === 0) logger.warn({ jobId: job.id, kind: job.kind }, 'job lease lost before it ended: another runner has it');
   }
 
-  const release = "state = 'pending', locked_until = null, locked_by = null";
+  const release = "update background_jobs set state = 'pending', locked_until = null, locked_by = null";
 
   async function succeeded(job: ClaimedRow, claimId: string): Promise<void> {
     if (job.recurring) {
       const next = jittered(intervals.get(job.kind) ?? 0);
       await settle(job, claimId, `${release}, attempts = 0, last_error = null, run_at = now() + (? * interval '1 millisecond')`, [next]);
     } else {
-      const rows = await execute('delete from background_jobs where id = ? and locked_by = ? returning id', [job.id, claimId]);
-      if (rows.length === 0) logger.warn({ jobId: job.id, kind: job.kind }, 'job lease lost before it ended: another runner has it');
+      await settle(job, claimId, 'delete from background_jobs', []);
     }
   }
 
@@ -142,7 +140,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         next,
       ]);
     } else if (job.attempts >= job.max_attempts) {
-      await settle(job, claimId, "state = 'failed', locked_until = null, locked_by = null, last_error = ?", [error]);
+      await settle(job, claimId, "update background_jobs set state = 'failed', locked_until = null, locked_by = null, last_error = ?", [
+        error,
+      ]);
     } else {
       const delay = jittered(Math.min(maxBackoffMs, backoffMs * 2 ** (job.attempts - 1)));
       await settle(job, claimId, `${release}, last_error = ?, run_at = now() + (? * interval '1 millisecond')`, [error, delay]);

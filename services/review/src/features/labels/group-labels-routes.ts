@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { InputError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Caller } from '@platform/auth';
 import { REPORTER } from '../issues/issue-access.ts';
+import { labelChangeShape, newLabelShape, requireSomeChange } from './label-params.ts';
 import { labelBasicView } from './label-views.ts';
 import type { GroupLabel } from './group-label.entity.ts';
 import type { GroupLabelsService } from './labels-service.ts';
@@ -14,8 +14,6 @@ export interface GroupLabelsRouteDeps {
 }
 
 const route = routesOf<GroupLabelsRouteDeps>('review');
-
-const UPDATE_FIELDS = 'new_name, color, description are missing, at least one parameter must be provided';
 
 /** GitLab's `GroupLabel`. */
 function groupLabelView(label: GroupLabel) {
@@ -60,9 +58,7 @@ export const groupLabelsRoutes = [
     status: 201,
     input: z.object({
       id: params.idOrPath(),
-      name: z.string().max(255),
-      color: z.string().max(255),
-      description: z.string().max(65_535).nullable().optional(),
+      ...newLabelShape,
     }),
     handle: async ({ caller, input, deps }) => {
       const groupId = await groupOf(deps, caller, input.id, REPORTER);
@@ -76,12 +72,10 @@ export const groupLabelsRoutes = [
     scope: 'api',
     input: z.object({
       ...perLabel,
-      new_name: z.string().max(255).optional(),
-      color: z.string().max(255).optional(),
-      description: z.string().max(65_535).nullable().optional(),
+      ...labelChangeShape,
     }),
     handle: async ({ caller, input, deps }) => {
-      if (input.new_name === undefined && input.color === undefined && input.description === undefined) throw new InputError(UPDATE_FIELDS);
+      requireSomeChange(input, labelChangeShape);
       const groupId = await groupOf(deps, caller, input.id, REPORTER);
       const updated = await deps.groupLabels.update(groupId, caller, input.label_id, {
         name: input.new_name,

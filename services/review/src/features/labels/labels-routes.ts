@@ -3,6 +3,7 @@ import { InputError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { planningProject, REPORTER } from '../issues/issue-access.ts';
+import { labelChangeShape, newLabelShape, requireSomeChange } from './label-params.ts';
 import { projectLabelView } from './label-views.ts';
 import { listedProjectLabel, type LabelsService, type ListedLabel } from './labels-service.ts';
 
@@ -16,8 +17,6 @@ const route = routesOf<LabelsRouteDeps>('review');
 /** `priority`: an integer, or null / empty to remove it. */
 const priorityParam = () => z.union([params.integer().pipe(z.number().int().min(0)), z.null(), z.literal('').transform(() => null)]);
 
-const UPDATE_FIELDS = 'new_name, color, description, priority are missing, at least one parameter must be provided';
-
 async function viewsOf(deps: LabelsRouteDeps, projectId: number, labels: ListedLabel[]) {
   const counts = await deps.labels.counts(
     projectId,
@@ -26,16 +25,11 @@ async function viewsOf(deps: LabelsRouteDeps, projectId: number, labels: ListedL
   return labels.map((label) => projectLabelView(label, counts.get(label.title)));
 }
 
-const updateShape = {
-  new_name: z.string().max(255).optional(),
-  color: z.string().max(255).optional(),
-  description: z.string().max(65_535).nullable().optional(),
-  priority: priorityParam().optional(),
-};
+const updateShape = { ...labelChangeShape, priority: priorityParam().optional() };
 type UpdateInput = z.output<z.ZodObject<typeof updateShape>>;
 
 function changesOf(input: UpdateInput) {
-  if (Object.keys(updateShape).every((field) => input[field as keyof UpdateInput] === undefined)) throw new InputError(UPDATE_FIELDS);
+  requireSomeChange(input, updateShape);
   return { name: input.new_name, color: input.color, description: input.description, priority: input.priority };
 }
 
@@ -87,9 +81,7 @@ export const labelsRoutes = [
     status: 201,
     input: z.object({
       id: params.idOrPath(),
-      name: z.string().max(255),
-      color: z.string().max(255),
-      description: z.string().max(65_535).nullable().optional(),
+      ...newLabelShape,
       priority: priorityParam().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
