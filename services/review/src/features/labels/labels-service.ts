@@ -66,6 +66,30 @@ function validated(input: LabelInput): { title?: string; color?: string } {
   return { ...(title === undefined ? {} : { title }), ...(color === undefined ? {} : { color }) };
 }
 
+/** The columns a new label of either kind starts with, from a create request's input. */
+function newLabelColumns(input: LabelInput & { name: string; color: string }) {
+  const { title, color } = validated(input);
+  const now = new Date();
+  return {
+    title: title ?? '',
+    color: color ?? DEFAULT_LABEL_COLOR,
+    description: input.description ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Applies an update request's input to a label of either kind; answers the title it had. */
+function changeLabel(label: Label | GroupLabel, input: LabelInput): string {
+  const { title, color } = validated(input);
+  const previousTitle = label.title;
+  if (title !== undefined) label.title = title;
+  if (color !== undefined) label.color = color;
+  if (input.description !== undefined) label.description = input.description;
+  label.updatedAt = new Date();
+  return previousTitle;
+}
+
 export class LabelsService {
   readonly #store: LabelStore;
   readonly #groupStore: GroupLabelStore;
@@ -129,18 +153,8 @@ export class LabelsService {
   }
 
   async create(projectId: number, caller: AuthenticatedCaller, input: LabelInput & { name: string; color: string }): Promise<Label> {
-    const { title, color } = validated(input);
-    const now = new Date();
     return this.#store.create({
-      label: {
-        projectId,
-        title: title ?? '',
-        color: color ?? DEFAULT_LABEL_COLOR,
-        description: input.description ?? null,
-        priority: input.priority ?? null,
-        createdAt: now,
-        updatedAt: now,
-      },
+      label: { projectId, ...newLabelColumns(input), priority: input.priority ?? null },
       event: (created) => reviewEvents.labelCreated.event(labelEvent(created)),
       actor: actorOf(caller),
     });
@@ -148,13 +162,8 @@ export class LabelsService {
 
   async update(projectId: number, caller: AuthenticatedCaller, idOrTitle: string, input: LabelInput): Promise<Label> {
     const label = await this.get(projectId, idOrTitle);
-    const { title, color } = validated(input);
-    const previousTitle = label.title;
-    if (title !== undefined) label.title = title;
-    if (color !== undefined) label.color = color;
-    if (input.description !== undefined) label.description = input.description;
+    const previousTitle = changeLabel(label, input);
     if (input.priority !== undefined) label.priority = input.priority;
-    label.updatedAt = new Date();
     await this.#store.update({ label, previousTitle, event: reviewEvents.labelUpdated.event(labelEvent(label)), actor: actorOf(caller) });
     return label;
   }
@@ -203,17 +212,8 @@ export class GroupLabelsService {
   }
 
   async create(groupId: number, caller: AuthenticatedCaller, input: LabelInput & { name: string; color: string }): Promise<GroupLabel> {
-    const { title, color } = validated(input);
-    const now = new Date();
     return this.#store.create({
-      label: {
-        groupId,
-        title: title ?? '',
-        color: color ?? DEFAULT_LABEL_COLOR,
-        description: input.description ?? null,
-        createdAt: now,
-        updatedAt: now,
-      },
+      label: { groupId, ...newLabelColumns(input) },
       event: (created) => reviewEvents.labelCreated.event(groupLabelEvent(created)),
       actor: actorOf(caller),
     });
@@ -221,12 +221,7 @@ export class GroupLabelsService {
 
   async update(groupId: number, caller: AuthenticatedCaller, idOrTitle: string, input: LabelInput): Promise<GroupLabel> {
     const label = await this.get(groupId, idOrTitle);
-    const { title, color } = validated(input);
-    const previousTitle = label.title;
-    if (title !== undefined) label.title = title;
-    if (color !== undefined) label.color = color;
-    if (input.description !== undefined) label.description = input.description;
-    label.updatedAt = new Date();
+    const previousTitle = changeLabel(label, input);
     await this.#store.update({
       label,
       previousTitle,
