@@ -2,3 +2,5 @@ export { loadConfig, ConfigError, booleanFromEnv, listFromEnv } from './load-con
 export { platformConfig, serviceConfig, portFromEnv, logLevelFromEnv } from './common-keys.ts';
 export type { ServiceConfig } from './common-keys.ts';
 export { grpcAddressFromEnv } from './grpc-address.ts';
+export { configKeys, setByDeployment } from './config-keys.ts';
+export type { ConfigKey, DeploymentNeed } from './config-keys.ts';
