@@ -35,6 +35,37 @@ export function approvalsLeft(states: readonly RuleState[]): number {
   return states.reduce((sum, state) => sum + state.left, 0);
 }
 
+/**
+ * Whether some regular rule still holds back approvals of anyone it does not name, GitLab's
+ * `any_approver_allowed?` negated: a regular rule with an eligible approver, while a rule is unsatisfied.
+ * Any-approver and code owner rules never restrict who may approve, nor does a rule whose only
+ * approvers are excluded.
+ */
+export function approvalRestrictedToApprovers(states: readonly RuleState[]): boolean {
+  const named = states.some(({ rule }) => rule.ruleType === 'regular' && rule.eligible !== 'anyone' && rule.eligible.length > 0);
+  return named && !states.every((state) => state.approved);
+}
+
+/**
+ * Whether a user may approve now, GitLab's `ApprovalState#can_approve?`: never twice, never as an
+ * excluded user (the author, committers); always as an eligible approver of one of the rules; any
+ * other user who may update the merge request only while no regular rule restricts approving to
+ * its approvers, or once every rule is satisfied.
+ */
+export function mayApprove(options: {
+  userId: number;
+  /** Whether the user may update the merge request (developers and above). */
+  mayUpdate: boolean;
+  states: readonly RuleState[];
+  approverIds: readonly number[];
+  excludedIds: readonly number[];
+}): boolean {
+  const { userId, states } = options;
+  if (options.approverIds.includes(userId) || options.excludedIds.includes(userId)) return false;
+  if (states.some(({ rule }) => rule.eligible !== 'anyone' && rule.eligible.includes(userId))) return true;
+  return options.mayUpdate && !approvalRestrictedToApprovers(states);
+}
+
 /** Approvals required in all. */
 export function approvalsRequired(rules: readonly ResolvedRule[]): number {
   return rules.reduce((sum, rule) => sum + rule.approvalsRequired, 0);

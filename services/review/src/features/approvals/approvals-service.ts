@@ -16,6 +16,7 @@ import {
   approvalsLeft,
   approvalsRequired,
   eligibleApprovers,
+  mayApprove,
   ruleAppliesToBranch,
   ruleStates,
   type ResolvedRule,
@@ -458,13 +459,17 @@ export class ApprovalsService {
 
   /**
    * Whether the caller may approve now: not twice, not as the author (or a committer) when the
-   * project forbids it, and only as a developer or an eligible approver of a rule that applies.
+   * project forbids it; as an eligible approver of a rule that applies, or as a developer while no
+   * regular rule holds approving back for its approvers (`mayApprove`).
    */
   canApprove(state: ApprovalState, project: ProjectAccess, caller: AuthenticatedCaller): boolean {
-    if (state.approverIds.includes(caller.userId)) return false;
-    if (state.excludedIds.includes(caller.userId)) return false;
-    if (project.isAdmin || project.accessLevel >= DEVELOPER) return true;
-    return state.rules.some(({ shown }) => shown.eligible.includes(caller.userId));
+    return mayApprove({
+      userId: caller.userId,
+      mayUpdate: project.isAdmin || project.accessLevel >= DEVELOPER,
+      states: state.rules,
+      approverIds: state.approverIds,
+      excludedIds: state.excludedIds,
+    });
   }
 
   async approve(options: {
