@@ -6,7 +6,7 @@ import type { ProjectAccess } from '@platform/identity-client';
 import type { StrategyName } from './feature-flag.entity.ts';
 import type { ChangedStrategyInput, NewStrategyInput } from './feature-flags.schemas.ts';
 import type { DesiredStrategy, DetailedFlag, PgFeatureFlagStore } from './feature-flags-store.ts';
-import { featureFlagNameProblem, strategyProblems } from './strategy-rules.ts';
+import { featureFlagNameProblems, strategyProblems } from './strategy-rules.ts';
 import type { PgUserListStore } from './user-lists-store.ts';
 
 /** `gradualRolloutUserId(production,staging)`: a strategy as events and comparisons name it. */
@@ -152,7 +152,7 @@ export class FeatureFlagsService {
 
   /** GitLab's validations of a flag's name and strategies, user lists of this project included. */
   async #check(project: ProjectAccess, name: string, strategies: DesiredStrategy[]): Promise<void> {
-    const problems = [featureFlagNameProblem(name) ?? []].flat();
+    const problems = featureFlagNameProblems(name);
     for (const strategy of strategies) {
       problems.push(
         ...strategyProblems({

@@ -134,6 +134,10 @@ describe('feature flags', () => {
     expect(FeatureFlagChanged.fromJSON(toggled.data)).toMatchObject({ name: 'new_checkout', active: false });
     expect((await harness.outboxEvents('delivery.feature_flag.updated')).at(-1)?.data).toMatchObject({ name: 'new_checkout' });
 
+    const tooShort = await harness.api.put(`${flags()}/new_checkout`).set(harness.as(developer)).send({ name: 'c' });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body).toEqual({ message: ['Name is too short (minimum is 2 characters)'] });
+    expect((await harness.api.get(`${flags()}/new_checkout`).set(harness.as(developer))).status).toBe(200);
     const renamed = await harness.api.put(`${flags()}/new_checkout`).set(harness.as(developer)).send({ name: 'checkout', active: true });
     expect(renamed.body.name).toBe('checkout');
     expect((await harness.api.get(`${flags()}/new_checkout`).set(harness.as(developer))).status).toBe(404);
@@ -161,19 +165,21 @@ describe('feature flags', () => {
     expect(await refused({ name: 'Bad Name' })).toEqual({
       message: ["Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'"],
     });
+    expect(await refused({ name: 'a' })).toEqual({ message: ['Name is too short (minimum is 2 characters)'] });
+    expect(await refused({ name: `a${'b'.repeat(63)}` })).toEqual({ message: ['Name is too long (maximum is 63 characters)'] });
     expect(
-      await refused({ name: 'x', strategies: [{ name: 'gradualRolloutUserId', parameters: { groupId: 'default', percentage: '150' } }] }),
+      await refused({ name: 'xy', strategies: [{ name: 'gradualRolloutUserId', parameters: { groupId: 'default', percentage: '150' } }] }),
     ).toEqual({
       message: ['Strategies parameters percentage must be a string between 0 and 100 inclusive'],
     });
-    expect(await refused({ name: 'x', strategies: [{ name: 'userWithId', parameters: {} }] })).toEqual({
+    expect(await refused({ name: 'xy', strategies: [{ name: 'userWithId', parameters: {} }] })).toEqual({
       message: ['Strategies parameters are invalid'],
     });
     const otherList = await harness.api
       .post('/api/v4/projects/8/feature_flags_user_lists')
       .set(harness.as(developer))
       .send({ name: 'elsewhere', user_xids: 'x' });
-    expect(await refused({ name: 'x', strategies: [{ name: 'svcUserList', parameters: {}, user_list_id: otherList.body.id }] })).toEqual({
+    expect(await refused({ name: 'xy', strategies: [{ name: 'svcUserList', parameters: {}, user_list_id: otherList.body.id }] })).toEqual({
       message: ['Strategies user list must belong to the same project'],
     });
     expect((await createFlag({ version: 'new_version_flag' })).body).toEqual({ error: 'name is missing' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { featureFlagNameProblem, scopeMatches, strategyProblems, validUserIds } from './strategy-rules.ts';
+import { featureFlagNameProblems, scopeMatches, strategyProblems, validUserIds } from './strategy-rules.ts';
 
 const strategy = (name: string, parameters: Record<string, unknown>, extra: { userListId?: number; scopes?: string[] } = {}) =>
   strategyProblems({ name, parameters, scopes: extra.scopes ?? ['*'], userListId: extra.userListId });
@@ -44,10 +44,17 @@ describe('strategy validation', () => {
 
 describe('names and scopes', () => {
   it('takes the names GitLab takes', () => {
-    expect(featureFlagNameProblem('new_ui-2')).toBeUndefined();
-    expect(featureFlagNameProblem('New')).toBeDefined();
-    expect(featureFlagNameProblem('trailing_')).toBeDefined();
-    expect(featureFlagNameProblem('1st')).toBeDefined();
+    const pattern =
+      "Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'";
+    expect(featureFlagNameProblems('new_ui-2')).toEqual([]);
+    expect(featureFlagNameProblems('ab')).toEqual([]);
+    expect(featureFlagNameProblems(`a${'b'.repeat(62)}`)).toEqual([]);
+    expect(featureFlagNameProblems('New')).toEqual([pattern]);
+    expect(featureFlagNameProblems('trailing_')).toEqual([pattern]);
+    expect(featureFlagNameProblems('1st')).toEqual([pattern]);
+    expect(featureFlagNameProblems('a')).toEqual(['Name is too short (minimum is 2 characters)']);
+    expect(featureFlagNameProblems('A')).toEqual(['Name is too short (minimum is 2 characters)', pattern]);
+    expect(featureFlagNameProblems(`a${'b'.repeat(63)}`)).toEqual(['Name is too long (maximum is 63 characters)']);
   });
 
   it('matches environments as GitLab does', () => {

@@ -71,13 +71,18 @@ export function strategyProblems(strategy: StrategyInput): string[] {
   return problems;
 }
 
-/** GitLab's feature flag names: lower case letters, digits, `_` and `-`, from a letter, not ending in `_` or `-`. */
-export function featureFlagNameProblem(name: string): string | undefined {
-  if (name.length > 255) return 'Name is too long (maximum is 255 characters)';
+/**
+ * GitLab's feature flag names: 2 to 63 characters, lower case letters, digits, `_` and `-`, from
+ * a letter, not ending in `_` or `-`. Every rule broken is named, as its model validations do.
+ */
+export function featureFlagNameProblems(name: string): string[] {
+  const problems: string[] = [];
+  if (name.length < 2) problems.push('Name is too short (minimum is 2 characters)');
+  if (name.length > 63) problems.push('Name is too long (maximum is 63 characters)');
   if (!/^[a-z]([-_a-z0-9]*[a-z0-9])?$/.test(name)) {
-    return "Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'";
+    problems.push("Name can contain only lowercase letters, digits, '_' and '-'. Must start with a letter, and cannot end with '-' or '_'");
   }
-  return undefined;
+  return problems;
 }
 
 /**
