@@ -8,6 +8,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { setByDeployment } from '@platform/config';
 import { createKafka, onEvent, startEventFeed, type EventEnvelope, type EventFeed } from '@platform/events';
 import { callUnary, channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials, internalClientOptions } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
@@ -19,8 +20,9 @@ export type { ApplicationSettings };
 
 /** What a service acting on the application settings reads from its environment. */
 export const adminClientConfig = z.object({
-  /** The admin service's gRPC API; unset, GitLab's default settings apply and never change. */
-  ADMIN_GRPC_ADDRESS: z.string().min(1).optional(),
+  ADMIN_GRPC_ADDRESS: setByDeployment(z.string().min(1).optional()).describe(
+    "the admin service's gRPC address, where the application settings are read at start (then followed through `admin.events`); unset, GitLab's default settings apply and never change",
+  ),
 });
 
 /** GitLab's defaults, in force until the admin service answered (or where it does not run). */

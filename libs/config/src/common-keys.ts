@@ -8,9 +8,11 @@ export const logLevelFromEnv = z.enum(['fatal', 'error', 'warn', 'info', 'debug'
 
 /** What every process of the platform reads, the gateway included. */
 export const platformConfig = z.object({
-  /** Shared by the gateway, which signs the caller of every request with it, and every service. */
-  INTERNAL_SECRET: z.string().min(16),
-  LOG_LEVEL: logLevelFromEnv,
+  INTERNAL_SECRET: z
+    .string()
+    .min(16)
+    .describe('signs the caller the gateway forwards to every service (16+ characters); the same for every process'),
+  LOG_LEVEL: logLevelFromEnv.describe('pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`'),
 });
 
 /**
@@ -19,19 +21,23 @@ export const platformConfig = z.object({
  */
 export function serviceConfig(options: { name: string; httpPort: number }) {
   return platformConfig.extend({
-    HTTP_PORT: portFromEnv(options.httpPort),
-    /** This service's own database. */
-    DATABASE_URL: z.url(),
-    KAFKA_BROKERS: listFromEnv.pipe(z.array(z.string()).min(1)),
-    /** Put before every Kafka topic name, so that several platforms can share one cluster. */
+    HTTP_PORT: portFromEnv(options.httpPort).describe("the service's HTTP port"),
+    DATABASE_URL: z.url().describe("the service's own PostgreSQL database; created if missing, migrated on start"),
+    KAFKA_BROKERS: listFromEnv.pipe(z.array(z.string()).min(1)).describe('comma-separated Kafka bootstrap servers'),
     KAFKA_TOPIC_PREFIX: z
       .string()
       .regex(/^[a-zA-Z0-9._-]*$/)
-      .default(''),
-    /** The public base URL of the platform: `web_url` fields and pagination links are built from it. */
-    EXTERNAL_URL: z.url().default('http://localhost:8080'),
-    /** Consumer group of this service's event consumers; every replica shares it. */
-    KAFKA_GROUP_ID: z.string().min(1).default(options.name),
+      .default('')
+      .describe('put before every Kafka topic name, so that several platforms can share one cluster'),
+    EXTERNAL_URL: z
+      .url()
+      .default('http://localhost:8080')
+      .describe('the public base URL of the platform: `web_url` fields and pagination links are built from it'),
+    KAFKA_GROUP_ID: z
+      .string()
+      .min(1)
+      .default(options.name)
+      .describe("consumer group of the service's event consumers, shared by its replicas"),
   });
 }
 

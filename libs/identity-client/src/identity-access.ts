@@ -7,8 +7,11 @@ import { IdentityServiceClient, Visibility, type ProjectSummary } from '@platfor
 
 /** What a service that asks identity about access reads from its environment. */
 export const identityClientConfig = z.object({
-  /** Identity's gRPC API, which resolves groups and projects and checks callers' access to them. */
-  IDENTITY_GRPC_ADDRESS: grpcAddressFromEnv.default('127.0.0.1:50051'),
+  IDENTITY_GRPC_ADDRESS: grpcAddressFromEnv
+    .default('127.0.0.1:50051')
+    .describe(
+      "identity's gRPC address, or its replicas' IPv4 addresses comma-separated (calls are balanced round-robin, and one that met a replica going away is sent again)",
+    ),
 });
 
 export type AccessResource = 'group' | 'project';

@@ -4,14 +4,15 @@
  * or path change), since GitLab refuses to move images that the registry keeps by path.
  */
 import { z } from 'zod';
-import { grpcAddressFromEnv } from '@platform/config';
+import { grpcAddressFromEnv, setByDeployment } from '@platform/config';
 import { callUnary, CLIENT_CHANNEL_OPTIONS, createChannelCredentials, internalClientOptions } from '@platform/grpc';
 import { PackagesServiceClient } from '@platform/proto/packages/v1';
 
 /** What a service asking about container registry tags reads from its environment. */
 export const packagesClientConfig = z.object({
-  /** The packages service's gRPC API; unset where the packages service (and so a container registry) is not deployed. */
-  PACKAGES_GRPC_ADDRESS: grpcAddressFromEnv.optional(),
+  PACKAGES_GRPC_ADDRESS: setByDeployment(grpcAddressFromEnv.optional()).describe(
+    "the packages service's gRPC address, asked before a project or group is moved or given a new path; unset where no container registry is deployed",
+  ),
 });
 
 export interface ContainerRegistryTags {

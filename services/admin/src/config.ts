@@ -5,16 +5,24 @@ import { parseCipherKey } from './features/ci-variables/value-cipher.ts';
 
 export const configSchema = serviceConfig({ name: 'admin', httpPort: 3006 }).extend({
   ...identityClientConfig.shape,
-  /** Other services read the application settings here at their start. */
-  GRPC_PORT: portFromEnv(50056),
-  /** Loopback by default; 0.0.0.0 where other hosts (pods, containers) read the settings. */
-  GRPC_HOST: z.string().min(1).default('127.0.0.1'),
-  /** Encrypts instance CI/CD variable values at rest (AES-256-GCM): 64 hex digits or base64 of 32 bytes. */
+  GRPC_PORT: portFromEnv(50056).describe('the gRPC port, where other services read the application settings at their start'),
+  GRPC_HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe('the interface the gRPC server binds: `0.0.0.0` where other hosts (pods, containers) call it'),
   CI_VARIABLES_KEY: z
     .string()
-    .refine((value) => parseCipherKey(value) !== undefined, { message: 'must be 64 hex digits or base64 of 32 bytes' }),
-  /** How many instance CI/CD variables may exist (GitLab's `ci_instance_level_variables` plan limit). */
-  MAX_CI_VARIABLES: z.coerce.number().int().min(1).default(25),
+    .refine((value) => parseCipherKey(value) !== undefined, { message: 'must be 64 hex digits or base64 of 32 bytes' })
+    .describe(
+      'encrypts instance CI/CD variable values and secret application settings at rest (AES-256-GCM): 64 hex digits or base64 of 32 bytes; keep it, values encrypted with a lost key cannot be read',
+    ),
+  MAX_CI_VARIABLES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(25)
+    .describe("how many instance CI/CD variables may exist (GitLab's `ci_instance_level_variables` plan limit)"),
 });
 
 export type AdminConfig = z.infer<typeof configSchema>;

@@ -4,11 +4,12 @@ import { identityClientConfig } from '@platform/identity-client';
 
 export const configSchema = serviceConfig({ name: 'alerts', httpPort: 3005 }).extend({
   ...identityClientConfig.shape,
-  /**
-   * `premium` (the default) turns on the paid tier's alert features: several HTTP endpoints per
-   * project and grouping of payloads into open alerts; `free` allows one generic endpoint.
-   */
-  ALERTS_TIER: z.enum(['free', 'premium']).default('premium'),
+  ALERTS_TIER: z
+    .enum(['free', 'premium'])
+    .default('premium')
+    .describe(
+      '`premium`: several HTTP alert endpoints per project and grouping of payloads into open alerts; `free`: one generic endpoint, an alert per payload',
+    ),
 });
 
 export type AlertsConfig = z.infer<typeof configSchema>;

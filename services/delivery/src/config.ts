@@ -4,8 +4,9 @@ import { identityClientConfig } from '@platform/identity-client';
 
 export const configSchema = serviceConfig({ name: 'delivery', httpPort: 3004 }).extend({
   ...identityClientConfig.shape,
-  /** Review's gRPC API, which lists the merge requests a deployment shipped. */
-  REVIEW_GRPC_ADDRESS: grpcAddressFromEnv.default('127.0.0.1:50052'),
+  REVIEW_GRPC_ADDRESS: grpcAddressFromEnv
+    .default('127.0.0.1:50052')
+    .describe("review's gRPC address, asked which merge requests a deployment shipped"),
 });
 
 export type DeliveryConfig = z.infer<typeof configSchema>;

@@ -17,14 +17,20 @@ const storagesFromEnv = listFromEnv.pipe(
 export const configSchema = serviceConfig({ name: 'review', httpPort: 3002 }).extend({
   ...identityClientConfig.shape,
   ...adminClientConfig.shape,
-  /** Other services ask about merge requests here (delivery: what a deployment shipped). */
-  GRPC_PORT: portFromEnv(50052),
-  /** Loopback by default; 0.0.0.0 where other hosts (pods, containers) call it. */
-  GRPC_HOST: z.string().min(1).default('127.0.0.1'),
-  /** Where the service keeps its files; the `default` repository storage lives under it unless configured. */
-  DATA_DIR: z.string().startsWith('/').default('/var/lib/collab-platform/review'),
-  /** Named repository storages; `default` is added under DATA_DIR when not listed. */
-  REPOSITORY_STORAGES: storagesFromEnv.optional(),
+  GRPC_PORT: portFromEnv(50052).describe('the gRPC port, where delivery asks which merge requests a deployment shipped'),
+  GRPC_HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe('the interface the gRPC server binds: `0.0.0.0` where other hosts (pods, containers) call it'),
+  DATA_DIR: z
+    .string()
+    .startsWith('/')
+    .default('/var/lib/collab-platform/review')
+    .describe('where review keeps files; the `default` repository storage is `DATA_DIR/repositories` unless listed'),
+  REPOSITORY_STORAGES: storagesFromEnv
+    .optional()
+    .describe('named repository storages, `name=/directory,name=/directory`; `default` is added under `DATA_DIR` when not listed'),
 });
 
 type ParsedConfig = z.infer<typeof configSchema>;
