@@ -34,17 +34,31 @@ export interface CallerBinding {
   path: string;
 }
 
-/** How long a signed caller stays valid: long enough to cross one hop, short enough to make replay useless. */
-export const CALLER_MAX_AGE_MS = 10_000;
-/** How far in the future `iat` may lie, for clocks of different hosts that disagree slightly. */
+/**
+ * How long a signed caller stays valid unless its signer says otherwise: long enough to cross one
+ * hop, short enough to make replay useless.
+ */
+export const CALLER_DEFAULT_VALIDITY_MS = 10_000;
+/** How far the clocks of different hosts may disagree: about `iat` in the future and `exp` in the past. */
 export const CALLER_CLOCK_SKEW_MS = 2_000;
 
 interface SignedPayload {
   caller: Caller;
   /** Issued at, in milliseconds. */
   iat: number;
+  /**
+   * Valid until, in milliseconds: as long as the signer waits for the answer. A request that sat in
+   * a busy service's queue while the signer still waited is not refused for its age.
+   */
+  exp: number;
   method: string;
   path: string;
+}
+
+export interface SigningOptions {
+  /** How long the signer waits for the answer to this request; `CALLER_DEFAULT_VALIDITY_MS` unless given. */
+  validForMs?: number;
+  now?: number;
 }
 
 function sign(body: string, secret: string): Buffer {
@@ -60,8 +74,15 @@ function pathOnly(path: string): string {
  * Encodes the caller as `<base64url json>.<base64url hmac>`. Only holders of the internal secret
  * (the gateway and the services) can sign, so a receiver trusts the header and refuses a forgery.
  */
-export function signCaller(caller: Caller, secret: string, binding: CallerBinding, now: number = Date.now()): string {
-  const payload: SignedPayload = { caller, iat: now, method: binding.method.toUpperCase(), path: pathOnly(binding.path) };
+export function signCaller(caller: Caller, secret: string, binding: CallerBinding, options: SigningOptions = {}): string {
+  const now = options.now ?? Date.now();
+  const payload: SignedPayload = {
+    caller,
+    iat: now,
+    exp: now + (options.validForMs ?? CALLER_DEFAULT_VALIDITY_MS),
+    method: binding.method.toUpperCase(),
+    path: pathOnly(binding.path),
+  };
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${sign(body, secret).toString('base64url')}`;
 }
@@ -69,7 +90,13 @@ export function signCaller(caller: Caller, secret: string, binding: CallerBindin
 function decodePayload(body: string): SignedPayload {
   try {
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<SignedPayload>;
-    if (typeof payload.iat === 'number' && typeof payload.method === 'string' && typeof payload.path === 'string' && payload.caller) {
+    if (
+      typeof payload.iat === 'number' &&
+      typeof payload.exp === 'number' &&
+      typeof payload.method === 'string' &&
+      typeof payload.path === 'string' &&
+      payload.caller
+    ) {
       return payload as SignedPayload;
     }
   } catch {
@@ -88,9 +115,9 @@ export function verifyCaller(header: string | undefined, secret: string, binding
     throw new UnauthorizedError('forged caller');
   }
   const payload = decodePayload(body);
-  const age = (options.now ?? Date.now()) - payload.iat;
-  if (age > CALLER_MAX_AGE_MS) throw new UnauthorizedError('expired caller');
-  if (age < -CALLER_CLOCK_SKEW_MS) throw new UnauthorizedError('caller issued in the future');
+  const now = options.now ?? Date.now();
+  if (now > payload.exp + CALLER_CLOCK_SKEW_MS) throw new UnauthorizedError('expired caller');
+  if (payload.iat > now + CALLER_CLOCK_SKEW_MS) throw new UnauthorizedError('caller issued in the future');
   if (payload.method !== binding.method.toUpperCase() || payload.path !== pathOnly(binding.path)) {
     throw new UnauthorizedError('caller signed for another request');
   }

@@ -1,5 +1,5 @@
-export { CALLER_HEADER, CALLER_MAX_AGE_MS, CALLER_CLOCK_SKEW_MS, signCaller, verifyCaller, anonymousCaller } from './caller-token.ts';
-export type { Caller, AuthenticatedCaller, CallerBinding } from './caller-token.ts';
+export { CALLER_HEADER, CALLER_DEFAULT_VALIDITY_MS, CALLER_CLOCK_SKEW_MS, signCaller, verifyCaller, anonymousCaller } from './caller-token.ts';
+export type { Caller, AuthenticatedCaller, CallerBinding, SigningOptions } from './caller-token.ts';
 export { requireUser, requireAdmin, requireCurrentAdmin, actorOf } from './caller-rules.ts';
 export type { Actor, AdministratorCheck } from './caller-rules.ts';
 export { TOKEN_SCOPES, scopesGranting, hasScope, requireScope, requireSudoScope } from './token-scopes.ts';

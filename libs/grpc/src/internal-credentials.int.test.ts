@@ -109,7 +109,7 @@ describe('internal gRPC call credentials', () => {
     await expect(rawCall(bare, metadataWith(forged))).rejects.toMatchObject({ code: 16, details: 'forged caller' });
     const forOther = signCaller(ada, SECRET, { method: 'POST', path: '/test.v1.Probe/Other' });
     await expect(rawCall(bare, metadataWith(forOther))).rejects.toMatchObject({ code: 16, details: 'caller signed for another request' });
-    const stale = signCaller(ada, SECRET, { method: 'POST', path: '/test.v1.Probe/WhoAmI' }, Date.now() - 60_000);
+    const stale = signCaller(ada, SECRET, { method: 'POST', path: '/test.v1.Probe/WhoAmI' }, { now: Date.now() - 60_000 });
     await expect(rawCall(bare, metadataWith(stale))).rejects.toMatchObject({ code: 16, details: 'expired caller' });
     const valid = signCaller(ada, SECRET, { method: 'POST', path: '/test.v1.Probe/WhoAmI' });
     expect(await rawCall(bare, metadataWith(valid))).toEqual({ caller: ada });
