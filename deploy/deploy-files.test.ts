@@ -15,6 +15,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { z } from 'zod';
+import { configKeys } from '@platform/config';
 
 // YAML documents are free-form; the checks below look at them field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML has no static shape
@@ -47,35 +49,15 @@ interface ServiceInfo {
   /** Keys without a default that are not optional: the schema refuses to start without them. */
   required: string[];
   /**
-   * What a deployment must set: the required keys, and keys whose default is a loopback address
-   * (in a container, that is the container itself).
+   * What a deployment must name: the required keys, keys whose default is a loopback address (in
+   * a container, that is the container itself) and keys marked `setByDeployment` (the topology,
+   * the operator's choices). A marked optional key may be passed through unset (compose's `KEY:`,
+   * an optional Secret reference) for the operator to fill in.
    */
   mustSet: string[];
   /** The default of each *PORT key: where the service listens when not told. */
   portDefaults: Record<string, number>;
   readConfig: (env: Env) => Record<string, unknown>;
-}
-
-/** The schema `config.ts` exports, as far as these checks look at it. */
-interface ConfigSchema {
-  shape: Record<string, { safeParse(value: undefined): { success: boolean; data?: unknown } }>;
-}
-
-/**
- * Each key of the schema: required when it refuses to be unset, and its default otherwise,
- * found by parsing an unset value with the key's own schema.
- */
-function configKeys(schema: ConfigSchema): { key: string; required: boolean; loopbackDefault: boolean; default?: number }[] {
-  return Object.entries(schema.shape).map(([key, field]) => {
-    const unset = field.safeParse(undefined);
-    const fallback = unset.success ? unset.data : undefined;
-    return {
-      key,
-      required: !unset.success,
-      loopbackDefault: typeof fallback === 'string' && /127\.0\.0\.1|localhost/.test(fallback),
-      ...(typeof fallback === 'number' ? { default: fallback } : {}),
-    };
-  });
 }
 
 /** The keys named by a ConfigError ("Invalid configuration: A: ...; B: ..."). */
@@ -101,7 +83,7 @@ async function discoverServices(): Promise<ServiceInfo[]> {
     const pkg = JSON.parse(read(`${dir}/package.json`)) as { name: string; scripts?: { start?: string } };
     const module = (await import(path.join(repo, dir, 'src/config.ts'))) as {
       readConfig: ServiceInfo['readConfig'];
-      configSchema: ConfigSchema;
+      configSchema: z.ZodObject;
     };
     const keys = configKeys(module.configSchema);
     services.push({
@@ -109,10 +91,12 @@ async function discoverServices(): Promise<ServiceInfo[]> {
       dir,
       packageName: pkg.name,
       startScript: pkg.scripts?.start ?? '',
-      keys: keys.map((entry) => entry.key),
-      required: keys.filter((entry) => entry.required).map((entry) => entry.key),
-      mustSet: keys.filter((entry) => entry.required || entry.loopbackDefault).map((entry) => entry.key),
-      portDefaults: Object.fromEntries(keys.filter((e) => isPortKey(e.key) && e.default !== undefined).map((e) => [e.key, e.default!])),
+      keys: keys.map((entry) => entry.name),
+      required: keys.filter((entry) => entry.need === 'required').map((entry) => entry.name),
+      mustSet: keys.filter((entry) => entry.need !== 'optional').map((entry) => entry.name),
+      portDefaults: Object.fromEntries(
+        keys.filter((e) => isPortKey(e.name) && typeof e.default === 'number').map((e) => [e.name, e.default as number]),
+      ),
       readConfig: module.readConfig,
     });
   }
@@ -465,9 +449,10 @@ function checkCompose(model: Model): string[] {
     const info = service?.build ? byName.get(service.build.target) : undefined;
     if (!info) continue;
     if (name !== info.name) problems.push(`${where}: builds ${info.name}, should be named ${info.name}`);
-    const { env } = composeEnv(service);
-    for (const key of info.mustSet.filter((k) => env[k] === undefined)) problems.push(`${where}: ${key} not set`);
-    for (const key of Object.keys(env).filter((k) => !info.keys.includes(k) && !EXTRA_ENV.test(k))) {
+    const { env, raw } = composeEnv(service);
+    const unset = (key: string) => (info.required.includes(key) ? env[key] === undefined : !(key in raw));
+    for (const key of info.mustSet.filter(unset)) problems.push(`${where}: ${key} not set`);
+    for (const key of Object.keys(raw).filter((k) => !info.keys.includes(k) && !EXTRA_ENV.test(k))) {
       problems.push(`${where}: ${key} is set but ${info.dir}/src/config.ts does not read it`);
     }
     const { config, failing } = tryConfig(info, env);
@@ -556,6 +541,8 @@ function k8sContainerEnv(container: Yaml, find: (kind: string, name: string) => 
       const data = kind === 'Secret' ? secretData(doc) : (doc?.data ?? {});
       if (!ref || !(ref.key in data)) {
         if (!ref?.optional) problems.push(`${where}: ${entry.name} refers to missing ${kind} ${ref?.name}/${ref?.key}`);
+        // An optional reference names the key for the operator to fill in; unset until then.
+        else env.set(entry.name, { value: undefined, from: `${kind.toLowerCase()}/${ref.name}/${ref.key}`, secret: kind === 'Secret' });
         continue;
       }
       env.set(entry.name, {
@@ -672,7 +659,8 @@ function checkK8s(model: Model): string[] {
       if (!info) continue;
       if (own?.[1] !== info.name) problems.push(`${cwhere}: image should be collab-platform/${info.name}`);
       const env = k8sContainerEnv(container, find, problems, cwhere);
-      for (const key of info.mustSet.filter((k) => env.get(k)?.value === undefined)) problems.push(`${cwhere}: ${key} not set`);
+      const unset = (key: string) => (info.required.includes(key) ? env.get(key)?.value === undefined : !env.has(key));
+      for (const key of info.mustSet.filter(unset)) problems.push(`${cwhere}: ${key} not set`);
       for (const key of [...env.keys()].filter((k) => !info.keys.includes(k) && !EXTRA_ENV.test(k))) {
         problems.push(`${cwhere}: ${key} is set but ${info.dir}/src/config.ts does not read it`);
       }
@@ -915,6 +903,31 @@ describe('the checks catch mistakes', () => {
           .find((s) => s.name === 'gateway')!
           .instructions.filter((i) => i.op !== 'USER')),
       /Dockerfile gateway: USER \(root\)/,
+    ],
+    [
+      'a variable the topology needs missing in compose',
+      (c) => delete c.compose.services.gateway.environment.KAFKA_BROKERS,
+      /compose gateway: KAFKA_BROKERS not set/,
+    ],
+    [
+      "review's settings address missing in k8s",
+      (c) => delete k8sDoc(c, 'ConfigMap', 'review-config').data.ADMIN_GRPC_ADDRESS,
+      /Deployment review container review: ADMIN_GRPC_ADDRESS not set/,
+    ],
+    [
+      'an operator setting missing in k8s',
+      (c) =>
+        (k8sDoc(c, 'Deployment', 'gateway').spec.template.spec.containers[0].env = k8sDoc(
+          c,
+          'Deployment',
+          'gateway',
+        ).spec.template.spec.containers[0].env.filter((e: Yaml) => e.name !== 'METRICS_TOKEN')),
+      /Deployment gateway container gateway: METRICS_TOKEN not set/,
+    ],
+    [
+      'a variable no config.ts reads, passed through unset in compose',
+      (c) => (c.compose.services.identity.environment.ROOT_PASSWORD = null),
+      /compose identity: ROOT_PASSWORD is set but/,
     ],
     [
       'a new required variable in a config.ts',

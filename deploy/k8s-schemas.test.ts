@@ -1,7 +1,8 @@
 /**
  * Every Kubernetes manifest in deploy/k8s validated against Kubernetes' published OpenAPI
- * schemas (the `kubernetes-models` package), and the scale-out every Deployment must have:
- * at least 2 replicas, a PodDisruptionBudget and a HorizontalPodAutoscaler.
+ * schemas (the `kubernetes-models` package), the scale-out every Deployment must have (a
+ * PodDisruptionBudget, and a HorizontalPodAutoscaler of at least 2 replicas that alone owns the
+ * count), and volumes the non-root user can write.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -50,6 +51,24 @@ function schemaErrors(manifest: Manifest): string | undefined {
   }
 }
 
+const ofKind = (kind: string) => manifests.map(({ manifest }) => manifest).filter((manifest) => manifest.kind === kind);
+
+interface PodSpec {
+  securityContext?: { fsGroup?: number };
+  volumes?: Array<{ name: string; persistentVolumeClaim?: unknown }>;
+}
+
+/** Deployments whose pod mounts a claim without an fsGroup: a fresh volume is root's, and the pod runs as uid 1000. */
+function unwritableVolumes(deployments: Manifest[]): string[] {
+  return deployments.flatMap((deployment) => {
+    const pod = (deployment.spec?.template as { spec?: PodSpec } | undefined)?.spec;
+    const claims = (pod?.volumes ?? []).filter((volume) => volume.persistentVolumeClaim).map((volume) => volume.name);
+    return claims.length > 0 && !Number.isInteger(pod?.securityContext?.fsGroup)
+      ? [`Deployment ${deployment.metadata?.name}: mounts ${claims.join(', ')} without securityContext.fsGroup`]
+      : [];
+  });
+}
+
 describe('Kubernetes manifests', () => {
   it.each(manifests.map(({ file, manifest }) => [`${file}: ${manifest.kind} ${manifest.metadata?.name}`, manifest] as const))(
     '%s is valid against the Kubernetes schema',
@@ -58,15 +77,14 @@ describe('Kubernetes manifests', () => {
     },
   );
 
-  it('run every Deployment with 2 replicas or more, a PodDisruptionBudget and a HorizontalPodAutoscaler', () => {
-    const ofKind = (kind: string) => manifests.map(({ manifest }) => manifest).filter((manifest) => manifest.kind === kind);
+  it('leave the count of every Deployment to a HorizontalPodAutoscaler of 2 replicas or more, and give it a PodDisruptionBudget', () => {
     const deployments = ofKind('Deployment');
     expect(deployments.length).toBeGreaterThan(0);
     for (const deployment of deployments) {
       const name = deployment.metadata?.name;
       const labels = (deployment.spec?.selector as { matchLabels?: Record<string, string> }).matchLabels;
-      expect({ name, replicas: deployment.spec?.replicas }).toEqual({ name, replicas: expect.any(Number) });
-      expect(deployment.spec?.replicas as number).toBeGreaterThanOrEqual(2);
+      // Each `kubectl apply` of a Deployment's replicas would reset the count the autoscaler chose.
+      expect({ name, replicas: deployment.spec?.replicas }).toEqual({ name, replicas: undefined });
       const budget = ofKind('PodDisruptionBudget').find(
         (pdb) => JSON.stringify((pdb.spec?.selector as { matchLabels?: unknown }).matchLabels) === JSON.stringify(labels),
       );
@@ -78,9 +96,25 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  it('give every pod that mounts a PersistentVolumeClaim an fsGroup, so the non-root user can write it', () => {
+    expect(unwritableVolumes(ofKind('Deployment'))).toEqual([]);
+  });
+
   it('finds schema mistakes', () => {
     const broken: Manifest = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'x' }, spec: { minAvailable: [1] } };
     expect(schemaErrors(broken)).toContain('minAvailable');
     expect(schemaErrors({ apiVersion: 'apps/v1', kind: 'Deploymnet' })).toContain('no published schema');
+  });
+
+  it('finds a claim mounted without an fsGroup', () => {
+    const pod = { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] };
+    const deployment = (spec: PodSpec): Manifest => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'x' },
+      spec: { template: { spec } },
+    });
+    expect(unwritableVolumes([deployment(pod)])).toEqual(['Deployment x: mounts data without securityContext.fsGroup']);
+    expect(unwritableVolumes([deployment({ ...pod, securityContext: { fsGroup: 1000 } })])).toEqual([]);
   });
 });
