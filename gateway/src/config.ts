@@ -60,9 +60,7 @@ export const configSchema = platformConfig.extend({
     "proxies in front of the gateway whose X-Forwarded-For/-Proto are believed: addresses, CIDR subnets or express's `loopback`, `linklocal`, `uniquelocal`, comma-separated; none by default",
   ),
   // Whether metrics are scraped is the operator's choice; deployments name the key to make it.
-  METRICS_TOKEN: setByDeployment(z.string().min(16).optional()).describe(
-    'bearer token Prometheus sends to scrape the gateway\'s `/-/metrics` (16+ characters); unset, they are not served',
-  ),
+  METRICS_TOKEN: setByDeployment(platformConfig.shape.METRICS_TOKEN),
   IDENTITY_GRPC_ADDRESS: grpcAddressFromEnv
     .default('127.0.0.1:50051')
     .describe(

@@ -1,7 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Express } from 'express';
 import { anonymousCaller, CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
-import { errorToHttp, exactJsonContentType, isDraining, rejectMalformedUrl, requestLogging } from '@platform/http';
+import {
+  describeRequest,
+  errorToHttp,
+  exactJsonContentType,
+  isDraining,
+  metricsEndpoint,
+  rejectMalformedUrl,
+  requestLogging,
+} from '@platform/http';
 import type { Logger } from '@platform/logger';
 import { Authenticator, basicCredentialsOf, credentialsOf } from './authenticator.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -25,13 +32,8 @@ export interface GatewayAppOptions {
    * only their `X-Forwarded-For`/`-Proto` count, so that nobody else can forge the client address.
    */
   trustedProxies: string[];
-  /** Bearer token that `/-/metrics` requires; without one, metrics are not served. */
+  /** Bearer token that callers other than loopback present to read `/-/metrics`; without one, only loopback may. */
   metricsToken?: string;
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  // Digests have equal lengths, as timingSafeEqual needs, whatever was sent.
-  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 }
 
 /** GitLab's default avatar stand-in: a 1x1 grey PNG, so `avatar_url` always resolves. */
@@ -72,6 +74,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', options.trustedProxies.length > 0 ? options.trustedProxies : false);
+  app.use(metrics.requestDurations);
   app.use(exactJsonContentType());
 
   app.get('/-/health', (_req, res) => {
@@ -96,16 +99,8 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
       });
     });
   });
-  app.get('/-/metrics', (req, res) => {
-    const bearer = req.get('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
-    if (!options.metricsToken || !bearer || !sameSecret(bearer, options.metricsToken)) {
-      res.status(404).json({ error: '404 Not Found' });
-      return;
-    }
-    void metrics.registry.metrics().then((body) => {
-      res.type(metrics.registry.contentType).send(body);
-    });
-  });
+  // The client address is the one `trust proxy` yields: a trusted proxy on loopback does not make its clients loopback.
+  app.get('/-/metrics', metricsEndpoint(metrics.registry, { token: options.metricsToken }));
   app.get('/assets/no_avatar.png', (_req, res) => {
     res.type('png').set('Cache-Control', 'public, max-age=86400').send(DEFAULT_AVATAR);
   });
@@ -134,16 +129,13 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
       res.status(404).json({ error: '404 Not Found' });
       return;
     }
+    // The route table entry, its slashes unescaped for reading: as few label values as entries.
+    describeRequest(res, { route: route.pattern.source.replaceAll('\\/', '/'), service: route.service });
     const upstream = options.upstreams[route.service];
     if (!upstream) {
       res.status(503).json({ message: '503 Service Unavailable' });
       return;
     }
-    const stopTimer = metrics.duration.startTimer({ service: route.service });
-    res.once('finish', () => {
-      stopTimer();
-      metrics.requests.inc({ service: route.service, method: req.method, status: String(res.statusCode) });
-    });
     authenticate(req, route).then(
       (caller) => {
         req.headers[CALLER_HEADER] = signCaller(caller, options.internalSecret, { method: req.method, path: req.originalUrl });
