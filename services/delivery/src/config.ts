@@ -6,7 +6,7 @@ export const configSchema = serviceConfig({ name: 'delivery', httpPort: 3004 }).
   ...identityClientConfig.shape,
   REVIEW_GRPC_ADDRESS: grpcAddressFromEnv
     .default('127.0.0.1:50052')
-    .describe("review's gRPC address, asked which merge requests a deployment shipped"),
+    .describe("review's gRPC address, asked whether a deployment's sha and ref name commits and which merge requests it shipped"),
 });
 
 export type DeliveryConfig = z.infer<typeof configSchema>;

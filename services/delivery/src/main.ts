@@ -6,13 +6,13 @@ import { readConfig, type DeliveryConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { createDeploymentsFeature, deploymentsEntities } from './features/deployments/deployments-feature.ts';
 import { createFeatureFlagsFeature, featureFlagsEntities } from './features/feature-flags/feature-flags-feature.ts';
-import { GrpcDeployedMergeRequests, type DeployedMergeRequests } from './features/deployments/deployed-merge-requests.ts';
+import { GrpcDeployedMergeRequests, GrpcProjectCommits, type DeployedMergeRequests, type ProjectCommits } from '@platform/review-client';
 import { createUnleashFeature } from './features/unleash/unleash-feature.ts';
 
-/** `identityAccess` replaces the gRPC client to identity (tests give a fake). */
+/** `identityAccess` and `projectCommits` replace the gRPC clients to identity and review (tests give fakes). */
 export function deliveryService(
   config: DeliveryConfig,
-  clients: { identityAccess?: IdentityAccess; deployedMergeRequests?: DeployedMergeRequests } = {},
+  clients: { identityAccess?: IdentityAccess; deployedMergeRequests?: DeployedMergeRequests; projectCommits?: ProjectCommits } = {},
 ): ServiceDefinition<DeliveryConfig> {
   return {
     name: 'delivery',
@@ -23,12 +23,12 @@ export function deliveryService(
     features: ({ em }) => {
       const access =
         clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
-      const mergeRequests =
-        clients.deployedMergeRequests ??
-        new GrpcDeployedMergeRequests({ address: config.REVIEW_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
+      const review = { address: config.REVIEW_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
+      const mergeRequests = clients.deployedMergeRequests ?? new GrpcDeployedMergeRequests(review);
+      const commits = clients.projectCommits ?? new GrpcProjectCommits(review);
       const featureFlags = createFeatureFlagsFeature({ em, access });
       return [
-        createDeploymentsFeature({ em, access, mergeRequests }),
+        createDeploymentsFeature({ em, access, mergeRequests, commits }),
         featureFlags,
         createUnleashFeature({ flags: featureFlags.flags, clients: featureFlags.clients }),
         identityAccessFeature(access),

@@ -101,7 +101,7 @@ export function reviewService(
         repositoriesFeature,
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
         createBranchesFeature({ access, repositories, protectedBranches }),
-        createCommitsFeature({ access, repositories }),
+        createCommitsFeature({ access, repositories, logger }),
         protectedBranchesFeature,
         mergeRequestsFeature,
         createTimeTrackingFeature({ access, mergeRequests }),

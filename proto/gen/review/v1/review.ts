@@ -48,6 +48,16 @@ export interface ListDeployedMergeRequestsResponse {
   total: number;
 }
 
+export interface ResolveCommitsRequest {
+  projectId: number;
+  revisions: string[];
+}
+
+export interface ResolveCommitsResponse {
+  /** For each revision, in the request's order, the sha of the commit it names; empty when it names none. */
+  commitIds: string[];
+}
+
 function createBaseListDeployedMergeRequestsRequest(): ListDeployedMergeRequestsRequest {
   return { projectId: 0, sha: "", previousSha: "", parameters: {} };
 }
@@ -395,6 +405,170 @@ export const ListDeployedMergeRequestsResponse: MessageFns<ListDeployedMergeRequ
   },
 };
 
+function createBaseResolveCommitsRequest(): ResolveCommitsRequest {
+  return { projectId: 0, revisions: [] };
+}
+
+export const ResolveCommitsRequest: MessageFns<ResolveCommitsRequest> = {
+  encode(message: ResolveCommitsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    for (const v of message.revisions) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveCommitsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveCommitsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.revisions.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveCommitsRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      revisions: globalThis.Array.isArray(object?.revisions)
+        ? object.revisions.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ResolveCommitsRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.revisions?.length) {
+      obj.revisions = message.revisions;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveCommitsRequest>, I>>(base?: I): ResolveCommitsRequest {
+    return ResolveCommitsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveCommitsRequest>, I>>(object: I): ResolveCommitsRequest {
+    const message = createBaseResolveCommitsRequest();
+    message.projectId = object.projectId ?? 0;
+    message.revisions = object.revisions?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseResolveCommitsResponse(): ResolveCommitsResponse {
+  return { commitIds: [] };
+}
+
+export const ResolveCommitsResponse: MessageFns<ResolveCommitsResponse> = {
+  encode(message: ResolveCommitsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.commitIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveCommitsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveCommitsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.commitIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveCommitsResponse {
+    return {
+      commitIds: globalThis.Array.isArray(object?.commitIds)
+        ? object.commitIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.commit_ids)
+        ? object.commit_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ResolveCommitsResponse): unknown {
+    const obj: any = {};
+    if (message.commitIds?.length) {
+      obj.commitIds = message.commitIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveCommitsResponse>, I>>(base?: I): ResolveCommitsResponse {
+    return ResolveCommitsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveCommitsResponse>, I>>(object: I): ResolveCommitsResponse {
+    const message = createBaseResolveCommitsResponse();
+    message.commitIds = object.commitIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 /**
  * The review service answers other services' questions about merge requests. Every call carries
  * metadata `x-platform-caller` signed with the internal secret, acting for the user who asked.
@@ -419,6 +593,21 @@ export const ReviewServiceService = {
     responseDeserialize: (value: Buffer): ListDeployedMergeRequestsResponse =>
       ListDeployedMergeRequestsResponse.decode(value),
   },
+  /**
+   * The commits that revisions (a branch, a tag, a sha) name in a project's repository, as the
+   * caller may read it: how a deployment's `sha` and `ref` are checked before it is recorded.
+   */
+  resolveCommits: {
+    path: "/platform.review.v1.ReviewService/ResolveCommits" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveCommitsRequest): Buffer =>
+      Buffer.from(ResolveCommitsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveCommitsRequest => ResolveCommitsRequest.decode(value),
+    responseSerialize: (value: ResolveCommitsResponse): Buffer =>
+      Buffer.from(ResolveCommitsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveCommitsResponse => ResolveCommitsResponse.decode(value),
+  },
 } as const;
 
 export interface ReviewServiceServer extends UntypedServiceImplementation {
@@ -428,6 +617,11 @@ export interface ReviewServiceServer extends UntypedServiceImplementation {
    * list them, for the caller.
    */
   listDeployedMergeRequests: handleUnaryCall<ListDeployedMergeRequestsRequest, ListDeployedMergeRequestsResponse>;
+  /**
+   * The commits that revisions (a branch, a tag, a sha) name in a project's repository, as the
+   * caller may read it: how a deployment's `sha` and `ref` are checked before it is recorded.
+   */
+  resolveCommits: handleUnaryCall<ResolveCommitsRequest, ResolveCommitsResponse>;
 }
 
 export interface ReviewServiceClient extends Client {
@@ -450,6 +644,25 @@ export interface ReviewServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeployedMergeRequestsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The commits that revisions (a branch, a tag, a sha) name in a project's repository, as the
+   * caller may read it: how a deployment's `sha` and `ref` are checked before it is recorded.
+   */
+  resolveCommits(
+    request: ResolveCommitsRequest,
+    callback: (error: ServiceError | null, response: ResolveCommitsResponse) => void,
+  ): ClientUnaryCall;
+  resolveCommits(
+    request: ResolveCommitsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveCommitsResponse) => void,
+  ): ClientUnaryCall;
+  resolveCommits(
+    request: ResolveCommitsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveCommitsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -10,7 +10,7 @@ import { deploymentsRoutes } from './deployments-routes.ts';
 import { PgEnvironmentStore } from './environments-store.ts';
 import { EnvironmentsService } from './environments-service.ts';
 import { environmentsRoutes } from './environments-routes.ts';
-import type { DeployedMergeRequests } from './deployed-merge-requests.ts';
+import type { DeployedMergeRequests, ProjectCommits } from '@platform/review-client';
 
 export const deploymentsEntities = [Environment, Deployment, DeploymentIid];
 
@@ -19,14 +19,22 @@ export function createDeploymentsFeature(deps: {
   em: EntityManager;
   access: IdentityAccess;
   mergeRequests: DeployedMergeRequests;
+  commits: ProjectCommits;
 }): Feature {
   const environments = new EnvironmentsService({ store: new PgEnvironmentStore(deps.em) });
-  const deployments = new DeploymentsService({ store: new PgDeploymentStore(deps.em), mergeRequests: deps.mergeRequests });
+  const deployments = new DeploymentsService({
+    store: new PgDeploymentStore(deps.em),
+    mergeRequests: deps.mergeRequests,
+    commits: deps.commits,
+  });
   return {
     routes: [
       createRouter(environmentsRoutes, { access: deps.access, environments }),
       createRouter(deploymentsRoutes, { access: deps.access, deployments }),
     ],
-    stop: () => deps.mergeRequests.close(),
+    stop: () => {
+      deps.mergeRequests.close();
+      deps.commits.close();
+    },
   };
 }

@@ -6,7 +6,7 @@ import type { ProjectAccess } from '@platform/identity-client';
 import type { DeploymentStatus } from './deployment.entity.ts';
 import type { DeploymentFilter, DeploymentOrder, PgDeploymentStore, PlacedDeployment } from './deployments-store.ts';
 import { environmentEventData, newEnvironment } from './environments-service.ts';
-import type { DeployedMergeRequests, DeployedMergeRequestsPage } from './deployed-merge-requests.ts';
+import type { DeployedMergeRequests, DeployedMergeRequestsPage, ProjectCommits } from '@platform/review-client';
 
 /**
  * The statuses a deployment may move to from each status, as GitLab's deployment state machine
@@ -52,10 +52,12 @@ export function deploymentEventData(project: ProjectAccess, placed: PlacedDeploy
 export class DeploymentsService {
   readonly #store: PgDeploymentStore;
   readonly #mergeRequests: DeployedMergeRequests;
+  readonly #commits: ProjectCommits;
 
-  constructor(deps: { store: PgDeploymentStore; mergeRequests: DeployedMergeRequests }) {
+  constructor(deps: { store: PgDeploymentStore; mergeRequests: DeployedMergeRequests; commits: ProjectCommits }) {
     this.#store = deps.store;
     this.#mergeRequests = deps.mergeRequests;
+    this.#commits = deps.commits;
   }
 
   list(
@@ -93,11 +95,22 @@ export class DeploymentsService {
     return placed;
   }
 
-  /** Records a deployment; its environment is created by its first deployment. */
-  create(
+  /**
+   * Records a deployment of a commit of the project's repository; its environment is created by
+   * its first deployment. As GitLab, the ref is checked first, then the sha, and nothing is
+   * recorded for either that names no commit; when review cannot say, nothing is recorded either.
+   */
+  async create(
     project: ProjectAccess,
     options: { environment: string; ref: string; sha: string; tag: boolean; status: DeploymentStatus; caller: AuthenticatedCaller },
   ): Promise<PlacedDeployment> {
+    const [refCommit, shaCommit] = await this.#commits.resolve({
+      caller: options.caller,
+      projectId: project.id,
+      revisions: [options.ref, options.sha],
+    });
+    if (!refCommit) throw new FieldValidationError({ ref: ['The branch or tag does not exist'] });
+    if (!shaCommit) throw new FieldValidationError({ sha: ['The commit does not exist'] });
     return this.#store.create({
       projectId: project.id,
       environment: newEnvironment(project, { name: options.environment }),

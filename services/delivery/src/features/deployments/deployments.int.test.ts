@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { UnavailableError } from '@platform/errors';
 import { FakeIdentityAccess } from '@platform/identity-client';
+import { FakeProjectCommits, type ProjectCommits } from '@platform/review-client';
 import { startService, type RunningService } from '@platform/service';
 import { gitlabSchemaErrors, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
@@ -17,13 +19,26 @@ const stranger = userCaller(33, 'stranger');
 const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 7, path: 'acme/app', namespaceIds: [5], levels: { 31: 30, 32: 20 } })
   .add({ resource: 'project', id: 8, path: 'acme/other', namespaceIds: [5], levels: { 31: 30 } });
+const deployed = 'a'.repeat(40);
+const repositories = new FakeProjectCommits()
+  .add(7, { main: deployed, 'v1.0': deployed, 'fix-login': deployed })
+  .add(8, { main: deployed });
+/** Review's answers, or its absence while `reviewDown` is set. */
+let reviewDown = false;
+const commits: ProjectCommits = {
+  resolve: async (options) => {
+    if (reviewDown) throw new UnavailableError('UNAVAILABLE: No connection established');
+    return repositories.resolve(options);
+  },
+  close: () => repositories.close(),
+};
 let harness: ServiceHarness<RunningService>;
 
 beforeAll(async () => {
   harness = await startServiceHarness({
     label: 'delivery_deployments',
     env: { KAFKA_TOPIC_PREFIX: `delivery-test-${randomUUID()}.` },
-    start: (env) => startService(deliveryService(readConfig(env), { identityAccess: access })),
+    start: (env) => startService(deliveryService(readConfig(env), { identityAccess: access, projectCommits: commits })),
   });
 });
 
@@ -33,7 +48,7 @@ const deploy = (project: number, body: Record<string, unknown>, caller = develop
   harness.api
     .post(`/api/v4/projects/${project}/deployments`)
     .set(harness.as(caller))
-    .send({ sha: 'a'.repeat(40), ref: 'main', tag: false, status: 'success', ...body });
+    .send({ sha: deployed, ref: 'main', tag: false, status: 'success', ...body });
 
 describe('deployments', () => {
   it('records a deployment as GitLab shows it, creating its environment on the first one', async () => {
@@ -43,7 +58,7 @@ describe('deployments', () => {
     expect(created.body).toMatchObject({
       iid: 1,
       ref: 'main',
-      sha: 'a'.repeat(40),
+      sha: deployed,
       status: 'running',
       deployable: null,
       user: { id: 31, username: 'dev', name: 'dev', state: 'active' },
@@ -132,6 +147,36 @@ describe('deployments', () => {
     });
     const other = (await harness.api.get('/api/v4/projects/8/deployments').set(harness.as(developer))).body as Array<{ id: number }>;
     expect((await harness.api.get(`/api/v4/projects/7/deployments/${other[0]!.id}`).set(harness.as(reporter))).status).toBe(404);
+  });
+
+  it('records only a sha and a ref that name commits of the repository, and nothing while review cannot say', async () => {
+    const before = (await harness.api.get('/api/v4/projects/7/deployments').set(harness.as(reporter))).headers['x-total'];
+    const eventsBefore = (await harness.outboxEvents('delivery.deployment.created')).length;
+    const unknownSha = await deploy(7, { environment: 'canary', sha: 'f'.repeat(40) });
+    expect(unknownSha.status).toBe(400);
+    expect(unknownSha.body).toEqual({ message: { sha: ['The commit does not exist'] } });
+    const unknownRef = await deploy(7, { environment: 'canary', ref: 'no-such-branch' });
+    expect(unknownRef.status).toBe(400);
+    expect(unknownRef.body).toEqual({ message: { ref: ['The branch or tag does not exist'] } });
+    // The ref is judged first, as GitLab does.
+    expect((await deploy(7, { environment: 'canary', ref: 'nowhere', sha: 'nothing' })).body).toEqual({
+      message: { ref: ['The branch or tag does not exist'] },
+    });
+    // Another project's branch is no branch of this one.
+    expect((await deploy(8, { environment: 'canary', ref: 'v1.0' })).status).toBe(400);
+
+    reviewDown = true;
+    try {
+      const unchecked = await deploy(7, { environment: 'canary' });
+      expect(unchecked.status).toBe(503);
+      expect(unchecked.body).toEqual({ message: '503 Service Unavailable' });
+    } finally {
+      reviewDown = false;
+    }
+
+    expect((await harness.api.get('/api/v4/projects/7/deployments').set(harness.as(reporter))).headers['x-total']).toBe(before);
+    expect((await harness.api.get('/api/v4/projects/7/environments?name=canary').set(harness.as(reporter))).body).toEqual([]);
+    expect(await harness.outboxEvents('delivery.deployment.created')).toHaveLength(eventsBefore);
   });
 });
 

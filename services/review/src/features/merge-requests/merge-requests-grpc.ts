@@ -14,7 +14,7 @@ const listParameters = z.object(listShape);
 /** What other services ask about merge requests, for the user they act for. */
 export function mergeRequestsGrpc(options: { deps: MergeRequestsRouteDeps; logger: Logger }): GrpcServiceBinding {
   const { deps } = options;
-  const implementation: ReviewServiceServer = {
+  const implementation: Pick<ReviewServiceServer, 'listDeployedMergeRequests'> = {
     listDeployedMergeRequests: unaryHandler(options.logger, async (request, context): Promise<ListDeployedMergeRequestsResponse> => {
       const caller = requireUser(context.caller);
       const project = await deps.access.project({ idOrPath: String(request.projectId), caller });

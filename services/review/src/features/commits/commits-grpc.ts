@@ -1,0 +1,35 @@
+import { requireUser } from '@platform/auth';
+import { ForbiddenError, InputError } from '@platform/errors';
+import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
+import type { IdentityAccess } from '@platform/identity-client';
+import type { Logger } from '@platform/logger';
+import { ReviewServiceService, type ResolveCommitsResponse, type ReviewServiceServer } from '@platform/proto/review/v1';
+import type { RepositoriesService } from '../repositories/repositories-service.ts';
+import { mayReadCode } from '../repositories/repository-access.ts';
+
+/** A deployment names two revisions; a few more leave room without letting one call run git without end. */
+const MAXIMUM_REVISIONS = 10;
+/** As long as the commit API takes. */
+const MAXIMUM_REVISION_LENGTH = 1024;
+
+/** What other services ask about a repository's commits, for the user they act for. */
+export function commitsGrpc(options: { access: IdentityAccess; repositories: RepositoriesService; logger: Logger }): GrpcServiceBinding {
+  const implementation: Pick<ReviewServiceServer, 'resolveCommits'> = {
+    resolveCommits: unaryHandler(options.logger, async (request, context): Promise<ResolveCommitsResponse> => {
+      const caller = requireUser(context.caller);
+      if (request.revisions.length > MAXIMUM_REVISIONS) throw new InputError(`at most ${MAXIMUM_REVISIONS} revisions`);
+      if (request.revisions.some((revision) => revision.length === 0 || revision.length > MAXIMUM_REVISION_LENGTH)) {
+        throw new InputError(`revisions are 1 to ${MAXIMUM_REVISION_LENGTH} characters`);
+      }
+      const project = await options.access.project({ idOrPath: String(request.projectId), caller });
+      if (!mayReadCode(project)) throw new ForbiddenError();
+      // A project nothing was pushed to has no repository yet, and no commit: none is created to say so.
+      const repository = await options.repositories.find(project.id);
+      const commitIds = await Promise.all(
+        request.revisions.map(async (revision) => (repository ? ((await repository.git.resolveCommit(revision)) ?? '') : '')),
+      );
+      return { commitIds };
+    }),
+  };
+  return { definition: ReviewServiceService, implementation, scopes: { resolveCommits: ['read_api'] } };
+}
