@@ -209,6 +209,7 @@ function execForm(args: string | undefined): string[] | undefined {
 
 interface Model {
   services: ServiceInfo[];
+  readme: string;
   dockerfile: Stage[];
   packageManager: string;
   workspace: Map<string, WorkspacePackage>;
@@ -709,6 +710,25 @@ function checkK8s(model: Model): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
+// deploy/README.md: the deployables it describes and builds
+// ---------------------------------------------------------------------------------------------
+
+function checkReadme(model: Model): string[] {
+  const problems: string[] = [];
+  const names = model.services.map((service) => service.name);
+  const rows = [...model.readme.matchAll(/^\| `([a-z0-9-]+)` \| `((?:gateway|services\/[a-z0-9-]+))\/` \|/gm)].map((m) => m[1]!);
+  for (const name of names.filter((n) => !rows.includes(n)))
+    problems.push(`deploy/README.md: no row for target ${name} in the target table`);
+  for (const name of rows.filter((n) => !names.includes(n))) problems.push(`deploy/README.md: target table row ${name} is no service`);
+  const loops = [...model.readme.matchAll(/^\s*for s in ([a-z0-9 -]+); do$/gm)].map((m) => m[1]!.split(/\s+/));
+  if (loops.length === 0) problems.push('deploy/README.md: no build loop (for s in ...; do)');
+  for (const [index, loop] of loops.entries()) {
+    for (const name of names.filter((n) => !loop.includes(n))) problems.push(`deploy/README.md: build loop ${index + 1} skips ${name}`);
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 function parseYaml(text: string, file: string): Yaml[] {
   const documents = parseAllDocuments(text);
@@ -726,6 +746,7 @@ async function loadModel(): Promise<Model> {
     .sort();
   return {
     services: await discoverServices(),
+    readme: read('deploy/README.md'),
     dockerfile: parseDockerfile(read('deploy/Dockerfile')),
     packageManager: (JSON.parse(read('package.json')) as { packageManager: string }).packageManager,
     workspace: workspacePackages(),
@@ -779,6 +800,10 @@ describe('deployment files', () => {
   it('the Kubernetes manifests deploy every service as its config says', () => {
     expect(checkK8s(model)).toEqual([]);
   });
+
+  it('deploy/README.md describes and builds every service', () => {
+    expect(checkReadme(model)).toEqual([]);
+  });
 });
 
 describe('the checks catch mistakes', () => {
@@ -802,7 +827,7 @@ describe('the checks catch mistakes', () => {
   const dockerInstruction = (copy: Model, args: RegExp) => copy.dockerfile.flatMap((s) => s.instructions).find((i) => args.test(i.args))!;
   const k8sDoc = (copy: Model, kind: string, name: string) =>
     copy.k8s.find((e) => e.doc.kind === kind && e.doc.metadata.name === name)!.doc;
-  const problemsOf = (copy: Model) => [...checkDockerfile(copy), ...checkCompose(copy), ...checkK8s(copy)].join('\n');
+  const problemsOf = (copy: Model) => [...checkDockerfile(copy), ...checkCompose(copy), ...checkK8s(copy), ...checkReadme(copy)].join('\n');
 
   it.each<[string, (copy: Model) => void, RegExp]>([
     [
@@ -930,6 +955,11 @@ describe('the checks catch mistakes', () => {
       /compose identity: ROOT_PASSWORD is set but/,
     ],
     [
+      'a build loop in deploy/README.md that skips a service',
+      (c) => (c.readme = c.readme.replace('for s in gateway identity', 'for s in gateway')),
+      /deploy\/README.md: build loop 1 skips identity/,
+    ],
+    [
       'a new required variable in a config.ts',
       (c) => c.services.find((s) => s.name === 'audit')!.mustSet.push('NEW_SETTING'),
       /compose audit: NEW_SETTING not set[\s\S]*Deployment audit container audit: NEW_SETTING not set/,
@@ -937,7 +967,7 @@ describe('the checks catch mistakes', () => {
     [
       'a new service without deployment files',
       (c) => c.services.push({ ...c.services.find((s) => s.name === 'audit')!, name: 'billing', dir: 'services/billing' }),
-      /no target "billing"[\s\S]*no service billing[\s\S]*no Deployment billing/,
+      /no target "billing"[\s\S]*no service billing[\s\S]*no Deployment billing[\s\S]*deploy\/README.md: no row for target billing[\s\S]*build loop 1 skips billing/,
     ],
   ])('%s', (_label, change, expected) => {
     expect(problemsOf(mutated(change))).toMatch(expected);

@@ -10,16 +10,18 @@ function requestWith(headers: Record<string, string>): IncomingMessage {
 /** An identity client that answers from a table and counts its calls. */
 function identityAnswering(users: Record<string, { id: number; username: string }>) {
   const calls: Array<{ token: string; sudo: string }> = [];
+  const deadlines: Date[] = [];
   /** While true, identity cannot be reached (gRPC UNAVAILABLE). */
   const state = { down: false };
   const client = {
     authenticate(
       request: { token: string; sudo: string },
       _metadata: unknown,
-      _options: unknown,
+      options: { deadline: Date },
       callback: (error: unknown, response: unknown) => void,
     ) {
       calls.push(request);
+      deadlines.push(options.deadline);
       const user = users[request.sudo || request.token];
       setImmediate(() =>
         state.down
@@ -34,7 +36,7 @@ function identityAnswering(users: Record<string, { id: number; username: string 
       );
     },
   };
-  return { client: client as unknown as IdentityServiceClient, calls, state };
+  return { client: client as unknown as IdentityServiceClient, calls, deadlines, state };
 }
 
 describe('credentialsOf', () => {
@@ -139,6 +141,31 @@ describe('Authenticator while identity changes or is unreachable', () => {
     expect(await authenticator.authenticate('token-1', undefined)).toMatchObject({ userId: 2 });
     authenticator.forgetUser(2);
     await expect(authenticator.authenticate('token-1', undefined)).rejects.toThrow('Unauthorized');
+  });
+
+  it('does not keep an answer identity gave before the user was forgotten', async () => {
+    const table: Record<string, { id: number; username: string }> = users();
+    const identity = identityAnswering(table);
+    const authenticator = new Authenticator({ client: identity.client, ttlMs: 600_000, invalidationLive: () => true });
+    // Identity answered, the token was revoked, and the gateway was told before the answer arrived.
+    const answered = authenticator.authenticate('token-1', undefined);
+    delete table['token-1'];
+    authenticator.forgetUser(2);
+    expect(await answered).toMatchObject({ userId: 2 });
+    await expect(authenticator.authenticate('token-1', undefined)).rejects.toThrow('Unauthorized');
+  });
+
+  it('gives identity a deadline, shorter when a recent answer can serve meanwhile', async () => {
+    const identity = identityAnswering(users());
+    const authenticator = new Authenticator({ client: identity.client, ttlMs: 1, invalidationLive: () => true });
+    const before = Date.now();
+    await authenticator.authenticate('token-1', undefined);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await authenticator.authenticate('token-1', undefined);
+    const [first, revalidation] = identity.deadlines.map((deadline) => deadline.getTime() - before);
+    expect(first).toBeGreaterThanOrEqual(2000);
+    expect(first).toBeLessThan(2100);
+    expect(revalidation).toBeLessThan(600);
   });
 
   it('trusts an answer for at most a second while change events do not reach it', async () => {

@@ -56,6 +56,8 @@ export interface AuthenticatorOptions {
 const UNINVALIDATED_TTL_MS = 1000;
 /** While an answer is at hand, identity gets this long to confirm it before the stale answer serves. */
 const REVALIDATION_DEADLINE_MS = 500;
+/** Without one, identity gets this long to answer; past it the caller gets 503 rather than a hang. */
+const AUTHENTICATION_DEADLINE_MS = 2000;
 
 function nextUtcMidnight(now: number): number {
   const date = new Date(now);
@@ -80,6 +82,11 @@ export class Authenticator {
   readonly #cache: LRUCache<string, CacheEntry> | undefined;
   /** Cache keys by the user ids they involve (the caller and a sudo impersonator). */
   readonly #keysByUser = new Map<number, Set<string>>();
+  /**
+   * The users forgotten while each question to identity was pending: an answer given before a
+   * revocation or block must not be cached after the cache forgot that user.
+   */
+  readonly #forgottenWhileAsking = new Set<Set<number>>();
 
   constructor(options: AuthenticatorOptions) {
     this.#client = options.client;
@@ -102,6 +109,7 @@ export class Authenticator {
   /** Drops every answer that involves the user, e.g. when identity reports them blocked. */
   forgetUser(userId: number): void {
     for (const key of [...(this.#keysByUser.get(userId) ?? [])]) this.#cache?.delete(key);
+    for (const forgotten of this.#forgottenWhileAsking) forgotten.add(userId);
   }
 
   async authenticate(token: string, sudo: string | undefined): Promise<AuthenticatedCaller> {
@@ -114,8 +122,10 @@ export class Authenticator {
     const now = this.#now();
     if (cached && now < cached.freshUntil) return cached.caller;
     let response: AuthenticateResponse;
+    const forgotten = new Set<number>();
+    this.#forgottenWhileAsking.add(forgotten);
     try {
-      response = await this.#ask(token, sudo, cached ? REVALIDATION_DEADLINE_MS : undefined);
+      response = await this.#ask(token, sudo, cached ? REVALIDATION_DEADLINE_MS : AUTHENTICATION_DEADLINE_MS);
     } catch (error) {
       if (cached && error instanceof UnavailableError) {
         this.#logger?.warn({ err: error, userId: cached.caller.userId }, 'identity unreachable; serving a recent authentication');
@@ -125,6 +135,8 @@ export class Authenticator {
       }
       this.#cache?.delete(key);
       throw error;
+    } finally {
+      this.#forgottenWhileAsking.delete(forgotten);
     }
     const user = response.user;
     if (!user) throw new Error('identity answered Authenticate without a user');
@@ -138,7 +150,7 @@ export class Authenticator {
       ...(response.impersonatorId ? { impersonatorId: response.impersonatorId } : {}),
       ...(response.tokenId ? { tokenId: response.tokenId } : {}),
     };
-    if (this.#cache) {
+    if (this.#cache && !this.#usersOf(caller).some((userId) => forgotten.has(userId))) {
       const answeredAt = this.#now();
       const freshFor = this.#invalidationLive() ? this.#ttlMs : Math.min(this.#ttlMs, UNINVALIDATED_TTL_MS);
       const lifetime = Math.min(this.#cache.ttl, nextUtcMidnight(answeredAt) - answeredAt);
@@ -152,8 +164,8 @@ export class Authenticator {
     return caller;
   }
 
-  #ask(token: string, sudo: string | undefined, deadlineMs: number | undefined): Promise<AuthenticateResponse> {
-    return callUnary(this.#client.authenticate.bind(this.#client), { token, sudo: sudo ?? '' }, deadlineMs ? { deadlineMs } : {});
+  #ask(token: string, sudo: string | undefined, deadlineMs: number): Promise<AuthenticateResponse> {
+    return callUnary(this.#client.authenticate.bind(this.#client), { token, sudo: sudo ?? '' }, { deadlineMs });
   }
 
   #usersOf(caller: AuthenticatedCaller): number[] {

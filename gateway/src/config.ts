@@ -34,13 +34,16 @@ export const configSchema = platformConfig.extend({
     .int()
     .min(1)
     .default(30_000)
-    .describe("how long a service's response may take once the request is sent (504 past it)"),
-  UPSTREAM_FAILURES_TO_OPEN: z.coerce
+    .describe(
+      "how long a service's response may take once the request is sent (504 past it), for writes and for the reads of slow routes (git, package files, merge request diffs, avatars)",
+    ),
+  UPSTREAM_READ_TIMEOUT_MS: z.coerce
     .number()
     .int()
     .min(1)
-    .default(5)
-    .describe("consecutive failures that open an address's circuit"),
+    .default(5000)
+    .describe("how long a service's response to a GET or HEAD may take once the request is sent (504 past it), except on slow routes"),
+  UPSTREAM_FAILURES_TO_OPEN: z.coerce.number().int().min(1).default(5).describe("consecutive failures that open an address's circuit"),
   UPSTREAM_HALF_OPEN_AFTER_MS: z.coerce
     .number()
     .int()

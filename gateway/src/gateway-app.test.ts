@@ -59,6 +59,7 @@ function gateway(options: { trustedProxies?: string[]; metricsToken?: string; se
       metrics: createMetrics(),
       identityChannelState: () => 'READY',
       authInvalidationState: () => 'off',
+      readTimeoutMs: 5000,
       trustedProxies: options.trustedProxies ?? [],
       ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     }),

@@ -1,5 +1,12 @@
 import express, { type Express } from 'express';
-import { anonymousCaller, CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
+import {
+  anonymousCaller,
+  AUTHENTICATION_CHANGED_HEADER,
+  CALLER_HEADER,
+  signCaller,
+  usersWithChangedAuthentication,
+  type Caller,
+} from '@platform/auth';
 import {
   describeRequest,
   errorToHttp,
@@ -28,6 +35,11 @@ export interface GatewayAppOptions {
   /** Whether identity's change events reach the token cache (`live`), reported by readiness. */
   authInvalidationState: () => string;
   /**
+   * How long a service may take to answer a safe request (GET, HEAD, OPTIONS), unless its route
+   * reads slowly (`slowReads`); those and every other request wait for the pools' response timeout.
+   */
+  readTimeoutMs: number;
+  /**
    * Addresses or subnets (express `trust proxy` syntax) of the proxies in front of the gateway:
    * only their `X-Forwarded-For`/`-Proto` count, so that nobody else can forge the client address.
    */
@@ -45,6 +57,8 @@ const DEFAULT_AVATAR = Buffer.from(
 /** GitLab's answer to git credentials it does not accept; the challenge makes the git CLI ask again. */
 const GIT_CHALLENGE = 'Basic realm="GitLab"';
 const GIT_ACCESS_DENIED = 'HTTP Basic: Access denied. If a token was provided, it was either incorrect, expired, or improperly scoped.';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The client's address as audit events show it: `::ffff:10.0.0.1` is plain `10.0.0.1`. */
 function clientIp(req: express.Request): string | undefined {
@@ -138,13 +152,28 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     }
     authenticate(req, route).then(
       (caller) => {
-        req.headers[CALLER_HEADER] = signCaller(caller, options.internalSecret, { method: req.method, path: req.originalUrl });
+        const responseTimeout = SAFE_METHODS.has(req.method) && !route.slowReads ? { responseTimeoutMs: options.readTimeoutMs } : {};
+        // Valid as long as the gateway waits for the answer: a service that was slow to take the
+        // request up (frozen, overloaded) must not refuse a valid caller for the header's age.
+        req.headers[CALLER_HEADER] = signCaller(
+          caller,
+          options.internalSecret,
+          { method: req.method, path: req.originalUrl },
+          { validForMs: upstream.longestWait(responseTimeout) },
+        );
         if (!route.ownAuthentication) {
           // Services learn who calls from the signed header alone; credentials stay here.
           delete req.headers['private-token'];
           delete req.headers.authorization;
         }
-        void upstream.forward(req, res);
+        void upstream.forward(req, res, {
+          ...responseTimeout,
+          // Forgotten before the client hears of the change: its next request with the old token is refused.
+          onResponseHeaders: (headers) => {
+            for (const userId of usersWithChangedAuthentication(headers[AUTHENTICATION_CHANGED_HEADER])) authenticator.forgetUser(userId);
+            delete headers[AUTHENTICATION_CHANGED_HEADER];
+          },
+        });
       },
       (error: unknown) => {
         const mapped = errorToHttp(error);

@@ -56,6 +56,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),
     authInvalidationState: () => (feed.current === undefined ? 'off' : feed.current.isLive() ? 'live' : 'lagging'),
+    readTimeoutMs: config.UPSTREAM_READ_TIMEOUT_MS,
     trustedProxies: config.TRUSTED_PROXIES,
     ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
   });

@@ -80,6 +80,21 @@ describe('route table', () => {
     expect(routeFor('/api/v4/projects/7/alert_management/alerts')?.ownAuthentication).toBeUndefined();
   });
 
+  it.each([
+    ['/acme/app.git/info/refs', true],
+    ['/api/v4/packages/npm/@acme%2fkit/-/@acme/kit-1.0.0.tgz', true],
+    ['/api/v4/projects/7/packages/maven/com/acme/kit/1.0/kit-1.0.jar', true],
+    ['/api/v4/projects/7/merge_requests/1/diffs', true],
+    ['/api/v4/projects/7/merge_requests/1/changes', true],
+    ['/uploads/-/system/user/avatar/1/me.jpg', true],
+    ['/api/v4/user', false],
+    ['/api/v4/projects/7/merge_requests/1', false],
+    ['/api/v4/projects/7/merge_requests/1/approvals', false],
+    ['/api/v4/projects/7/repository/branches', false],
+  ])('bounds reads of %s by the response timeout: %s', (path, slow) => {
+    expect(routeFor(path)?.slowReads ?? false).toBe(slow);
+  });
+
   it('owns no other path', () => {
     expect(routeFor('/api/v4/usersx')).toBeUndefined();
     expect(routeFor('/api/v3/user')).toBeUndefined();

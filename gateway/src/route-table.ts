@@ -19,13 +19,19 @@ export interface Route {
   basicRefusal?: unknown;
   /** Query parameters the request must carry for this route: a list another service serves in part (incidents among issues). */
   query?: Record<string, string>;
+  /**
+   * Reads that stream files or compute from repositories (git fetches, package files, diffs,
+   * avatars): bounded by the response timeout, as writes are, instead of the shorter read timeout.
+   */
+  slowReads?: boolean;
 }
 
 export const routeTable: Route[] = [
-  { pattern: /^\/.+\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/, service: 'review', basicCredentials: true },
+  { pattern: /^\/.+\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/, service: 'review', basicCredentials: true, slowReads: true },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(branches|commits)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/protected_branches(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(approvals|approval_rules|approvers)(\/|$)/, service: 'review' },
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/merge_requests\/[^/]+\/(changes|diffs|versions)(\/|$)/, service: 'review', slowReads: true },
   { pattern: /^\/api\/v4\/(projects|groups)\/[^/]+\/merge_requests(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/merge_requests(\/|$)/, service: 'review' },
   // To-dos are about merge requests, and the caller's counters count them: review keeps both.
@@ -35,8 +41,8 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(labels|milestones)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/groups\/[^/]+\/labels(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
-  { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages' },
-  { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages' },
+  { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages', slowReads: true },
+  { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages', slowReads: true },
   { pattern: /^\/api\/v4\/(projects|groups)\/[^/]+\/registry\/repositories(\/|$)/, service: 'packages' },
   { pattern: /^\/api\/v4\/registry\/repositories\/[^/]+$/, service: 'packages' },
   // The container registry's token endpoint: Docker clients send a personal access token as a Basic password.
@@ -70,7 +76,7 @@ export const routeTable: Route[] = [
   },
   { pattern: /^\/api\/scim\/v2\//, service: 'identity', ownAuthentication: true },
   // Avatars, where `avatar_url` points, as GitLab serves them; identity decides who may see each.
-  { pattern: /^\/uploads\/-\/system\/(user|group|project)\/avatar\//, service: 'identity' },
+  { pattern: /^\/uploads\/-\/system\/(user|group|project)\/avatar\//, service: 'identity', slowReads: true },
 ];
 
 export function routeFor(path: string, query: URLSearchParams = new URLSearchParams()): Route | undefined {

@@ -4,7 +4,7 @@
  * requests retried once on a fresh connection. Answers the client itself when no attempt
  * succeeded: 504 after a timeout, 503 while every address's circuit is open, 502 otherwise.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { BrokenCircuitError, CircuitState, circuitBreaker, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from '@platform/logger';
@@ -15,6 +15,14 @@ export interface UpstreamTimeouts {
   connectTimeoutMs: number;
   /** From sending the request to receiving the response's headers. */
   responseTimeoutMs: number;
+}
+
+/** What one request adds to the pool's settings. */
+export interface ForwardOptions {
+  /** This request's bound from sending to the response's headers, instead of the pool's `responseTimeoutMs`. */
+  responseTimeoutMs?: number;
+  /** Sees the service's response headers before the client does, and may take internal ones out. */
+  onResponseHeaders?: (headers: IncomingHttpHeaders) => void;
 }
 
 export interface CircuitOptions {
@@ -46,7 +54,8 @@ interface Attempt {
 
 const ATTEMPT = Symbol('upstream attempt');
 const BODY = Symbol('request body read ahead');
-type ProxiedRequest = IncomingMessage & { [ATTEMPT]?: Attempt; [BODY]?: Buffer };
+const FORWARD = Symbol('forward options');
+type ProxiedRequest = IncomingMessage & { [ATTEMPT]?: Attempt; [BODY]?: Buffer; [FORWARD]?: ForwardOptions };
 
 /** Methods without a body whose repetition changes nothing: safe to send twice. */
 const RETRYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -119,12 +128,14 @@ export class UpstreamPool {
   readonly #logger: Logger;
   readonly #pooled: ReturnType<typeof proxyThrough>;
   readonly #fresh: ReturnType<typeof proxyThrough>;
+  readonly #timeouts: UpstreamTimeouts;
   #next = 0;
 
   constructor(options: UpstreamPoolOptions) {
     if (options.urls.length === 0) throw new Error(`no address configured for ${options.service}`);
     this.#service = options.service;
     this.#logger = options.logger;
+    this.#timeouts = { connectTimeoutMs: options.connectTimeoutMs, responseTimeoutMs: options.responseTimeoutMs };
     this.#upstreams = options.urls.map((url) => new Upstream(url, options));
     for (const upstream of this.#upstreams) {
       upstream.breaker.onStateChange((state) =>
@@ -148,8 +159,17 @@ export class UpstreamPool {
     return Object.fromEntries(this.#upstreams.map((upstream) => [upstream.url, CIRCUIT_STATE_NAMES[upstream.breaker.state]]));
   }
 
+  /**
+   * The longest the pool may wait for the answer to a request: an attempt and its one retry, each
+   * bounded by the connect and the response timeout.
+   */
+  longestWait(options: Pick<ForwardOptions, 'responseTimeoutMs'> = {}): number {
+    return 2 * (this.#timeouts.connectTimeoutMs + (options.responseTimeoutMs ?? this.#timeouts.responseTimeoutMs));
+  }
+
   /** Proxies the request and answers it, whatever happens. */
-  async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async forward(req: IncomingMessage, res: ServerResponse, options: ForwardOptions = {}): Promise<void> {
+    (req as ProxiedRequest)[FORWARD] = options;
     try {
       await readSmallBody(req);
     } catch {
@@ -224,7 +244,8 @@ function proxyThrough(agent: http.Agent, timeouts: UpstreamTimeouts) {
           timers.push(connectTimer);
           socket.once('connect', () => clearTimeout(connectTimer));
         }
-        timers.push(setTimeout(giveUp('response'), timeouts.connectTimeoutMs + timeouts.responseTimeoutMs));
+        const responseTimeoutMs = (req as ProxiedRequest)[FORWARD]?.responseTimeoutMs ?? timeouts.responseTimeoutMs;
+        timers.push(setTimeout(giveUp('response'), timeouts.connectTimeoutMs + responseTimeoutMs));
         const clear = () => timers.forEach(clearTimeout);
         proxyReq.once('response', clear);
         proxyReq.once('close', clear);
@@ -234,6 +255,7 @@ function proxyThrough(agent: http.Agent, timeouts: UpstreamTimeouts) {
         // decides. Copied from the service, `Connection: keep-alive` would keep it open under a drain.
         delete proxyRes.headers['keep-alive'];
         proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
+        (req as ProxiedRequest)[FORWARD]?.onResponseHeaders?.(proxyRes.headers);
         settle(req, {});
       },
       econnreset: (_error, req) => settle(req, { error: new ClientGoneError() }),

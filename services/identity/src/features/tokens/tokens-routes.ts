@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { routesOf } from '@platform/http';
+import { authenticationChanged } from '@platform/auth';
+import { reply, routesOf } from '@platform/http';
 import type { TokensService } from './tokens-service.ts';
 import {
   createOwnTokenParams,
@@ -68,7 +69,8 @@ export const tokensRoutes = [
     scope: 'api',
     input: z.object({}),
     status: 204,
-    handle: async ({ caller, deps: { tokens } }) => tokens.revoke(caller, 'self'),
+    handle: async ({ caller, deps: { tokens } }) =>
+      reply({ headers: authenticationChanged([(await tokens.revoke(caller, 'self')).userId]) }),
   }),
 
   route({
@@ -79,7 +81,7 @@ export const tokensRoutes = [
     input: rotateTokenParams,
     handle: async ({ caller, input, deps: { tokens } }) => {
       const { token, plain } = await tokens.rotate(caller, 'self', input.expires_at);
-      return { ...personalAccessTokenView(token), token: plain };
+      return reply({ headers: authenticationChanged([token.userId]), body: { ...personalAccessTokenView(token), token: plain } });
     },
   }),
 
@@ -99,7 +101,8 @@ export const tokensRoutes = [
     scope: 'api',
     input: tokenIdParams,
     status: 204,
-    handle: async ({ caller, input, deps: { tokens } }) => tokens.revoke(caller, input.id),
+    handle: async ({ caller, input, deps: { tokens } }) =>
+      reply({ headers: authenticationChanged([(await tokens.revoke(caller, input.id)).userId]) }),
   }),
 
   route({
@@ -110,7 +113,7 @@ export const tokensRoutes = [
     input: rotateTokenByIdParams,
     handle: async ({ caller, input, deps: { tokens } }) => {
       const { token, plain } = await tokens.rotate(caller, input.id, input.expires_at);
-      return { ...personalAccessTokenView(token), token: plain };
+      return reply({ headers: authenticationChanged([token.userId]), body: { ...personalAccessTokenView(token), token: plain } });
     },
   }),
 ];

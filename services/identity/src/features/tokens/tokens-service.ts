@@ -150,12 +150,13 @@ export class TokensService {
     return token;
   }
 
-  /** Revokes at once; the event lets every cache of authentications drop the token. */
-  async revoke(viewer: AuthenticatedCaller, id: number | 'self'): Promise<void> {
-    await this.#em.transactional(async (em) => {
+  /** Revokes at once and answers the revoked token; the event lets every cache of authentications drop it. */
+  async revoke(viewer: AuthenticatedCaller, id: number | 'self'): Promise<PersonalAccessToken> {
+    return this.#em.transactional(async (em) => {
       const token = await this.show(viewer, id);
       if (!(await this.#tokens.revoke(token.id))) throw new InputError('Token already revoked');
       recordEvent(em, { ...this.#revokedEvent(token, await this.#ownerOf(token)), actor: actorOf(viewer) });
+      return token;
     });
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError, NotFoundError } from '@platform/errors';
-import { params, routesOf } from '@platform/http';
+import { authenticationChanged } from '@platform/auth';
+import { params, reply, routesOf } from '@platform/http';
 import type { CustomAttributesService } from '../custom-attributes/custom-attributes-service.ts';
 import type { Identity } from './user.entity.ts';
 import type { UsersService } from './users-service.ts';
@@ -113,7 +114,8 @@ export const usersRoutes = [
       const { user, identities } = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) =>
         users.update(caller, input, avatar),
       );
-      return adminSingleUserView(user, identities, views);
+      // The administrator flag, the name or the username the gateway signs may have changed.
+      return reply({ headers: authenticationChanged([user.id]), body: adminSingleUserView(user, identities, views) });
     },
   }),
 
@@ -126,6 +128,7 @@ export const usersRoutes = [
     status: 204,
     handle: async ({ caller, input, deps: { users } }) => {
       await users.delete(caller, { id: input.id, hardDelete: input.hard_delete === true });
+      return reply({ headers: authenticationChanged([input.id]) });
     },
   }),
 
@@ -137,7 +140,8 @@ export const usersRoutes = [
     scope: 'api',
     input: userIdParams,
     status: 201,
-    handle: async ({ caller, input, deps: { users } }) => ((await users.block(caller, input.id)) ? true : null),
+    handle: async ({ caller, input, deps: { users } }) =>
+      reply({ headers: authenticationChanged([input.id]), body: (await users.block(caller, input.id)) ? true : null }),
   }),
 
   route({
