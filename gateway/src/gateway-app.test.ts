@@ -94,17 +94,48 @@ describe('the client address the gateway signs', () => {
 });
 
 describe('/-/metrics', () => {
-  it('is not served without the configured token', async () => {
-    expect((await gateway().get('/-/metrics')).status).toBe(404);
-    const guarded = gateway({ metricsToken: METRICS_TOKEN });
-    expect((await guarded.get('/-/metrics')).status).toBe(404);
-    expect((await guarded.get('/-/metrics').set('Authorization', 'Bearer wrong-token-of-some-length')).status).toBe(404);
+  it('is served to loopback callers without a token', async () => {
+    const response = await gateway().get('/-/metrics');
+    expect(response.status).toBe(200);
+    expect(response.text).toContain('process_cpu_seconds_total');
   });
 
-  it('is served to whoever presents the token', async () => {
-    const response = await gateway({ metricsToken: METRICS_TOKEN }).get('/-/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`);
+  it('is not served to other callers without the configured token', async () => {
+    // Behind a trusted proxy the client is the forwarded address, not the proxy's loopback socket.
+    const proxied = gateway({ trustedProxies: ['loopback'] });
+    expect((await proxied.get('/-/metrics').set('X-Forwarded-For', '203.0.113.9')).status).toBe(404);
+    expect(
+      (await proxied.get('/-/metrics').set('X-Forwarded-For', '203.0.113.9').set('Authorization', `Bearer ${METRICS_TOKEN}`)).status,
+    ).toBe(404);
+    const guarded = gateway({ trustedProxies: ['loopback'], metricsToken: METRICS_TOKEN });
+    expect((await guarded.get('/-/metrics').set('X-Forwarded-For', '203.0.113.9')).status).toBe(404);
+    expect(
+      (await guarded.get('/-/metrics').set('X-Forwarded-For', '203.0.113.9').set('Authorization', 'Bearer wrong-token-of-some-length'))
+        .status,
+    ).toBe(404);
+  });
+
+  it('is served to other callers presenting the token', async () => {
+    const response = await gateway({ trustedProxies: ['loopback'], metricsToken: METRICS_TOKEN })
+      .get('/-/metrics')
+      .set('X-Forwarded-For', '203.0.113.9')
+      .set('Authorization', `Bearer ${METRICS_TOKEN}`);
     expect(response.status).toBe(200);
-    expect(response.text).toContain('gateway_http_requests_total');
+    expect(response.text).toContain('process_cpu_seconds_total');
+  });
+
+  it('times proxied requests by route table entry, status and owning service', async () => {
+    const app = gateway({ services: ['identity'] });
+    await app.get('/api/v4/users?username=x').expect(200);
+    await app.get('/api/v4/audit_events').expect(503);
+    await app.get('/api/v4/nothing-here').expect(404);
+    const scraped = (await app.get('/-/metrics').expect(200)).text;
+    const usersRoute = '^/api/v4/(user|users|groups|projects|namespaces|personal_access_tokens|version|metadata)(/|$)';
+    expect(scraped).toContain(`http_request_duration_seconds_count{method="GET",route="${usersRoute}",status="200",service="identity"} 1`);
+    expect(scraped).toContain(
+      'http_request_duration_seconds_count{method="GET",route="^/api/v4/audit_events(/|$)",status="503",service="audit"} 1',
+    );
+    expect(scraped).toContain('http_request_duration_seconds_count{method="GET",route="unmatched",status="404",service="gateway"} 1');
   });
 });
 

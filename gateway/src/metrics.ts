@@ -1,23 +1,15 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { RequestHandler } from 'express';
+import type { Registry } from 'prom-client';
+import { createMetricsRegistry, requestDurations } from '@platform/http';
 
-/** Prometheus metrics of the gateway, served at `/-/metrics`. */
-export function createMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'gateway_http_requests_total',
-    help: 'Requests answered by the gateway, by owning service, method and status.',
-    labelNames: ['service', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'gateway_http_request_duration_seconds',
-    help: 'Time from request to response, by owning service.',
-    labelNames: ['service'] as const,
-    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
-  return { registry, requests, duration };
+export interface GatewayMetrics {
+  registry: Registry;
+  /** Times every request; a proxied one is labelled with its route table entry and the service owning it. */
+  requestDurations: RequestHandler;
 }
 
-export type GatewayMetrics = ReturnType<typeof createMetrics>;
+/** Prometheus metrics of the gateway, served at `/-/metrics`: process metrics and request durations. */
+export function createMetrics(): GatewayMetrics {
+  const registry = createMetricsRegistry();
+  return { registry, requestDurations: requestDurations(registry, { service: 'gateway' }) };
+}

@@ -13,6 +13,11 @@ export const platformConfig = z.object({
     .min(16)
     .describe('signs the caller the gateway forwards to every service (16+ characters); the same for every process'),
   LOG_LEVEL: logLevelFromEnv.describe('pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`'),
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('bearer token Prometheus presents to read `/-/metrics` from another host (16+ characters); unset, only loopback callers may'),
 });
 
 /**

@@ -6,6 +6,7 @@ export { insertWithEvent, recordEvent } from './record-event.ts';
 export type { RecordEventOptions } from './record-event.ts';
 export { startOutboxRelay } from './outbox-relay.ts';
 export type { OutboxRelay } from './outbox-relay.ts';
+export { registerOutboxBacklog } from './outbox-metrics.ts';
 export { startConsumer } from './consumer.ts';
 export type { EventConsumer, ConsumerState } from './consumer.ts';
 export { createKafka, ensureTopics } from './kafka-client.ts';

@@ -1,6 +1,8 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import type { Registry } from 'prom-client';
 import { internalCredentialsInterceptor, type RpcScope } from './internal-credentials.ts';
+import { rpcDurationInterceptor } from './rpc-metrics.ts';
 
 export interface GrpcServiceBinding {
   definition: ServiceDefinition;
@@ -58,11 +60,15 @@ export async function startGrpcServer(options: {
   port: number;
   internalSecret: string;
   services: GrpcServiceBinding[];
+  /** Where each call's duration is recorded (`grpc_server_handling_seconds`). */
+  metrics?: Registry;
 }): Promise<GrpcServer> {
   const services = mergeBindings(options.services);
+  const credentials = internalCredentialsInterceptor(options.internalSecret, scopesByPath(services));
   const server = new Server({
     'grpc.keepalive_permit_without_calls': 1,
-    interceptors: [internalCredentialsInterceptor(options.internalSecret, scopesByPath(services))],
+    // The first interceptor wraps the call nearest the wire: the timer sees the credential check's refusals too.
+    interceptors: options.metrics ? [rpcDurationInterceptor(options.metrics), credentials] : [credentials],
   });
   for (const service of services) server.addService(service.definition, service.implementation);
   const health = new HealthImplementation({ '': 'NOT_SERVING' });

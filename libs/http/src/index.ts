@@ -42,3 +42,4 @@ export { exactJsonContentType } from './json-responses.ts';
 export { HttpStatusError } from './http-status-error.ts';
 export { openApiDocument } from './openapi.ts';
 export { renderMarkdown } from './markdown.ts';
+export { createMetricsRegistry, describeRequest, isLoopback, mayReadMetrics, metricsEndpoint, requestDurations } from './metrics.ts';

@@ -1,4 +1,5 @@
 import express, { type Express, type Router } from 'express';
+import type { Registry } from 'prom-client';
 import type { Logger } from '@platform/logger';
 import { CALLER_HEADER, verifyCaller, type AdministratorCheck } from '@platform/auth';
 import { isConnectionFault } from '@platform/errors';
@@ -13,6 +14,7 @@ import { routeCatalogue, servesAdministratorRoutes } from './routes.ts';
 import { EXTERNAL_URL } from './base-url.ts';
 import { rejectMalformedParams, rejectMalformedUrl } from './malformed-input.ts';
 import { parseQueryString, requestBodies, type BodyLimits } from './request-body.ts';
+import { metricsEndpoint, requestDurations } from './metrics.ts';
 
 /**
  * Each check throws when its dependency is unusable; one that returns a string only reports a
@@ -46,10 +48,11 @@ export interface ServiceAppOptions {
    */
   errorRenderers?: Array<{ pathPrefix: string; render: express.ErrorRequestHandler; notFound?: (req: express.Request) => Error }>;
   /**
-   * The service's Prometheus metrics (a prom-client registry), served at `/-/metrics` beside the
-   * health endpoints: like them, on the service's port, which only the cluster reaches.
+   * The service's Prometheus registry (`createMetricsRegistry`), served at `/-/metrics` on the
+   * service's own port to loopback callers and to those presenting `token`; every request's
+   * duration is recorded in it, labelled with `service`.
    */
-  metrics?: { contentType: string; metrics(): Promise<string> };
+  metrics?: { registry: Registry; service: string; token?: string | undefined };
 }
 
 /**
@@ -70,6 +73,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   if (options.externalUrl) app.locals[EXTERNAL_URL] = options.externalUrl.replace(/\/$/, '');
   app.set('etag', false);
 
+  const { metrics } = options;
+  if (metrics) app.use(requestDurations(metrics.registry, { service: metrics.service }));
   app.use(exactJsonContentType());
   app.use(requestLogging(options.logger));
   app.use(rejectMalformedUrl());
@@ -81,12 +86,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.get('/-/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  const { metrics } = options;
-  if (metrics) {
-    app.get('/-/metrics', (_req, res, next) => {
-      metrics.metrics().then((body) => res.type(metrics.contentType).send(body), next);
-    });
-  }
+  if (metrics) app.get('/-/metrics', metricsEndpoint(metrics.registry, { token: metrics.token }));
   app.get('/-/readiness', (req, res) => {
     if (isDraining(req.app)) {
       res.status(503).json({ status: 'draining' });

@@ -17,12 +17,13 @@ import {
   type EventConsumer,
   type EventHandler,
   type OutboxRelay,
+  registerOutboxBacklog,
 } from '@platform/events';
 import { startGrpcServer, type GrpcServer, type GrpcServiceBinding } from '@platform/grpc';
-import { createServiceApp, listen, type ReadinessChecks, type ServiceAppOptions } from '@platform/http';
+import { createMetricsRegistry, createServiceApp, listen, type ReadinessChecks, type ServiceAppOptions } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';
-import { Registry } from 'prom-client';
 import { BackgroundJob, createJobRunner, jobMigrations, type JobHandler, type JobRunner, type Schedule } from './jobs/index.ts';
+import { registerJobQueueDepth } from './jobs/job-metrics.ts';
 
 /** A slice of a service, as its feature factory returns it. */
 export interface Feature {
@@ -117,10 +118,14 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
   let consumer: EventConsumer | undefined;
   let state: 'starting' | 'ready' | 'stopping' = 'starting';
   // The service's own registry: several services may run in one process (integration tests).
-  const metrics = new Registry();
+  const metrics = createMetricsRegistry();
+  const jobHandlers = features.flatMap((feature) => feature.jobs ?? []);
+  const schedules = features.flatMap((feature) => feature.schedules ?? []);
+  registerOutboxBacklog({ registry: metrics, orm });
+  registerJobQueueDepth({ registry: metrics, orm, kinds: jobHandlers.map((job) => job.kind) });
   const app = createServiceApp({
     logger,
-    metrics,
+    metrics: { registry: metrics, service: name, token: config.METRICS_TOKEN },
     internalSecret: config.INTERNAL_SECRET,
     externalUrl: config.EXTERNAL_URL,
     requestScope: requestScope(orm),
@@ -150,6 +155,7 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
       port: config.GRPC_PORT,
       internalSecret: config.INTERNAL_SECRET,
       services: rpcs,
+      metrics,
     });
   }
 
@@ -170,8 +176,6 @@ export async function startService<Config extends ServiceConfig>(definition: Ser
     });
   }
 
-  const jobHandlers = features.flatMap((feature) => feature.jobs ?? []);
-  const schedules = features.flatMap((feature) => feature.schedules ?? []);
   let jobs: JobRunner | undefined;
   if (jobHandlers.length > 0 || schedules.length > 0) {
     jobs = createJobRunner({ orm, logger, jobs: jobHandlers, schedules });
