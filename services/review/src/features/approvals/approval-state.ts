@@ -41,7 +41,7 @@ export function approvalsLeft(states: readonly RuleState[]): number {
  * Any-approver and code owner rules never restrict who may approve, nor does a rule whose only
  * approvers are excluded.
  */
-export function approvalRestrictedToApprovers(states: readonly RuleState[]): boolean {
+function approvalRestrictedToApprovers(states: readonly RuleState[]): boolean {
   const named = states.some(({ rule }) => rule.ruleType === 'regular' && rule.eligible !== 'anyone' && rule.eligible.length > 0);
   return named && !states.every((state) => state.approved);
 }
