@@ -4,11 +4,15 @@
  * API with the project's instance id: every strategy type, for many users, in several environments.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { InMemStorageProvider, Unleash } from 'unleash-client';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { gitRemote, runGitCli } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
@@ -20,6 +24,9 @@ const tokens: Record<'maintainer' | 'developer' | 'reporter' | 'stranger', Recor
   stranger: {},
 };
 let projectId: number;
+let work: string;
+/** The commit pushed to the project's main branch: what its deployments deploy. */
+let deployedSha: string;
 
 async function userWithToken(username: string, level: number | undefined): Promise<Record<string, string>> {
   const user = await gateway
@@ -43,11 +50,22 @@ async function userWithToken(username: string, level: number | undefined): Promi
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ services: ['identity', 'delivery'] });
+  work = mkdtempSync(path.join(tmpdir(), 'e2e-delivery-'));
+  // A missing git is a failure that says how to install it, not a skip.
+  await runGitCli(['--version'], { cwd: work, home: work });
+  // Review holds the repositories whose commits deployments name.
+  platform = await startTestPlatform({ services: ['identity', 'review', 'delivery'] });
   gateway = request(platform.url);
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Shop', path: 'shop', visibility: 'private' });
   expect(project.status).toBe(201);
   projectId = project.body.id as number;
+  const git = (args: string[]) => runGitCli(args, { cwd: work, home: work });
+  expect((await git(['init', '-q', '--initial-branch=main', '.'])).code).toBe(0);
+  writeFileSync(path.join(work, 'README.md'), 'Shop\n');
+  expect((await git(['add', 'README.md'])).code).toBe(0);
+  expect((await git(['commit', '-q', '-m', 'Add README'])).code).toBe(0);
+  expect((await git(['push', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, 'root/shop'), 'HEAD:refs/heads/main'])).code).toBe(0);
+  deployedSha = (await git(['rev-parse', 'HEAD'])).output.trim();
   tokens.maintainer = await userWithToken('delivery-maintainer', 40);
   tokens.developer = await userWithToken('delivery-dev', 30);
   tokens.reporter = await userWithToken('delivery-reporter', 20);
@@ -56,6 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('environments and deployments through the gateway', () => {
@@ -63,7 +82,7 @@ describe('environments and deployments through the gateway', () => {
     const created = await gateway
       .post(`/api/v4/projects/${projectId}/deployments`)
       .set(tokens.developer)
-      .send({ environment: 'production', sha: 'b'.repeat(40), ref: 'main', tag: false, status: 'running' });
+      .send({ environment: 'production', sha: deployedSha, ref: 'main', tag: false, status: 'running' });
     expect(created.status).toBe(201);
     expect(gitlabSchemaErrors('deployment.json', created.body)).toEqual([]);
     expect(created.body).toMatchObject({
@@ -95,11 +114,27 @@ describe('environments and deployments through the gateway', () => {
   });
 
   it('refuses reporters writes, strangers everything, and anonymous callers a private project', async () => {
-    const body = { environment: 'production', sha: 'c'.repeat(40), ref: 'main', tag: false, status: 'success' };
+    const body = { environment: 'production', sha: deployedSha, ref: 'main', tag: false, status: 'success' };
     expect((await gateway.post(`/api/v4/projects/${projectId}/deployments`).set(tokens.reporter).send(body)).status).toBe(403);
     expect((await gateway.post(`/api/v4/projects/${projectId}/deployments`).set(tokens.stranger).send(body)).status).toBe(404);
     expect((await gateway.get(`/api/v4/projects/${projectId}/deployments`).set(tokens.stranger)).status).toBe(404);
     expect((await gateway.get(`/api/v4/projects/${projectId}/environments`)).status).toBe(404);
+  });
+
+  it('refuses a sha or a ref that names no commit of the repository, recording nothing', async () => {
+    const deploy = (body: Record<string, unknown>) =>
+      gateway
+        .post(`/api/v4/projects/${projectId}/deployments`)
+        .set(tokens.developer)
+        .send({ environment: 'canary', sha: deployedSha, ref: 'main', tag: false, status: 'success', ...body });
+    const unknownSha = await deploy({ sha: 'b'.repeat(40) });
+    expect(unknownSha.status).toBe(400);
+    expect(unknownSha.body).toEqual({ message: { sha: ['The commit does not exist'] } });
+    const unknownRef = await deploy({ ref: 'no-such-branch' });
+    expect(unknownRef.status).toBe(400);
+    expect(unknownRef.body).toEqual({ message: { ref: ['The branch or tag does not exist'] } });
+    expect((await gateway.get(`/api/v4/projects/${projectId}/environments?name=canary`).set(tokens.reporter)).body).toEqual([]);
+    expect((await gateway.get(`/api/v4/projects/${projectId}/deployments`).set(tokens.reporter)).headers['x-total']).toBe('1');
   });
 });
 
@@ -225,5 +260,19 @@ describe('feature flags evaluated by the unleash-client SDK', () => {
       'flexible',
       'switched_off',
     ]);
+  });
+});
+
+describe('deployments while review cannot answer', () => {
+  // Last: the rest of the file needs review.
+  it('answers 503 and records nothing rather than a deployment nobody checked', async () => {
+    await platform.processes.review!.stop();
+    const unchecked = await gateway
+      .post(`/api/v4/projects/${projectId}/deployments`)
+      .set(tokens.developer)
+      .send({ environment: 'canary', sha: deployedSha, ref: 'main', tag: false, status: 'success' });
+    expect(unchecked.status).toBe(503);
+    expect(unchecked.body).toEqual({ message: '503 Service Unavailable' });
+    expect((await gateway.get(`/api/v4/projects/${projectId}/deployments`).set(tokens.reporter)).headers['x-total']).toBe('1');
   });
 });
