@@ -86,7 +86,13 @@ export function renderConfigTable(processes: ProcessConfig[]): string {
   for (const process of processes) {
     for (const key of process.keys) {
       const id = JSON.stringify([key.name, key.description, key.need]);
-      const row = byKey.get(id) ?? { names: [key.name], readers: [], need: key.need, description: key.description!, defaults: new Map() };
+      const row: Row = byKey.get(id) ?? {
+        names: [key.name],
+        readers: [],
+        need: key.need,
+        description: key.description!,
+        defaults: new Map(),
+      };
       row.readers.push(process.name);
       row.defaults.set(key.name, (row.defaults.get(key.name) ?? new Map()).set(process.name, key.default));
       byKey.set(id, row);
