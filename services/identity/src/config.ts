@@ -30,7 +30,9 @@ export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).
     .string()
     .min(1)
     .optional()
-    .describe("the container registry's host as users see it, in projects' `container_registry_image_prefix`; the platform's host when unset"),
+    .describe(
+      "the container registry's host as users see it, in projects' `container_registry_image_prefix`; the platform's host when unset",
+    ),
   PROJECT_DELETION_INTERVAL_MS: z.coerce
     .number()
     .int()
