@@ -19,7 +19,7 @@ export const configSchema = platformConfig.extend({
     .pipe(z.array(z.enum(SERVICES)).min(1))
     .default([...SERVICES])
     .describe(
-      "the services this gateway proxies to, comma-separated, every one unless given; paths of the others answer GitLab's 503, and readiness waits only for these",
+      "the services this gateway proxies to, comma-separated, every one unless given; paths of the others answer GitLab's 503, and readiness reports only these",
     ),
   UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce
     .number()
@@ -62,8 +62,6 @@ export const configSchema = platformConfig.extend({
   TRUSTED_PROXIES: setByDeployment(listFromEnv.default([])).describe(
     "proxies in front of the gateway whose X-Forwarded-For/-Proto are believed: addresses, CIDR subnets or express's `loopback`, `linklocal`, `uniquelocal`, comma-separated; none by default",
   ),
-  // Whether metrics are scraped is the operator's choice; deployments name the key to make it.
-  METRICS_TOKEN: setByDeployment(platformConfig.shape.METRICS_TOKEN),
   IDENTITY_GRPC_ADDRESS: grpcAddressFromEnv
     .default('127.0.0.1:50051')
     .describe(

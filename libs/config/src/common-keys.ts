@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setByDeployment } from './config-keys.ts';
 import { listFromEnv } from './load-config.ts';
 
 /** A TCP port to listen on; 0 picks a free one. */
@@ -13,11 +14,10 @@ export const platformConfig = z.object({
     .min(16)
     .describe('signs the caller the gateway forwards to every service (16+ characters); the same for every process'),
   LOG_LEVEL: logLevelFromEnv.describe('pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`'),
-  METRICS_TOKEN: z
-    .string()
-    .min(16)
-    .optional()
-    .describe('bearer token Prometheus presents to read `/-/metrics` from another host (16+ characters); unset, only loopback callers may'),
+  // Prometheus scrapes pods from other hosts: whether it may is the operator's choice, named by every deployment.
+  METRICS_TOKEN: setByDeployment(z.string().min(16).optional()).describe(
+    'bearer token Prometheus presents to read `/-/metrics` from another host (16+ characters); unset, only loopback callers may',
+  ),
 });
 
 /**
