@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { credentials, makeGenericClientConstructor, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  makeGenericClientConstructor,
+  type Client,
+  type ClientUnaryCall,
+  type Metadata,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { Registry } from 'prom-client';
 import { NotFoundError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
@@ -26,7 +34,12 @@ const probeService: ServiceDefinition = {
   find: method('/test.v1.Probe/Find'),
 };
 
-type Unary = (request: { id: number }, callback: (error: ServiceError | null, response: { id: number }) => void) => void;
+type Unary = (
+  request: { id: number },
+  metadata: Metadata,
+  options: object,
+  callback: (error: ServiceError | null, response: { id: number }) => void,
+) => ClientUnaryCall;
 type ProbeClient = Client & { find: Unary };
 const ProbeClient = makeGenericClientConstructor(probeService, 'Probe') as unknown as new (
   address: string,
