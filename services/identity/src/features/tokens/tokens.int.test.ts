@@ -1,6 +1,6 @@
 /** Personal access token self-service against real PostgreSQL: listing, showing, revoking, rotating, refusals. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Caller } from '@platform/auth';
+import { AUTHENTICATION_CHANGED_HEADER, type Caller } from '@platform/auth';
 import { InvalidTokenError, UnauthorizedError } from '@platform/errors';
 import { callUnary } from '@platform/grpc';
 import { adminCaller, callerHeader, userCaller } from '@platform/testing';
@@ -89,6 +89,8 @@ describe('personal access tokens', () => {
     expect((await authenticate(token.token)).tokenId).toBe(token.id);
     const revoked = await harness.api.delete('/api/v4/personal_access_tokens/self').set(withToken(owner, token.id));
     expect(revoked.status).toBe(204);
+    // The gateway that proxied the revocation forgets the owner's cached authentications before answering.
+    expect(revoked.headers[AUTHENTICATION_CHANGED_HEADER]).toBe(String(owner.id));
     await expect(authenticate(token.token)).rejects.toBeInstanceOf(UnauthorizedError);
     await expect(authenticate(token.token)).rejects.not.toBeInstanceOf(InvalidTokenError);
     expect((await harness.api.delete(`/api/v4/personal_access_tokens/${token.id}`).set(asOwner)).status).toBe(400);
@@ -109,6 +111,7 @@ describe('personal access tokens', () => {
     const old = await issue(owner.id, { name: 'rotating', scopes: ['read_api', 'read_user'] });
     const rotated = await harness.api.post(`/api/v4/personal_access_tokens/${old.id}/rotate`).set(asOwner);
     expect(rotated.status).toBe(200);
+    expect(rotated.headers[AUTHENTICATION_CHANGED_HEADER]).toBe(String(owner.id));
     const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     expect(rotated.body).toMatchObject({ name: 'rotating', scopes: ['read_api', 'read_user'], expires_at: inAWeek, active: true });
     expect(rotated.body.token).toMatch(/^glpat-/);

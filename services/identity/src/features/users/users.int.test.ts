@@ -1,5 +1,6 @@
 /** The Users area against real PostgreSQL: list filters, views, create/update/delete, blocking, identities, sudo. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { AUTHENTICATION_CHANGED_HEADER } from '@platform/auth';
 import { callUnary } from '@platform/grpc';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { UserBlocked, UserDeleted, UserUpdated } from '@platform/proto/identity/v1/events';
@@ -317,7 +318,9 @@ describe('GET /users/:id and GET /user', () => {
     );
     expect(asUser.body.bio_html).toBe('<p><strong>bold</strong> &lt;script&gt;x&lt;/script&gt;</p>');
     expect((await harness.api.get(`/api/v4/users/${created.id}`).set(anonymous)).status).toBe(200);
-    await harness.api.post(`/api/v4/users/${created.id}/block`).set(admin);
+    const block = await harness.api.post(`/api/v4/users/${created.id}/block`).set(admin);
+    // The gateway that proxied the block forgets the user's cached authentications before answering.
+    expect(block.headers[AUTHENTICATION_CHANGED_HEADER]).toBe(String(created.id));
     const blocked = await harness.api.get(`/api/v4/users/${created.id}`).set(anonymous);
     expect(blocked.status).toBe(404);
     expect(blocked.body).toEqual({ message: '404 User Not Found' });
@@ -479,6 +482,7 @@ describe('PUT /users/:id', () => {
 
     const internal = await harness.createUser('ext-update', { can_create_group: true, projects_limit: 10 });
     const madeExternal = await harness.api.put(`/api/v4/users/${internal.id}`).set(admin).send({ external: true });
+    expect(madeExternal.headers[AUTHENTICATION_CHANGED_HEADER]).toBe(String(internal.id));
     expect(madeExternal.body).toMatchObject({ external: true, can_create_group: false, projects_limit: 0 });
     const widened = await harness.api.put(`/api/v4/users/${internal.id}`).set(admin).send({ can_create_group: true, projects_limit: 5 });
     expect(widened.body).toMatchObject({ external: true, can_create_group: false, projects_limit: 0 });
@@ -552,6 +556,7 @@ describe('DELETE /users/:id and DELETE /users/:id/identities/:provider', () => {
     const created = await harness.createUser('to-delete');
     const response = await harness.api.delete(`/api/v4/users/${created.id}`).set(admin);
     expect(response.status).toBe(204);
+    expect(response.headers[AUTHENTICATION_CHANGED_HEADER]).toBe(String(created.id));
     expect((await harness.api.get(`/api/v4/users/${created.id}`).set(admin)).status).toBe(404);
     const [event] = (await harness.outboxEvents('identity.user.deleted')).filter(
       (candidate) => candidate.aggregateId === String(created.id),
