@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The `.ts` files under `directory`, its subfolders included. */
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** The feature folders a source file imports from, named by the first folder below `featuresDir`. */
+function importedFeatures(file: string, featuresDir: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  const features: string[] = [];
+  for (const [, specifier] of source.matchAll(/(?:from\s+|import\s*\(\s*)'(\.[^']*)'/g)) {
+    const relative = path.relative(featuresDir, path.resolve(path.dirname(file), specifier ?? ''));
+    const [feature, ...rest] = relative.split(path.sep);
+    if (feature && rest.length > 0 && !feature.startsWith('..')) features.push(feature);
+  }
+  return features;
+}
+
+/** For each feature folder of `featuresDir`, the other feature folders its files import from. */
+export function featureImports(featuresDir: string): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  const folders = readdirSync(featuresDir, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  for (const feature of folders.sort((a, b) => a.name.localeCompare(b.name))) {
+    const imported = new Set<string>();
+    for (const file of sourceFiles(path.join(featuresDir, feature.name))) {
+      for (const other of importedFeatures(file, featuresDir)) if (other !== feature.name) imported.add(other);
+    }
+    graph.set(feature.name, imported);
+  }
+  return graph;
+}
+
+/** The first import cycle found, as the features on it; null when there is none. */
+export function findImportCycle(graph: Map<string, Set<string>>): string[] | null {
+  const done = new Set<string>();
+  const onPath: string[] = [];
+  const visit = (feature: string): string[] | null => {
+    const at = onPath.indexOf(feature);
+    if (at >= 0) return [...onPath.slice(at), feature];
+    if (done.has(feature)) return null;
+    onPath.push(feature);
+    for (const next of graph.get(feature) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    onPath.pop();
+    done.add(feature);
+    return null;
+  };
+  for (const feature of graph.keys()) {
+    const cycle = visit(feature);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
+/** The first cycle among the imports between the feature folders of `featuresDir`; null when they import in one direction. */
+export function featureImportCycle(featuresDir: string): string[] | null {
+  return findImportCycle(featureImports(featuresDir));
+}
