@@ -11,12 +11,53 @@ export interface ViewContext {
   externalUrl: string;
 }
 
-export function avatarUrlOf(user: User, context: ViewContext): string {
+/** An entity's `Date`, or the ISO 8601 string a read model selects: both serialise alike. */
+type Timestamp = Date | string;
+
+/** What each view shows of a user: an entity, or a read model's row of exactly these columns. */
+export type BasicUser = Pick<User, 'id' | 'username' | 'name' | 'state' | 'avatarUrl'>;
+export type PublicUser = BasicUser &
+  Pick<
+    User,
+    | 'bio'
+    | 'location'
+    | 'publicEmail'
+    | 'messengerId'
+    | 'professionalProfile'
+    | 'socialHandle'
+    | 'websiteUrl'
+    | 'organization'
+    | 'jobTitle'
+    | 'privateProfile'
+  > & { createdAt: Timestamp };
+export type FullUser = PublicUser &
+  Pick<
+    User,
+    | 'email'
+    | 'namespaceId'
+    | 'themeId'
+    | 'lastActivityOn'
+    | 'colorSchemeId'
+    | 'projectsLimit'
+    | 'canCreateGroup'
+    | 'twoFactorEnabled'
+    | 'external'
+    | 'isAdmin'
+    | 'note'
+    | 'currentSignInIp'
+    | 'lastSignInIp'
+    | 'sharedRunnersMinutesLimit'
+    | 'extraSharedRunnersMinutesLimit'
+    | 'signInCount'
+  > & { lastSignInAt?: Timestamp | null; confirmedAt?: Timestamp | null; currentSignInAt?: Timestamp | null };
+export type UserIdentity = Pick<Identity, 'provider' | 'externUid' | 'samlProviderId'>;
+
+export function avatarUrlOf(user: Pick<User, 'avatarUrl'>, context: ViewContext): string {
   return avatarUrlView(user.avatarUrl, context) ?? `${context.externalUrl}/assets/no_avatar.png`;
 }
 
 /** Public list view; also the user summary other resources embed. */
-export function basicUserView(user: User, context: ViewContext) {
+export function basicUserView(user: BasicUser, context: ViewContext) {
   return {
     id: user.id,
     username: user.username,
@@ -28,7 +69,7 @@ export function basicUserView(user: User, context: ViewContext) {
 }
 
 /** Single-user public view. */
-export function publicUserView(user: User, context: ViewContext) {
+export function publicUserView(user: PublicUser, context: ViewContext) {
   return {
     ...basicUserView(user, context),
     created_at: user.createdAt,
@@ -49,7 +90,7 @@ export function publicUserView(user: User, context: ViewContext) {
  * `GET /users/:id` for anyone but an administrator: a private profile hides when the account was
  * made from everybody but its owner, as GitLab's `read_user_profile` does.
  */
-export function profileViewFor(options: { user: User; caller: Caller; context: ViewContext }) {
+export function profileViewFor(options: { user: PublicUser; caller: Caller; context: ViewContext }) {
   const { user, caller, context } = options;
   const view = publicUserView(user, context);
   const ownProfile = caller.kind === 'user' && caller.userId === user.id;
@@ -58,7 +99,7 @@ export function profileViewFor(options: { user: User; caller: Caller; context: V
   return visible;
 }
 
-function identitiesView(identities: Identity[]) {
+function identitiesView(identities: UserIdentity[]) {
   return identities.map((identity) => ({
     provider: identity.provider,
     extern_uid: identity.externUid,
@@ -67,7 +108,7 @@ function identitiesView(identities: Identity[]) {
 }
 
 /** The fields a user sees of themselves, beyond the public view. */
-function privateFields(user: User, identities: Identity[]) {
+function privateFields(user: FullUser, identities: UserIdentity[]) {
   return {
     email: user.email,
     commit_email: user.email,
@@ -89,7 +130,7 @@ function privateFields(user: User, identities: Identity[]) {
 }
 
 /** Administrator view, as in `GET /users` for administrators. */
-export function adminUserView(user: User, identities: Identity[], context: ViewContext) {
+export function adminUserView(user: FullUser, identities: UserIdentity[], context: ViewContext) {
   return {
     ...publicUserView(user, context),
     ...privateFields(user, identities),
@@ -103,7 +144,7 @@ export function adminUserView(user: User, identities: Identity[], context: ViewC
 }
 
 /** Single-user administrator view adds plan, trial and sign-in count. */
-export function adminSingleUserView(user: User, identities: Identity[], context: ViewContext) {
+export function adminSingleUserView(user: FullUser, identities: UserIdentity[], context: ViewContext) {
   return { ...adminUserView(user, identities, context), plan: null, trial: false, sign_in_count: user.signInCount };
 }
 
@@ -111,13 +152,14 @@ export function adminSingleUserView(user: User, identities: Identity[], context:
  * `GET /user`: administrators see their administrator view; others lose the administrator-only
  * fields (`is_admin`, `job_title`, the sign-in IPs, and the administrators' `note` about them).
  */
-export function currentUserView(user: User, identities: Identity[], context: ViewContext) {
+export function currentUserView(user: FullUser, identities: UserIdentity[], context: ViewContext) {
   if (user.isAdmin) return adminSingleUserView(user, identities, context);
   const { job_title: _jobTitle, ...visible } = { ...publicUserView(user, context), ...privateFields(user, identities) };
   return visible;
 }
 
-/** `with_custom_attributes=true` adds the user's custom attributes to any of the views above. */
-export function withCustomAttributes<View extends object>(view: View, attributes: Array<{ key: string; value: string }>) {
-  return { ...view, custom_attributes: attributes.map(({ key, value }) => ({ key, value })) };
+/** `with_custom_attributes=true` adds the custom attributes read with the user to any of the views above. */
+export function withAttributesOf<View extends object>(user: { customAttributes?: Array<{ key: string; value: string }> }, view: View) {
+  if (!user.customAttributes) return view;
+  return { ...view, custom_attributes: user.customAttributes.map(({ key, value }) => ({ key, value })) };
 }

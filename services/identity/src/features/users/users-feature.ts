@@ -1,6 +1,6 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { AdministratorCheck } from '@platform/auth';
-import type { EntityManager } from '@platform/db';
+import { readModelDatabase, type EntityManager } from '@platform/db';
 import { NotFoundError } from '@platform/errors';
 import { createRouter } from '@platform/http';
 import type { Feature } from '@platform/service';
@@ -10,6 +10,7 @@ import { Identity, User } from './user.entity.ts';
 import type { ViewContext } from './user-views.ts';
 import { PgUserStore, type UserStore } from './users-store.ts';
 import { UsersService } from './users-service.ts';
+import { UsersReadModel } from './users-read-model.ts';
 import { usersRoutes } from './users-routes.ts';
 import { CurrentAdministrators } from './current-administrators.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
@@ -34,7 +35,14 @@ export function createUsersFeature(deps: {
 }): UsersFeature {
   const { em, avatars, views } = deps;
   const store = new PgUserStore(em);
-  const users = new UsersService({ em, store, emailDomain: `noreply.${new URL(views.externalUrl).hostname}`, settings: deps.settings });
+  const readModel = new UsersReadModel(readModelDatabase(em));
+  const users = new UsersService({
+    em,
+    store,
+    readModel,
+    emailDomain: `noreply.${new URL(views.externalUrl).hostname}`,
+    settings: deps.settings,
+  });
   const customAttributes = new CustomAttributesService({
     attributes: new PgCustomAttributeStore(em, 'user'),
     ownerId: async (idOrUsername: string) => {
@@ -48,6 +56,6 @@ export function createUsersFeature(deps: {
     store,
     customAttributes,
     administrators: new CurrentAdministrators(store),
-    routes: [createRouter(usersRoutes, { users, avatars, customAttributes, views })],
+    routes: [createRouter(usersRoutes, { users, avatars, views })],
   };
 }

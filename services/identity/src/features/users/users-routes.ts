@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { InputError, NotFoundError } from '@platform/errors';
 import { authenticationChanged } from '@platform/auth';
 import { params, reply, routesOf } from '@platform/http';
-import type { CustomAttributesService } from '../custom-attributes/custom-attributes-service.ts';
-import type { Identity } from './user.entity.ts';
+import { mapPage } from '@platform/db';
 import type { UsersService } from './users-service.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 import {
@@ -13,7 +12,7 @@ import {
   basicUserView,
   currentUserView,
   profileViewFor,
-  withCustomAttributes,
+  withAttributesOf,
   type ViewContext,
 } from './user-views.ts';
 import {
@@ -29,7 +28,6 @@ import {
 export interface UsersRouteDeps {
   users: UsersService;
   avatars: AvatarStorage;
-  customAttributes: CustomAttributesService;
   views: ViewContext;
 }
 
@@ -43,8 +41,8 @@ export const usersRoutes = [
     scope: 'read_user',
     input: z.object({}),
     handle: async ({ caller, deps: { users, views } }) => {
-      const { user, identities } = await users.get(caller.userId);
-      return currentUserView(user, identities, views);
+      const user = await users.read(caller.userId, { view: 'full' });
+      return currentUserView(user, user.identities, views);
     },
   }),
 
@@ -54,20 +52,14 @@ export const usersRoutes = [
     scope: 'read_user',
     input: listUsersParams,
     keyset: true,
-    handle: async ({ caller, input, window, keyset, deps: { users, customAttributes, views } }) => {
-      const result = keyset
-        ? await users.listAfter(caller, input, keyset).then(({ items, hasMore }) => ({ items, total: null, hasNext: hasMore }))
-        : await users.list(caller, input, window);
-      const isAdmin = caller.kind === 'user' && caller.isAdmin;
-      const ids = result.items.map((user) => user.id);
-      const identities = isAdmin ? await users.identitiesOf(ids) : new Map<number, Identity[]>();
+    handle: async ({ caller, input, window, keyset, deps: { users, views } }) => {
+      if (!(caller.kind === 'user' && caller.isAdmin)) {
+        const page = await users.list(caller, input, { view: 'basic', window, keyset });
+        return mapPage(page, (rows) => rows.map((user) => basicUserView(user, views)));
+      }
       // Custom attributes are for administrators' eyes only, as in GitLab.
-      const attributes = isAdmin && input.with_custom_attributes ? await customAttributes.listFor(ids) : undefined;
-      const bodies = result.items.map((user) => {
-        const view = isAdmin ? adminUserView(user, identities.get(user.id) ?? [], views) : basicUserView(user, views);
-        return attributes ? withCustomAttributes(view, attributes.get(user.id) ?? []) : view;
-      });
-      return { ...result, items: bodies };
+      const page = await users.list(caller, input, { view: 'full', customAttributes: input.with_custom_attributes, window, keyset });
+      return mapPage(page, (rows) => rows.map((user) => withAttributesOf(user, adminUserView(user, user.identities, views))));
     },
   }),
 
@@ -77,15 +69,15 @@ export const usersRoutes = [
     access: 'anonymous',
     scope: 'read_user',
     input: singleUserParams,
-    handle: async ({ caller, input, deps: { users, customAttributes, views } }) => {
-      const { user, identities } = await users.get(input.id);
+    handle: async ({ caller, input, deps: { users, views } }) => {
+      if (caller.kind === 'user' && caller.isAdmin) {
+        const user = await users.read(input.id, { view: 'full', customAttributes: input.with_custom_attributes });
+        return withAttributesOf(user, adminSingleUserView(user, user.identities, views));
+      }
+      const user = await users.read(input.id, { view: 'public' });
       // Anonymous callers see active users only.
       if (caller.kind === 'anonymous' && user.state !== 'active') throw new NotFoundError('User');
-      const isAdmin = caller.kind === 'user' && caller.isAdmin;
-      const view = isAdmin ? adminSingleUserView(user, identities, views) : profileViewFor({ user, caller, context: views });
-      if (!(isAdmin && input.with_custom_attributes)) return view;
-      const attributes = await customAttributes.listFor([user.id]);
-      return withCustomAttributes(view, attributes.get(user.id) ?? []);
+      return profileViewFor({ user, caller, context: views });
     },
   }),
 

@@ -7,7 +7,9 @@ import type { ApplicationSettingsSource } from '@platform/admin-client';
 import { recordEvent } from '@platform/events';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import type { Identity, User } from './user.entity.ts';
-import type { NewIdentity, UserChanges, UserListFilter, UserStore } from './users-store.ts';
+import type { PageWindow, Page } from '@platform/db';
+import type { NewIdentity, UserChanges, UserStore } from './users-store.ts';
+import type { UserListFilter, UserRow, UsersReadModel, UserViewKind } from './users-read-model.ts';
 import type { CreateUserParams, ListUsersParams, UpdateUserParams } from './users.schemas.ts';
 import { userBlockedEvent, userCreatedEvent, userDeletedEvent, userUnblockedEvent, userUpdatedEvent } from './users.events.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
@@ -158,6 +160,7 @@ function attributeChanges(before: User, after: UserChanges): AttributeChange[] {
 export class UsersService {
   readonly #em: EntityManager;
   readonly #store: UserStore;
+  readonly #readModel: UsersReadModel;
   /** Domain of the ghost user's address. */
   readonly #emailDomain: string;
 
@@ -166,6 +169,8 @@ export class UsersService {
   constructor(options: {
     em: EntityManager;
     store: UserStore;
+    /** What GETs read, without entities. */
+    readModel: UsersReadModel;
     emailDomain: string;
     /** A new user's projects limit defaults to the application settings' `default_projects_limit`. */
     settings: ApplicationSettingsSource;
@@ -173,14 +178,8 @@ export class UsersService {
     this.#em = options.em;
     this.#settings = options.settings;
     this.#store = options.store;
+    this.#readModel = options.readModel;
     this.#emailDomain = options.emailDomain;
-  }
-
-  async get(id: number): Promise<UserWithIdentities> {
-    const user = await this.#store.findById(id);
-    if (!user) throw new NotFoundError('User');
-    const identities = (await this.#store.identitiesOf([user.id])).get(user.id) ?? [];
-    return { user, identities };
   }
 
   /** A user by id, or by the `:id_or_username` of a path. */
@@ -191,22 +190,34 @@ export class UsersService {
     return user;
   }
 
-  identitiesOf(userIds: number[]): Promise<Map<number, Identity[]>> {
-    return this.#store.identitiesOf(userIds);
+  /** A user as the view `options.view` shows them, read without entities; NotFoundError when nobody has the id. */
+  async read<Kind extends UserViewKind>(id: number, options: { view: Kind; customAttributes?: boolean }): Promise<UserRow<Kind>> {
+    const user = await this.#readModel.user(id, options);
+    if (!user) throw new NotFoundError('User');
+    return user;
   }
 
   /**
    * `GET /users` as `caller` may see it: anonymous callers only look up active users by username;
    * sorting, the external, creation-time, without-projects and two-factor filters and custom
    * attributes are for administrators, and other callers' values for them are ignored, as in GitLab.
+   * With `keyset`, the users after its `afterId` by id, in the order the list's `sort` gives.
    */
-  list(caller: Caller, input: ListUsersParams, page: { offset: number; limit: number }) {
-    return this.#store.list(this.#listFilter(caller, input), page);
-  }
-
-  /** Keyset pagination by id: the users after `afterId`, in the order the list's `sort` gives. */
-  listAfter(caller: Caller, input: ListUsersParams, keyset: { afterId?: number | undefined; limit: number }) {
-    return this.#store.listAfter({ ...this.#listFilter(caller, input), orderBy: 'id' }, keyset);
+  async list<Kind extends UserViewKind>(
+    caller: Caller,
+    input: ListUsersParams,
+    options: {
+      view: Kind;
+      customAttributes?: boolean;
+      window: PageWindow;
+      keyset?: { afterId?: number | undefined; limit: number } | undefined;
+    },
+  ): Promise<Page<UserRow<Kind>>> {
+    const filter = this.#listFilter(caller, input);
+    const read = { view: options.view, customAttributes: options.customAttributes === true };
+    if (!options.keyset) return this.#readModel.list(filter, { ...read, window: options.window });
+    const found = await this.#readModel.listAfter({ ...filter, orderBy: 'id' }, { ...read, ...options.keyset });
+    return { items: found.items, total: null, hasNext: found.hasMore };
   }
 
   #listFilter(caller: Caller, input: ListUsersParams): UserListFilter {

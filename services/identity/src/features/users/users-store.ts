@@ -1,31 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { raw } from '@mikro-orm/core';
-import { escapeLike, findPageOf, likePattern, translateDbError, type Page, type PageWindow } from '@platform/db';
-import { Identity, NON_INTERNAL_USER_TYPES, User, type UserState } from './user.entity.ts';
+import { escapeLike, translateDbError } from '@platform/db';
+import { Identity, User } from './user.entity.ts';
 
 export type NewUser = Pick<User, 'username' | 'email' | 'name'> & Partial<Omit<User, 'id' | 'createdAt' | 'updatedAt'>>;
 export type NewIdentity = Pick<Identity, 'provider' | 'externUid'> & { samlProviderId?: number | null };
 export type UserChanges = Partial<Omit<User, 'id' | 'createdAt' | 'updatedAt'>>;
-
-type UserOrderField = 'id' | 'name' | 'username' | 'createdAt' | 'updatedAt';
-
-/** What `GET /users` filters on; every field narrows the list. */
-export interface UserListFilter {
-  /** Substring of the name or username, or the whole of an email address. */
-  search?: { term: string; emailColumn: 'email' | 'public_email' };
-  username?: string;
-  states?: UserState[];
-  external?: boolean;
-  excludeInternal?: boolean;
-  withoutProjects?: boolean;
-  identity?: { provider: string; externUid: string };
-  createdBefore?: Date;
-  createdAfter?: Date;
-  customAttributes?: Record<string, string>;
-  twoFactorEnabled?: boolean;
-  orderBy: UserOrderField;
-  sort: 'asc' | 'desc';
-}
 
 export interface UserStore {
   findById(id: number): Promise<User | null>;
@@ -35,9 +15,6 @@ export interface UserStore {
   findByUsernames(usernames: string[]): Promise<User[]>;
   /** Users whose primary email is one of these (case-insensitively) and confirmed. */
   findByConfirmedEmails(emails: string[]): Promise<User[]>;
-  list(filter: UserListFilter, page: PageWindow): Promise<Page<User>>;
-  /** Keyset pagination by id: the users after `afterId` in `sort` order. */
-  listAfter(filter: UserListFilter, keyset: { afterId?: number | undefined; limit: number }): Promise<{ items: User[]; hasMore: boolean }>;
   /** Inserts now (not at commit) so that a duplicate surfaces as a ConflictError here. */
   insert(user: NewUser, identities: NewIdentity[]): Promise<User>;
   /** Applies `changes` and upserts the identity of its provider; a duplicate is a ConflictError. */
@@ -92,60 +69,6 @@ export class PgUserStore implements UserStore {
       [raw('lower(email)')]: { $in: emails.map((email) => email.toLowerCase()) },
       confirmedAt: { $ne: null },
     });
-  }
-
-  list(filter: UserListFilter, page: PageWindow): Promise<Page<User>> {
-    const query = this.#filtered(filter);
-    // The id breaks ties so that pages neither repeat nor skip users.
-    const rows = query.clone().orderBy({ [filter.orderBy]: filter.sort, id: filter.sort });
-    return findPageOf(this.#em, User, { matching: query, rows, window: page });
-  }
-
-  async listAfter(filter: UserListFilter, keyset: { afterId?: number | undefined; limit: number }) {
-    const query = this.#filtered(filter);
-    if (keyset.afterId !== undefined) query.andWhere(`u.id ${filter.sort === 'desc' ? '<' : '>'} ?`, [keyset.afterId]);
-    const rows = await query
-      .orderBy({ id: filter.sort })
-      .limit(keyset.limit + 1)
-      .getResult();
-    return { items: rows.slice(0, keyset.limit), hasMore: rows.length > keyset.limit };
-  }
-
-  #filtered(filter: UserListFilter) {
-    const query = this.#em.createQueryBuilder(User, 'u');
-    if (filter.search) {
-      const pattern = likePattern(filter.search.term);
-      query.andWhere(`(u.name ilike ? or u.username ilike ? or lower(u.${filter.search.emailColumn}) = lower(?))`, [
-        pattern,
-        pattern,
-        filter.search.term,
-      ]);
-    }
-    if (filter.username !== undefined) query.andWhere('lower(u.username) = lower(?)', [filter.username]);
-    for (const state of filter.states ?? []) query.andWhere('u.state = ?', [state]);
-    if (filter.external) query.andWhere('u.external = true');
-    if (filter.excludeInternal)
-      query.andWhere(`u.user_type in (${NON_INTERNAL_USER_TYPES.map(() => '?').join(', ')})`, [...NON_INTERNAL_USER_TYPES]);
-    if (filter.withoutProjects) {
-      // Pending access requests are not memberships.
-      query.andWhere(
-        "not exists (select 1 from members m where m.user_id = u.id and m.source_type = 'Project' and m.requested_at is null)",
-      );
-    }
-    if (filter.identity) {
-      query.andWhere('exists (select 1 from identities i where i.user_id = u.id and i.provider = ? and lower(i.extern_uid) = lower(?))', [
-        filter.identity.provider,
-        filter.identity.externUid,
-      ]);
-    }
-    if (filter.createdBefore) query.andWhere('u.created_at < ?', [filter.createdBefore]);
-    if (filter.createdAfter) query.andWhere('u.created_at > ?', [filter.createdAfter]);
-    for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
-      query.andWhere('exists (select 1 from user_custom_attributes a where a.user_id = u.id and a.key = ? and a.value = ?)', [key, value]);
-    }
-    if (filter.twoFactorEnabled !== undefined) query.andWhere('u.two_factor_enabled = ?', [filter.twoFactorEnabled]);
-
-    return query;
   }
 
   async insert(user: NewUser, identities: NewIdentity[]): Promise<User> {

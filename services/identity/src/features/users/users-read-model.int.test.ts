@@ -1,0 +1,54 @@
+/** The users' read path against real PostgreSQL: GETs answer from the read model, without entities. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { adminCaller, userCaller } from '@platform/testing';
+import type { Caller } from '@platform/auth';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
+import { countHydrations } from '../../testing/hydrations.ts';
+
+let kit: IdentityHarness;
+const admin = adminCaller();
+let member: Caller;
+let memberId: number;
+
+beforeAll(async () => {
+  kit = await startIdentityHarness('users-read-model');
+  const created = await kit.createUser('read-model-user', { extern_uid: 'rm-1', provider: 'ldapmain' });
+  memberId = created.id;
+  member = userCaller(memberId, 'read-model-user');
+  await kit.api.put(`/api/v4/users/${memberId}/custom_attributes/team`).set(kit.as(admin)).send({ value: 'blue' });
+});
+
+afterAll(async () => {
+  await kit?.stop();
+});
+
+describe('the users read path', () => {
+  it('answers GET /user, /users/:id and /users without hydrating a single entity', async () => {
+    const requests: Array<[Caller, string]> = [
+      [admin, '/api/v4/user'],
+      [member, '/api/v4/user'],
+      [admin, `/api/v4/users/${memberId}?with_custom_attributes=true`],
+      [member, `/api/v4/users/${memberId}`],
+      [{ kind: 'anonymous' }, `/api/v4/users/${memberId}`],
+      [admin, '/api/v4/users?per_page=20&with_custom_attributes=true'],
+      [admin, '/api/v4/users?pagination=keyset&per_page=1'],
+      [member, '/api/v4/users?per_page=20&search=read-model'],
+    ];
+    const statuses: number[] = [];
+    const hydrations = await countHydrations(async () => {
+      for (const [caller, path] of requests) statuses.push((await kit.api.get(path).set(kit.as(caller))).status);
+    });
+    expect(statuses).toEqual(requests.map(() => 200));
+    expect(hydrations).toBe(0);
+  });
+
+  it('shows an administrator the same user whether it was just written (an entity) or read (a row)', async () => {
+    const created = await kit.createUser('read-model-same', { extern_uid: 'rm-2', provider: 'github', bio: 'some *bio*', note: 'a note' });
+    const read = await kit.api.get(`/api/v4/users/${created.id}`).set(kit.as(admin));
+    expect(read.body).toEqual(created);
+    expect(JSON.stringify(read.body)).toBe(JSON.stringify(created));
+    const listed = await kit.api.get(`/api/v4/users?username=read-model-same`).set(kit.as(admin));
+    const { plan: _plan, trial: _trial, sign_in_count: _count, ...listView } = created;
+    expect(listed.body).toEqual([listView]);
+  });
+});
