@@ -4,6 +4,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { MigrationObject } from '@mikro-orm/core';
 import type { Logger } from '@platform/logger';
 import { prepareStatements, type PreparedStatements } from './prepared-statements.ts';
+import { BeginRetryingPostgreSqlDriver, releaseBrokenConnections } from './terminated-connections.ts';
 
 export type Orm = MikroORM;
 export type { EntityManager };
@@ -57,6 +58,7 @@ const preparedStatements = new WeakMap<Orm, { current?: PreparedStatements }>();
 export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
   const prepared: { current?: PreparedStatements } = {};
   const orm = await MikroORM.init({
+    driver: BeginRetryingPostgreSqlDriver,
     clientUrl: options.url,
     entities: options.entities,
     extensions: [Migrator],
@@ -73,6 +75,7 @@ export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
     driverOptions: {
       onPoolCreated: (pool: pg.Pool) => {
         prepared.current = prepareStatements(pool);
+        releaseBrokenConnections(pool);
       },
     },
     // Entities leave the service as plain DTOs; nothing lazily loads behind a caller's back.
