@@ -1,7 +1,7 @@
 /**
  * Every event the delivery service publishes, declared once: it records them and consumers
- * (audit, review) decode them through these definitions. Their data are the messages of
- * `proto/delivery/v1/events.proto`.
+ * (audit, review, delivery's own Unleash client answers) decode them through these definitions.
+ * Their data are the messages of `proto/delivery/v1/events.proto`.
  */
 import { defineEvent } from '@platform/events';
 import {
@@ -9,6 +9,7 @@ import {
   EnvironmentChanged,
   FeatureFlagChanged,
   FeatureFlagsClientTokenReset,
+  FeatureFlagUserListChanged,
 } from '@platform/proto/delivery/v1/events';
 
 /** The delivery service's events travel on one topic, keyed by the project id. */
@@ -28,4 +29,5 @@ export const deliveryEvents = {
   featureFlagToggled: defineEvent('delivery.feature_flag.toggled', FeatureFlagChanged, options),
   featureFlagDeleted: defineEvent('delivery.feature_flag.deleted', FeatureFlagChanged, options),
   featureFlagsClientTokenReset: defineEvent('delivery.feature_flags_client.token_reset', FeatureFlagsClientTokenReset, options),
+  featureFlagUserListUpdated: defineEvent('delivery.feature_flag_user_list.updated', FeatureFlagUserListChanged, options),
 };

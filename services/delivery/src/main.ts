@@ -20,7 +20,7 @@ export function deliveryService(
     entities: [...deploymentsEntities, ...featureFlagsEntities],
     migrations,
     publishes: [DELIVERY_TOPIC],
-    features: ({ em }) => {
+    features: ({ em, logger }) => {
       const access =
         clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       const review = { address: config.REVIEW_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
@@ -30,7 +30,13 @@ export function deliveryService(
       return [
         createDeploymentsFeature({ em, access, mergeRequests, commits }),
         featureFlags,
-        createUnleashFeature({ flags: featureFlags.flags, clients: featureFlags.clients }),
+        createUnleashFeature({
+          flags: featureFlags.flags,
+          clients: featureFlags.clients,
+          changes: featureFlags.changes,
+          kafka: { brokers: config.KAFKA_BROKERS, topicPrefix: config.KAFKA_TOPIC_PREFIX },
+          logger,
+        }),
         identityAccessFeature(access),
       ];
     },

@@ -73,6 +73,19 @@ export interface FeatureFlagsClientTokenReset {
   projectPath: string;
 }
 
+/**
+ * A feature flag user list, as it is after the change. Only updates are published: they change what
+ * the `svcUserList` strategies using the list answer Unleash clients.
+ */
+export interface FeatureFlagUserListChanged {
+  projectId: number;
+  projectPath: string;
+  userListId: number;
+  /** Per project, as the API shows it. */
+  iid: number;
+  name: string;
+}
+
 function createBaseEnvironmentChanged(): EnvironmentChanged {
   return { projectId: 0, projectPath: "", environmentId: 0, name: "", state: "", tier: "", externalUrl: "" };
 }
@@ -879,6 +892,151 @@ export const FeatureFlagsClientTokenReset: MessageFns<FeatureFlagsClientTokenRes
     const message = createBaseFeatureFlagsClientTokenReset();
     message.projectId = object.projectId ?? 0;
     message.projectPath = object.projectPath ?? "";
+    return message;
+  },
+};
+
+function createBaseFeatureFlagUserListChanged(): FeatureFlagUserListChanged {
+  return { projectId: 0, projectPath: "", userListId: 0, iid: 0, name: "" };
+}
+
+export const FeatureFlagUserListChanged: MessageFns<FeatureFlagUserListChanged> = {
+  encode(message: FeatureFlagUserListChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.projectPath !== "") {
+      writer.uint32(18).string(message.projectPath);
+    }
+    if (message.userListId !== 0) {
+      writer.uint32(24).int64(message.userListId);
+    }
+    if (message.iid !== 0) {
+      writer.uint32(32).int64(message.iid);
+    }
+    if (message.name !== "") {
+      writer.uint32(42).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeatureFlagUserListChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeatureFlagUserListChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.projectPath = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.userListId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.iid = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeatureFlagUserListChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      projectPath: isSet(object.projectPath)
+        ? globalThis.String(object.projectPath)
+        : isSet(object.project_path)
+        ? globalThis.String(object.project_path)
+        : "",
+      userListId: isSet(object.userListId)
+        ? globalThis.Number(object.userListId)
+        : isSet(object.user_list_id)
+        ? globalThis.Number(object.user_list_id)
+        : 0,
+      iid: isSet(object.iid) ? globalThis.Number(object.iid) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: FeatureFlagUserListChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.projectPath !== "") {
+      obj.projectPath = message.projectPath;
+    }
+    if (message.userListId !== 0) {
+      obj.userListId = Math.round(message.userListId);
+    }
+    if (message.iid !== 0) {
+      obj.iid = Math.round(message.iid);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FeatureFlagUserListChanged>, I>>(base?: I): FeatureFlagUserListChanged {
+    return FeatureFlagUserListChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FeatureFlagUserListChanged>, I>>(object: I): FeatureFlagUserListChanged {
+    const message = createBaseFeatureFlagUserListChanged();
+    message.projectId = object.projectId ?? 0;
+    message.projectPath = object.projectPath ?? "";
+    message.userListId = object.userListId ?? 0;
+    message.iid = object.iid ?? 0;
+    message.name = object.name ?? "";
     return message;
   },
 };

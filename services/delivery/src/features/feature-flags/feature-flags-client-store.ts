@@ -1,17 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { ClientAnswerChanges } from './client-answer-changes.ts';
 import { FeatureFlagsClient } from './feature-flag.entity.ts';
 
 /** A new instance id, with the prefix GitLab gives feature flags client tokens. */
 const newToken = () => `glffct-${randomBytes(15).toString('base64url')}`;
 
+/** What authenticates a project's Unleash clients and which revision of its flags they are answered. */
+export interface UnleashClientState {
+  token: string;
+  revision: string;
+}
+
 /** Each project's Unleash instance id. */
 export class PgFeatureFlagsClientStore {
   readonly #em: EntityManager;
+  readonly #changes: ClientAnswerChanges;
 
-  constructor(em: EntityManager) {
+  constructor(em: EntityManager, changes: ClientAnswerChanges) {
     this.#em = em;
+    this.#changes = changes;
   }
 
   /** The project's instance id, made on first use. */
@@ -27,7 +36,7 @@ export class PgFeatureFlagsClientStore {
 
   /** Replaces the instance id; the old one stops working with the commit. */
   async reset(projectId: number, options: { events: OutgoingEvent[]; actor: EventActor | null }): Promise<string> {
-    return this.#em.fork().transactional(async (em) => {
+    const token = await this.#em.fork().transactional(async (em) => {
       const token = newToken();
       const now = new Date();
       await em.execute(
@@ -38,24 +47,21 @@ export class PgFeatureFlagsClientStore {
       for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
       return token;
     });
+    this.#changes.changed(projectId);
+    return token;
   }
 
   /**
-   * The revision of what the project's Unleash clients are answered ('0' before any change), when
-   * `token` is its instance id; null otherwise. One statement, read on every client request.
+   * The project's instance id and the revision of what its Unleash clients are answered ('0'
+   * before any change); null while it has no instance id. One indexed statement.
    */
-  async revisionFor(projectId: number, token: string): Promise<string | null> {
-    const rows = await this.#em.fork().execute<Array<{ revision: string }>>(
-      `select coalesce(r.revision, 0)::text as revision
+  async clientStateOf(projectId: number): Promise<UnleashClientState | null> {
+    const rows = await this.#em.fork().execute<Array<{ token: string; revision: string }>>(
+      `select c.token, coalesce(r.revision, 0)::text as revision
        from feature_flags_clients c left join feature_flag_revisions r on r.project_id = c.project_id
-       where c.project_id = ? and c.token = ?`,
-      [projectId, token],
+       where c.project_id = ?`,
+      [projectId],
     );
-    return rows[0]?.revision ?? null;
-  }
-
-  /** Whether `token` is the project's instance id. */
-  async authenticates(projectId: number, token: string): Promise<boolean> {
-    return (await this.#em.fork().count(FeatureFlagsClient, { projectId, token })) === 1;
+    return rows[0] ?? null;
   }
 }

@@ -11,6 +11,7 @@ import {
   FeatureFlagStrategy,
   FeatureFlagUserList,
 } from './feature-flag.entity.ts';
+import { ClientAnswerChanges } from './client-answer-changes.ts';
 import { PgFeatureFlagsClientStore } from './feature-flags-client-store.ts';
 import { featureFlagsClientRoutes } from './feature-flags-client-routes.ts';
 import { featureFlagsRoutes } from './feature-flags-routes.ts';
@@ -30,21 +31,24 @@ export const featureFlagsEntities = [
   FeatureFlagRevision,
 ];
 
-/** What the Unleash client API reads: the flags and the instance ids. */
+/** What the Unleash client API reads: the flags, the instance ids, and this replica's changes to them. */
 export interface FeatureFlagsFeature extends Feature {
   flags: PgFeatureFlagStore;
   clients: PgFeatureFlagsClientStore;
+  changes: ClientAnswerChanges;
 }
 
 /** Feature flags, their user lists and the project's Unleash instance id. */
 export function createFeatureFlagsFeature(deps: { em: EntityManager; access: IdentityAccess }): FeatureFlagsFeature {
-  const flags = new PgFeatureFlagStore(deps.em);
-  const userListStore = new PgUserListStore(deps.em);
-  const clients = new PgFeatureFlagsClientStore(deps.em);
+  const changes = new ClientAnswerChanges();
+  const flags = new PgFeatureFlagStore(deps.em, changes);
+  const userListStore = new PgUserListStore(deps.em, changes);
+  const clients = new PgFeatureFlagsClientStore(deps.em, changes);
   const featureFlags = new FeatureFlagsService({ store: flags, userLists: userListStore });
   return {
     flags,
     clients,
+    changes,
     routes: [
       createRouter(featureFlagsRoutes, { access: deps.access, featureFlags }),
       createRouter(userListsRoutes, { access: deps.access, userLists: new UserListsService({ store: userListStore }) }),

@@ -9,6 +9,7 @@ import {
   FeatureFlagUserList,
   type StrategyName,
 } from './feature-flag.entity.ts';
+import type { ClientAnswerChanges } from './client-answer-changes.ts';
 
 /** A strategy with its scopes and, for `svcUserList`, its user list. */
 export interface DetailedStrategy {
@@ -52,9 +53,11 @@ export async function touchFlagsRevision(em: EntityManager, projectId: number): 
 
 export class PgFeatureFlagStore {
   readonly #em: EntityManager;
+  readonly #changes: ClientAnswerChanges;
 
-  constructor(em: EntityManager) {
+  constructor(em: EntityManager, changes: ClientAnswerChanges) {
     this.#em = em;
+    this.#changes = changes;
   }
 
   async list(projectId: number, options: { active?: boolean | undefined; window: PageWindow }): Promise<Page<DetailedFlag>> {
@@ -86,7 +89,7 @@ export class PgFeatureFlagStore {
     actor: EventActor | null;
   }): Promise<DetailedFlag> {
     try {
-      return await this.#em.fork().transactional(async (em) => {
+      const created = await this.#em.fork().transactional(async (em) => {
         const now = new Date();
         const flag = em.create(FeatureFlag, { ...options.flag, createdAt: now, updatedAt: now });
         await em.flush();
@@ -99,6 +102,8 @@ export class PgFeatureFlagStore {
         for (const event of options.events(created!)) recordEvent(em, { ...event, actor: options.actor });
         return created!;
       });
+      this.#changes.changed(created.flag.projectId);
+      return created;
     } catch (error) {
       throw translateDbError(error, { conflict: FLAG_NAME_TAKEN });
     }
@@ -113,7 +118,7 @@ export class PgFeatureFlagStore {
     actor: EventActor | null;
   }): Promise<DetailedFlag> {
     try {
-      return await this.#em.fork().transactional(async (em) => {
+      const updated = await this.#em.fork().transactional(async (em) => {
         const flag = await em.findOneOrFail(FeatureFlag, { id: options.target.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         const [before] = await detailsOf(em, [flag]);
         const snapshot: DetailedFlag = { ...before!, flag: { ...flag } };
@@ -125,17 +130,20 @@ export class PgFeatureFlagStore {
         for (const event of options.events(snapshot, after!)) recordEvent(em, { ...event, actor: options.actor });
         return after!;
       });
+      this.#changes.changed(updated.flag.projectId);
+      return updated;
     } catch (error) {
       throw translateDbError(error, { conflict: FLAG_NAME_TAKEN });
     }
   }
 
-  delete(target: FeatureFlag, options: { events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
-    return this.#em.fork().transactional(async (em) => {
+  async delete(target: FeatureFlag, options: { events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
+    await this.#em.fork().transactional(async (em) => {
       await em.nativeDelete(FeatureFlag, { id: target.id });
       await touchFlagsRevision(em, target.projectId);
       for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
     });
+    this.#changes.changed(target.projectId);
   }
 }
 

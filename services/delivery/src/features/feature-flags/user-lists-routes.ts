@@ -59,7 +59,7 @@ export const userListsRoutes = [
     input: updateUserListBody,
     handle: async ({ caller, input, deps }) => {
       const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
-      return userListView(await deps.userLists.update(project, input.iid, { name: input.name, userXids: input.user_xids }));
+      return userListView(await deps.userLists.update(project, input.iid, { name: input.name, userXids: input.user_xids, caller }));
     },
   }),
 

@@ -1,4 +1,6 @@
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { Page, PageWindow } from '@platform/db';
+import { deliveryEvents } from '@platform/delivery-client';
 import { ConflictError, InvalidRecordError, NotFoundError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { FeatureFlagUserList } from './feature-flag.entity.ts';
@@ -45,11 +47,33 @@ export class UserListsService {
     return refusingConflicts(() => this.#store.create({ projectId: project.id, ...fields }));
   }
 
-  async update(project: ProjectAccess, iid: number, fields: { name?: string | undefined; userXids?: string | undefined }) {
+  async update(
+    project: ProjectAccess,
+    iid: number,
+    input: { name?: string | undefined; userXids?: string | undefined; caller: AuthenticatedCaller },
+  ): Promise<FeatureFlagUserList> {
     const list = await this.get(project, iid);
+    const fields = { name: input.name, userXids: input.userXids };
     const problems = problemsOf(fields);
     if (problems.length > 0) throw new InvalidRecordError(problems);
-    return refusingConflicts(() => this.#store.update(list, fields));
+    return refusingConflicts(() =>
+      this.#store.update(list, {
+        changes: fields,
+        events: (updated) => [
+          deliveryEvents.featureFlagUserListUpdated.event({
+            aggregateId: project.id,
+            data: {
+              projectId: project.id,
+              projectPath: project.pathWithNamespace,
+              userListId: updated.id,
+              iid: updated.iid,
+              name: updated.name,
+            },
+          }),
+        ],
+        actor: actorOf(input.caller),
+      }),
+    );
   }
 
   /** GitLab keeps a list that a strategy uses: 409. */

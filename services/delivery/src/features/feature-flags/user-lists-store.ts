@@ -1,4 +1,6 @@
 import { findPage, likePattern, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
+import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { ClientAnswerChanges } from './client-answer-changes.ts';
 import { FeatureFlagStrategy, FeatureFlagUserList } from './feature-flag.entity.ts';
 import { touchFlagsRevision } from './feature-flags-store.ts';
 
@@ -8,9 +10,11 @@ export const USER_LIST_NAME_TAKEN = 'Name has already been taken';
 
 export class PgUserListStore {
   readonly #em: EntityManager;
+  readonly #changes: ClientAnswerChanges;
 
-  constructor(em: EntityManager) {
+  constructor(em: EntityManager, changes: ClientAnswerChanges) {
     this.#em = em;
+    this.#changes = changes;
   }
 
   list(projectId: number, options: { search?: string | undefined; window: PageWindow }): Promise<Page<FeatureFlagUserList>> {
@@ -44,19 +48,30 @@ export class PgUserListStore {
     }
   }
 
-  async update(target: FeatureFlagUserList, changes: { name?: string | undefined; userXids?: string | undefined }) {
+  async update(
+    target: FeatureFlagUserList,
+    options: {
+      changes: { name?: string | undefined; userXids?: string | undefined };
+      events: (updated: FeatureFlagUserList) => OutgoingEvent[];
+      actor: EventActor | null;
+    },
+  ): Promise<FeatureFlagUserList> {
     try {
-      return await this.#em.fork().transactional(async (em) => {
+      const updated = await this.#em.fork().transactional(async (em) => {
         const list = await em.findOneOrFail(FeatureFlagUserList, { id: target.id });
+        const { name, userXids } = options.changes;
         em.assign(list, {
-          ...(changes.name === undefined ? {} : { name: changes.name }),
-          ...(changes.userXids === undefined ? {} : { userXids: changes.userXids }),
+          ...(name === undefined ? {} : { name }),
+          ...(userXids === undefined ? {} : { userXids }),
           updatedAt: new Date(),
         });
         // Strategies targeting the list answer Unleash clients with its users.
         await touchFlagsRevision(em, list.projectId);
+        for (const event of options.events(list)) recordEvent(em, { ...event, actor: options.actor });
         return list;
       });
+      this.#changes.changed(updated.projectId);
+      return updated;
     } catch (error) {
       throw translateDbError(error, { conflict: USER_LIST_NAME_TAKEN });
     }

@@ -12,10 +12,10 @@ export const CLIENT_FEATURES_CACHE_BYTES = 8 * 2 ** 20;
 
 /**
  * The Unleash client answer for a (project, revision, environment), built once and shared by
- * every request that reads the same revision. The caller reads the project's current revision
- * with the instance id on every request, so an entry is used only while its revision stands;
- * entries of old revisions are never asked for again and leave as the least recently used.
- * Concurrent requests for a missing answer wait for the one build.
+ * every request that reads the same revision. The caller asks with the project's current
+ * revision (`UnleashClientStates`), so an entry is used only while its revision stands; entries
+ * of old revisions are never asked for again and leave as the least recently used. Concurrent
+ * requests for a missing answer wait for the one build.
  */
 export class ClientFeaturesCache {
   readonly #answers: LRUCache<string, ClientFeaturesAnswer, () => Promise<unknown>>;

@@ -3,13 +3,13 @@ import { UnauthorizedError } from '@platform/errors';
 import { reply, routesOf } from '@platform/http';
 import type { Request } from 'express';
 import { z } from 'zod';
-import type { PgFeatureFlagsClientStore } from '../feature-flags/feature-flags-client-store.ts';
 import type { PgFeatureFlagStore } from '../feature-flags/feature-flags-store.ts';
 import type { ClientFeaturesCache } from './client-features-cache.ts';
+import type { UnleashClientStates } from './unleash-client-states.ts';
 import { unleashFeatures } from './unleash-views.ts';
 
 export interface UnleashRouteDeps {
-  clients: PgFeatureFlagsClientStore;
+  states: UnleashClientStates;
   flags: PgFeatureFlagStore;
   answers: ClientFeaturesCache;
 }
@@ -36,19 +36,19 @@ function presented(request: Request, input: z.output<typeof unleashInput>): { pr
  */
 async function authenticatedProject(deps: UnleashRouteDeps, request: Request, input: z.output<typeof unleashInput>): Promise<number> {
   const instance = presented(request, input);
-  if (!instance || !(await deps.clients.authenticates(instance.projectId, instance.token))) throw new UnauthorizedError();
+  if (!instance || (await deps.states.revisionFor(instance.projectId, instance.token)) === null) throw new UnauthorizedError();
   return instance.projectId;
 }
 
 /**
- * The flags as SDKs poll them, every few seconds from every instance of every application: one
- * statement checks the instance id and reads the project's revision, and the answer built for
- * that revision is served as it is (or 304 when the SDK's `If-None-Match` names it, as Unleash
- * answers), so a poll between changes costs no flag reads.
+ * The flags as SDKs poll them, every few seconds from every instance of every application: the
+ * instance id is checked and the project's revision read from memory (`UnleashClientStates`),
+ * and the answer built for that revision is served as it is (or 304 when the SDK's
+ * `If-None-Match` names it, as Unleash answers), so a poll between changes runs no statement.
  */
 const features = async ({ deps, input, request }: { deps: UnleashRouteDeps; input: z.output<typeof unleashInput>; request: Request }) => {
   const instance = presented(request, input);
-  const revision = instance && (await deps.clients.revisionFor(instance.projectId, instance.token));
+  const revision = instance && (await deps.states.revisionFor(instance.projectId, instance.token));
   if (!instance || revision === null) throw new UnauthorizedError();
   const { projectId } = instance;
   const environment = (request.get('unleash-appname') ?? input.app_name) || undefined;
