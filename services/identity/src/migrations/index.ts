@@ -8,6 +8,7 @@ import { Migration20261122190000_list_indexes } from './Migration20261122190000_
 import { Migration20261124170400_project_repository_storage } from './Migration20261124170400_project_repository_storage.ts';
 import { Migration20261124170500_project_deletion_marks } from './Migration20261124170500_project_deletion_marks.ts';
 import { Migration20261124172000_project_forks } from './Migration20261124172000_project_forks.ts';
+import { Migration20261126180000_project_authorizations } from './Migration20261126180000_project_authorizations.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124170400_project_repository_storage', class: Migration20261124170400_project_repository_storage },
   { name: 'Migration20261124170500_project_deletion_marks', class: Migration20261124170500_project_deletion_marks },
   { name: 'Migration20261124172000_project_forks', class: Migration20261124172000_project_forks },
+  { name: 'Migration20261126180000_project_authorizations', class: Migration20261126180000_project_authorizations },
 ];
