@@ -11,7 +11,7 @@ import { createBranchesFeature } from './features/branches/branches-feature.ts';
 import { createCommitsFeature } from './features/commits/commits-feature.ts';
 import { createProtectedBranchesFeature, protectedBranchesEntities } from './features/protected-branches/protected-branches-feature.ts';
 import { createMergeRequestsFeature, mergeRequestsEntities } from './features/merge-requests/merge-requests-feature.ts';
-import { GrpcUserDirectory, type UserDirectory } from './features/merge-requests/user-directory.ts';
+import { GrpcUserDirectory, type UserDirectory } from './features/core/user-directory.ts';
 import { createTimeTrackingFeature } from './features/time-tracking/time-tracking-feature.ts';
 import { approvalsEntities, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
@@ -23,6 +23,8 @@ import { createTodosFeature, todosEntities } from './features/todos/todos-featur
 import { createLabelsFeature, labelsEntities } from './features/labels/labels-feature.ts';
 import { createMilestonesFeature, milestonesEntities } from './features/milestones/milestones-feature.ts';
 import { createIssuesFeature, issuesEntities } from './features/issues/issues-feature.ts';
+import { createDeploymentsFeature, deploymentsEntities } from './features/deployments/deployments-feature.ts';
+import { PgMergeRequestDeploymentStore } from './features/deployments/merge-request-deployments-store.ts';
 
 /** `applicationSettings` replaces the admin service's settings, `identityAccess` and `users` the gRPC clients to identity (tests give fakes). */
 export function reviewService(
@@ -36,6 +38,7 @@ export function reviewService(
       ...repositoriesEntities,
       ...protectedBranchesEntities,
       ...mergeRequestsEntities,
+      ...deploymentsEntities,
       ...approvalsEntities,
       ...notesEntities,
       ...subscriptionsEntities,
@@ -85,6 +88,7 @@ export function reviewService(
       const milestonesFeature = createMilestonesFeature({ em, access });
       const { labels } = labelsFeature;
       const { milestones } = milestonesFeature;
+      const deployments = new PgMergeRequestDeploymentStore(em);
       const mergeRequestsFeature = createMergeRequestsFeature({
         em,
         logger,
@@ -94,8 +98,9 @@ export function reviewService(
         users,
         labels,
         milestones,
+        deployments,
       });
-      const { mergeRequests, deployments } = mergeRequestsFeature;
+      const { mergeRequests } = mergeRequestsFeature;
       const issuesFeature = createIssuesFeature({ em, access, labels, milestones, users, mergeRequests, repositories, settings });
       return [
         repositoriesFeature,
@@ -104,6 +109,7 @@ export function reviewService(
         createCommitsFeature({ access, repositories, logger }),
         protectedBranchesFeature,
         mergeRequestsFeature,
+        createDeploymentsFeature({ repositories, mergeRequests, deployments }),
         createTimeTrackingFeature({ access, mergeRequests }),
         labelsFeature,
         milestonesFeature,

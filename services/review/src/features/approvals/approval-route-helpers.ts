@@ -6,7 +6,7 @@ import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import { mayReadCode } from '../repositories/repository-access.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { MergeRequestRefusal, type MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import type { UserDirectory } from '../merge-requests/user-directory.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { ApprovalsService, RuleInput, ShownRule } from './approvals-service.ts';
 import { idsOfRules, type ApprovalViewContext } from './approval-views.ts';

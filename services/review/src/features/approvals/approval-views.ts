@@ -1,5 +1,5 @@
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
-import type { UserSummary } from '../merge-requests/user-directory.ts';
+import type { UserSummary } from '../core/user-directory.ts';
 import { mergeRequestIdentityView } from '../merge-requests/merge-request-views.ts';
 import type { BranchProtection } from '../protected-branches/branch-protection.ts';
 import { protectedBranchView } from '../protected-branches/protected-branch-views.ts';

@@ -4,7 +4,7 @@ import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import type { UserDirectory } from '../merge-requests/user-directory.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import { approvalsEntities } from './approval.entity.ts';
 import { PgApprovalStore } from './approvals-store.ts';

@@ -2,7 +2,7 @@ import type { AuthenticatedCaller } from '@platform/auth';
 import { NotFoundError } from '@platform/errors';
 import { callUnary, CLIENT_CHANNEL_OPTIONS, createChannelCredentials, internalClientOptions } from '@platform/grpc';
 import { IdentityServiceClient, UserState, Visibility } from '@platform/proto/identity/v1';
-import type { UserSummary } from '../merge-requests/user-directory.ts';
+import type { UserSummary } from '../core/user-directory.ts';
 
 /** GitLab's group as approval rules show it. */
 export interface GroupSummary {

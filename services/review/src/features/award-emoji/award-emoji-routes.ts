@@ -3,7 +3,7 @@ import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
-import type { UserDirectory } from '../merge-requests/user-directory.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
 import { awardEmojiView } from './award-emoji-views.ts';
 import type { AwardEmojiService } from './award-emoji-service.ts';
 

@@ -1,4 +1,4 @@
-import type { UserSummary } from '../merge-requests/user-directory.ts';
+import type { UserSummary } from '../core/user-directory.ts';
 import type { AwardEmoji } from './award-emoji.entity.ts';
 
 /** An award as GitLab's award emoji API shows it. */

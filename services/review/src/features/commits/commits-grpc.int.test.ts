@@ -16,7 +16,7 @@ import { startService, type RunningService } from '@platform/service';
 import { startServiceHarness, TEST_INTERNAL_SECRET, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
-import { FixedUserDirectory } from '../merge-requests/user-directory.ts';
+import { FixedUserDirectory } from '../core/user-directory.ts';
 import { runGit } from '../repositories/git-command.ts';
 import { hashedDiskPath } from '../repositories/repository-storages.ts';
 

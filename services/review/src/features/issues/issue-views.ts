@@ -1,7 +1,7 @@
 import { labelBasicView } from '../labels/label-views.ts';
 import type { ListedLabel } from '../labels/labels-service.ts';
-import { humanDuration, taskCompletionStatus } from '../merge-requests/merge-request-text.ts';
-import type { UserSummary } from '../merge-requests/user-directory.ts';
+import { humanDuration, taskCompletionStatus } from '../core/merge-request-text.ts';
+import type { UserSummary } from '../core/user-directory.ts';
 import { embeddedMilestoneView } from '../milestones/milestone-views.ts';
 import type { Milestone } from '../milestones/milestone.entity.ts';
 import type { Issue } from './issue.entity.ts';

@@ -5,7 +5,7 @@ import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import type { UserDirectory } from '../merge-requests/user-directory.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { Issue } from './issue.entity.ts';

@@ -1,7 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
 import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
-import type { Presence } from '../merge-requests/merge-requests-store.ts';
+import type { Presence } from '../core/label-filter.ts';
 import { Issue } from './issue.entity.ts';
 import { likePattern } from '@platform/db';
 import { nextIid } from '../../project-iids.ts';

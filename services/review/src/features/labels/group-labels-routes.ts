@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Caller } from '@platform/auth';
-import { REPORTER } from '../issues/issue-access.ts';
+import { REPORTER } from '../core/issue-access.ts';
 import { labelChangeShape, newLabelShape, requireSomeChange } from './label-params.ts';
 import { labelBasicView } from './label-views.ts';
 import type { GroupLabel } from './group-label.entity.ts';

@@ -13,7 +13,7 @@ import { startService, type RunningService } from '@platform/service';
 import { gitlabSchemaErrors, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
-import { FixedUserDirectory } from '../merge-requests/user-directory.ts';
+import { FixedUserDirectory } from '../core/user-directory.ts';
 
 const reporter = userCaller(41, 'reporter');
 const guest = userCaller(42, 'guest');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
-import { planningProject, REPORTER } from '../issues/issue-access.ts';
+import { planningProject, REPORTER } from '../core/issue-access.ts';
 import { labelChangeShape, newLabelShape, requireSomeChange } from './label-params.ts';
 import { projectLabelView } from './label-views.ts';
 import { listedProjectLabel, type LabelsService, type ListedLabel } from './labels-service.ts';

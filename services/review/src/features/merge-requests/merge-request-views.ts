@@ -3,10 +3,10 @@ import { labelBasicView } from '../labels/label-views.ts';
 import type { ListedLabel } from '../labels/labels-service.ts';
 import { embeddedMilestoneView, milestoneView } from '../milestones/milestone-views.ts';
 import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
-import { humanDuration, taskCompletionStatus } from './merge-request-text.ts';
+import { humanDuration, taskCompletionStatus } from '../core/merge-request-text.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
 import type { MergeRequestFacts } from './merge-requests-service.ts';
-import type { UserSummary } from './user-directory.ts';
+import type { UserSummary } from '../core/user-directory.ts';
 
 /** The project a merge request belongs to, as its views name it. */
 export interface ViewedProject {

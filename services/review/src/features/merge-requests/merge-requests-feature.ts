@@ -3,10 +3,7 @@ import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
-import { deploymentEventHandlers } from '../deployments/deployment-events.ts';
 import { forkEventHandlers } from './fork-events.ts';
-import { MergeRequestDeployment } from '../deployments/merge-request-deployment.entity.ts';
-import { PgMergeRequestDeploymentStore } from '../deployments/merge-request-deployments-store.ts';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
@@ -14,21 +11,19 @@ import type { RepositoriesService } from '../repositories/repositories-service.t
 import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
 import { PgMergeRequestStore } from './merge-requests-store.ts';
 import { MergeRequestsService } from './merge-requests-service.ts';
-import { mergeRequestsRoutes } from './merge-requests-routes.ts';
+import { mergeRequestsRoutes, type DeployedMergeRequestIds } from './merge-requests-routes.ts';
 import { mergeRequestsGrpc } from './merge-requests-grpc.ts';
-import type { UserDirectory } from './user-directory.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
 
-export const mergeRequestsEntities = [MergeRequest, MergeRequestDiff, MergeRequestDeployment];
+export const mergeRequestsEntities = [MergeRequest, MergeRequestDiff];
 
 export interface MergeRequestsFeature extends Feature {
   mergeRequests: MergeRequestsService;
-  /** Which merge requests each deployment shipped. */
-  deployments: PgMergeRequestDeploymentStore;
 }
 
 /**
- * Merge requests over HTTP and gRPC: they follow pushes to their branches (a fork's too), delivery's
- * deployments record which of them they shipped, and those from a fork close once it leaves its network.
+ * Merge requests over HTTP and gRPC: they follow pushes to their branches (a fork's too), their lists
+ * find those deployments shipped, and those from a fork close once it leaves its network.
  */
 export function createMergeRequestsFeature(deps: {
   em: EntityManager;
@@ -39,6 +34,7 @@ export function createMergeRequestsFeature(deps: {
   users: UserDirectory;
   labels: LabelsService;
   milestones: MilestonesService;
+  deployments: DeployedMergeRequestIds;
 }): MergeRequestsFeature {
   const { repositories, logger } = deps;
   const mergeRequests = new MergeRequestsService({
@@ -52,13 +48,12 @@ export function createMergeRequestsFeature(deps: {
   mergeRequests.addFactsSource(
     async (items) => new Map([...(await milestones.carriedBy(items))].map(([id, milestone]) => [id, { milestone }])),
   );
-  const deployments = new PgMergeRequestDeploymentStore(deps.em);
+  const { deployments } = deps;
   const routeDeps = { access: deps.access, repositories, mergeRequests, users: deps.users, deployments, labels, milestones };
   return {
     mergeRequests,
-    deployments,
     routes: [createRouter(mergeRequestsRoutes, routeDeps)],
     rpcs: [mergeRequestsGrpc({ deps: routeDeps, logger })],
-    consumes: [...deploymentEventHandlers({ repositories, mergeRequests, deployments }), ...forkEventHandlers(mergeRequests)],
+    consumes: forkEventHandlers(mergeRequests),
   };
 }

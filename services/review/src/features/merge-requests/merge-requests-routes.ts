@@ -27,17 +27,26 @@ import {
   type MergeRequestsService,
 } from './merge-requests-service.ts';
 import { inSameForkNetwork } from './fork-network.ts';
-import type { MergeRequestFilter, Presence } from './merge-requests-store.ts';
-import { labelsPresence } from './label-filter.ts';
-import type { UserDirectory } from './user-directory.ts';
-import type { PgMergeRequestDeploymentStore } from '../deployments/merge-request-deployments-store.ts';
+import type { MergeRequestFilter } from './merge-requests-store.ts';
+import type { Presence } from '../core/label-filter.ts';
+import { labelsPresence } from '../core/label-filter.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
+
+/** The merge requests deployments shipped: the lists' `environment`, `deployed_after` and `deployed_before`. */
+export interface DeployedMergeRequestIds {
+  mergeRequestIds(filter: {
+    environment?: string | undefined;
+    deployedAfter?: Date | undefined;
+    deployedBefore?: Date | undefined;
+  }): Promise<number[]>;
+}
 
 export interface MergeRequestsRouteDeps {
   access: IdentityAccess;
   repositories: RepositoriesService;
   mergeRequests: MergeRequestsService;
   users: UserDirectory;
-  deployments: PgMergeRequestDeploymentStore;
+  deployments: DeployedMergeRequestIds;
   labels: LabelsService;
   milestones: MilestonesService;
 }

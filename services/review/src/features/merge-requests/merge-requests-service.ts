@@ -9,7 +9,7 @@ import type { RefChange } from '../repositories/ref-changes.ts';
 import { reviewEvents } from '@platform/review-client';
 import { mayOnBranch } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
-import { isDraftTitle } from './merge-request-text.ts';
+import { isDraftTitle } from '../core/merge-request-text.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
 import type { MergeRequestFilter, MergeRequestOrder, MergeRequestStore } from './merge-requests-store.ts';
 import type { Milestone } from '../milestones/milestone.entity.ts';

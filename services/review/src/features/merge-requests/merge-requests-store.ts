@@ -4,9 +4,7 @@ import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } fro
 import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
 import { likePattern } from '@platform/db';
 import { nextIid } from '../../project-iids.ts';
-
-/** `None` (nothing set), `Any` (something set), or particular values. */
-export type Presence<Value> = { kind: 'none' } | { kind: 'any' } | { kind: 'is'; value: Value };
+import type { Presence } from '../core/label-filter.ts';
 
 /** What the merge request lists filter on; each field is optional and they all apply together. */
 export interface MergeRequestFilter {

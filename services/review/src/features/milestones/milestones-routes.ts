@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '@platform/errors';
 import { dateParam, params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
-import { planningProject, REPORTER } from '../issues/issue-access.ts';
+import { planningProject, REPORTER } from '../core/issue-access.ts';
 import { milestoneView } from './milestone-views.ts';
 import type { MilestonesService } from './milestones-service.ts';
 

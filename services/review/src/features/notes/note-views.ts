@@ -1,4 +1,4 @@
-import type { UserSummary } from '../merge-requests/user-directory.ts';
+import type { UserSummary } from '../core/user-directory.ts';
 import type { Note } from './note.entity.ts';
 
 /** A note as GitLab's notes API shows it. */

@@ -3,7 +3,7 @@ import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import type { UserDirectory } from '../merge-requests/user-directory.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
 import { notesEntities } from './note.entity.ts';
 import { PgNoteStore } from './notes-store.ts';
 import { NotesService } from './notes-service.ts';

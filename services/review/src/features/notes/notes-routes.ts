@@ -3,7 +3,7 @@ import { HttpStatusError, params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
-import type { UserDirectory } from '../merge-requests/user-directory.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
 import { noteView } from './note-views.ts';
 import type { NotesService } from './notes-service.ts';
 

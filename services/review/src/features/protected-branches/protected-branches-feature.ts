@@ -3,7 +3,7 @@ import type { EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
-import type { UserDirectory } from '../merge-requests/user-directory.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
 import type { SmartHttpDeps } from '../smart-http/smart-http-router.ts';
 import { ProtectedBranch, ProtectedBranchAccessLevel } from './protected-branch.entity.ts';
 import type { EntryNames } from './protected-branch-views.ts';

@@ -1,10 +1,10 @@
 import { actorOf } from '@platform/auth';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { EntityManager } from '@platform/db';
+import type { EventActor } from '@platform/events';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
-import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import { IdentityDefaultBranch } from './identity-default-branch.ts';
 import { projectEventHandlers } from './project-events.ts';
 import { PgRepositoryStore, type RepositoryStore } from './repositories-store.ts';
@@ -13,6 +13,11 @@ import { Repository } from './repository.entity.ts';
 import { RepositoryStorages } from './repository-storages.ts';
 
 export const repositoriesEntities = [Repository];
+
+/** Protected branches' part in a first push: the new default branch gets its protection (recorded as the pusher's change). */
+export interface DefaultBranchProtection {
+  protectDefaultBranch(change: { project: { id: number; path: string }; actor: EventActor | null }, branch: string): Promise<void>;
+}
 
 export interface RepositoriesFeature extends Feature {
   repositories: RepositoriesService;
@@ -33,7 +38,7 @@ export function createRepositoriesFeature(deps: {
   settings: ApplicationSettingsSource;
   /** Storage name -> directory; always has `default`. */
   storages: Record<string, string>;
-  protectedBranches: ProtectedBranchesService;
+  protectedBranches: DefaultBranchProtection;
 }): RepositoriesFeature {
   const { access, protectedBranches } = deps;
   const store = new PgRepositoryStore(deps.em);

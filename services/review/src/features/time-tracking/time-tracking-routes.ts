@@ -5,7 +5,7 @@ import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { DEVELOPER, mayReadCode } from '../repositories/repository-access.ts';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
-import { parseHumanDuration } from '../merge-requests/merge-request-text.ts';
+import { parseHumanDuration } from '../core/merge-request-text.ts';
 import { timeStatsView } from '../merge-requests/merge-request-views.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 

@@ -4,7 +4,7 @@ import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
 import type { IssuesService } from '../issues/issues-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import type { UserDirectory } from '../merge-requests/user-directory.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
 import { todosEntities } from './todo.entity.ts';
 import { PgTodoStore } from './todos-store.ts';
 import { TodosService } from './todos-service.ts';

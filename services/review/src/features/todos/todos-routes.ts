@@ -8,7 +8,7 @@ import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
 import { mergeRequestView, userIdsOf, type ViewedProject } from '../merge-requests/merge-request-views.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import type { ProjectNames, UserDirectory } from '../merge-requests/user-directory.ts';
+import type { ProjectNames, UserDirectory } from '../core/user-directory.ts';
 import { TODO_ACTIONS, type Todo } from './todo.entity.ts';
 import type { TodosService } from './todos-service.ts';
 

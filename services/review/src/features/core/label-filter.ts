@@ -1,4 +1,5 @@
-import type { Presence } from './merge-requests-store.ts';
+/** `None` (nothing set), `Any` (something set), or particular values. */
+export type Presence<Value> = { kind: 'none' } | { kind: 'any' } | { kind: 'is'; value: Value };
 
 /** GitLab's `labels` list filter: a comma-separated list of names, or `None` (`No label`) or `Any`. */
 export function labelsPresence(labels: string | undefined): Presence<string[]> | undefined {
