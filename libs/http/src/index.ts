@@ -1,7 +1,7 @@
 export { createServiceApp } from './service-app.ts';
 export type { ServiceAppOptions, ReadinessChecks } from './service-app.ts';
 export { errorToHttp, errorMiddleware } from './error-mapping.ts';
-export { parseParams, requestParams, params, integerList, dateParam, sortParam, idOrPathParams } from './params.ts';
+export { parseParams, requestParams, queryValues, params, integerList, dateParam, sortParam, idOrPathParams } from './params.ts';
 export {
   decodeCursor,
   encodeCursor,

@@ -81,6 +81,13 @@ describe('list routes', () => {
     expect(byName.headers).toMatchObject({ 'x-page': '2', 'x-prev-page': '1', 'x-next-page': '3' });
   });
 
+  it('takes the last of a repeated list parameter, as GitLab does', async () => {
+    const response = await app.get('/api/v4/widgets?per_page=100&per_page=2&order_by=name&order_by=id').set(anonymous);
+    expect(response.status).toBe(200);
+    expect(response.body.map((widget: Widget) => widget.id)).toEqual([1, 2]);
+    expect(response.headers['x-per-page']).toBe('2');
+  });
+
   it('answers 400 naming a bad order_by, sort or page parameter', async () => {
     expect((await app.get('/api/v4/widgets?order_by=colour').set(anonymous)).body).toEqual({
       error: 'order_by does not have a valid value',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { InputError } from '@platform/errors';
-import { dateParam, integerList, params, parseParams } from './params.ts';
+import { dateParam, integerList, params, parseParams, queryValues } from './params.ts';
 
 const schema = z.object({
   name: z.string().max(5),
@@ -81,5 +81,15 @@ describe('dates', () => {
     for (const bad of ['2023-02-30', '2023-13-01', '20230101', 'soon']) {
       expect(() => parseParams(schema, { expires_at: bad })).toThrow('expires_at is invalid');
     }
+  });
+});
+
+describe('queryValues', () => {
+  it('reads every value of a repeated query parameter, in order', () => {
+    const req = { originalUrl: '/jwt/auth?service=registry&scope=repository%3Aa%3Apull&scope=repository:b:push+pull' };
+    expect(queryValues(req, 'scope')).toEqual(['repository:a:pull', 'repository:b:push pull']);
+    expect(queryValues(req, 'service')).toEqual(['registry']);
+    expect(queryValues(req, 'account')).toEqual([]);
+    expect(queryValues({ originalUrl: '/jwt/auth' }, 'scope')).toEqual([]);
   });
 });

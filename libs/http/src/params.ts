@@ -12,6 +12,16 @@ export function requestParams(req: Request): Record<string, unknown> {
   return { ...(req.query as Record<string, unknown>), ...body, ...req.params };
 }
 
+/**
+ * Every value a query parameter was given (`scope=a&scope=b`), in order, for the protocols that
+ * mean all of them (a registry token's scopes), read off the raw query string as GitLab reads
+ * them; among the request parameters a repeated key keeps only its last value.
+ */
+export function queryValues(req: Pick<Request, 'originalUrl'>, name: string): string[] {
+  const queryStart = req.originalUrl.indexOf('?');
+  return queryStart < 0 ? [] : new URLSearchParams(req.originalUrl.slice(queryStart + 1)).getAll(name);
+}
+
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
   let current: unknown = input;
   for (const key of path) {

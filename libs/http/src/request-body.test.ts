@@ -104,6 +104,21 @@ describe('request bodies', () => {
     expect(response.status).toBe(201);
   });
 
+  it('takes the last value of a parameter repeated in the query string or a multipart form, as Rack does', async () => {
+    const query = await app().get('/api/v4/groups/1?per_page=100&per_page=2&ids[]=1&ids[]=2&weights[default]=60&weights[default]=70');
+    expect(query.status).toBe(200);
+    expect(query.body).toEqual({ id: '1', per_page: '2', ids: ['1', '2'], weights: { default: '70' } });
+    const multipart = await app()
+      .post()
+      .field('name', 'First')
+      .field('name', 'Team')
+      .field('path', 'team')
+      .field('ids[]', '1')
+      .field('ids[]', '2');
+    expect(multipart.status).toBe(201);
+    expect(multipart.body).toEqual({ name: 'Team', path: 'team', ids: [1, 2] });
+  });
+
   it('accepts more than twenty array items in the query string', async () => {
     const ids = Array.from({ length: 30 }, (_, index) => `ids[]=${index + 1}`).join('&');
     const response = await app().post(`/api/v4/groups?name=a&path=a&${ids}`);

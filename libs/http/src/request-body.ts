@@ -66,19 +66,30 @@ function decompressed(req: Request): Readable {
   return req.pipe(inflater());
 }
 
-/** Query-string keys (`ids[]`, `not[labels]`) into nested parameters, as Rack reads them. */
-export function nestParams(pairs: Array<[string, string]>, limits: Pick<BodyLimits, 'fields'>): Record<string, unknown> {
+/**
+ * URL-encoded parameters into nested ones, as Rack reads them: `ids[]=1&ids[]=2` is an array,
+ * `not[labels]=x` a hash, and a key given more than once otherwise (`per_page=100&per_page=2`,
+ * `weights[default]=60&weights[default]=70`) takes its last value.
+ */
+function parseEncodedParams(encoded: string, limits: Pick<BodyLimits, 'fields'>): Record<string, unknown> {
   try {
-    return qs.parse(new URLSearchParams(pairs).toString(), {
+    return qs.parse(encoded, {
       depth: MAX_PARAM_DEPTH,
       strictDepth: true,
+      // qs alone turns 21+ `ids[]` into an object.
       arrayLimit: limits.fields,
       parameterLimit: limits.fields,
+      duplicates: 'last',
     });
   } catch (error) {
     if (error instanceof RangeError) throw new HttpStatusError(400, 'The parameters are nested too deeply');
     throw error;
   }
+}
+
+/** Form fields (`ids[]`, `not[labels]`) into nested parameters, as Rack reads them. */
+export function nestParams(pairs: Array<[string, string]>, limits: Pick<BodyLimits, 'fields'>): Record<string, unknown> {
+  return parseEncodedParams(new URLSearchParams(pairs).toString(), limits);
 }
 
 /** `multipart/form-data`, streamed through busboy with limits; files are kept in memory, bounded. */
@@ -172,7 +183,7 @@ export function requestBodies(limits: BodyLimits = DEFAULT_BODY_LIMITS): Request
   ];
 }
 
-/** Query strings parsed with the same nesting and limits as forms (qs alone turns 21+ `ids[]` into an object). */
+/** Query strings parsed with the same nesting and limits as forms. */
 export function parseQueryString(
   limits: Pick<BodyLimits, 'fields'> = DEFAULT_BODY_LIMITS,
 ): (query: string | null) => Record<string, unknown> {
@@ -180,11 +191,6 @@ export function parseQueryString(
     if (!query) return {};
     const count = query.split('&').length;
     if (count > limits.fields) throw new HttpStatusError(413, 'Too many parameters');
-    try {
-      return qs.parse(query, { depth: MAX_PARAM_DEPTH, strictDepth: true, arrayLimit: limits.fields, parameterLimit: limits.fields });
-    } catch (error) {
-      if (error instanceof RangeError) throw new HttpStatusError(400, 'The parameters are nested too deeply');
-      throw error;
-    }
+    return parseEncodedParams(query, limits);
   };
 }

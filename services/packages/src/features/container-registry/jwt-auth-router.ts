@@ -5,7 +5,7 @@
  * without access still gets a token, granting nothing, which the registry then refuses.
  */
 import { Router, type Request, type Response } from 'express';
-import { callerOf } from '@platform/http';
+import { callerOf, queryValues } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { ContainerRegistryService } from './container-registry-service.ts';
 import { abilitiesOf, mayOnContainerImages, projectOfRepositoryName, type ContainerImageAbility } from './registry-access.ts';
@@ -13,12 +13,6 @@ import { parseScopes, type RegistryAccess, type RegistryTokenIssuer } from './re
 
 /** The ability each registry action needs, as GitLab maps them. */
 const ABILITY_OF_ACTION: Record<string, ContainerImageAbility> = { pull: 'read', push: 'create', delete: 'destroy', '*': 'admin' };
-
-function queryValues(req: Request, name: string): string[] {
-  const value = req.query[name];
-  if (typeof value === 'string') return [value];
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
-}
 
 export function jwtAuthRoutes(deps: {
   access: IdentityAccess;
