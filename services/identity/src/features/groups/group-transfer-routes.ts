@@ -1,15 +1,13 @@
-import type { Page, PageWindow } from '@platform/db';
+import { mapPage, type Page, type PageWindow } from '@platform/db';
 import { routesOf } from '@platform/http';
 import type { Viewer } from '../access/access-sql.ts';
-import type { Group } from '../access/namespace.entity.ts';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
-import type { NamespaceStore } from '../access/namespaces-store.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import type { ProjectTransferService } from '../projects/project-transfer-service.ts';
 import type { GroupsService } from './groups-service.ts';
 import type { GroupTransferService } from './group-transfer-service.ts';
-import { changedGroupDetailsView } from './group-views.ts';
+import { changedGroupDetailsView, type PublicGroup } from './group-views.ts';
 import { publicGroupView } from './public-group-views.ts';
 import {
   transferGroupParams,
@@ -23,7 +21,6 @@ interface GroupTransferRouteDeps {
   projectTransfers: ProjectTransferService;
   groups: GroupsService;
   projects: ProjectsService;
-  namespaces: NamespaceStore;
   access: AccessPolicy;
   views: NamespaceViewContext;
 }
@@ -33,18 +30,16 @@ const route = routesOf<GroupTransferRouteDeps>('identity');
 /** Where a group or a project may move: groups, shown as the public group list shows them. */
 function transferLocations(
   path: string,
-  find: (transfers: GroupTransferService, viewer: Viewer, input: TransferLocationsQuery, window: PageWindow) => Promise<Page<Group>>,
+  find: (transfers: GroupTransferService, viewer: Viewer, input: TransferLocationsQuery, window: PageWindow) => Promise<Page<PublicGroup>>,
 ) {
   return route.list({
     path,
     access: 'user',
     scope: 'read_api',
     input: transferLocationsQuery,
-    handle: async ({ caller, input, deps: { transfers, namespaces, access, views }, window }) => {
+    handle: async ({ caller, input, deps: { transfers, access, views }, window }) => {
       const viewer = await access.viewerOf(caller);
-      const result = await find(transfers, viewer, input, window);
-      const known = await namespaces.withAncestors(result.items);
-      return { ...result, items: result.items.map((group) => publicGroupView(group, known, views)) };
+      return mapPage(await find(transfers, viewer, input, window), (groups) => groups.map((group) => publicGroupView(group, views)));
     },
   });
 }

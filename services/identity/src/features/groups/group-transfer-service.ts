@@ -11,6 +11,7 @@ import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { GroupStore } from './groups-store.ts';
+import type { GroupsReadModel } from './groups-read-model.ts';
 import { PATH_TAKEN, type GroupTransferStore } from './group-transfer-store.ts';
 import { groupTransferredEvent } from './groups.events.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
@@ -45,6 +46,7 @@ export class GroupTransferService {
   readonly #em: EntityManager;
   readonly #transfers: GroupTransferStore;
   readonly #groups: GroupStore;
+  readonly #readModel: GroupsReadModel;
   readonly #namespaces: NamespaceStore;
   readonly #members: MembersService;
   readonly #access: AccessPolicy;
@@ -56,6 +58,8 @@ export class GroupTransferService {
     em: EntityManager;
     transfers: GroupTransferStore;
     groups: GroupStore;
+    /** Transfer locations are read without entities. */
+    readModel: GroupsReadModel;
     projects: ProjectStore;
     namespaces: NamespaceStore;
     members: MembersService;
@@ -66,6 +70,7 @@ export class GroupTransferService {
     this.#em = options.em;
     this.#transfers = options.transfers;
     this.#groups = options.groups;
+    this.#readModel = options.readModel;
     this.#namespaces = options.namespaces;
     this.#members = options.members;
     this.#access = options.access;
@@ -111,28 +116,28 @@ export class GroupTransferService {
     const { group } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVELS.owner);
     const subtree = await this.#groups.subtreeOf(group);
     const skipIds = [...subtree.map((member) => member.id), ...(group.parentId == null ? [] : [group.parentId])];
-    return this.#groups.list(
+    return this.#readModel.listPublic({
       viewer,
-      { minAccessLevel: ACCESS_LEVELS.owner, skipIds, ...(input.search ? { search: input.search } : {}) },
-      { by: 'path', sort: 'asc' },
+      filter: { minAccessLevel: ACCESS_LEVELS.owner, skipIds, ...(input.search ? { search: input.search } : {}) },
+      order: { by: 'path', sort: 'asc' },
       window,
-    );
+    });
   }
 
   /** `GET /projects/:id/transfer_locations`: groups the viewer may transfer projects into (Maintainer, projects allowed), but the project's own. */
   async projectLocations(viewer: Viewer, input: { id: number | string; search?: string | undefined }, window: PageWindow) {
     const { namespace } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.owner);
-    return this.#groups.list(
+    return this.#readModel.listPublic({
       viewer,
-      {
+      filter: {
         minAccessLevel: ACCESS_LEVELS.maintainer,
         projectCreationAllowed: true,
         ...(namespace.kind === 'group' ? { skipIds: [namespace.id] } : {}),
         ...(input.search ? { search: input.search } : {}),
       },
-      { by: 'name', sort: 'asc' },
+      order: { by: 'name', sort: 'asc' },
       window,
-    );
+    });
   }
 
   async #mayCreateTopLevelGroup(viewer: Viewer): Promise<boolean> {

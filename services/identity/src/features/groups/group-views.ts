@@ -1,8 +1,8 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { EventActor } from '@platform/events';
 import type { Group, Namespace } from '../access/namespace.entity.ts';
-import { fullNameOf } from '../access/namespaces-store.ts';
-import { avatarUrlView, namespaceWebUrl, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
+import { avatarUrlView, sharedWithGroupView, type NamespaceViewContext, type SharedGroup } from '../access/namespace-views.ts';
+import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
@@ -10,33 +10,64 @@ import { projectView } from '../projects/project-views.ts';
 import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';
 import type { GroupsService } from './groups-service.ts';
 
-/** What group views need besides the groups, loaded once per response. */
-export interface GroupViewData {
-  /** The groups and all their ancestors. */
-  namespaces: Map<number, Namespace>;
-  customAttributes?: Map<number, CustomAttribute[]>;
-  /** Administrators asked for `statistics`. */
-  statistics?: boolean;
+/** A group's `PublicGroupDetails` fields, as a read model selects them (`fullName` from its ancestors). */
+export type PublicGroup = Pick<Namespace, 'id' | 'name' | 'avatarUrl' | 'fullPath'> & { fullName: string };
+
+/** What the group lists show of a group; the extras only where an administrator asked for them. */
+export type ListedGroup = PublicGroup &
+  Pick<
+    Namespace,
+    | 'path'
+    | 'description'
+    | 'visibility'
+    | 'shareWithGroupLock'
+    | 'requireTwoFactorAuthentication'
+    | 'twoFactorGracePeriod'
+    | 'projectCreationLevel'
+    | 'autoDevopsEnabled'
+    | 'subgroupCreationLevel'
+    | 'emailsDisabled'
+    | 'mentionsDisabled'
+    | 'lfsEnabled'
+    | 'defaultBranchProtection'
+    | 'requestAccessEnabled'
+    | 'parentId'
+    | 'fileTemplateProjectId'
+  > & {
+    /** ISO 8601, as an entity's `Date` serialises. */
+    createdAt: string;
+    customAttributes?: Array<Pick<CustomAttribute, 'key' | 'value'>>;
+    statistics?: Pick<
+      Namespace,
+      'storageSize' | 'repositorySize' | 'wikiSize' | 'lfsObjectsSize' | 'jobArtifactsSize' | 'packagesSize' | 'snippetsSize'
+    >;
+  };
+
+/** A group's details: the listed fields, the viewer's access level, its visible shares and its runners token. */
+export type GroupDetailsRow = ListedGroup & Pick<Namespace, 'runnersToken'> & { accessLevel: number; shares: SharedGroup[] };
+
+/** Groups live under `/groups/<full path>`. */
+export function groupWebUrl(group: Pick<Namespace, 'fullPath'>, context: NamespaceViewContext): string {
+  return `${context.externalUrl}/groups/${group.fullPath}`;
 }
 
-function statisticsView(group: Group) {
+function statisticsView(statistics: NonNullable<ListedGroup['statistics']>) {
   return {
-    storage_size: group.storageSize,
-    repository_size: group.repositorySize,
-    wiki_size: group.wikiSize,
-    lfs_objects_size: group.lfsObjectsSize,
-    job_artifacts_size: group.jobArtifactsSize,
-    packages_size: group.packagesSize,
-    snippets_size: group.snippetsSize,
+    storage_size: statistics.storageSize,
+    repository_size: statistics.repositorySize,
+    wiki_size: statistics.wikiSize,
+    lfs_objects_size: statistics.lfsObjectsSize,
+    job_artifacts_size: statistics.jobArtifactsSize,
+    packages_size: statistics.packagesSize,
+    snippets_size: statistics.snippetsSize,
   };
 }
 
 /** GitLab's group entity, as the group lists show it. */
-export function groupView(group: Group, data: GroupViewData, context: NamespaceViewContext) {
-  const attributes = data.customAttributes?.get(group.id);
+export function groupView(group: ListedGroup, context: NamespaceViewContext) {
   return {
     id: group.id,
-    web_url: namespaceWebUrl(group, context),
+    web_url: groupWebUrl(group, context),
     name: group.name,
     path: group.path,
     description: group.description,
@@ -55,33 +86,22 @@ export function groupView(group: Group, data: GroupViewData, context: NamespaceV
     default_branch_protection: group.defaultBranchProtection,
     avatar_url: avatarUrlView(group.avatarUrl, context),
     request_access_enabled: group.requestAccessEnabled,
-    full_name: fullNameOf(group, data.namespaces),
+    full_name: group.fullName,
     full_path: group.fullPath,
     created_at: group.createdAt,
     parent_id: group.parentId ?? null,
     file_template_project_id: group.fileTemplateProjectId ?? null,
     shared_runners_setting: 'enabled',
     marked_for_deletion_on: null,
-    ...(attributes ? { custom_attributes: attributes.map(({ key, value }) => ({ key, value })) } : {}),
-    ...(data.statistics ? { statistics: statisticsView(group) } : {}),
+    ...(group.customAttributes ? { custom_attributes: group.customAttributes.map(({ key, value }) => ({ key, value })) } : {}),
+    ...(group.statistics ? { statistics: statisticsView(group.statistics) } : {}),
   };
 }
 
-/** Groups as a list shows them; custom attributes and statistics only for administrators who ask. */
-export async function groupListViews(options: {
-  groups: GroupsService;
-  viewer: Viewer;
-  items: Group[];
-  query: { with_custom_attributes?: boolean | undefined; statistics?: boolean | undefined };
-  views: NamespaceViewContext;
-}) {
-  const { groups, viewer, items, query, views } = options;
+/** What a group list adds to its columns: custom attributes and statistics, for administrators who ask. */
+export function groupListExtras(viewer: Viewer, query: { with_custom_attributes?: boolean | undefined; statistics?: boolean | undefined }) {
   const admin = isAdmin(viewer);
-  const data = await groups.viewData(items, {
-    customAttributes: admin && query.with_custom_attributes === true,
-    statistics: admin && query.statistics === true,
-  });
-  return items.map((group) => groupView(group, data, views));
+  return { customAttributes: admin && query.with_custom_attributes === true, statistics: admin && query.statistics === true };
 }
 
 /** The deprecated `projects` and `shared_projects` of group details hold at most this many each. */
@@ -98,11 +118,11 @@ export async function groupDetailsView(options: {
   views: NamespaceViewContext;
 }) {
   const { groups, projects, viewer, views } = options;
-  const { group, shares, canAdminister } = await groups.details(viewer, options.idOrPath);
-  const data = await groups.viewData([group], { customAttributes: isAdmin(viewer) && options.withCustomAttributes });
+  const group = await groups.details(viewer, options.idOrPath, { customAttributes: isAdmin(viewer) && options.withCustomAttributes });
+  const canAdminister = isAdmin(viewer) || group.accessLevel >= ACCESS_LEVELS.owner;
   const body: Record<string, unknown> = {
-    ...groupView(group, data, views),
-    shared_with_groups: shares.map(sharedWithGroupView),
+    ...groupView(group, views),
+    shared_with_groups: group.shares.map(sharedWithGroupView),
     ...(canAdminister ? { runners_token: group.runnersToken ?? null } : {}),
     prevent_sharing_groups_outside_hierarchy: false,
     prevent_forking_outside_group: null,

@@ -1,11 +1,10 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { ContainerRegistryTags } from '@platform/packages-client';
-import type { EntityManager } from '@platform/db';
+import { readModelDatabase, type EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { Feature } from '@platform/service';
 import type { AccessCore } from '../access/access-core.ts';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
-import { PgCustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
@@ -19,6 +18,7 @@ import { GroupGroupLink } from './group.entity.ts';
 import { groupsRoutes } from './groups-routes.ts';
 import { GroupsService } from './groups-service.ts';
 import { PgGroupStore, type GroupStore } from './groups-store.ts';
+import { GroupsReadModel } from './groups-read-model.ts';
 
 /** The namespaces table itself is the access core's (`accessEntities`). */
 export const groupsEntities = [GroupGroupLink];
@@ -43,15 +43,16 @@ export function createGroupsFeature(deps: {
 }): GroupsFeature {
   const { em, access } = deps;
   const store = new PgGroupStore(em);
+  const readModel = new GroupsReadModel(readModelDatabase(em));
   const groups = new GroupsService({
     em,
     groups: store,
+    readModel,
     projects: deps.projects.store,
     namespaces: access.namespaces,
     members: deps.members,
     access: access.policy,
     users: deps.users,
-    customAttributes: new PgCustomAttributeStore(em, 'group'),
     settings: deps.settings,
     containerRegistry: deps.containerRegistry,
   });
@@ -59,6 +60,7 @@ export function createGroupsFeature(deps: {
     em,
     transfers: new PgGroupTransferStore(em),
     groups: store,
+    readModel,
     projects: deps.projects.store,
     namespaces: access.namespaces,
     members: deps.members,
@@ -75,7 +77,6 @@ export function createGroupsFeature(deps: {
         ...routeDeps,
         transfers,
         projectTransfers: deps.projects.transfers,
-        namespaces: access.namespaces,
       }),
     ],
   };

@@ -1,8 +1,8 @@
 import { actorOf } from '@platform/auth';
 import { InputError } from '@platform/errors';
+import { mapPage } from '@platform/db';
 import { idOrPathParams, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
-import type { Group } from '../access/namespace.entity.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import { PROJECT_ORDER_DEFAULTS, projectListFilter, projectOrder, type ProjectsService } from '../projects/projects-service.ts';
 import {
@@ -13,9 +13,9 @@ import {
 } from '../projects/projects.schemas.ts';
 import { projectListViews } from '../projects/project-views.ts';
 import { groupListFilter, type GroupsService } from './groups-service.ts';
-import { GROUP_ORDERS } from './groups-store.ts';
+import { GROUP_ORDERS } from './groups-read-model.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
-import { changedGroupDetailsView, groupDetailsView, groupListViews } from './group-views.ts';
+import { changedGroupDetailsView, groupDetailsView, groupListExtras, groupView } from './group-views.ts';
 import {
   createGroupParams,
   groupAvatarUploadParams,
@@ -56,9 +56,10 @@ const subgroupRoute = (path: '/api/v4/groups/:id/subgroups' | '/api/v4/groups/:i
         descendants,
         filter: groupListFilter(viewer, input),
         order,
-        page: window,
+        window,
+        extras: groupListExtras(viewer, input),
       });
-      return { ...result, items: await groupListViews({ groups, viewer, items: result.items, query: input, views }) };
+      return mapPage(result, (rows) => rows.map((group) => groupView(group, views)));
     },
   });
 
@@ -73,13 +74,13 @@ export const groupsRoutes = [
     handle: async ({ caller, input, deps: { groups, access, views }, window, order, keyset }) => {
       const viewer = await access.viewerOf(caller);
       const filter = groupListFilter(viewer, input);
-      const render = (items: Group[]) => groupListViews({ groups, viewer, items, query: input, views });
+      const extras = groupListExtras(viewer, input);
       if (keyset) {
-        const found = await groups.listAfter(viewer, filter, keyset);
-        return { items: await render(found.items), hasNext: found.hasMore };
+        const found = await groups.listAfter({ viewer, filter, keyset, extras });
+        return { items: found.items.map((group) => groupView(group, views)), hasNext: found.hasMore };
       }
-      const result = await groups.list(viewer, filter, order, window);
-      return { ...result, items: await render(result.items) };
+      const result = await groups.list({ viewer, filter, order, window, extras });
+      return mapPage(result, (rows) => rows.map((group) => groupView(group, views)));
     },
   }),
 

@@ -20,10 +20,10 @@ import { checkShareGrant, isAdmin, requireLevel, type AccessPolicy } from '../ac
 import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { GroupGroupLink } from './group.entity.ts';
-import type { CustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
-import type { GroupFilter, GroupOrder, GroupStore, NewGroup } from './groups-store.ts';
+import type { GroupStore, NewGroup } from './groups-store.ts';
+import type { GroupFilter, GroupListExtras, GroupOrder, GroupsReadModel } from './groups-read-model.ts';
 import type { CreateGroupParams, GroupAttributeParams, GroupListQuery, UpdateGroupParams } from './groups.schemas.ts';
-import type { GroupViewData } from './group-views.ts';
+import type { GroupDetailsRow } from './group-views.ts';
 import { groupCreatedEvent, groupDeletedEvent, groupSharedEvent, groupUnsharedEvent, groupUpdatedEvent } from './groups.events.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
@@ -97,12 +97,12 @@ export function groupListFilter(viewer: Viewer, query: GroupListQuery): GroupFil
 export class GroupsService {
   readonly #em: EntityManager;
   readonly #groups: GroupStore;
+  readonly #readModel: GroupsReadModel;
   readonly #projects: ProjectStore;
   readonly #namespaces: NamespaceStore;
   readonly #members: MembersService;
   readonly #access: AccessPolicy;
   readonly #users: UserStore;
-  readonly #customAttributes: CustomAttributeStore;
 
   readonly #settings: ApplicationSettingsSource;
   readonly #containerRegistry: ContainerRegistryTags;
@@ -110,12 +110,13 @@ export class GroupsService {
   constructor(options: {
     em: EntityManager;
     groups: GroupStore;
+    /** What GETs read, without entities. */
+    readModel: GroupsReadModel;
     projects: ProjectStore;
     namespaces: NamespaceStore;
     members: MembersService;
     access: AccessPolicy;
     users: UserStore;
-    customAttributes: CustomAttributeStore;
     /** The default visibility comes from the application settings. */
     settings: ApplicationSettingsSource;
     /** A group above a project whose container registry has tags keeps its path. */
@@ -125,29 +126,27 @@ export class GroupsService {
     this.#settings = options.settings;
     this.#containerRegistry = options.containerRegistry;
     this.#groups = options.groups;
+    this.#readModel = options.readModel;
     this.#projects = options.projects;
     this.#namespaces = options.namespaces;
     this.#members = options.members;
     this.#access = options.access;
     this.#users = options.users;
-    this.#customAttributes = options.customAttributes;
   }
 
-  async viewData(groups: Group[], options: { customAttributes?: boolean; statistics?: boolean } = {}): Promise<GroupViewData> {
-    return {
-      namespaces: await this.#namespaces.withAncestors(groups),
-      ...(options.customAttributes ? { customAttributes: await this.#customAttributes.listFor(groups.map((group) => group.id)) } : {}),
-      ...(options.statistics ? { statistics: true } : {}),
-    };
-  }
-
-  list(viewer: Viewer, filter: GroupFilter, order: { by: GroupOrder; sort: 'asc' | 'desc' }, page: PageWindow) {
-    return this.#groups.list(viewer, filter, order, page);
+  list(options: {
+    viewer: Viewer;
+    filter: GroupFilter;
+    order: { by: GroupOrder; sort: 'asc' | 'desc' };
+    window: PageWindow;
+    extras: GroupListExtras;
+  }) {
+    return this.#readModel.list(options);
   }
 
   /** Keyset pagination by id. */
-  listAfter(viewer: Viewer, filter: GroupFilter, keyset: Keyset) {
-    return this.#groups.listAfter(viewer, filter, keyset);
+  listAfter(options: { viewer: Viewer; filter: GroupFilter; keyset: Keyset; extras: GroupListExtras }) {
+    return this.#readModel.listAfter(options);
   }
 
   /** A group's direct subgroups, or with `descendants` all groups below it. */
@@ -157,18 +156,19 @@ export class GroupsService {
     descendants: boolean;
     filter: GroupFilter;
     order: { by: GroupOrder; sort: 'asc' | 'desc' };
-    page: PageWindow;
+    window: PageWindow;
+    extras: GroupListExtras;
   }) {
     const { group } = await this.#access.group(options.viewer, options.idOrPath);
     const scope = options.descendants ? { descendantsOf: group.id } : { parentId: group.id };
-    return this.#groups.list(options.viewer, { ...options.filter, ...scope }, options.order, options.page);
+    return this.#readModel.list({ ...options, filter: { ...options.filter, ...scope } });
   }
 
   /** A visible group with the viewer's access and its shares with groups the viewer may see. */
-  async details(viewer: Viewer, idOrPath: number | string) {
-    const { group, accessLevel } = await this.#access.group(viewer, idOrPath);
-    const shares = await this.#groups.visibleSharesOf(viewer, group.id);
-    return { group, accessLevel, shares, canAdminister: isAdmin(viewer) || accessLevel >= ACCESS_LEVELS.owner };
+  async details(viewer: Viewer, idOrPath: number | string, options: { customAttributes: boolean }): Promise<GroupDetailsRow> {
+    const group = await this.#readModel.details({ viewer, idOrPath, customAttributes: options.customAttributes });
+    if (!group) throw new NotFoundError('Group');
+    return group;
   }
 
   async create(viewer: Viewer, actor: EventActor, input: CreateGroupParams, avatar?: AvatarChange): Promise<Group> {

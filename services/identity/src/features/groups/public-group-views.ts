@@ -1,15 +1,15 @@
-import type { Group, Namespace } from '../access/namespace.entity.ts';
-import { fullNameOf } from '../access/namespaces-store.ts';
-import { avatarUrlView, namespaceWebUrl, type NamespaceViewContext } from '../access/namespace-views.ts';
+import type { NamespaceViewContext } from '../access/namespace-views.ts';
+import { avatarUrlView } from '../access/namespace-views.ts';
+import { groupWebUrl, type PublicGroup } from './group-views.ts';
 
-/** GitLab's `PublicGroupDetails`, as transfer locations list groups; `known` holds their ancestors. */
-export function publicGroupView(group: Group, known: Map<number, Namespace>, context: NamespaceViewContext) {
+/** GitLab's `PublicGroupDetails`, as transfer locations list groups. */
+export function publicGroupView(group: PublicGroup, context: NamespaceViewContext) {
   return {
     id: group.id,
-    web_url: namespaceWebUrl(group, context),
+    web_url: groupWebUrl(group, context),
     name: group.name,
     avatar_url: avatarUrlView(group.avatarUrl, context),
-    full_name: fullNameOf(group, known),
+    full_name: group.fullName,
     full_path: group.fullPath,
   };
 }

@@ -1,0 +1,219 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
+import {
+  accessCtes,
+  groupAccessLevel,
+  groupRelatedTo,
+  groupVisibleTo,
+  groupWithAccess,
+  listedGroupVisibleTo,
+  type Viewer,
+} from '../access/access-sql.ts';
+import { MAX_ID, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
+import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
+import type { GroupDetailsRow, ListedGroup, PublicGroup } from './group-views.ts';
+
+/** Which groups a list holds, beyond the viewer's visibility. */
+export interface GroupFilter {
+  /** Direct subgroups of this group. */
+  parentId?: number;
+  /** Strict descendants of this group. */
+  descendantsOf?: number;
+  topLevelOnly?: boolean;
+  /** Groups the user owns through a direct Owner membership. */
+  ownedBy?: number;
+  /** Groups where the viewer's effective access is at least this. */
+  minAccessLevel?: number;
+  /** Only groups the viewer is related to: member of them, of an ancestor, or of something inside. */
+  relatedOnly?: boolean;
+  skipIds?: number[];
+  /** Only groups whose project creation level lets anybody create projects (not `noone`). */
+  projectCreationAllowed?: boolean;
+  /** Name or path contains this, case-insensitively. */
+  search?: string;
+  customAttributes?: Record<string, string>;
+}
+
+export const GROUP_ORDERS = ['name', 'path', 'id'] as const;
+export type GroupOrder = (typeof GROUP_ORDERS)[number];
+
+/** What a group list shows besides its columns, for administrators who ask. */
+export interface GroupListExtras {
+  customAttributes?: boolean;
+  statistics?: boolean;
+}
+
+/** `Parent / Child`: the names of the group's ancestors and its own, as GitLab's `full_name`. */
+const FULL_NAME = `(select string_agg(coalesce(a.name, ''), ' / ' order by t.position)
+  from unnest(n.traversal_ids) with ordinality t(id, position) left join namespaces a on a.id = t.id)`;
+
+const PUBLIC_COLUMNS: Record<keyof PublicGroup, string> = {
+  id: 'n.id',
+  name: 'n.name',
+  avatarUrl: 'n.avatar_url',
+  fullPath: 'n.full_path',
+  fullName: FULL_NAME,
+};
+
+const LISTED_COLUMNS: Record<Exclude<keyof ListedGroup, 'customAttributes' | 'statistics'>, string> = {
+  ...PUBLIC_COLUMNS,
+  path: 'n.path',
+  description: 'n.description',
+  visibility: 'n.visibility',
+  shareWithGroupLock: 'n.share_with_group_lock',
+  requireTwoFactorAuthentication: 'n.require_two_factor_authentication',
+  twoFactorGracePeriod: 'n.two_factor_grace_period',
+  projectCreationLevel: 'n.project_creation_level',
+  autoDevopsEnabled: 'n.auto_devops_enabled',
+  subgroupCreationLevel: 'n.subgroup_creation_level',
+  emailsDisabled: 'n.emails_disabled',
+  mentionsDisabled: 'n.mentions_disabled',
+  lfsEnabled: 'n.lfs_enabled',
+  defaultBranchProtection: 'n.default_branch_protection',
+  requestAccessEnabled: 'n.request_access_enabled',
+  createdAt: isoTimestamp('n.created_at'),
+  parentId: 'n.parent_id',
+  fileTemplateProjectId: 'n.file_template_project_id',
+};
+
+const ATTRIBUTES = customAttributeTable('group');
+const EXTRA_COLUMNS: Record<keyof GroupListExtras, string> = {
+  customAttributes: selectList({
+    customAttributes: `coalesce((select json_agg(json_build_object('key', a.key, 'value', a.value) order by a.key)
+      from ${ATTRIBUTES.tableName} a where a.${ATTRIBUTES.ownerColumn} = n.id), '[]')`,
+  }),
+  statistics: selectList({
+    statistics: `json_build_object('storageSize', n.storage_size, 'repositorySize', n.repository_size, 'wikiSize', n.wiki_size,
+      'lfsObjectsSize', n.lfs_objects_size, 'jobArtifactsSize', n.job_artifacts_size, 'packagesSize', n.packages_size,
+      'snippetsSize', n.snippets_size)`,
+  }),
+};
+
+const PUBLIC_SELECT = selectList(PUBLIC_COLUMNS);
+const LISTED_SELECT = selectList(LISTED_COLUMNS);
+
+function listedColumns(extras: GroupListExtras): RawBuilder<unknown> {
+  const columns = [LISTED_SELECT];
+  if (extras.customAttributes) columns.push(EXTRA_COLUMNS.customAttributes);
+  if (extras.statistics) columns.push(EXTRA_COLUMNS.statistics);
+  return sql.raw(columns.join(', '));
+}
+
+/**
+ * Groups as GitLab's group views show them, read without entities: a list page, its capped total,
+ * full names and the extras asked for in one statement; a group's details, the viewer's access
+ * and its visible shares in one statement.
+ */
+export class GroupsReadModel {
+  readonly #db: Kysely<unknown>;
+
+  constructor(db: Kysely<unknown>) {
+    this.#db = db;
+  }
+
+  list(options: {
+    viewer: Viewer;
+    filter: GroupFilter;
+    order: { by: GroupOrder; sort: 'asc' | 'desc' };
+    window: PageWindow;
+    extras?: GroupListExtras;
+  }): Promise<Page<ListedGroup>> {
+    return this.#page(listedColumns(options.extras ?? {}), options);
+  }
+
+  /** Groups as `PublicGroupDetails` shows them (transfer locations). */
+  listPublic(options: {
+    viewer: Viewer;
+    filter: GroupFilter;
+    order: { by: GroupOrder; sort: 'asc' | 'desc' };
+    window: PageWindow;
+  }): Promise<Page<PublicGroup>> {
+    return this.#page(sql.raw(PUBLIC_SELECT), options);
+  }
+
+  /** Keyset pagination by id: the groups after `keyset.afterId` in `keyset.sort` order. */
+  listAfter(options: { viewer: Viewer; filter: GroupFilter; keyset: Keyset; extras?: GroupListExtras }): Promise<KeysetPage<ListedGroup>> {
+    const { viewer, keyset } = options;
+    const direction = sql.raw(keyset.sort === 'desc' ? 'desc' : 'asc');
+    const after = keyset.afterId === undefined ? sql`true` : sql`n.id ${sql.raw(keyset.sort === 'desc' ? '<' : '>')} ${keyset.afterId}`;
+    return readKeysetPage<ListedGroup>(this.#db, {
+      ctes: accessCtes(viewer),
+      rows: sql<ListedGroup>`select ${listedColumns(options.extras ?? {})} from namespaces n
+        where ${groupConditions(viewer, options.filter)} and ${after} order by n.id ${direction}`,
+      limit: keyset.limit,
+    });
+  }
+
+  /**
+   * `GET /groups/:id` of a group the viewer may see, with their access level and its shares with
+   * groups they may see; undefined when there is no such group or the viewer may not see it.
+   */
+  async details(options: { viewer: Viewer; idOrPath: number | string; customAttributes?: boolean }): Promise<GroupDetailsRow | undefined> {
+    const { viewer, idOrPath } = options;
+    const match =
+      typeof idOrPath === 'number' ? (idOrPath > MAX_ID ? null : sql`n.id = ${idOrPath}`) : sql`lower(n.full_path) = lower(${idOrPath})`;
+    if (!match) return undefined;
+    const { rows } = await sql<GroupDetailsRow & { visible: boolean }>`
+      select ${listedColumns({ customAttributes: options.customAttributes === true })}, n.runners_token as "runnersToken",
+        ${groupAccessLevel(viewer)} as "accessLevel",
+        coalesce((select json_agg(json_build_object('groupId', g.id, 'groupName', g.name, 'groupFullPath', g.full_path,
+            'groupAccess', l.group_access, 'expiresAt', l.expires_at) order by l.id)
+          from group_group_links l join namespaces g on g.id = l.shared_with_group_id and g.kind = 'group'
+          where l.shared_group_id = n.id and ${groupVisibleTo(viewer, 'g')}), '[]') as shares,
+        ${groupVisibleTo(viewer)} as visible
+      from namespaces n where n.kind = 'group' and ${match}`.execute(this.#db);
+    const row = rows[0];
+    if (!row?.visible) return undefined;
+    const { visible: _visible, ...group } = row;
+    return group;
+  }
+
+  #page<Row extends object>(
+    columns: RawBuilder<unknown>,
+    options: { viewer: Viewer; filter: GroupFilter; order: { by: GroupOrder; sort: 'asc' | 'desc' }; window: PageWindow },
+  ): Promise<Page<Row>> {
+    const { viewer, order } = options;
+    const where = groupConditions(viewer, options.filter);
+    const direction = sql.raw(order.sort === 'desc' ? 'desc' : 'asc');
+    // Names and paths sort case-insensitively, whatever the database's collation.
+    const column = order.by === 'id' ? sql.ref('n.id') : sql.raw(`lower(n.${order.by})`);
+    return readPage<Row>(this.#db, {
+      ctes: accessCtes(viewer),
+      matching: sql`select 1 from namespaces n where ${where}`,
+      rows: sql<Row>`select ${columns} from namespaces n where ${where} order by ${column} ${direction}, n.id ${direction}`,
+      window: options.window,
+    });
+  }
+}
+
+/** Which namespaces (alias `n`) a group list holds; needs `accessCtes`. */
+function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknown> {
+  const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, listedGroupVisibleTo(viewer)];
+  if (filter.parentId !== undefined) conditions.push(sql`n.parent_id = ${filter.parentId}`);
+  if (filter.descendantsOf !== undefined) {
+    conditions.push(sql`n.traversal_ids @> array[${filter.descendantsOf}]::integer[] and n.id <> ${filter.descendantsOf}`);
+  }
+  if (filter.topLevelOnly) conditions.push(sql`n.parent_id is null`);
+  if (filter.ownedBy !== undefined) {
+    conditions.push(sql`n.id in (
+      select m.source_id from members m
+      where m.source_type = 'Group' and m.user_id = ${filter.ownedBy} and m.access_level = 50
+        and m.requested_at is null and (m.expires_at is null or m.expires_at > current_date))`);
+  }
+  if (filter.minAccessLevel !== undefined) {
+    conditions.push(groupWithAccess(viewer, filter.minAccessLevel));
+  }
+  if (filter.relatedOnly) conditions.push(groupRelatedTo());
+  if (filter.skipIds && filter.skipIds.length > 0) conditions.push(sql`n.id <> all(${filter.skipIds}::integer[])`);
+  if (filter.projectCreationAllowed) conditions.push(sql`n.project_creation_level <> 'noone'`);
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    conditions.push(sql`(n.name ilike ${pattern} or n.path ilike ${pattern})`);
+  }
+  for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
+    conditions.push(
+      sql`exists (select 1 from group_custom_attributes c where c.group_id = n.id and c.key = ${key} and c.value = ${value})`,
+    );
+  }
+  return sql.join(conditions, sql` and `);
+}
