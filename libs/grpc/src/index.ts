@@ -1,6 +1,7 @@
 export { startGrpcServer } from './grpc-server.ts';
 export type { GrpcServer, GrpcServiceBinding } from './grpc-server.ts';
-export { unaryHandler, errorToGrpcStatus, grpcErrorToDomain } from './status-mapping.ts';
+export { errorToGrpcStatus, grpcErrorToDomain } from './status-mapping.ts';
+export { unaryHandler } from './unary-handler.ts';
 export { callUnary, channelState, CLIENT_CHANNEL_OPTIONS, createChannelCredentials } from './grpc-client.ts';
 export { grpc } from './grpc-reexport.ts';
 export { internalClientOptions, requireRpcScope, CALLER_METADATA } from './internal-credentials.ts';

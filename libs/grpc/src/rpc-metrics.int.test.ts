@@ -14,7 +14,7 @@ import { createLogger } from '@platform/logger';
 import { callUnary } from './grpc-client.ts';
 import { startGrpcServer, type GrpcServer } from './grpc-server.ts';
 import { internalClientOptions } from './internal-credentials.ts';
-import { unaryHandler } from './status-mapping.ts';
+import { unaryHandler } from './unary-handler.ts';
 
 const SECRET = 'internal-secret-for-this-test';
 const json = {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { featureImportCycle, featureImports, findImportCycle } from './feature-dependencies.ts';
+import { featureImportCycle, featureImports, findImportCycle, moduleImportCycle } from './feature-dependencies.ts';
 
 describe('findImportCycle', () => {
   it('finds a cycle when there is one', () => {
@@ -53,5 +53,32 @@ describe('featureImports', () => {
 
   it('reports the cycle between feature folders', () => {
     expect(featureImportCycle(featuresDir)).toEqual(['members', 'projects', 'members']);
+  });
+});
+
+describe('moduleImportCycle', () => {
+  let sourceDir: string;
+  const write = (file: string, source: string) => {
+    mkdirSync(path.dirname(path.join(sourceDir, file)), { recursive: true });
+    writeFileSync(path.join(sourceDir, file), source);
+  };
+
+  beforeEach(() => {
+    sourceDir = mkdtempSync(path.join(tmpdir(), 'modules-'));
+    write('index.ts', "export { serve } from './server.ts';\n");
+    write('server.ts', "import { toStatus } from './status.ts';\nimport type { Caller } from '@platform/auth';\n");
+    write('status.ts', "import { Metadata } from '@grpc/grpc-js';\n");
+    write('server.test.ts', "import { serve } from './index.ts';\n");
+  });
+  afterEach(() => rmSync(sourceDir, { recursive: true, force: true }));
+
+  it('finds none when modules import in one direction, tests importing what they test', () => {
+    expect(moduleImportCycle(sourceDir)).toBeNull();
+  });
+
+  it('reports a cycle between two modules, through any import form and subfolder', () => {
+    write('status.ts', "const { caller } = await import('./nested/caller.ts');\n");
+    write('nested/caller.ts', "import type { Status } from '../server.ts';\n");
+    expect(moduleImportCycle(sourceDir)).toEqual(['server.ts', 'status.ts', path.join('nested', 'caller.ts'), 'server.ts']);
   });
 });

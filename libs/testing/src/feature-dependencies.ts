@@ -8,12 +8,19 @@ function sourceFiles(directory: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
+/** The files a source file imports by relative path (static, type, re-export and dynamic imports), resolved. */
+function relativeImports(file: string): string[] {
+  const source = readFileSync(file, 'utf8');
+  return [...source.matchAll(/(?:from\s+|import\s*\(\s*)'(\.[^']*)'/g)].map(([, specifier]) =>
+    path.resolve(path.dirname(file), specifier ?? ''),
+  );
+}
+
 /** The feature folders a source file imports from, named by the first folder below `featuresDir`. */
 function importedFeatures(file: string, featuresDir: string): string[] {
-  const source = readFileSync(file, 'utf8');
   const features: string[] = [];
-  for (const [, specifier] of source.matchAll(/(?:from\s+|import\s*\(\s*)'(\.[^']*)'/g)) {
-    const relative = path.relative(featuresDir, path.resolve(path.dirname(file), specifier ?? ''));
+  for (const imported of relativeImports(file)) {
+    const relative = path.relative(featuresDir, imported);
     const [feature, ...rest] = relative.split(path.sep);
     if (feature && rest.length > 0 && !feature.startsWith('..')) features.push(feature);
   }
@@ -61,4 +68,20 @@ export function findImportCycle(graph: Map<string, Set<string>>): string[] | nul
 /** The first cycle among the imports between the feature folders of `featuresDir`; null when they import in one direction. */
 export function featureImportCycle(featuresDir: string): string[] | null {
   return findImportCycle(featureImports(featuresDir));
+}
+
+/**
+ * The first cycle among the imports between the modules under `sourceDir` (tests left out: they
+ * import what they test), as paths relative to it; null when modules import in one direction.
+ */
+export function moduleImportCycle(sourceDir: string): string[] | null {
+  const modules = sourceFiles(sourceDir)
+    .filter((file) => !file.endsWith('.test.ts'))
+    .sort();
+  const graph = new Map(modules.map((file) => [path.relative(sourceDir, file), new Set<string>()]));
+  for (const file of modules) {
+    const imports = graph.get(path.relative(sourceDir, file));
+    for (const imported of relativeImports(file)) imports?.add(path.relative(sourceDir, imported));
+  }
+  return findImportCycle(graph);
 }

@@ -6,4 +6,4 @@ export { gitlabSchemaErrors } from './gitlab-schema.ts';
 export { startServiceHarness } from './service-harness.ts';
 export type { ServiceHarness, StartedService, OutboxEnvelope } from './service-harness.ts';
 export { publishEvents } from './publish-event.ts';
-export { featureImportCycle, featureImports, findImportCycle } from './feature-dependencies.ts';
+export { featureImportCycle, featureImports, findImportCycle, moduleImportCycle } from './feature-dependencies.ts';
