@@ -121,7 +121,7 @@ export class PgFeatureFlagStore {
       const updated = await this.#em.fork().transactional(async (em) => {
         const flag = await em.findOneOrFail(FeatureFlag, { id: options.target.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         const [before] = await detailsOf(em, [flag]);
-        const snapshot: DetailedFlag = { ...before!, flag: { ...flag } };
+        const snapshot = copyOf(before!);
         em.assign(flag, { ...options.fields, updatedAt: new Date() });
         await em.flush();
         await saveStrategies(em, flag.id, options.strategies);
@@ -145,6 +145,22 @@ export class PgFeatureFlagStore {
     });
     this.#changes.changed(target.projectId);
   }
+}
+
+/**
+ * The flag as it is now, in copies: reading it again in the same unit of work refreshes the
+ * managed entities in place, which would leave no difference between before and after.
+ */
+function copyOf(detail: DetailedFlag): DetailedFlag {
+  return {
+    flag: { ...detail.flag },
+    strategies: detail.strategies.map(({ strategy, scopes, userList }) => ({
+      strategy: { ...strategy, parameters: { ...strategy.parameters } },
+      scopes: scopes.map((scope) => ({ ...scope })),
+      userList: userList && { ...userList },
+    })),
+    legacyScopes: detail.legacyScopes.map((scope) => ({ ...scope })),
+  };
 }
 
 /** Makes the strategies of flag `flagId` exactly `desired`: unnamed ones go, named ones change, new ones come. */
