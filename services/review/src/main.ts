@@ -10,13 +10,19 @@ import { createSmartHttpFeature } from './features/smart-http/smart-http-feature
 import { createBranchesFeature } from './features/branches/branches-feature.ts';
 import { createCommitsFeature } from './features/commits/commits-feature.ts';
 import { createProtectedBranchesFeature, protectedBranchesEntities } from './features/protected-branches/protected-branches-feature.ts';
-import { createMergeRequestsFeature, mergeRequestsEntities } from './features/merge-requests/merge-requests-feature.ts';
+import {
+  createMergeRequestsCore,
+  createMergeRequestsFeature,
+  mergeRequestsEntities,
+} from './features/merge-requests/merge-requests-feature.ts';
 import { GrpcUserDirectory, type UserDirectory } from './features/core/user-directory.ts';
 import { createTimeTrackingFeature } from './features/time-tracking/time-tracking-feature.ts';
-import { approvalsEntities, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
+import { approvalsEntities, createApprovals, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
 import { createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
-import { createSubscriptionsFeature, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
+import { createSubscriptionsFeature, subscribedFacts, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
+import { SubscriptionsService } from './features/subscriptions/subscriptions-service.ts';
+import { PgSubscriptionStore } from './features/subscriptions/subscriptions-store.ts';
 import { createStorageMovesFeature, storageMovesEntities } from './features/storage-moves/storage-moves-feature.ts';
 import { awardEmojiEntities, createAwardEmojiFeature } from './features/award-emoji/award-emoji-feature.ts';
 import { createTodosFeature, todosEntities } from './features/todos/todos-feature.ts';
@@ -89,8 +95,16 @@ export function reviewService(
       const { labels } = labelsFeature;
       const { milestones } = milestonesFeature;
       const deployments = new PgMergeRequestDeploymentStore(em);
+      // Merge requests as other features read them first; their operations once approvals, issues and the views' facts exist.
+      const core = createMergeRequestsCore({ em, repositories, logger });
+      const { mergeRequests } = core;
+      const approvals = createApprovals({ em, directory, repositories, mergeRequests, protectedBranches });
+      const issuesFeature = createIssuesFeature({ em, access, labels, milestones, users, mergeRequests, repositories, settings });
+      const notesFeature = createNotesFeature({ em, access, mergeRequests, users });
+      const awardEmojiFeature = createAwardEmojiFeature({ em, access, mergeRequests, users });
+      const subscriptions = new SubscriptionsService({ store: new PgSubscriptionStore(em) });
       const mergeRequestsFeature = createMergeRequestsFeature({
-        em,
+        core,
         logger,
         access,
         repositories,
@@ -99,9 +113,12 @@ export function reviewService(
         labels,
         milestones,
         deployments,
+        approvals,
+        facts: [notesFeature.facts, awardEmojiFeature.facts, subscribedFacts(subscriptions)],
+        reactions: awardEmojiFeature.reactions,
+        afterMerge: [issuesFeature.closeMergedIssues],
       });
-      const { mergeRequests } = mergeRequestsFeature;
-      const issuesFeature = createIssuesFeature({ em, access, labels, milestones, users, mergeRequests, repositories, settings });
+      const { routeDeps } = mergeRequestsFeature;
       return [
         repositoriesFeature,
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
@@ -114,9 +131,18 @@ export function reviewService(
         labelsFeature,
         milestonesFeature,
         issuesFeature,
-        createApprovalsFeature({ em, directory, access, repositories, mergeRequests, protectedBranches, users }),
-        createNotesFeature({ em, access, mergeRequests, users }),
-        createSubscriptionsFeature({ em, access, repositories, mergeRequests, users, deployments, labels, milestones }),
+        createApprovalsFeature({
+          approvals,
+          directory,
+          access,
+          repositories,
+          mergeRequests,
+          updates: mergeRequestsFeature.updates,
+          protectedBranches,
+          users,
+        }),
+        notesFeature,
+        createSubscriptionsFeature({ ...routeDeps, subscriptions }),
         createStorageMovesFeature({
           em,
           logger,
@@ -128,8 +154,8 @@ export function reviewService(
           settings,
         }),
         applicationSettingsFeature(settings),
-        createAwardEmojiFeature({ em, access, mergeRequests, users }),
-        createTodosFeature({ em, access, mergeRequests, users, issues: issuesFeature.issues }),
+        awardEmojiFeature,
+        createTodosFeature({ em, access, mergeRequests, facts: routeDeps.facts, users, issues: issuesFeature.issues }),
         identityAccessFeature(access),
         {
           stop: () => {

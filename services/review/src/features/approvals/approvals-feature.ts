@@ -6,6 +6,7 @@ import type { RepositoriesService } from '../repositories/repositories-service.t
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
+import type { UpdateMergeRequestService } from '../merge-requests/update-merge-request-service.ts';
 import { approvalsEntities } from './approval.entity.ts';
 import { PgApprovalStore } from './approvals-store.ts';
 import { ApprovalsService } from './approvals-service.ts';
@@ -17,30 +18,37 @@ export { approvalsEntities };
 
 /**
  * Approval settings and rules of projects and merge requests, approvals, and code owner rules:
- * merging waits for the approvals a merge request needs, and a push to its source resets them
- * when the project says so.
+ * built before merge requests' operations, which wait for the approvals a merge request needs and
+ * tell it of new diff versions.
  */
-export function createApprovalsFeature(deps: {
+export function createApprovals(deps: {
   em: EntityManager;
   directory: ApproverDirectory;
-  access: IdentityAccess;
   repositories: RepositoriesService;
   mergeRequests: MergeRequestsService;
   protectedBranches: ProtectedBranchesService;
-  users: UserDirectory;
-}): Feature {
-  const { directory } = deps;
-  const approvals = new ApprovalsService({
+}): ApprovalsService {
+  return new ApprovalsService({
     store: new PgApprovalStore(deps.em),
-    directory,
+    directory: deps.directory,
     protectedBranches: deps.protectedBranches,
     mergeRequests: deps.mergeRequests,
     repositories: deps.repositories,
   });
-  deps.mergeRequests.onNewVersion((version) => approvals.onNewVersion(version));
+}
+
+/** The approval routes; a push to a merge request's target re-reads its code owner rules. */
+export function createApprovalsFeature(deps: {
+  approvals: ApprovalsService;
+  directory: ApproverDirectory;
+  access: IdentityAccess;
+  repositories: RepositoriesService;
+  mergeRequests: MergeRequestsService;
+  updates: UpdateMergeRequestService;
+  protectedBranches: ProtectedBranchesService;
+  users: UserDirectory;
+}): Feature {
+  const { approvals } = deps;
   deps.repositories.onRefsChanged(({ projectId, changes }) => approvals.onRefsChanged(projectId, changes));
-  deps.mergeRequests.requireApprovals((mergeRequest) => approvals.isApproved(mergeRequest));
-  deps.mergeRequests.overrideApproversWhen((projectId) => approvals.mayOverrideApprovers(projectId));
-  const routeDeps = { ...deps, approvals };
-  return { routes: [createRouter(approvalsRoutes, routeDeps), createRouter(mergeRequestApprovalsRoutes, routeDeps)] };
+  return { routes: [createRouter(approvalsRoutes, deps), createRouter(mergeRequestApprovalsRoutes, deps)] };
 }

@@ -10,7 +10,9 @@ import { DEVELOPER } from '../repositories/repository-access.ts';
 import { protectionsOf, type BranchProtection } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { MergeRequest, MergeRequestDiff } from '../merge-requests/merge-request.entity.ts';
-import { MergeRequestRefusal, type MergeRequestsService, type VersionCause } from '../merge-requests/merge-requests-service.ts';
+import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
+import { MergeRequestRefusal } from '../merge-requests/merge-request-state.ts';
+import type { VersionCause } from '../merge-requests/merge-request-versions.ts';
 import type { ApprovalRule, ApprovalSettings, MergeRequestApprovalSettings } from './approval.entity.ts';
 import {
   approvalsLeft,

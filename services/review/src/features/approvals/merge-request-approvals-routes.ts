@@ -78,7 +78,7 @@ export const mergeRequestApprovalsRoutes = [
       await deps.approvals.requireOverridable(project.id);
       // The merge request's own deprecated `approvals_before_merge`, as updating it with that parameter sets.
       const repository = await deps.repositories.ensure(project.id);
-      const updated = await deps.mergeRequests.update({ project, repository }, caller, input.merge_request_iid, {
+      const updated = await deps.updates.update({ project, repository }, caller, input.merge_request_iid, {
         approvalsBeforeMerge: input.approvals_required,
       });
       return approvalsView(deps, caller, project, updated);

@@ -5,6 +5,7 @@ import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
+import type { MergeListener } from '../merge-requests/merge-service.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
@@ -19,6 +20,8 @@ export const issuesEntities = [Issue];
 
 export interface IssuesFeature extends Feature {
   issues: IssuesService;
+  /** Closes the issues a merged merge request names, as the merging user. */
+  closeMergedIssues: MergeListener;
 }
 
 /**
@@ -37,7 +40,7 @@ export function createIssuesFeature(deps: {
 }): IssuesFeature {
   const store = new PgIssueStore(deps.em);
   const issues = new IssuesService({ store, labels: deps.labels, milestones: deps.milestones });
-  deps.mergeRequests.onMerged(async ({ mergeRequest, scope, caller }) => {
+  const closeMergedIssues: MergeListener = async ({ mergeRequest, scope, caller }) => {
     const iids = await closingIssueIids({
       mergeRequest,
       project: scope.project,
@@ -45,10 +48,10 @@ export function createIssuesFeature(deps: {
       mergeRequests: deps.mergeRequests,
     });
     await issues.closeAll(scope.project.id, caller, iids);
-  });
+  };
   const checkCreationRate = issueCreationLimit({
     settings: deps.settings,
     createdSince: (authorId, since) => issues.countCreatedSince(authorId, since),
   });
-  return { issues, routes: [createRouter(issuesRoutes, { ...deps, issues, checkCreationRate })] };
+  return { issues, closeMergedIssues, routes: [createRouter(issuesRoutes, { ...deps, issues, checkCreationRate })] };
 }

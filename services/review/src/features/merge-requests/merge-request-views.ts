@@ -5,7 +5,7 @@ import { embeddedMilestoneView, milestoneView } from '../milestones/milestone-vi
 import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
 import { humanDuration, taskCompletionStatus } from '../core/merge-request-text.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
-import type { MergeRequestFacts } from './merge-requests-service.ts';
+import type { MergeRequestFacts } from './merge-request-facts.ts';
 import type { UserSummary } from '../core/user-directory.ts';
 
 /** The project a merge request belongs to, as its views name it. */

@@ -3,30 +3,66 @@ import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
-import { forkEventHandlers } from './fork-events.ts';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
-import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
-import { PgMergeRequestStore } from './merge-requests-store.ts';
-import { MergeRequestsService } from './merge-requests-service.ts';
-import { mergeRequestsRoutes, type DeployedMergeRequestIds } from './merge-requests-routes.ts';
-import { mergeRequestsGrpc } from './merge-requests-grpc.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
+import { CreateMergeRequestService, type ApproversOverridable } from './create-merge-request-service.ts';
+import { forkEventHandlers } from './fork-events.ts';
+import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
+import { mergeRequestEditsRoutes } from './merge-request-edits-routes.ts';
+import { factsFrom, type FactsSource, type ReactionLookup } from './merge-request-facts.ts';
+import type { DeployedMergeRequestIds, MergeRequestsRouteDeps } from './merge-request-route-support.ts';
+import { MergeRequestVersions, type VersionListener } from './merge-request-versions.ts';
+import { Mergeability } from './mergeability.ts';
+import { mergeRequestsGrpc } from './merge-requests-grpc.ts';
+import { mergeRequestsRoutes } from './merge-requests-routes.ts';
+import { MergeRequestsService } from './merge-requests-service.ts';
+import { PgMergeRequestStore, type MergeRequestStore } from './merge-requests-store.ts';
+import { mergeRoutes } from './merge-routes.ts';
+import { MergeService, type ApprovalCheck, type MergeListener } from './merge-service.ts';
+import { RebaseService } from './rebase-service.ts';
+import { RefreshService } from './refresh-service.ts';
+import { UpdateMergeRequestService } from './update-merge-request-service.ts';
 
 export const mergeRequestsEntities = [MergeRequest, MergeRequestDiff];
 
-export interface MergeRequestsFeature extends Feature {
+/** Merge requests as other features read them, built before those features; the operations come with the feature. */
+export interface MergeRequestsCore {
+  store: MergeRequestStore;
+  mergeability: Mergeability;
   mergeRequests: MergeRequestsService;
 }
 
+export function createMergeRequestsCore(deps: { em: EntityManager; repositories: RepositoriesService; logger: Logger }): MergeRequestsCore {
+  const store = new PgMergeRequestStore(deps.em);
+  const mergeability = new Mergeability({ store, repositories: deps.repositories, logger: deps.logger });
+  return { store, mergeability, mergeRequests: new MergeRequestsService({ store, mergeability }) };
+}
+
+/** What approvals decide about merge requests: whether one may merge, whether it may set its own approvals, what a new diff version does to it. */
+export interface MergeRequestApprovals {
+  isApproved: ApprovalCheck;
+  mayOverrideApprovers: ApproversOverridable;
+  onNewVersion: VersionListener;
+}
+
+export interface MergeRequestsFeature extends Feature {
+  /** Updates merge requests (approvals set `approvals_before_merge` through it). */
+  updates: UpdateMergeRequestService;
+  /** What features that show merge requests (subscriptions, to-dos) read them with. */
+  routeDeps: MergeRequestsRouteDeps;
+}
+
 /**
- * Merge requests over HTTP and gRPC: they follow pushes to their branches (a fork's too), their lists
- * find those deployments shipped, and those from a fork close once it leaves its network.
+ * Merge requests over HTTP and gRPC, one service per operation (create, update with close and
+ * reopen, merge, rebase, refresh on push): they follow pushes to their branches (a fork's too),
+ * wait for approvals to merge, their lists find those deployments shipped, and those from a fork
+ * close once it leaves its network.
  */
 export function createMergeRequestsFeature(deps: {
-  em: EntityManager;
+  core: MergeRequestsCore;
   logger: Logger;
   access: IdentityAccess;
   repositories: RepositoriesService;
@@ -35,24 +71,55 @@ export function createMergeRequestsFeature(deps: {
   labels: LabelsService;
   milestones: MilestonesService;
   deployments: DeployedMergeRequestIds;
+  approvals: MergeRequestApprovals;
+  /** Each feature's part of what merge request views show (notes counted, reactions, subscriptions). */
+  facts: FactsSource[];
+  reactions: ReactionLookup;
+  /** Told of every merge once it was recorded (issues close those it names). */
+  afterMerge: MergeListener[];
 }): MergeRequestsFeature {
-  const { repositories, logger } = deps;
-  const mergeRequests = new MergeRequestsService({
-    store: new PgMergeRequestStore(deps.em),
+  const { repositories, logger, approvals, protectedBranches } = deps;
+  const { store, mergeability, mergeRequests } = deps.core;
+  const versions = new MergeRequestVersions({ store, listeners: [(version) => approvals.onNewVersion(version)] });
+  const approversOverridable: ApproversOverridable = (projectId) => approvals.mayOverrideApprovers(projectId);
+  const refresh = new RefreshService({ store, repositories, versions, mergeability });
+  repositories.onRefsChanged(({ projectId, changes }) => refresh.onRefsChanged(projectId, changes));
+  const { labels, milestones } = deps;
+  const routeDeps: MergeRequestsRouteDeps = {
+    access: deps.access,
     repositories,
-    protectedBranches: deps.protectedBranches,
+    mergeRequests,
+    mergeability,
+    users: deps.users,
+    deployments: deps.deployments,
+    labels,
+    milestones,
+    facts: factsFrom([
+      async (items) => new Map([...(await milestones.carriedBy(items))].map(([id, milestone]) => [id, { milestone }])),
+      ...deps.facts,
+    ]),
+    reactions: deps.reactions,
+    isApproved: (mergeRequest) => approvals.isApproved(mergeRequest),
+  };
+  const updates = new UpdateMergeRequestService({ store, repositories, versions, mergeability, approversOverridable });
+  const creation = new CreateMergeRequestService({ store, versions, mergeability, approversOverridable });
+  const merges = new MergeService({
+    store,
+    repositories,
+    protectedBranches,
+    isApproved: routeDeps.isApproved,
+    afterMerge: deps.afterMerge,
     logger,
   });
-  repositories.onRefsChanged(({ projectId, changes }) => mergeRequests.onRefsChanged(projectId, changes));
-  const { labels, milestones } = deps;
-  mergeRequests.addFactsSource(
-    async (items) => new Map([...(await milestones.carriedBy(items))].map(([id, milestone]) => [id, { milestone }])),
-  );
-  const { deployments } = deps;
-  const routeDeps = { access: deps.access, repositories, mergeRequests, users: deps.users, deployments, labels, milestones };
+  const rebases = new RebaseService({ store, repositories, protectedBranches, logger });
   return {
-    mergeRequests,
-    routes: [createRouter(mergeRequestsRoutes, routeDeps)],
+    updates,
+    routeDeps,
+    routes: [
+      createRouter(mergeRequestsRoutes, routeDeps),
+      createRouter(mergeRequestEditsRoutes, { ...routeDeps, creation, updates }),
+      createRouter(mergeRoutes, { ...routeDeps, merges, rebases }),
+    ],
     rpcs: [mergeRequestsGrpc({ deps: routeDeps, logger })],
     consumes: forkEventHandlers(mergeRequests),
   };

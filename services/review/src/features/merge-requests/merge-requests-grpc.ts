@@ -7,7 +7,8 @@ import type { Logger } from '@platform/logger';
 import { ReviewServiceService, type ListDeployedMergeRequestsResponse, type ReviewServiceServer } from '@platform/proto/review/v1';
 import { mayReadCode } from '../repositories/repository-access.ts';
 import { mergeRequestsDeployedBetween } from './deployed-merge-requests.ts';
-import { filterOf, listPage, listShape, type MergeRequestsRouteDeps } from './merge-requests-routes.ts';
+import { filterOf, listPage, listShape } from './merge-request-finder.ts';
+import type { MergeRequestsRouteDeps } from './merge-request-route-support.ts';
 
 const listParameters = z.object(listShape);
 

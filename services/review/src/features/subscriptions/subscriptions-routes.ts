@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { params, reply, routesOf } from '@platform/http';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
-import { detail, type MergeRequestsRouteDeps } from '../merge-requests/merge-requests-routes.ts';
+import { detail, type MergeRequestsRouteDeps } from '../merge-requests/merge-request-route-support.ts';
 import type { SubscriptionsService } from './subscriptions-service.ts';
 
 export interface SubscriptionsRouteDeps extends MergeRequestsRouteDeps {

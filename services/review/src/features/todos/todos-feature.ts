@@ -4,6 +4,7 @@ import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
 import type { IssuesService } from '../issues/issues-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
+import type { FactsOf } from '../merge-requests/merge-request-facts.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
 import { todosEntities } from './todo.entity.ts';
 import { PgTodoStore } from './todos-store.ts';
@@ -18,6 +19,7 @@ export function createTodosFeature(deps: {
   em: EntityManager;
   access: IdentityAccess;
   mergeRequests: MergeRequestsService;
+  facts: FactsOf;
   users: UserDirectory;
   issues: IssuesService;
 }): Feature {

@@ -8,6 +8,7 @@ import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
 import { mergeRequestView, userIdsOf, type ViewedProject } from '../merge-requests/merge-request-views.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
+import type { FactsOf } from '../merge-requests/merge-request-facts.ts';
 import type { ProjectNames, UserDirectory } from '../core/user-directory.ts';
 import { TODO_ACTIONS, type Todo } from './todo.entity.ts';
 import type { TodosService } from './todos-service.ts';
@@ -15,6 +16,8 @@ import type { TodosService } from './todos-service.ts';
 export interface TodosRouteDeps {
   access: IdentityAccess;
   mergeRequests: MergeRequestsService;
+  /** What merge request views show besides the merge request. */
+  facts: FactsOf;
   todos: TodosService;
   users: UserDirectory;
 }
@@ -45,7 +48,7 @@ async function todoViews(deps: TodosRouteDeps, caller: AuthenticatedCaller, todo
   const byId = new Map(items.map((mergeRequest) => [mergeRequest.id, mergeRequest]));
   const [users, facts] = await Promise.all([
     deps.users.users([...userIdsOf(items), ...todos.map((todo) => todo.authorId)], caller),
-    deps.mergeRequests.facts(items, caller.userId),
+    deps.facts(items, caller.userId),
   ]);
   const projects = new Map<number, { viewed: ViewedProject; names: ProjectNames } | null>();
   const projectOf = async (projectId: number) => {

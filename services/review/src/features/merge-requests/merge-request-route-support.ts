@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import type { Caller } from '@platform/auth';
+import { ForbiddenError } from '@platform/errors';
+import { HttpStatusError, pageParams, params, type PageQuery } from '@platform/http';
+import type { IdentityAccess } from '@platform/identity-client';
+import type { LabelsService } from '../labels/labels-service.ts';
+import type { MilestonesService } from '../milestones/milestones-service.ts';
+import type { RepositoriesService } from '../repositories/repositories-service.ts';
+import { mayReadCode } from '../repositories/repository-access.ts';
+import type { UserDirectory } from '../core/user-directory.ts';
+import type { MergeRequest } from './merge-request.entity.ts';
+import type { FactsOf, ReactionLookup } from './merge-request-facts.ts';
+import type { MergeRequestScope } from './merge-request-refs.ts';
+import { MergeRequestRefusal } from './merge-request-state.ts';
+import { mergeRequestDetailView, userIdsOf } from './merge-request-views.ts';
+import type { Mergeability } from './mergeability.ts';
+import type { MergeRequestsService } from './merge-requests-service.ts';
+import type { ApprovalCheck } from './merge-service.ts';
+
+/** The merge requests deployments shipped: the lists' `environment`, `deployed_after` and `deployed_before`. */
+export interface DeployedMergeRequestIds {
+  mergeRequestIds(filter: {
+    environment?: string | undefined;
+    deployedAfter?: Date | undefined;
+    deployedBefore?: Date | undefined;
+  }): Promise<number[]>;
+}
+
+/** What reading merge requests over HTTP and gRPC needs: their lists, single views and diffs. */
+export interface MergeRequestsRouteDeps {
+  access: IdentityAccess;
+  repositories: RepositoriesService;
+  mergeRequests: MergeRequestsService;
+  mergeability: Mergeability;
+  users: UserDirectory;
+  deployments: DeployedMergeRequestIds;
+  labels: LabelsService;
+  milestones: MilestonesService;
+  /** What other features keep about merge requests that their views show. */
+  facts: FactsOf;
+  /** Where the `my_reaction_emoji` filter finds reactions. */
+  reactions: ReactionLookup;
+  /** Whether a merge request has the approvals it needs (its views' `approved`). */
+  isApproved: ApprovalCheck;
+}
+
+/** GitLab's own statuses and bodies for refusals the domain names (405, 406, 409, 422). */
+export async function answered<Result>(work: Promise<Result>): Promise<Result> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof MergeRequestRefusal) throw new HttpStatusError(error.status, error.message, error.body);
+    throw error;
+  }
+}
+
+/**
+ * The project behind `:id` and its repository, when the caller may read merge requests there
+ * (and do more, with `minimumLevel`): 404 when the project is invisible, 403 with too little access.
+ */
+export async function scopeOf(
+  deps: MergeRequestsRouteDeps,
+  caller: Caller,
+  idOrPath: string | number,
+  minimumLevel = 0,
+): Promise<MergeRequestScope> {
+  const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
+  if (!mayReadCode(project)) throw new ForbiddenError();
+  if (!project.isAdmin && project.accessLevel < minimumLevel) throw new ForbiddenError();
+  return { project, repository: await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
+}
+
+/** The commits and file diffs of a merge request's newest diff version (none before its first). */
+export async function latestContents(deps: MergeRequestsRouteDeps, scope: MergeRequestScope, mergeRequest: MergeRequest) {
+  const latest = await deps.mergeRequests.latestVersion(mergeRequest);
+  return latest ? deps.mergeRequests.versionContents(scope.repository, latest) : { commits: [], diffs: [] };
+}
+
+/** The page the request asks for of a list computed whole (from git), with its total. */
+export function pageOfList<Item, View>(input: PageQuery, items: Item[], view: (item: Item) => View) {
+  const window = pageParams(input);
+  return { window, items: items.slice(window.offset, window.offset + window.perPage).map(view), total: items.length };
+}
+
+export const iidParam = () => params.integer().pipe(z.number().int().positive());
+
+export const perMergeRequest = { id: params.idOrPath(), merge_request_iid: iidParam() };
+
+/** One merge request as its single views show it (`merge_request.json`), for the caller. */
+export async function detail(
+  deps: MergeRequestsRouteDeps,
+  caller: Caller,
+  scope: MergeRequestScope,
+  mergeRequest: MergeRequest,
+  options: { divergedCommitsCount?: boolean; fromOwnProject?: boolean } = {},
+) {
+  const [users, latest, approved, facts] = await Promise.all([
+    deps.users.users(userIdsOf([mergeRequest]), caller),
+    deps.mergeRequests.latestVersion(mergeRequest),
+    deps.isApproved(mergeRequest),
+    deps.facts([mergeRequest], caller.kind === 'user' ? caller.userId : null),
+  ]);
+  const divergedCommitsCount = options.divergedCommitsCount
+    ? await deps.mergeability.divergedCommitsCount(scope.repository, mergeRequest)
+    : undefined;
+  return mergeRequestDetailView(mergeRequest, {
+    project: scope.project,
+    users,
+    fromOwnProject: options.fromOwnProject ?? true,
+    latest,
+    facts,
+    divergedCommitsCount,
+    approved,
+  });
+}

@@ -1,0 +1,110 @@
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import { InputError, NotFoundError } from '@platform/errors';
+import { reviewEvents } from '@platform/review-client';
+import { isDraftTitle } from '../core/merge-request-text.ts';
+import type { MergeRequest } from './merge-request.entity.ts';
+import { branchHead, isFromFork, sourceHead, type MergeRequestScope, type RepositoryFinder } from './merge-request-refs.ts';
+import { close, MergeRequestRefusal, mergeRequestEventData, reopen } from './merge-request-state.ts';
+import type { MergeRequestVersions } from './merge-request-versions.ts';
+import type { Mergeability } from './mergeability.ts';
+import type { MergeRequestStore } from './merge-requests-store.ts';
+import type { ApproversOverridable } from './create-merge-request-service.ts';
+
+export interface MergeRequestChanges {
+  title?: string | undefined;
+  description?: string | undefined;
+  targetBranch?: string | undefined;
+  stateEvent?: 'close' | 'reopen' | undefined;
+  assigneeIds?: number[] | undefined;
+  reviewerIds?: number[] | undefined;
+  labels?: string[] | undefined;
+  addLabels?: string[] | undefined;
+  removeLabels?: string[] | undefined;
+  /** A milestone of the project, already checked; null removes it. */
+  milestoneId?: number | null | undefined;
+  removeSourceBranch?: boolean | undefined;
+  squash?: boolean | undefined;
+  discussionLocked?: boolean | undefined;
+  allowCollaboration?: boolean | undefined;
+  approvalsBeforeMerge?: number | undefined;
+}
+
+/**
+ * Changes merge requests (GitLab's `MergeRequests::UpdateService`), closing and reopening them by
+ * `state_event` as its close and reopen services do: a new target is a new diff version.
+ */
+export class UpdateMergeRequestService {
+  readonly #store: MergeRequestStore;
+  readonly #repositories: RepositoryFinder;
+  readonly #versions: MergeRequestVersions;
+  readonly #mergeability: Mergeability;
+  readonly #approversOverridable: ApproversOverridable;
+
+  constructor(options: {
+    store: MergeRequestStore;
+    repositories: RepositoryFinder;
+    versions: MergeRequestVersions;
+    mergeability: Mergeability;
+    approversOverridable: ApproversOverridable;
+  }) {
+    this.#store = options.store;
+    this.#repositories = options.repositories;
+    this.#versions = options.versions;
+    this.#mergeability = options.mergeability;
+    this.#approversOverridable = options.approversOverridable;
+  }
+
+  async update(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number, changes: MergeRequestChanges): Promise<MergeRequest> {
+    const mergeRequest = await this.#store.find(scope.project.id, iid);
+    if (!mergeRequest) throw new NotFoundError('Merge Request');
+    const events = [];
+    let newTargetHead: string | null = null;
+    if (changes.targetBranch !== undefined && changes.targetBranch !== mergeRequest.targetBranch) {
+      if (!isFromFork(mergeRequest) && changes.targetBranch === mergeRequest.sourceBranch) {
+        throw new MergeRequestRefusal(422, { message: ["You can't use same project/branch for source and target"] });
+      }
+      newTargetHead = await branchHead(scope.repository, changes.targetBranch);
+      if (!newTargetHead) throw new InputError(`Invalid target branch: ${changes.targetBranch}`);
+      mergeRequest.targetBranch = changes.targetBranch;
+      mergeRequest.mergeStatus = 'unchecked';
+    }
+    if (changes.title !== undefined) {
+      mergeRequest.title = changes.title;
+      mergeRequest.draft = isDraftTitle(changes.title);
+    }
+    if (changes.description !== undefined) mergeRequest.description = changes.description;
+    if (changes.assigneeIds !== undefined) mergeRequest.assigneeIds = [...new Set(changes.assigneeIds)];
+    if (changes.reviewerIds !== undefined) mergeRequest.reviewerIds = [...new Set(changes.reviewerIds)];
+    if (changes.labels !== undefined) mergeRequest.labels = [...new Set(changes.labels)];
+    if (changes.addLabels) mergeRequest.labels = [...new Set([...mergeRequest.labels, ...changes.addLabels])];
+    if (changes.removeLabels) mergeRequest.labels = mergeRequest.labels.filter((label) => !changes.removeLabels?.includes(label));
+    if (changes.milestoneId !== undefined) mergeRequest.milestoneId = changes.milestoneId;
+    if (changes.removeSourceBranch !== undefined) mergeRequest.forceRemoveSourceBranch = changes.removeSourceBranch;
+    if (changes.squash !== undefined) mergeRequest.squash = changes.squash;
+    if (changes.discussionLocked !== undefined) mergeRequest.discussionLocked = changes.discussionLocked;
+    if (changes.allowCollaboration !== undefined && isFromFork(mergeRequest)) mergeRequest.allowCollaboration = changes.allowCollaboration;
+    if (changes.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(mergeRequest.projectId)))
+      mergeRequest.approvalsBeforeMerge = changes.approvalsBeforeMerge;
+    const now = new Date();
+    if (changes.stateEvent === 'close' && close(mergeRequest, { closedById: caller.userId, at: now })) {
+      events.push(reviewEvents.mergeRequestClosed.event(mergeRequestEventData(mergeRequest)));
+    } else if (changes.stateEvent === 'reopen' && reopen(mergeRequest, { at: now })) {
+      events.push(reviewEvents.mergeRequestReopened.event(mergeRequestEventData(mergeRequest)));
+    }
+    mergeRequest.updatedAt = now;
+    events.push(reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(mergeRequest)));
+    await this.#store.save({ mergeRequest, events, actor: actorOf(caller) });
+    // Another target is another diff, as GitLab reloads it: a new version against the new target.
+    if (newTargetHead && mergeRequest.headSha) {
+      const head = (await sourceHead({ repositories: this.#repositories, target: scope.repository, mergeRequest })) ?? mergeRequest.headSha;
+      await this.#versions.record({
+        repository: scope.repository,
+        mergeRequest,
+        heads: { sourceHead: head, targetHead: newTargetHead },
+        cause: 'retargeted',
+      });
+    }
+    await this.#mergeability.checkIfUnchecked(scope.repository, mergeRequest);
+    return mergeRequest;
+  }
+}
