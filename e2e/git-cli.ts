@@ -37,6 +37,19 @@ export function runGitCli(args: string[], options: { cwd: string; home: string }
   });
 }
 
+/** Git run in a directory (a test's work directory unless `cwd` says otherwise). */
+export type Git = (args: string[], cwd?: string) => Promise<GitResult>;
+
+/**
+ * The git CLI with `home` as its HOME, run in `home` unless a call names another directory. First
+ * runs `git --version`: a missing git fails the test, naming how to install it, rather than skipping it.
+ */
+export async function gitCli(home: string): Promise<Git> {
+  const git: Git = (args, cwd = home) => runGitCli(args, { cwd, home });
+  await git(['--version']);
+  return git;
+}
+
 /** The clone URL of a project, with a personal access token as HTTP Basic password (anonymous without one). */
 export function gitRemote(platformUrl: string, token: string | undefined, projectPath: string): string {
   const url = new URL(`${platformUrl}/${projectPath}.git`);

@@ -3,6 +3,9 @@
  * test run's PostgreSQL and Kafka, with its own databases and consumer groups.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Test as SuperTestRequest } from 'supertest';
 import { startPlatform, type RestartPolicy, type RunningPlatform } from '@platform/devstack';
 import { dropDatabases, TEST_INTERNAL_SECRET, testEnvironment } from '@platform/testing';
@@ -66,30 +69,81 @@ export async function startTestPlatform(
 export interface E2eUser {
   id: number;
   username: string;
+  email: string;
   token: string;
   /** The user's token as a request header. */
   headers: { 'PRIVATE-TOKEN': string };
 }
 
-/** A user root creates through `gateway`, with a personal access token of `scopes`. */
+type RootGateway = { post(url: string): SuperTestRequest };
+const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
+
+/** A personal access token root issues to `userId`, of `scopes` (`api` unless told). */
+export async function createPersonalAccessToken(gateway: RootGateway, options: { userId: number; scopes?: string[] }): Promise<string> {
+  const token = await gateway
+    .post(`/api/v4/users/${options.userId}/personal_access_tokens`)
+    .set(asRoot)
+    .send({ name: 'all', scopes: options.scopes ?? ['api'] });
+  if (token.status !== 201) throw new Error(`a token for user ${options.userId}: ${token.status} ${JSON.stringify(token.body)}`);
+  return token.body.token as string;
+}
+
+/** Root makes `userId` a member of project `projectId` at `accessLevel`. */
+export async function addProjectMember(
+  gateway: RootGateway,
+  membership: { projectId: number; userId: number; accessLevel: number },
+): Promise<void> {
+  const member = await gateway
+    .post(`/api/v4/projects/${membership.projectId}/members`)
+    .set(asRoot)
+    .send({ user_id: membership.userId, access_level: membership.accessLevel });
+  if (member.status !== 201) throw new Error(`adding user ${membership.userId}: ${member.status} ${JSON.stringify(member.body)}`);
+}
+
+/**
+ * A user root creates through `gateway` (email `<username>@example.com`, display name the username
+ * unless `name` says otherwise), with a personal access token of `scopes`, and a member of the
+ * projects in `memberships`. `skipConfirmation` confirms the email, as GitLab matches committers by
+ * confirmed emails only.
+ */
 export async function createUserWithToken(
-  gateway: { post(url: string): SuperTestRequest },
+  gateway: RootGateway,
   username: string,
-  options: { scopes?: string[]; password?: string } = {},
+  options: {
+    scopes?: string[];
+    password?: string;
+    name?: string;
+    skipConfirmation?: boolean;
+    memberships?: Array<{ projectId: number; accessLevel: number }>;
+  } = {},
 ): Promise<E2eUser> {
-  const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
-  const password = options.password ?? 'a-long-enough-password';
+  const email = `${username}@example.com`;
   const user = await gateway
     .post('/api/v4/users')
     .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password });
+    .send({
+      email,
+      name: options.name ?? username,
+      username,
+      password: options.password ?? 'a-long-enough-password',
+      ...(options.skipConfirmation ? { skip_confirmation: true } : {}),
+    });
   if (user.status !== 201) throw new Error(`creating ${username}: ${user.status} ${JSON.stringify(user.body)}`);
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'all', scopes: options.scopes ?? ['api'] });
-  if (token.status !== 201) throw new Error(`a token for ${username}: ${token.status} ${JSON.stringify(token.body)}`);
-  return { id: user.body.id, username, token: token.body.token, headers: { 'PRIVATE-TOKEN': token.body.token } };
+  const id = user.body.id as number;
+  for (const { projectId, accessLevel } of options.memberships ?? [])
+    await addProjectMember(gateway, { projectId, userId: id, accessLevel });
+  const token = await createPersonalAccessToken(gateway, { userId: id, ...(options.scopes ? { scopes: options.scopes } : {}) });
+  return { id, username, email, token, headers: { 'PRIVATE-TOKEN': token } };
+}
+
+/** A temporary directory of the test file's own (clones, client projects, the clients' HOME); `removeWorkDir` in `afterAll`. */
+export function createWorkDir(label: string): string {
+  return mkdtempSync(path.join(tmpdir(), `e2e-${label}-`));
+}
+
+/** Removes a directory `createWorkDir` made; nothing when `beforeAll` failed before making it. */
+export function removeWorkDir(dir: string | undefined): void {
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
 
 /**
