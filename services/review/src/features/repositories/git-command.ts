@@ -78,7 +78,7 @@ export function streamCommand(
   });
   const output = new PassThrough();
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     if (stderr.length < STDERR_KEPT) stderr += chunk;
   });
   if (options.stdin && child.stdin) {
@@ -89,7 +89,7 @@ export function streamCommand(
     child.stdin.on('error', () => input.destroy());
     output.on('close', () => input.destroy());
   }
-  child.stdout.pipe(output, { end: false });
+  child.stdout?.pipe(output, { end: false });
   child.on('error', (error: NodeJS.ErrnoException) =>
     output.destroy(error.code === 'ENOENT' ? new Error(`${command} is not installed`) : error),
   );

@@ -94,7 +94,16 @@ describe('GitRepository', () => {
     await runGit(['-C', work, 'push', '-q', bare.path, 'main']);
     const diffs = await bare.diff(before, after);
     expect(diffs.map(({ diff: _diff, ...rest }) => rest)).toEqual([
-      { oldPath: 'gone.txt', newPath: 'gone.txt', aMode: '100644', bMode: '0', newFile: false, renamedFile: false, deletedFile: true },
+      {
+        oldPath: 'gone.txt',
+        newPath: 'gone.txt',
+        aMode: '100644',
+        bMode: '0',
+        newFile: false,
+        renamedFile: false,
+        deletedFile: true,
+        tooLarge: false,
+      },
       {
         oldPath: 'new file.txt',
         newPath: 'new file.txt',
@@ -103,10 +112,44 @@ describe('GitRepository', () => {
         newFile: true,
         renamedFile: false,
         deletedFile: false,
+        tooLarge: false,
       },
-      { oldPath: 'a.txt', newPath: 'renamed.txt', aMode: '100644', bMode: '100644', newFile: false, renamedFile: true, deletedFile: false },
+      {
+        oldPath: 'a.txt',
+        newPath: 'renamed.txt',
+        aMode: '100644',
+        bMode: '100644',
+        newFile: false,
+        renamedFile: true,
+        deletedFile: false,
+        tooLarge: false,
+      },
     ]);
     expect(diffs.map((diff) => diff.diff)).toEqual(['@@ -1 +0,0 @@\n-bye\n', '@@ -0,0 +1 @@\n+hello\n', '']);
+  });
+
+  it('bounds a diff: a patch past maxPatchBytes (one long line too) is only tooLarge, files past maxFiles are left out', async () => {
+    const before = (await bare.resolveCommit('main')) ?? '';
+    writeFileSync(path.join(work, 'long-line.txt'), `${'x'.repeat(300_000)}\n`);
+    writeFileSync(path.join(work, 'many-lines.txt'), 'line\n'.repeat(50_000));
+    writeFileSync(path.join(work, 'small.txt'), 'small\n');
+    await runGit(['-C', work, 'add', '.']);
+    await runGit(['-C', work, ...identity, 'commit', '-q', '-m', 'Large files']);
+    await runGit(['-C', work, 'push', '-q', bare.path, 'main']);
+    const after = (await runGit(['-C', work, 'rev-parse', 'HEAD'])).stdout.trim();
+
+    const diffs = await bare.diff(before, after, { maxFiles: 1000, maxPatchBytes: 204_800 });
+    expect(diffs.map((diff) => [diff.newPath, diff.tooLarge, diff.diff])).toEqual([
+      ['long-line.txt', true, ''],
+      ['many-lines.txt', true, ''],
+      ['small.txt', false, '@@ -0,0 +1 @@\n+small\n'],
+    ]);
+    expect((await bare.diff(before, after, { maxFiles: 2, maxPatchBytes: 204_800 })).map((diff) => diff.newPath)).toEqual([
+      'long-line.txt',
+      'many-lines.txt',
+    ]);
+    const commit = await bare.commit(after);
+    expect((await bare.commitDiff(commit)).map((diff) => diff.newPath)).toEqual(['long-line.txt', 'many-lines.txt', 'small.txt']);
   });
 
   it('merges on trial without touching refs, reports conflicts, and writes commits and refs', async () => {

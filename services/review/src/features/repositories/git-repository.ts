@@ -2,9 +2,19 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runGit } from './git-command.ts';
+import type { Readable } from 'node:stream';
+import { runGit, streamCommand, streamGit } from './git-command.ts';
 
 export const ZERO_SHA = '0000000000000000000000000000000000000000';
+/** The tree with nothing in it: what a root commit is compared against. */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** Bounds of a diff: GitLab's `diff_max_files` and `diff_max_patch_bytes` defaults. */
+export interface DiffLimits {
+  maxFiles: number;
+  maxPatchBytes: number;
+}
+export const DEFAULT_DIFF_LIMITS: DiffLimits = { maxFiles: 1000, maxPatchBytes: 204_800 };
 /** Field separator of `git log` formats (for-each-ref spells it `%00`). */
 const FIELD = '%x00';
 
@@ -36,7 +46,44 @@ export interface FileDiff {
   newFile: boolean;
   renamedFile: boolean;
   deletedFile: boolean;
+  /** Set when the file's patch exceeded the bound: `diff` is then empty, as GitLab sends it. */
+  tooLarge: boolean;
   diff: string;
+}
+
+/** An entry of a tree, as GitLab's tree API lists it. */
+export interface TreeEntry {
+  id: string;
+  name: string;
+  type: 'blob' | 'tree' | 'commit';
+  path: string;
+  mode: string;
+}
+
+/** A blob found at a path: its entry and its size in bytes. */
+export interface BlobEntry extends TreeEntry {
+  size: number;
+}
+
+/** Which refs to list, as GitLab's `type` names them. */
+export type RefKind = 'branch' | 'tag';
+
+/** The formats `git archive` writes itself; bzip2 is git's tar piped through `bzip2`. */
+export type ArchiveFormat = 'tar' | 'tar.gz' | 'zip' | 'tar.bz2';
+
+/** What `log` selects, as GitLab's commit list takes it. */
+export interface LogQuery {
+  /** A branch, tag, sha or range; ignored with `all`. */
+  revision?: string;
+  all?: boolean;
+  path?: string;
+  since?: Date;
+  until?: Date;
+  author?: string;
+  firstParent?: boolean;
+  topoOrder?: boolean;
+  skip: number;
+  maxCount: number;
 }
 
 /** A trial merge: the tree it would produce, or the paths that conflict. */
@@ -321,6 +368,16 @@ export class GitRepository {
     return stdout.split('\0').filter((file) => file.length > 0);
   }
 
+  /** Several commits by id, in the order given. */
+  async commitsByIds(ids: string[]): Promise<GitCommit[]> {
+    if (ids.length === 0) return [];
+    const { stdout } = await this.#git(['log', '--no-walk=unsorted', `--format=tformat:${COMMIT_FORMAT}%x1e`, '--end-of-options', ...ids]);
+    return stdout
+      .split('\x1e\n')
+      .filter((record) => record.length > 0)
+      .map(parseCommit);
+  }
+
   /** The commits of `head` that none of `excluded` has, newest first. */
   async log(options: { head: string; excluded: string[] }): Promise<GitCommit[]> {
     const range = [options.head, ...options.excluded.map((sha) => `^${sha}`)];
@@ -331,22 +388,187 @@ export class GitRepository {
       .map(parseCommit);
   }
 
-  /** The files that differ between two commits, renames found, with GitLab's per-file diff text. */
-  async diff(base: string, head: string): Promise<FileDiff[]> {
+  /**
+   * The files that differ between two commits, renames found, with GitLab's per-file diff text,
+   * streamed from git so that a huge change costs no more than its bounds: at most `maxFiles`
+   * files, and a file whose patch exceeds `maxPatchBytes` comes without it (`tooLarge`).
+   */
+  async diff(base: string, head: string, limits: DiffLimits = DEFAULT_DIFF_LIMITS): Promise<FileDiff[]> {
     const unquoted = ['-c', 'core.quotePath=false'];
-    const [{ stdout: raw }, { stdout: patch }] = await Promise.all([
-      this.#git([...unquoted, 'diff', '--raw', '-z', '-M', '--no-abbrev', base, head]),
-      this.#git([...unquoted, 'diff', '-M', '--no-color', '--no-ext-diff', '--full-index', base, head]),
+    const [entries, texts] = await Promise.all([
+      this.#rawDiff([...unquoted, 'diff', '--raw', '-z', '-M', '--no-abbrev', base, head], limits.maxFiles),
+      patchTexts(
+        streamGit(['--git-dir', this.path, ...unquoted, 'diff', '-M', '--no-color', '--no-ext-diff', '--full-index', base, head]),
+        limits,
+      ),
     ]);
-    const texts = splitPatch(patch);
-    return parseRawDiff(raw).map((entry, index) => ({ ...entry, diff: texts[index] ?? '' }));
+    return entries.map((entry, index) => {
+      const text = texts[index];
+      return { ...entry, diff: text?.tooLarge ? '' : (text?.text ?? ''), tooLarge: text?.tooLarge ?? false };
+    });
+  }
+
+  /** The changes of a commit against its first parent (everything, for a root commit). */
+  async commitDiff(commit: GitCommit, limits: DiffLimits = DEFAULT_DIFF_LIMITS): Promise<FileDiff[]> {
+    return this.diff(commit.parentIds[0] ?? EMPTY_TREE, commit.id, limits);
+  }
+
+  async #rawDiff(args: string[], maxFiles: number): Promise<Array<Omit<FileDiff, 'diff' | 'tooLarge'>>> {
+    // Each file is two or three NUL-terminated records; read only as many as the bound needs.
+    const records: string[] = [];
+    for await (const record of nulRecords(streamGit(['--git-dir', this.path, ...args]))) {
+      records.push(record);
+      if (record.startsWith(':') && records.filter((item) => item.startsWith(':')).length > maxFiles) break;
+    }
+    return parseRawDiff(records.join('\0')).slice(0, maxFiles);
+  }
+
+  /** What `filePath` names at `commit` (a tree entry), or null when nothing. */
+  async entryAt(commit: string, filePath: string): Promise<BlobEntry | null> {
+    // ls-tree takes paths literally (no glob), and `--full-tree` names entries from the root.
+    const { stdout, exitCode } = await this.#git(['ls-tree', '-z', '-l', '--full-tree', commit, '--', filePath], [128]);
+    if (exitCode !== 0) return null;
+    const entry = stdout
+      .split('\0')
+      .filter(Boolean)
+      .map((record) => parseTreeRecord(record, ''))
+      .find((candidate) => candidate.path === filePath);
+    return entry ? { ...entry, size: entry.size ?? 0 } : null;
+  }
+
+  /** The blob `sha` names: its full id and size; null for anything else. */
+  async blob(sha: string): Promise<{ id: string; size: number } | null> {
+    const { stdout, exitCode } = await this.#git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${sha}^{blob}`], [1, 128]);
+    if (exitCode !== 0) return null;
+    const id = stdout.trim();
+    const { stdout: size } = await this.#git(['cat-file', '-s', id]);
+    return { id, size: Number(size.trim()) };
+  }
+
+  /** A blob's bytes, streamed. */
+  readBlob(blobId: string): Readable {
+    return streamGit(['--git-dir', this.path, 'cat-file', 'blob', blobId]);
+  }
+
+  /** The newest commit reachable from `commit` that changed `filePath`. */
+  async lastCommitIdFor(commit: string, filePath: string): Promise<string> {
+    const { stdout } = await this.#git(['log', '-1', '--format=%H', commit, '--', `:(literal)${filePath}`]);
+    return stdout.trim();
+  }
+
+  /** The tree at `treePath` of `commit`, or null when that path is no tree. */
+  async treeAt(commit: string, treePath: string): Promise<string | null> {
+    const spec = treePath === '' ? `${commit}^{tree}` : `${commit}:${treePath}`;
+    const { stdout, exitCode } = await this.#git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{tree}`], [1, 128]);
+    return exitCode === 0 ? stdout.trim() : null;
+  }
+
+  /** The entries of a tree, in git's order, streamed; `under` is the tree's path, prefixed to theirs. */
+  async *treeEntries(options: { tree: string; under: string; recursive: boolean }): AsyncGenerator<TreeEntry> {
+    const args = ['--git-dir', this.path, 'ls-tree', '-z', ...(options.recursive ? ['-r', '-t'] : []), options.tree];
+    for await (const record of nulRecords(streamGit(args))) yield parseTreeRecord(record, options.under);
+  }
+
+  /** `git blame --porcelain` of a file at a commit, lines `start` to `end` (1-based) when given. */
+  async blame(options: { commit: string; filePath: string; range?: { start: number; end: number } }): Promise<BlameRange[]> {
+    const range = options.range ? ['-L', `${options.range.start},${options.range.end}`] : [];
+    const { stdout } = await this.#git(['blame', '--porcelain', ...range, options.commit, '--', options.filePath]);
+    return parseBlame(stdout);
+  }
+
+  /** Every branch or tag whose history contains `commit`, by short name. */
+  async refsContaining(commit: string, kinds: RefKind[]): Promise<Array<{ kind: RefKind; name: string }>> {
+    const prefixes = kinds.map((kind) => (kind === 'branch' ? 'refs/heads/' : 'refs/tags/'));
+    const { stdout } = await this.#git(['for-each-ref', '--contains', commit, '--format=%(refname)', ...prefixes]);
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((ref) =>
+        ref.startsWith('refs/heads/') ? { kind: 'branch' as const, name: ref.slice(11) } : { kind: 'tag' as const, name: ref.slice(10) },
+      );
+  }
+
+  /** The best common ancestor of several commits, as `git merge-base` takes them; null when there is none. */
+  async mergeBaseOf(commits: string[]): Promise<string | null> {
+    const { stdout, exitCode } = await this.#git(['merge-base', ...commits], [1]);
+    return exitCode === 0 ? stdout.trim() : null;
+  }
+
+  /**
+   * The commits `log` selects, newest first (GitLab's commit list): the range of `revision` (or of
+   * every ref), filtered by path, dates and author, `skip` then at most `maxCount` of them.
+   */
+  async logCommits(query: LogQuery): Promise<GitCommit[]> {
+    const args = [
+      'log',
+      `--format=tformat:${COMMIT_FORMAT}%x1e`,
+      `--skip=${query.skip}`,
+      `--max-count=${query.maxCount}`,
+      ...(query.since ? [`--since=${query.since.toISOString()}`] : []),
+      ...(query.until ? [`--until=${query.until.toISOString()}`] : []),
+      ...(query.author ? [`--author=${query.author}`] : []),
+      ...(query.firstParent ? ['--first-parent'] : []),
+      ...(query.topoOrder ? ['--topo-order'] : []),
+      ...(query.all ? ['--all'] : ['--end-of-options', query.revision ?? 'HEAD']),
+      '--',
+      ...(query.path ? [`:(literal)${query.path}`] : []),
+    ];
+    const { stdout, exitCode } = await this.#git(args, [128]);
+    if (exitCode !== 0) return [];
+    return stdout
+      .split('\x1e\n')
+      .filter((record) => record.length > 0)
+      .map(parseCommit);
+  }
+
+  /** The trailers of each commit (`Key: value` lines at the end of its message), repeated keys kept in order. */
+  async trailers(commits: string[]): Promise<Map<string, Array<[string, string]>>> {
+    if (commits.length === 0) return new Map();
+    const { stdout } = await this.#git([
+      'show',
+      '--no-patch',
+      '--no-walk=unsorted',
+      `--format=tformat:%H%x00%(trailers:unfold,only,key_value_separator=%x1f,separator=%x00)%x1e`,
+      ...commits,
+    ]);
+    const result = new Map<string, Array<[string, string]>>();
+    for (const record of stdout.split('\x1e\n').filter(Boolean)) {
+      const [id = '', ...pairs] = record.split('\0');
+      result.set(
+        id,
+        pairs.filter(Boolean).map((pair) => {
+          const at = pair.indexOf('\x1f');
+          return [pair.slice(0, at), pair.slice(at + 1)] as [string, string];
+        }),
+      );
+    }
+    return result;
+  }
+
+  /**
+   * `git archive` of `commit` (only `subPath` when given), every entry under `prefix/`, streamed
+   * as it is written; destroying the stream stops git.
+   */
+  archive(options: { commit: string; format: ArchiveFormat; prefix: string; subPath?: string }): Readable {
+    const gitFormat = options.format === 'tar.bz2' ? 'tar' : options.format;
+    const archive = streamGit([
+      '--git-dir',
+      this.path,
+      'archive',
+      `--format=${gitFormat}`,
+      `--prefix=${options.prefix}/`,
+      '--end-of-options',
+      options.commit,
+      ...(options.subPath ? ['--', `:(literal)${options.subPath}`] : []),
+    ]);
+    return options.format === 'tar.bz2' ? streamCommand('bzip2', ['-c'], { stdin: archive }) : archive;
   }
 }
 
 /** `git diff --raw -z` entries: modes, status and paths, in the order the patch lists them. */
-export function parseRawDiff(raw: string): Array<Omit<FileDiff, 'diff'>> {
+export function parseRawDiff(raw: string): Array<Omit<FileDiff, 'diff' | 'tooLarge'>> {
   const tokens = raw.split('\0');
-  const entries: Array<Omit<FileDiff, 'diff'>> = [];
+  const entries: Array<Omit<FileDiff, 'diff' | 'tooLarge'>> = [];
   const mode = (value: string) => (/^0+$/.test(value) ? '0' : value);
   for (let index = 0; index < tokens.length; index += 1) {
     const header = tokens[index] ?? '';
@@ -369,24 +591,117 @@ export function parseRawDiff(raw: string): Array<Omit<FileDiff, 'diff'>> {
   return entries;
 }
 
-/** Each file's part of a patch, from its first hunk on (or git's "Binary files ... differ" line). */
-export function splitPatch(patch: string): string[] {
-  const parts: string[][] = [];
-  for (const line of patch.split('\n')) {
-    if (line.startsWith('diff --git ')) parts.push([]);
-    else parts.at(-1)?.push(line);
+/** NUL-terminated records of a stream (`-z` output), as they arrive. */
+export async function* nulRecords(stream: Readable): AsyncGenerator<string> {
+  let partial = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream as AsyncIterable<string>) {
+    const records = (partial + chunk).split('\0');
+    partial = records.pop() ?? '';
+    yield* records;
   }
-  return parts.map((lines) => {
-    const hunk = lines.findIndex((line) => line.startsWith('@@'));
-    if (hunk < 0)
-      return lines
-        .filter((line) => line.startsWith('Binary files '))
-        .map((line) => `${line}\n`)
-        .join('');
-    const body = lines.slice(hunk);
+  if (partial) yield partial;
+}
+
+/** An `ls-tree` record (`<mode> <type> <id>[ <size>]\t<path>`), its path under `under`. */
+function parseTreeRecord(record: string, under: string): TreeEntry & { size: number | null } {
+  const tab = record.indexOf('\t');
+  const [mode = '', type = '', id = '', size = '-'] = record.slice(0, tab).split(/ +/);
+  const relative = record.slice(tab + 1);
+  return {
+    id,
+    name: relative.slice(relative.lastIndexOf('/') + 1),
+    type: type as TreeEntry['type'],
+    path: under ? `${under}/${relative}` : relative,
+    mode,
+    size: size === '-' ? null : Number(size),
+  };
+}
+
+/** One file's text in a patch: from its first hunk on (or git's "Binary files ... differ" line). */
+export interface PatchText {
+  text: string;
+  tooLarge: boolean;
+}
+
+/**
+ * Each file's part of a streamed patch, from its first hunk on: at most `maxFiles` files (git is
+ * stopped after them), a file past `maxPatchBytes` kept only as `tooLarge`, so that memory stays
+ * bounded whatever the change (a minified megabyte on one line included).
+ */
+export async function patchTexts(patch: Readable, limits: DiffLimits): Promise<PatchText[]> {
+  const files: Array<{ lines: string[]; bytes: number; inHunks: boolean; tooLarge: boolean }> = [];
+  const take = (line: string, overflowed: boolean) => {
+    if (!overflowed && line.startsWith('diff --git ')) {
+      files.push({ lines: [], bytes: 0, inHunks: false, tooLarge: false });
+      return;
+    }
+    const file = files.at(-1);
+    if (!file || file.tooLarge) return;
+    if (!file.inHunks) {
+      if (line.startsWith('@@')) file.inHunks = true;
+      else {
+        if (line.startsWith('Binary files ')) file.lines.push(line);
+        return;
+      }
+    }
+    file.bytes += Buffer.byteLength(line) + 1;
+    if (overflowed || file.bytes > limits.maxPatchBytes) {
+      file.tooLarge = true;
+      file.lines = [];
+    } else file.lines.push(line);
+  };
+  let partial = '';
+  let overflowed = false;
+  patch.setEncoding('utf8');
+  reading: for await (const chunk of patch as AsyncIterable<string>) {
+    let start = 0;
+    for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
+      take(partial + chunk.slice(start, end), overflowed);
+      partial = '';
+      overflowed = false;
+      start = end + 1;
+      // Leaving the loop destroys the stream, which stops git.
+      if (files.length > limits.maxFiles) break reading;
+    }
+    partial += chunk.slice(start);
+    if (partial.length > limits.maxPatchBytes) {
+      // A line longer than any patch may be: only its start is kept, to tell it from a file's header.
+      partial = partial.slice(0, 16);
+      overflowed = true;
+    }
+  }
+  if (partial && files.length <= limits.maxFiles) take(partial, overflowed);
+  return files.slice(0, limits.maxFiles).map((file) => {
+    if (file.tooLarge) return { text: '', tooLarge: true };
+    if (!file.inHunks) return { text: file.lines.map((line) => `${line}\n`).join(''), tooLarge: false };
+    const body = [...file.lines];
     while (body.length > 0 && body.at(-1) === '') body.pop();
-    return `${body.join('\n')}\n`;
+    return { text: `${body.join('\n')}\n`, tooLarge: false };
   });
+}
+
+/** Consecutive lines of a file last changed by one commit, as `git blame` finds them. */
+export interface BlameRange {
+  commitId: string;
+  lines: string[];
+}
+
+/** `git blame --porcelain` output as ranges: each line's commit header, then the line after a tab. */
+export function parseBlame(porcelain: string): BlameRange[] {
+  const ranges: BlameRange[] = [];
+  let commitId = '';
+  for (const line of porcelain.split('\n')) {
+    if (line.startsWith('\t')) {
+      const last = ranges.at(-1);
+      if (last?.commitId === commitId) last.lines.push(line.slice(1));
+      else ranges.push({ commitId, lines: [line.slice(1)] });
+      continue;
+    }
+    const header = /^([0-9a-f]{40,64}) \d+ \d+/.exec(line);
+    if (header) commitId = header[1] ?? '';
+  }
+  return ranges;
 }
 
 /** Whether git accepts `name` as a branch name. */
