@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ProjectAccess } from '@platform/identity-client';
+import { createLogger } from '@platform/logger';
+import { userCaller } from '@platform/testing';
+import { runGit } from '../repositories/git-command.ts';
+import { GitRepository } from '../repositories/git-repository.ts';
+import type { ProjectRepository } from '../repositories/repositories-service.ts';
+import { CreateMergeRequestService } from './create-merge-request-service.ts';
+import { FakeMergeRequestStore } from './fake-merge-requests-store.ts';
+import { MergeRequestVersions } from './merge-request-versions.ts';
+import { Mergeability } from './mergeability.ts';
+import { MergeService, type MergeBranchRules, type MergeRepositories } from './merge-service.ts';
+import { UpdateMergeRequestService } from './update-merge-request-service.ts';
+
+// Real git in a temporary directory, merge requests in a fake store: no PostgreSQL, no Kafka.
+let root: string;
+let work: string;
+let repository: ProjectRepository;
+const identity = ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com'];
+const logger = createLogger({ name: 'merge-service-test', level: 'silent' });
+const author = userCaller(2, 'ada');
+const developer = { ...userCaller(3, 'dev'), name: 'Dev' };
+const project = {
+  id: 10,
+  accessLevel: 30,
+  isAdmin: false,
+  mergeMethod: 'merge',
+  webUrl: 'http://gitlab.example.com/group/project',
+  pathWithNamespace: 'group/project',
+} as ProjectAccess;
+
+async function commitOn(branch: string, file: string, content: string): Promise<string> {
+  await runGit(['-C', work, 'checkout', '-q', '-B', branch, `origin/${branch}`]).catch(() =>
+    runGit(['-C', work, 'checkout', '-q', '-B', branch]),
+  );
+  writeFileSync(path.join(work, file), content);
+  await runGit(['-C', work, 'add', file]);
+  await runGit(['-C', work, ...identity, 'commit', '-q', '-m', `${file} on ${branch}`]);
+  await runGit(['-C', work, 'push', '-q', repository.git.path, `${branch}:refs/heads/${branch}`]);
+  await runGit(['-C', work, 'fetch', '-q', repository.git.path, `+refs/heads/*:refs/remotes/origin/*`]);
+  return (await runGit(['-C', work, 'rev-parse', 'HEAD'])).stdout.trim();
+}
+
+/** Every push a merge makes runs at once: the fake holds no lock and records nothing. */
+const repositories: MergeRepositories = { changeRefs: (_repository, _caller, change) => change(), find: async () => null };
+/** No protected branches: developers merge. */
+const protectedBranches: MergeBranchRules = {
+  list: async () => [],
+  actorOf: async (options) => ({ accessLevel: options.accessLevel, isAdmin: options.isAdmin, userId: options.userId }),
+};
+
+function services(options: { approved?: boolean; merged?: number[] } = {}) {
+  const store = new FakeMergeRequestStore();
+  const mergeability = new Mergeability({ store, repositories, logger });
+  const versions = new MergeRequestVersions({ store, listeners: [] });
+  const approversOverridable = async () => true;
+  const merges = new MergeService({
+    store,
+    repositories,
+    protectedBranches,
+    isApproved: async () => options.approved ?? true,
+    afterMerge: [
+      async ({ mergeRequest }) => {
+        options.merged?.push(mergeRequest.iid);
+      },
+    ],
+    logger,
+  });
+  return {
+    store,
+    creation: new CreateMergeRequestService({ store, versions, mergeability, approversOverridable }),
+    updates: new UpdateMergeRequestService({ store, repositories, versions, mergeability, approversOverridable }),
+    merges,
+  };
+}
+
+const scope = () => ({ project, repository });
+const open = (created: ReturnType<typeof services>, sourceBranch: string, title = `Merge ${sourceBranch}`) =>
+  created.creation.create(scope(), author, {
+    targetNamespaceIds: [1],
+    sourceRepository: repository,
+    sourceBranch,
+    targetBranch: 'main',
+    title,
+    description: '',
+    assigneeIds: [],
+    reviewerIds: [],
+    labels: [],
+    milestoneId: null,
+    removeSourceBranch: false,
+    squash: false,
+    allowCollaboration: false,
+  });
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'merge-service-'));
+  const git = new GitRepository(path.join(root, 'project.git'));
+  await git.create('main');
+  repository = { projectId: project.id, readOnly: false, git };
+  work = path.join(root, 'work');
+  await runGit(['init', '-q', '--initial-branch=main', work]);
+  await commitOn('main', 'README.md', 'hello\n');
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('merge requests on fakes', () => {
+  let merged: number[];
+  beforeEach(() => {
+    merged = [];
+  });
+
+  it('opens a mergeable merge request with its first version, and merges it with a merge commit of both heads', async () => {
+    const head = await commitOn('feature', 'feature.txt', 'new\n');
+    const target = (await runGit(['-C', work, 'rev-parse', 'origin/main'])).stdout.trim();
+    const created = services({ merged });
+    const mergeRequest = await open(created, 'feature');
+    expect(mergeRequest).toMatchObject({ state: 'opened', mergeStatus: 'can_be_merged', fastForwardPossible: true, headSha: head });
+    expect(await created.store.versions(mergeRequest.id)).toMatchObject([{ headCommitSha: head, startCommitSha: target }]);
+
+    const result = await created.merges.merge(scope(), developer, mergeRequest.iid, {});
+    expect(result).toMatchObject({ state: 'merged', mergedById: developer.userId, headSha: head });
+    const parents = (await runGit(['-C', repository.git.path, 'rev-list', '--parents', '-n', '1', 'refs/heads/main'])).stdout
+      .trim()
+      .split(' ');
+    expect(parents).toEqual([result.mergeCommitSha, target, head]);
+    expect(created.store.events.map((event) => event.type)).toEqual(['review.merge_request.created', 'review.merge_request.merged']);
+    expect(merged).toEqual([mergeRequest.iid]);
+  });
+
+  it('sees a conflict with the target as cannot_be_merged, and refuses to merge it with 406', async () => {
+    await commitOn('conflicting', 'README.md', 'theirs\n');
+    await commitOn('main', 'README.md', 'ours\n');
+    const created = services({ merged });
+    const mergeRequest = await open(created, 'conflicting');
+    expect(mergeRequest.mergeStatus).toBe('cannot_be_merged');
+    await expect(created.merges.merge(scope(), developer, mergeRequest.iid, {})).rejects.toMatchObject({ status: 406 });
+    expect((await created.store.find(project.id, mergeRequest.iid))?.state).toBe('opened');
+    expect(merged).toEqual([]);
+  });
+
+  it('refuses with 405 to merge a draft, a closed merge request and one that lacks approvals', async () => {
+    await commitOn('drafted', 'draft.txt', 'draft\n');
+    const created = services({ merged });
+    const draft = await open(created, 'drafted', 'Draft: not yet');
+    await expect(created.merges.merge(scope(), developer, draft.iid, {})).rejects.toMatchObject({ status: 405 });
+
+    await created.updates.update(scope(), author, draft.iid, { title: 'Ready', stateEvent: 'close' });
+    await expect(created.merges.merge(scope(), developer, draft.iid, {})).rejects.toMatchObject({ status: 405 });
+
+    const unapproved = services({ approved: false, merged });
+    const waiting = await open(unapproved, 'drafted', 'Ready');
+    await expect(unapproved.merges.merge(scope(), developer, waiting.iid, {})).rejects.toMatchObject({ status: 405 });
+    expect(merged).toEqual([]);
+  });
+
+  it('refuses a stale sha with 409 and an unknown merge request with 404', async () => {
+    await commitOn('stale', 'stale.txt', 'stale\n');
+    const created = services({ merged });
+    const mergeRequest = await open(created, 'stale');
+    await expect(created.merges.merge(scope(), developer, mergeRequest.iid, { sha: '0'.repeat(40) })).rejects.toMatchObject({
+      status: 409,
+    });
+    await expect(created.merges.merge(scope(), developer, 99, {})).rejects.toMatchObject({ name: 'NotFoundError' });
+  });
+
+  it('closes and reopens through updates, with their events, and reopening rechecks the merge status', async () => {
+    await commitOn('toggled', 'toggled.txt', 'toggled\n');
+    const created = services({ merged });
+    const mergeRequest = await open(created, 'toggled');
+    const closed = await created.updates.update(scope(), author, mergeRequest.iid, { stateEvent: 'close' });
+    expect(closed).toMatchObject({ state: 'closed', closedById: author.userId });
+    const closedAgain = await created.updates.update(scope(), author, mergeRequest.iid, { stateEvent: 'close' });
+    expect(closedAgain.state).toBe('closed');
+    const reopened = await created.updates.update(scope(), author, mergeRequest.iid, { stateEvent: 'reopen' });
+    expect(reopened).toMatchObject({ state: 'opened', closedById: null, mergeStatus: 'can_be_merged' });
+    expect(created.store.events.map((event) => event.type)).toEqual([
+      'review.merge_request.created',
+      'review.merge_request.closed',
+      'review.merge_request.updated',
+      'review.merge_request.updated',
+      'review.merge_request.reopened',
+      'review.merge_request.updated',
+    ]);
+  });
+});
