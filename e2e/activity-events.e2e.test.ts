@@ -4,21 +4,28 @@
  * Kafka), shown to the project's members and hidden from everyone else.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, waitFor } from '@platform/testing';
-import { createUserWithToken, E2E_ROOT_TOKEN, startTestPlatform, type E2eUser } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import {
+  addProjectMember,
+  createUserWithToken,
+  createWorkDir,
+  E2E_ROOT_TOKEN,
+  type E2eUser,
+  removeWorkDir,
+  startTestPlatform,
+} from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
 let work: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
-const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+let git: Git;
 
 interface EventBody {
   action_name: string;
@@ -35,9 +42,8 @@ let outsider: E2eUser;
 let projectId: number;
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-activity-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('activity');
+  git = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review', 'audit'] });
   gateway = request(platform.url);
   developer = await createUserWithToken(gateway, 'activity-dev');
@@ -46,14 +52,8 @@ beforeAll(async () => {
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'feed', path: 'feed', visibility: 'private' });
   expect(project.status).toBe(201);
   projectId = project.body.id;
-  for (const [user, level] of [
-    [developer, 30],
-    [reporter, 20],
-  ] as const) {
-    expect(
-      (await gateway.post(`/api/v4/projects/${projectId}/members`).set(asRoot).send({ user_id: user.id, access_level: level })).status,
-    ).toBe(201);
-  }
+  await addProjectMember(gateway, { projectId, userId: developer.id, accessLevel: 30 });
+  await addProjectMember(gateway, { projectId, userId: reporter.id, accessLevel: 20 });
 
   expect((await git(['clone', '-q', gitRemote(platform.url, developer.token, 'root/feed'), 'feed'])).code).toBe(0);
   const clone = path.join(work, 'feed');
@@ -77,7 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('activity events through the gateway', () => {
