@@ -4,13 +4,12 @@
  * nothing is recorded); without such a rule, or once every rule is satisfied, any developer may.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
-import { createUserWithToken, E2E_ROOT_TOKEN, startTestPlatform, type E2eUser } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, type E2eUser, removeWorkDir, startTestPlatform } from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
@@ -21,7 +20,7 @@ let teamId: number;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 const project = () => `/api/v4/projects/${projectId}`;
 
-const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+let git: Git;
 
 let author: E2eUser;
 let named: E2eUser;
@@ -82,22 +81,19 @@ async function approve(mergeRequest: string, user: E2eUser) {
 const approverIds = (view: { approved_by: Array<{ user: { id: number } }> }) => view.approved_by.map((entry) => entry.user.id);
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-approvals-eligibility-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('approvals-eligibility');
+  git = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
   const created = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'quorum', path: 'quorum', visibility: 'private' });
   expect(created.status).toBe(201);
   projectId = created.body.id;
-  author = await createUserWithToken(gateway, 'el-author');
-  named = await createUserWithToken(gateway, 'el-named');
-  teammate = await createUserWithToken(gateway, 'el-teammate');
-  owner = await createUserWithToken(gateway, 'el-owner');
-  other = await createUserWithToken(gateway, 'el-other');
-  for (const user of [author, named, teammate, owner, other]) {
-    expect((await gateway.post(`${project()}/members`).set(asRoot).send({ user_id: user.id, access_level: 30 })).status).toBe(201);
-  }
+  const asDeveloper = { memberships: [{ projectId, accessLevel: 30 }] };
+  author = await createUserWithToken(gateway, 'el-author', asDeveloper);
+  named = await createUserWithToken(gateway, 'el-named', asDeveloper);
+  teammate = await createUserWithToken(gateway, 'el-teammate', asDeveloper);
+  owner = await createUserWithToken(gateway, 'el-owner', asDeveloper);
+  other = await createUserWithToken(gateway, 'el-other', asDeveloper);
   const team = await gateway.post('/api/v4/groups').set(asRoot).send({ name: 'Quorum team', path: 'quorum-team', visibility: 'private' });
   expect(team.status).toBe(201);
   teamId = team.body.id;
@@ -120,7 +116,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('while a regular rule with approvers is unsatisfied', () => {
