@@ -5,13 +5,12 @@
  * changes on the target branch or the merge request is retargeted.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, type E2eUser, removeWorkDir, startTestPlatform } from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
@@ -21,41 +20,19 @@ let projectId: number;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 const project = () => `/api/v4/projects/${projectId}`;
 
-const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+let git: Git;
 
-interface TestUser {
-  id: number;
-  username: string;
-  email: string;
-  headers: { 'PRIVATE-TOKEN': string };
-}
-
-let author: TestUser;
-let committer: TestUser;
-let reviewer: TestUser;
-let maintainer: TestUser;
+let author: E2eUser;
+let committer: E2eUser;
+let reviewer: E2eUser;
+let maintainer: E2eUser;
 
 /** A confirmed user (GitLab matches committers by verified emails only) with an `api` token, as a project member. */
-async function createMember(username: string, accessLevel: number): Promise<TestUser> {
-  const email = `${username}@example.com`;
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email, name: username, username, password: 'a-long-enough-password', skip_confirmation: true });
-  expect(user.status).toBe(201);
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'all', scopes: ['api'] });
-  expect(token.status).toBe(201);
-  expect((await gateway.post(`${project()}/members`).set(asRoot).send({ user_id: user.body.id, access_level: accessLevel })).status).toBe(
-    201,
-  );
-  return { id: user.body.id, username, email, headers: { 'PRIVATE-TOKEN': token.body.token } };
-}
+const createMember = (username: string, accessLevel: number): Promise<E2eUser> =>
+  createUserWithToken(gateway, username, { skipConfirmation: true, memberships: [{ projectId, accessLevel }] });
 
 /** Commits files on the clone's current branch, written by `by` (the git CLI's own user otherwise). */
-async function commit(files: Record<string, string>, message: string, by?: TestUser): Promise<void> {
+async function commit(files: Record<string, string>, message: string, by?: E2eUser): Promise<void> {
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });
     writeFileSync(path.join(clone, file), content);
@@ -80,9 +57,8 @@ async function openMergeRequest(sourceBranch: string, targetBranch: string, extr
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-approvals-refresh-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('approvals-refresh');
+  git = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
   const created = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'atlas', path: 'atlas', visibility: 'private' });
@@ -100,7 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe("a merge request's approvals_before_merge", () => {
