@@ -4,15 +4,22 @@
  * git CLI resetting approvals, and merges refused until the rules are satisfied.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { Gitlab } from '@gitbeaker/rest';
 import type { RunningPlatform } from '@platform/devstack';
 import { waitFor } from '@platform/testing';
-import { createUserWithToken, E2E_ROOT_TOKEN, startTestPlatform, type E2eUser } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import {
+  addProjectMember,
+  createUserWithToken,
+  createWorkDir,
+  E2E_ROOT_TOKEN,
+  type E2eUser,
+  removeWorkDir,
+  startTestPlatform,
+} from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
@@ -20,7 +27,7 @@ let work: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 const PASSWORD = 'a-long-enough-password';
 
-const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+let git: Git;
 
 async function commit(clone: string, files: Record<string, string>, message: string): Promise<string> {
   for (const [file, content] of Object.entries(files)) {
@@ -45,9 +52,8 @@ const project = () => `/api/v4/projects/${projectId}`;
 const client = (user: E2eUser) => new Gitlab({ host: platform.url, token: user.token });
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-approvals-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('approvals');
+  git = await gitCli(work);
   platform = await startTestPlatform();
   gateway = request(platform.url);
   author = await createUserWithToken(gateway, 'ap-author', { password: PASSWORD });
@@ -72,9 +78,8 @@ beforeAll(async () => {
     [backend, 30],
     [reporter, 20],
     [maintainer, 40],
-  ] as const) {
-    expect((await gateway.post(`${project()}/members`).set(asRoot).send({ user_id: user.id, access_level: level })).status).toBe(201);
-  }
+  ] as const)
+    await addProjectMember(gateway, { projectId, userId: user.id, accessLevel: level });
   expect((await git(['clone', '-q', gitRemote(platform.url, author.token, 'root/ledger'), 'ledger'])).code).toBe(0);
   clone = path.join(work, 'ledger');
   await commit(
@@ -98,7 +103,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('project approval settings and rules', () => {
