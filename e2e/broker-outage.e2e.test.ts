@@ -4,12 +4,9 @@
  * the broker is back every event arrives, exactly once, and the gateway's event feed is live again.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { freePorts, startKafkaBroker, type KafkaBroker } from '@platform/devstack';
 import { waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
 
 type TestPlatform = Awaited<ReturnType<typeof startTestPlatform>>;
 let platform: TestPlatform;
@@ -19,7 +16,7 @@ const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN, 'Content-Type': 'application/j
 
 beforeAll(async () => {
   const [port = 0, controllerPort = 0] = await freePorts(2);
-  brokerOptions = { dataDir: await mkdtemp(path.join(tmpdir(), 'outage-kafka-')), port, controllerPort };
+  brokerOptions = { dataDir: createWorkDir('outage-kafka'), port, controllerPort };
   broker = await startKafkaBroker(brokerOptions);
   platform = await startTestPlatform({
     services: ['identity', 'audit'],
@@ -31,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await platform?.stop();
   await broker?.stop();
-  if (brokerOptions) await rm(brokerOptions.dataDir, { recursive: true, force: true });
+  removeWorkDir(brokerOptions?.dataDir);
 }, 120_000);
 
 async function call(url: string, init: { method?: string; body?: unknown } = {}) {
