@@ -6,14 +6,13 @@
  * deleted project's images go from the registry.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { databaseUrlFor, type RunningPlatform } from '@platform/devstack';
 import { testEnvironment, waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
 import { buildImage, skopeoCopy, type BuiltImage } from './oci-images.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
@@ -22,25 +21,12 @@ let work: string;
 let registryHost: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
+/** A user with an `api` token, a member of the projects given, as registry credentials `<username>:<token>`. */
 async function userWithToken(username: string, memberships: Array<{ projectId: number; level: number }>): Promise<string> {
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
-  expect(user.status).toBe(201);
-  for (const { projectId, level } of memberships) {
-    const member = await gateway
-      .post(`/api/v4/projects/${projectId}/members`)
-      .set(asRoot)
-      .send({ user_id: user.body.id, access_level: level });
-    expect(member.status).toBe(201);
-  }
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'registry', scopes: ['api'] });
-  expect(token.status).toBe(201);
-  return `${username}:${token.body.token as string}`;
+  const user = await createUserWithToken(gateway, username, {
+    memberships: memberships.map(({ projectId, level }) => ({ projectId, accessLevel: level })),
+  });
+  return `${username}:${user.token}`;
 }
 
 const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
@@ -64,7 +50,7 @@ function image(tag: string, createdDaysAgo: number): BuiltImage {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-registry-'));
+  work = createWorkDir('registry');
   platform = await startTestPlatform({ services: ['identity', 'packages'] });
   gateway = request(platform.url);
   registryHost = new URL(platform.registryUrl ?? '').host;
@@ -72,7 +58,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('the container registry with skopeo', () => {
