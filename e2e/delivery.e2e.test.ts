@@ -4,15 +4,14 @@
  * API with the project's instance id: every strategy type, for many users, in several environments.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { InMemStorageProvider, Unleash } from 'unleash-client';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
+import { gitRemote, gitCli } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
@@ -28,38 +27,21 @@ let work: string;
 /** The commit pushed to the project's main branch: what its deployments deploy. */
 let deployedSha: string;
 
+/** The headers of a user with an `api` token, a member of the project at `level` (none when undefined). */
 async function userWithToken(username: string, level: number | undefined): Promise<Record<string, string>> {
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
-  expect(user.status).toBe(201);
-  if (level !== undefined) {
-    const member = await gateway
-      .post(`/api/v4/projects/${projectId}/members`)
-      .set(asRoot)
-      .send({ user_id: user.body.id, access_level: level });
-    expect(member.status).toBe(201);
-  }
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'e2e', scopes: ['api'] });
-  expect(token.status).toBe(201);
-  return { 'PRIVATE-TOKEN': token.body.token as string };
+  const memberships = level === undefined ? [] : [{ projectId, accessLevel: level }];
+  return (await createUserWithToken(gateway, username, { memberships })).headers;
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-delivery-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await runGitCli(['--version'], { cwd: work, home: work });
+  work = createWorkDir('delivery');
+  const git = await gitCli(work);
   // Review holds the repositories whose commits deployments name.
   platform = await startTestPlatform({ services: ['identity', 'review', 'delivery'] });
   gateway = request(platform.url);
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Shop', path: 'shop', visibility: 'private' });
   expect(project.status).toBe(201);
   projectId = project.body.id as number;
-  const git = (args: string[]) => runGitCli(args, { cwd: work, home: work });
   expect((await git(['init', '-q', '--initial-branch=main', '.'])).code).toBe(0);
   writeFileSync(path.join(work, 'README.md'), 'Shop\n');
   expect((await git(['add', 'README.md'])).code).toBe(0);
@@ -74,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('environments and deployments through the gateway', () => {
