@@ -4,14 +4,13 @@
  * review's merge request lists through the deployment events delivery publishes to Kafka.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
@@ -21,7 +20,9 @@ let projectId: number;
 let reporter: Record<string, string>;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
-const git = (args: string[], cwd = clone) => runGitCli(args, { cwd, home: work });
+/** Git with the work directory as HOME, in the clone unless told. */
+let workGit: Git;
+const git = (args: string[], cwd = clone) => workGit(args, cwd);
 
 async function commitAndPush(file: string, branch: string): Promise<string> {
   writeFileSync(path.join(clone, file), `${file}\n`);
@@ -58,37 +59,22 @@ async function deploy(sha: string, environment = 'production'): Promise<{ id: nu
 const iidsOf = (body: Array<{ iid: number }>) => body.map((mergeRequest) => mergeRequest.iid).sort();
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-deploy-mr-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await runGitCli(['--version'], { cwd: work, home: work });
+  work = createWorkDir('deploy-mr');
+  workGit = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review', 'delivery'] });
   gateway = request(platform.url);
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Shipping', path: 'shipping', visibility: 'private' });
   expect(project.status).toBe(201);
   projectId = project.body.id;
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: 'ship-reporter@example.com', name: 'Reporter', username: 'ship-reporter', password: 'a-long-enough-password' });
-  expect(user.status).toBe(201);
-  expect(
-    (await gateway.post(`/api/v4/projects/${projectId}/members`).set(asRoot).send({ user_id: user.body.id, access_level: 20 })).status,
-  ).toBe(201);
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'e2e', scopes: ['api'] });
-  reporter = { 'PRIVATE-TOKEN': token.body.token };
-  expect(
-    (await runGitCli(['clone', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, 'root/shipping'), 'shipping'], { cwd: work, home: work }))
-      .code,
-  ).toBe(0);
+  reporter = (await createUserWithToken(gateway, 'ship-reporter', { name: 'Reporter', memberships: [{ projectId, accessLevel: 20 }] }))
+    .headers;
+  expect((await workGit(['clone', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, 'root/shipping'), 'shipping'])).code).toBe(0);
   clone = path.join(work, 'shipping');
 }, 180_000);
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('the merge requests a deployment shipped', () => {
