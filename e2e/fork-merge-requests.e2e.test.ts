@@ -4,21 +4,20 @@
  * fork's commits, so its diffs, versions and merge work there. One platform for the whole file.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, waitFor } from '@platform/testing';
-import { createUserWithToken, E2E_ROOT_TOKEN, startTestPlatform, type E2eUser } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, type E2eUser, removeWorkDir, startTestPlatform } from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
 let work: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
-const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+let git: Git;
 
 /** Writes `content` to `file` in the clone and commits it; answers the new head. */
 async function commit(clone: string, file: string, content: string, message: string): Promise<string> {
@@ -29,16 +28,15 @@ async function commit(clone: string, file: string, content: string, message: str
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-fork-merge-requests-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('fork-merge-requests');
+  git = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
 }, 180_000);
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('merge requests from a fork to its upstream', () => {
@@ -61,12 +59,7 @@ describe('merge requests from a fork to its upstream', () => {
     expect(own.body.iid).toBe(1);
 
     // A reporter of the upstream forks it and pushes a branch to the fork.
-    contributor = await createUserWithToken(gateway, 'fork-contributor');
-    const member = await gateway
-      .post(`/api/v4/projects/${upstream.id}/members`)
-      .set(asRoot)
-      .send({ user_id: contributor.id, access_level: 20 });
-    expect(member.status).toBe(201);
+    contributor = await createUserWithToken(gateway, 'fork-contributor', { memberships: [{ projectId: upstream.id, accessLevel: 20 }] });
     const forked = await gateway.post(`/api/v4/projects/${upstream.id}/fork`).set(contributor.headers);
     expect(forked.status).toBe(201);
     fork = { id: forked.body.id, clone: path.join(work, 'fork'), base: `/api/v4/projects/${forked.body.id}/merge_requests` };
