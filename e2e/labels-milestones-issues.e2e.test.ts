@@ -4,14 +4,20 @@
  * with the git CLI), and a merge into the default branch closing them.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, MERGE_REQUEST_LIST_ADDED_FIELDS, startTestPlatform } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import {
+  createUserWithToken,
+  createWorkDir,
+  E2E_ROOT_TOKEN,
+  MERGE_REQUEST_LIST_ADDED_FIELDS,
+  removeWorkDir,
+  startTestPlatform,
+} from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
@@ -20,7 +26,7 @@ let projectId: number;
 let guestHeaders: { 'PRIVATE-TOKEN': string };
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 const projectPath = 'root/tracker';
-const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+let git: Git;
 
 async function commit(clone: string, file: string, message: string): Promise<void> {
   writeFileSync(path.join(clone, file), `${message}\n`);
@@ -29,31 +35,20 @@ async function commit(clone: string, file: string, message: string): Promise<voi
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-issues-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('issues');
+  git = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'tracker', path: 'tracker', visibility: 'private' });
   expect(project.status).toBe(201);
   projectId = project.body.id;
-  const guest = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: 'tracker-guest@example.com', name: 'Guest', username: 'tracker-guest', password: 'a-long-enough-password' });
-  const token = await gateway
-    .post(`/api/v4/users/${guest.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'all', scopes: ['api'] });
-  guestHeaders = { 'PRIVATE-TOKEN': token.body.token };
-  expect(
-    (await gateway.post(`/api/v4/projects/${projectId}/members`).set(asRoot).send({ user_id: guest.body.id, access_level: 10 })).status,
-  ).toBe(201);
+  const guest = await createUserWithToken(gateway, 'tracker-guest', { name: 'Guest', memberships: [{ projectId, accessLevel: 10 }] });
+  guestHeaders = guest.headers;
 }, 180_000);
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('labels and milestones through the gateway', () => {
