@@ -7,13 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
 import { REPOSITORY_ROOT } from './route-catalogue.ts';
 
 /** Maven Central's plugins are kept between runs; the library deployed here never is (its group id is new each run). */
@@ -76,26 +75,11 @@ function mavenProject(options: { dir: string; artifactId: string; extra: string;
 }
 
 async function tokenOf(username: string, level: number, projectId: number): Promise<string> {
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
-  expect(user.status).toBe(201);
-  const member = await gateway
-    .post(`/api/v4/projects/${projectId}/members`)
-    .set(asRoot)
-    .send({ user_id: user.body.id, access_level: level });
-  expect(member.status).toBe(201);
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'mvn', scopes: ['api'] });
-  expect(token.status).toBe(201);
-  return token.body.token as string;
+  return (await createUserWithToken(gateway, username, { memberships: [{ projectId, accessLevel: level }] })).token;
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-maven-'));
+  work = createWorkDir('maven');
   await mvn(['--version'], work);
   platform = await startTestPlatform({ services: ['identity', 'packages'] });
   gateway = request(platform.url);
@@ -103,7 +87,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
   rmSync(path.join(MAVEN_LOCAL_REPOSITORY, ...GROUP_ID.split('.')), { recursive: true, force: true });
 });
 
