@@ -4,21 +4,20 @@
  * whether a source behind its target may be merged. One platform for the whole file.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import { addProjectMember, createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
 let work: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
-const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+let git: Git;
 
 /** Writes `content` to `file` in the clone and commits it; answers the new head. */
 async function commit(clone: string, file: string, content: string, message: string): Promise<string> {
@@ -68,16 +67,15 @@ const mainOf = async (clone: string) => {
 };
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-merge-methods-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('merge-methods');
+  git = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
 }, 180_000);
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('fast-forward merges (merge_method ff)', () => {
@@ -193,20 +191,11 @@ describe('rebasing a merge request (PUT .../rebase)', () => {
 
   beforeAll(async () => {
     project = await projectWithMain('rebase-api', 'ff');
-    const user = await gateway
-      .post('/api/v4/users')
-      .set(asRoot)
-      .send({ email: 'rebase-reporter@example.com', name: 'Reporter', username: 'rebase-reporter', password: 'a-long-enough-password' });
-    const token = await gateway
-      .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-      .set(asRoot)
-      .send({ name: 'all', scopes: ['api'] });
-    reporter = { 'PRIVATE-TOKEN': token.body.token };
-    const member = await gateway
-      .post(`/api/v4/projects/${project.id}/members`)
-      .set(asRoot)
-      .send({ user_id: user.body.id, access_level: 20 });
-    expect(member.status).toBe(201);
+    const user = await createUserWithToken(gateway, 'rebase-reporter', {
+      name: 'Reporter',
+      memberships: [{ projectId: project.id, accessLevel: 20 }],
+    });
+    reporter = user.headers;
   });
 
   it('rebases the source onto the target in the background, after which the fast-forward merge succeeds', async () => {
@@ -277,23 +266,9 @@ describe('forks (POST /projects/:id/fork)', () => {
   it("forks a project into the caller's namespace with a copy of its repository, lists it, and unlinks it", async () => {
     const upstream = await projectWithMain('upstream-app', 'merge');
     const upstreamHead = await mainOf(upstream.clone);
-    const user = await gateway
-      .post('/api/v4/users')
-      .set(asRoot)
-      .send({ email: 'forker@example.com', name: 'Forker', username: 'forker', password: 'a-long-enough-password' });
-    const token = (
-      await gateway
-        .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-        .set(asRoot)
-        .send({ name: 'all', scopes: ['api'] })
-    ).body.token as string;
-    const asForker = { 'PRIVATE-TOKEN': token };
+    const { id: forkerId, token, headers: asForker } = await createUserWithToken(gateway, 'forker', { name: 'Forker' });
     expect((await gateway.post(`/api/v4/projects/${upstream.id}/fork`).set(asForker)).status).toBe(404);
-    const member = await gateway
-      .post(`/api/v4/projects/${upstream.id}/members`)
-      .set(asRoot)
-      .send({ user_id: user.body.id, access_level: 20 });
-    expect(member.status).toBe(201);
+    await addProjectMember(gateway, { projectId: upstream.id, userId: forkerId, accessLevel: 20 });
 
     const fork = await gateway.post(`/api/v4/projects/${encodeURIComponent('root/upstream-app')}/fork`).set(asForker);
     expect(fork.status).toBe(201);
