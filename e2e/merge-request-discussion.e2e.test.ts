@@ -3,21 +3,28 @@
  * events in audit), subscriptions, on merge requests opened on branches the git CLI pushed.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, waitFor } from '@platform/testing';
-import { createUserWithToken, E2E_ROOT_TOKEN, startTestPlatform, type E2eUser } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import {
+  addProjectMember,
+  createUserWithToken,
+  createWorkDir,
+  E2E_ROOT_TOKEN,
+  type E2eUser,
+  removeWorkDir,
+  startTestPlatform,
+} from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
 let work: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
-const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+let git: Git;
 
 /** A project of root's with `main` and one branch per name pushed with git, and these members. */
 async function projectWithBranches(options: {
@@ -28,13 +35,8 @@ async function projectWithBranches(options: {
 }): Promise<number> {
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: options.name, visibility: options.visibility });
   expect(project.status).toBe(201);
-  for (const [user, level] of options.members) {
-    const member = await gateway
-      .post(`/api/v4/projects/${project.body.id}/members`)
-      .set(asRoot)
-      .send({ user_id: user.id, access_level: level });
-    expect(member.status).toBe(201);
-  }
+  for (const [user, level] of options.members)
+    await addProjectMember(gateway, { projectId: project.body.id, userId: user.id, accessLevel: level });
   const clone = path.join(work, options.name);
   expect((await git(['clone', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, `root/${options.name}`), options.name])).code).toBe(0);
   writeFileSync(path.join(clone, 'README.md'), 'hello\n');
@@ -61,9 +63,8 @@ let publicProjectId: number;
 const mr = (suffix = '', id = projectId, iid = 1) => `/api/v4/projects/${id}/merge_requests/${iid}${suffix}`;
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-discussion-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('discussion');
+  git = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review', 'audit'] });
   gateway = request(platform.url);
   author = await createUserWithToken(gateway, 'disc-author');
@@ -97,7 +98,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('notes on a merge request', () => {
