@@ -3,32 +3,34 @@
  * pushes to over HTTP: one platform for the whole file.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors } from '@platform/testing';
-import { createUserWithToken, E2E_ROOT_TOKEN, MERGE_REQUEST_LIST_ADDED_FIELDS, startTestPlatform, type E2eUser } from './harness.ts';
-import { gitRemote, runGitCli } from './git-cli.ts';
+import {
+  addProjectMember,
+  createUserWithToken,
+  createWorkDir,
+  E2E_ROOT_TOKEN,
+  type E2eUser,
+  MERGE_REQUEST_LIST_ADDED_FIELDS,
+  removeWorkDir,
+  startTestPlatform,
+} from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
 let work: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
-const git = (args: string[], cwd = work) => runGitCli(args, { cwd, home: work });
+let git: Git;
 
 async function createProject(name: string, members: Array<[E2eUser, number]>): Promise<number> {
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name, path: name, visibility: 'private' });
   expect(project.status).toBe(201);
-  for (const [user, level] of members) {
-    const member = await gateway
-      .post(`/api/v4/projects/${project.body.id}/members`)
-      .set(asRoot)
-      .send({ user_id: user.id, access_level: level });
-    expect(member.status).toBe(201);
-  }
+  for (const [user, level] of members) await addProjectMember(gateway, { projectId: project.body.id, userId: user.id, accessLevel: level });
   return project.body.id;
 }
 
@@ -44,9 +46,8 @@ let developer: E2eUser;
 let maintainer: E2eUser;
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-mr-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('mr');
+  git = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
   developer = await createUserWithToken(gateway, 'mr-dev');
@@ -55,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('protected branches', () => {
