@@ -6,14 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { databaseUrlFor, type RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, testEnvironment, waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
 
 /** The workspace's own npm CLI (a devDependency of e2e), run by the Node that runs the tests. */
 const NPM_CLI = path.resolve(import.meta.dirname, 'node_modules/npm/bin/npm-cli.js');
@@ -78,28 +77,12 @@ function freshDir(name: string): string {
 }
 
 async function tokenOf(username: string, level: number | undefined, projectId: number): Promise<string> {
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
-  expect(user.status).toBe(201);
-  if (level !== undefined) {
-    const member = await gateway
-      .post(`/api/v4/projects/${projectId}/members`)
-      .set(asRoot)
-      .send({ user_id: user.body.id, access_level: level });
-    expect(member.status).toBe(201);
-  }
-  const token = await gateway
-    .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-    .set(asRoot)
-    .send({ name: 'npm', scopes: ['api'] });
-  expect(token.status).toBe(201);
-  return token.body.token as string;
+  const memberships = level === undefined ? [] : [{ projectId, accessLevel: level }];
+  return (await createUserWithToken(gateway, username, { memberships })).token;
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-npm-'));
+  work = createWorkDir('npm');
   platform = await startTestPlatform({ services: ['identity', 'packages'] });
   gateway = request(platform.url);
   packagesDb = new pg.Client({ connectionString: databaseUrlFor(testEnvironment().postgresUrl, `${platform.databasePrefix}packages`) });
@@ -109,7 +92,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await packagesDb?.end();
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('the npm registry with the npm CLI', () => {
