@@ -3,15 +3,22 @@
  * personal access tokens, the API lists branches and reads commits, and refusals reach git's user.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { databaseUrlFor, type RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, testEnvironment, waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
-import { gitRemote, runGitCli, type GitResult } from './git-cli.ts';
+import {
+  addProjectMember,
+  createPersonalAccessToken,
+  createUserWithToken,
+  createWorkDir,
+  E2E_ROOT_TOKEN,
+  removeWorkDir,
+  startTestPlatform,
+} from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 let platform: RunningPlatform & { databasePrefix: string };
 let gateway: ReturnType<typeof request>;
@@ -19,31 +26,19 @@ let review: pg.Client;
 let work: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
-/** Runs the git CLI as a user would, in the test's working directory unless told. */
-function git(args: string[], cwd = work): Promise<GitResult> {
-  return runGitCli(args, { cwd, home: work });
-}
+/** The git CLI as a user would run it, in the test's working directory unless told. */
+let git: Git;
 
 function remote(token: string | undefined, projectPath: string): string {
   return gitRemote(platform.url, token, projectPath);
 }
 
-async function createUser(username: string, scopes: string[][]) {
-  const user = await gateway
-    .post('/api/v4/users')
-    .set(asRoot)
-    .send({ email: `${username}@example.com`, name: username, username, password: 'a-long-enough-password' });
-  expect(user.status).toBe(201);
-  const tokens: string[] = [];
-  for (const tokenScopes of scopes) {
-    const token = await gateway
-      .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-      .set(asRoot)
-      .send({ name: 'git', scopes: tokenScopes });
-    expect(token.status).toBe(201);
-    tokens.push(token.body.token as string);
-  }
-  return { id: user.body.id as number, tokens };
+/** A user with a personal access token of each of `scopes`' scope lists, in order. */
+async function createUser(username: string, [firstScopes, ...otherScopes]: [string[], ...string[][]]) {
+  const user = await createUserWithToken(gateway, username, { scopes: firstScopes });
+  const tokens = [user.token];
+  for (const scopes of otherScopes) tokens.push(await createPersonalAccessToken(gateway, { userId: user.id, scopes }));
+  return { id: user.id, tokens };
 }
 
 async function commit(clone: string, file: string, message: string) {
@@ -53,9 +48,8 @@ async function commit(clone: string, file: string, message: string) {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-git-'));
-  // A missing git is a failure that says how to install it, not a skip.
-  await git(['--version']);
+  work = createWorkDir('git');
+  git = await gitCli(work);
   platform = await startTestPlatform({ services: ['identity', 'review'] });
   gateway = request(platform.url);
   review = new pg.Client({ connectionString: databaseUrlFor(testEnvironment().postgresUrl, `${platform.databasePrefix}review`) });
@@ -65,7 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await review?.end();
   await platform?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
+  removeWorkDir(work);
 });
 
 describe('project repositories over HTTP', () => {
@@ -86,16 +80,8 @@ describe('project repositories over HTTP', () => {
 
     developer = await createUser('git-dev', [['api'], ['read_repository']]);
     reporter = await createUser('git-reporter', [['api']]);
-    for (const [user, level] of [
-      [developer, 30],
-      [reporter, 20],
-    ] as const) {
-      const member = await gateway
-        .post(`/api/v4/projects/${projectId}/members`)
-        .set(asRoot)
-        .send({ user_id: user.id, access_level: level });
-      expect(member.status).toBe(201);
-    }
+    await addProjectMember(gateway, { projectId, userId: developer.id, accessLevel: 30 });
+    await addProjectMember(gateway, { projectId, userId: reporter.id, accessLevel: 20 });
   });
 
   it('challenges an anonymous clone of a private project with HTTP Basic', async () => {
