@@ -5,15 +5,14 @@
  * move leaves the original in place and writable; `repository_storages_weighted` chooses storages.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { databaseUrlFor, type RunningPlatform } from '@platform/devstack';
 import { gitlabSchemaErrors, testEnvironment, waitFor } from '@platform/testing';
-import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
-import { gitRemote, runGitCli, type GitResult } from './git-cli.ts';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
+import { gitRemote, gitCli, type Git } from './git-cli.ts';
 
 /** The advisory lock space of review's repository locks, which a move holds while it copies. */
 const REPOSITORY_LOCKS = 7_301;
@@ -25,9 +24,7 @@ let work: string;
 let storageRoot: string;
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
-function git(args: string[], cwd = work): Promise<GitResult> {
-  return runGitCli(args, { cwd, home: work });
-}
+let git: Git;
 
 async function commit(clone: string, file: string, message: string) {
   writeFileSync(path.join(clone, file), `${message}\n`);
@@ -66,11 +63,11 @@ async function settledMove(projectId: number, moveId: number) {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'e2e-moves-'));
-  storageRoot = mkdtempSync(path.join(tmpdir(), 'e2e-storages-'));
+  work = createWorkDir('moves');
+  storageRoot = createWorkDir('storages');
   // A storage whose directory is a file: a move there fails.
   writeFileSync(path.join(storageRoot, 'broken'), '');
-  await git(['--version']);
+  git = await gitCli(work);
   platform = await startTestPlatform({
     services: ['identity', 'review', 'admin'],
     env: {
@@ -85,7 +82,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await review?.end();
   await platform?.stop();
-  for (const directory of [work, storageRoot]) if (directory) rmSync(directory, { recursive: true, force: true });
+  removeWorkDir(work);
+  removeWorkDir(storageRoot);
 });
 
 describe('repository storage moves', () => {
@@ -229,21 +227,8 @@ describe('repository storage moves', () => {
   });
 
   it('refuses callers other than administrators', async () => {
-    const user = await gateway
-      .post('/api/v4/users')
-      .set(asRoot)
-      .send({ email: 'mover@example.com', name: 'mover', username: 'mover', password: 'a-long-enough-password' });
-    const token = await gateway
-      .post(`/api/v4/users/${user.body.id}/personal_access_tokens`)
-      .set(asRoot)
-      .send({ name: 't', scopes: ['api'] });
-    const asUser = { 'PRIVATE-TOKEN': token.body.token as string };
+    const { headers: asUser } = await createUserWithToken(gateway, 'mover', { memberships: [{ projectId: project.id, accessLevel: 40 }] });
     // Only administrators see where a repository lives.
-    const member = await gateway
-      .post(`/api/v4/projects/${project.id}/members`)
-      .set(asRoot)
-      .send({ user_id: user.body.id, access_level: 40 });
-    expect(member.status).toBe(201);
     const ownView = await gateway.get(`/api/v4/projects/${project.id}`).set(asUser);
     expect(ownView.status).toBe(200);
     expect(ownView.body).not.toHaveProperty('repository_storage');
