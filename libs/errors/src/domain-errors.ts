@@ -6,6 +6,17 @@ export class DomainError extends Error {
   override name = 'DomainError';
 }
 
+/**
+ * How a refusal is worded: one sentence, or the list of a record's full error messages, as GitLab
+ * words what its model validations refuse (`["You can't use same project/branch for source and target"]`).
+ */
+export type Wording = string | readonly string[];
+
+/** The sentence of a wording, and its list when it is one. */
+function worded(wording: Wording): { message: string; messages: readonly string[] | undefined } {
+  return typeof wording === 'string' ? { message: wording, messages: undefined } : { message: wording.join(', '), messages: wording };
+}
+
 /** A request parameter is missing or malformed: GitLab answers `{"error": "<message>"}`. */
 export class InputError extends DomainError {
   override name = 'InputError';
@@ -43,9 +54,15 @@ export class InvalidRecordError extends DomainError {
   }
 }
 
-/** A well-formed request GitLab will not process for this kind of record: 422 `{"message": "<its sentence>"}`. */
+/** A well-formed request GitLab will not process for this kind of record: 422 `{"message": <its wording>}`. */
 export class UnprocessableError extends DomainError {
   override name = 'UnprocessableError';
+  readonly messages: readonly string[] | undefined;
+  constructor(wording: Wording) {
+    const { message, messages } = worded(wording);
+    super(message);
+    this.messages = messages;
+  }
 }
 
 /** `resource` is the GitLab word, as in `404 User Not Found`. */
@@ -73,15 +90,47 @@ export class InvalidTokenError extends UnauthorizedError {
   }
 }
 
+/** A refusal of who asks: 403 `{"message": "403 Forbidden - <its sentence>"}`, or `{"message": [...]}` when worded as a list. */
 export class ForbiddenError extends DomainError {
   override name = 'ForbiddenError';
-  constructor(message = 'Forbidden') {
+  readonly messages: readonly string[] | undefined;
+  constructor(wording: Wording = 'Forbidden') {
+    const { message, messages } = worded(wording);
+    super(message);
+    this.messages = messages;
+  }
+}
+
+/** The request collides with the resource's current state (a record that exists, a stale sha): 409 `{"message": <its wording>}`. */
+export class ConflictError extends DomainError {
+  override name = 'ConflictError';
+  readonly messages: readonly string[] | undefined;
+  constructor(wording: Wording) {
+    const { message, messages } = worded(wording);
+    super(message);
+    this.messages = messages;
+  }
+}
+
+/** The operation is not allowed in the resource's current state (merging a closed merge request): GitLab's 405. */
+export class MethodNotAllowedError extends DomainError {
+  override name = 'MethodNotAllowedError';
+  constructor(message = 'Method Not Allowed') {
     super(message);
   }
 }
 
-export class ConflictError extends DomainError {
-  override name = 'ConflictError';
+/** The resource cannot be brought to the state asked for (a merge that conflicts): GitLab's 406 with its sentence. */
+export class NotAcceptableError extends DomainError {
+  override name = 'NotAcceptableError';
+}
+
+/** The caller reached a rate limit: GitLab's 429. */
+export class TooManyRequestsError extends DomainError {
+  override name = 'TooManyRequestsError';
+  constructor(message = 'This endpoint has been requested too many times. Try again later.') {
+    super(message);
+  }
 }
 
 /** The request asked for a state the resource is already in (GitLab's 304). */

@@ -11,7 +11,11 @@ export {
   ForbiddenError,
   InsufficientScopeError,
   ConflictError,
+  MethodNotAllowedError,
+  NotAcceptableError,
+  TooManyRequestsError,
   NotModifiedError,
   UnavailableError,
 } from './domain-errors.ts';
+export type { Wording } from './domain-errors.ts';
 export { isConnectionFault } from './connection-faults.ts';

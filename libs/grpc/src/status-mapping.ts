@@ -6,12 +6,18 @@ import {
   ForbiddenError,
   InputError,
   InsufficientScopeError,
+  InvalidRecordError,
   InvalidTokenError,
   isConnectionFault,
+  MethodNotAllowedError,
+  NotAcceptableError,
   NotFoundError,
+  NotModifiedError,
   RefusedError,
+  TooManyRequestsError,
   UnauthorizedError,
   UnavailableError,
+  UnprocessableError,
 } from '@platform/errors';
 
 /** Carries an insufficient scope across the wire in the status details, since the code alone is PERMISSION_DENIED. */
@@ -23,14 +29,26 @@ const INVALID_TOKEN = 'invalid_token:';
 export function errorToGrpcStatus(error: unknown): { code: status; details: string } {
   const details = error instanceof Error ? error.message : String(error);
   if (error instanceof NotFoundError) return { code: status.NOT_FOUND, details: error.resource };
-  if (error instanceof InputError || error instanceof FieldValidationError) return { code: status.INVALID_ARGUMENT, details };
+  if (error instanceof InputError || error instanceof FieldValidationError || error instanceof InvalidRecordError) {
+    return { code: status.INVALID_ARGUMENT, details };
+  }
   if (error instanceof InvalidTokenError) return { code: status.UNAUTHENTICATED, details: `${INVALID_TOKEN}${error.message}` };
   if (error instanceof UnauthorizedError) return { code: status.UNAUTHENTICATED, details };
   if (error instanceof InsufficientScopeError)
     return { code: status.PERMISSION_DENIED, details: `${INSUFFICIENT_SCOPE}${error.scopes.join(' ')}` };
   if (error instanceof ForbiddenError) return { code: status.PERMISSION_DENIED, details };
   if (error instanceof ConflictError) return { code: status.ALREADY_EXISTS, details };
-  if (error instanceof RefusedError) return { code: status.FAILED_PRECONDITION, details };
+  // Refusals of what the resource's current state allows.
+  if (
+    error instanceof RefusedError ||
+    error instanceof UnprocessableError ||
+    error instanceof MethodNotAllowedError ||
+    error instanceof NotAcceptableError ||
+    error instanceof NotModifiedError
+  ) {
+    return { code: status.FAILED_PRECONDITION, details };
+  }
+  if (error instanceof TooManyRequestsError) return { code: status.RESOURCE_EXHAUSTED, details };
   if (error instanceof UnavailableError || isConnectionFault(error)) return { code: status.UNAVAILABLE, details };
   return { code: status.INTERNAL, details: 'internal error' };
 }

@@ -10,10 +10,29 @@ import {
   NotModifiedError,
   RefusedError,
   InvalidRecordError,
+  MethodNotAllowedError,
+  NotAcceptableError,
+  TooManyRequestsError,
   UnprocessableError,
   UnauthorizedError,
 } from '@platform/errors';
+import * as errors from '@platform/errors';
 import { errorToHttp } from './error-mapping.ts';
+
+/**
+ * Every domain error `@platform/errors` exports, built once: those whose constructor takes more
+ * than a sentence get arguments of their shape, so a new error class needs no change here.
+ */
+function everyDomainError(): Array<[string, Error]> {
+  const special: Record<string, () => Error> = {
+    FieldValidationError: () => new errors.FieldValidationError({ name: ['is invalid'] }),
+    InvalidRecordError: () => new errors.InvalidRecordError(['Name is invalid']),
+    InsufficientScopeError: () => new errors.InsufficientScopeError(['api']),
+  };
+  return Object.entries(errors)
+    .filter(([, value]) => typeof value === 'function' && value.prototype instanceof errors.DomainError)
+    .map(([name, Class]) => [name, special[name]?.() ?? new (Class as new (message: string) => Error)('A sentence')]);
+}
 
 describe('errorToHttp', () => {
   it.each([
@@ -46,9 +65,29 @@ describe('errorToHttp', () => {
       },
     ],
     [new ConflictError('Email has already been taken'), 409, { message: 'Email has already been taken' }],
+    [
+      new ConflictError(['Another open merge request already exists for this source branch: !1']),
+      409,
+      { message: ['Another open merge request already exists for this source branch: !1'] },
+    ],
+    [
+      new UnprocessableError(["You can't use same project/branch for source and target"]),
+      422,
+      { message: ["You can't use same project/branch for source and target"] },
+    ],
+    [new ForbiddenError(['Prohibited']), 403, { message: ['Prohibited'] }],
+    [new MethodNotAllowedError(), 405, { message: '405 Method Not Allowed' }],
+    [new NotAcceptableError('Branch cannot be merged'), 406, { message: 'Branch cannot be merged' }],
+    [new TooManyRequestsError(), 429, { message: { error: 'This endpoint has been requested too many times. Try again later.' } }],
     [new NotModifiedError(), 304, undefined],
   ])('maps %p to %i', (error, status, body) => {
     expect(errorToHttp(error)).toEqual({ status, body });
+  });
+
+  it('has a row for every domain error', () => {
+    const names = everyDomainError().map(([name]) => name);
+    expect(names).toEqual(expect.arrayContaining(['InputError', 'MethodNotAllowedError', 'TooManyRequestsError']));
+    for (const [name, error] of everyDomainError()) expect([name, errorToHttp(error)]).toEqual([name, expect.anything()]);
   });
 
   it("treats unreadable request bodies as the client's fault", () => {
