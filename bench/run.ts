@@ -16,7 +16,9 @@
  * (`200,target`), BENCH_ENDPOINTS (names or substrings, comma-separated), BENCH_CALLERS
  * (`root,member`), BENCH_ROWS (seed this many users and projects, e.g. 1000000), BENCH_LABEL
  * (in the results file name), BENCH_BASELINE (a results file to print p90 and throughput ratios
- * against), BENCH_PROFILE=1 (services write `node --cpu-prof` profiles to bench/results/profiles/),
+ * against), BENCH_PROFILE=1 (services and the gateway write `node --cpu-prof` profiles to
+ * bench/results/profiles/), BENCH_SERVICES (start only these, e.g. `identity` to measure the
+ * gateway's hop in front of one service on a shared machine; every service unless given),
  * DATABASE_URL and KAFKA_BROKERS (use these instead of local ones).
  */
 import { execFileSync } from 'node:child_process';
@@ -48,6 +50,7 @@ const config = loadConfig({
     .default('run'),
   BENCH_BASELINE: z.string().optional(),
   BENCH_PROFILE: z.enum(['0', '1']).default('0'),
+  BENCH_SERVICES: listFromEnv.optional(),
   BENCH_COST_REQUESTS: z.coerce.number().int().min(0).default(300),
   DATABASE_URL: z.url().optional(),
   KAFKA_BROKERS: listFromEnv.optional(),
@@ -223,6 +226,7 @@ const bench = await startBenchPlatform({
   label: 'read_path',
   databaseUrl: config.DATABASE_URL,
   kafkaBrokers: config.KAFKA_BROKERS,
+  ...(config.BENCH_SERVICES ? { services: config.BENCH_SERVICES } : {}),
   ...(config.BENCH_PROFILE === '1' ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } : {}),
 });
 const { platform, rootToken, internalSecret, postgresUrl, databasePrefix } = bench;

@@ -40,19 +40,20 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     invalidationLive: () => feed.current?.isLive() ?? false,
     logger,
   });
+  const upstreams = proxiedOnly(config.PROXIED_SERVICES, {
+    identity: () => pool('identity', config.IDENTITY_URL),
+    audit: () => pool('audit', config.AUDIT_URL),
+    packages: () => pool('packages', config.PACKAGES_URL),
+    review: () => pool('review', config.REVIEW_URL),
+    admin: () => pool('admin', config.ADMIN_URL),
+    alerts: () => pool('alerts', config.ALERTS_URL),
+    delivery: () => pool('delivery', config.DELIVERY_URL),
+  });
   const app = createGatewayApp({
     logger,
     authenticator,
     internalSecret: config.INTERNAL_SECRET,
-    upstreams: proxiedOnly(config.PROXIED_SERVICES, {
-      identity: () => pool('identity', config.IDENTITY_URL),
-      audit: () => pool('audit', config.AUDIT_URL),
-      packages: () => pool('packages', config.PACKAGES_URL),
-      review: () => pool('review', config.REVIEW_URL),
-      admin: () => pool('admin', config.ADMIN_URL),
-      alerts: () => pool('alerts', config.ALERTS_URL),
-      delivery: () => pool('delivery', config.DELIVERY_URL),
-    }),
+    upstreams,
     metrics: createMetrics(),
     identityChannelState: () => channelState(identity),
     authInvalidationState: () => (feed.current === undefined ? 'off' : feed.current.isLive() ? 'live' : 'lagging'),
@@ -75,6 +76,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     port: server.port,
     async stop() {
       await server.close();
+      await Promise.all(Object.values(upstreams).map((upstream) => upstream.close()));
       await feed.current?.stop();
       identity.close();
     },

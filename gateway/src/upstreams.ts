@@ -1,12 +1,15 @@
 /**
  * How the gateway reaches a service: several addresses balanced round-robin, each behind its
- * own circuit breaker, every attempt bounded by a connect and a response timeout, and safe
- * requests retried once on a fresh connection. Answers the client itself when no attempt
- * succeeded: 504 after a timeout, 503 while every address's circuit is open, 502 otherwise.
+ * own circuit breaker and its own undici connection pool, every attempt bounded by a connect and
+ * a response timeout, and safe requests retried once on a fresh connection. Bodies stream both
+ * ways. Answers the client itself when no attempt succeeded: 504 after a timeout, 503 while every
+ * address's circuit is open, 502 otherwise. undici rather than Node's http client behind a
+ * generic proxy: the hop costs about half the CPU (docs/read-path.md, "The gateway hop").
  */
-import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { context, propagation } from '@opentelemetry/api';
 import { BrokenCircuitError, CircuitState, circuitBreaker, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { Client, Pool, type Dispatcher } from 'undici';
 import type { Logger } from '@platform/logger';
 import type { ServiceName } from './route-table.ts';
 
@@ -46,39 +49,44 @@ class ClientGoneError extends Error {
   override name = 'ClientGoneError';
 }
 
-interface Attempt {
-  target: string;
-  succeeded(): void;
-  failed(error: unknown): void;
-}
-
-const ATTEMPT = Symbol('upstream attempt');
-const BODY = Symbol('request body read ahead');
-const FORWARD = Symbol('forward options');
-type ProxiedRequest = IncomingMessage & { [ATTEMPT]?: Attempt; [BODY]?: Buffer; [FORWARD]?: ForwardOptions };
-
 /** Methods without a body whose repetition changes nothing: safe to send twice. */
 const RETRYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Failures where the service cannot have acted on the request, or a kept-alive socket went stale. */
-const CONNECTION_FAULTS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
+/**
+ * Failures where the service cannot have acted on the request, or a kept-alive socket went stale
+ * (`UND_ERR_SOCKET`: the service closed the connection before answering).
+ */
+const CONNECTION_FAULTS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
 /** Bodies up to this size are read before proxying, so that a request no service received can be sent again. */
 const REPLAYABLE_BODY_BYTES = 64 * 1024;
+/**
+ * Hop-by-hop request headers, which concern the client's connection to the gateway only. The
+ * gateway's server answered `Expect: 100-continue` itself (Node does), so the body is on its way.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'expect']);
 
-function isRetryable(req: IncomingMessage, error: unknown): boolean {
+function isRetryable(method: string, body: Buffer | undefined, error: unknown): boolean {
   const connectFailed = error instanceof UpstreamTimeoutError && error.phase === 'connect';
-  if (RETRYABLE_METHODS.has(req.method ?? '')) return connectFailed || CONNECTION_FAULTS.has((error as { code?: string }).code ?? '');
+  const code = (error as { code?: string }).code ?? '';
+  if (RETRYABLE_METHODS.has(method)) return connectFailed || CONNECTION_FAULTS.has(code);
   // Any other request only when no byte of it can have reached the service (its connection never
   // opened), and its body was read ahead to be sent again.
-  return (req as ProxiedRequest)[BODY] !== undefined && (connectFailed || (error as { code?: string }).code === 'ECONNREFUSED');
+  return body !== undefined && (connectFailed || code === 'ECONNREFUSED');
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return (
+    req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+  );
 }
 
 /** Reads a small body of a request that is not safe to repeat, so that it can be sent again; larger or streamed bodies stay streamed. */
-async function readSmallBody(req: IncomingMessage): Promise<void> {
+async function readSmallBody(req: IncomingMessage): Promise<Buffer | undefined> {
   // A client that expects 100 Continue (Maven's uploads) sends its body in step with the service: left streamed.
-  if (RETRYABLE_METHODS.has(req.method ?? '') || req.headers['transfer-encoding'] !== undefined || req.headers.expect !== undefined) return;
+  if (RETRYABLE_METHODS.has(req.method ?? '') || req.headers['transfer-encoding'] !== undefined || req.headers.expect !== undefined)
+    return undefined;
   const length = Number(req.headers['content-length'] ?? 0);
-  if (!Number.isSafeInteger(length) || length > REPLAYABLE_BODY_BYTES) return;
-  (req as ProxiedRequest)[BODY] = await new Promise<Buffer>((resolve, reject) => {
+  if (!Number.isSafeInteger(length) || length > REPLAYABLE_BODY_BYTES) return undefined;
+  return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => resolve(Buffer.concat(chunks)));
@@ -89,23 +97,50 @@ async function readSmallBody(req: IncomingMessage): Promise<void> {
   });
 }
 
+/** The request's headers for the service: the client's, without those of its own connection, and the trace context. */
+function upstreamHeaders(req: IncomingMessage): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  for (const name in req.headers) {
+    if (!HOP_BY_HOP.has(name)) headers[name] = req.headers[name];
+  }
+  // A no-op unless tracing is on: then the service's spans join the request's trace.
+  propagation.inject(context.active(), headers);
+  return headers;
+}
+
 function gitlabError(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   res.writeHead(status, { 'Content-Type': 'application/json' });
   res.end(JSON.stringify({ message }));
 }
 
-/** One address of a service and its circuit. */
+/** One address of a service, its connections and its circuit. */
 class Upstream {
   readonly url: string;
   readonly breaker: CircuitBreakerPolicy;
-  constructor(url: string, circuit: CircuitOptions) {
+  readonly connections: Pool;
+  constructor(url: string, options: CircuitOptions & UpstreamTimeouts) {
     this.url = url;
     this.breaker = circuitBreaker(
       handleWhen((error) => !(error instanceof ClientGoneError)),
-      { halfOpenAfter: circuit.halfOpenAfterMs, breaker: new ConsecutiveBreaker(circuit.failuresToOpen) },
+      { halfOpenAfter: options.halfOpenAfterMs, breaker: new ConsecutiveBreaker(options.failuresToOpen) },
     );
+    this.connections = new Pool(url, { ...connectionOptions(options), connections: 256 });
   }
+}
+
+/**
+ * The gateway bounds each attempt itself (`UpstreamPool.#attempt`), from sending to the response's
+ * headers, as the body then streams however long; undici's own header and body timeouts are off.
+ */
+function connectionOptions(timeouts: UpstreamTimeouts): Client.Options {
+  return {
+    connect: { timeout: timeouts.connectTimeoutMs },
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    // Within the services' own keep-alive (65 s), so that a service never closes a connection the gateway is about to reuse.
+    keepAliveMaxTimeout: 60_000,
+  };
 }
 
 const CIRCUIT_STATE_NAMES: Record<CircuitState, string> = {
@@ -121,13 +156,20 @@ export interface UpstreamPoolOptions extends UpstreamTimeouts, CircuitOptions {
   logger: Logger;
 }
 
+/** What one attempt sends. */
+interface Outgoing {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** A body read ahead, or the request itself to stream, or none. */
+  body: Buffer | IncomingMessage | null;
+}
+
 /** Every address of one service. */
 export class UpstreamPool {
   readonly #service: string;
   readonly #upstreams: Upstream[];
   readonly #logger: Logger;
-  readonly #pooled: ReturnType<typeof proxyThrough>;
-  readonly #fresh: ReturnType<typeof proxyThrough>;
   readonly #timeouts: UpstreamTimeouts;
   #next = 0;
 
@@ -145,9 +187,6 @@ export class UpstreamPool {
         ),
       );
     }
-    this.#pooled = proxyThrough(new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64, keepAliveMsecs: 30_000 }), options);
-    // A retry never reuses a kept-alive socket: the one that just failed may have been stale.
-    this.#fresh = proxyThrough(new http.Agent({ keepAlive: false }), options);
   }
 
   get urls(): string[] {
@@ -167,24 +206,41 @@ export class UpstreamPool {
     return 2 * (this.#timeouts.connectTimeoutMs + (options.responseTimeoutMs ?? this.#timeouts.responseTimeoutMs));
   }
 
+  /** Closes every address's connections. */
+  async close(): Promise<void> {
+    await Promise.all(this.#upstreams.map((upstream) => upstream.connections.close()));
+  }
+
   /** Proxies the request and answers it, whatever happens. */
   async forward(req: IncomingMessage, res: ServerResponse, options: ForwardOptions = {}): Promise<void> {
-    (req as ProxiedRequest)[FORWARD] = options;
+    const method = req.method ?? 'GET';
+    let readAhead: Buffer | undefined;
     try {
-      await readSmallBody(req);
+      readAhead = await readSmallBody(req);
     } catch {
       // The client went away while sending its body.
       return;
     }
+    const outgoing: Outgoing = {
+      method,
+      path: req.url ?? '/',
+      headers: upstreamHeaders(req),
+      body: readAhead ?? (hasBody(req) ? req : null),
+    };
+    const responseTimeoutMs = options.responseTimeoutMs ?? this.#timeouts.responseTimeoutMs;
+    const count = this.#upstreams.length;
     const start = this.#next;
-    this.#next = (this.#next + 1) % this.#upstreams.length;
-    const order = this.#upstreams.map((_, offset) => this.#upstreams[(start + offset) % this.#upstreams.length] as Upstream);
+    this.#next = (start + 1) % count;
     let retried = false;
     let lastFault: unknown;
-    for (let index = 0; index < order.length; ) {
-      const upstream = order[index] as Upstream;
+    for (let index = 0; index < count; ) {
+      const upstream = this.#upstreams[(start + index) % count] as Upstream;
       try {
-        await upstream.breaker.execute(() => this.#attempt(upstream.url, req, res, retried ? this.#fresh : this.#pooled));
+        // A retry never reuses a kept-alive connection: the one that just failed may have been stale.
+        const connections = retried ? new Client(upstream.url, connectionOptions(this.#timeouts)) : upstream.connections;
+        await upstream.breaker.execute(() =>
+          this.#attempt({ target: upstream.url, connections, outgoing, res, responseTimeoutMs, options, once: retried }),
+        );
         return;
       } catch (error) {
         if (error instanceof ClientGoneError) return;
@@ -193,14 +249,11 @@ export class UpstreamPool {
           continue;
         }
         lastFault = error;
-        this.#logger.warn(
-          { err: error, service: this.#service, upstream: upstream.url, method: req.method, url: req.url },
-          'upstream attempt failed',
-        );
-        if (retried || res.headersSent || !isRetryable(req, error)) break;
+        this.#logger.warn({ err: error, service: this.#service, upstream: upstream.url, method, url: req.url }, 'upstream attempt failed');
+        if (retried || res.headersSent || !isRetryable(method, readAhead, error)) break;
         retried = true;
         // With one address the retry goes to it again, on a new connection.
-        if (order.length > 1) index += 1;
+        if (count > 1) index += 1;
       }
     }
     if (lastFault === undefined) gitlabError(res, 503, '503 Service Unavailable');
@@ -208,60 +261,91 @@ export class UpstreamPool {
     else gitlabError(res, 502, '502 Bad Gateway');
   }
 
-  #attempt(target: string, req: IncomingMessage, res: ServerResponse, proxy: ReturnType<typeof proxyThrough>): Promise<void> {
-    return new Promise((resolve, reject) => {
-      (req as ProxiedRequest)[ATTEMPT] = { target, succeeded: resolve, failed: reject };
-      void proxy(req as never, res as never, (error?: unknown) => reject(error ?? new Error('proxy did not handle the request')));
+  /**
+   * Sends the request on `connections` and streams the answer to the client. Settles once the
+   * service's response headers arrived (then the client has them), or with the reason no answer
+   * came: a timeout, a connection fault, or the client gone.
+   */
+  #attempt(attempt: {
+    target: string;
+    connections: Dispatcher;
+    outgoing: Outgoing;
+    res: ServerResponse;
+    responseTimeoutMs: number;
+    options: ForwardOptions;
+    /** A connection for this attempt alone, closed once it is done. */
+    once: boolean;
+  }): Promise<void> {
+    const { target, connections, outgoing, res, options } = attempt;
+    return new Promise<void>((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined;
+      /** Why the attempt must end before it got its answer, should undici not have started it yet. */
+      let cut: Error | undefined;
+      let answered = false;
+      const abort = (reason: Error) => {
+        cut ??= reason;
+        controller?.abort(reason);
+      };
+      const clientGone = () => {
+        if (!res.writableFinished) abort(new ClientGoneError());
+      };
+      const timer = setTimeout(
+        () => abort(new UpstreamTimeoutError('response', target)),
+        this.#timeouts.connectTimeoutMs + attempt.responseTimeoutMs,
+      );
+      const done = () => {
+        clearTimeout(timer);
+        res.off('close', clientGone);
+      };
+      res.once('close', clientGone);
+      connections.dispatch(
+        { method: outgoing.method, path: outgoing.path, headers: outgoing.headers, body: outgoing.body },
+        {
+          onRequestStart: (started) => {
+            controller = started;
+            if (cut) started.abort(cut);
+          },
+          onResponseStart: (started, statusCode, headers) => {
+            // 1xx answers are the service's business with the gateway, not the client's.
+            if (statusCode < 200) return;
+            clearTimeout(timer);
+            // Hop-by-hop: the client's connection is kept alive or closed (while draining) as the gateway
+            // decides. Copied from the service, `Connection: keep-alive` would keep it open under a drain.
+            const responseHeaders = headers as IncomingHttpHeaders;
+            delete responseHeaders['keep-alive'];
+            responseHeaders.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
+            options.onResponseHeaders?.(responseHeaders);
+            res.writeHead(statusCode, responseHeaders as Record<string, string | string[]>);
+            answered = true;
+            resolve();
+          },
+          onResponseData: (started, chunk) => {
+            if (!res.write(chunk)) {
+              started.pause();
+              res.once('drain', () => started.resume());
+            }
+          },
+          onResponseEnd: () => {
+            done();
+            res.end();
+          },
+          onResponseError: (_started, error) => {
+            done();
+            if (answered) {
+              // Part of the answer went out: the client learns of the fault from the cut connection.
+              res.destroy(error);
+            } else if (res.destroyed) {
+              // The client left (its upload broke off): nothing to answer, and not the service's fault.
+              reject(new ClientGoneError());
+            } else {
+              reject((error as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT' ? new UpstreamTimeoutError('connect', target) : error);
+            }
+          },
+        },
+      );
+      if (attempt.once) void connections.close();
     });
   }
-}
-
-function settle(req: IncomingMessage, outcome: { error?: unknown }): void {
-  const attempt = (req as ProxiedRequest)[ATTEMPT];
-  if (!attempt) return;
-  delete (req as ProxiedRequest)[ATTEMPT];
-  if (outcome.error === undefined) attempt.succeeded();
-  else attempt.failed(outcome.error);
-}
-
-/** An http-proxy-middleware instance whose target, timeouts and outcome follow the current attempt. */
-function proxyThrough(agent: http.Agent, timeouts: UpstreamTimeouts) {
-  return createProxyMiddleware<IncomingMessage, ServerResponse>({
-    router: (req) => (req as ProxiedRequest)[ATTEMPT]?.target ?? '',
-    agent,
-    xfwd: true,
-    on: {
-      proxyReq: (proxyReq, req) => {
-        const target = (req as ProxiedRequest)[ATTEMPT]?.target ?? '';
-        const timers: NodeJS.Timeout[] = [];
-        const giveUp = (phase: 'connect' | 'response') => () => proxyReq.destroy(new UpstreamTimeoutError(phase, target));
-        // A body read ahead is written here; piping the request, already ended, then ends this one.
-        const body = (req as ProxiedRequest)[BODY];
-        if (body !== undefined && body.length > 0) proxyReq.write(body);
-        const socket = proxyReq.socket;
-        if (socket?.connecting) {
-          const connectTimer = setTimeout(giveUp('connect'), timeouts.connectTimeoutMs);
-          timers.push(connectTimer);
-          socket.once('connect', () => clearTimeout(connectTimer));
-        }
-        const responseTimeoutMs = (req as ProxiedRequest)[FORWARD]?.responseTimeoutMs ?? timeouts.responseTimeoutMs;
-        timers.push(setTimeout(giveUp('response'), timeouts.connectTimeoutMs + responseTimeoutMs));
-        const clear = () => timers.forEach(clearTimeout);
-        proxyReq.once('response', clear);
-        proxyReq.once('close', clear);
-      },
-      proxyRes: (proxyRes, req, res) => {
-        // Hop-by-hop: the client's connection is kept alive or closed (while draining) as the gateway
-        // decides. Copied from the service, `Connection: keep-alive` would keep it open under a drain.
-        delete proxyRes.headers['keep-alive'];
-        proxyRes.headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
-        (req as ProxiedRequest)[FORWARD]?.onResponseHeaders?.(proxyRes.headers);
-        settle(req, {});
-      },
-      econnreset: (_error, req) => settle(req, { error: new ClientGoneError() }),
-      error: (error, req) => settle(req as IncomingMessage, { error }),
-    },
-  });
 }
 
 /** A pool per service proxied to; a service without one is not part of this platform. */
