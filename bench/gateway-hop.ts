@@ -12,7 +12,8 @@
  * holds, 20; about 1 KB each), BENCH_CLOSED_DURATION seconds per run (5),
  * BENCH_CONNECTIONS (32), BENCH_PROFILE=1 (the gateway writes a `node --cpu-prof` profile to
  * bench/results/profiles/), KAFKA_BROKERS (the gateway follows identity's events there, as
- * deployed; without, it asks the stand-in identity once a second).
+ * deployed; without, it asks the stand-in identity once a second), BENCH_GATEWAY_DIR (another
+ * version of the gateway package to run instead of gateway/, to compare two under the same load).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -35,6 +36,7 @@ const config = loadConfig({
   BENCH_CONNECTIONS: z.coerce.number().int().positive().default(32),
   BENCH_PROFILE: z.enum(['0', '1']).default('0'),
   KAFKA_BROKERS: listFromEnv.optional(),
+  BENCH_GATEWAY_DIR: z.string().optional(),
 });
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
@@ -135,7 +137,7 @@ const gateway = spawn(
   process.execPath,
   ['--disable-warning=TimeoutNegativeWarning', '--max-semi-space-size=16', '--import', '@platform/telemetry/register', 'src/main.ts'],
   {
-    cwd: path.join(REPO_ROOT, 'gateway'),
+    cwd: config.BENCH_GATEWAY_DIR ?? path.join(REPO_ROOT, 'gateway'),
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
       PATH: process.env.PATH,

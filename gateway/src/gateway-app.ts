@@ -60,6 +60,18 @@ const GIT_ACCESS_DENIED = 'HTTP Basic: Access denied. If a token was provided, i
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+const routeLabels = new Map<Route, string>();
+
+/** The route table entry as a metrics label, its slashes unescaped for reading (as few label values as entries); worked out once per entry. */
+function routeLabel(route: Route): string {
+  let label = routeLabels.get(route);
+  if (label === undefined) {
+    label = route.pattern.source.replaceAll('\\/', '/');
+    routeLabels.set(route, label);
+  }
+  return label;
+}
+
 /** The client's address as audit events show it: `::ffff:10.0.0.1` is plain `10.0.0.1`. */
 function clientIp(req: express.Request): string | undefined {
   return req.ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
@@ -125,12 +137,10 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   app.get('/api/v4/openapi.json', apiDocument({ upstreams: options.upstreams, logger }));
   app.use(apiDocsRouter());
 
-  const authenticate = async (req: express.Request, route: Route): Promise<Caller> => {
+  const authenticate = async (req: express.Request, route: Route, url: URL): Promise<Caller> => {
     const ip = clientIp(req);
     if (route.ownAuthentication) return anonymousCaller(ip);
-    const credentials: { token?: string; sudo?: string } = route.basicCredentials
-      ? basicCredentialsOf(req)
-      : credentialsOf(req, new URL(req.originalUrl, 'http://gateway'));
+    const credentials: { token?: string; sudo?: string } = route.basicCredentials ? basicCredentialsOf(req) : credentialsOf(req, url);
     const { token, sudo } = credentials;
     if (!token) return anonymousCaller(ip);
     const caller = await authenticator.authenticate(token, sudo);
@@ -138,19 +148,19 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   };
 
   app.use((req, res, next) => {
-    const route = routeFor(req.path, new URL(req.originalUrl, 'http://gateway').searchParams);
+    const url = new URL(req.originalUrl, 'http://gateway');
+    const route = routeFor(req.path, url.searchParams);
     if (!route) {
       res.status(404).json({ error: '404 Not Found' });
       return;
     }
-    // The route table entry, its slashes unescaped for reading: as few label values as entries.
-    describeRequest(res, { route: route.pattern.source.replaceAll('\\/', '/'), service: route.service });
+    describeRequest(res, { route: routeLabel(route), service: route.service });
     const upstream = options.upstreams[route.service];
     if (!upstream) {
       res.status(503).json({ message: '503 Service Unavailable' });
       return;
     }
-    authenticate(req, route).then(
+    authenticate(req, route, url).then(
       (caller) => {
         const responseTimeout = SAFE_METHODS.has(req.method) && !route.slowReads ? { responseTimeoutMs: options.readTimeoutMs } : {};
         // Valid as long as the gateway waits for the answer: a service that was slow to take the

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { UnauthorizedError } from '@platform/errors';
 
 /** The header in which the gateway tells a service who is calling. */
@@ -61,8 +61,20 @@ export interface SigningOptions {
   now?: number;
 }
 
+const secretKeys = new Map<string, KeyObject>();
+
+/** The secret as a key, made once: keyed by a string, every HMAC would convert it again (a third of its cost). */
+function keyOf(secret: string): KeyObject {
+  let key = secretKeys.get(secret);
+  if (key === undefined) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    secretKeys.set(secret, key);
+  }
+  return key;
+}
+
 function sign(body: string, secret: string): Buffer {
-  return createHmac('sha256', secret).update(body).digest();
+  return createHmac('sha256', keyOf(secret)).update(body).digest();
 }
 
 function pathOnly(path: string): string {
