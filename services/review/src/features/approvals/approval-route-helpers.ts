@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError } from '@platform/errors';
-import { HttpStatusError, params } from '@platform/http';
+import { params } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import { mayReadCode } from '../repositories/repository-access.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import { MergeRequestRefusal } from '../merge-requests/merge-request-state.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { UpdateMergeRequestService } from '../merge-requests/update-merge-request-service.ts';
@@ -54,16 +53,6 @@ export async function viewContext(
     deps.protectedBranches.list(options.projectId),
   ]);
   return { users, groups, protections };
-}
-
-/** GitLab's own statuses and bodies for refusals the domain names (409 for a stale `sha`). */
-export async function answered<Result>(work: Promise<Result>): Promise<Result> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof MergeRequestRefusal) throw new HttpStatusError(error.status, error.message, error.body);
-    throw error;
-  }
 }
 
 /** The bounds of approval rule parameters. */

@@ -7,7 +7,6 @@ import { DEVELOPER, REPORTER } from '../repositories/repository-access.ts';
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import { approvalStateView, idsOfState, mergeRequestApprovalsView, mergeRequestRuleView } from './approval-views.ts';
 import {
-  answered,
   projectWith,
   ruleInputOf,
   ruleParams,
@@ -117,7 +116,7 @@ export const mergeRequestApprovalsRoutes = [
     input: z.object({ ...perMergeRequest, sha: z.string().max(64).optional(), approval_password: z.string().max(1024).optional() }),
     handle: async ({ caller, input, deps }) => {
       const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
-      await answered(deps.approvals.approve({ project, caller, mergeRequest, sha: input.sha, password: input.approval_password }));
+      await deps.approvals.approve({ project, caller, mergeRequest, sha: input.sha, password: input.approval_password });
       return approvalsView(deps, caller, project, mergeRequest);
     },
   }),
@@ -184,9 +183,7 @@ export const mergeRequestApprovalsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
-      const rule = await answered(
-        deps.approvals.updateMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id, ruleInputOf(input)),
-      );
+      const rule = await deps.approvals.updateMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id, ruleInputOf(input));
       return ruleView(deps, caller, { projectId: project.id, rule, view: mergeRequestRuleView });
     },
   }),
@@ -199,7 +196,7 @@ export const mergeRequestApprovalsRoutes = [
     input: z.object({ ...perMergeRequest, approval_rule_id: ruleParams.id() }),
     handle: async ({ caller, input, deps }) => {
       const { project, mergeRequest } = await editableMergeRequest(deps, caller, input);
-      await answered(deps.approvals.deleteMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id));
+      await deps.approvals.deleteMergeRequestRule(project, caller, mergeRequest, input.approval_rule_id);
     },
   }),
 ];

@@ -1,6 +1,5 @@
 import type { AuthenticatedCaller } from '@platform/auth';
 import { NotFoundError, UnauthorizedError } from '@platform/errors';
-import { HttpStatusError } from '@platform/http';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import { isMember } from '../merge-requests/merge-request-lookup.ts';
@@ -11,10 +10,9 @@ import { emojiName } from './emoji-names.ts';
 const UPVOTE = 'thumbsup';
 const DOWNVOTE = 'thumbsdown';
 
-/** GitLab's refusal of an award: 404 naming what the award failed on. */
-function notAwarded(reason?: string): HttpStatusError {
-  const message = `404 Award Emoji${reason ? ` ${reason}` : ''} Not Found`;
-  return new HttpStatusError(404, message, { message });
+/** GitLab's refusal of an award: not found, naming what the award failed on (`404 Award Emoji Name has already been taken Not Found`). */
+function notAwarded(reason?: string): NotFoundError {
+  return new NotFoundError(reason ? `Award Emoji ${reason}` : 'Award Emoji');
 }
 
 /**

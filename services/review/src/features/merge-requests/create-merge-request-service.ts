@@ -1,11 +1,11 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { InputError } from '@platform/errors';
+import { ConflictError, InputError, UnprocessableError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
 import { isDraftTitle } from '../core/merge-request-text.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { branchHead, headRef, type MergeRequestScope } from './merge-request-refs.ts';
-import { MergeRequestRefusal, mergeRequestEventData } from './merge-request-state.ts';
+import { mergeRequestEventData } from './merge-request-state.ts';
 import type { MergeRequestVersions } from './merge-request-versions.ts';
 import type { Mergeability } from './mergeability.ts';
 import type { MergeRequestStore } from './merge-requests-store.ts';
@@ -58,7 +58,7 @@ export class CreateMergeRequestService {
     const source = input.sourceRepository;
     const fromFork = source.projectId !== project.id;
     if (!fromFork && input.sourceBranch === input.targetBranch) {
-      throw new MergeRequestRefusal(422, { message: ["You can't use same project/branch for source and target"] });
+      throw new UnprocessableError(["You can't use same project/branch for source and target"]);
     }
     const sourceHead = await branchHead(source, input.sourceBranch);
     if (!sourceHead) throw new InputError(`Invalid source branch: ${input.sourceBranch}`);
@@ -71,9 +71,7 @@ export class CreateMergeRequestService {
       targetBranch: input.targetBranch,
     });
     if (existing) {
-      throw new MergeRequestRefusal(409, {
-        message: [`Another open merge request already exists for this source branch: !${existing.iid}`],
-      });
+      throw new ConflictError([`Another open merge request already exists for this source branch: !${existing.iid}`]);
     }
     const now = new Date();
     const created = await this.#store.create({

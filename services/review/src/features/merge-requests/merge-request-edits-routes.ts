@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
-import { ForbiddenError, InputError } from '@platform/errors';
-import { HttpStatusError, params, routesOf } from '@platform/http';
+import { ForbiddenError, InputError, UnprocessableError } from '@platform/errors';
+import { params, routesOf } from '@platform/http';
 import { DEVELOPER, mayReadCode } from '../repositories/repository-access.ts';
 import { inSameForkNetwork } from './fork-network.ts';
 import type { MergeRequestScope } from './merge-request-refs.ts';
-import { answered, detail, perMergeRequest, scopeOf, type MergeRequestsRouteDeps } from './merge-request-route-support.ts';
+import { detail, perMergeRequest, scopeOf, type MergeRequestsRouteDeps } from './merge-request-route-support.ts';
 import type { CreateMergeRequestService } from './create-merge-request-service.ts';
 import type { UpdateMergeRequestService } from './update-merge-request-service.ts';
 
@@ -31,9 +31,7 @@ async function targetScopeOf(
   const project = await deps.access.project({ idOrPath: String(targetProjectId), caller });
   if (!mayReadCode(project)) throw new ForbiddenError();
   if (!(await inSameForkNetwork(deps.access, source.project, project))) {
-    throw new HttpStatusError(422, 'Source project is not a fork of the target project', {
-      message: ['Source project is not a fork of the target project'],
-    });
+    throw new UnprocessableError(['Source project is not a fork of the target project']);
   }
   return { project, repository: await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
 }
@@ -79,24 +77,22 @@ export const mergeRequestEditsRoutes = [
       const milestoneId = (await deps.milestones.given(scope.project.id, input.milestone_id)) ?? null;
       // Titles the project lacks become its labels, as GitLab creates them.
       const labels = await deps.labels.ensure(scope.project.id, caller, input.labels ?? []);
-      const created = await answered(
-        deps.creation.create(scope, caller, {
-          targetNamespaceIds: await deps.users.namespaceIdsOf(scope.project.id),
-          sourceRepository: source.repository,
-          sourceBranch: input.source_branch,
-          targetBranch: input.target_branch,
-          title: input.title,
-          description: input.description ?? '',
-          assigneeIds: input.assignee_ids ?? (input.assignee_id === undefined || input.assignee_id === 0 ? [] : [input.assignee_id]),
-          reviewerIds: input.reviewer_ids ?? [],
-          labels,
-          milestoneId,
-          removeSourceBranch: input.remove_source_branch,
-          squash: input.squash,
-          allowCollaboration: input.allow_collaboration || (input.allow_maintainer_to_push ?? false),
-          approvalsBeforeMerge: input.approvals_before_merge,
-        }),
-      );
+      const created = await deps.creation.create(scope, caller, {
+        targetNamespaceIds: await deps.users.namespaceIdsOf(scope.project.id),
+        sourceRepository: source.repository,
+        sourceBranch: input.source_branch,
+        targetBranch: input.target_branch,
+        title: input.title,
+        description: input.description ?? '',
+        assigneeIds: input.assignee_ids ?? (input.assignee_id === undefined || input.assignee_id === 0 ? [] : [input.assignee_id]),
+        reviewerIds: input.reviewer_ids ?? [],
+        labels,
+        milestoneId,
+        removeSourceBranch: input.remove_source_branch,
+        squash: input.squash,
+        allowCollaboration: input.allow_collaboration || (input.allow_maintainer_to_push ?? false),
+        approvalsBeforeMerge: input.approvals_before_merge,
+      });
       // Shown as from the project the request was made to: a fork's reference to its upstream is not relative.
       return detail(deps, caller, scope, created, { fromOwnProject: scope === source });
     },
@@ -144,25 +140,23 @@ export const mergeRequestEditsRoutes = [
         titles === undefined ? undefined : deps.labels.ensure(scope.project.id, caller, titles);
       const assigneeIds =
         input.assignee_ids ?? (input.assignee_id === undefined ? undefined : input.assignee_id === 0 ? [] : [input.assignee_id]);
-      const updated = await answered(
-        deps.updates.update(scope, caller, input.merge_request_iid, {
-          title: input.title,
-          description: input.description,
-          targetBranch: input.target_branch,
-          stateEvent: input.state_event,
-          assigneeIds,
-          reviewerIds: input.reviewer_ids,
-          labels: await ensured(input.labels),
-          addLabels: await ensured(input.add_labels),
-          removeLabels: input.remove_labels,
-          milestoneId,
-          removeSourceBranch: input.remove_source_branch,
-          squash: input.squash,
-          discussionLocked: input.discussion_locked,
-          allowCollaboration: input.allow_collaboration,
-          approvalsBeforeMerge: input.approvals_before_merge,
-        }),
-      );
+      const updated = await deps.updates.update(scope, caller, input.merge_request_iid, {
+        title: input.title,
+        description: input.description,
+        targetBranch: input.target_branch,
+        stateEvent: input.state_event,
+        assigneeIds,
+        reviewerIds: input.reviewer_ids,
+        labels: await ensured(input.labels),
+        addLabels: await ensured(input.add_labels),
+        removeLabels: input.remove_labels,
+        milestoneId,
+        removeSourceBranch: input.remove_source_branch,
+        squash: input.squash,
+        discussionLocked: input.discussion_locked,
+        allowCollaboration: input.allow_collaboration,
+        approvalsBeforeMerge: input.approvals_before_merge,
+      });
       return detail(deps, caller, scope, updated);
     },
   }),

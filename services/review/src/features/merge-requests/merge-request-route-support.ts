@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError } from '@platform/errors';
-import { HttpStatusError, pageParams, params, type PageQuery } from '@platform/http';
+import { pageParams, params, type PageQuery } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
@@ -11,7 +11,6 @@ import type { UserDirectory } from '../core/user-directory.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import type { FactsOf, ReactionLookup } from './merge-request-facts.ts';
 import type { MergeRequestScope } from './merge-request-refs.ts';
-import { MergeRequestRefusal } from './merge-request-state.ts';
 import { mergeRequestDetailView, userIdsOf } from './merge-request-views.ts';
 import type { Mergeability } from './mergeability.ts';
 import type { MergeRequestsService } from './merge-requests-service.ts';
@@ -42,16 +41,6 @@ export interface MergeRequestsRouteDeps {
   reactions: ReactionLookup;
   /** Whether a merge request has the approvals it needs (its views' `approved`). */
   isApproved: ApprovalCheck;
-}
-
-/** GitLab's own statuses and bodies for refusals the domain names (405, 406, 409, 422). */
-export async function answered<Result>(work: Promise<Result>): Promise<Result> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof MergeRequestRefusal) throw new HttpStatusError(error.status, error.message, error.body);
-    throw error;
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { MethodNotAllowedError } from '@platform/errors';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { close, markMerged, mergeRefusal, reopen } from './merge-request-state.ts';
 
@@ -52,7 +53,7 @@ describe('the merge request state machine', () => {
   it('merges only open merge requests that are no draft (405 otherwise)', () => {
     expect(mergeRefusal(mergeRequest())).toBeNull();
     for (const refused of [mergeRequest({ draft: true }), mergeRequest({ state: 'closed' }), mergeRequest({ state: 'merged' })]) {
-      expect(mergeRefusal(refused)).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });
+      expect(mergeRefusal(refused)).toEqual(new MethodNotAllowedError());
     }
   });
 

@@ -3,20 +3,8 @@
  * merges, `closed` reopens; `merged` is final. Each move answers whether it happened, and the
  * events a save writes are built from the merge request as it is after it.
  */
-import { DomainError } from '@platform/errors';
+import { MethodNotAllowedError } from '@platform/errors';
 import type { MergeRequest } from './merge-request.entity.ts';
-
-/** A refusal GitLab answers with its own status and body (403, 405, 406, 409, 422). */
-export class MergeRequestRefusal extends DomainError {
-  override name = 'MergeRequestRefusal';
-  readonly status: number;
-  readonly body: unknown;
-  constructor(status: number, body: unknown) {
-    super(typeof body === 'object' && body !== null && 'message' in body ? String((body as { message: unknown }).message) : String(status));
-    this.status = status;
-    this.body = body;
-  }
-}
 
 /** The event payload of a merge request as it is now. */
 export function mergeRequestEventData(mergeRequest: MergeRequest) {
@@ -51,8 +39,8 @@ export function reopen(mergeRequest: MergeRequest, options: { at: Date }): boole
 }
 
 /** Why merging is refused before anything is tried (GitLab's `mergeable_state?`): only an open merge request that is no draft merges. */
-export function mergeRefusal(mergeRequest: MergeRequest): MergeRequestRefusal | null {
-  if (mergeRequest.state !== 'opened' || mergeRequest.draft) return new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });
+export function mergeRefusal(mergeRequest: MergeRequest): MethodNotAllowedError | null {
+  if (mergeRequest.state !== 'opened' || mergeRequest.draft) return new MethodNotAllowedError();
   return null;
 }
 

@@ -4,7 +4,7 @@ import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import { DEVELOPER, mayPushCode } from '../repositories/repository-access.ts';
 import { isFromFork } from './merge-request-refs.ts';
-import { answered, detail, perMergeRequest, scopeOf, type MergeRequestsRouteDeps } from './merge-request-route-support.ts';
+import { detail, perMergeRequest, scopeOf, type MergeRequestsRouteDeps } from './merge-request-route-support.ts';
 import type { MergeService } from './merge-service.ts';
 import type { RebaseService } from './rebase-service.ts';
 
@@ -43,16 +43,14 @@ export const mergeRoutes = [
     handle: async ({ caller, input, deps }) => {
       const scope = await scopeOf(deps, caller, input.id, DEVELOPER);
       const existing = await deps.mergeRequests.find(scope.project.id, input.merge_request_iid);
-      const merged = await answered(
-        deps.merges.merge(scope, caller, input.merge_request_iid, {
-          sha: input.sha,
-          mayPushToForkSource: existing && isFromFork(existing) ? await mayPushTo(deps, caller, existing.sourceProjectId) : false,
-          squash: input.squash,
-          shouldRemoveSourceBranch: input.should_remove_source_branch,
-          mergeCommitMessage: input.merge_commit_message,
-          squashCommitMessage: input.squash_commit_message,
-        }),
-      );
+      const merged = await deps.merges.merge(scope, caller, input.merge_request_iid, {
+        sha: input.sha,
+        mayPushToForkSource: existing && isFromFork(existing) ? await mayPushTo(deps, caller, existing.sourceProjectId) : false,
+        squash: input.squash,
+        shouldRemoveSourceBranch: input.should_remove_source_branch,
+        mergeCommitMessage: input.merge_commit_message,
+        squashCommitMessage: input.squash_commit_message,
+      });
       return detail(deps, caller, scope, merged);
     },
   }),
@@ -68,7 +66,7 @@ export const mergeRoutes = [
       const scope = await scopeOf(deps, caller, input.id);
       // Pushing takes a developer; the branch's own protection is weighed once the merge request is found.
       if (!scope.project.isAdmin && scope.project.accessLevel < DEVELOPER) throw new ForbiddenError('Cannot push to source branch');
-      await answered(deps.rebases.rebase(scope, caller, input.merge_request_iid));
+      await deps.rebases.rebase(scope, caller, input.merge_request_iid);
       return { rebase_in_progress: true };
     },
   }),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ConflictError, MethodNotAllowedError, NotAcceptableError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
 import { createLogger } from '@platform/logger';
 import { userCaller } from '@platform/testing';
@@ -131,39 +132,41 @@ describe('merge requests on fakes', () => {
     expect(merged).toEqual([mergeRequest.iid]);
   });
 
-  it('sees a conflict with the target as cannot_be_merged, and refuses to merge it with 406', async () => {
+  it('sees a conflict with the target as cannot_be_merged, and refuses to merge it as not acceptable (406)', async () => {
     await commitOn('conflicting', 'README.md', 'theirs\n');
     await commitOn('main', 'README.md', 'ours\n');
     const created = services({ merged });
     const mergeRequest = await open(created, 'conflicting');
     expect(mergeRequest.mergeStatus).toBe('cannot_be_merged');
-    await expect(created.merges.merge(scope(), developer, mergeRequest.iid, {})).rejects.toMatchObject({ status: 406 });
+    await expect(created.merges.merge(scope(), developer, mergeRequest.iid, {})).rejects.toEqual(
+      new NotAcceptableError('Branch cannot be merged'),
+    );
     expect((await created.store.find(project.id, mergeRequest.iid))?.state).toBe('opened');
     expect(merged).toEqual([]);
   });
 
-  it('refuses with 405 to merge a draft, a closed merge request and one that lacks approvals', async () => {
+  it('refuses as not allowed (405) to merge a draft, a closed merge request and one that lacks approvals', async () => {
     await commitOn('drafted', 'draft.txt', 'draft\n');
     const created = services({ merged });
     const draft = await open(created, 'drafted', 'Draft: not yet');
-    await expect(created.merges.merge(scope(), developer, draft.iid, {})).rejects.toMatchObject({ status: 405 });
+    await expect(created.merges.merge(scope(), developer, draft.iid, {})).rejects.toEqual(new MethodNotAllowedError());
 
     await created.updates.update(scope(), author, draft.iid, { title: 'Ready', stateEvent: 'close' });
-    await expect(created.merges.merge(scope(), developer, draft.iid, {})).rejects.toMatchObject({ status: 405 });
+    await expect(created.merges.merge(scope(), developer, draft.iid, {})).rejects.toEqual(new MethodNotAllowedError());
 
     const unapproved = services({ approved: false, merged });
     const waiting = await open(unapproved, 'drafted', 'Ready');
-    await expect(unapproved.merges.merge(scope(), developer, waiting.iid, {})).rejects.toMatchObject({ status: 405 });
+    await expect(unapproved.merges.merge(scope(), developer, waiting.iid, {})).rejects.toEqual(new MethodNotAllowedError());
     expect(merged).toEqual([]);
   });
 
-  it('refuses a stale sha with 409 and an unknown merge request with 404', async () => {
+  it('refuses a stale sha as a conflict (409) and an unknown merge request with 404', async () => {
     await commitOn('stale', 'stale.txt', 'stale\n');
     const created = services({ merged });
     const mergeRequest = await open(created, 'stale');
-    await expect(created.merges.merge(scope(), developer, mergeRequest.iid, { sha: '0'.repeat(40) })).rejects.toMatchObject({
-      status: 409,
-    });
+    await expect(created.merges.merge(scope(), developer, mergeRequest.iid, { sha: '0'.repeat(40) })).rejects.toEqual(
+      new ConflictError('SHA does not match HEAD of source branch'),
+    );
     await expect(created.merges.merge(scope(), developer, 99, {})).rejects.toMatchObject({ name: 'NotFoundError' });
   });
 

@@ -1,5 +1,12 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { NotFoundError, UnauthorizedError } from '@platform/errors';
+import {
+  ConflictError,
+  MethodNotAllowedError,
+  NotAcceptableError,
+  NotFoundError,
+  UnauthorizedError,
+  UnprocessableError,
+} from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { reviewEvents } from '@platform/review-client';
 import { mayOnBranch } from '../protected-branches/branch-protection.ts';
@@ -7,7 +14,7 @@ import type { ProtectedBranchesService } from '../protected-branches/protected-b
 import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { BRANCH_PREFIX, branchHead, isFromFork, signatureOf, sourceHead, type MergeRequestScope } from './merge-request-refs.ts';
-import { markMerged, mergeRefusal, MergeRequestRefusal, mergeRequestEventData } from './merge-request-state.ts';
+import { markMerged, mergeRefusal, mergeRequestEventData } from './merge-request-state.ts';
 import type { MergeRequestStore } from './merge-requests-store.ts';
 
 /** Whether a merge request has the approvals it needs to be merged. */
@@ -86,13 +93,13 @@ export class MergeService {
     const refusal = mergeRefusal(mergeRequest);
     if (refusal) throw refusal;
     // GitLab's `mergeable?` is false while approvals are missing: the same refusal.
-    if (!(await this.#isApproved(mergeRequest))) throw new MergeRequestRefusal(405, { message: '405 Method Not Allowed' });
+    if (!(await this.#isApproved(mergeRequest))) throw new MethodNotAllowedError();
     const merged = await this.#repositories.changeRefs(repository, caller, async () => {
       const source = await sourceHead({ repositories: this.#repositories, target: repository, mergeRequest });
       const targetHead = await branchHead(repository, mergeRequest.targetBranch);
-      if (!source || !targetHead) throw new MergeRequestRefusal(422, { message: 'Branch cannot be merged' });
+      if (!source || !targetHead) throw new UnprocessableError('Branch cannot be merged');
       if (options.sha !== undefined && options.sha !== source) {
-        throw new MergeRequestRefusal(409, { message: 'SHA does not match HEAD of source branch' });
+        throw new ConflictError('SHA does not match HEAD of source branch');
       }
       const trial = await repository.git.trialMerge(targetHead, source);
       const fastForwardPossible = await repository.git.isAncestor(targetHead, source);
@@ -100,7 +107,7 @@ export class MergeService {
         mergeRequest.mergeStatus = trial.clean ? 'can_be_merged' : 'cannot_be_merged';
         mergeRequest.fastForwardPossible = fastForwardPossible;
         await this.#store.save({ mergeRequest, events: [], actor: null });
-        throw new MergeRequestRefusal(406, { message: 'Branch cannot be merged' });
+        throw new NotAcceptableError('Branch cannot be merged');
       }
       const author = signatureOf(caller, project);
       const squash = options.squash ?? mergeRequest.squash;
@@ -115,7 +122,7 @@ export class MergeService {
       // Fast-forward only: the target becomes the source (or its squash commit), no merge commit.
       if (project.mergeMethod !== 'ff') {
         const squashedTrial = squash ? await repository.git.trialMerge(targetHead, mergedHead) : trial;
-        if (!squashedTrial.clean) throw new MergeRequestRefusal(406, { message: 'Branch cannot be merged' });
+        if (!squashedTrial.clean) throw new NotAcceptableError('Branch cannot be merged');
         const message =
           options.mergeCommitMessage ??
           [
@@ -127,7 +134,7 @@ export class MergeService {
         newTargetHead = await repository.git.commitTree({ tree: squashedTrial.tree, parents: [targetHead, mergedHead], message, author });
       }
       if (!(await repository.git.updateRef(`${BRANCH_PREFIX}${mergeRequest.targetBranch}`, newTargetHead, targetHead))) {
-        throw new MergeRequestRefusal(422, { message: 'Branch cannot be merged' });
+        throw new UnprocessableError('Branch cannot be merged');
       }
       const removeSource = options.shouldRemoveSourceBranch ?? mergeRequest.forceRemoveSourceBranch;
       if (removeSource && !isFromFork(mergeRequest)) await repository.git.deleteRef(`${BRANCH_PREFIX}${mergeRequest.sourceBranch}`, source);

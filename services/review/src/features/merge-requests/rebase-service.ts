@@ -1,11 +1,10 @@
 import type { AuthenticatedCaller } from '@platform/auth';
-import { ForbiddenError, NotFoundError } from '@platform/errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import { mayOnBranch } from '../protected-branches/branch-protection.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { BRANCH_PREFIX, branchHead, isFromFork, signatureOf, type MergeRequestScope } from './merge-request-refs.ts';
-import { MergeRequestRefusal } from './merge-request-state.ts';
 import { REBASE_ERROR, REBASE_TIMEOUT_MS } from './merge-requests-service.ts';
 import type { MergeBranchRules, MergeRepositories } from './merge-service.ts';
 import type { MergeRequestStore } from './merge-requests-store.ts';
@@ -48,7 +47,7 @@ export class RebaseService {
     }
     const now = new Date();
     const started = await this.#store.startRebase({ id: mergeRequest.id, now, staleBefore: new Date(now.getTime() - REBASE_TIMEOUT_MS) });
-    if (!started) throw new MergeRequestRefusal(409, { message: '409 Conflict: Resource lock' });
+    if (!started) throw new ConflictError('409 Conflict: Resource lock');
     this.#rebaseSource({ repository, caller, mergeRequest, committer: signatureOf(caller, project) }).catch(async (error: unknown) => {
       this.#logger.error({ err: error, mergeRequestId: mergeRequest.id }, 'rebase failed');
       await this.#store.finishRebase({ id: mergeRequest.id, mergeError: REBASE_ERROR });

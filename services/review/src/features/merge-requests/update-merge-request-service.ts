@@ -1,10 +1,10 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { InputError, NotFoundError } from '@platform/errors';
+import { InputError, NotFoundError, UnprocessableError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
 import { isDraftTitle } from '../core/merge-request-text.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { branchHead, isFromFork, sourceHead, type MergeRequestScope, type RepositoryFinder } from './merge-request-refs.ts';
-import { close, MergeRequestRefusal, mergeRequestEventData, reopen } from './merge-request-state.ts';
+import { close, mergeRequestEventData, reopen } from './merge-request-state.ts';
 import type { MergeRequestVersions } from './merge-request-versions.ts';
 import type { Mergeability } from './mergeability.ts';
 import type { MergeRequestStore } from './merge-requests-store.ts';
@@ -61,7 +61,7 @@ export class UpdateMergeRequestService {
     let newTargetHead: string | null = null;
     if (changes.targetBranch !== undefined && changes.targetBranch !== mergeRequest.targetBranch) {
       if (!isFromFork(mergeRequest) && changes.targetBranch === mergeRequest.sourceBranch) {
-        throw new MergeRequestRefusal(422, { message: ["You can't use same project/branch for source and target"] });
+        throw new UnprocessableError(["You can't use same project/branch for source and target"]);
       }
       newTargetHead = await branchHead(scope.repository, changes.targetBranch);
       if (!newTargetHead) throw new InputError(`Invalid target branch: ${changes.targetBranch}`);

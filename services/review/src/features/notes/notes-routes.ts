@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HttpStatusError, params, routesOf } from '@platform/http';
+import { RefusedError } from '@platform/errors';
+import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
@@ -23,8 +24,7 @@ const body = () => z.string().max(1_000_000);
 /** A blank note fails GitLab's model validation, worded as its notes API words it. */
 function requireText(text: string): string {
   if (text.trim() === '') {
-    const message = '400 Bad request - Note {:note=>["can\'t be blank"]}';
-    throw new HttpStatusError(400, message, { message });
+    throw new RefusedError('400 Bad request - Note {:note=>["can\'t be blank"]}');
   }
   return text;
 }
