@@ -1,5 +1,5 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { OutgoingEvent } from '@platform/events';
 import type { ProjectAccess } from '@platform/identity-client';
 import { reviewEvents } from '@platform/review-client';
@@ -11,7 +11,6 @@ import { protectionsOf, type BranchProtection } from '../protected-branches/bran
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { MergeRequest, MergeRequestDiff } from '../merge-requests/merge-request.entity.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import { MergeRequestRefusal } from '../merge-requests/merge-request-state.ts';
 import type { VersionCause } from '../merge-requests/merge-request-versions.ts';
 import type { ApprovalRule, ApprovalSettings, MergeRequestApprovalSettings } from './approval.entity.ts';
 import {
@@ -32,7 +31,7 @@ import { CODE_OWNERS_PATHS, entriesOwning, parseCodeOwners } from './code-owners
 const SYSTEM_RULE_TYPES = new Set(['code_owner', 'report_approver']);
 const BRANCH_PREFIX = 'refs/heads/';
 /** GitLab's refusal to change a system rule: its approval rule services' 403 with `["Prohibited"]`. */
-const prohibited = () => new MergeRequestRefusal(403, { message: ['Prohibited'] });
+const prohibited = () => new ForbiddenError(['Prohibited']);
 /** GitLab's name of the rule every eligible member may satisfy. */
 const ANY_APPROVER_NAME = 'All Members';
 
@@ -134,6 +133,15 @@ function ruleEventData(project: ProjectAccess, rule: ApprovalRule, iid: number) 
   };
 }
 
+/** What approvals read of protected branches: which rules apply to a target, code owner approval. */
+export type ApprovalBranchRules = Pick<ProtectedBranchesService, 'list'>;
+
+/** What approvals read of merge requests: their newest version and its changes, and those open into a branch. */
+export type ApprovalMergeRequests = Pick<MergeRequestsService, 'latestVersion' | 'versionContents' | 'openTargeting'>;
+
+/** Where approvals read commits and CODEOWNERS files. */
+export type ApprovalRepositories = Pick<RepositoriesService, 'ensure'>;
+
 /**
  * Approval settings, approval rules of projects and merge requests, approvals, and the code owner
  * rules a CODEOWNERS file makes, with GitLab's arithmetic of what a merge request still needs.
@@ -141,16 +149,16 @@ function ruleEventData(project: ProjectAccess, rule: ApprovalRule, iid: number) 
 export class ApprovalsService {
   readonly #store: ApprovalStore;
   readonly #directory: ApproverDirectory;
-  readonly #protectedBranches: ProtectedBranchesService;
-  readonly #mergeRequests: MergeRequestsService;
-  readonly #repositories: RepositoriesService;
+  readonly #protectedBranches: ApprovalBranchRules;
+  readonly #mergeRequests: ApprovalMergeRequests;
+  readonly #repositories: ApprovalRepositories;
 
   constructor(options: {
     store: ApprovalStore;
     directory: ApproverDirectory;
-    protectedBranches: ProtectedBranchesService;
-    mergeRequests: MergeRequestsService;
-    repositories: RepositoriesService;
+    protectedBranches: ApprovalBranchRules;
+    mergeRequests: ApprovalMergeRequests;
+    repositories: ApprovalRepositories;
   }) {
     this.#store = options.store;
     this.#directory = options.directory;
@@ -486,7 +494,7 @@ export class ApprovalsService {
     if (mergeRequest.state !== 'opened' || !this.canApprove(state, project, caller)) throw new UnauthorizedError();
     const head = mergeRequest.headSha ?? '';
     if (options.sha !== undefined && options.sha !== head) {
-      throw new MergeRequestRefusal(409, { message: `SHA does not match HEAD of source branch: ${head}` });
+      throw new ConflictError(`SHA does not match HEAD of source branch: ${head}`);
     }
     if (state.settings.requirePasswordToApprove && !(await this.#directory.verifyPassword(caller, options.password ?? ''))) {
       throw new UnauthorizedError();
