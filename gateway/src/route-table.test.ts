@@ -34,6 +34,12 @@ describe('route table', () => {
     ['/api/v4/projects/7/repository/branches', 'review'],
     ['/api/v4/projects/acme%2Fapp/repository/branches/feature%2Fx', 'review'],
     ['/api/v4/projects/7/repository/commits/abc123', 'review'],
+    ['/api/v4/projects/7/repository/files/lib%2Fclass.rb/raw', 'review'],
+    ['/api/v4/projects/7/repository/tree', 'review'],
+    ['/api/v4/projects/7/repository/blobs/abc123', 'review'],
+    ['/api/v4/projects/7/repository/archive.tar.gz', 'review'],
+    ['/api/v4/projects/7/repository/compare', 'review'],
+    ['/api/v4/projects/7/repository/merge_base', 'review'],
     ['/api/v4/projects/7/protected_branches/release%2F*', 'review'],
     ['/api/v4/projects/7/merge_requests/1/versions', 'review'],
     ['/api/v4/projects/7/approvals', 'review'],
@@ -91,6 +97,11 @@ describe('route table', () => {
     ['/api/v4/projects/7/merge_requests/1', false],
     ['/api/v4/projects/7/merge_requests/1/approvals', false],
     ['/api/v4/projects/7/repository/branches', false],
+    ['/api/v4/projects/7/repository/archive', true],
+    ['/api/v4/projects/7/repository/archive.zip', true],
+    ['/api/v4/projects/7/repository/files/big.bin/raw', true],
+    ['/api/v4/projects/7/repository/blobs/abc123/raw', true],
+    ['/api/v4/projects/7/repository/tree', false],
   ])('bounds reads of %s by the response timeout: %s', (path, slow) => {
     expect(routeFor(path)?.slowReads ?? false).toBe(slow);
   });

@@ -9,6 +9,10 @@ import { createRepositoriesFeature, repositoriesEntities } from './features/repo
 import { createSmartHttpFeature } from './features/smart-http/smart-http-feature.ts';
 import { createBranchesFeature } from './features/branches/branches-feature.ts';
 import { createCommitsFeature } from './features/commits/commits-feature.ts';
+import { createRepositoryFilesFeature } from './features/repository-files/repository-files-feature.ts';
+import { createRepositoryTreeFeature } from './features/repository-tree/repository-tree-feature.ts';
+import { createRepositoryBlobsFeature } from './features/repository-blobs/repository-blobs-feature.ts';
+import { createRepositoryArchiveFeature } from './features/repository-archive/repository-archive-feature.ts';
 import { createProtectedBranchesFeature, protectedBranchesEntities } from './features/protected-branches/protected-branches-feature.ts';
 import {
   createMergeRequestsCore,
@@ -124,6 +128,10 @@ export function reviewService(
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
         createBranchesFeature({ access, repositories, protectedBranches }),
         createCommitsFeature({ access, repositories, logger }),
+        createRepositoryFilesFeature({ access, repositories }),
+        createRepositoryTreeFeature({ access, repositories }),
+        createRepositoryBlobsFeature({ access, repositories }),
+        createRepositoryArchiveFeature({ access, repositories }),
         protectedBranchesFeature,
         mergeRequestsFeature,
         createDeploymentsFeature({ repositories, mergeRequests, deployments }),

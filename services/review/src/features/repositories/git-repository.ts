@@ -458,8 +458,11 @@ export class GitRepository {
 
   /** The tree at `treePath` of `commit`, or null when that path is no tree. */
   async treeAt(commit: string, treePath: string): Promise<string | null> {
-    const spec = treePath === '' ? `${commit}^{tree}` : `${commit}:${treePath}`;
-    const { stdout, exitCode } = await this.#git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec}^{tree}`], [1, 128]);
+    if (treePath !== '') {
+      const entry = await this.entryAt(commit, treePath);
+      return entry?.type === 'tree' ? entry.id : null;
+    }
+    const { stdout, exitCode } = await this.#git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}^{tree}`], [1, 128]);
     return exitCode === 0 ? stdout.trim() : null;
   }
 
@@ -469,11 +472,15 @@ export class GitRepository {
     for await (const record of nulRecords(streamGit(args))) yield parseTreeRecord(record, options.under);
   }
 
-  /** `git blame --porcelain` of a file at a commit, lines `start` to `end` (1-based) when given. */
-  async blame(options: { commit: string; filePath: string; range?: { start: number; end: number } }): Promise<BlameRange[]> {
+  /** `git blame --porcelain` of a file at a commit, lines `start` to `end` (1-based) when given; null when the file has no line `start`. */
+  async blame(options: { commit: string; filePath: string; range?: { start: number; end: number } }): Promise<BlameRange[] | null> {
     const range = options.range ? ['-L', `${options.range.start},${options.range.end}`] : [];
-    const { stdout } = await this.#git(['blame', '--porcelain', ...range, options.commit, '--', options.filePath]);
-    return parseBlame(stdout);
+    const { stdout, exitCode } = await this.#git(
+      // `commit` is a resolved sha (blame takes no --end-of-options); the path is taken literally.
+      ['--literal-pathspecs', 'blame', '--porcelain', ...range, options.commit, '--', options.filePath],
+      options.range ? [128] : [],
+    );
+    return exitCode === 0 ? parseBlame(stdout) : null;
   }
 
   /** Every branch or tag whose history contains `commit`, by short name. */
@@ -551,15 +558,16 @@ export class GitRepository {
    */
   archive(options: { commit: string; format: ArchiveFormat; prefix: string; subPath?: string }): Readable {
     const gitFormat = options.format === 'tar.bz2' ? 'tar' : options.format;
+    // `commit` is a resolved sha (archive takes no --end-of-options); the path is taken literally.
     const archive = streamGit([
       '--git-dir',
       this.path,
+      '--literal-pathspecs',
       'archive',
       `--format=${gitFormat}`,
       `--prefix=${options.prefix}/`,
-      '--end-of-options',
       options.commit,
-      ...(options.subPath ? ['--', `:(literal)${options.subPath}`] : []),
+      ...(options.subPath ? ['--', options.subPath] : []),
     ]);
     return options.format === 'tar.bz2' ? streamCommand('bzip2', ['-c'], { stdin: archive }) : archive;
   }
