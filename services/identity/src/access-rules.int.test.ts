@@ -18,6 +18,7 @@ import {
   listedGroupVisibleTo,
   listedProjectVisibleTo,
   projectAccessLevel,
+  projectAccessLevelByRules,
   projectVisibleTo,
   projectWithAccess,
   type Viewer,
@@ -107,20 +108,24 @@ describe('access rules in SQL', () => {
 
       const { rows: projectRows } = await sql<{
         id: number;
+        rules: number;
         level: number;
         visible: boolean;
         listed: boolean;
         reporter: boolean;
       }>`with ${accessCtes(viewer)}
-        select p.id, ${projectAccessLevel(viewer)} as level, ${projectVisibleTo(viewer)} as visible,
+        select p.id, ${projectAccessLevelByRules(viewer)} as rules, ${projectAccessLevel(viewer)} as level, ${projectVisibleTo(viewer)} as visible,
           ${listedProjectVisibleTo(viewer)} as listed, ${projectWithAccess(viewer, 20)} as reporter
         from projects p where p.id = any(${projectIds}::integer[]) order by p.id`.execute(db);
       const expectedProjects = world.projects.map((project) => {
         const level = rules.projectLevel(project);
         const visible = rules.projectVisible(project);
-        return { id: project.id, level, visible, listed: visible, reporter: level >= 20 };
+        return { id: project.id, rules: level, level, visible, listed: visible, reporter: level >= 20 };
       });
-      expect({ user: user.id, projects: projectRows.map((row) => ({ ...row, level: Number(row.level) })) }).toEqual({
+      expect({
+        user: user.id,
+        projects: projectRows.map((row) => ({ ...row, rules: Number(row.rules), level: Number(row.level) })),
+      }).toEqual({
         user: user.id,
         projects: expectedProjects,
       });

@@ -10,13 +10,16 @@
  * requests, grant nothing. A group is visible by its visibility, or to a user related to it: with
  * access to it, or to a group or project inside it.
  *
- * Two shapes, one per kind of question:
- * - A row's own access (`groupAccessLevel`, `projectAccessLevel`, `groupVisibleTo`,
- *   `projectVisibleTo`) starts from the row: its ancestry (`traversal_ids`), then the caller's
- *   memberships on those groups and the shares into them. A handful of index lookups, whatever
+ * A project's levels are read from `project_authorizations` (one row per user, project and expiry
+ * date, kept by the database in the transaction of every change that moves access: migration
+ * `Migration20261126180000_project_authorizations`): `projectAccessLevel` and the project list
+ * forms join it. `projectAccessLevelByRules` is the rule it is kept equal to.
+ *
+ * Two shapes for groups, one per kind of question:
+ * - A row's own access (`groupAccessLevel`, `groupVisibleTo`) starts from the row: its ancestry
+ *   (`traversal_ids`), then the caller's memberships on those groups and the shares into them. A handful of index lookups, whatever
  *   the caller belongs to; no common table expressions needed.
- * - A list's filter (`listedGroupVisibleTo`, `listedProjectVisibleTo`, `groupWithAccess`...) needs
- *   `accessCtes`: the caller's few membership rows, joined once per statement to the namespaces
+ * - A list's filter (`listedGroupVisibleTo`, `groupWithAccess`...) needs `accessCtes`: the caller's few membership rows, joined once per statement to the namespaces
  *   below them by `traversal_ids`, so that each listed row costs a hash probe.
  */
 import { sql, type RawBuilder } from 'kysely';
@@ -70,14 +73,38 @@ export function groupAccessLevel(viewer: Viewer, alias = 'n'): RawBuilder<number
   return sql<number>`coalesce((select max(level) from (${levels}) levels), 0)`;
 }
 
-/** The viewer's effective access level on a project (alias `alias` of `projects`), 0 without any. */
-export function projectAccessLevel(viewer: Viewer, alias = 'p'): RawBuilder<number> {
+/**
+ * The viewer's effective access level on a project (alias `alias` of `projects`) by the rules, 0
+ * without any. Reads use `projectAccessLevel`, which finds it in `project_authorizations`; this
+ * is what that table is kept equal to (`project-authorizations.int.test.ts`).
+ */
+export function projectAccessLevelByRules(viewer: Viewer, alias = 'p'): RawBuilder<number> {
   if (viewer.kind === 'anonymous') return sql<number>`0`;
   const ancestry = sql`(select pn.traversal_ids from namespaces pn where pn.id = ${sql.ref(`${alias}.namespace_id`)})::integer[]`;
   return sql<number>`coalesce((select max(level) from (
     ${projectOwnLevels(viewer.userId, sql.ref(`${alias}.id`))}
     union all
     ${groupLevels(viewer.userId, ancestry)}) levels), 0)`;
+}
+
+/**
+ * Rows of `project_authorizations` (as `a`) still in force for the user: a grant lapses on its
+ * expiry date, as the membership or share it comes from does.
+ */
+function authorizationsOf(userId: number): RawBuilder<unknown> {
+  return sql`a.user_id = ${userId} and a.expires_at > current_date`;
+}
+
+/** The viewer's effective access level on a project (alias `alias` of `projects`), 0 without any: the table's highest current grant. */
+export function projectAccessLevel(viewer: Viewer, alias = 'p'): RawBuilder<number> {
+  if (viewer.kind === 'anonymous') return sql<number>`0`;
+  return sql<number>`coalesce((select max(a.access_level) from project_authorizations a
+    where ${authorizationsOf(viewer.userId)} and a.project_id = ${sql.ref(`${alias}.id`)}), 0)`;
+}
+
+/** The projects on which the user has at least `minimum`, from `project_authorizations` (an index-only range of the user's rows). */
+function authorizedProjects(userId: number, minimum: number): RawBuilder<unknown> {
+  return sql`select a.project_id from project_authorizations a where ${authorizationsOf(userId)} and a.access_level >= ${minimum}`;
 }
 
 /** The visibility levels `viewer` sees without any membership. */
@@ -168,15 +195,11 @@ export function listedGroupVisibleTo(viewer: Viewer, alias = 'n'): RawBuilder<un
   return sql`(${sql.ref(`${alias}.visibility`)} = any(${openVisibilities(viewer)}::text[]) or ${groupRelatedTo(alias)})`;
 }
 
-/** In a list: `projectVisibleTo`, evaluated against the viewer's whole access at once; needs `accessCtes`. */
+/** In a list: `projectVisibleTo`, as a semi-join on the viewer's rows of `project_authorizations`. */
 export function listedProjectVisibleTo(viewer: Viewer, alias = 'p'): RawBuilder<unknown> {
   if (viewer.kind !== 'user' || viewer.isAdmin) return projectVisibleTo(viewer, alias);
-  return sql`(${sql.ref(`${alias}.visibility`)} = any(${openVisibilities(viewer)}::text[]) or ${projectReached(alias)})`;
-}
-
-function projectReached(alias: string): RawBuilder<unknown> {
-  return sql`(${sql.ref(`${alias}.id`)} in (select id from access_projects)
-    or ${sql.ref(`${alias}.namespace_id`)} in (select id from access_groups))`;
+  return sql`(${sql.ref(`${alias}.visibility`)} = any(${openVisibilities(viewer)}::text[])
+    or ${sql.ref(`${alias}.id`)} in (${authorizedProjects(viewer.userId, 1)}))`;
 }
 
 /** In a list: a group (alias `alias`) on which the viewer has at least `minimum`; needs `accessCtes`. */
@@ -185,8 +208,8 @@ export function groupWithAccess(viewer: Viewer, minimum: number, alias = 'n'): R
   return sql`(${sql.ref(`${alias}.id`)} in (select id from access_groups) and ${groupAccessLevel(viewer, alias)} >= ${minimum})`;
 }
 
-/** In a list: a project (alias `alias`) on which the viewer has at least `minimum`; needs `accessCtes`. */
+/** In a list: a project (alias `alias`) on which the viewer has at least `minimum`. */
 export function projectWithAccess(viewer: Viewer, minimum: number, alias = 'p'): RawBuilder<unknown> {
   if (viewer.kind === 'anonymous') return sql`false`;
-  return sql`(${projectReached(alias)} and ${projectAccessLevel(viewer, alias)} >= ${minimum})`;
+  return sql`${sql.ref(`${alias}.id`)} in (${authorizedProjects(viewer.userId, minimum)})`;
 }

@@ -5,14 +5,7 @@ import { FieldValidationError } from '@platform/errors';
 import { likePattern, mapPage, readKeysetPage, readPage, translateDbError, type Page, type PageWindow } from '@platform/db';
 import type { Visibility } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
-import {
-  accessCtes,
-  groupVisibleTo,
-  listedProjectVisibleTo,
-  projectVisibleTo,
-  projectWithAccess,
-  type Viewer,
-} from '../access/access-sql.ts';
+import { groupVisibleTo, listedProjectVisibleTo, projectVisibleTo, projectWithAccess, type Viewer } from '../access/access-sql.ts';
 import type { SharedGroup } from '../access/namespace-views.ts';
 import { MAX_ID, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { Project, ProjectGroupLink } from '../access/project.entity.ts';
@@ -197,7 +190,6 @@ export class PgProjectStore implements ProjectStore {
   ): Promise<Page<Project>> {
     const where = projectConditions(viewer, filter);
     const page = await readPage<EntityDictionary<Project>>(this.#em.getKysely(), {
-      ctes: accessCtes(viewer),
       matching: sql`select 1 from projects p where ${where}`,
       rows: sql`select p.* from projects p where ${where} order by ${orderBy(order)}`,
       window,
@@ -209,7 +201,6 @@ export class PgProjectStore implements ProjectStore {
     const where = projectConditions(viewer, filter);
     const after = keyset.afterId === undefined ? sql`true` : sql`p.id ${sql.raw(keyset.sort === 'desc' ? '<' : '>')} ${keyset.afterId}`;
     const page = await readKeysetPage<EntityDictionary<Project>>(this.#em.getKysely(), {
-      ctes: accessCtes(viewer),
       rows: sql`select p.* from projects p where ${where} and ${after} order by p.id ${sql.raw(keyset.sort === 'desc' ? 'desc' : 'asc')}`,
       limit: keyset.limit,
     });
@@ -317,7 +308,7 @@ function orderBy(order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: strin
   return sql`${sql.raw(ORDER_COLUMNS[order.by])} ${direction}, p.id ${direction}`;
 }
 
-/** Which projects (alias `p`) a project list holds; needs `accessCtes`. */
+/** Which projects (alias `p`) a project list holds; access is a semi-join on `project_authorizations`. */
 function projectConditions(viewer: Viewer, filter: ProjectFilter): RawBuilder<unknown> {
   const conditions: RawBuilder<unknown>[] = [listedProjectVisibleTo(viewer)];
   if (filter.namespaceIds !== undefined) {
