@@ -188,6 +188,75 @@ describe('UpstreamPool', () => {
     expect(live.served.count).toBe(0);
   });
 
+  it('sends a GET again on a fresh connection when the service closed the connection without answering, never a POST', async () => {
+    const received: string[] = [];
+    // Reads each request's head, and hangs up without a word on the first of each method.
+    const { url: service } = await listening(
+      net.createServer((socket) => {
+        let head = '';
+        socket.on('data', (chunk: Buffer) => {
+          head += chunk.toString('latin1');
+          if (!head.includes('\r\n\r\n')) return;
+          const method = head.slice(0, head.indexOf(' '));
+          head = '';
+          received.push(method);
+          if (received.filter((seen) => seen === method).length === 1) socket.destroy();
+          else socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+        });
+      }),
+    );
+    const { url } = await gatewayFor({ urls: [service] });
+    expect(await send(url)).toEqual({ status: 200, body: {} });
+    expect(received).toEqual(['GET', 'GET']);
+    expect((await send(url, { method: 'POST', body: '{}' })).status).toBe(502);
+    expect(received).toEqual(['GET', 'GET', 'POST']);
+  });
+
+  it('streams large bodies both ways, at the pace of the slower side', async () => {
+    const ANSWER_BYTES = 8 * 1024 * 1024;
+    const { url: service } = await listening(
+      http.createServer((req, res) => {
+        let uploaded = 0;
+        req.on('data', (chunk: Buffer) => (uploaded += chunk.length));
+        req.on('end', () => {
+          res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'X-Uploaded': String(uploaded) });
+          // Chunks as the socket takes them: the answer is never all in memory on either side.
+          let sent = 0;
+          const more = () => {
+            while (sent < ANSWER_BYTES) {
+              sent += 64 * 1024;
+              if (!res.write(Buffer.alloc(64 * 1024, 1))) return void res.once('drain', more);
+            }
+            res.end();
+          };
+          more();
+        });
+      }),
+    );
+    const { url } = await gatewayFor({ urls: [service], responseTimeoutMs: 5000 });
+    const upload = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let chunk = 0; chunk < 64; chunk += 1) controller.enqueue(new Uint8Array(64 * 1024));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${url}/api/v4/things`, {
+      method: 'PUT',
+      body: upload,
+      duplex: 'half',
+      signal: AbortSignal.timeout(10_000),
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-uploaded')).toBe(String(64 * 64 * 1024));
+    let received = 0;
+    for await (const chunk of response.body ?? []) {
+      received += (chunk as Uint8Array).length;
+      // A slow client: the gateway must wait for it rather than buffer the whole answer.
+      if (received % (1024 * 1024) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(received).toBe(ANSWER_BYTES);
+  });
+
   it('balances between replicas and stops sending to one whose circuit opened', async () => {
     const first = await answeringService('first');
     const second = await answeringService('second');
