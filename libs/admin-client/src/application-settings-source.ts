@@ -45,6 +45,10 @@ export const DEFAULT_APPLICATION_SETTINGS: ApplicationSettings = {
   repositoryStoragesWeighted: { default: 100 },
   defaultBranchProtection: 2,
   defaultProjectCreation: 2,
+  allowLocalRequestsFromWebHooksAndServices: false,
+  allowLocalRequestsFromSystemHooks: true,
+  outboundLocalRequestsWhitelist: [],
+  dnsRebindingProtectionEnabled: true,
 };
 
 /** The application settings as this instance knows them now. */

@@ -42,6 +42,14 @@ export interface ApplicationSettings {
   repositoryStoragesWeighted: { [key: string]: number };
   defaultBranchProtection: number;
   defaultProjectCreation: number;
+  /** Whether project and group webhooks may reach the local network (loopback, private, link-local). */
+  allowLocalRequestsFromWebHooksAndServices: boolean;
+  /** Whether system hooks may reach the local network. */
+  allowLocalRequestsFromSystemHooks: boolean;
+  /** Hosts, addresses and CIDR ranges (`*.example.com`, `10.0.0.0/8`, `host:8080`) allowed although local. */
+  outboundLocalRequestsWhitelist: string[];
+  /** Whether an outgoing request connects to the address its host name was checked at. */
+  dnsRebindingProtectionEnabled: boolean;
 }
 
 export interface ApplicationSettings_RepositoryStoragesWeightedEntry {
@@ -69,6 +77,10 @@ function createBaseApplicationSettings(): ApplicationSettings {
     repositoryStoragesWeighted: {},
     defaultBranchProtection: 0,
     defaultProjectCreation: 0,
+    allowLocalRequestsFromWebHooksAndServices: false,
+    allowLocalRequestsFromSystemHooks: false,
+    outboundLocalRequestsWhitelist: [],
+    dnsRebindingProtectionEnabled: false,
   };
 }
 
@@ -128,6 +140,18 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
     }
     if (message.defaultProjectCreation !== 0) {
       writer.uint32(144).int32(message.defaultProjectCreation);
+    }
+    if (message.allowLocalRequestsFromWebHooksAndServices !== false) {
+      writer.uint32(152).bool(message.allowLocalRequestsFromWebHooksAndServices);
+    }
+    if (message.allowLocalRequestsFromSystemHooks !== false) {
+      writer.uint32(160).bool(message.allowLocalRequestsFromSystemHooks);
+    }
+    for (const v of message.outboundLocalRequestsWhitelist) {
+      writer.uint32(170).string(v!);
+    }
+    if (message.dnsRebindingProtectionEnabled !== false) {
+      writer.uint32(176).bool(message.dnsRebindingProtectionEnabled);
     }
     return writer;
   },
@@ -292,6 +316,38 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
             message.defaultProjectCreation = reader.int32();
             continue;
           }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.allowLocalRequestsFromWebHooksAndServices = reader.bool();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.allowLocalRequestsFromSystemHooks = reader.bool();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.outboundLocalRequestsWhitelist.push(reader.string());
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.dnsRebindingProtectionEnabled = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -414,6 +470,26 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
         : isSet(object.default_project_creation)
         ? globalThis.Number(object.default_project_creation)
         : 0,
+      allowLocalRequestsFromWebHooksAndServices: isSet(object.allowLocalRequestsFromWebHooksAndServices)
+        ? globalThis.Boolean(object.allowLocalRequestsFromWebHooksAndServices)
+        : isSet(object.allow_local_requests_from_web_hooks_and_services)
+        ? globalThis.Boolean(object.allow_local_requests_from_web_hooks_and_services)
+        : false,
+      allowLocalRequestsFromSystemHooks: isSet(object.allowLocalRequestsFromSystemHooks)
+        ? globalThis.Boolean(object.allowLocalRequestsFromSystemHooks)
+        : isSet(object.allow_local_requests_from_system_hooks)
+        ? globalThis.Boolean(object.allow_local_requests_from_system_hooks)
+        : false,
+      outboundLocalRequestsWhitelist: globalThis.Array.isArray(object?.outboundLocalRequestsWhitelist)
+        ? object.outboundLocalRequestsWhitelist.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.outbound_local_requests_whitelist)
+        ? object.outbound_local_requests_whitelist.map((e: any) => globalThis.String(e))
+        : [],
+      dnsRebindingProtectionEnabled: isSet(object.dnsRebindingProtectionEnabled)
+        ? globalThis.Boolean(object.dnsRebindingProtectionEnabled)
+        : isSet(object.dns_rebinding_protection_enabled)
+        ? globalThis.Boolean(object.dns_rebinding_protection_enabled)
+        : false,
     };
   },
 
@@ -479,6 +555,18 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
     if (message.defaultProjectCreation !== 0) {
       obj.defaultProjectCreation = Math.round(message.defaultProjectCreation);
     }
+    if (message.allowLocalRequestsFromWebHooksAndServices !== false) {
+      obj.allowLocalRequestsFromWebHooksAndServices = message.allowLocalRequestsFromWebHooksAndServices;
+    }
+    if (message.allowLocalRequestsFromSystemHooks !== false) {
+      obj.allowLocalRequestsFromSystemHooks = message.allowLocalRequestsFromSystemHooks;
+    }
+    if (message.outboundLocalRequestsWhitelist?.length) {
+      obj.outboundLocalRequestsWhitelist = message.outboundLocalRequestsWhitelist;
+    }
+    if (message.dnsRebindingProtectionEnabled !== false) {
+      obj.dnsRebindingProtectionEnabled = message.dnsRebindingProtectionEnabled;
+    }
     return obj;
   },
 
@@ -514,6 +602,10 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
       );
     message.defaultBranchProtection = object.defaultBranchProtection ?? 0;
     message.defaultProjectCreation = object.defaultProjectCreation ?? 0;
+    message.allowLocalRequestsFromWebHooksAndServices = object.allowLocalRequestsFromWebHooksAndServices ?? false;
+    message.allowLocalRequestsFromSystemHooks = object.allowLocalRequestsFromSystemHooks ?? false;
+    message.outboundLocalRequestsWhitelist = object.outboundLocalRequestsWhitelist?.map((e) => e) || [];
+    message.dnsRebindingProtectionEnabled = object.dnsRebindingProtectionEnabled ?? false;
     return message;
   },
 };

@@ -28,6 +28,10 @@ export function sharedSettings(values: SettingValues, revision: number): Applica
     repositoryStoragesWeighted: (values.repository_storages_weighted as Record<string, number> | undefined) ?? {},
     defaultBranchProtection: int(values.default_branch_protection),
     defaultProjectCreation: int(values.default_project_creation),
+    allowLocalRequestsFromWebHooksAndServices: values.allow_local_requests_from_web_hooks_and_services === true,
+    allowLocalRequestsFromSystemHooks: values.allow_local_requests_from_system_hooks === true,
+    outboundLocalRequestsWhitelist: (values.outbound_local_requests_whitelist as string[] | undefined) ?? [],
+    dnsRebindingProtectionEnabled: values.dns_rebinding_protection_enabled === true,
   };
 }
 
