@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import express from 'express';
+import { propagation, type TextMapPropagator } from '@opentelemetry/api';
 import { listen } from '@platform/http';
 import { createLogger } from '@platform/logger';
 import { waitFor } from '@platform/testing';
@@ -255,6 +256,26 @@ describe('UpstreamPool', () => {
       if (received % (1024 * 1024) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(received).toBe(ANSWER_BYTES);
+  });
+
+  it("hands the service the gateway's trace context, not the one the client sent", async () => {
+    const GATEWAY_TRACE = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    // Stands in for the SDK's W3C propagator, which writes the active span's context.
+    const propagator: TextMapPropagator = {
+      inject: (_context, carrier, setter) => setter.set(carrier, 'traceparent', GATEWAY_TRACE),
+      extract: (context) => context,
+      fields: () => ['traceparent'],
+    };
+    propagation.setGlobalPropagator(propagator);
+    closers.push(async () => propagation.disable());
+    const { url: service } = await listening(
+      http.createServer((req, res) =>
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ traceparent: req.headers.traceparent })),
+      ),
+    );
+    const { url } = await gatewayFor({ urls: [service] });
+    const client = '00-11111111111111111111111111111111-2222222222222222-01';
+    expect(await send(url, { headers: { traceparent: client } })).toEqual({ status: 200, body: { traceparent: GATEWAY_TRACE } });
   });
 
   it('balances between replicas and stops sending to one whose circuit opened', async () => {
