@@ -13,6 +13,7 @@ import { createRepositoryFilesFeature } from './features/repository-files/reposi
 import { createRepositoryTreeFeature } from './features/repository-tree/repository-tree-feature.ts';
 import { createRepositoryBlobsFeature } from './features/repository-blobs/repository-blobs-feature.ts';
 import { createRepositoryArchiveFeature } from './features/repository-archive/repository-archive-feature.ts';
+import { createRepositoryCompareFeature } from './features/repository-compare/repository-compare-feature.ts';
 import { createProtectedBranchesFeature, protectedBranchesEntities } from './features/protected-branches/protected-branches-feature.ts';
 import {
   createMergeRequestsCore,
@@ -132,6 +133,7 @@ export function reviewService(
         createRepositoryTreeFeature({ access, repositories }),
         createRepositoryBlobsFeature({ access, repositories }),
         createRepositoryArchiveFeature({ access, repositories }),
+        createRepositoryCompareFeature({ access, repositories }),
         protectedBranchesFeature,
         mergeRequestsFeature,
         createDeploymentsFeature({ repositories, mergeRequests, deployments }),

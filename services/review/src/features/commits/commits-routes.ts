@@ -4,7 +4,9 @@ import { params, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
-import { commitDetailView } from './commit-views.ts';
+import { gitRevision, repositoryPath } from '../repositories/repository-params.ts';
+import type { RefKind } from '../repositories/git-repository.ts';
+import { commitDetailView, commitView, diffView, statsView } from './commit-views.ts';
 
 export interface CommitsRouteDeps {
   access: IdentityAccess;
@@ -19,13 +21,93 @@ export const commitsRoutes = [
     path: '/api/v4/projects/:id/repository/commits/:sha',
     access: 'anonymous',
     scope: 'read_api',
-    input: z.object({ id: params.idOrPath(), sha: z.string().min(1).max(1024) }),
+    input: z.object({ id: params.idOrPath(), sha: gitRevision(), stats: params.boolean().default(true) }),
     handle: async ({ caller, input, deps }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
       const sha = await repository.git.resolveCommit(input.sha);
       if (!sha) throw new NotFoundError('Commit');
       const commit = await repository.git.commit(sha);
-      return commitDetailView(commit, await repository.git.diffStats(commit), project);
+      return commitDetailView(commit, input.stats ? await repository.git.diffStats(commit) : null, project);
+    },
+  }),
+
+  route.list({
+    path: '/api/v4/projects/:id/repository/commits',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({
+      id: params.idOrPath(),
+      ref_name: gitRevision().optional(),
+      since: params.datetime().optional(),
+      until: params.datetime().optional(),
+      path: repositoryPath({ leadingSlash: true }).optional(),
+      author: z.string().max(255).optional(),
+      all: params.boolean().default(false),
+      with_stats: params.boolean().default(false),
+      first_parent: params.boolean().default(false),
+      order: z.enum(['default', 'topo']).default('default'),
+      trailers: params.boolean().default(false),
+    }),
+    handle: async ({ caller, input, deps, window }) => {
+      const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
+      const { git } = repository;
+      // One more than the page tells whether a next page exists; GitLab sends no totals for commits either.
+      const found = await git.logCommits({
+        ...(input.ref_name ? { revision: input.ref_name } : {}),
+        all: input.all,
+        ...(input.path ? { path: input.path } : {}),
+        ...(input.since ? { since: input.since } : {}),
+        ...(input.until ? { until: input.until } : {}),
+        ...(input.author ? { author: input.author } : {}),
+        firstParent: input.first_parent,
+        topoOrder: input.order === 'topo',
+        skip: window.offset,
+        maxCount: window.limit + 1,
+      });
+      const commits = found.slice(0, window.limit);
+      const trailers = input.trailers ? await git.trailers(commits.map((commit) => commit.id)) : new Map<string, Array<[string, string]>>();
+      const items = await Promise.all(
+        commits.map(async (commit) => ({
+          ...commitView(commit, project, trailers.get(commit.id)),
+          ...(input.with_stats ? { stats: statsView(await git.diffStats(commit)) } : {}),
+        })),
+      );
+      return { items, total: null, hasNext: found.length > window.limit };
+    },
+  }),
+
+  route.list({
+    path: '/api/v4/projects/:id/repository/commits/:sha/diff',
+    access: 'anonymous',
+    scope: 'read_api',
+    // `unidiff` asks for git's own file headers, which these diffs never carry (GitLab's default).
+    input: z.object({ id: params.idOrPath(), sha: gitRevision(), unidiff: params.boolean().optional() }),
+    handle: async ({ caller, input, deps, window }) => {
+      const { repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
+      const sha = await repository.git.resolveCommit(input.sha);
+      if (!sha) throw new NotFoundError('Commit');
+      const diffs = await repository.git.commitDiff(await repository.git.commit(sha));
+      return { items: diffs.slice(window.offset, window.offset + window.limit).map(diffView), total: diffs.length };
+    },
+  }),
+
+  route.list({
+    path: '/api/v4/projects/:id/repository/commits/:sha/refs',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({ id: params.idOrPath(), sha: gitRevision(), type: z.enum(['branch', 'tag', 'all']).default('all') }),
+    handle: async ({ caller, input, deps, window }) => {
+      const { repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
+      const sha = await repository.git.resolveCommit(input.sha);
+      if (!sha) throw new NotFoundError('Commit');
+      const kinds: RefKind[] = input.type === 'all' ? ['branch', 'tag'] : [input.type];
+      const refs = await repository.git.refsContaining(sha, kinds);
+      // Branches first, then tags, as GitLab lists them.
+      const ordered = [...refs.filter((ref) => ref.kind === 'branch'), ...refs.filter((ref) => ref.kind === 'tag')];
+      return {
+        items: ordered.slice(window.offset, window.offset + window.limit).map((ref) => ({ type: ref.kind, name: ref.name })),
+        total: ordered.length,
+      };
     },
   }),
 ];

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FakeIdentityAccess } from '@platform/identity-client';
 import { startService, type RunningService } from '@platform/service';
 import { startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
-import type { Response } from 'superagent';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
 import { FixedUserDirectory } from '../core/user-directory.ts';
@@ -40,6 +39,7 @@ const get = (url: string) =>
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => done(null, Buffer.concat(chunks)));
     });
+type Response = Awaited<ReturnType<typeof get>>;
 const json = (response: Response) => JSON.parse((response.body as Buffer).toString('utf8')) as Record<string, unknown>;
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
