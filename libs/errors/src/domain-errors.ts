@@ -7,14 +7,19 @@ export class DomainError extends Error {
 }
 
 /**
- * How a refusal is worded: one sentence, or the list of a record's full error messages, as GitLab
- * words what its model validations refuse (`["You can't use same project/branch for source and target"]`).
+ * How a refusal is worded: one sentence, or as GitLab words what its model validations refuse, the
+ * list of a record's full messages (`["You can't use same project/branch for source and target"]`)
+ * or its messages field by field (`{"name": ["has already been taken"]}`).
  */
-export type Wording = string | readonly string[];
+export type Wording = string | readonly string[] | Readonly<Record<string, readonly string[]>>;
 
-/** The sentence of a wording, and its list when it is one. */
-function worded(wording: Wording): { message: string; messages: readonly string[] | undefined } {
-  return typeof wording === 'string' ? { message: wording, messages: undefined } : { message: wording.join(', '), messages: wording };
+/** A wording as one sentence. */
+function sentenceOf(wording: Wording): string {
+  if (typeof wording === 'string') return wording;
+  if (Array.isArray(wording)) return wording.join(', ');
+  return Object.entries(wording as Record<string, readonly string[]>)
+    .map(([field, problems]) => `${field} ${problems.join(', ')}`)
+    .join('; ');
 }
 
 /** A request parameter is missing or malformed: GitLab answers `{"error": "<message>"}`. */
@@ -27,11 +32,7 @@ export class FieldValidationError extends DomainError {
   override name = 'FieldValidationError';
   readonly fields: Record<string, string[]>;
   constructor(fields: Record<string, string[]>) {
-    super(
-      Object.entries(fields)
-        .map(([field, problems]) => `${field} ${problems.join(', ')}`)
-        .join('; '),
-    );
+    super(sentenceOf(fields));
     this.fields = fields;
   }
 }
@@ -57,11 +58,10 @@ export class InvalidRecordError extends DomainError {
 /** A well-formed request GitLab will not process for this kind of record: 422 `{"message": <its wording>}`. */
 export class UnprocessableError extends DomainError {
   override name = 'UnprocessableError';
-  readonly messages: readonly string[] | undefined;
+  readonly wording: Wording;
   constructor(wording: Wording) {
-    const { message, messages } = worded(wording);
-    super(message);
-    this.messages = messages;
+    super(sentenceOf(wording));
+    this.wording = wording;
   }
 }
 
@@ -90,25 +90,23 @@ export class InvalidTokenError extends UnauthorizedError {
   }
 }
 
-/** A refusal of who asks: 403 `{"message": "403 Forbidden - <its sentence>"}`, or `{"message": [...]}` when worded as a list. */
+/** A refusal of who asks: 403 `{"message": "403 Forbidden - <its sentence>"}`, or `{"message": <its wording>}` when not a sentence. */
 export class ForbiddenError extends DomainError {
   override name = 'ForbiddenError';
-  readonly messages: readonly string[] | undefined;
+  readonly wording: Wording;
   constructor(wording: Wording = 'Forbidden') {
-    const { message, messages } = worded(wording);
-    super(message);
-    this.messages = messages;
+    super(sentenceOf(wording));
+    this.wording = wording;
   }
 }
 
 /** The request collides with the resource's current state (a record that exists, a stale sha): 409 `{"message": <its wording>}`. */
 export class ConflictError extends DomainError {
   override name = 'ConflictError';
-  readonly messages: readonly string[] | undefined;
+  readonly wording: Wording;
   constructor(wording: Wording) {
-    const { message, messages } = worded(wording);
-    super(message);
-    this.messages = messages;
+    super(sentenceOf(wording));
+    this.wording = wording;
   }
 }
 

@@ -76,6 +76,11 @@ describe('errorToHttp', () => {
       { message: ["You can't use same project/branch for source and target"] },
     ],
     [new ForbiddenError(['Prohibited']), 403, { message: ['Prohibited'] }],
+    [
+      new ConflictError({ name: ['has already been taken'], path: ['has already been taken'] }),
+      409,
+      { message: { name: ['has already been taken'], path: ['has already been taken'] } },
+    ],
     [new MethodNotAllowedError(), 405, { message: '405 Method Not Allowed' }],
     [new NotAcceptableError('Branch cannot be merged'), 406, { message: 'Branch cannot be merged' }],
     [new TooManyRequestsError(), 429, { message: { error: 'This endpoint has been requested too many times. Try again later.' } }],

@@ -33,7 +33,7 @@ export function errorToHttp(error: unknown): HttpError | undefined {
   if (error instanceof FieldValidationError) return { status: 400, body: { message: error.fields } };
   if (error instanceof RefusedError) return { status: 400, body: { message: error.message } };
   if (error instanceof InvalidRecordError) return { status: 400, body: { message: error.messages } };
-  if (error instanceof UnprocessableError) return { status: 422, body: { message: error.messages ?? error.message } };
+  if (error instanceof UnprocessableError) return { status: 422, body: { message: error.wording } };
   if (error instanceof NotFoundError) return { status: 404, body: { message: `404 ${error.message}` } };
   if (error instanceof InvalidTokenError) return { status: 401, body: { error: 'invalid_token', error_description: error.message } };
   if (error instanceof UnauthorizedError) return { status: 401, body: { message: '401 Unauthorized' } };
@@ -42,11 +42,11 @@ export function errorToHttp(error: unknown): HttpError | undefined {
     return { status: 403, body };
   }
   if (error instanceof ForbiddenError) {
-    if (error.messages) return { status: 403, body: { message: error.messages } };
+    if (typeof error.wording !== 'string') return { status: 403, body: { message: error.wording } };
     const message = error.message === 'Forbidden' ? '403 Forbidden' : `403 Forbidden - ${error.message}`;
     return { status: 403, body: { message } };
   }
-  if (error instanceof ConflictError) return { status: 409, body: { message: error.messages ?? error.message } };
+  if (error instanceof ConflictError) return { status: 409, body: { message: error.wording } };
   if (error instanceof MethodNotAllowedError) return { status: 405, body: { message: `405 ${error.message}` } };
   if (error instanceof NotAcceptableError) return { status: 406, body: { message: error.message } };
   if (error instanceof TooManyRequestsError) return { status: 429, body: { message: { error: error.message } } };

@@ -1,5 +1,5 @@
 import { InputError } from '@platform/errors';
-import { baseUrlOf, HttpStatusError, routesOf } from '@platform/http';
+import { baseUrlOf, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Request } from 'express';
 import { projectWithRole, ROLE } from '../access/project-roles.ts';
@@ -7,7 +7,7 @@ import { genericAlert, prometheusAlerts } from '../alerts/alert-payload.ts';
 import type { AlertsService } from '../alerts/alerts-service.ts';
 import type { AlertsTier } from './alerts-tier.ts';
 import type { AlertIntegration } from './integration.entity.ts';
-import { IntegrationRefusal, type IntegrationsService } from './integrations-service.ts';
+import type { IntegrationsService } from './integrations-service.ts';
 import { integrationView } from './integrations-views.ts';
 import {
   createIntegrationInput,
@@ -33,16 +33,6 @@ const view = (options: { integration: AlertIntegration; project: ProjectAccess; 
     tier: options.tier,
     ...(options.key ? { key: options.key } : {}),
   });
-
-/** GitLab answers a change the integrations refuse as they stand with 422. */
-async function refusedAs422<Result>(change: () => Promise<Result>): Promise<Result> {
-  try {
-    return await change();
-  } catch (error) {
-    if (error instanceof IntegrationRefusal) throw new HttpStatusError(422, error.message, { message: error.message });
-    throw error;
-  }
-}
 
 /** A sample payload given as a JSON string (a form field) or as an object (a JSON body). */
 function samplePayload(payload: string | Record<string, unknown>): unknown {
@@ -78,9 +68,7 @@ export const integrationsRoutes = [
     input: createIntegrationInput,
     handle: async ({ caller, input, deps, request }) => {
       const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
-      const created = await refusedAs422(() =>
-        deps.integrations.create(project, caller, { name: input.name, type: input.type, active: input.active }),
-      );
+      const created = await deps.integrations.create(project, caller, { name: input.name, type: input.type, active: input.active });
       return view({ ...created, project, request, tier: deps.tier });
     },
   }),
@@ -93,9 +81,11 @@ export const integrationsRoutes = [
     input: updateIntegrationInput,
     handle: async ({ caller, input, deps, request }) => {
       const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
-      const integration = await refusedAs422(() =>
-        deps.integrations.update(project, caller, { id: input.integration_id, name: input.name, active: input.active }),
-      );
+      const integration = await deps.integrations.update(project, caller, {
+        id: input.integration_id,
+        name: input.name,
+        active: input.active,
+      });
       return view({ integration, project, request, tier: deps.tier });
     },
   }),

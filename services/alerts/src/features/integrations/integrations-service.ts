@@ -1,16 +1,11 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { DomainError, NotFoundError } from '@platform/errors';
+import { NotFoundError, UnprocessableError } from '@platform/errors';
 import { alertsEvents } from '@platform/alerts-client';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { AlertsTier } from './alerts-tier.ts';
 import type { AlertIntegration, IntegrationType } from './integration.entity.ts';
 import { keyDigest, keyMatches, newEndpointIdentifier, newIntegrationKey } from './integration-keys.ts';
 import type { IntegrationTransaction, PgIntegrationStore } from './integrations-store.ts';
-
-/** A change the project's integrations refuse as they stand (GitLab's 422). */
-export class IntegrationRefusal extends DomainError {
-  override name = 'IntegrationRefusal';
-}
 
 const KIND_NAMES: Record<IntegrationType, string> = { http: 'HTTP endpoint', prometheus: 'Prometheus endpoint' };
 
@@ -60,10 +55,10 @@ export class IntegrationsService {
       change: async (tx) => {
         const existing = await tx.list();
         if (input.type === 'prometheus' && existing.some((integration) => integration.integrationType === 'prometheus')) {
-          throw new IntegrationRefusal('Multiple Prometheus integrations are not supported for this project');
+          throw new UnprocessableError('Multiple Prometheus integrations are not supported for this project');
         }
         if (input.type === 'http' && this.#tier === 'free' && existing.some((integration) => integration.integrationType === 'http')) {
-          throw new IntegrationRefusal('Multiple HTTP integrations are not supported for this project');
+          throw new UnprocessableError('Multiple HTTP integrations are not supported for this project');
         }
         if (input.active) refuseWhileOtherKindActive(existing, input.type);
         const integration = await tx.insert({
@@ -165,7 +160,7 @@ function existingOne(integrations: AlertIntegration[], id: number): AlertIntegra
 function refuseWhileOtherKindActive(integrations: AlertIntegration[], type: IntegrationType): void {
   const active = integrations.find((integration) => integration.active && integration.integrationType !== type);
   if (!active) return;
-  throw new IntegrationRefusal(
+  throw new UnprocessableError(
     `The ${KIND_NAMES[active.integrationType]} '${active.name}' is active: deactivate it before activating a ${KIND_NAMES[type]}`,
   );
 }

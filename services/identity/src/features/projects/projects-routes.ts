@@ -1,6 +1,6 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { FieldValidationError, NotModifiedError } from '@platform/errors';
-import { HttpStatusError, idOrPathParams, params, routesOf } from '@platform/http';
+import { ConflictError, FieldValidationError, NotModifiedError } from '@platform/errors';
+import { idOrPathParams, params, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
@@ -103,7 +103,7 @@ export const projectsRoutes = [
           return await deps.projects.fork(viewer, actorOf(caller), input);
         } catch (error) {
           // GitLab answers a fork it cannot save (a name or path taken there) with 409 and the reasons.
-          if (error instanceof FieldValidationError) throw new HttpStatusError(409, error.message, { message: error.fields });
+          if (error instanceof FieldValidationError) throw new ConflictError(error.fields);
           throw error;
         }
       }),

@@ -1,4 +1,5 @@
-import { baseUrlOf, HttpStatusError, routesOf } from '@platform/http';
+import { RefusedError } from '@platform/errors';
+import { baseUrlOf, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import { parseHumanDuration } from './cleanup-rules.ts';
 import type { ContainerRegistryService } from './container-registry-service.ts';
@@ -125,7 +126,7 @@ export const containerRegistryRoutes = [
         },
         caller,
       );
-      if (!scheduled) throw new HttpStatusError(400, ONCE_AN_HOUR, { message: ONCE_AN_HOUR });
+      if (!scheduled) throw new RefusedError(ONCE_AN_HOUR);
     },
   }),
 
