@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
-import { params, reply, routesOf } from '@platform/http';
+import { params, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
 import { protectionStatus, type Actor, type BranchProtection } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import { branchView } from './branch-views.ts';
-import { BranchCreationError, type BranchDetails, type BranchesService } from './branches-service.ts';
+import type { BranchDetails, BranchesService } from './branches-service.ts';
 
 export interface BranchesRouteDeps {
   access: IdentityAccess;
@@ -78,13 +78,8 @@ export const branchesRoutes = [
     input: z.object({ id: params.idOrPath(), branch: z.string().min(1).max(1024), ref: z.string().min(1).max(1024) }),
     handle: async ({ caller, input, deps }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
-      try {
-        const created = await deps.branches.create(repository, { branch: input.branch, ref: input.ref, caller });
-        return view(created, project, await deps.protectedBranches.list(project.id), await actorOf(deps, caller, project));
-      } catch (error) {
-        if (error instanceof BranchCreationError) return reply({ status: 400, body: { message: error.message } });
-        throw error;
-      }
+      const created = await deps.branches.create(repository, { branch: input.branch, ref: input.ref, caller });
+      return view(created, project, await deps.protectedBranches.list(project.id), await actorOf(deps, caller, project));
     },
   }),
 ];

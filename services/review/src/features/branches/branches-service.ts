@@ -1,13 +1,8 @@
 import type { AuthenticatedCaller } from '@platform/auth';
-import { DomainError, ForbiddenError, NotFoundError } from '@platform/errors';
+import { ForbiddenError, NotFoundError, RefusedError } from '@platform/errors';
 import { isValidBranchName, type GitBranch } from '../repositories/git-repository.ts';
 import { READ_ONLY_MESSAGE, type ProjectRepository, type RepositoriesService } from '../repositories/repositories-service.ts';
 import { matchesSearch, sortBranches, type BranchSort } from './branch-search.ts';
-
-/** A branch that cannot be created; GitLab answers 400 with the message. */
-export class BranchCreationError extends DomainError {
-  override name = 'BranchCreationError';
-}
 
 /** A branch with what its view needs to know about the repository. */
 export interface BranchDetails {
@@ -51,11 +46,11 @@ export class BranchesService {
     options: { branch: string; ref: string; caller: AuthenticatedCaller },
   ): Promise<BranchDetails> {
     if (repository.readOnly) throw new ForbiddenError(READ_ONLY_MESSAGE);
-    if (!(await isValidBranchName(options.branch))) throw new BranchCreationError('Branch name is invalid');
+    if (!(await isValidBranchName(options.branch))) throw new RefusedError('Branch name is invalid');
     const sha = await repository.git.resolveCommit(options.ref);
-    if (!sha) throw new BranchCreationError(`Invalid reference name: ${options.ref}`);
+    if (!sha) throw new RefusedError(`Invalid reference name: ${options.ref}`);
     const created = await this.#repositories.changeRefs(repository, options.caller, () => repository.git.createBranch(options.branch, sha));
-    if (!created) throw new BranchCreationError('Branch already exists');
+    if (!created) throw new RefusedError('Branch already exists');
     return this.get(repository, options.branch);
   }
 
