@@ -225,7 +225,7 @@ describe('the npm registry with the npm CLI', () => {
     const files = await gateway.get(`/api/v4/projects/${projectId}/packages/${newer.id}/package_files`).set('PRIVATE-TOKEN', reporter);
     expect(files.status).toBe(200);
     expect(gitlabSchemaErrors('packages/package_files.json', files.body)).toEqual([]);
-    expect(files.body[0]).toMatchObject({ file_name: 'kit-1.1.0.tgz', package_id: newer.id });
+    expect(files.body[0]).toMatchObject({ file_name: '@acme/kit-1.1.0.tgz', package_id: newer.id });
     expect(files.body[0].size).toBeGreaterThan(0);
     expect(files.body[0].file_md5).toMatch(/^[0-9a-f]{32}$/);
     expect(files.body[0].file_sha1).toMatch(/^[0-9a-f]{40}$/);
@@ -239,6 +239,11 @@ describe('the npm registry with the npm CLI', () => {
     const stillThere = await gateway.get(`/api/v4/projects/${projectId}/packages/npm/@acme%2fkit/-/kit-1.0.0.tgz`).set(asRoot);
     expect(stillThere.status).toBe(200);
     expect(stillThere.headers['content-type']).toBe('application/octet-stream');
+    const byStoredName = await gateway
+      .get(`/api/v4/projects/${projectId}/packages/npm/@acme%2fkit/-/${encodeURIComponent('@acme/kit-1.0.0.tgz')}`)
+      .set(asRoot);
+    expect(byStoredName.status).toBe(200);
+    expect(byStoredName.body).toEqual(stillThere.body);
   }, 60_000);
 
   it('records the publications and the deletion in the outbox', async () => {

@@ -31,7 +31,8 @@ function publishBody(options: { version?: string; shasum?: string } = {}) {
   return {
     name: '@tools/kit',
     versions: { [version]: { name: '@tools/kit', version, dist: { shasum: options.shasum ?? sha1, integrity } } },
-    _attachments: { [`kit-${version}.tgz`]: { data: tarball.toString('base64'), length: tarball.length } },
+    // npm names the tarball after the package, scope included.
+    _attachments: { [`@tools/kit-${version}.tgz`]: { data: tarball.toString('base64'), length: tarball.length } },
     'dist-tags': { latest: version },
   };
 }
@@ -83,7 +84,7 @@ describe('npm publish', () => {
     const [row] = await harness.sql<{ file_name: string; size: string; file_sha1: string }>(
       'select file_name, size, file_sha1 from package_files',
     );
-    expect(row).toEqual({ file_name: 'kit-1.0.0.tgz', size: String(tarball.length), file_sha1: sha1 });
+    expect(row).toEqual({ file_name: '@tools/kit-1.0.0.tgz', size: String(tarball.length), file_sha1: sha1 });
     expect((await harness.outboxEvents('packages.package.published')).map((event) => event.data)).toEqual([
       expect.objectContaining({ name: '@tools/kit', version: '1.0.0', packageType: 'npm', projectPath: 'tools/kit' }),
     ]);
@@ -97,11 +98,19 @@ describe('npm publish', () => {
     expect(document.body['dist-tags']).toEqual({ latest: '1.0.0' });
     expect(document.body.versions['1.0.0'].dist).toMatchObject({ shasum: sha1, integrity });
     expect(document.body.versions['1.0.0'].dist.tarball).toMatch(
-      /\/api\/v4\/projects\/11\/packages\/npm\/%40tools%2Fkit\/-\/kit-1\.0\.0\.tgz$/,
+      /\/api\/v4\/projects\/11\/packages\/npm\/%40tools%2Fkit\/-\/%40tools%2Fkit-1\.0\.0\.tgz$/,
     );
-    const file = await harness.api.get('/api/v4/projects/11/packages/npm/@tools%2fkit/-/kit-1.0.0.tgz').set(harness.as(reporter));
+    const tarballPath = new URL(document.body.versions['1.0.0'].dist.tarball as string).pathname;
+    const file = await harness.api.get(tarballPath).set(harness.as(reporter));
     expect(file.status).toBe(200);
     expect(Buffer.from(file.body as Buffer)).toEqual(tarball);
+    // The name without the scope, npm's convention and what older lockfiles hold, still downloads.
+    const unscoped = await harness.api.get('/api/v4/projects/11/packages/npm/@tools%2fkit/-/kit-1.0.0.tgz').set(harness.as(reporter));
+    expect(unscoped.status).toBe(200);
+    expect(Buffer.from(unscoped.body as Buffer)).toEqual(tarball);
+    const [published] = await harness.sql<{ id: string }>("select id from packages where version = '1.0.0'");
+    const files = await harness.api.get(`/api/v4/projects/11/packages/${published?.id}/package_files`).set(harness.as(reporter));
+    expect(files.body.map((item: { file_name: string }) => item.file_name)).toEqual(['@tools/kit-1.0.0.tgz']);
   });
 
   it('sets dist-tags only on versions that exist, from a bare JSON string', async () => {

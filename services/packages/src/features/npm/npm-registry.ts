@@ -21,8 +21,21 @@ export interface NpmPackageDocument {
   distTags: Record<string, string>;
 }
 
-/** `@acme/kit` 1.2.0 is stored as `kit-1.2.0.tgz`: the scope stays in the package name. */
-export const tarballName = (name: string, version: string) => `${name.slice(name.lastIndexOf('/') + 1)}-${version}.tgz`;
+/** `@acme/kit` 1.2.0 is stored as `@acme/kit-1.2.0.tgz`, as GitLab names it: the `_attachments` key npm sends. */
+export const tarballName = (name: string, version: string) => `${name}-${version}.tgz`;
+
+/**
+ * The version a tarball's file name stands for, or '' when it names none of this package. Besides
+ * the stored name, a scoped package's tarball also answers to the name without its scope
+ * (`kit-1.2.0.tgz`): npm's own convention, and the name lockfiles written before files took the
+ * scope hold in their `resolved` URLs.
+ */
+function versionInTarballName(name: string, fileName: string): string {
+  if (!fileName.endsWith('.tgz')) return '';
+  const prefixes = [`${name}-`, `${name.slice(name.lastIndexOf('/') + 1)}-`];
+  const prefix = prefixes.find((candidate) => fileName.startsWith(candidate));
+  return prefix ? fileName.slice(prefix.length, -'.tgz'.length) : '';
+}
 
 /**
  * GitLab's npm registry: publish, deprecate and unpublish, metadata, tarballs and dist-tags of a
@@ -131,7 +144,7 @@ export class NpmRegistry {
 
   async tarball(project: ProjectAccess, options: { name: string; fileName: string }): Promise<{ size: number; stream: Readable }> {
     const item = await this.#versionOfTarball(project, options);
-    const file = item ? await this.#store.findFile({ packageId: item.id, fileName: options.fileName }) : null;
+    const file = item ? await this.#store.findFile({ packageId: item.id, fileName: tarballName(options.name, item.version ?? '') }) : null;
     if (!file) throw new NotFoundError('Package');
     return { size: file.size, stream: await this.#storage.read(file.storagePath) };
   }
@@ -184,11 +197,9 @@ export class NpmRegistry {
     await this.#packages.delete(project, item.id, caller);
   }
 
-  /** The published version a tarball name (`kit-1.2.0.tgz`) stands for, if any. */
+  /** The published version a tarball name (`@acme/kit-1.2.0.tgz`, `kit-1.2.0.tgz`) stands for, if any. */
   async #versionOfTarball(project: ProjectAccess, options: { name: string; fileName: string }): Promise<Package | null> {
-    const prefix = tarballName(options.name, '').slice(0, -'.tgz'.length);
-    const version =
-      options.fileName.startsWith(prefix) && options.fileName.endsWith('.tgz') ? options.fileName.slice(prefix.length, -4) : '';
+    const version = versionInTarballName(options.name, options.fileName);
     const item = SEMVER.test(version)
       ? await this.#store.findVersion({ projectId: project.id, packageType: 'npm', name: options.name, version })
       : null;
