@@ -6,8 +6,11 @@
  * Owner and every personal project its owner as members, and tokens are stored as digests.
  *
  * Loaded in bulk, so a million rows take minutes rather than hours: inside the transaction the
- * users trigger is disabled and the namespaces it would make are inserted in one statement, and
- * the seeded tables' non-unique indexes are dropped and re-created from their own definitions
+ * users trigger is disabled and the namespaces it would make are inserted in one statement; the
+ * triggers that keep `project_authorizations` are disabled too, and the table is filled once
+ * after the load by the function they call, for every user with a membership (as the migration
+ * that created it does), instead of recomputing users and projects statement after statement;
+ * and the seeded tables' non-unique indexes are dropped and re-created from their own definitions
  * after the load (unique ones stay: they keep the rows and `on conflict` exact).
  *
  * Idempotent: the whole seed is one transaction, and a database that already holds the seeded
@@ -55,7 +58,12 @@ export async function seed(databaseUrl: string, size: SeedSize = STANDARD_SIZE):
     if (seeded !== 0 && seeded !== size.users) {
       throw new Error(`the database holds ${seeded} seeded users, not ${size.users}: seed a fresh database for another size`);
     }
-    if (seeded === 0) await withIndexesBuiltAfter(client, () => insertEverything(client, size));
+    if (seeded === 0) {
+      await withAuthorizationTriggersDisabled(client, () =>
+        withIndexesBuiltAfter(client, SEEDED_TABLES, () => insertEverything(client, size)),
+      );
+      await withIndexesBuiltAfter(client, ['project_authorizations'], () => fillProjectAuthorizations(client));
+    }
     const member = await memberWithToken(client);
     await client.query('commit');
     // Vacuum as well as analyze: where autovacuum is off or behind, the bulk load leaves the GIN
@@ -73,16 +81,42 @@ export async function seed(databaseUrl: string, size: SeedSize = STANDARD_SIZE):
 const SEEDED_TABLES = ['users', 'namespaces', 'projects', 'members', 'project_stars', 'project_group_links', 'group_group_links'];
 
 /**
- * Runs `load` without the seeded tables' non-unique indexes (trigram, GIN and ordering indexes,
+ * Runs `load` with the statement-level triggers that keep `project_authorizations` disabled, so
+ * that no statement of the load recomputes the users and projects it reaches.
+ */
+async function withAuthorizationTriggersDisabled(client: pg.Client, load: () => Promise<void>): Promise<void> {
+  const { rows: triggers } = await client.query<{ relation: string; name: string }>(
+    `select t.tgrelid::regclass::text as relation, t.tgname as name
+     from pg_trigger t join pg_proc f on f.oid = t.tgfoid
+     where not t.tgisinternal and f.proname like '%\\_refresh\\_project\\_authorizations'`,
+  );
+  if (triggers.length === 0) throw new Error('the triggers that keep project_authorizations are missing: is the database migrated?');
+  for (const { relation, name } of triggers) await client.query(`alter table ${relation} disable trigger ${name}`);
+  await load();
+  for (const { relation, name } of triggers) await client.query(`alter table ${relation} enable trigger ${name}`);
+}
+
+/**
+ * Fills `project_authorizations` once, as the migration that created it does: the function its
+ * triggers call, for every user with a membership, so each row is written once. The loaded
+ * tables are analyzed first, so that its joins are planned for their sizes.
+ */
+async function fillProjectAuthorizations(client: pg.Client): Promise<void> {
+  await client.query(`analyze ${SEEDED_TABLES.join(', ')}`);
+  await client.query('select refresh_project_authorizations(array(select distinct user_id from members), null)');
+}
+
+/**
+ * Runs `load` without the non-unique indexes of `tables` (trigram, GIN and ordering indexes,
  * maintained row by row otherwise), then re-creates them exactly as the migrations defined them.
  */
-async function withIndexesBuiltAfter(client: pg.Client, load: () => Promise<void>): Promise<void> {
+async function withIndexesBuiltAfter(client: pg.Client, tables: string[], load: () => Promise<void>): Promise<void> {
   const { rows: indexes } = await client.query<{ name: string; definition: string }>(
     `select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
      from pg_index i
      where i.indrelid = any($1::regclass[]) and not i.indisunique
        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`,
-    [SEEDED_TABLES],
+    [tables],
   );
   for (const { name } of indexes) await client.query(`drop index ${name}`);
   await load();
