@@ -143,6 +143,18 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/projects/:id/repository/files/:file_path': { ...project(ROLE.reporter), query: { ref: 'main' } },
   'GET /api/v4/projects/:id/repository/files/:file_path/raw': project(ROLE.reporter),
   'GET /api/v4/projects/:id/repository/files/:file_path/blame': { ...project(ROLE.reporter), query: { ref: 'main' } },
+  'POST /api/v4/projects/:id/repository/files/:file_path': {
+    ...project(ROLE.developer),
+    body: () => ({ branch: 'matrix-files', start_branch: 'main', content: 'matrix', commit_message: 'matrix' }),
+  },
+  'PUT /api/v4/projects/:id/repository/files/:file_path': {
+    ...project(ROLE.developer),
+    body: () => ({ branch: 'matrix-files', content: 'matrix', commit_message: 'matrix' }),
+  },
+  'DELETE /api/v4/projects/:id/repository/files/:file_path': {
+    ...project(ROLE.developer),
+    query: { branch: 'matrix-files', commit_message: 'matrix' },
+  },
   'GET /api/v4/projects/:id/repository/tree': project(ROLE.reporter),
   'GET /api/v4/projects/:id/repository/blobs/:sha': project(ROLE.reporter),
   'GET /api/v4/projects/:id/repository/blobs/:sha/raw': project(ROLE.reporter),

@@ -14,6 +14,7 @@ import { createRepositoryTreeFeature } from './features/repository-tree/reposito
 import { createRepositoryBlobsFeature } from './features/repository-blobs/repository-blobs-feature.ts';
 import { createRepositoryArchiveFeature } from './features/repository-archive/repository-archive-feature.ts';
 import { createRepositoryCompareFeature } from './features/repository-compare/repository-compare-feature.ts';
+import { createRepositoryWrites } from './features/repository-writes/repository-writes-feature.ts';
 import { createProtectedBranchesFeature, protectedBranchesEntities } from './features/protected-branches/protected-branches-feature.ts';
 import {
   createMergeRequestsCore,
@@ -95,6 +96,7 @@ export function reviewService(
         protectedBranches,
       });
       const { repositories } = repositoriesFeature;
+      const writes = createRepositoryWrites({ repositories, rules: protectedBranches });
       const labelsFeature = createLabelsFeature({ em, access, namespaceIdsOf: (projectId) => users.namespaceIdsOf(projectId) });
       const milestonesFeature = createMilestonesFeature({ em, access });
       const { labels } = labelsFeature;
@@ -129,7 +131,7 @@ export function reviewService(
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
         createBranchesFeature({ access, repositories, protectedBranches }),
         createCommitsFeature({ access, repositories, logger }),
-        createRepositoryFilesFeature({ access, repositories }),
+        createRepositoryFilesFeature({ access, repositories, commits: writes.commits }),
         createRepositoryTreeFeature({ access, repositories }),
         createRepositoryBlobsFeature({ access, repositories }),
         createRepositoryArchiveFeature({ access, repositories }),

@@ -1,4 +1,3 @@
-import type { AuthenticatedCaller } from '@platform/auth';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
@@ -26,10 +25,8 @@ export function isFromFork(mergeRequest: Pick<MergeRequest, 'projectId' | 'sourc
   return mergeRequest.sourceProjectId !== mergeRequest.projectId;
 }
 
-/** Who writes the commits a merge or rebase makes: the caller, with a no-reply address on the platform's host. */
-export function signatureOf(caller: AuthenticatedCaller, project: ProjectAccess) {
-  return { name: caller.name, email: `${caller.userId}-${caller.username}@users.noreply.${new URL(project.webUrl).hostname}` };
-}
+/** Who writes the commits a merge or rebase makes: the caller, as every commit the service writes for them. */
+export { signatureOf } from '../repositories/commit-signature.ts';
 
 export function branchHead(repository: ProjectRepository, branch: string): Promise<string | null> {
   return repository.git.resolveCommit(`${BRANCH_PREFIX}${branch}`);

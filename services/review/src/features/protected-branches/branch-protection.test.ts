@@ -22,12 +22,20 @@ const maintainer = { accessLevel: 40, isAdmin: false };
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
 
-async function refusal(options: { ref: string; before?: string; after?: string; policy: Partial<PushPolicy>; forced?: boolean }) {
+async function refusal(options: {
+  ref: string;
+  before?: string;
+  after?: string;
+  policy: Partial<PushPolicy>;
+  forced?: boolean;
+  via?: 'push' | 'api';
+}) {
   const policy: PushPolicy = { protections: [], pusher: developer, defaultBranch: 'main', ...options.policy };
   return refusalOfUpdate({
     update: { ref: options.ref, before: options.before ?? A, after: options.after ?? B },
     policy,
     isForced: async () => options.forced ?? false,
+    ...(options.via ? { via: options.via } : {}),
   });
 }
 
@@ -113,6 +121,25 @@ describe('pushed ref updates', () => {
     expect(
       await refusal({ ref: 'refs/heads/release/2', before: ZERO_SHA, policy: { protections: [protection('release/*', { merge: [30] })] } }),
     ).toBe(PUSH_REFUSALS.nonWebCreateProtectedBranch);
+  });
+
+  it('lets the API create a protected branch where the caller may merge and delete one as a maintainer, with the other rules unchanged', async () => {
+    const mergeable = { protections: [protection('release/*', { merge: [30] })] };
+    expect(await refusal({ ref: 'refs/heads/release/2', before: ZERO_SHA, policy: mergeable, via: 'api' })).toBeUndefined();
+    expect(
+      await refusal({ ref: 'refs/heads/release/2', before: ZERO_SHA, policy: { protections: [protection('release/*')] }, via: 'api' }),
+    ).toBe(PUSH_REFUSALS.createProtectedBranch);
+    const policy = { protections: [protection('release/*')] };
+    expect(
+      await refusal({ ref: 'refs/heads/release/1', after: ZERO_SHA, policy: { ...policy, pusher: maintainer }, via: 'api' }),
+    ).toBeUndefined();
+    expect(await refusal({ ref: 'refs/heads/release/1', after: ZERO_SHA, policy, via: 'api' })).toBe(
+      PUSH_REFUSALS.nonMaintainerDeleteProtectedBranch,
+    );
+    expect(await refusal({ ref: 'refs/heads/main', after: ZERO_SHA, policy: { pusher: maintainer }, via: 'api' })).toBe(
+      PUSH_REFUSALS.deleteDefaultBranch,
+    );
+    expect(await refusal({ ref: 'refs/heads/release/1', policy, forced: true, via: 'api' })).toBe(PUSH_REFUSALS.forcePushProtectedBranch);
   });
 });
 

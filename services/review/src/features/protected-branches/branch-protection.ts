@@ -118,13 +118,17 @@ const BRANCH_PREFIX = 'refs/heads/';
 
 /**
  * Why GitLab refuses one ref update of a push, or undefined. `isForced` (the old head is not an
- * ancestor of the new one) is asked only when it matters, as it needs git.
+ * ancestor of the new one) is asked only when it matters, as it needs git. Through the API
+ * (`via: 'api'`), those who may merge into a protected branch may create it, and maintainers may
+ * delete it, as GitLab's web interface and API allow; a git push may do neither.
  */
 export async function refusalOfUpdate(options: {
   update: { ref: string; before: string; after: string };
   policy: PushPolicy;
   isForced: () => Promise<boolean>;
+  via?: 'push' | 'api';
 }): Promise<string | undefined> {
+  const api = options.via === 'api';
   const { update, policy } = options;
   if (!update.ref.startsWith(BRANCH_PREFIX)) return undefined;
   const branch = update.ref.slice(BRANCH_PREFIX.length);
@@ -139,11 +143,13 @@ export async function refusalOfUpdate(options: {
   }
   if (deletion) {
     const maintainer = policy.pusher.isAdmin || policy.pusher.accessLevel >= MAINTAINER_ACCESS;
-    return maintainer ? PUSH_REFUSALS.nonWebDeleteProtectedBranch : PUSH_REFUSALS.nonMaintainerDeleteProtectedBranch;
+    if (!maintainer) return PUSH_REFUSALS.nonMaintainerDeleteProtectedBranch;
+    return api ? undefined : PUSH_REFUSALS.nonWebDeleteProtectedBranch;
   }
   if (may('push')) return undefined;
   if (!creation) return PUSH_REFUSALS.pushProtectedBranch;
-  return may('merge') ? PUSH_REFUSALS.nonWebCreateProtectedBranch : PUSH_REFUSALS.createProtectedBranch;
+  if (!may('merge')) return PUSH_REFUSALS.createProtectedBranch;
+  return api ? undefined : PUSH_REFUSALS.nonWebCreateProtectedBranch;
 }
 
 /** The environment variable that carries the push policy (JSON) from the service to its pre-receive hook. */

@@ -27,15 +27,15 @@ export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
 }
 
 /**
- * Runs git with `args` (never through a shell) and resolves with its standard output. A non-zero
+ * Runs git with `args` (never through a shell), `input` on its standard input, and resolves with its standard output. A non-zero
  * exit rejects with GitCommandError, unless `allowedExitCodes` lists it (then `exitCode` tells).
  */
 export function runGit(
   args: string[],
-  options: { cwd?: string; allowedExitCodes?: number[]; env?: Record<string, string> } = {},
+  options: { cwd?: string; allowedExitCodes?: number[]; env?: Record<string, string>; input?: string } = {},
 ): Promise<{ stdout: string; exitCode: number }> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       'git',
       args,
       { cwd: options.cwd, env: gitEnvironment(options.env), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
@@ -53,6 +53,7 @@ export function runGit(
         else reject(new GitCommandError({ args, exitCode, stderr }));
       },
     );
+    child.stdin?.on('error', () => undefined).end(options.input);
   });
 }
 

@@ -283,17 +283,46 @@ export class GitRepository {
     return (await this.#git(['rev-parse', '--verify', `${commit}^{tree}`])).stdout.trim();
   }
 
-  /** Writes a commit of `tree` with `parents`, authored and committed by `author` now. */
-  async commitTree(options: { tree: string; parents: string[]; message: string; author: Signature }): Promise<string> {
+  /** Writes a commit of `tree` with `parents`, authored by `author` and committed by `committer` (the author unless given) now. */
+  async commitTree(options: {
+    tree: string;
+    parents: string[];
+    message: string;
+    author: Signature;
+    committer?: Signature;
+  }): Promise<string> {
+    const committer = options.committer ?? options.author;
     const env = {
       GIT_AUTHOR_NAME: options.author.name,
       GIT_AUTHOR_EMAIL: options.author.email,
-      GIT_COMMITTER_NAME: options.author.name,
-      GIT_COMMITTER_EMAIL: options.author.email,
+      GIT_COMMITTER_NAME: committer.name,
+      GIT_COMMITTER_EMAIL: committer.email,
     };
     const parents = options.parents.flatMap((parent) => ['-p', parent]);
     const { stdout } = await this.#git(['commit-tree', options.tree, ...parents, '-m', options.message], undefined, env);
     return stdout.trim();
+  }
+
+  /** Writes `content` into the object store as a blob, streamed into git, and answers its id. */
+  async writeBlob(content: Readable): Promise<string> {
+    let id = '';
+    for await (const chunk of streamCommand('git', ['--git-dir', this.path, 'hash-object', '-w', '--stdin'], { stdin: content }))
+      id += String(chunk);
+    return id.trim();
+  }
+
+  /** Writes an annotated tag object naming `commit`, by `tagger` now, and answers its id (no ref moves). */
+  async writeTag(options: { name: string; commit: string; message: string; tagger: Signature }): Promise<string> {
+    const seconds = Math.floor(Date.now() / 1000);
+    const body = [
+      `object ${options.commit}`,
+      'type commit',
+      `tag ${options.name}`,
+      `tagger ${options.tagger.name} <${options.tagger.email}> ${seconds} +0000`,
+      '',
+      options.message.endsWith('\n') ? options.message : `${options.message}\n`,
+    ].join('\n');
+    return (await runGit(['--git-dir', this.path, 'mktag'], { input: body })).stdout.trim();
   }
 
   /** Copies every branch and tag of `source`, and its HEAD, as a fork's repository starts. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Caller } from '@platform/auth';
+import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import { InputError, NotFoundError } from '@platform/errors';
 import { params, reply, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
@@ -7,11 +7,13 @@ import { blobSha256, jsonWithBase64Content, rawBlobReply } from '../repositories
 import { accessRepository } from '../repositories/project-repositories.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { gitRevision, repositoryPath } from '../repositories/repository-params.ts';
+import type { CommitWriter, CommitAction, CommitRequest } from '../repository-writes/commit-writer.ts';
 import { blameRangeView, fileHeaders, type FileFields } from './repository-file-views.ts';
 
 export interface RepositoryFilesRouteDeps {
   access: IdentityAccess;
   repositories: RepositoriesService;
+  commits: CommitWriter;
 }
 
 /** Blame reads the whole file and answers it as JSON: past this size it is refused rather than held in memory. */
@@ -50,6 +52,51 @@ async function fileFields(file: Awaited<ReturnType<typeof fileAt>>, ref: string)
 }
 
 const fileInput = z.object({ id: params.idOrPath(), file_path: repositoryPath(), ref: gitRevision() });
+
+/** GitLab's refusal of a stale `last_commit_id` on the files API (`Files::UpdateService`). */
+export const FILE_CHANGED_MESSAGE = 'You are attempting to update a file that has changed since you started editing it.';
+
+/** What every file write takes (`lib/api/files.rb`'s commit parameters). */
+const fileWriteInput = z.object({
+  id: params.idOrPath(),
+  file_path: repositoryPath(),
+  branch: gitRevision(),
+  start_branch: gitRevision().optional(),
+  commit_message: z.string().max(1024 * 1024),
+  author_email: z.string().max(255).optional(),
+  author_name: z.string().max(255).optional(),
+  last_commit_id: z.string().max(64).optional(),
+});
+const contentInput = fileWriteInput.extend({
+  content: z.string(),
+  encoding: z.enum(['text', 'base64']).default('text'),
+  execute_filemode: params.boolean().optional(),
+});
+
+const decoded = (input: z.infer<typeof contentInput>) => Buffer.from(input.content, input.encoding === 'base64' ? 'base64' : 'utf8');
+
+/** Writes one file action as a commit on `branch`, as the caller (a developer, or whoever the branch's protection lets push). */
+async function writeFile(options: {
+  deps: RepositoryFilesRouteDeps;
+  caller: AuthenticatedCaller;
+  input: z.infer<typeof fileWriteInput>;
+  action: CommitAction;
+}) {
+  const { deps, caller, input } = options;
+  const accessed = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
+  const request: CommitRequest = {
+    branch: input.branch,
+    startBranch: input.start_branch,
+    force: false,
+    message: input.commit_message,
+    authorName: input.author_name,
+    authorEmail: input.author_email,
+    actions: [options.action],
+    staleFileMessage: () => FILE_CHANGED_MESSAGE,
+  };
+  await deps.commits.commit({ accessed, caller, request });
+  return { file_path: input.file_path, branch: input.branch };
+}
 
 export const repositoryFilesRoutes = [
   route({
@@ -118,6 +165,55 @@ export const repositoryFilesRoutes = [
         return commit ? [blameRangeView(commit, range.lines)] : [];
       });
       return reply({ headers: fileHeaders(await fileFields(file, input.ref)), body });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/repository/files/:file_path',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: contentInput,
+    handle: ({ caller, input, deps }) =>
+      writeFile({
+        deps,
+        caller,
+        input,
+        action: { action: 'create', filePath: input.file_path, content: decoded(input), executeFilemode: input.execute_filemode },
+      }),
+  }),
+
+  route({
+    method: 'PUT',
+    path: '/api/v4/projects/:id/repository/files/:file_path',
+    access: 'user',
+    scope: 'api',
+    input: contentInput,
+    handle: ({ caller, input, deps }) =>
+      writeFile({
+        deps,
+        caller,
+        input,
+        action: {
+          action: 'update',
+          filePath: input.file_path,
+          content: decoded(input),
+          executeFilemode: input.execute_filemode,
+          lastCommitId: input.last_commit_id,
+        },
+      }),
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/repository/files/:file_path',
+    access: 'user',
+    scope: 'api',
+    status: 204,
+    input: fileWriteInput,
+    handle: async ({ caller, input, deps }) => {
+      await writeFile({ deps, caller, input, action: { action: 'delete', filePath: input.file_path, lastCommitId: input.last_commit_id } });
     },
   }),
 ];

@@ -1,0 +1,195 @@
+/**
+ * The repository API's writes (files, commits, branches, tags, cherry-picks and reverts) against
+ * real PostgreSQL, Kafka and repositories on disk: what the API writes, a git clone reads back;
+ * identity's access answers come from a fake.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { AuthenticatedCaller } from '@platform/auth';
+import { FakeIdentityAccess } from '@platform/identity-client';
+import { startService, type RunningService } from '@platform/service';
+import { startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { readConfig } from '../../config.ts';
+import { reviewService } from '../../main.ts';
+import { FixedUserDirectory } from '../core/user-directory.ts';
+import { runGit } from '../repositories/git-command.ts';
+import { hashedDiskPath } from '../repositories/repository-storages.ts';
+
+const developer = userCaller(51, 'dev');
+const maintainer = userCaller(52, 'boss');
+const reporter = userCaller(53, 'viewer');
+const levels = { 51: 30, 52: 40, 53: 20 };
+const access = new FakeIdentityAccess()
+  .add({ resource: 'project', id: 21, path: 'acme/files', levels })
+  .add({ resource: 'project', id: 22, path: 'acme/empty', levels })
+  .add({ resource: 'project', id: 23, path: 'acme/commits', levels })
+  .add({ resource: 'project', id: 24, path: 'acme/branches', levels })
+  .add({ resource: 'project', id: 25, path: 'acme/tags', levels })
+  .add({ resource: 'project', id: 26, path: 'acme/picks', levels });
+let harness: ServiceHarness<RunningService>;
+let dataDir: string;
+
+const bare = (projectId: number) => path.join(dataDir, 'repositories', hashedDiskPath(projectId));
+const api = (method: 'get' | 'post' | 'put' | 'delete', url: string, caller: AuthenticatedCaller = maintainer) =>
+  harness.api[method](url).set(harness.as(caller));
+
+/** A fresh clone of the project's repository, read with git itself. */
+async function cloneOf(projectId: number, branch = 'main'): Promise<string> {
+  const into = path.join(dataDir, `clone-${randomUUID()}`);
+  await runGit(['clone', '--quiet', '--branch', branch, bare(projectId), into]);
+  return into;
+}
+const gitIn = async (directory: string, ...args: string[]) => (await runGit(['-C', directory, ...args])).stdout.trim();
+
+/** Creates `file_path` on `branch` through the API, expecting success. */
+async function createFile(projectId: number, filePath: string, content: string, branch = 'main') {
+  const response = await api('post', `/api/v4/projects/${projectId}/repository/files/${encodeURIComponent(filePath)}`).send({
+    branch,
+    content,
+    commit_message: `Add ${filePath}`,
+  });
+  expect(response.status).toBe(201);
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'review-writes-'));
+  harness = await startServiceHarness({
+    label: 'review_writes',
+    env: { KAFKA_TOPIC_PREFIX: `review-test-${randomUUID()}.`, DATA_DIR: dataDir },
+    start: (env) => startService(reviewService(readConfig(env), { identityAccess: access, users: new FixedUserDirectory([]) })),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await harness?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('POST, PUT and DELETE /projects/:id/repository/files/:file_path', () => {
+  it('writes real commits: the first creates the branch of an empty repository, each by the caller, read back by git clone', async () => {
+    const created = await api('post', '/api/v4/projects/21/repository/files/docs%2Fintro.md').send({
+      branch: 'main',
+      content: 'hello\n',
+      commit_message: 'Add intro',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ file_path: 'docs/intro.md', branch: 'main' });
+
+    const binary = Buffer.from([0, 1, 2, 255, 254]);
+    const script = await api('post', '/api/v4/projects/21/repository/files/run.sh').send({
+      branch: 'main',
+      content: binary.toString('base64'),
+      encoding: 'base64',
+      execute_filemode: true,
+      commit_message: 'Add script',
+      author_name: 'Grace',
+      author_email: 'grace@example.com',
+    });
+    expect(script.status).toBe(201);
+
+    const clone = await cloneOf(21);
+    expect(await readFile(path.join(clone, 'docs', 'intro.md'), 'utf8')).toBe('hello\n');
+    expect(await readFile(path.join(clone, 'run.sh'))).toEqual(binary);
+    expect((await stat(path.join(clone, 'run.sh'))).mode & 0o111).not.toBe(0);
+    expect(await gitIn(clone, 'log', '--format=%s|%an|%ae|%cn|%ce')).toBe(
+      [
+        'Add script|Grace|grace@example.com|boss|52-boss@users.noreply.localhost',
+        'Add intro|boss|52-boss@users.noreply.localhost|boss|52-boss@users.noreply.localhost',
+      ].join('\n'),
+    );
+    // The same push processing as git push: one event per ref change, the first branch the default.
+    const pushed = await harness.outboxEvents('review.repository.pushed');
+    expect(pushed.filter((event) => (event.data as { projectId: number }).projectId === 21)).toHaveLength(2);
+    const branches = await api('get', '/api/v4/projects/21/repository/branches/main');
+    expect(branches.body).toMatchObject({ name: 'main', default: true, protected: true });
+  });
+
+  it('updates and deletes, refusing a stale last_commit_id, a missing file, an existing one and a missing branch as GitLab does', async () => {
+    await createFile(22, 'a.txt', 'one\n');
+    const head = (await runGit(['--git-dir', bare(22), 'rev-parse', 'main'])).stdout.trim();
+    const url = '/api/v4/projects/22/repository/files/a.txt';
+
+    expect((await api('post', url).send({ branch: 'main', content: 'x', commit_message: 'again' })).body).toEqual({
+      message: 'A file with this name already exists',
+    });
+    expect(
+      (await api('put', '/api/v4/projects/22/repository/files/b.txt').send({ branch: 'main', content: 'x', commit_message: 'm' })).body,
+    ).toEqual({ message: "A file with this name doesn't exist" });
+    const noBranch = await api('put', url).send({ branch: 'nope', content: 'x', commit_message: 'm' });
+    expect(noBranch.status).toBe(400);
+    expect(noBranch.body).toEqual({ message: 'You can only create or edit files when you are on a branch' });
+
+    const updated = await api('put', url).send({ branch: 'main', content: 'two\n', commit_message: 'Update a', last_commit_id: head });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toEqual({ file_path: 'a.txt', branch: 'main' });
+    const stale = await api('put', url).send({ branch: 'main', content: 'three\n', commit_message: 'Stale', last_commit_id: head });
+    expect(stale.status).toBe(400);
+    expect(stale.body).toEqual({ message: 'You are attempting to update a file that has changed since you started editing it.' });
+
+    // A new branch from start_branch, then the file deleted there only.
+    expect(
+      (
+        await api('post', '/api/v4/projects/22/repository/files/b.txt').send({
+          branch: 'topic',
+          start_branch: 'main',
+          content: 'b',
+          commit_message: 'b',
+        })
+      ).status,
+    ).toBe(201);
+    const deleted = await api('delete', url).send({ branch: 'topic', commit_message: 'Remove a' });
+    expect(deleted.status).toBe(204);
+    const topic = await cloneOf(22, 'topic');
+    await expect(stat(path.join(topic, 'a.txt'))).rejects.toThrow();
+    expect(await readFile(path.join(topic, 'b.txt'), 'utf8')).toBe('b');
+    expect(await readFile(path.join(await cloneOf(22), 'a.txt'), 'utf8')).toBe('two\n');
+  });
+
+  it('refuses bad input with 400s, readers with 403, and protected branches as GitLab does', async () => {
+    const traversal = await api('post', '/api/v4/projects/22/repository/files/..%2Fescape').send({
+      branch: 'main',
+      content: 'x',
+      commit_message: 'm',
+    });
+    expect(traversal.status).toBe(400);
+    const missing = await api('post', '/api/v4/projects/22/repository/files/c.txt').send({ branch: 'main' });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toHaveProperty('error');
+    const option = await api('post', '/api/v4/projects/22/repository/files/c.txt').send({
+      branch: '--upload-pack=x',
+      content: 'x',
+      commit_message: 'm',
+    });
+    expect(option.status).toBe(400);
+    // Bodies past the service's bound are refused before they are read whole: no 500, no memory growth.
+    const huge = await api('post', '/api/v4/projects/22/repository/files/huge.bin').send({
+      branch: 'main',
+      content: 'x'.repeat(3 * 1024 * 1024),
+      commit_message: 'm',
+    });
+    expect(huge.status).toBe(413);
+    const read = await api('post', '/api/v4/projects/22/repository/files/c.txt', reporter).send({
+      branch: 'main',
+      content: 'x',
+      commit_message: 'm',
+    });
+    expect(read.status).toBe(403);
+    // The first branch is protected for maintainers: a developer may not commit to it, a maintainer may.
+    const refused = await api('post', '/api/v4/projects/21/repository/files/c.txt', developer).send({
+      branch: 'main',
+      content: 'x',
+      commit_message: 'm',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ message: 'You are not allowed to push into this branch' });
+    const allowed = await api('post', '/api/v4/projects/21/repository/files/c.txt', maintainer).send({
+      branch: 'main',
+      content: 'x',
+      commit_message: 'm',
+    });
+    expect(allowed.status).toBe(201);
+  });
+});
