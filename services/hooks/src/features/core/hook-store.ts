@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@platform/db';
+import { findPage, type Page, type PageWindow } from '@platform/db';
+import { enqueueJob } from '@platform/service';
+import type { FailureState } from './auto-disabling.ts';
+import { deliveryJob } from './hooks.jobs.ts';
+import { WebHook, WebHookLog, type HookType } from './web-hook.entity.ts';
+
+/** Whose hooks: a project's, a group's, or the instance's (system hooks). */
+export type HookOwner = { type: 'ProjectHook'; projectId: number } | { type: 'GroupHook'; groupId: number } | { type: 'SystemHook' };
+
+export type HookFields = Omit<WebHook, 'id' | 'type' | 'projectId' | 'groupId' | 'recentFailures' | 'disabledUntil' | 'createdAt'>;
+
+/** A delivery to record: what is sent to which hook, for which event. */
+export interface PendingDelivery {
+  hook: WebHook;
+  trigger: string;
+  eventUuid: string;
+  data: Record<string, unknown>;
+}
+
+function ownerFilter(owner: HookOwner) {
+  if (owner.type === 'ProjectHook') return { type: owner.type, projectId: owner.projectId };
+  if (owner.type === 'GroupHook') return { type: owner.type, groupId: owner.groupId };
+  return { type: owner.type };
+}
+
+export class PgHookStore {
+  readonly #em: EntityManager;
+
+  constructor(em: EntityManager) {
+    this.#em = em;
+  }
+
+  list(owner: HookOwner, window: PageWindow): Promise<Page<WebHook>> {
+    return findPage(this.#em, WebHook, ownerFilter(owner), { orderBy: { id: 'asc' }, window });
+  }
+
+  find(owner: HookOwner, id: number): Promise<WebHook | null> {
+    return this.#em.findOne(WebHook, { ...ownerFilter(owner), id });
+  }
+
+  async create(owner: HookOwner, fields: HookFields): Promise<WebHook> {
+    const hook = this.#em.create(WebHook, {
+      ...fields,
+      type: owner.type as HookType,
+      projectId: owner.type === 'ProjectHook' ? owner.projectId : null,
+      groupId: owner.type === 'GroupHook' ? owner.groupId : null,
+      recentFailures: 0,
+      disabledUntil: null,
+      createdAt: new Date(),
+    });
+    await this.#em.flush();
+    return hook;
+  }
+
+  async update(hook: WebHook, fields: Partial<HookFields>): Promise<WebHook> {
+    this.#em.assign(hook, fields);
+    await this.#em.flush();
+    return hook;
+  }
+
+  async remove(hook: WebHook): Promise<void> {
+    await this.#em.remove(hook).flush();
+  }
+
+  /** The hooks an event of a project may go to: its own, its groups' (ancestors included), and the system hooks. */
+  hooksForProject(projectId: number, namespaceIds: number[]): Promise<WebHook[]> {
+    return this.#em.find(
+      WebHook,
+      { $or: [{ projectId }, ...(namespaceIds.length > 0 ? [{ groupId: { $in: namespaceIds } }] : []), { type: 'SystemHook' }] },
+      { orderBy: { id: 'asc' } },
+    );
+  }
+
+  systemHooks(): Promise<WebHook[]> {
+    return this.#em.find(WebHook, { type: 'SystemHook' }, { orderBy: { id: 'asc' } });
+  }
+
+  /** Records deliveries and queues their jobs in the caller's transaction. */
+  async recordPending(deliveries: PendingDelivery[]): Promise<void> {
+    const logs = deliveries.map((delivery) =>
+      this.#em.create(WebHookLog, {
+        webHookId: delivery.hook.id,
+        trigger: delivery.trigger,
+        eventUuid: delivery.eventUuid,
+        idempotencyKey: randomUUID(),
+        url: delivery.hook.url,
+        requestHeaders: {},
+        requestData: delivery.data,
+        responseHeaders: {},
+        responseBody: '',
+        responseStatus: '',
+        internalErrorMessage: null,
+        executionDuration: 0,
+        state: 'pending',
+        createdAt: new Date(),
+      }),
+    );
+    await this.#em.flush();
+    for (const log of logs) enqueueJob(this.#em, deliveryJob, { logId: log.id });
+    await this.#em.flush();
+  }
+
+  /** A hook's sent deliveries, newest first, optionally only those with some statuses. */
+  logs(hookId: number, statuses: string[] | undefined, window: PageWindow): Promise<Page<WebHookLog>> {
+    return findPage(
+      this.#em,
+      WebHookLog,
+      { webHookId: hookId, state: 'delivered', ...(statuses ? { responseStatus: { $in: statuses } } : {}) },
+      { orderBy: { id: 'desc' }, window },
+    );
+  }
+
+  findLog(hookId: number, logId: number): Promise<WebHookLog | null> {
+    return this.#em.findOne(WebHookLog, { id: logId, webHookId: hookId, state: 'delivered' });
+  }
+
+  /**
+   * Runs `work` in a transaction holding the hook's lock, so that one delivery of a hook is sent at
+   * a time across replicas (in order), with the hook and its oldest pending delivery up to `logId`.
+   */
+  async withHookLocked<Result>(
+    logId: number,
+    work: (locked: { em: EntityManager; hook: WebHook; log: WebHookLog } | undefined) => Promise<Result>,
+  ): Promise<Result> {
+    const target = await this.#em.fork().findOne(WebHookLog, { id: logId });
+    return this.#em.fork().transactional(async (em) => {
+      if (!target) return work(undefined);
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`web_hooks:${target.webHookId}`]);
+      const hook = await em.findOne(WebHook, { id: target.webHookId });
+      const log = await em.findOne(
+        WebHookLog,
+        { webHookId: target.webHookId, state: 'pending', id: { $lte: logId } },
+        { orderBy: { id: 'asc' } },
+      );
+      return work(hook && log ? { em, hook, log } : undefined);
+    });
+  }
+
+  async setFailureState(hook: WebHook, state: FailureState, em: EntityManager = this.#em): Promise<void> {
+    em.assign(hook, state);
+    await em.flush();
+  }
+
+  /** Records a delivery made now (a test or a resend), sent already. */
+  async recordSent(log: Omit<WebHookLog, 'id'>): Promise<WebHookLog> {
+    const created = this.#em.create(WebHookLog, log);
+    await this.#em.flush();
+    return created;
+  }
+}

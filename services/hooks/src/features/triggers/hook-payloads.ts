@@ -1,0 +1,206 @@
+/**
+ * The bodies GitLab sends (`Gitlab::DataBuilder::*`, `SystemHooksService`), built from the
+ * domain events and what identity says of projects and users.
+ */
+import type { HookProject, HookUser } from './project-directory.ts';
+
+const VISIBILITY_LEVELS = { private: 0, internal: 10, public: 20 } as const;
+export const BLANK_SHA = '0000000000000000000000000000000000000000';
+
+/** `git@host:group/project.git`, as GitLab names the SSH remote. */
+function sshUrl(project: HookProject): string {
+  return `git@${new URL(project.webUrl).hostname}:${project.pathWithNamespace}.git`;
+}
+
+/** A project's `hook_attrs`. */
+export function projectAttributes(project: HookProject) {
+  const httpUrl = `${project.webUrl}.git`;
+  return {
+    id: project.id,
+    name: project.name,
+    description: project.description,
+    web_url: project.webUrl,
+    avatar_url: null,
+    git_ssh_url: sshUrl(project),
+    git_http_url: httpUrl,
+    namespace: project.namespaceName,
+    visibility_level: VISIBILITY_LEVELS[project.visibility],
+    path_with_namespace: project.pathWithNamespace,
+    default_branch: project.defaultBranch,
+    ci_config_path: null,
+    homepage: project.webUrl,
+    url: sshUrl(project),
+    ssh_url: sshUrl(project),
+    http_url: httpUrl,
+  };
+}
+
+function repositoryAttributes(project: HookProject) {
+  return {
+    name: project.name,
+    url: sshUrl(project),
+    description: project.description,
+    homepage: project.webUrl,
+    git_http_url: `${project.webUrl}.git`,
+    git_ssh_url: sshUrl(project),
+    visibility_level: VISIBILITY_LEVELS[project.visibility],
+  };
+}
+
+/** A user's `hook_attrs`: the email is never sent. */
+function userAttributes(user: HookUser | undefined) {
+  return {
+    id: user?.id ?? 0,
+    name: user?.name ?? '',
+    username: user?.username ?? '',
+    avatar_url: user?.avatarUrl ?? null,
+    email: '[REDACTED]',
+  };
+}
+
+export interface PushFacts {
+  ref: string;
+  before: string;
+  after: string;
+  commitCount: number;
+}
+
+/** A push or tag push (`Gitlab::DataBuilder::Push`). */
+export function pushPayload(options: { push: PushFacts; project: HookProject; user: HookUser | undefined }) {
+  const { push, project, user } = options;
+  const tag = push.ref.startsWith('refs/tags/');
+  const kind = tag ? 'tag_push' : 'push';
+  return {
+    object_kind: kind,
+    event_name: kind,
+    before: push.before,
+    after: push.after,
+    ref: push.ref,
+    ref_protected: false,
+    checkout_sha: push.after === BLANK_SHA ? null : push.after,
+    message: null,
+    user_id: user?.id ?? 0,
+    user_name: user?.name ?? '',
+    user_username: user?.username ?? '',
+    user_email: '',
+    user_avatar: user?.avatarUrl ?? null,
+    project_id: project.id,
+    project: projectAttributes(project),
+    commits: [],
+    total_commits_count: push.commitCount,
+    push_options: {},
+    repository: repositoryAttributes(project),
+  };
+}
+
+export type MergeRequestAction = 'open' | 'update' | 'close' | 'reopen' | 'merge' | 'approved' | 'unapproved';
+
+export interface MergeRequestFacts {
+  id: number;
+  iid: number;
+  title: string;
+  state: string;
+  sourceBranch: string;
+  targetBranch: string;
+  authorId: number;
+  mergeCommitSha: string | null;
+}
+
+/** A merge request event (`Gitlab::DataBuilder::MergeRequest` / `MergeRequest#hook_attrs`). */
+export function mergeRequestPayload(options: {
+  mergeRequest: MergeRequestFacts;
+  action: MergeRequestAction;
+  project: HookProject;
+  user: HookUser | undefined;
+  occurredAt: string;
+}) {
+  const { mergeRequest, action, project, user, occurredAt } = options;
+  const attributes = projectAttributes(project);
+  return {
+    object_kind: 'merge_request',
+    event_type: 'merge_request',
+    user: userAttributes(user),
+    project: attributes,
+    object_attributes: {
+      id: mergeRequest.id,
+      iid: mergeRequest.iid,
+      target_branch: mergeRequest.targetBranch,
+      source_branch: mergeRequest.sourceBranch,
+      source_project_id: project.id,
+      author_id: mergeRequest.authorId,
+      title: mergeRequest.title,
+      updated_at: occurredAt,
+      state: mergeRequest.state,
+      merge_commit_sha: mergeRequest.mergeCommitSha,
+      target_project_id: project.id,
+      url: `${project.webUrl}/-/merge_requests/${mergeRequest.iid}`,
+      source: attributes,
+      target: attributes,
+      work_in_progress: /^(\[draft\]|\(draft\)|draft:|draft\s-)/i.test(mergeRequest.title),
+      draft: /^(\[draft\]|\(draft\)|draft:|draft\s-)/i.test(mergeRequest.title),
+      action,
+    },
+    labels: [],
+    changes: {},
+    repository: { name: project.name, url: sshUrl(project), description: project.description, homepage: project.webUrl },
+  };
+}
+
+/** System hook bodies for projects, users and groups (`Gitlab::HookData::*Builder`). */
+export function projectSystemPayload(options: {
+  event: 'project_create' | 'project_destroy';
+  project: { id: number; name: string; path: string; pathWithNamespace: string; visibility: string };
+  owner: { name: string } | null;
+  occurredAt: string;
+}) {
+  const { project, owner, occurredAt } = options;
+  return {
+    created_at: occurredAt,
+    updated_at: occurredAt,
+    event_name: options.event,
+    name: project.name,
+    owner_email: '',
+    owner_name: owner?.name ?? '',
+    owners: owner ? [{ name: owner.name, email: '[REDACTED]' }] : [],
+    path: project.path,
+    path_with_namespace: project.pathWithNamespace,
+    project_id: project.id,
+    project_visibility: project.visibility,
+  };
+}
+
+export function userSystemPayload(options: {
+  event: 'user_create' | 'user_destroy';
+  user: { id: number; name: string; username: string; email: string };
+  occurredAt: string;
+}) {
+  const { user, occurredAt } = options;
+  return {
+    created_at: occurredAt,
+    updated_at: occurredAt,
+    email: user.email,
+    event_name: options.event,
+    name: user.name,
+    username: user.username,
+    user_id: user.id,
+  };
+}
+
+export function groupSystemPayload(options: {
+  event: 'group_create' | 'group_destroy';
+  group: { id: number; name: string; path: string; fullPath: string };
+  occurredAt: string;
+}) {
+  const { group, occurredAt } = options;
+  return {
+    created_at: occurredAt,
+    updated_at: occurredAt,
+    event_name: options.event,
+    name: group.name,
+    owner_email: null,
+    owner_name: null,
+    path: group.path,
+    full_path: group.fullPath,
+    group_id: group.id,
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Turns the domain events into webhook deliveries: for each event, the hooks that asked for it
+ * (the project's, its groups', the system hooks) each get a pending delivery and its job, in the
+ * transaction that marks the event processed; nothing is sent here. Payloads are built once, at
+ * the event, from the event and what identity says of the project and the user.
+ */
+import type { EventEnvelope } from '@platform/events';
+import { onEvent } from '@platform/events';
+import { UnprocessableError } from '@platform/errors';
+import { identityEvents } from '@platform/identity-client';
+import { reviewEvents } from '@platform/review-client';
+import type { Feature } from '@platform/service';
+import { isExecutable } from '../core/auto-disabling.ts';
+import { branchMatches } from '../core/branch-filter.ts';
+import type { PendingDelivery, PgHookStore } from '../core/hook-store.ts';
+import type { TriggerFlag, WebHook } from '../core/web-hook.entity.ts';
+import type { TestSamples } from '../web-hooks/web-hooks-routes.ts';
+import {
+  BLANK_SHA,
+  groupSystemPayload,
+  mergeRequestPayload,
+  projectSystemPayload,
+  pushPayload,
+  userSystemPayload,
+  type MergeRequestAction,
+} from './hook-payloads.ts';
+import type { ProjectDirectory } from './project-directory.ts';
+
+export interface TriggersFeature extends Feature {
+  samples: TestSamples;
+}
+
+/** Which hooks of a project event get it, under which GitLab hook name. */
+interface ProjectTrigger {
+  flag: TriggerFlag;
+  hookName: string;
+  /** The pushed branch, for branch filters. */
+  branch?: string;
+  /** Whether system hooks asking for the flag get it too (pushes, tag pushes, merge requests). */
+  system: boolean;
+}
+
+function wants(hook: WebHook, trigger: ProjectTrigger): boolean {
+  if (hook.type === 'SystemHook' && !trigger.system) return false;
+  if (!hook.triggers[trigger.flag]) return false;
+  if (
+    trigger.branch !== undefined &&
+    !branchMatches({ strategy: hook.branchFilterStrategy, filter: hook.pushEventsBranchFilter, branch: trigger.branch })
+  ) {
+    return false;
+  }
+  return isExecutable(hook.type, hook, new Date());
+}
+
+export function createTriggersFeature(deps: { store: PgHookStore; directory: ProjectDirectory }): TriggersFeature {
+  const { store, directory } = deps;
+
+  async function deliverProjectEvent(options: {
+    projectId: number;
+    envelope: EventEnvelope;
+    trigger: ProjectTrigger;
+    build: (project: NonNullable<Awaited<ReturnType<ProjectDirectory['project']>>>) => Promise<Record<string, unknown>>;
+  }): Promise<void> {
+    const project = await directory.project(options.projectId);
+    if (!project) return;
+    const hooks = (await store.hooksForProject(project.id, project.namespaceIds)).filter((hook) => wants(hook, options.trigger));
+    if (hooks.length === 0) return;
+    const data = await options.build(project);
+    const deliveries: PendingDelivery[] = hooks.map((hook) => ({
+      hook,
+      trigger: hook.type === 'SystemHook' ? 'system_hooks' : options.trigger.hookName,
+      eventUuid: options.envelope.id,
+      data,
+    }));
+    await store.recordPending(deliveries);
+  }
+
+  async function deliverSystemEvent(envelope: EventEnvelope, data: Record<string, unknown>): Promise<void> {
+    const hooks = await store.systemHooks();
+    await store.recordPending(hooks.map((hook) => ({ hook, trigger: 'system_hooks', eventUuid: envelope.id, data })));
+  }
+
+  const actorOf = async (envelope: EventEnvelope) =>
+    envelope.actor ? (await directory.users([envelope.actor.id])).get(envelope.actor.id) : undefined;
+
+  const mergeRequestHandler = (action: MergeRequestAction) => (definition: typeof reviewEvents.mergeRequestCreated) =>
+    onEvent(definition, (data, envelope) =>
+      deliverProjectEvent({
+        projectId: data.projectId,
+        envelope,
+        trigger: { flag: 'merge_requests_events', hookName: 'merge_request_hooks', system: true },
+        build: async (project) =>
+          mergeRequestPayload({
+            mergeRequest: {
+              id: data.mergeRequestId,
+              iid: data.iid,
+              title: data.title,
+              state: data.state,
+              sourceBranch: data.sourceBranch,
+              targetBranch: data.targetBranch,
+              authorId: data.authorId,
+              mergeCommitSha: data.mergeCommitSha || null,
+            },
+            action,
+            project,
+            user: await actorOf(envelope),
+            occurredAt: envelope.occurredAt,
+          }),
+      }),
+    );
+
+  const samples: TestSamples = {
+    async sample({ trigger, projectId, caller }) {
+      if (trigger !== 'push_events' && trigger !== 'tag_push_events') {
+        throw new UnprocessableError(`Testing ${trigger} is not supported yet`);
+      }
+      const project = await directory.project(projectId);
+      if (!project) throw new UnprocessableError('Ensure the project has at least one commit.');
+      const user = caller.kind === 'user' ? (await directory.users([caller.userId])).get(caller.userId) : undefined;
+      const ref = trigger === 'push_events' ? `refs/heads/${project.defaultBranch}` : `refs/tags/v1.0.0`;
+      return {
+        hookName: trigger === 'push_events' ? 'push_hooks' : 'tag_push_hooks',
+        data: pushPayload({ push: { ref, before: BLANK_SHA, after: BLANK_SHA, commitCount: 0 }, project, user }),
+      };
+    },
+  };
+
+  return {
+    samples,
+    consumes: [
+      onEvent(reviewEvents.repositoryPushed, (data, envelope) => {
+        const tag = data.ref.startsWith('refs/tags/');
+        return deliverProjectEvent({
+          projectId: data.projectId,
+          envelope,
+          trigger: tag
+            ? { flag: 'tag_push_events', hookName: 'tag_push_hooks', system: true }
+            : { flag: 'push_events', hookName: 'push_hooks', system: true, branch: data.ref.replace(/^refs\/heads\//, '') },
+          build: async (project) =>
+            pushPayload({
+              push: { ref: data.ref, before: data.before, after: data.after, commitCount: data.commitCount },
+              project,
+              user: await actorOf(envelope),
+            }),
+        });
+      }),
+      mergeRequestHandler('open')(reviewEvents.mergeRequestCreated),
+      mergeRequestHandler('update')(reviewEvents.mergeRequestUpdated),
+      mergeRequestHandler('close')(reviewEvents.mergeRequestClosed),
+      mergeRequestHandler('reopen')(reviewEvents.mergeRequestReopened),
+      mergeRequestHandler('merge')(reviewEvents.mergeRequestMerged),
+      onEvent(identityEvents.projectCreated, async ({ project }, envelope) => {
+        if (project)
+          await deliverSystemEvent(
+            envelope,
+            projectSystemPayload({ event: 'project_create', project, owner: envelope.actor, occurredAt: envelope.occurredAt }),
+          );
+      }),
+      onEvent(identityEvents.projectDeleted, async ({ project }, envelope) => {
+        if (project)
+          await deliverSystemEvent(
+            envelope,
+            projectSystemPayload({ event: 'project_destroy', project, owner: envelope.actor, occurredAt: envelope.occurredAt }),
+          );
+      }),
+      onEvent(identityEvents.userCreated, async ({ user }, envelope) => {
+        if (user) await deliverSystemEvent(envelope, userSystemPayload({ event: 'user_create', user, occurredAt: envelope.occurredAt }));
+      }),
+      onEvent(identityEvents.userDeleted, async ({ user }, envelope) => {
+        if (user) await deliverSystemEvent(envelope, userSystemPayload({ event: 'user_destroy', user, occurredAt: envelope.occurredAt }));
+      }),
+      onEvent(identityEvents.groupCreated, async ({ group }, envelope) => {
+        if (group)
+          await deliverSystemEvent(envelope, groupSystemPayload({ event: 'group_create', group, occurredAt: envelope.occurredAt }));
+      }),
+      onEvent(identityEvents.groupDeleted, async ({ group }, envelope) => {
+        if (group)
+          await deliverSystemEvent(envelope, groupSystemPayload({ event: 'group_destroy', group, occurredAt: envelope.occurredAt }));
+      }),
+    ],
+  };
+}

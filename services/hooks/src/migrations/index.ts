@@ -1,0 +1,5 @@
+import type { MigrationObject } from '@platform/db';
+import { Migration20261126180000_web_hooks } from './Migration20261126180000_web_hooks.ts';
+
+/** Applied in this order; a landed migration is never edited, only followed by a new one. */
+export const migrations: MigrationObject[] = [{ name: 'Migration20261126180000_web_hooks', class: Migration20261126180000_web_hooks }];
