@@ -163,6 +163,15 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/projects/:id/repository/commits': project(ROLE.reporter),
   'GET /api/v4/projects/:id/repository/commits/:sha/diff': project(ROLE.reporter),
   'GET /api/v4/projects/:id/repository/commits/:sha/refs': project(ROLE.reporter),
+  'POST /api/v4/projects/:id/repository/commits': {
+    ...project(ROLE.developer),
+    body: () => ({
+      branch: 'matrix-commits',
+      start_branch: 'main',
+      commit_message: 'matrix',
+      actions: [{ action: 'create', file_path: 'matrix.txt', content: 'matrix' }],
+    }),
+  },
   'GET /api/v4/projects/:id/repository/compare': { ...project(ROLE.reporter), query: { from: 'main', to: 'main' } },
   'GET /api/v4/projects/:id/repository/merge_base': { ...project(ROLE.reporter), query: { 'refs[]': 'main' } },
   'GET /api/v4/projects/:id/alert_management/http_integrations': project(ROLE.maintainer),

@@ -90,6 +90,14 @@ const SERVICES: ServiceDefinition[] = [
     database: true,
     env: (options) => ({ KAFKA_GROUP_ID: options.kafkaNamespace ? `audit.${options.kafkaNamespace}` : 'audit' }),
   },
+  {
+    name: 'hooks',
+    dir: 'services/hooks',
+    ports: { HTTP_PORT: 3008 },
+    gatewayVariable: 'HOOKS_URL',
+    database: true,
+    env: (options) => ({ KAFKA_GROUP_ID: options.kafkaNamespace ? `hooks.${options.kafkaNamespace}` : 'hooks' }),
+  },
 ];
 const GATEWAY = { name: 'gateway', dir: 'gateway' };
 

@@ -130,7 +130,7 @@ export function reviewService(
         repositoriesFeature,
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
         createBranchesFeature({ access, repositories, protectedBranches }),
-        createCommitsFeature({ access, repositories, logger }),
+        createCommitsFeature({ access, repositories, logger, writer: writes.commits }),
         createRepositoryFilesFeature({ access, repositories, commits: writes.commits }),
         createRepositoryTreeFeature({ access, repositories }),
         createRepositoryBlobsFeature({ access, repositories }),

@@ -4,10 +4,10 @@ import type { Feature } from '@platform/service';
 import { commitsRoutes, type CommitsRouteDeps } from './commits-routes.ts';
 import { commitsGrpc } from './commits-grpc.ts';
 
-/** A repository's commits, over HTTP and to other services over gRPC. */
+/** A repository's commits, read and written over HTTP, and read by other services over gRPC. */
 export function createCommitsFeature(deps: CommitsRouteDeps & { logger: Logger }): Feature {
   return {
-    routes: [createRouter(commitsRoutes, { access: deps.access, repositories: deps.repositories })],
+    routes: [createRouter(commitsRoutes, { access: deps.access, repositories: deps.repositories, writer: deps.writer })],
     rpcs: [commitsGrpc(deps)],
   };
 }

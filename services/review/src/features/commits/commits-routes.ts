@@ -6,14 +6,65 @@ import type { RepositoriesService } from '../repositories/repositories-service.t
 import { accessRepository } from '../repositories/project-repositories.ts';
 import { gitRevision, repositoryPath } from '../repositories/repository-params.ts';
 import type { RefKind } from '../repositories/git-repository.ts';
+import type { CommitAction, CommitWriter } from '../repository-writes/commit-writer.ts';
 import { commitDetailView, commitView, diffView, statsView } from './commit-views.ts';
 
 export interface CommitsRouteDeps {
   access: IdentityAccess;
   repositories: RepositoriesService;
+  writer: CommitWriter;
 }
 
 const route = routesOf<CommitsRouteDeps>('review');
+
+/** One action of `POST .../repository/commits`, as `lib/api/commits.rb` takes it. */
+const contentFields = {
+  file_path: repositoryPath(),
+  content: z.string().optional(),
+  encoding: z.enum(['text', 'base64']).default('text'),
+  last_commit_id: z.string().max(64).optional(),
+  execute_filemode: params.boolean().optional(),
+};
+const commitActionInput = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('create'), ...contentFields }),
+  z.object({ action: z.literal('update'), ...contentFields, content: z.string() }),
+  z.object({ action: z.literal('delete'), ...contentFields }),
+  z.object({ action: z.literal('move'), ...contentFields, previous_path: repositoryPath() }),
+  z.object({ action: z.literal('chmod'), ...contentFields, execute_filemode: params.boolean() }),
+]);
+type CommitActionInput = z.infer<typeof commitActionInput>;
+
+/** The most actions one commit takes: each is a few git calls, and the body bounds their content anyway. */
+const MAXIMUM_ACTIONS = 1000;
+
+function actionOf(input: CommitActionInput): CommitAction {
+  const content = (text: string) => Buffer.from(text, input.encoding === 'base64' ? 'base64' : 'utf8');
+  const filePath = input.file_path;
+  switch (input.action) {
+    case 'create':
+      return { action: 'create', filePath, content: content(input.content ?? ''), executeFilemode: input.execute_filemode };
+    case 'update':
+      return {
+        action: 'update',
+        filePath,
+        content: content(input.content),
+        executeFilemode: input.execute_filemode,
+        lastCommitId: input.last_commit_id,
+      };
+    case 'delete':
+      return { action: 'delete', filePath, lastCommitId: input.last_commit_id };
+    case 'move':
+      return {
+        action: 'move',
+        filePath,
+        previousPath: input.previous_path,
+        content: input.content === undefined ? undefined : content(input.content),
+        lastCommitId: input.last_commit_id,
+      };
+    case 'chmod':
+      return { action: 'chmod', filePath, executeFilemode: input.execute_filemode };
+  }
+}
 
 export const commitsRoutes = [
   route({
@@ -108,6 +159,45 @@ export const commitsRoutes = [
         items: ordered.slice(window.offset, window.offset + window.limit).map((ref) => ({ type: ref.kind, name: ref.name })),
         total: ordered.length,
       };
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/repository/commits',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object({
+      id: params.idOrPath(),
+      branch: gitRevision(),
+      commit_message: z.string().max(1024 * 1024),
+      start_branch: gitRevision().optional(),
+      start_sha: z.string().max(64).optional(),
+      actions: z.array(commitActionInput).min(1).max(MAXIMUM_ACTIONS),
+      author_email: z.string().max(255).optional(),
+      author_name: z.string().max(255).optional(),
+      stats: params.boolean().default(true),
+      force: params.boolean().default(false),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const accessed = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
+      const commit = await deps.writer.commit({
+        accessed,
+        caller,
+        request: {
+          branch: input.branch,
+          startBranch: input.start_branch,
+          startSha: input.start_sha,
+          force: input.force,
+          message: input.commit_message,
+          authorName: input.author_name,
+          authorEmail: input.author_email,
+          actions: input.actions.map(actionOf),
+        },
+      });
+      const stats = input.stats ? await accessed.repository.git.diffStats(commit) : null;
+      return commitDetailView(commit, stats, accessed.project);
     },
   }),
 ];

@@ -193,3 +193,110 @@ describe('POST, PUT and DELETE /projects/:id/repository/files/:file_path', () =>
     expect(allowed.status).toBe(201);
   });
 });
+
+describe('POST /projects/:id/repository/commits', () => {
+  const commitsUrl = '/api/v4/projects/23/repository/commits';
+
+  it('writes several actions as one commit, answering the commit with its stats, and git clone reads it back', async () => {
+    const first = await api('post', commitsUrl).send({
+      branch: 'main',
+      commit_message: 'Start',
+      actions: [
+        { action: 'create', file_path: 'keep.txt', content: 'keep\n' },
+        { action: 'create', file_path: 'old/name.txt', content: 'moving\n' },
+        { action: 'create', file_path: 'gone.txt', content: 'bye\n' },
+        { action: 'create', file_path: 'tool', content: 'run\n' },
+      ],
+    });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ title: 'Start', parent_ids: [], stats: { additions: 4, deletions: 0, total: 4 }, project_id: 23 });
+
+    const second = await api('post', commitsUrl).send({
+      branch: 'main',
+      commit_message: 'Reshape\n\nin one commit',
+      author_name: 'Grace',
+      author_email: 'grace@example.com',
+      actions: [
+        { action: 'update', file_path: 'keep.txt', content: Buffer.from('kept\n').toString('base64'), encoding: 'base64' },
+        { action: 'move', previous_path: 'old/name.txt', file_path: 'new/name.txt' },
+        { action: 'delete', file_path: 'gone.txt', last_commit_id: first.body.id },
+        { action: 'chmod', file_path: 'tool', execute_filemode: true },
+      ],
+    });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({
+      message: 'Reshape\n\nin one commit\n',
+      parent_ids: [first.body.id],
+      author_name: 'Grace',
+      author_email: 'grace@example.com',
+      committer_name: 'boss',
+    });
+    const clone = await cloneOf(23);
+    expect(await gitIn(clone, 'rev-parse', 'HEAD')).toBe(second.body.id);
+    expect(await gitIn(clone, 'ls-tree', '-r', '--format=%(objectmode) %(path)', 'HEAD')).toBe(
+      ['100644 keep.txt', '100644 new/name.txt', '100755 tool'].join('\n'),
+    );
+    expect(await readFile(path.join(clone, 'keep.txt'), 'utf8')).toBe('kept\n');
+    expect(await readFile(path.join(clone, 'new', 'name.txt'), 'utf8')).toBe('moving\n');
+  });
+
+  it('starts a new branch from start_branch or start_sha, and overwrites an existing one only with force', async () => {
+    const main = (await runGit(['--git-dir', bare(23), 'rev-parse', 'main'])).stdout.trim();
+    const create = (extra: Record<string, unknown>, file: string) =>
+      api('post', commitsUrl).send({ commit_message: file, actions: [{ action: 'create', file_path: file, content: file }], ...extra });
+    expect((await create({ branch: 'feature', start_branch: 'main' }, 'f1')).body).toMatchObject({ parent_ids: [main] });
+    expect((await create({ branch: 'feature', start_sha: main }, 'f2')).body).toEqual({
+      message: "A branch called 'feature' already exists. Switch to that branch in order to make changes",
+    });
+    const forced = await create({ branch: 'feature', start_sha: main, force: true }, 'f3');
+    expect(forced.status).toBe(201);
+    expect(forced.body).toMatchObject({ parent_ids: [main] });
+    expect(await gitIn(await cloneOf(23, 'feature'), 'ls-files')).not.toContain('f1');
+
+    expect((await create({ branch: 'x', start_branch: 'main', start_sha: main }, 'x')).body).toEqual({
+      message: "You can't pass both start_branch and start_sha",
+    });
+    expect((await create({ branch: 'x', start_sha: 'abc' }, 'x')).body).toEqual({ message: "Invalid start_sha 'abc'" });
+    expect((await create({ branch: 'x', start_sha: 'f'.repeat(40) }, 'x')).body).toEqual({
+      message: `Cannot find start_sha '${'f'.repeat(40)}'`,
+    });
+    expect((await create({ branch: 'x', start_branch: 'nope' }, 'x')).body).toEqual({
+      message: 'You can only create or edit files when you are on a branch',
+    });
+    expect((await create({ branch: 'bad..name', start_branch: 'main' }, 'x')).body).toEqual({
+      message: "Something went wrong when we tried to create 'bad..name' for you: Branch name is invalid",
+    });
+  });
+
+  it('refuses an action on a missing or existing file, a stale last_commit_id and malformed actions, changing nothing', async () => {
+    const before = (await runGit(['--git-dir', bare(23), 'rev-parse', 'main'])).stdout.trim();
+    const send = (actions: unknown[]) => api('post', commitsUrl).send({ branch: 'main', commit_message: 'm', actions });
+    expect((await send([{ action: 'create', file_path: 'keep.txt', content: 'x' }])).body).toEqual({
+      message: 'A file with this name already exists',
+    });
+    expect((await send([{ action: 'create', file_path: 'new', content: 'x' }])).body).toEqual({
+      message: 'A directory with this name already exists',
+    });
+    expect((await send([{ action: 'delete', file_path: 'missing' }])).body).toEqual({ message: "A file with this name doesn't exist" });
+    expect((await send([{ action: 'update', file_path: 'keep.txt', content: 'x', last_commit_id: 'a'.repeat(40) }])).body).toEqual({
+      message: 'The file has changed since you started editing it: keep.txt',
+    });
+    // The first actions applied, a later one refused: the commit is not written at all.
+    const partial = await send([
+      { action: 'create', file_path: 'fresh.txt', content: 'x' },
+      { action: 'delete', file_path: 'missing' },
+    ]);
+    expect(partial.status).toBe(400);
+    for (const malformed of [
+      [],
+      [{ action: 'explode', file_path: 'a' }],
+      [{ action: 'move', file_path: 'a' }],
+      [{ action: 'chmod', file_path: 'tool' }],
+    ]) {
+      const response = await send(malformed);
+      expect(response.status).toBe(400);
+      expect(response.body).toHaveProperty('error');
+    }
+    expect((await runGit(['--git-dir', bare(23), 'rev-parse', 'main'])).stdout.trim()).toBe(before);
+  });
+});
