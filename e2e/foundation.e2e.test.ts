@@ -188,6 +188,7 @@ describe('the gateway itself', () => {
       admin: 'ok',
       alerts: 'ok',
       delivery: 'ok',
+      hooks: 'ok',
     });
     // Loopback callers need no token (e2e/metrics.e2e.test.ts covers the others).
     expect((await gateway.get('/-/metrics')).status).toBe(200);

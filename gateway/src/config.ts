@@ -10,6 +10,7 @@ export const configSchema = platformConfig.extend({
   PORT: portFromEnv(8080).describe("the gateway's port"),
   IDENTITY_URL: urlList.default(['http://127.0.0.1:3001']).describe(SERVICE_URL),
   AUDIT_URL: urlList.default(['http://127.0.0.1:3007']).describe(SERVICE_URL),
+  HOOKS_URL: urlList.default(['http://127.0.0.1:3008']).describe(SERVICE_URL),
   REVIEW_URL: urlList.default(['http://127.0.0.1:3002']).describe(SERVICE_URL),
   PACKAGES_URL: urlList.default(['http://127.0.0.1:3003']).describe(SERVICE_URL),
   ADMIN_URL: urlList.default(['http://127.0.0.1:3006']).describe(SERVICE_URL),

@@ -48,6 +48,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     admin: () => pool('admin', config.ADMIN_URL),
     alerts: () => pool('alerts', config.ALERTS_URL),
     delivery: () => pool('delivery', config.DELIVERY_URL),
+    hooks: () => pool('hooks', config.HOOKS_URL),
   });
   const app = createGatewayApp({
     logger,

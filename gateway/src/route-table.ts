@@ -2,7 +2,7 @@
  * Which service owns which path. First match wins, so a project's sub-resource owned by
  * another service is listed before the catch-all for projects.
  */
-export const SERVICES = ['identity', 'audit', 'review', 'packages', 'admin', 'alerts', 'delivery'] as const;
+export const SERVICES = ['identity', 'audit', 'review', 'packages', 'admin', 'alerts', 'delivery', 'hooks'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface Route {
@@ -64,6 +64,8 @@ export const routeTable: Route[] = [
   // The Unleash client API: applications' SDKs present the project's instance id, which delivery checks itself.
   { pattern: /^\/api\/v4\/feature_flags\/unleash\//, service: 'delivery', ownAuthentication: true },
   { pattern: /^\/api\/v4\/audit_events(\/|$)/, service: 'audit' },
+  // Project, group and system hooks.
+  { pattern: /^\/api\/v4\/((groups|projects)\/[^/]+\/)?hooks(\/|$)/, service: 'hooks' },
   { pattern: /^\/api\/v4\/(application\/settings|admin\/ci\/variables)(\/|$)/, service: 'admin' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/alert_management(\/|$)/, service: 'alerts' },
   // Incidents are the issues of type incident; the alerts service owns them.
