@@ -169,7 +169,7 @@ export class AccessPolicy {
 }
 
 /** Where a project id or `namespace/full/path/project` (case-insensitive) points; null names nothing. */
-function projectMatch(idOrPath: number | string) {
+export function projectMatch(idOrPath: number | string) {
   if (typeof idOrPath === 'number') return idOrPath > MAX_ID ? null : sql`p.id = ${idOrPath}`;
   const slash = idOrPath.lastIndexOf('/');
   if (slash <= 0) return null;

@@ -13,14 +13,17 @@ export interface NamespaceViewContext {
 }
 
 /** Groups live under `/groups/<full path>`; a personal namespace is its user's page. */
-export function namespaceWebUrl(namespace: Namespace, context: NamespaceViewContext): string {
+export function namespaceWebUrl(namespace: Pick<Namespace, 'kind' | 'fullPath'>, context: NamespaceViewContext): string {
   return namespace.kind === 'group'
     ? `${context.externalUrl}/groups/${namespace.fullPath}`
     : `${context.externalUrl}/${namespace.fullPath}`;
 }
 
 /** GitLab's namespace summary, as a project embeds it and `GET /namespaces` lists it. */
-export function namespaceView(namespace: Namespace, context: NamespaceViewContext) {
+export function namespaceView(
+  namespace: Pick<Namespace, 'id' | 'name' | 'path' | 'kind' | 'fullPath' | 'parentId' | 'avatarUrl'>,
+  context: NamespaceViewContext,
+) {
   return {
     id: namespace.id,
     name: namespace.name,

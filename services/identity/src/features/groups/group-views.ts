@@ -6,7 +6,7 @@ import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
-import { projectView } from '../projects/project-views.ts';
+import { projectView, projectViewOptions } from '../projects/project-views.ts';
 import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';
 import type { GroupsService } from './groups-service.ts';
 
@@ -130,9 +130,9 @@ export async function groupDetailsView(options: {
   };
   if (options.withProjects) {
     const { own, shared } = await projects.ofGroupDetails(viewer, group.id, DETAIL_PROJECTS_LIMIT);
-    const projectData = await projects.viewData(viewer, [...own, ...shared]);
-    body.projects = own.map((project) => projectView(project, projectData, views));
-    body.shared_projects = shared.map((project) => projectView(project, projectData, views));
+    const options = projectViewOptions(viewer);
+    body.projects = own.map((project) => projectView(project, views, options));
+    body.shared_projects = shared.map((project) => projectView(project, views, options));
   }
   return body;
 }

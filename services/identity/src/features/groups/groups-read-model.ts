@@ -43,9 +43,13 @@ export interface GroupListExtras {
   statistics?: boolean;
 }
 
-/** `Parent / Child`: the names of the group's ancestors and its own, as GitLab's `full_name`. */
-const FULL_NAME = `(select string_agg(coalesce(a.name, ''), ' / ' order by t.position)
-  from unnest(n.traversal_ids) with ordinality t(id, position) left join namespaces a on a.id = t.id)`;
+/** `Parent / Child`: the names of a namespace's (alias `alias`) ancestors and its own, as GitLab's `full_name`. */
+export function namespaceFullName(alias: string): string {
+  return `(select string_agg(coalesce(a.name, ''), ' / ' order by t.position)
+  from unnest(${alias}.traversal_ids) with ordinality t(id, position) left join namespaces a on a.id = t.id)`;
+}
+
+const FULL_NAME = namespaceFullName('n');
 
 const PUBLIC_COLUMNS: Record<keyof PublicGroup, string> = {
   id: 'n.id',

@@ -11,7 +11,7 @@ import {
   SHARED_PROJECT_ORDERS,
   sharedProjectListQuery,
 } from '../projects/projects.schemas.ts';
-import { projectListViews } from '../projects/project-views.ts';
+import { projectListRead, projectListViews } from '../projects/project-views.ts';
 import { groupListFilter, type GroupsService } from './groups-service.ts';
 import { GROUP_ORDERS } from './groups-read-model.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
@@ -102,9 +102,10 @@ export const groupsRoutes = [
         withShared: input.with_shared ?? true,
         filter: { ...projectListFilter(viewer, input), ...(input.with_security_reports ? { withSecurityReports: true } : {}) },
         order: projectOrder(order, input.search),
-        page: window,
+        window,
+        read: projectListRead(viewer, input),
       });
-      return { ...result, items: await projectListViews({ projects, viewer, items: result.items, query: input, views }) };
+      return { items: projectListViews(result, viewer, views), total: result.total, hasNext: result.hasNext };
     },
   }),
 
@@ -121,9 +122,10 @@ export const groupsRoutes = [
         groupIdOrPath: input.id,
         filter: projectListFilter(viewer, input),
         order: projectOrder(order, input.search),
-        page: window,
+        window,
+        read: projectListRead(viewer, input),
       });
-      return { ...result, items: await projectListViews({ projects, viewer, items: result.items, query: input, views }) };
+      return { items: projectListViews(result, viewer, views), total: result.total, hasNext: result.hasNext };
     },
   }),
 

@@ -4,7 +4,7 @@ import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import type { ProjectsService } from './projects-service.ts';
 import type { ProjectTransferService } from './project-transfer-service.ts';
-import { projectView } from './project-views.ts';
+import { projectView, projectViewOptions } from './project-views.ts';
 import { transferProjectParams } from './project-transfer.schemas.ts';
 
 interface ProjectTransferRouteDeps {
@@ -27,7 +27,7 @@ export const projectTransferRoutes = [
     handle: async ({ caller, input, deps: { transfers, projects, access, views } }) => {
       const viewer = await access.viewerOf(caller);
       const project = await transfers.transfer(viewer, actorOf(caller), input);
-      return projectView(project, await projects.viewData(viewer, [project]), views);
+      return projectView(await projects.details(viewer, project.id), views, projectViewOptions(viewer));
     },
   }),
 ];

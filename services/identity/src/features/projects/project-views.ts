@@ -1,5 +1,4 @@
 import type { Namespace } from '../access/namespace.entity.ts';
-import { fullNameOf } from '../access/namespaces-store.ts';
 import {
   avatarUrlView,
   namespaceView,
@@ -7,56 +6,109 @@ import {
   type NamespaceViewContext,
   type SharedGroup,
 } from '../access/namespace-views.ts';
-import type { User } from '../users/user.entity.ts';
-import { basicUserView } from '../users/user-views.ts';
+import { basicUserView, type BasicUser } from '../users/user-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin } from '../access/access-policy.ts';
 import type { Project, ProjectGroupLink } from '../access/project.entity.ts';
 import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';
-import type { ProjectsService } from './projects-service.ts';
+import type { ProjectKeysetPage, ProjectListPage, ProjectListRead } from './projects-read-model.ts';
 
-/** Everything project views need besides the projects, loaded once per response. */
-export interface ProjectViewData {
-  /** The projects' namespaces and all their ancestors. */
-  namespaces: Map<number, Namespace>;
-  starCounts: Map<number, number>;
-  forkCounts: Map<number, number>;
-  /** The projects forks were forked from, where the viewer may see them. */
-  forkedFrom: Map<number, Project>;
-  /** Shares of each project with groups the viewer may see. */
-  shares: Map<number, SharedGroup[]>;
-  /** Owners of personal namespaces, by namespace id. */
-  owners: Map<number, User>;
-  customAttributes?: Map<number, CustomAttribute[]>;
-  /** Administrators see `repository_storage`, as in GitLab (`change_repository_storage`). */
-  showRepositoryStorage?: boolean;
-}
+/** A project's namespace as its views embed it, with the names of its ancestors (`fullName`). */
+export type ProjectNamespace = Pick<Namespace, 'id' | 'name' | 'path' | 'kind' | 'fullPath' | 'parentId' | 'avatarUrl'> & {
+  fullName: string;
+};
+
+/** What GitLab's simple project view shows; timestamps are ISO 8601 strings. */
+export type SimpleProject = Pick<Project, 'id' | 'description' | 'name' | 'path' | 'defaultBranch' | 'topics' | 'avatarUrl'> & {
+  createdAt: string;
+  lastActivityAt: string;
+  namespace: ProjectNamespace;
+  starCount: number;
+  forksCount: number;
+};
+
+/** What the full project view shows: the simple view, the settings, the owner of a personal project, its fork source and shares. */
+export type ListedProject = SimpleProject &
+  Pick<
+    Project,
+    | 'packagesEnabled'
+    | 'archived'
+    | 'visibility'
+    | 'resolveOutdatedDiffDiscussions'
+    | 'containerExpirationPolicyCadence'
+    | 'containerExpirationPolicyEnabled'
+    | 'containerExpirationPolicyKeepN'
+    | 'containerExpirationPolicyOlderThan'
+    | 'containerExpirationPolicyNameRegex'
+    | 'containerExpirationPolicyNameRegexKeep'
+    | 'issuesAccessLevel'
+    | 'repositoryAccessLevel'
+    | 'mergeRequestsAccessLevel'
+    | 'forkingAccessLevel'
+    | 'wikiAccessLevel'
+    | 'buildsAccessLevel'
+    | 'snippetsAccessLevel'
+    | 'pagesAccessLevel'
+    | 'analyticsAccessLevel'
+    | 'containerRegistryAccessLevel'
+    | 'securityAndComplianceAccessLevel'
+    | 'releasesAccessLevel'
+    | 'environmentsAccessLevel'
+    | 'featureFlagsAccessLevel'
+    | 'infrastructureAccessLevel'
+    | 'monitorAccessLevel'
+    | 'emailsDisabled'
+    | 'sharedRunnersEnabled'
+    | 'lfsEnabled'
+    | 'creatorId'
+    | 'forkedFromProjectId'
+    | 'ciConfigPath'
+    | 'publicJobs'
+    | 'onlyAllowMergeIfPipelineSucceeds'
+    | 'requestAccessEnabled'
+    | 'onlyAllowMergeIfAllDiscussionsAreResolved'
+    | 'removeSourceBranchAfterMerge'
+    | 'printingMergeRequestLinkEnabled'
+    | 'mergeMethod'
+    | 'squashOption'
+    | 'repositoryStorage'
+  > & {
+    updatedAt: string;
+    containerExpirationPolicyNextRunAt: string | null;
+    /** The day (`YYYY-MM-DD`) the project was marked for deletion. */
+    markedForDeletionOn: string | null;
+    /** The owner of a personal namespace's project. */
+    owner: BasicUser | null;
+    /** The project it was forked from, where the viewer may see it. */
+    forkedFrom: SimpleProject | null;
+    /** Shares with groups the viewer may see, oldest first. */
+    shares: SharedGroup[];
+    /** Only where an administrator asked for them. */
+    customAttributes?: Array<Pick<CustomAttribute, 'key' | 'value'>>;
+  };
 
 export interface ProjectPermissions {
   projectAccessLevel: number | null;
   groupAccessLevel: number | null;
 }
 
-function namespaceOf(project: Project, data: ProjectViewData): Namespace {
-  const namespace = data.namespaces.get(project.namespaceId);
-  if (!namespace) throw new Error(`namespace ${project.namespaceId} of project ${project.id} was not loaded`);
-  return namespace;
-}
+/** `GET /projects/:id`: the full view and the viewer's own membership and access to its group. */
+export type ProjectDetailsRow = ListedProject & { permissions: ProjectPermissions };
 
 function registryHostOf(context: NamespaceViewContext): string {
   return context.registryHost ?? new URL(context.externalUrl).host;
 }
 
 /** GitLab's `simple=true` project: identity, URLs and namespace. */
-export function simpleProjectView(project: Project, data: ProjectViewData, context: NamespaceViewContext) {
-  const namespace = namespaceOf(project, data);
+export function simpleProjectView(project: SimpleProject, context: NamespaceViewContext) {
+  const { namespace } = project;
   const pathWithNamespace = `${namespace.fullPath}/${project.path}`;
   const webUrl = `${context.externalUrl}/${pathWithNamespace}`;
   return {
     id: project.id,
     description: project.description ?? null,
     name: project.name,
-    name_with_namespace: `${fullNameOf(namespace, data.namespaces)} / ${project.name}`,
+    name_with_namespace: `${namespace.fullName} / ${project.name}`,
     path: project.path,
     path_with_namespace: pathWithNamespace,
     created_at: project.createdAt,
@@ -68,14 +120,14 @@ export function simpleProjectView(project: Project, data: ProjectViewData, conte
     web_url: webUrl,
     readme_url: null,
     avatar_url: avatarUrlView(project.avatarUrl, context),
-    forks_count: data.forkCounts.get(project.id) ?? 0,
-    star_count: data.starCounts.get(project.id) ?? 0,
+    forks_count: project.forksCount,
+    star_count: project.starCount,
     last_activity_at: project.lastActivityAt,
     namespace: namespaceView(namespace, context),
   };
 }
 
-function expirationPolicyView(project: Project) {
+function expirationPolicyView(project: ListedProject) {
   return {
     cadence: project.containerExpirationPolicyCadence,
     enabled: project.containerExpirationPolicyEnabled,
@@ -87,7 +139,7 @@ function expirationPolicyView(project: Project) {
   };
 }
 
-function accessLevels(project: Project) {
+function accessLevels(project: ListedProject) {
   return {
     issues_access_level: project.issuesAccessLevel,
     repository_access_level: project.repositoryAccessLevel,
@@ -108,20 +160,24 @@ function accessLevels(project: Project) {
   };
 }
 
+/** What a project view shows beyond the project: the viewer's permissions (`GET /projects/:id`), and for administrators `repository_storage`. */
+export interface ProjectViewOptions {
+  permissions?: ProjectPermissions;
+  /** Administrators see `repository_storage`, as in GitLab (`change_repository_storage`). */
+  showRepositoryStorage?: boolean;
+}
+
+/** What the viewer sees of every project they are shown. */
+export function projectViewOptions(viewer: Viewer): ProjectViewOptions {
+  return isAdmin(viewer) ? { showRepositoryStorage: true } : {};
+}
+
 /** GitLab's project entity, as `GET /projects/:id` and the project lists show it. */
-export function projectView(
-  project: Project,
-  data: ProjectViewData,
-  context: NamespaceViewContext,
-  options: { permissions?: ProjectPermissions } = {},
-) {
-  const simple = simpleProjectView(project, data, context);
-  const namespace = namespaceOf(project, data);
-  const owner = namespace.kind === 'user' ? data.owners.get(namespace.id) : undefined;
+export function projectView(project: ListedProject, context: NamespaceViewContext, options: ProjectViewOptions = {}) {
+  const simple = simpleProjectView(project, context);
   const selfUrl = `${context.externalUrl}/api/v4/projects/${project.id}`;
   const enabled = (level: string) => level !== 'disabled';
-  const attributes = data.customAttributes?.get(project.id);
-  const forkedFrom = project.forkedFromProjectId ? data.forkedFrom.get(project.forkedFromProjectId) : undefined;
+  const { permissions } = options;
   return {
     ...simple,
     container_registry_image_prefix: `${registryHostOf(context)}/${simple.path_with_namespace}`.toLowerCase(),
@@ -139,7 +195,7 @@ export function projectView(
     empty_repo: true,
     archived: project.archived,
     visibility: project.visibility,
-    ...(owner ? { owner: basicUserView(owner, context) } : {}),
+    ...(project.owner ? { owner: basicUserView(project.owner, context) } : {}),
     resolve_outdated_diff_discussions: project.resolveOutdatedDiffDiscussions,
     container_expiration_policy: expirationPolicyView(project),
     issues_enabled: enabled(project.issuesAccessLevel),
@@ -149,8 +205,8 @@ export function projectView(
     snippets_enabled: enabled(project.snippetsAccessLevel),
     container_registry_enabled: enabled(project.containerRegistryAccessLevel),
     service_desk_enabled: false,
-    can_create_merge_request_in: options.permissions
-      ? Math.max(options.permissions.projectAccessLevel ?? 0, options.permissions.groupAccessLevel ?? 0) >= 30
+    can_create_merge_request_in: permissions
+      ? Math.max(permissions.projectAccessLevel ?? 0, permissions.groupAccessLevel ?? 0) >= 30
       : false,
     ...accessLevels(project),
     emails_disabled: project.emailsDisabled,
@@ -160,12 +216,12 @@ export function projectView(
     creator_id: project.creatorId ?? null,
     // A fork's repository is copied when review first serves it: nothing is left to wait for.
     import_status: project.forkedFromProjectId ? 'finished' : 'none',
-    ...(forkedFrom ? { forked_from_project: simpleProjectView(forkedFrom, data, context) } : {}),
+    ...(project.forkedFrom ? { forked_from_project: simpleProjectView(project.forkedFrom, context) } : {}),
     open_issues_count: 0,
     updated_at: project.updatedAt,
     ci_config_path: project.ciConfigPath ?? null,
     public_jobs: project.publicJobs,
-    shared_with_groups: (data.shares.get(project.id) ?? []).map(sharedWithGroupView),
+    shared_with_groups: project.shares.map(sharedWithGroupView),
     only_allow_merge_if_pipeline_succeeds: project.onlyAllowMergeIfPipelineSucceeds,
     allow_merge_on_skipped_pipeline: null,
     request_access_enabled: project.requestAccessEnabled,
@@ -174,22 +230,18 @@ export function projectView(
     printing_merge_request_link_enabled: project.printingMergeRequestLinkEnabled,
     merge_method: project.mergeMethod,
     squash_option: project.squashOption,
-    ...(attributes ? { custom_attributes: attributes.map(({ key, value }) => ({ key, value })) } : {}),
-    ...(data.showRepositoryStorage ? { repository_storage: project.repositoryStorage } : {}),
+    ...(project.customAttributes ? { custom_attributes: project.customAttributes.map(({ key, value }) => ({ key, value })) } : {}),
+    ...(options.showRepositoryStorage ? { repository_storage: project.repositoryStorage } : {}),
     // GitLab shows the day the project was marked, under both names.
-    marked_for_deletion_at: project.markedForDeletionAt ? project.markedForDeletionAt.toISOString().slice(0, 10) : null,
-    marked_for_deletion_on: project.markedForDeletionAt ? project.markedForDeletionAt.toISOString().slice(0, 10) : null,
-    ...(options.permissions
+    marked_for_deletion_at: project.markedForDeletionOn,
+    marked_for_deletion_on: project.markedForDeletionOn,
+    ...(permissions
       ? {
           permissions: {
             project_access:
-              options.permissions.projectAccessLevel === null
-                ? null
-                : { access_level: options.permissions.projectAccessLevel, notification_level: 3 },
+              permissions.projectAccessLevel === null ? null : { access_level: permissions.projectAccessLevel, notification_level: 3 },
             group_access:
-              options.permissions.groupAccessLevel === null
-                ? null
-                : { access_level: options.permissions.groupAccessLevel, notification_level: 3 },
+              permissions.groupAccessLevel === null ? null : { access_level: permissions.groupAccessLevel, notification_level: 3 },
           },
         }
       : {}),
@@ -207,15 +259,17 @@ export function projectGroupLinkView(link: ProjectGroupLink) {
   };
 }
 
-/** Projects as a list shows them, in the full or `simple` view; custom attributes only for administrators who ask. */
-export async function projectListViews(options: {
-  projects: ProjectsService;
-  viewer: Viewer;
-  items: Project[];
-  query: { simple?: boolean | undefined; with_custom_attributes?: boolean | undefined };
-  views: NamespaceViewContext;
-}) {
-  const { projects, viewer, items, query, views } = options;
-  const data = await projects.viewData(viewer, items, { customAttributes: isAdmin(viewer) && query.with_custom_attributes === true });
-  return items.map((project) => (query.simple ? simpleProjectView(project, data, views) : projectView(project, data, views)));
+/** A list's projects in the view they were read for, the full or the `simple` one. */
+export function projectListViews(listed: ProjectListPage | ProjectKeysetPage, viewer: Viewer, context: NamespaceViewContext) {
+  if (listed.view === 'simple') return listed.items.map((project) => simpleProjectView(project, context));
+  const options = projectViewOptions(viewer);
+  return listed.items.map((project) => projectView(project, context, options));
+}
+
+/** What a list reads for its query: the `simple` view or the full one, custom attributes only for administrators who ask. */
+export function projectListRead(
+  viewer: Viewer,
+  query: { simple?: boolean | undefined; with_custom_attributes?: boolean | undefined },
+): ProjectListRead {
+  return query.simple ? { view: 'simple' } : { view: 'full', customAttributes: isAdmin(viewer) && query.with_custom_attributes === true };
 }

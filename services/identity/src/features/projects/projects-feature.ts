@@ -1,6 +1,6 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { ContainerRegistryTags } from '@platform/packages-client';
-import type { EntityManager, Orm } from '@platform/db';
+import { readModelDatabase, type EntityManager, type Orm } from '@platform/db';
 import { onEvent } from '@platform/events';
 import { createRouter } from '@platform/http';
 import { reviewEvents } from '@platform/review-client';
@@ -8,7 +8,6 @@ import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
 import type { AccessCore } from '../access/access-core.ts';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
-import { PgCustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { ProjectStar } from './project-star.entity.ts';
@@ -16,6 +15,7 @@ import { projectsGrpc } from './projects-grpc.ts';
 import { projectsRoutes } from './projects-routes.ts';
 import { ProjectsService } from './projects-service.ts';
 import { PgProjectStore, type ProjectStore } from './projects-store.ts';
+import { ProjectsReadModel } from './projects-read-model.ts';
 import { PgProjectTransferStore } from './project-transfer-store.ts';
 import { ProjectTransferService } from './project-transfer-service.ts';
 import { projectTransferRoutes } from './project-transfer-routes.ts';
@@ -51,12 +51,12 @@ export function createProjectsFeature(deps: {
   const projects = new ProjectsService({
     em,
     projects: store,
+    readModel: new ProjectsReadModel(readModelDatabase(em)),
     namespaces: access.namespaces,
     groups: access.groups,
     members: deps.members,
     access: access.policy,
     users: deps.users,
-    customAttributes: new PgCustomAttributeStore(em, 'project'),
     settings: deps.settings,
     containerRegistry: deps.containerRegistry,
   });

@@ -5,10 +5,10 @@ import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { Project } from '../access/project.entity.ts';
-import type { ProjectFilter } from './projects-store.ts';
+import type { ProjectFilter } from './projects-read-model.ts';
 import { PROJECT_ORDER_DEFAULTS, projectListFilter, projectOrder, type ProjectsService } from './projects-service.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
-import { projectGroupLinkView, projectListViews, projectView } from './project-views.ts';
+import { projectGroupLinkView, projectListRead, projectListViews, projectView, projectViewOptions } from './project-views.ts';
 import {
   createProjectParams,
   deleteProjectParams,
@@ -31,10 +31,10 @@ interface ProjectsRouteDeps {
 
 const route = routesOf<ProjectsRouteDeps>('identity');
 
-/** A project after a change, in the full view. */
+/** A project after a change, in the full view: read again once the change is committed, as a GET reads it. */
 async function changed(deps: ProjectsRouteDeps, viewer: Viewer, change: (viewer: Viewer) => Promise<Project>) {
   const project = await change(viewer);
-  return projectView(project, await deps.projects.viewData(viewer, [project]), deps.views);
+  return projectView(await deps.projects.details(viewer, project.id), deps.views, projectViewOptions(viewer));
 }
 
 /** The project actions that answer the project: each runs as the caller's viewer and records the caller as actor. */
@@ -65,13 +65,13 @@ export const projectsRoutes = [
         ...(input.last_activity_before ? { lastActivityBefore: input.last_activity_before } : {}),
         ...(input.custom_attributes && isAdmin(viewer) ? { customAttributes: input.custom_attributes } : {}),
       };
-      const render = (items: Project[]) => projectListViews({ projects, viewer, items, query: input, views });
+      const read = projectListRead(viewer, input);
       if (keyset) {
-        const found = await projects.listAfter(viewer, filter, keyset);
-        return { items: await render(found.items), hasNext: found.hasMore };
+        const found = await projects.listAfter({ viewer, filter, keyset, read });
+        return { items: projectListViews(found, viewer, views), hasNext: found.hasMore };
       }
-      const result = await projects.list(viewer, filter, projectOrder(order, input.search), window);
-      return { ...result, items: await render(result.items) };
+      const result = await projects.list({ viewer, filter, order: projectOrder(order, input.search), window, read });
+      return { items: projectListViews(result, viewer, views), total: result.total, hasNext: result.hasNext };
     },
   }),
 
@@ -117,10 +117,15 @@ export const projectsRoutes = [
     order: { by: PROJECT_LIST_ORDERS, ...PROJECT_ORDER_DEFAULTS },
     handle: async ({ caller, input, deps: { projects, access, views }, window, order }) => {
       const viewer = await access.viewerOf(caller);
-      const { project } = await projects.get(viewer, input.id);
-      const filter: ProjectFilter = { ...projectListFilter(viewer, input), forkedFromProjectId: project.id };
-      const result = await projects.list(viewer, filter, projectOrder(order, input.search), window);
-      return { ...result, items: await projectListViews({ projects, viewer, items: result.items, query: input, views }) };
+      const result = await projects.forks({
+        viewer,
+        idOrPath: input.id,
+        filter: projectListFilter(viewer, input),
+        order: projectOrder(order, input.search),
+        window,
+        read: projectListRead(viewer, input),
+      });
+      return { items: projectListViews(result, viewer, views), total: result.total, hasNext: result.hasNext };
     },
   }),
 
@@ -144,11 +149,13 @@ export const projectsRoutes = [
     input: projectQuery,
     handle: async ({ caller, input, deps: { projects, access, views } }) => {
       const viewer = await access.viewerOf(caller);
-      const { project, permissions } = await projects.get(viewer, input.id);
-      const data = await projects.viewData(viewer, [project], {
+      const project = await projects.details(viewer, input.id, {
         customAttributes: isAdmin(viewer) && input.with_custom_attributes === true,
       });
-      return projectView(project, data, views, viewer.kind === 'user' ? { permissions } : {});
+      return projectView(project, views, {
+        ...projectViewOptions(viewer),
+        ...(viewer.kind === 'user' ? { permissions: project.permissions } : {}),
+      });
     },
   }),
 

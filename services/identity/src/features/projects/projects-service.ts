@@ -15,12 +15,19 @@ import type { GroupLookup } from '../access/group-lookup.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../access/access-sql.ts';
-import { checkShareGrant, isAdmin, type AccessibleProject, type AccessPolicy } from '../access/access-policy.ts';
+import { checkShareGrant, isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import { projectSource, type MembersService } from '../members/members-service.ts';
 import type { Project, ProjectGroupLink } from '../access/project.entity.ts';
-import type { CustomAttributeStore } from '../custom-attributes/custom-attributes-store.ts';
-import type { NewProject, ProjectFilter, ProjectOrder, ProjectStore } from './projects-store.ts';
+import type { NewProject, ProjectStore } from './projects-store.ts';
+import type {
+  ProjectFilter,
+  ProjectKeysetPage,
+  ProjectListPage,
+  ProjectListRead,
+  ProjectOrder,
+  ProjectsReadModel,
+} from './projects-read-model.ts';
 import type {
   CreateProjectParams,
   ForkProjectParams,
@@ -28,7 +35,7 @@ import type {
   ProjectListQuery,
   UpdateProjectParams,
 } from './projects.schemas.ts';
-import type { ProjectPermissions, ProjectViewData } from './project-views.ts';
+import type { ListedProject, ProjectDetailsRow } from './project-views.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
 import {
   projectCreatedEvent,
@@ -181,12 +188,12 @@ export function projectOrder(order: { by: ProjectOrder; sort: 'asc' | 'desc' }, 
 export class ProjectsService {
   readonly #em: EntityManager;
   readonly #projects: ProjectStore;
+  readonly #readModel: ProjectsReadModel;
   readonly #namespaces: NamespaceStore;
   readonly #groups: GroupLookup;
   readonly #members: MembersService;
   readonly #access: AccessPolicy;
   readonly #users: UserStore;
-  readonly #customAttributes: CustomAttributeStore;
 
   readonly #settings: ApplicationSettingsSource;
   readonly #containerRegistry: ContainerRegistryTags;
@@ -194,12 +201,13 @@ export class ProjectsService {
   constructor(options: {
     em: EntityManager;
     projects: ProjectStore;
+    /** What the GETs read through, without entities. */
+    readModel: ProjectsReadModel;
     namespaces: NamespaceStore;
     groups: GroupLookup;
     members: MembersService;
     access: AccessPolicy;
     users: UserStore;
-    customAttributes: CustomAttributeStore;
     /** Default visibility and projects limit come from the application settings. */
     settings: ApplicationSettingsSource;
     /** A project whose container registry has tags keeps its path. */
@@ -209,64 +217,31 @@ export class ProjectsService {
     this.#settings = options.settings;
     this.#containerRegistry = options.containerRegistry;
     this.#projects = options.projects;
+    this.#readModel = options.readModel;
     this.#namespaces = options.namespaces;
     this.#groups = options.groups;
     this.#members = options.members;
     this.#access = options.access;
     this.#users = options.users;
-    this.#customAttributes = options.customAttributes;
   }
 
-  /** What views of these projects need: four statements whatever the number of projects. */
-  async viewData(viewer: Viewer, projects: Project[], options: { customAttributes?: boolean } = {}): Promise<ProjectViewData> {
-    const ids = projects.map((project) => project.id);
-    const forkedFrom = new Map<number, Project>();
-    for (const sourceId of new Set(projects.flatMap((project) => (project.forkedFromProjectId ? [project.forkedFromProjectId] : [])))) {
-      const source = await this.#access.project(viewer, sourceId).catch((error: unknown) => {
-        if (error instanceof NotFoundError) return undefined;
-        throw error;
-      });
-      if (source) forkedFrom.set(sourceId, source.project);
-    }
-    const namespaces = await this.#namespaces.lineageOf([...projects, ...forkedFrom.values()].map((project) => project.namespaceId));
-    const personal = [...new Set(projects.map((project) => project.namespaceId))].flatMap((id) => {
-      const namespace = namespaces.get(id);
-      return namespace?.kind === 'user' && namespace.ownerId != null ? [namespace] : [];
-    });
-    const ownerUsers = new Map(
-      (await this.#users.findByIds(personal.map((namespace) => namespace.ownerId as number))).map((user) => [user.id, user]),
-    );
-    const owners = new Map(
-      personal.flatMap((namespace) => {
-        const owner = ownerUsers.get(namespace.ownerId as number);
-        return owner ? [[namespace.id, owner] as const] : [];
-      }),
-    );
-    return {
-      namespaces,
-      starCounts: await this.#projects.starCounts([...ids, ...forkedFrom.keys()]),
-      forkCounts: await this.#projects.forkCounts([...ids, ...forkedFrom.keys()]),
-      forkedFrom,
-      shares: await this.#projects.visibleSharesOf(viewer, ids),
-      owners,
-      ...(options.customAttributes ? { customAttributes: await this.#customAttributes.listFor(ids) } : {}),
-      ...(isAdmin(viewer) ? { showRepositoryStorage: true } : {}),
-    };
+  /** `GET /projects/:id`: a project the viewer may see, in the full view, with their permissions; NotFoundError otherwise. */
+  async details(viewer: Viewer, idOrPath: number | string, options: { customAttributes?: boolean } = {}): Promise<ProjectDetailsRow> {
+    const project = await this.#readModel.details({ viewer, idOrPath, customAttributes: options.customAttributes === true });
+    if (!project) throw new NotFoundError('Project');
+    return project;
+  }
+
+  /** The id of a project the viewer may see; NotFoundError otherwise. */
+  async visibleId(viewer: Viewer, idOrPath: number | string): Promise<number> {
+    const id = await this.#readModel.visibleId(viewer, idOrPath);
+    if (id === undefined) throw new NotFoundError('Project');
+    return id;
   }
 
   /** The projects group details list: its own and those shared with it, the first `limit` of each. */
-  ofGroupDetails(viewer: Viewer, groupId: number, limit: number) {
-    return this.#projects.ofGroupDetails(viewer, groupId, limit);
-  }
-
-  /** A visible project with the viewer's direct and group access, for `permissions`. */
-  async get(viewer: Viewer, idOrPath: number | string): Promise<AccessibleProject & { permissions: ProjectPermissions }> {
-    const accessible = await this.#access.project(viewer, idOrPath);
-    const permissions =
-      viewer.kind === 'user'
-        ? { projectAccessLevel: accessible.directAccessLevel, groupAccessLevel: accessible.namespaceAccessLevel }
-        : { projectAccessLevel: null, groupAccessLevel: null };
-    return { ...accessible, permissions };
+  ofGroupDetails(viewer: Viewer, groupId: number, limit: number): Promise<{ own: ListedProject[]; shared: ListedProject[] }> {
+    return this.#readModel.ofGroupDetails({ viewer, groupId, limit });
   }
 
   async create(viewer: Viewer, actor: EventActor, input: CreateProjectParams, avatar?: AvatarChange): Promise<Project> {
@@ -591,13 +566,34 @@ export class ProjectsService {
     return project;
   }
 
-  list(viewer: Viewer, filter: ProjectFilter, order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string }, page: PageWindow) {
-    return this.#projects.list(viewer, filter, order, page);
+  /** A page of a project list, read for `read`'s view. */
+  list(options: {
+    viewer: Viewer;
+    filter: ProjectFilter;
+    order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string };
+    window: PageWindow;
+    read: ProjectListRead;
+  }): Promise<ProjectListPage> {
+    return this.#readModel.list(options);
   }
 
   /** Keyset pagination by id. */
-  listAfter(viewer: Viewer, filter: ProjectFilter, keyset: Keyset) {
-    return this.#projects.listAfter(viewer, filter, keyset);
+  listAfter(options: { viewer: Viewer; filter: ProjectFilter; keyset: Keyset; read: ProjectListRead }): Promise<ProjectKeysetPage> {
+    return this.#readModel.listAfter(options);
+  }
+
+  /** A project's forks the viewer may see; NotFoundError for a project they may not see. */
+  async forks(options: {
+    viewer: Viewer;
+    idOrPath: number | string;
+    filter: ProjectFilter;
+    order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string };
+    window: PageWindow;
+    read: ProjectListRead;
+  }): Promise<ProjectListPage> {
+    const { idOrPath, ...list } = options;
+    const forkedFromProjectId = await this.visibleId(options.viewer, idOrPath);
+    return this.#readModel.list({ ...list, filter: { ...list.filter, forkedFromProjectId } });
   }
 
   /** A group's projects: its own (with `includeSubgroups` its descendants' too), and with `withShared` those shared with it. */
@@ -608,16 +604,16 @@ export class ProjectsService {
     withShared: boolean;
     filter: ProjectFilter;
     order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string };
-    page: PageWindow;
-  }) {
-    const { group } = await this.#access.group(options.viewer, options.groupIdOrPath);
-    const namespaceIds = options.includeSubgroups ? (await this.#groups.subtreeOf(group)).map((subgroup) => subgroup.id) : [group.id];
-    return this.#projects.list(
-      options.viewer,
-      { ...options.filter, namespaceIds, ...(options.withShared ? { orSharedWithGroupId: group.id } : {}) },
-      options.order,
-      options.page,
-    );
+    window: PageWindow;
+    read: ProjectListRead;
+  }): Promise<ProjectListPage> {
+    const { groupIdOrPath, includeSubgroups, withShared, ...list } = options;
+    const { group } = await this.#access.group(options.viewer, groupIdOrPath);
+    const namespaceIds = includeSubgroups ? (await this.#groups.subtreeOf(group)).map((subgroup) => subgroup.id) : [group.id];
+    return this.#readModel.list({
+      ...list,
+      filter: { ...list.filter, namespaceIds, ...(withShared ? { orSharedWithGroupId: group.id } : {}) },
+    });
   }
 
   /** Projects shared with a group. */
@@ -626,10 +622,12 @@ export class ProjectsService {
     groupIdOrPath: number | string;
     filter: ProjectFilter;
     order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string };
-    page: PageWindow;
-  }) {
-    const { group } = await this.#access.group(options.viewer, options.groupIdOrPath);
-    return this.#projects.list(options.viewer, { ...options.filter, sharedWithGroupId: group.id }, options.order, options.page);
+    window: PageWindow;
+    read: ProjectListRead;
+  }): Promise<ProjectListPage> {
+    const { groupIdOrPath, ...list } = options;
+    const { group } = await this.#access.group(options.viewer, groupIdOrPath);
+    return this.#readModel.list({ ...list, filter: { ...list.filter, sharedWithGroupId: group.id } });
   }
 
   /** Where a new project goes: the given namespace if the viewer may create there, else their own. */

@@ -1,0 +1,107 @@
+/** The projects' read path against real PostgreSQL: GETs answer from the read model, without entities. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { adminCaller } from '@platform/testing';
+import type { AuthenticatedCaller, Caller } from '@platform/auth';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
+import { countHydrations } from '../../testing/hydrations.ts';
+
+let kit: IdentityHarness;
+const admin = adminCaller();
+const anonymous: Caller = { kind: 'anonymous' };
+let owner: AuthenticatedCaller;
+let developer: AuthenticatedCaller;
+let outsider: AuthenticatedCaller;
+let crewId: number;
+let appId: number;
+let personalId: number;
+/** The developer's fork of `rm-proj/app`, as its creation answered it. */
+let fork: Record<string, unknown>;
+
+async function post(caller: Caller, path: string, body: Record<string, unknown>) {
+  const response = await kit.api.post(path).set(kit.as(caller)).send(body);
+  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as Record<string, unknown> & { id: number };
+}
+
+beforeAll(async () => {
+  kit = await startIdentityHarness('projects-read-model');
+  owner = await kit.createCaller('rmp-owner');
+  developer = await kit.createCaller('rmp-developer');
+  outsider = await kit.createCaller('rmp-outsider');
+  const group = await post(owner, '/api/v4/groups', { name: 'Read Projects', path: 'rm-proj', visibility: 'public' });
+  crewId = (await post(owner, '/api/v4/groups', { name: 'Read Crew', path: 'rm-crew', visibility: 'internal' })).id;
+  appId = (await post(owner, '/api/v4/projects', { name: 'App', path: 'app', namespace_id: group.id, visibility: 'public', topics: ['x'] }))
+    .id;
+  personalId = (await post(owner, '/api/v4/projects', { name: 'Mine', path: 'mine', visibility: 'private' })).id;
+  await post(owner, `/api/v4/projects/${appId}/members`, { user_id: developer.userId, access_level: 30 });
+  await post(owner, `/api/v4/projects/${appId}/share`, { group_id: crewId, group_access: 20 });
+  await post(owner, `/api/v4/projects/${appId}/star`, {});
+  await kit.api.put(`/api/v4/projects/${appId}/custom_attributes/tier`).set(kit.as(admin)).send({ value: 'gold' });
+  fork = await post(developer, `/api/v4/projects/${appId}/fork`, {});
+});
+
+afterAll(async () => {
+  await kit?.stop();
+});
+
+describe('the projects read path', () => {
+  it('answers GET /projects/:id and the project lists without hydrating a single entity', async () => {
+    const requests: Array<[Caller, string]> = [
+      [admin, `/api/v4/projects/${appId}?with_custom_attributes=true`],
+      [owner, '/api/v4/projects/rm-proj%2Fapp'],
+      [owner, `/api/v4/projects/${personalId}`],
+      [developer, `/api/v4/projects/${fork.id as number}`],
+      [anonymous, `/api/v4/projects/${appId}`],
+      [admin, '/api/v4/projects?per_page=20&with_custom_attributes=true'],
+      [developer, '/api/v4/projects?membership=true'],
+      [outsider, '/api/v4/projects?simple=true'],
+      [owner, '/api/v4/projects?pagination=keyset&per_page=1'],
+      [owner, '/api/v4/projects?min_access_level=40&order_by=star_count'],
+      [anonymous, '/api/v4/projects?per_page=20&search=app'],
+      [owner, `/api/v4/projects/${appId}/forks`],
+    ];
+    const statuses: number[] = [];
+    const hydrations = await countHydrations(async () => {
+      for (const [caller, path] of requests) statuses.push((await kit.api.get(path).set(kit.as(caller))).status);
+    });
+    expect(statuses).toEqual(requests.map(() => 200));
+    expect(hydrations).toBe(0);
+  });
+
+  it('nests the namespace, owner, counts, fork source, shares and custom attributes in the project read', async () => {
+    const app = await kit.api.get(`/api/v4/projects/${appId}?with_custom_attributes=true`).set(kit.as(admin));
+    expect(app.body).toMatchObject({
+      name_with_namespace: 'Read Projects / App',
+      namespace: { full_path: 'rm-proj', kind: 'group', parent_id: null },
+      star_count: 1,
+      forks_count: 1,
+      topics: ['x'],
+      custom_attributes: [{ key: 'tier', value: 'gold' }],
+      shared_with_groups: [
+        { group_id: crewId, group_name: 'Read Crew', group_full_path: 'rm-crew', group_access_level: 20, expires_at: null },
+      ],
+      repository_storage: 'default',
+      marked_for_deletion_at: null,
+    });
+    expect(app.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(app.body).not.toHaveProperty('owner');
+    const forked = await kit.api.get(`/api/v4/projects/${fork.id as number}`).set(kit.as(developer));
+    expect(forked.body).toMatchObject({
+      owner: { username: 'rmp-developer' },
+      forked_from_project: { id: appId, path_with_namespace: 'rm-proj/app', star_count: 1, forks_count: 1 },
+      permissions: { project_access: { access_level: 50, notification_level: 3 }, group_access: null },
+    });
+    expect(forked.body).not.toHaveProperty('repository_storage');
+    const mine = await kit.api.get(`/api/v4/projects/${personalId}`).set(kit.as(outsider));
+    expect(mine.status).toBe(404);
+  });
+
+  it('answers a write with the same bytes a GET then reads', async () => {
+    const read = await kit.api.get(`/api/v4/projects/${fork.id as number}`).set(kit.as(developer));
+    // Only the GET shows the caller's permissions, and what they allow.
+    const { permissions: _permissions, can_create_merge_request_in: readAllows, ...readRest } = read.body as Record<string, unknown>;
+    const { can_create_merge_request_in: writtenAllows, ...writtenRest } = fork;
+    expect([readAllows, writtenAllows]).toEqual([true, false]);
+    expect(JSON.stringify(readRest)).toBe(JSON.stringify(writtenRest));
+  });
+});

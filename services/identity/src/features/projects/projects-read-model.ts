@@ -1,0 +1,357 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
+import {
+  groupAccessLevel,
+  groupVisibleTo,
+  listedProjectVisibleTo,
+  projectVisibleTo,
+  projectWithAccess,
+  type Viewer,
+} from '../access/access-sql.ts';
+import { projectMatch } from '../access/access-policy.ts';
+import type { Visibility } from '../access/namespace.entity.ts';
+import type { Keyset, KeysetPage } from '../access/sql-helpers.ts';
+import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
+import { namespaceFullName } from '../groups/groups-read-model.ts';
+import type { ListedProject, ProjectDetailsRow, SimpleProject } from './project-views.ts';
+
+/** Which projects a list holds, beyond the viewer's visibility. */
+export interface ProjectFilter {
+  /** Projects whose namespace is one of these... */
+  namespaceIds?: number[];
+  /** ...or, together with `namespaceIds`, that are shared with this group. */
+  orSharedWithGroupId?: number;
+  /** Only projects shared with this group. */
+  sharedWithGroupId?: number;
+  archived?: boolean;
+  visibility?: Visibility;
+  /** Name, path or description contains this, case-insensitively. */
+  search?: string;
+  /** With `search`: also match the namespace's full path. */
+  searchNamespaces?: boolean;
+  /** Projects where the viewer's effective access is at least this. */
+  minAccessLevel?: number;
+  starredBy?: number;
+  withIssuesEnabled?: boolean;
+  withMergeRequestsEnabled?: boolean;
+  /** Only projects with security reports; none has any until a CI service reports them. */
+  withSecurityReports?: boolean;
+  topics?: string[];
+  idAfter?: number;
+  idBefore?: number;
+  lastActivityAfter?: Date;
+  lastActivityBefore?: Date;
+  customAttributes?: Record<string, string>;
+  /** Only forks of this project. */
+  forkedFromProjectId?: number;
+}
+
+export const PROJECT_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count'] as const;
+export type ProjectOrder = (typeof PROJECT_ORDERS)[number];
+
+/** GitLab's two project list views: `simple=true`, or the full project entity. */
+export type ProjectListView = 'simple' | 'full';
+
+/** What a list reads for its view: the simple view's columns, or the full one's with custom attributes when asked. */
+export interface ProjectListRead {
+  view: ProjectListView;
+  customAttributes?: boolean;
+}
+
+/** A page of projects, tagged with the view its rows were read for. */
+export type ProjectListPage = (Page<SimpleProject> & { view: 'simple' }) | (Page<ListedProject> & { view: 'full' });
+export type ProjectKeysetPage = (KeysetPage<SimpleProject> & { view: 'simple' }) | (KeysetPage<ListedProject> & { view: 'full' });
+
+/** `json_build_object` of columns named as the view names them: a nested object of the same shape as a selected row. */
+function jsonObject(columns: Record<string, string>): string {
+  return `json_build_object(${Object.entries(columns)
+    .map(([name, expression]) => `'${name}', ${expression}`)
+    .join(', ')})`;
+}
+
+/** The simple view's columns of a project (alias `alias`), its namespace nested. */
+function simpleColumns(alias: string): Record<keyof SimpleProject, string> {
+  return {
+    id: `${alias}.id`,
+    description: `${alias}.description`,
+    name: `${alias}.name`,
+    path: `${alias}.path`,
+    defaultBranch: `${alias}.default_branch`,
+    topics: `${alias}.topics`,
+    avatarUrl: `${alias}.avatar_url`,
+    createdAt: isoTimestamp(`${alias}.created_at`),
+    lastActivityAt: isoTimestamp(`${alias}.last_activity_at`),
+    namespace: `(select ${jsonObject({
+      id: 'pn.id',
+      name: 'pn.name',
+      path: 'pn.path',
+      kind: 'pn.kind',
+      fullPath: 'pn.full_path',
+      parentId: 'pn.parent_id',
+      avatarUrl: 'pn.avatar_url',
+      fullName: namespaceFullName('pn'),
+    })} from namespaces pn where pn.id = ${alias}.namespace_id)`,
+    starCount: `(select count(*)::integer from project_stars s where s.project_id = ${alias}.id)`,
+    forksCount: `(select count(*)::integer from projects fork where fork.forked_from_project_id = ${alias}.id)`,
+  };
+}
+
+/** The full view's columns that do not depend on the viewer. */
+const LISTED_COLUMNS: Record<Exclude<keyof ListedProject, 'forkedFrom' | 'shares' | 'customAttributes'>, string> = {
+  ...simpleColumns('p'),
+  packagesEnabled: 'p.packages_enabled',
+  archived: 'p.archived',
+  visibility: 'p.visibility',
+  resolveOutdatedDiffDiscussions: 'p.resolve_outdated_diff_discussions',
+  containerExpirationPolicyCadence: 'p.container_expiration_policy_cadence',
+  containerExpirationPolicyEnabled: 'p.container_expiration_policy_enabled',
+  containerExpirationPolicyKeepN: 'p.container_expiration_policy_keep_n',
+  containerExpirationPolicyOlderThan: 'p.container_expiration_policy_older_than',
+  containerExpirationPolicyNameRegex: 'p.container_expiration_policy_name_regex',
+  containerExpirationPolicyNameRegexKeep: 'p.container_expiration_policy_name_regex_keep',
+  containerExpirationPolicyNextRunAt: isoTimestamp('p.container_expiration_policy_next_run_at'),
+  issuesAccessLevel: 'p.issues_access_level',
+  repositoryAccessLevel: 'p.repository_access_level',
+  mergeRequestsAccessLevel: 'p.merge_requests_access_level',
+  forkingAccessLevel: 'p.forking_access_level',
+  wikiAccessLevel: 'p.wiki_access_level',
+  buildsAccessLevel: 'p.builds_access_level',
+  snippetsAccessLevel: 'p.snippets_access_level',
+  pagesAccessLevel: 'p.pages_access_level',
+  analyticsAccessLevel: 'p.analytics_access_level',
+  containerRegistryAccessLevel: 'p.container_registry_access_level',
+  securityAndComplianceAccessLevel: 'p.security_and_compliance_access_level',
+  releasesAccessLevel: 'p.releases_access_level',
+  environmentsAccessLevel: 'p.environments_access_level',
+  featureFlagsAccessLevel: 'p.feature_flags_access_level',
+  infrastructureAccessLevel: 'p.infrastructure_access_level',
+  monitorAccessLevel: 'p.monitor_access_level',
+  emailsDisabled: 'p.emails_disabled',
+  sharedRunnersEnabled: 'p.shared_runners_enabled',
+  lfsEnabled: 'p.lfs_enabled',
+  creatorId: 'p.creator_id',
+  forkedFromProjectId: 'p.forked_from_project_id',
+  updatedAt: isoTimestamp('p.updated_at'),
+  ciConfigPath: 'p.ci_config_path',
+  publicJobs: 'p.public_jobs',
+  onlyAllowMergeIfPipelineSucceeds: 'p.only_allow_merge_if_pipeline_succeeds',
+  requestAccessEnabled: 'p.request_access_enabled',
+  onlyAllowMergeIfAllDiscussionsAreResolved: 'p.only_allow_merge_if_all_discussions_are_resolved',
+  removeSourceBranchAfterMerge: 'p.remove_source_branch_after_merge',
+  printingMergeRequestLinkEnabled: 'p.printing_merge_request_link_enabled',
+  mergeMethod: 'p.merge_method',
+  squashOption: 'p.squash_option',
+  repositoryStorage: 'p.repository_storage',
+  // GitLab shows the day the project was marked.
+  markedForDeletionOn: `to_char(p.marked_for_deletion_at at time zone 'UTC', 'YYYY-MM-DD')`,
+  owner: `(select ${jsonObject({ id: 'u.id', username: 'u.username', name: 'u.name', state: 'u.state', avatarUrl: 'u.avatar_url' })}
+    from namespaces o join users u on u.id = o.owner_id where o.id = p.namespace_id and o.kind = 'user')`,
+};
+
+const SIMPLE_SELECT = selectList(simpleColumns('p'));
+const LISTED_SELECT = selectList(LISTED_COLUMNS);
+const FORKED_FROM_JSON = jsonObject(simpleColumns('source'));
+
+const ATTRIBUTES = customAttributeTable('project');
+const CUSTOM_ATTRIBUTES_SELECT = selectList({
+  customAttributes: `coalesce((select json_agg(json_build_object('key', a.key, 'value', a.value) order by a.key)
+    from ${ATTRIBUTES.tableName} a where a.${ATTRIBUTES.ownerColumn} = p.id), '[]')`,
+});
+
+/**
+ * The full view's columns: the fixed ones, then what depends on the viewer (the source of a fork
+ * where they may see it, the shares with groups they may see) and the custom attributes asked for.
+ */
+function listedColumns(viewer: Viewer, customAttributes: boolean): RawBuilder<unknown> {
+  return sql`${sql.raw(LISTED_SELECT)},
+    (select ${sql.raw(FORKED_FROM_JSON)} from projects source
+      where source.id = p.forked_from_project_id and ${projectVisibleTo(viewer, 'source')}) as "forkedFrom",
+    coalesce((select json_agg(json_build_object('groupId', g.id, 'groupName', g.name, 'groupFullPath', g.full_path,
+        'groupAccess', l.group_access, 'expiresAt', l.expires_at) order by l.id)
+      from project_group_links l join namespaces g on g.id = l.group_id and g.kind = 'group'
+      where l.project_id = p.id and ${groupVisibleTo(viewer, 'g')}), '[]') as shares${sql.raw(customAttributes ? `, ${CUSTOM_ATTRIBUTES_SELECT}` : '')}`;
+}
+
+function columnsFor(viewer: Viewer, read: ProjectListRead): RawBuilder<unknown> {
+  return read.view === 'simple' ? sql.raw(SIMPLE_SELECT) : listedColumns(viewer, read.customAttributes === true);
+}
+
+/**
+ * Projects as GitLab's project views show them, read without entities: a page of a list, its
+ * capped total and each row's namespace, owner, counts, fork source and shares in one statement;
+ * a project's details, with the viewer's visibility and permissions, in one statement.
+ */
+export class ProjectsReadModel {
+  readonly #db: Kysely<unknown>;
+
+  constructor(db: Kysely<unknown>) {
+    this.#db = db;
+  }
+
+  /**
+   * `GET /projects/:id` of a project the viewer may see, with their own membership and their
+   * access to its group (`permissions`); undefined when there is none or they may not see it.
+   */
+  async details(options: {
+    viewer: Viewer;
+    idOrPath: number | string;
+    customAttributes?: boolean;
+  }): Promise<ProjectDetailsRow | undefined> {
+    const { viewer } = options;
+    const match = projectMatch(options.idOrPath);
+    if (!match) return undefined;
+    const userId = viewer.kind === 'user' ? viewer.userId : 0;
+    const { rows } = await sql<ProjectDetailsRow & { visible: boolean }>`
+      select ${listedColumns(viewer, options.customAttributes === true)},
+        json_build_object(
+          'projectAccessLevel', (select m.access_level from members m
+            where m.source_type = 'Project' and m.source_id = p.id and m.user_id = ${userId} and m.requested_at is null),
+          'groupAccessLevel', nullif((select ${groupAccessLevel(viewer, 'pg')} from namespaces pg
+            where pg.id = p.namespace_id and pg.kind = 'group'), 0)) as permissions,
+        ${projectVisibleTo(viewer)} as visible
+      from projects p where ${match}`.execute(this.#db);
+    const row = rows[0];
+    if (!row?.visible) return undefined;
+    const { visible: _visible, ...project } = row;
+    return project;
+  }
+
+  /** Whether the viewer may see the project: its id, or undefined. */
+  async visibleId(viewer: Viewer, idOrPath: number | string): Promise<number | undefined> {
+    const match = projectMatch(idOrPath);
+    if (!match) return undefined;
+    const { rows } = await sql<{ id: number }>`select p.id from projects p where ${match} and ${projectVisibleTo(viewer)}`.execute(
+      this.#db,
+    );
+    return rows[0]?.id;
+  }
+
+  /** A page of a project list and its capped total, in one statement. */
+  async list(options: {
+    viewer: Viewer;
+    filter: ProjectFilter;
+    order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string };
+    window: PageWindow;
+    read: ProjectListRead;
+  }): Promise<ProjectListPage> {
+    const where = projectConditions(options.viewer, options.filter);
+    const page = await readPage<SimpleProject>(this.#db, {
+      matching: sql`select 1 from projects p where ${where}`,
+      rows: sql`select ${columnsFor(options.viewer, options.read)} from projects p where ${where} order by ${orderBy(options.order)}`,
+      window: options.window,
+    });
+    return { ...page, view: options.read.view } as ProjectListPage;
+  }
+
+  /** Keyset pagination by id: the projects after `keyset.afterId` in `keyset.sort` order. */
+  async listAfter(options: { viewer: Viewer; filter: ProjectFilter; keyset: Keyset; read: ProjectListRead }): Promise<ProjectKeysetPage> {
+    const { keyset } = options;
+    const where = projectConditions(options.viewer, options.filter);
+    const after = keyset.afterId === undefined ? sql`true` : sql`p.id ${sql.raw(keyset.sort === 'desc' ? '<' : '>')} ${keyset.afterId}`;
+    const page = await readKeysetPage<SimpleProject>(this.#db, {
+      rows: sql`select ${columnsFor(options.viewer, options.read)} from projects p where ${where} and ${after}
+        order by p.id ${sql.raw(keyset.sort === 'desc' ? 'desc' : 'asc')}`,
+      limit: keyset.limit,
+    });
+    return { ...page, view: options.read.view } as ProjectKeysetPage;
+  }
+
+  /**
+   * What group details list: the first `limit` visible projects in the group and the first
+   * `limit` shared with it, by id, in one statement.
+   */
+  async ofGroupDetails(options: {
+    viewer: Viewer;
+    groupId: number;
+    limit: number;
+  }): Promise<{ own: ListedProject[]; shared: ListedProject[] }> {
+    const { viewer, groupId, limit } = options;
+    const columns = listedColumns(viewer, false);
+    const visible = projectVisibleTo(viewer);
+    const { rows } = await sql<ListedProject & { shared: boolean }>`
+      (select ${columns}, false as shared from projects p where p.namespace_id = ${groupId} and ${visible} order by p.id limit ${limit})
+      union all
+      (select ${columns}, true as shared from projects p where p.id in (${sharedWith(groupId)}) and ${visible} order by p.id limit ${limit})`.execute(
+      this.#db,
+    );
+    const own: ListedProject[] = [];
+    const shared: ListedProject[] = [];
+    for (const { shared: isShared, ...project } of rows) (isShared ? shared : own).push(project);
+    return { own, shared };
+  }
+}
+
+function sharedWith(groupId: number): RawBuilder<unknown> {
+  return sql`select l.project_id from project_group_links l
+    where l.group_id = ${groupId} and (l.expires_at is null or l.expires_at > current_date)`;
+}
+
+const ORDER_COLUMNS: Record<Exclude<ProjectOrder, 'similarity' | 'star_count'>, string> = {
+  id: 'p.id',
+  name: 'lower(p.name)',
+  path: 'lower(p.path)',
+  created_at: 'p.created_at',
+  updated_at: 'p.updated_at',
+  last_activity_at: 'p.last_activity_at',
+};
+
+/**
+ * `similarity` ranks by trigram similarity to the search, weighting path over name over
+ * description as GitLab does, ignores `sort`, and falls back to name without a search.
+ */
+function orderBy(order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: string }): RawBuilder<unknown> {
+  const direction = sql.raw(order.sort === 'asc' ? 'asc' : 'desc');
+  if (order.by === 'similarity') {
+    if (!order.search) return sql`lower(p.name) asc, p.id asc`;
+    const search = order.search;
+    return sql`(similarity(p.path, ${search}) + 0.7 * similarity(p.name, ${search}) + 0.2 * similarity(coalesce(p.description, ''), ${search})) desc, p.id desc`;
+  }
+  if (order.by === 'star_count') {
+    return sql`(select count(*) from project_stars s where s.project_id = p.id) ${direction}, p.id ${direction}`;
+  }
+  return sql`${sql.raw(ORDER_COLUMNS[order.by])} ${direction}, p.id ${direction}`;
+}
+
+/** Which projects (alias `p`) a project list holds; access is a semi-join on `project_authorizations`. */
+function projectConditions(viewer: Viewer, filter: ProjectFilter): RawBuilder<unknown> {
+  const conditions: RawBuilder<unknown>[] = [listedProjectVisibleTo(viewer)];
+  if (filter.namespaceIds !== undefined) {
+    const inNamespaces = sql`p.namespace_id = any(${filter.namespaceIds}::integer[])`;
+    conditions.push(
+      filter.orSharedWithGroupId === undefined
+        ? inNamespaces
+        : sql`(${inNamespaces} or p.id in (${sharedWith(filter.orSharedWithGroupId)}))`,
+    );
+  }
+  if (filter.sharedWithGroupId !== undefined) conditions.push(sql`p.id in (${sharedWith(filter.sharedWithGroupId)})`);
+  if (filter.archived !== undefined) conditions.push(sql`p.archived = ${filter.archived}`);
+  if (filter.visibility !== undefined) conditions.push(sql`p.visibility = ${filter.visibility}`);
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    const namespaceMatch = filter.searchNamespaces
+      ? sql` or (select n.full_path from namespaces n where n.id = p.namespace_id) || '/' || p.path ilike ${pattern}`
+      : sql``;
+    conditions.push(sql`(p.name ilike ${pattern} or p.path ilike ${pattern} or p.description ilike ${pattern}${namespaceMatch})`);
+  }
+  if (filter.minAccessLevel !== undefined) {
+    conditions.push(projectWithAccess(viewer, filter.minAccessLevel));
+  }
+  if (filter.starredBy !== undefined) {
+    conditions.push(sql`p.id in (select project_id from project_stars where user_id = ${filter.starredBy})`);
+  }
+  if (filter.withIssuesEnabled) conditions.push(sql`p.issues_access_level <> 'disabled'`);
+  if (filter.withMergeRequestsEnabled) conditions.push(sql`p.merge_requests_access_level <> 'disabled'`);
+  if (filter.withSecurityReports) conditions.push(sql`false`);
+  if (filter.forkedFromProjectId !== undefined) conditions.push(sql`p.forked_from_project_id = ${filter.forkedFromProjectId}`);
+  if (filter.topics && filter.topics.length > 0) conditions.push(sql`p.topics @> ${filter.topics}::text[]`);
+  if (filter.idAfter !== undefined) conditions.push(sql`p.id > ${filter.idAfter}`);
+  if (filter.idBefore !== undefined) conditions.push(sql`p.id < ${filter.idBefore}`);
+  if (filter.lastActivityAfter) conditions.push(sql`p.last_activity_at > ${filter.lastActivityAfter}`);
+  if (filter.lastActivityBefore) conditions.push(sql`p.last_activity_at < ${filter.lastActivityBefore}`);
+  for (const [key, value] of Object.entries(filter.customAttributes ?? {})) {
+    conditions.push(
+      sql`exists (select 1 from project_custom_attributes c where c.project_id = p.id and c.key = ${key} and c.value = ${value})`,
+    );
+  }
+  return sql.join(conditions, sql` and `);
+}
