@@ -1,10 +1,12 @@
 /**
  * The platform a benchmark measures: PostgreSQL (the given server or a local one) and Kafka (the
  * given brokers or one started here), the services asked for and the gateway, under a fresh
- * database prefix; `stop` stops them and drops the run's databases.
+ * database prefix; `stop` stops them and drops the run's databases. Each service runs as many
+ * processes as under `npm start` (`<SERVICE>_PROCESSES`, scripts/processes-config.ts).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { loadConfig } from '@platform/config';
 import {
   databaseUrlFor,
   ensureKafkaJars,
@@ -13,9 +15,12 @@ import {
   startPlatform,
   type RunningPlatform,
 } from '@platform/devstack';
+import { processesConfig, processesPerService } from '../scripts/processes-config.ts';
 
 export interface BenchPlatform {
   platform: RunningPlatform;
+  /** How many processes of each service run. */
+  processes: Record<string, number>;
   rootToken: string;
   internalSecret: string;
   /** The PostgreSQL server's URL; each service's database is `<databasePrefix><service>` on it. */
@@ -38,6 +43,7 @@ export async function startBenchPlatform(options: {
   const rootToken = `glpat-${randomBytes(15).toString('base64url')}`;
   const internalSecret = randomBytes(24).toString('base64url');
   const databasePrefix = `bench_${options.label}_${randomBytes(3).toString('hex')}_`;
+  const processes = processesPerService(loadConfig(processesConfig));
   const postgres = await resolvePostgres({ databaseUrl: options.databaseUrl });
   await ensureKafkaJars();
   const broker = options.kafkaBrokers ? undefined : await startKafkaBroker();
@@ -51,12 +57,14 @@ export async function startBenchPlatform(options: {
     databasePrefix,
     kafkaNamespace: databasePrefix,
     logLevel: 'warn',
+    replicas: processes,
     ...(options.services ? { services: options.services } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.onRestart ? { onRestart: options.onRestart } : {}),
   });
   return {
     platform,
+    processes,
     rootToken,
     internalSecret,
     postgresUrl: postgres.url,

@@ -19,7 +19,9 @@
  * against), BENCH_PROFILE=1 (services and the gateway write `node --cpu-prof` profiles to
  * bench/results/profiles/), BENCH_SERVICES (start only these, e.g. `identity` to measure the
  * gateway's hop in front of one service on a shared machine; every service unless given),
- * DATABASE_URL and KAFKA_BROKERS (use these instead of local ones).
+ * DATABASE_URL and KAFKA_BROKERS (use these instead of local ones), and `<SERVICE>_PROCESSES` (as
+ * `npm start` reads it: IDENTITY_PROCESSES=3 runs three identity processes; CPU per request and
+ * resident memory are then reported per process, `services/identity-2`...).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
@@ -30,7 +32,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
 import { loadConfig, listFromEnv } from '@platform/config';
-import { databaseUrlFor } from '@platform/devstack';
+import { databaseUrlFor, type RunningPlatform } from '@platform/devstack';
 import { startBenchPlatform } from './bench-platform.ts';
 import { startBareServer } from './bare-ceiling.ts';
 import { openLoop, verdict, type OpenLoopResult } from './open-loop.ts';
@@ -105,14 +107,19 @@ async function closedLoop(url: string, headers: Record<string, string>, duration
   };
 }
 
-/** The processes this one started, by the directory they run in (`services/identity`, `gateway`...). */
-function childProcesses(): Map<string, number> {
+/**
+ * The processes this one started, by the directory they run in (`services/identity`, `gateway`...);
+ * a service's second and later processes (`platform`'s `identity-2`...) add their number: `services/identity-2`.
+ */
+function childProcesses(platform: RunningPlatform['processes']): Map<string, number> {
+  const replicaSuffix = new Map(Object.entries(platform).map(([name, child]) => [child.pid(), /-\d+$/.exec(name)?.[0] ?? '']));
   const byName = new Map<string, number>();
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       if (Number(/PPid:\s+(\d+)/.exec(status)?.[1]) !== process.pid) continue;
-      byName.set(path.relative(REPO_ROOT, readlinkSync(`/proc/${pid}/cwd`)) || 'bench', Number(pid));
+      const directory = path.relative(REPO_ROOT, readlinkSync(`/proc/${pid}/cwd`)) || 'bench';
+      byName.set(`${directory}${replicaSuffix.get(Number(pid)) ?? ''}`, Number(pid));
     } catch {
       // The process went away meanwhile.
     }
@@ -121,9 +128,9 @@ function childProcesses(): Map<string, number> {
 }
 
 /** Resident memory (MB) of each process this one started. */
-function residentMemory(): Record<string, number> {
+function residentMemory(platform: RunningPlatform['processes']): Record<string, number> {
   const byService: Record<string, number> = {};
-  for (const [name, pid] of childProcesses()) {
+  for (const [name, pid] of childProcesses(platform)) {
     try {
       const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
       byService[name] = Math.round(rssKb / 1024);
@@ -157,6 +164,7 @@ interface CostPerRequest {
  * hardly depends on what else the machine is doing, so runs on a busy machine stay comparable.
  */
 async function costPerRequest(options: {
+  platform: RunningPlatform['processes'];
   url: string;
   headers: Record<string, string>;
   requests: number;
@@ -167,7 +175,7 @@ async function costPerRequest(options: {
     (await options.postgres.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [options.database])).rows.map(
       (row) => row.pid,
     );
-  const processes = [...childProcesses()].filter(([name]) => name !== 'bench' && !name.includes('kafka'));
+  const processes = [...childProcesses(options.platform)].filter(([name]) => name !== 'bench' && !name.includes('kafka'));
   const pids = new Set(await backends());
   const before = new Map<number, number>([...processes.map(([, pid]) => pid), ...pids].map((pid) => [pid, cpuMs(pid)]));
   for (let sent = 0; sent < options.requests; sent += 1) {
@@ -229,7 +237,7 @@ const bench = await startBenchPlatform({
   ...(config.BENCH_SERVICES ? { services: config.BENCH_SERVICES } : {}),
   ...(config.BENCH_PROFILE === '1' ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } : {}),
 });
-const { platform, rootToken, internalSecret, postgresUrl, databasePrefix } = bench;
+const { platform, processes, rootToken, internalSecret, postgresUrl, databasePrefix } = bench;
 
 try {
   const size = config.BENCH_ROWS ? largeSize(config.BENCH_ROWS) : STANDARD_SIZE;
@@ -239,6 +247,8 @@ try {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
   say(`Benchmark ${config.BENCH_LABEL} at ${commit} on ${os.cpus().length} CPUs, everything on this machine.`);
   say(`Seeded ${JSON.stringify(seeded.counts)} in ${seedSeconds.toFixed(1)} s.`);
+  const started = Object.keys(platform.processes).filter((name) => name in processes);
+  say(`Processes per service: ${started.map((service) => `${service} ${processes[service]}`).join(', ')}.`);
   say(
     `Open loop ${config.BENCH_DURATION} s per run; closed loop ${config.BENCH_CLOSED_DURATION} s, ${config.BENCH_CONNECTIONS} connections.`,
   );
@@ -277,7 +287,7 @@ try {
   const bare = await startBareServer(routes);
   const statistics = new pg.Client({ connectionString: databaseUrlFor(postgresUrl, 'postgres') });
   await statistics.connect();
-  const rssBefore = residentMemory();
+  const rssBefore = residentMemory(platform.processes);
 
   const results = [];
   for (const endpoint of endpoints) {
@@ -304,6 +314,7 @@ try {
       const cost =
         config.BENCH_COST_REQUESTS > 0
           ? await costPerRequest({
+              platform: platform.processes,
               ...targets.gateway(),
               requests: config.BENCH_COST_REQUESTS,
               database: `${databasePrefix}${endpoint.service}`,
@@ -386,7 +397,7 @@ try {
       );
     }
   }
-  const rssAfter = residentMemory();
+  const rssAfter = residentMemory(platform.processes);
   say();
   say('Resident memory of each process (MB; target: every service under 200 after the bench):');
   say(`  ${'process'.padEnd(20)}${'before'.padStart(8)}${'after'.padStart(8)}${'target'.padStart(8)}  verdict`);
@@ -414,6 +425,7 @@ try {
           connections: config.BENCH_CONNECTIONS,
           rates: config.BENCH_RATES,
           rows: config.BENCH_ROWS ?? null,
+          processes: Object.fromEntries(started.map((service) => [service, processes[service]])),
         },
         seed: { ...seeded.counts, seconds: seedSeconds },
         results,

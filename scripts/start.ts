@@ -4,7 +4,8 @@
  *
  * Reads: PORT (gateway, default 8080), DATABASE_URL (a PostgreSQL server to use instead of the
  * local or embedded one), KAFKA_BROKERS (a Kafka cluster to use instead of the local broker),
- * ROOT_TOKEN, INTERNAL_SECRET, CI_VARIABLES_KEY, LOG_LEVEL. State lives in .cache/ (git-ignored).
+ * ROOT_TOKEN, INTERNAL_SECRET, CI_VARIABLES_KEY, LOG_LEVEL, and `<SERVICE>_PROCESSES` (how many
+ * processes of a service run side by side: processes-config.ts). State lives in .cache/ (git-ignored).
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadConfig, listFromEnv } from '@platform/config';
 import { ensureKafkaJars, resolvePostgres, startKafkaBroker, startPlatform } from '@platform/devstack';
+import { processesConfig, processesPerService } from './processes-config.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const state = path.join(root, '.cache', 'platform');
@@ -26,6 +28,7 @@ const config = loadConfig({
   CI_VARIABLES_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
+const processes = processesPerService(loadConfig(processesConfig));
 
 /** A secret kept across restarts, so tokens and signed headers stay valid. */
 function persistentSecret(name: string, given: string | undefined, generate: () => string): string {
@@ -80,6 +83,7 @@ try {
     gatewayPort: config.PORT,
     dataDir: path.join(state, 'data'),
     logLevel: config.LOG_LEVEL,
+    replicas: processes,
     onRestart: say,
     onLine: (service, line) => {
       let log = logs.get(service);
@@ -98,6 +102,8 @@ try {
   say('');
   say(`The platform is up: ${platform.url}`);
   say(`Administrator (root) token: ${platform.rootToken}`);
+  const several = Object.entries(processes).filter(([, count]) => count > 1);
+  if (several.length > 0) say(`Processes side by side: ${several.map(([service, count]) => `${service} ${count}`).join(', ')}`);
   say(`Try: curl -H "PRIVATE-TOKEN: ${platform.rootToken}" ${platform.url}/api/v4/user`);
   say(`Logs: ${path.relative(root, path.join(state, 'logs'))}/. Ctrl-C stops everything.`);
 } catch (error) {

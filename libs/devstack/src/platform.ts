@@ -101,6 +101,9 @@ const SERVICES: ServiceDefinition[] = [
 ];
 const GATEWAY = { name: 'gateway', dir: 'gateway' };
 
+/** The names of the services `startPlatform` can run, in start order. */
+export const PLATFORM_SERVICES: readonly string[] = SERVICES.map((service) => service.name);
+
 export interface PlatformOptions {
   postgresUrl: string;
   kafkaBrokers: string[];
