@@ -3,3 +3,5 @@ export { GrpcDeployedMergeRequests } from './deployed-merge-requests.ts';
 export type { DeployedMergeRequests, DeployedMergeRequestsPage } from './deployed-merge-requests.ts';
 export { FakeProjectCommits, GrpcProjectCommits } from './project-commits.ts';
 export type { ProjectCommits } from './project-commits.ts';
+export { FixedReviewRepositories, GrpcReviewRepositories } from './repositories.ts';
+export type { RepositoryCreation, RepositoryStorageNames } from './repositories.ts';

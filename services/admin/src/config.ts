@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadConfig, portFromEnv, serviceConfig } from '@platform/config';
+import { grpcAddressFromEnv, loadConfig, portFromEnv, serviceConfig, setByDeployment } from '@platform/config';
 import { identityClientConfig } from '@platform/identity-client';
 import { parseCipherKey } from './features/ci-variables/value-cipher.ts';
 
@@ -17,6 +17,9 @@ export const configSchema = serviceConfig({ name: 'admin', httpPort: 3006 }).ext
     .describe(
       'encrypts instance CI/CD variable values and secret application settings at rest (AES-256-GCM): 64 hex digits or base64 of 32 bytes; keep it, values encrypted with a lost key cannot be read',
     ),
+  REVIEW_GRPC_ADDRESS: setByDeployment(grpcAddressFromEnv.optional()).describe(
+    "review's gRPC address, asked which repository storages administrators may weigh; unset, only `default` exists",
+  ),
   MAX_CI_VARIABLES: z.coerce
     .number()
     .int()

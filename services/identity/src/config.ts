@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { loadConfig, portFromEnv, serviceConfig, setByDeployment } from '@platform/config';
+import { grpcAddressFromEnv, loadConfig, portFromEnv, serviceConfig, setByDeployment } from '@platform/config';
 import { adminClientConfig } from '@platform/admin-client';
 import { packagesClientConfig } from '@platform/packages-client';
 
 export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).extend({
   ...adminClientConfig.shape,
   ...packagesClientConfig.shape,
+  REVIEW_GRPC_ADDRESS: setByDeployment(grpcAddressFromEnv.optional()).describe(
+    "review's gRPC address, asked to create a new project's repository (the answer shows its storage); unset, review creates it from the project's event",
+  ),
   GRPC_PORT: portFromEnv(50051).describe('the gRPC port: token authentication, access checks, project and group lookups'),
   GRPC_HOST: z
     .string()

@@ -3,6 +3,7 @@ import { runService, type ServiceDefinition } from '@platform/service';
 import { IDENTITY_TOPIC } from '@platform/identity-client';
 import { applicationSettingsFeature, applicationSettingsSource, type ApplicationSettingsSource } from '@platform/admin-client';
 import { containerRegistryTagsSource, type ContainerRegistryTags } from '@platform/packages-client';
+import { FixedReviewRepositories, GrpcReviewRepositories, type RepositoryCreation } from '@platform/review-client';
 import { readConfig, type IdentityConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { accessEntities, createAccessCore } from './features/access/access-core.ts';
@@ -26,11 +27,16 @@ import { createUploadsFeature } from './features/uploads/uploads-feature.ts';
 
 /**
  * `applicationSettings` replaces the admin service's settings, `containerRegistry` the packages
- * service's answers about container registry tags (tests give fixed ones).
+ * service's answers about container registry tags, `repositories` review's creation of
+ * repositories (tests give fixed ones).
  */
 export function identityService(
   config: IdentityConfig,
-  clients: { applicationSettings?: ApplicationSettingsSource; containerRegistry?: ContainerRegistryTags } = {},
+  clients: {
+    applicationSettings?: ApplicationSettingsSource;
+    containerRegistry?: ContainerRegistryTags;
+    repositories?: RepositoryCreation;
+  } = {},
 ): ServiceDefinition<IdentityConfig> {
   return {
     name: 'identity',
@@ -69,6 +75,12 @@ export function identityService(
       const containerRegistry =
         clients.containerRegistry ??
         containerRegistryTagsSource({ address: config.PACKAGES_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
+      // Without review there is no repository: projects show the `default` storage.
+      const repositories =
+        clients.repositories ??
+        (config.REVIEW_GRPC_ADDRESS
+          ? new GrpcReviewRepositories({ address: config.REVIEW_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET })
+          : new FixedReviewRepositories());
       const access = createAccessCore(em);
       const avatars = new AvatarStorage({ directory: config.DATA_DIR });
       const users = createUsersFeature({ em, avatars, views, settings });
@@ -85,6 +97,7 @@ export function identityService(
         views,
         settings,
         containerRegistry,
+        repositories,
         deletionIntervalMs: config.PROJECT_DELETION_INTERVAL_MS,
       });
       const groups = createGroupsFeature({
@@ -124,7 +137,12 @@ export function identityService(
         }),
         createUploadsFeature({ orm, avatars, users: users.store, access: access.policy, logger }),
         applicationSettingsFeature(settings),
-        { stop: () => containerRegistry.close() },
+        {
+          stop: () => {
+            containerRegistry.close();
+            repositories.close();
+          },
+        },
       ];
     },
   };

@@ -58,6 +58,25 @@ export interface ResolveCommitsResponse {
   commitIds: string[];
 }
 
+export interface ListRepositoryStoragesRequest {
+}
+
+export interface ListRepositoryStoragesResponse {
+  /** The storages' names, `default` among them. */
+  names: string[];
+}
+
+export interface CreateRepositoryRequest {
+  projectId: number;
+  /** The project a fork was forked from, 0 for a project that is no fork. */
+  forkedFromProjectId: number;
+}
+
+export interface CreateRepositoryResponse {
+  /** The storage the repository is on. */
+  storage: string;
+}
+
 function createBaseListDeployedMergeRequestsRequest(): ListDeployedMergeRequestsRequest {
   return { projectId: 0, sha: "", previousSha: "", parameters: {} };
 }
@@ -569,6 +588,287 @@ export const ResolveCommitsResponse: MessageFns<ResolveCommitsResponse> = {
   },
 };
 
+function createBaseListRepositoryStoragesRequest(): ListRepositoryStoragesRequest {
+  return {};
+}
+
+export const ListRepositoryStoragesRequest: MessageFns<ListRepositoryStoragesRequest> = {
+  encode(_: ListRepositoryStoragesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRepositoryStoragesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRepositoryStoragesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListRepositoryStoragesRequest {
+    return {};
+  },
+
+  toJSON(_: ListRepositoryStoragesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRepositoryStoragesRequest>, I>>(base?: I): ListRepositoryStoragesRequest {
+    return ListRepositoryStoragesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRepositoryStoragesRequest>, I>>(_: I): ListRepositoryStoragesRequest {
+    const message = createBaseListRepositoryStoragesRequest();
+    return message;
+  },
+};
+
+function createBaseListRepositoryStoragesResponse(): ListRepositoryStoragesResponse {
+  return { names: [] };
+}
+
+export const ListRepositoryStoragesResponse: MessageFns<ListRepositoryStoragesResponse> = {
+  encode(message: ListRepositoryStoragesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.names) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRepositoryStoragesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRepositoryStoragesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.names.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRepositoryStoragesResponse {
+    return { names: globalThis.Array.isArray(object?.names) ? object.names.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: ListRepositoryStoragesResponse): unknown {
+    const obj: any = {};
+    if (message.names?.length) {
+      obj.names = message.names;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRepositoryStoragesResponse>, I>>(base?: I): ListRepositoryStoragesResponse {
+    return ListRepositoryStoragesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRepositoryStoragesResponse>, I>>(
+    object: I,
+  ): ListRepositoryStoragesResponse {
+    const message = createBaseListRepositoryStoragesResponse();
+    message.names = object.names?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCreateRepositoryRequest(): CreateRepositoryRequest {
+  return { projectId: 0, forkedFromProjectId: 0 };
+}
+
+export const CreateRepositoryRequest: MessageFns<CreateRepositoryRequest> = {
+  encode(message: CreateRepositoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.forkedFromProjectId !== 0) {
+      writer.uint32(16).int64(message.forkedFromProjectId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateRepositoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateRepositoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.forkedFromProjectId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateRepositoryRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      forkedFromProjectId: isSet(object.forkedFromProjectId)
+        ? globalThis.Number(object.forkedFromProjectId)
+        : isSet(object.forked_from_project_id)
+        ? globalThis.Number(object.forked_from_project_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: CreateRepositoryRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.forkedFromProjectId !== 0) {
+      obj.forkedFromProjectId = Math.round(message.forkedFromProjectId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateRepositoryRequest>, I>>(base?: I): CreateRepositoryRequest {
+    return CreateRepositoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateRepositoryRequest>, I>>(object: I): CreateRepositoryRequest {
+    const message = createBaseCreateRepositoryRequest();
+    message.projectId = object.projectId ?? 0;
+    message.forkedFromProjectId = object.forkedFromProjectId ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateRepositoryResponse(): CreateRepositoryResponse {
+  return { storage: "" };
+}
+
+export const CreateRepositoryResponse: MessageFns<CreateRepositoryResponse> = {
+  encode(message: CreateRepositoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.storage !== "") {
+      writer.uint32(10).string(message.storage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateRepositoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateRepositoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.storage = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateRepositoryResponse {
+    return { storage: isSet(object.storage) ? globalThis.String(object.storage) : "" };
+  },
+
+  toJSON(message: CreateRepositoryResponse): unknown {
+    const obj: any = {};
+    if (message.storage !== "") {
+      obj.storage = message.storage;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateRepositoryResponse>, I>>(base?: I): CreateRepositoryResponse {
+    return CreateRepositoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateRepositoryResponse>, I>>(object: I): CreateRepositoryResponse {
+    const message = createBaseCreateRepositoryResponse();
+    message.storage = object.storage ?? "";
+    return message;
+  },
+};
+
 /**
  * The review service answers other services' questions about merge requests. Every call carries
  * metadata `x-platform-caller` signed with the internal secret, acting for the user who asked.
@@ -608,6 +908,37 @@ export const ReviewServiceService = {
       Buffer.from(ResolveCommitsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResolveCommitsResponse => ResolveCommitsResponse.decode(value),
   },
+  /**
+   * The repository storages review is configured with (`REPOSITORY_STORAGES`): what administrators
+   * may weigh in the `repository_storages_weighted` application setting.
+   */
+  listRepositoryStorages: {
+    path: "/platform.review.v1.ReviewService/ListRepositoryStorages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRepositoryStoragesRequest): Buffer =>
+      Buffer.from(ListRepositoryStoragesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRepositoryStoragesRequest => ListRepositoryStoragesRequest.decode(value),
+    responseSerialize: (value: ListRepositoryStoragesResponse): Buffer =>
+      Buffer.from(ListRepositoryStoragesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRepositoryStoragesResponse =>
+      ListRepositoryStoragesResponse.decode(value),
+  },
+  /**
+   * Creates a new project's repository, on a storage drawn by `repository_storages_weighted` (a
+   * fork's as a copy of its upstream's), unless it exists; answers the storage it is on.
+   */
+  createRepository: {
+    path: "/platform.review.v1.ReviewService/CreateRepository" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateRepositoryRequest): Buffer =>
+      Buffer.from(CreateRepositoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateRepositoryRequest => CreateRepositoryRequest.decode(value),
+    responseSerialize: (value: CreateRepositoryResponse): Buffer =>
+      Buffer.from(CreateRepositoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateRepositoryResponse => CreateRepositoryResponse.decode(value),
+  },
 } as const;
 
 export interface ReviewServiceServer extends UntypedServiceImplementation {
@@ -622,6 +953,16 @@ export interface ReviewServiceServer extends UntypedServiceImplementation {
    * caller may read it: how a deployment's `sha` and `ref` are checked before it is recorded.
    */
   resolveCommits: handleUnaryCall<ResolveCommitsRequest, ResolveCommitsResponse>;
+  /**
+   * The repository storages review is configured with (`REPOSITORY_STORAGES`): what administrators
+   * may weigh in the `repository_storages_weighted` application setting.
+   */
+  listRepositoryStorages: handleUnaryCall<ListRepositoryStoragesRequest, ListRepositoryStoragesResponse>;
+  /**
+   * Creates a new project's repository, on a storage drawn by `repository_storages_weighted` (a
+   * fork's as a copy of its upstream's), unless it exists; answers the storage it is on.
+   */
+  createRepository: handleUnaryCall<CreateRepositoryRequest, CreateRepositoryResponse>;
 }
 
 export interface ReviewServiceClient extends Client {
@@ -663,6 +1004,44 @@ export interface ReviewServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolveCommitsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The repository storages review is configured with (`REPOSITORY_STORAGES`): what administrators
+   * may weigh in the `repository_storages_weighted` application setting.
+   */
+  listRepositoryStorages(
+    request: ListRepositoryStoragesRequest,
+    callback: (error: ServiceError | null, response: ListRepositoryStoragesResponse) => void,
+  ): ClientUnaryCall;
+  listRepositoryStorages(
+    request: ListRepositoryStoragesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRepositoryStoragesResponse) => void,
+  ): ClientUnaryCall;
+  listRepositoryStorages(
+    request: ListRepositoryStoragesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRepositoryStoragesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Creates a new project's repository, on a storage drawn by `repository_storages_weighted` (a
+   * fork's as a copy of its upstream's), unless it exists; answers the storage it is on.
+   */
+  createRepository(
+    request: CreateRepositoryRequest,
+    callback: (error: ServiceError | null, response: CreateRepositoryResponse) => void,
+  ): ClientUnaryCall;
+  createRepository(
+    request: CreateRepositoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateRepositoryResponse) => void,
+  ): ClientUnaryCall;
+  createRepository(
+    request: CreateRepositoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateRepositoryResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -8,14 +8,29 @@ import { applicationSettingsRoutes } from './application-settings-routes.ts';
 import { ApplicationSettingsService } from './application-settings-service.ts';
 import { PgApplicationSettingsStore } from './application-settings-store.ts';
 import type { ValueCipher } from '../ci-variables/value-cipher.ts';
+import { ConfiguredRepositoryStorages } from './repository-storages.ts';
+import type { RepositoryStorageNames } from '@platform/review-client';
 
 export const applicationSettingsEntities = [ApplicationSetting];
 
 /** The instance's application settings: the REST API for administrators, the gRPC read for other services. */
-export function createApplicationSettingsFeature(deps: { em: EntityManager; logger: Logger; cipher: ValueCipher }): Feature {
-  const settings = new ApplicationSettingsService({ store: new PgApplicationSettingsStore(deps.em), cipher: deps.cipher });
+export function createApplicationSettingsFeature(deps: {
+  em: EntityManager;
+  logger: Logger;
+  cipher: ValueCipher;
+  /** Review's repository storages, the only ones the storage settings may name. */
+  repositoryStorages: RepositoryStorageNames;
+}): Feature {
+  const storages = new ConfiguredRepositoryStorages({ source: deps.repositoryStorages });
+  const settings = new ApplicationSettingsService({
+    store: new PgApplicationSettingsStore(deps.em),
+    cipher: deps.cipher,
+    storages,
+    logger: deps.logger,
+  });
   return {
     routes: [createRouter(applicationSettingsRoutes, { settings })],
     rpcs: [applicationSettingsGrpc({ settings, logger: deps.logger })],
+    stop: async () => storages.close(),
   };
 }

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { FieldValidationError, InputError } from '@platform/errors';
 import type { EventActor } from '@platform/events';
+import type { Logger } from '@platform/logger';
 import type { ApplicationSetting } from './application-setting.entity.ts';
 import type { ValueCipher } from '../ci-variables/value-cipher.ts';
 import {
@@ -14,11 +15,16 @@ import {
 } from './application-settings-catalogue.ts';
 import type { ApplicationSettingsStore } from './application-settings-store.ts';
 import { settingChangedEvents } from './application-settings.events.ts';
+import type { ConfiguredRepositoryStorages } from './repository-storages.ts';
 
-/** The settings record with every setting's value: what was written, else the default. */
+/**
+ * The settings record with every setting's value: what was written, else the default; and the
+ * repository storages review is configured with, null when it could not say.
+ */
 export interface CurrentSettings {
   record: ApplicationSetting;
   values: SettingValues;
+  storages: string[] | null;
 }
 
 export function valuesOf(stored: Record<string, unknown>): SettingValues {
@@ -62,6 +68,21 @@ export function checkConsistency(values: SettingValues): void {
   if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
 }
 
+/** GitLab's check of the storage settings: they name configured storages only. */
+export function checkStorages(given: Partial<SettingValues>, storages: string[]): void {
+  const weighted = given.repository_storages_weighted as Record<string, number> | undefined;
+  const named: Record<string, string[] | undefined> = {
+    repository_storages: given.repository_storages as string[] | undefined,
+    repository_storages_weighted: weighted && Object.keys(weighted),
+  };
+  const problems: Record<string, string[]> = {};
+  for (const [name, listed] of Object.entries(named)) {
+    const invalid = (listed ?? []).filter((storage) => !storages.includes(storage));
+    if (invalid.length > 0) problems[name] = [`can't include: ${invalid.join(', ')}`];
+  }
+  if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
+}
+
 /**
  * The instance's application settings: read, and changed by administrators with one event per
  * changed setting. Secret settings are stored encrypted (the variables' cipher, the setting's
@@ -70,10 +91,14 @@ export function checkConsistency(values: SettingValues): void {
 export class ApplicationSettingsService {
   readonly #store: ApplicationSettingsStore;
   readonly #cipher: ValueCipher;
+  readonly #storages: ConfiguredRepositoryStorages;
+  readonly #logger: Logger;
 
-  constructor(options: { store: ApplicationSettingsStore; cipher: ValueCipher }) {
+  constructor(options: { store: ApplicationSettingsStore; cipher: ValueCipher; storages: ConfiguredRepositoryStorages; logger: Logger }) {
     this.#store = options.store;
     this.#cipher = options.cipher;
+    this.#storages = options.storages;
+    this.#logger = options.logger;
   }
 
   /** The stored value as given: a secret decrypted. */
@@ -86,14 +111,26 @@ export class ApplicationSettingsService {
     return isSecret(name) && typeof value === 'string' ? this.#cipher.encrypt(value, name) : value;
   }
 
+  /** The configured storages; null while review cannot name them (the settings are still read, showing the written storage settings). */
+  #storagesIfKnown(): Promise<string[] | null> {
+    return this.#storages.names().catch((error: unknown) => {
+      this.#logger.warn({ err: error }, 'repository storages not read from review');
+      return null;
+    });
+  }
+
   async current(): Promise<CurrentSettings> {
     const record = await this.#store.read();
-    return { record, values: valuesOf(record.settings) };
+    return { record, values: valuesOf(record.settings), storages: await this.#storagesIfKnown() };
   }
 
   async update(options: { input: Record<string, unknown>; actor: EventActor }): Promise<CurrentSettings> {
     const given = givenSettings(options.input);
     checkRequired(given);
+    // Storage settings are checked against review's storages, or refused while it cannot name them.
+    const namesStorages = given.repository_storages !== undefined || given.repository_storages_weighted !== undefined;
+    const storages = namesStorages ? await this.#storages.names() : await this.#storagesIfKnown();
+    if (storages) checkStorages(given, storages);
     const record = await this.#store.change({
       actor: options.actor,
       change: (current, next) => {
@@ -110,6 +147,6 @@ export class ApplicationSettingsService {
         return { settings, events: settingChangedEvents({ changes, after, revision: next.revision }) };
       },
     });
-    return { record, values: valuesOf(record.settings) };
+    return { record, values: valuesOf(record.settings), storages };
   }
 }

@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createChannelCredentials, callUnary, internalClientOptions } from '@platform/grpc';
 import { FakeIdentityAccess } from '@platform/identity-client';
+import { FixedReviewRepositories } from '@platform/review-client';
 import { AdminServiceClient } from '@platform/proto/admin/v1';
 import { ApplicationSettingChanged } from '@platform/proto/admin/v1/events';
 import { startService, type RunningService } from '@platform/service';
@@ -22,7 +23,14 @@ beforeAll(async () => {
   harness = await startServiceHarness({
     label: 'admin_settings',
     env: { KAFKA_TOPIC_PREFIX: `admin-settings-${randomUUID()}.`, CI_VARIABLES_KEY: randomBytes(32).toString('base64') },
-    start: (env) => startService(adminService(readConfig(env), { identityAccess: new FakeIdentityAccess() })),
+    start: (env) =>
+      startService(
+        adminService(readConfig(env), {
+          identityAccess: new FakeIdentityAccess(),
+          // The storages review is configured with.
+          repositoryStorages: new FixedReviewRepositories({ names: ['default', 'second', 'fast'] }),
+        }),
+      ),
   });
 });
 
@@ -239,5 +247,25 @@ describe('the gRPC read', () => {
     } finally {
       client.close();
     }
+  });
+});
+
+describe('repository storages', () => {
+  it('lists every storage review is configured with, weighing 0 those not weighed', async () => {
+    expect((await put({ repository_storages_weighted: { default: 70, second: 30 } })).status).toBe(200);
+    const response = await harness.api.get('/api/v4/application/settings').set(harness.as(root));
+    expect(response.body.repository_storages_weighted).toEqual({ default: 70, second: 30, fast: 0 });
+    expect(response.body.repository_storages).toEqual(['default', 'second', 'fast']);
+  });
+
+  it('refuses storages review is not configured with, as GitLab words it', async () => {
+    const weighted = await put({ repository_storages_weighted: { default: 50, third: 25, fourth: 25 } });
+    expect(weighted.status).toBe(400);
+    expect(weighted.body).toEqual({ message: { repository_storages_weighted: ["can't include: third, fourth"] } });
+    const listed = await put({ repository_storages: ['default', 'third'] });
+    expect(listed.status).toBe(400);
+    expect(listed.body).toEqual({ message: { repository_storages: ["can't include: third"] } });
+    const response = await harness.api.get('/api/v4/application/settings').set(harness.as(root));
+    expect(response.body.repository_storages_weighted).toEqual({ default: 70, second: 30, fast: 0 });
   });
 });

@@ -3,7 +3,7 @@ import type { ContainerRegistryTags } from '@platform/packages-client';
 import { readModelDatabase, type EntityManager, type Orm } from '@platform/db';
 import { onEvent } from '@platform/events';
 import { createRouter } from '@platform/http';
-import { reviewEvents } from '@platform/review-client';
+import { reviewEvents, type RepositoryCreation } from '@platform/review-client';
 import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
 import type { AccessCore } from '../access/access-core.ts';
@@ -43,6 +43,8 @@ export function createProjectsFeature(deps: {
   settings: ApplicationSettingsSource;
   /** Which projects have container registry tags: their paths stay. */
   containerRegistry: ContainerRegistryTags;
+  /** Review, which creates a new project's repository. */
+  repositories: RepositoryCreation;
   /** How often projects whose deletion was adjourned are looked for. */
   deletionIntervalMs: number;
 }): ProjectsFeature {
@@ -59,6 +61,8 @@ export function createProjectsFeature(deps: {
     users: deps.users,
     settings: deps.settings,
     containerRegistry: deps.containerRegistry,
+    repositories: deps.repositories,
+    logger: deps.logger,
   });
   const transfers = new ProjectTransferService({
     em,

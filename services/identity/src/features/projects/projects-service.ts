@@ -8,6 +8,8 @@ import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE, pathFromName } fr
 import type { PageWindow } from '@platform/db';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { ContainerRegistryTags } from '@platform/packages-client';
+import type { Logger } from '@platform/logger';
+import type { RepositoryCreation } from '@platform/review-client';
 import { anyHasContainerTags, CONTAINER_REGISTRY_TAGS_ERRORS } from './container-registry-paths.ts';
 import { checkRestrictedVisibility } from '../access/restricted-visibility.ts';
 import type { Keyset } from '../access/sql-helpers.ts';
@@ -197,6 +199,8 @@ export class ProjectsService {
 
   readonly #settings: ApplicationSettingsSource;
   readonly #containerRegistry: ContainerRegistryTags;
+  readonly #repositories: RepositoryCreation;
+  readonly #logger: Logger;
 
   constructor(options: {
     em: EntityManager;
@@ -212,8 +216,13 @@ export class ProjectsService {
     settings: ApplicationSettingsSource;
     /** A project whose container registry has tags keeps its path. */
     containerRegistry: ContainerRegistryTags;
+    /** Review creates a new project's repository, on the storage it draws. */
+    repositories: RepositoryCreation;
+    logger: Logger;
   }) {
     this.#em = options.em;
+    this.#repositories = options.repositories;
+    this.#logger = options.logger;
     this.#settings = options.settings;
     this.#containerRegistry = options.containerRegistry;
     this.#projects = options.projects;
@@ -326,7 +335,7 @@ export class ProjectsService {
     this.#checkVisibility(namespace, attributes.visibility as Visibility);
     if (namespace.kind === 'user') await this.#checkProjectLimit(namespace);
 
-    return this.#em.transactional(async (em) => {
+    const created = await this.#em.transactional(async (em) => {
       const project = await this.#projects.insert({
         ...attributes,
         namespaceId: namespace.id,
@@ -350,6 +359,23 @@ export class ProjectsService {
       recordEvent(em, { ...projectCreatedEvent(projectSnapshot(project, known)), actor });
       return project;
     });
+    await this.#createRepository(created);
+    return created;
+  }
+
+  /**
+   * Asks review for the new project's repository, so that the answer shows the storage it was
+   * created on (`repository_storage`). When review cannot answer now, its consumer of the
+   * creation event creates the repository later and tells where (`review.repository.storage_changed`).
+   */
+  async #createRepository(project: Project): Promise<void> {
+    try {
+      const storage = await this.#repositories.create({ projectId: project.id, forkedFromProjectId: project.forkedFromProjectId ?? null });
+      project.repositoryStorage = storage;
+      await this.#projects.setRepositoryStorage(project.id, storage);
+    } catch (error) {
+      this.#logger.warn({ err: error, projectId: project.id }, 'repository not created with its project; review creates it from the event');
+    }
   }
 
   /** The project when the viewer may change its settings (maintainers): 404 or 403 otherwise, before anything uploaded is read. */

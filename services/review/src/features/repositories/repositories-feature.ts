@@ -7,6 +7,7 @@ import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
 import { IdentityDefaultBranch } from './identity-default-branch.ts';
 import { projectEventHandlers } from './project-events.ts';
+import { repositoriesGrpc } from './repositories-grpc.ts';
 import { PgRepositoryStore, type RepositoryStore } from './repositories-store.ts';
 import { RepositoriesService } from './repositories-service.ts';
 import { Repository } from './repository.entity.ts';
@@ -64,6 +65,7 @@ export function createRepositoriesFeature(deps: {
     repositories,
     store,
     storages,
+    rpcs: [repositoriesGrpc({ repositories, storages, logger: deps.logger })],
     consumes: projectEventHandlers(repositories, access),
     stop: () => defaultBranch.close(),
   };

@@ -75,8 +75,17 @@ export class RepositoriesService {
 
   /** The project's repository, created on a storage drawn by `repository_storages_weighted` when it has none yet. */
   async ensure(projectId: number, options: { forkedFromProjectId?: number | null } = {}): Promise<ProjectRepository> {
+    return this.#open(await this.#ensureRecord(projectId, options));
+  }
+
+  /** The storage of the project's repository, created as `ensure` creates it when it has none yet. */
+  async ensureStorage(projectId: number, options: { forkedFromProjectId?: number | null } = {}): Promise<string> {
+    return (await this.#ensureRecord(projectId, options)).storage;
+  }
+
+  async #ensureRecord(projectId: number, options: { forkedFromProjectId?: number | null }): Promise<Repository> {
     const existing = await this.#store.find(projectId);
-    if (existing) return this.#open(existing);
+    if (existing) return existing;
     const storage = this.#storages.pick(this.#settings.current().repositoryStoragesWeighted);
     const diskPath = hashedDiskPath(projectId);
     // On disk first: a row never points at a directory that is not there.
@@ -89,7 +98,7 @@ export class RepositoriesService {
     // Another request created it meanwhile, on a storage of its own drawing: ours is left empty.
     if (created.storage !== storage) await new GitRepository(this.#storages.pathOf({ storage, diskPath })).remove();
     this.#logger.info({ projectId, storage: created.storage, diskPath: created.diskPath }, 'repository created');
-    return this.#open(created);
+    return created;
   }
 
   /** The project's repository if it has one, never creating it (a deleted fork's stays gone). */
