@@ -170,7 +170,7 @@ describe('project repositories over HTTP', () => {
       .set(asRoot)
       .send({ branch: 'x', ref: 'nope' });
     expect(unknownRef.status).toBe(400);
-    expect(unknownRef.body).toEqual({ message: 'Invalid reference name: nope' });
+    expect(unknownRef.body).toEqual({ message: "Failed to create branch 'x': invalid reference name 'nope'" });
     const again = await gateway
       .post(`/api/v4/projects/${projectId}/repository/branches`)
       .set(asRoot)

@@ -38,6 +38,8 @@ describe('route table', () => {
     ['/api/v4/projects/7/repository/branches', 'review'],
     ['/api/v4/projects/acme%2Fapp/repository/branches/feature%2Fx', 'review'],
     ['/api/v4/projects/7/repository/commits/abc123', 'review'],
+    ['/api/v4/projects/7/repository/merged_branches', 'review'],
+    ['/api/v4/projects/acme%2Fapp/repository/tags/v1.0', 'review'],
     ['/api/v4/projects/7/repository/files/lib%2Fclass.rb/raw', 'review'],
     ['/api/v4/projects/7/repository/tree', 'review'],
     ['/api/v4/projects/7/repository/blobs/abc123', 'review'],

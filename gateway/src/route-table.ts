@@ -28,7 +28,7 @@ export interface Route {
 
 export const routeTable: Route[] = [
   { pattern: /^\/.+\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/, service: 'review', basicCredentials: true, slowReads: true },
-  { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(branches|commits)(\/|$)/, service: 'review' },
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(branches|merged_branches|commits|tags)(\/|$)/, service: 'review' },
   // Archives and file contents stream as long as the file is: bounded by the response timeout.
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(archive|files|blobs)(\/|\.|$)/, service: 'review', slowReads: true },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(tree|compare|merge_base)(\/|$)/, service: 'review' },

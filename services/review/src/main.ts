@@ -129,7 +129,7 @@ export function reviewService(
       return [
         repositoriesFeature,
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
-        createBranchesFeature({ access, repositories, protectedBranches }),
+        createBranchesFeature({ access, repositories, protectedBranches, writes }),
         createCommitsFeature({ access, repositories, logger, writer: writes.commits }),
         createRepositoryFilesFeature({ access, repositories, commits: writes.commits }),
         createRepositoryTreeFeature({ access, repositories }),

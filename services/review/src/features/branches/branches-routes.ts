@@ -4,6 +4,7 @@ import { params, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
+import { gitRevision } from '../repositories/repository-params.ts';
 import { protectionStatus, type Actor, type BranchProtection } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import { branchView } from './branch-views.ts';
@@ -75,11 +76,39 @@ export const branchesRoutes = [
     access: 'user',
     scope: 'api',
     status: 201,
-    input: z.object({ id: params.idOrPath(), branch: z.string().min(1).max(1024), ref: z.string().min(1).max(1024) }),
+    input: z.object({ id: params.idOrPath(), branch: z.string().min(1).max(1024), ref: gitRevision() }),
     handle: async ({ caller, input, deps }) => {
-      const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
-      const created = await deps.branches.create(repository, { branch: input.branch, ref: input.ref, caller });
+      const accessed = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
+      const created = await deps.branches.create({ accessed, branch: input.branch, ref: input.ref, caller });
+      const { project } = accessed;
       return view(created, project, await deps.protectedBranches.list(project.id), await actorOf(deps, caller, project));
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/repository/branches/:branch',
+    access: 'user',
+    scope: 'api',
+    status: 204,
+    input: z.object({ id: params.idOrPath(), branch: z.string().min(1).max(1024) }),
+    handle: async ({ caller, input, deps }) => {
+      const accessed = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
+      await deps.branches.delete({ accessed, branch: input.branch, caller });
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: '/api/v4/projects/:id/repository/merged_branches',
+    access: 'user',
+    scope: 'api',
+    status: 202,
+    input: z.object({ id: params.idOrPath() }),
+    handle: async ({ caller, input, deps }) => {
+      const accessed = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
+      await deps.branches.deleteMerged({ accessed, caller, protections: await deps.protectedBranches.list(accessed.project.id) });
+      return { message: '202 Accepted' };
     },
   }),
 ];

@@ -300,3 +300,72 @@ describe('POST /projects/:id/repository/commits', () => {
     expect((await runGit(['--git-dir', bare(23), 'rev-parse', 'main'])).stdout.trim()).toBe(before);
   });
 });
+
+describe('branches: POST, DELETE .../repository/branches and DELETE .../repository/merged_branches', () => {
+  const branchesUrl = '/api/v4/projects/24/repository/branches';
+
+  it('creates a branch in an empty repository after a default branch with an empty README.md, with GitLab refusals', async () => {
+    const created = await api('post', branchesUrl, developer).send({ branch: 'feature', ref: 'main' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'feature', merged: false, default: false, commit: { title: 'Add README.md' } });
+    const clone = await cloneOf(24);
+    expect(await readFile(path.join(clone, 'README.md'), 'utf8')).toBe('');
+    expect(await gitIn(clone, 'log', '--format=%s|%an')).toBe('Add README.md|dev');
+    expect((await api('get', `${branchesUrl}/main`)).body).toMatchObject({ default: true, protected: true });
+
+    expect((await api('post', branchesUrl).send({ branch: 'other', ref: 'nope' })).body).toEqual({
+      message: "Failed to create branch 'other': invalid reference name 'nope'",
+    });
+    expect((await api('post', branchesUrl).send({ branch: 'feature', ref: 'main' })).body).toEqual({ message: 'Branch already exists' });
+    expect((await api('post', branchesUrl).send({ branch: 'bad..name', ref: 'main' })).body).toEqual({ message: 'Branch name is invalid' });
+    expect((await api('post', branchesUrl).send({ branch: 'x', ref: '--output=/tmp/x' })).status).toBe(400);
+    expect((await api('post', branchesUrl, reporter).send({ branch: 'x', ref: 'main' })).status).toBe(403);
+  });
+
+  it('deletes branches as pushes do: a protected one only by a maintainer, never the default branch', async () => {
+    await api('post', '/api/v4/projects/24/protected_branches').send({ name: 'release/*' });
+    expect((await api('post', branchesUrl).send({ branch: 'release/1', ref: 'main' })).status).toBe(201);
+    expect((await api('post', branchesUrl, developer).send({ branch: 'gone', ref: 'main' })).status).toBe(201);
+
+    expect((await api('delete', `${branchesUrl}/gone`, developer)).status).toBe(204);
+    expect((await runGit(['--git-dir', bare(24), 'branch', '--list', 'gone'])).stdout).toBe('');
+    expect((await api('delete', `${branchesUrl}/gone`, developer)).body).toEqual({ message: '404 Branch Not Found' });
+    const protectedByDeveloper = await api('delete', `${branchesUrl}/release%2F1`, developer);
+    expect(protectedByDeveloper.status).toBe(400);
+    expect(protectedByDeveloper.body).toEqual({
+      message:
+        'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
+    });
+    expect((await api('delete', `${branchesUrl}/main`)).body).toEqual({ message: 'The default branch of a project cannot be deleted.' });
+    expect((await api('delete', `${branchesUrl}/release%2F1`)).status).toBe(204);
+    const deletions = (await harness.outboxEvents('review.repository.pushed')).filter(
+      (event) => (event.data as { ref: string; after: string }).after === '0'.repeat(40),
+    );
+    expect(deletions.map((event) => (event.data as { ref: string }).ref)).toEqual(['refs/heads/gone', 'refs/heads/release/1']);
+  });
+
+  it('deletes the branches merged into the default branch, but protected ones and those with commits of their own', async () => {
+    for (const branch of ['merged-a', 'merged-b', 'release/2', 'ahead']) {
+      expect((await api('post', branchesUrl).send({ branch, ref: 'main' })).status).toBe(201);
+    }
+    await createFile(24, 'ahead.txt', 'ahead', 'ahead');
+    const response = await api('delete', '/api/v4/projects/24/repository/merged_branches', developer);
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ message: '202 Accepted' });
+    // Branches at the default branch's head are not merged (GitLab's `merged`), so they stay too.
+    expect(
+      (await runGit(['--git-dir', bare(24), 'for-each-ref', '--format=%(refname:short)', 'refs/heads/'])).stdout
+        .split('\n')
+        .filter(Boolean)
+        .sort(),
+    ).toEqual(['ahead', 'feature', 'main', 'merged-a', 'merged-b', 'release/2']);
+    await createFile(24, 'next.txt', 'next');
+    expect((await api('delete', '/api/v4/projects/24/repository/merged_branches', developer)).status).toBe(202);
+    expect(
+      (await runGit(['--git-dir', bare(24), 'for-each-ref', '--format=%(refname:short)', 'refs/heads/'])).stdout
+        .split('\n')
+        .filter(Boolean)
+        .sort(),
+    ).toEqual(['ahead', 'main', 'release/2']);
+  });
+});
