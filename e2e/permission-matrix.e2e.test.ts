@@ -85,6 +85,8 @@ function concretePath(route: CatalogueEntry): string {
         return 'ldapmain';
       case 'key':
         return 'matrix_key';
+      case 'trigger':
+        return 'push_events';
       default:
         return '424242';
     }

@@ -1,0 +1,297 @@
+/**
+ * Webhooks through the real gateway, delivered to a real HTTP receiver on loopback: GitLab's
+ * headers and payloads for pushes and merge requests, branch filters, the secret token never shown
+ * back, failures recorded and not retried, resends with the same Idempotency-Key and event UUID,
+ * auto-disabling and a test re-enabling, and the local-address guard at save and at delivery.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import request from 'supertest';
+import type { RunningPlatform } from '@platform/devstack';
+import { waitFor } from '@platform/testing';
+import { createUserWithToken, createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
+import { gitCli, gitRemote, type Git } from './git-cli.ts';
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+let platform: RunningPlatform & { databasePrefix: string };
+let gateway: ReturnType<typeof request>;
+let receiver: Server;
+let receiverUrl: string;
+const received: Received[] = [];
+/** The status the receiver answers, per path. */
+const answers = new Map<string, number>();
+const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
+let work: string;
+let git: Git;
+let projectId: number;
+let maintainer: Record<string, string>;
+let developer: Record<string, string>;
+
+/** Waits until `probe` holds. */
+const until = (probe: () => Promise<boolean>) => waitFor(async () => ((await probe()) ? true : undefined), { timeoutMs: 60_000 });
+
+const receivedAt = (hookPath: string) => received.filter((entry) => entry.path === hookPath);
+
+async function setSettings(settings: Record<string, unknown>): Promise<void> {
+  const response = await gateway.put('/api/v4/application/settings').set(asRoot).send(settings);
+  expect(response.status).toBe(200);
+}
+
+/** Creates a hook once the hooks service has seen the settings allowing local requests. */
+async function createHook(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  let created: request.Response | undefined;
+  await until(async () => {
+    created = await gateway.post(`/api/v4/projects/${projectId}/hooks`).set(maintainer).send(body);
+    return created.status === 201;
+  });
+  return created?.body as Record<string, unknown>;
+}
+
+async function push(branch: string): Promise<void> {
+  writeFileSync(path.join(work, 'README.md'), `${branch} ${Date.now()}\n`);
+  expect((await git(['commit', '-q', '-am', `Change for ${branch}`])).code).toBe(0);
+  expect((await git(['push', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, 'root/hooked'), `HEAD:refs/heads/${branch}`])).code).toBe(0);
+}
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = req.url ?? '/';
+      received.push({ path: url, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
+      res.writeHead(answers.get(url) ?? 200, { 'Content-Type': 'text/plain' }).end(`answered ${url}`);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+  work = createWorkDir('webhooks');
+  git = await gitCli(work);
+  platform = await startTestPlatform({ services: ['identity', 'review', 'admin', 'hooks'] });
+  gateway = request(platform.url);
+  const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Hooked', path: 'hooked', visibility: 'private' });
+  expect(project.status).toBe(201);
+  projectId = project.body.id as number;
+  maintainer = (await createUserWithToken(gateway, 'hooks-maintainer', { memberships: [{ projectId, accessLevel: 40 }] })).headers;
+  developer = (await createUserWithToken(gateway, 'hooks-developer', { memberships: [{ projectId, accessLevel: 30 }] })).headers;
+  expect((await git(['init', '-q', '--initial-branch=main', '.'])).code).toBe(0);
+  writeFileSync(path.join(work, 'README.md'), 'Hooked\n');
+  expect((await git(['add', 'README.md'])).code).toBe(0);
+  expect((await git(['commit', '-q', '-m', 'Add README'])).code).toBe(0);
+}, 180_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  await new Promise((resolve) => receiver?.close(resolve));
+  removeWorkDir(work);
+});
+
+describe('webhooks', () => {
+  it('refuses a hook to loopback while local requests are not allowed', async () => {
+    const refused = await gateway
+      .post(`/api/v4/projects/${projectId}/hooks`)
+      .set(maintainer)
+      .send({ url: `${receiverUrl}/refused` });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ message: 'Invalid url given' });
+    const metadata = await gateway
+      .post(`/api/v4/projects/${projectId}/hooks`)
+      .set(maintainer)
+      .send({ url: 'http://169.254.169.254/latest' });
+    expect(metadata.status).toBe(422);
+  });
+
+  it('lets maintainers manage project hooks, never showing the token back', async () => {
+    await setSettings({ allow_local_requests_from_web_hooks_and_services: true });
+    const forbidden = await gateway
+      .post(`/api/v4/projects/${projectId}/hooks`)
+      .set(developer)
+      .send({ url: `${receiverUrl}/dev` });
+    expect(forbidden.status).toBe(403);
+    const hook = await createHook({
+      url: `${receiverUrl}/push`,
+      token: 's3cret',
+      merge_requests_events: true,
+      custom_headers: [{ key: 'X-Custom', value: 'custom-value' }],
+    });
+    expect(hook).toMatchObject({
+      url: `${receiverUrl}/push`,
+      project_id: projectId,
+      push_events: true,
+      tag_push_events: false,
+      merge_requests_events: true,
+      enable_ssl_verification: true,
+      alert_status: 'executable',
+      disabled_until: null,
+      push_events_branch_filter: '',
+      branch_filter_strategy: 'wildcard',
+      custom_headers: [{ key: 'X-Custom' }],
+    });
+    expect(JSON.stringify(hook)).not.toContain('s3cret');
+    expect(JSON.stringify(hook)).not.toContain('custom-value');
+    const listed = await gateway.get(`/api/v4/projects/${projectId}/hooks`).set(maintainer);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((entry: { id: number }) => entry.id)).toEqual([hook.id]);
+    expect((await gateway.get(`/api/v4/projects/${projectId}/hooks`).set(developer)).status).toBe(403);
+    const updated = await gateway.put(`/api/v4/projects/${projectId}/hooks/${hook.id}`).set(maintainer).send({ tag_push_events: true });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ tag_push_events: true, push_events: true, url: `${receiverUrl}/push` });
+    expect((await gateway.put(`/api/v4/projects/${projectId}/hooks/${hook.id}`).set(maintainer).send({})).status).toBe(400);
+  });
+
+  it('sends a push as GitLab does, only to hooks whose branch filter matches', async () => {
+    await createHook({ url: `${receiverUrl}/release-only`, push_events_branch_filter: 'release/*' });
+    await push('main');
+    await until(async () => receivedAt('/push').length >= 1);
+    const [delivery] = receivedAt('/push');
+    expect(delivery?.headers).toMatchObject({
+      'x-gitlab-event': 'Push Hook',
+      'x-gitlab-token': 's3cret',
+      'x-gitlab-instance': platform.url,
+      'x-custom': 'custom-value',
+      'content-type': 'application/json',
+    });
+    expect(delivery?.headers['user-agent']).toMatch(/^GitLab\/\d+\.\d+/);
+    expect(delivery?.headers['x-gitlab-event-uuid']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(delivery?.headers['x-gitlab-webhook-uuid']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(delivery?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(delivery?.body).toMatchObject({
+      object_kind: 'push',
+      event_name: 'push',
+      ref: 'refs/heads/main',
+      before: '0000000000000000000000000000000000000000',
+      user_username: 'root',
+      project_id: projectId,
+      project: { id: projectId, path_with_namespace: 'root/hooked', web_url: `${platform.url}/root/hooked`, visibility_level: 0 },
+      repository: { name: 'Hooked', git_http_url: `${platform.url}/root/hooked.git` },
+    });
+    await push('release/1.0');
+    await until(async () => receivedAt('/release-only').length >= 1);
+    expect(receivedAt('/release-only').map((entry) => entry.body.ref)).toEqual(['refs/heads/release/1.0']);
+  });
+
+  it('sends merge request events with their action', async () => {
+    await push('feature');
+    const mergeRequest = await gateway
+      .post(`/api/v4/projects/${projectId}/merge_requests`)
+      .set(asRoot)
+      .send({ source_branch: 'feature', target_branch: 'main', title: 'Add a feature' });
+    expect(mergeRequest.status).toBe(201);
+    await until(async () => receivedAt('/push').some((entry) => entry.body.object_kind === 'merge_request'));
+    const delivery = receivedAt('/push').find((entry) => entry.body.object_kind === 'merge_request');
+    expect(delivery?.headers['x-gitlab-event']).toBe('Merge Request Hook');
+    expect(delivery?.body).toMatchObject({
+      object_kind: 'merge_request',
+      event_type: 'merge_request',
+      user: { username: 'root', email: '[REDACTED]' },
+      project: { id: projectId },
+      object_attributes: {
+        iid: mergeRequest.body.iid,
+        title: 'Add a feature',
+        source_branch: 'feature',
+        target_branch: 'main',
+        state: 'opened',
+        action: 'open',
+        url: `${platform.url}/root/hooked/-/merge_requests/${mergeRequest.body.iid}`,
+      },
+    });
+  });
+
+  it('records a receiver failure without retrying it, disables the hook after four, and resends with the same keys', async () => {
+    answers.set('/failing', 500);
+    const hook = await createHook({ url: `${receiverUrl}/failing`, push_events_branch_filter: 'fail-*' });
+    for (let index = 1; index <= 4; index++) await push(`fail-${index}`);
+    await until(async () => receivedAt('/failing').length >= 4);
+    await until(async () => {
+      const shown = await gateway.get(`/api/v4/projects/${projectId}/hooks/${hook.id}`).set(maintainer);
+      return shown.body.alert_status === 'temporarily_disabled';
+    });
+    const shown = await gateway.get(`/api/v4/projects/${projectId}/hooks/${hook.id}`).set(maintainer);
+    expect(Date.parse(shown.body.disabled_until as string)).toBeGreaterThan(Date.now());
+    // A fifth push while disabled is not sent; nothing was retried.
+    await push('fail-5');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(receivedAt('/failing')).toHaveLength(4);
+
+    const events = await gateway.get(`/api/v4/projects/${projectId}/hooks/${hook.id}/events`).set(maintainer);
+    expect(events.status).toBe(200);
+    expect(events.body).toHaveLength(4);
+    expect(events.body[0]).toMatchObject({ trigger: 'push_hooks', response_status: '500', response_body: 'answered /failing' });
+    expect(events.body[0].request_headers['X-Gitlab-Event']).toBe('Push Hook');
+    const successful = await gateway.get(`/api/v4/projects/${projectId}/hooks/${hook.id}/events?status=successful`).set(maintainer);
+    expect(successful.body).toEqual([]);
+
+    const first = events.body[3] as { id: number; request_data: { ref: string } };
+    const original = receivedAt('/failing').find((entry) => entry.body.ref === first.request_data.ref);
+    answers.set('/failing', 200);
+    const resent = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/events/${first.id}/resend`).set(maintainer);
+    expect(resent.status).toBe(201);
+    expect(resent.body).toEqual({ response_status: '200' });
+    const again = receivedAt('/failing')[4];
+    expect(again?.headers['idempotency-key']).toBe(original?.headers['idempotency-key']);
+    expect(again?.headers['x-gitlab-event-uuid']).toBe(original?.headers['x-gitlab-event-uuid']);
+    expect(again?.headers['x-gitlab-webhook-uuid']).not.toBe(original?.headers['x-gitlab-webhook-uuid']);
+  });
+
+  it('enables a disabled hook again after a successful test', async () => {
+    answers.set('/tested', 500);
+    const hook = await createHook({ url: `${receiverUrl}/tested` });
+    for (let index = 0; index < 4; index++) {
+      const test = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/test/push_events`).set(maintainer);
+      expect(test.status).toBe(422);
+    }
+    expect((await gateway.get(`/api/v4/projects/${projectId}/hooks/${hook.id}`).set(maintainer)).body.alert_status).toBe(
+      'temporarily_disabled',
+    );
+    answers.set('/tested', 200);
+    const test = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/test/push_events`).set(maintainer);
+    expect(test.status).toBe(201);
+    expect(test.body).toEqual({ message: '201 Created' });
+    expect((await gateway.get(`/api/v4/projects/${projectId}/hooks/${hook.id}`).set(maintainer)).body).toMatchObject({
+      alert_status: 'executable',
+      disabled_until: null,
+    });
+  });
+
+  it('checks the address again at delivery once local requests are no longer allowed', async () => {
+    const hook = await createHook({ url: `${receiverUrl}/guarded`, push_events_branch_filter: 'guarded' });
+    await setSettings({ allow_local_requests_from_web_hooks_and_services: false });
+    await until(async () => {
+      const refused = await gateway
+        .post(`/api/v4/projects/${projectId}/hooks`)
+        .set(maintainer)
+        .send({ url: `${receiverUrl}/probe` });
+      return refused.status === 422;
+    });
+    await push('guarded');
+    let events: request.Response | undefined;
+    await until(async () => {
+      events = await gateway.get(`/api/v4/projects/${projectId}/hooks/${hook.id}/events`).set(maintainer);
+      return (events.body as unknown[]).length === 1;
+    });
+    expect(events?.body[0]).toMatchObject({ response_status: 'internal error' });
+    expect(receivedAt('/guarded')).toEqual([]);
+  });
+
+  it('keeps system hooks to administrators', async () => {
+    expect((await gateway.get('/api/v4/hooks').set(maintainer)).status).toBe(403);
+    const created = await gateway
+      .post('/api/v4/hooks')
+      .set(asRoot)
+      .send({ url: `${receiverUrl}/system` });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ push_events: false, repository_update_events: true, alert_status: 'executable' });
+    const listed = await gateway.get('/api/v4/hooks').set(asRoot);
+    expect(listed.body.map((hook: { id: number }) => hook.id)).toEqual([created.body.id]);
+    expect((await gateway.delete(`/api/v4/hooks/${created.body.id}`).set(asRoot)).status).toBe(204);
+  });
+});
