@@ -2,7 +2,8 @@
  * Repository storage moves through the real gateway, on a platform with two storages (and one
  * that cannot be written): a `git push` during a move is refused with GitLab's message; after it,
  * clone, push and merge requests work from the new storage and the old directory is gone; a failed
- * move leaves the original in place and writable; `repository_storages_weighted` chooses storages.
+ * move leaves the original in place and writable; `repository_storages_weighted` chooses storages,
+ * names only review's, and a new project's answer shows the storage its repository was created on.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -282,4 +283,21 @@ describe('repository_storages_weighted', () => {
     const missing = await gateway.post('/api/v4/project_repository_storage_moves').set(asRoot).send({});
     expect(missing.body).toEqual({ error: 'source_storage_name is missing' });
   }, 120_000);
+
+  it("lists review's storages in the settings, refuses another, and answers where a new project's repository is", async () => {
+    const settings = await gateway.get('/api/v4/application/settings').set(asRoot);
+    expect(settings.body.repository_storages_weighted).toEqual({ default: 0, second: 100, broken: 0 });
+    expect(settings.body.repository_storages).toEqual(['default', 'second', 'broken']);
+    const unknown = await gateway
+      .put('/api/v4/application/settings')
+      .set(asRoot)
+      .send({ repository_storages_weighted: { default: 50, nowhere: 50 } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ message: { repository_storages_weighted: ["can't include: nowhere"] } });
+
+    const created = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'placed-at-once', path: 'placed-at-once' });
+    expect(created.status).toBe(201);
+    expect(created.body.repository_storage).toBe('second');
+    expect((await repositoryRow(created.body.id as number)).storage).toBe('second');
+  });
 });
