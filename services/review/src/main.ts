@@ -14,6 +14,7 @@ import { createRepositoryTreeFeature } from './features/repository-tree/reposito
 import { createRepositoryBlobsFeature } from './features/repository-blobs/repository-blobs-feature.ts';
 import { createRepositoryArchiveFeature } from './features/repository-archive/repository-archive-feature.ts';
 import { createRepositoryCompareFeature } from './features/repository-compare/repository-compare-feature.ts';
+import { createTagsFeature } from './features/tags/tags-feature.ts';
 import { createRepositoryWrites } from './features/repository-writes/repository-writes-feature.ts';
 import { createProtectedBranchesFeature, protectedBranchesEntities } from './features/protected-branches/protected-branches-feature.ts';
 import {
@@ -130,6 +131,7 @@ export function reviewService(
         repositoriesFeature,
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
         createBranchesFeature({ access, repositories, protectedBranches, writes }),
+        createTagsFeature({ access, repositories, writes }),
         createCommitsFeature({ access, repositories, logger, writer: writes.commits }),
         createRepositoryFilesFeature({ access, repositories, commits: writes.commits }),
         createRepositoryTreeFeature({ access, repositories }),

@@ -31,6 +31,15 @@ export interface GitCommit {
   message: string;
 }
 
+/** A tag: `target` is its tag object when annotated (then `message` and `createdAt` are set), its commit otherwise. */
+export interface GitTag {
+  name: string;
+  target: string;
+  commitId: string;
+  message: string | null;
+  createdAt: string | null;
+}
+
 export interface GitBranch {
   name: string;
   commit: GitCommit;
@@ -198,6 +207,40 @@ export class GitRepository {
       .map((record) => {
         const at = record.indexOf('\0');
         return { name: record.slice(0, at), commit: parseCommit(record.slice(at + 1)) };
+      });
+  }
+
+  /**
+   * Every tag naming a commit: its object (the tag object of an annotated tag, the commit of a
+   * lightweight one), the commit, and an annotated tag's message and date.
+   */
+  async tags(): Promise<GitTag[]> {
+    const format = [
+      '%(refname:strip=2)',
+      '%(objectname)',
+      '%(objecttype)',
+      '%(*objectname)',
+      '%(*objecttype)',
+      '%(taggerdate:iso-strict)',
+      '%(contents)',
+    ];
+    const { stdout } = await this.#git(['for-each-ref', `--format=${format.join('%00')}%1e`, 'refs/tags/']);
+    return stdout
+      .split('\x1e\n')
+      .filter((record) => record.length > 0)
+      .flatMap((record) => {
+        const [name = '', target = '', type = '', peeled = '', peeledType = '', date = '', ...message] = record.split('\0');
+        const annotated = type === 'tag';
+        if (annotated ? peeledType !== 'commit' : type !== 'commit') return [];
+        return [
+          {
+            name,
+            target,
+            commitId: annotated ? peeled : target,
+            message: annotated ? message.join('\0') : null,
+            createdAt: annotated ? date : null,
+          },
+        ];
       });
   }
 

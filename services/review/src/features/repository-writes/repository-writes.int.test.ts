@@ -369,3 +369,58 @@ describe('branches: POST, DELETE .../repository/branches and DELETE .../reposito
     ).toEqual(['ahead', 'main', 'release/2']);
   });
 });
+
+describe('tags: GET, POST and DELETE .../repository/tags', () => {
+  const tagsUrl = '/api/v4/projects/25/repository/tags';
+
+  it('creates lightweight and annotated tags that git clone sees, lists them by search and order, reads and deletes them', async () => {
+    await createFile(25, 'a.txt', 'a');
+    const first = (await runGit(['--git-dir', bare(25), 'rev-parse', 'main'])).stdout.trim();
+    const light = await api('post', tagsUrl, developer).send({ tag_name: 'v1.9', ref: 'main' });
+    expect(light.status).toBe(201);
+    expect(light.body).toMatchObject({
+      name: 'v1.9',
+      target: first,
+      message: '',
+      created_at: null,
+      protected: false,
+      release: null,
+      commit: { id: first },
+    });
+    await createFile(25, 'b.txt', 'b');
+    const annotated = await api('post', tagsUrl, developer).send({ tag_name: 'v1.10', ref: 'main', message: '  Release 1.10\n' });
+    expect(annotated.status).toBe(201);
+    expect(annotated.body.message).toBe('Release 1.10\n');
+    expect(annotated.body.target).not.toBe(annotated.body.commit.id);
+    expect(annotated.body.created_at).toEqual(expect.any(String));
+    expect((await api('post', tagsUrl, developer).send({ tag_name: 'other', ref: first })).status).toBe(201);
+
+    const clone = await cloneOf(25);
+    expect(await gitIn(clone, 'tag', '--list')).toBe(['other', 'v1.10', 'v1.9'].join('\n'));
+    expect(await gitIn(clone, 'cat-file', '-t', 'v1.10')).toBe('tag');
+    expect(await gitIn(clone, 'for-each-ref', '--format=%(taggername) %(contents:subject)', 'refs/tags/v1.10')).toBe('dev Release 1.10');
+
+    const names = async (query: string) =>
+      ((await api('get', `${tagsUrl}${query}`, reporter)).body as Array<{ name: string }>).map((tag) => tag.name);
+    expect(await names('?order_by=version&sort=asc')).toEqual(['other', 'v1.9', 'v1.10']);
+    expect(await names('?order_by=name&sort=asc')).toEqual(['other', 'v1.10', 'v1.9']);
+    expect((await names(''))[0]).toBe('v1.10');
+    expect(await names('?search=^v1')).toEqual(expect.arrayContaining(['v1.9', 'v1.10']));
+    expect(await names('?search=^v1')).toHaveLength(2);
+    expect((await api('get', `${tagsUrl}/v1.10`, reporter)).body).toMatchObject({ name: 'v1.10', message: 'Release 1.10\n' });
+    expect((await api('get', `${tagsUrl}/nope`, reporter)).body).toEqual({ message: '404 Tag Not Found' });
+
+    expect((await api('post', tagsUrl).send({ tag_name: 'v1.9', ref: 'main' })).body).toEqual({ message: 'Tag v1.9 already exists' });
+    expect((await api('post', tagsUrl).send({ tag_name: 'bad..tag', ref: 'main' })).body).toEqual({ message: 'Tag name invalid' });
+    expect((await api('post', tagsUrl).send({ tag_name: 'v2', ref: 'nope' })).body).toEqual({ message: 'Target nope is invalid' });
+    expect((await api('post', tagsUrl, reporter).send({ tag_name: 'v2', ref: 'main' })).status).toBe(403);
+
+    expect((await api('delete', `${tagsUrl}/v1.10`, developer)).status).toBe(204);
+    expect((await api('delete', `${tagsUrl}/v1.10`, developer)).status).toBe(404);
+    expect((await runGit(['--git-dir', bare(25), 'tag', '--list'])).stdout.split('\n').filter(Boolean)).toEqual(['other', 'v1.9']);
+    const tagEvents = (await harness.outboxEvents('review.repository.pushed')).filter((event) =>
+      (event.data as { ref: string }).ref.startsWith('refs/tags/v1.10'),
+    );
+    expect(tagEvents).toHaveLength(2);
+  });
+});
