@@ -22,7 +22,7 @@ export interface AccessRequirement {
   idOrPath: string;
   /** Whom the request acts for; identity learns it from the call's signed credentials only. */
   caller: Caller;
-  /** 0 only asks whether the caller may see it; 10 guest ... 50 owner. */
+  /** An `ACCESS_LEVEL`; `NO_ACCESS` only asks whether the caller may see it. */
   minimumLevel: number;
 }
 
