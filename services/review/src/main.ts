@@ -132,7 +132,7 @@ export function reviewService(
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
         createBranchesFeature({ access, repositories, protectedBranches, writes }),
         createTagsFeature({ access, repositories, writes }),
-        createCommitsFeature({ access, repositories, logger, writer: writes.commits }),
+        createCommitsFeature({ access, repositories, logger, writer: writes.commits, picker: writes.picker }),
         createRepositoryFilesFeature({ access, repositories, commits: writes.commits }),
         createRepositoryTreeFeature({ access, repositories }),
         createRepositoryBlobsFeature({ access, repositories }),

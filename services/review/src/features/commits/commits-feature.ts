@@ -7,7 +7,9 @@ import { commitsGrpc } from './commits-grpc.ts';
 /** A repository's commits, read and written over HTTP, and read by other services over gRPC. */
 export function createCommitsFeature(deps: CommitsRouteDeps & { logger: Logger }): Feature {
   return {
-    routes: [createRouter(commitsRoutes, { access: deps.access, repositories: deps.repositories, writer: deps.writer })],
+    routes: [
+      createRouter(commitsRoutes, { access: deps.access, repositories: deps.repositories, writer: deps.writer, picker: deps.picker }),
+    ],
     rpcs: [commitsGrpc(deps)],
   };
 }

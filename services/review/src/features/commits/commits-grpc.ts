@@ -1,11 +1,11 @@
 import { requireUser } from '@platform/auth';
-import { ForbiddenError, InputError } from '@platform/errors';
+import { InputError } from '@platform/errors';
 import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
-import type { IdentityAccess } from '@platform/identity-client';
+import { requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { ReviewServiceService, type ResolveCommitsResponse, type ReviewServiceServer } from '@platform/proto/review/v1';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
-import { mayReadCode } from '../repositories/repository-access.ts';
+import { codeReaders } from '../repositories/repository-access.ts';
 
 /** A deployment names two revisions; a few more leave room without letting one call run git without end. */
 const MAXIMUM_REVISIONS = 10;
@@ -21,8 +21,7 @@ export function commitsGrpc(options: { access: IdentityAccess; repositories: Rep
       if (request.revisions.some((revision) => revision.length === 0 || revision.length > MAXIMUM_REVISION_LENGTH)) {
         throw new InputError(`revisions are 1 to ${MAXIMUM_REVISION_LENGTH} characters`);
       }
-      const project = await options.access.project({ idOrPath: String(request.projectId), caller });
-      if (!mayReadCode(project)) throw new ForbiddenError();
+      const project = await requireProjectAccess({ access: options.access, caller, idOrPath: request.projectId, ...codeReaders() });
       // A project nothing was pushed to has no repository yet, and no commit: none is created to say so.
       const repository = await options.repositories.find(project.id);
       const commitIds = await Promise.all(

@@ -1,21 +1,70 @@
 import { z } from 'zod';
 import { NotFoundError } from '@platform/errors';
-import { params, routesOf } from '@platform/http';
+import { params, reply, routesOf } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
 import { gitRevision, repositoryPath } from '../repositories/repository-params.ts';
 import type { RefKind } from '../repositories/git-repository.ts';
 import type { CommitAction, CommitWriter } from '../repository-writes/commit-writer.ts';
+import { PickRefusedError, type ChangePicker, type PickKind } from '../repository-writes/change-picker.ts';
 import { commitDetailView, commitView, diffView, statsView } from './commit-views.ts';
 
 export interface CommitsRouteDeps {
   access: IdentityAccess;
   repositories: RepositoriesService;
   writer: CommitWriter;
+  picker: ChangePicker;
 }
 
 const route = routesOf<CommitsRouteDeps>('review');
+
+/** `POST .../commits/:sha/cherry_pick` and `.../revert`: 201 with the new commit, `{"dry_run": "success"}` for a dry run that would apply. */
+const pickRoute = (kind: PickKind) =>
+  route({
+    method: 'POST',
+    path: `/api/v4/projects/:id/repository/commits/:sha/${kind}`,
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object({
+      id: params.idOrPath(),
+      sha: gitRevision(),
+      branch: gitRevision(),
+      dry_run: params.boolean().default(false),
+      ...(kind === 'cherry_pick'
+        ? {
+            message: z
+              .string()
+              .max(1024 * 1024)
+              .optional(),
+          }
+        : {}),
+    }),
+    handle: async ({ caller, input, deps }) => {
+      const accessed = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
+      const sha = await accessed.repository.git.resolveCommit(input.sha);
+      if (!sha) throw new NotFoundError('Commit');
+      const message = 'message' in input && typeof input.message === 'string' ? input.message : undefined;
+      try {
+        const picked = await deps.picker.pick({
+          accessed,
+          caller,
+          kind,
+          commit: await accessed.repository.git.commit(sha),
+          branch: input.branch,
+          dryRun: input.dry_run,
+          message,
+        });
+        return picked ? commitView(picked, accessed.project) : reply({ status: 200, body: { dry_run: 'success' } });
+      } catch (error) {
+        // GitLab's refusal carries an error code (and the dry run's outcome) beside its message.
+        if (!(error instanceof PickRefusedError)) throw error;
+        const body = { message: error.message, error_code: error.errorCode, ...(input.dry_run ? { dry_run: 'error' } : {}) };
+        return reply({ status: 400, body });
+      }
+    },
+  });
 
 /** One action of `POST .../repository/commits`, as `lib/api/commits.rb` takes it. */
 const contentFields = {
@@ -200,4 +249,7 @@ export const commitsRoutes = [
       return commitDetailView(commit, stats, accessed.project);
     },
   }),
+
+  pickRoute('cherry_pick'),
+  pickRoute('revert'),
 ];

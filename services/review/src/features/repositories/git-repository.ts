@@ -322,6 +322,20 @@ export class GitRepository {
     return exitCode === 0 ? { clean: true, tree } : { clean: false, conflicts: [...new Set(paths)] };
   }
 
+  /**
+   * Applies the change from `base` to `theirs` onto `ours` (commits or trees) without a work tree:
+   * what a cherry-pick (base: the commit's parent) or a revert (the commit and its parent swapped)
+   * computes. git 2.39's merge-tree finds its own merge base, so both sides are first written as
+   * children of one commit holding `base`'s tree; those commits stay unreferenced.
+   */
+  async applyChange(options: { base: string; ours: string; theirs: string }): Promise<TrialMerge> {
+    const author = { name: 'review', email: 'review@localhost' };
+    const root = await this.commitTree({ tree: await this.treeOf(options.base), parents: [], message: 'base', author });
+    const side = async (revision: string) =>
+      this.commitTree({ tree: await this.treeOf(revision), parents: [root], message: 'side', author });
+    return this.trialMerge(await side(options.ours), await side(options.theirs));
+  }
+
   async treeOf(commit: string): Promise<string> {
     return (await this.#git(['rev-parse', '--verify', `${commit}^{tree}`])).stdout.trim();
   }

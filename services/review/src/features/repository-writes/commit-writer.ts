@@ -5,8 +5,7 @@ import type { AccessedRepository } from '../repositories/project-repositories.ts
 import { cleanSignature, signatureOf } from '../repositories/commit-signature.ts';
 import { isValidBranchName, ZERO_SHA, type GitCommit, type GitRepository } from '../repositories/git-repository.ts';
 import { StagedTree } from '../repositories/staged-tree.ts';
-import { mayOnBranch } from '../protected-branches/branch-protection.ts';
-import type { PushRules, RefUpdates } from './ref-updates.ts';
+import type { RefUpdates } from './ref-updates.ts';
 
 const REGULAR_MODE = '100644';
 const EXECUTABLE_MODE = '100755';
@@ -41,7 +40,6 @@ export const COMMIT_REFUSALS = {
   fileExists: 'A file with this name already exists',
   fileMissing: "A file with this name doesn't exist",
   directoryExists: 'A directory with this name already exists',
-  notAllowed: 'You are not allowed to push into this branch',
   notOnBranch: 'You can only create or edit files when you are on a branch',
   bothStarts: "You can't pass both start_branch and start_sha",
   invalidStartSha: (sha: string) => `Invalid start_sha '${sha}'`,
@@ -60,17 +58,15 @@ const SHA = /^[0-9a-f]{40}$/;
  */
 export class CommitWriter {
   readonly #refUpdates: RefUpdates;
-  readonly #rules: PushRules;
 
-  constructor(options: { refUpdates: RefUpdates; rules: PushRules }) {
+  constructor(options: { refUpdates: RefUpdates }) {
     this.#refUpdates = options.refUpdates;
-    this.#rules = options.rules;
   }
 
   async commit(options: { accessed: AccessedRepository; caller: AuthenticatedCaller; request: CommitRequest }): Promise<GitCommit> {
     const { accessed, caller, request } = options;
     const { git } = accessed.repository;
-    await this.#requirePush(accessed, caller, request.branch);
+    await this.#refUpdates.requirePush({ accessed, caller, branch: request.branch });
     const { parent, current } = await this.#start(git, request);
     const tree = await this.#tree(git, parent, request);
     const committer = signatureOf(caller, accessed.project);
@@ -82,19 +78,6 @@ export class CommitWriter {
       updates: [{ ref: `${BRANCH_PREFIX}${request.branch}`, before: current, after: commit }],
     });
     return git.commit(commit);
-  }
-
-  /** GitLab asks first whether the caller may push into the branch at all (its protection's push levels). */
-  async #requirePush(accessed: AccessedRepository, caller: AuthenticatedCaller, branch: string): Promise<void> {
-    const { project } = accessed;
-    const actor = await this.#rules.actorOf({
-      projectId: project.id,
-      userId: caller.userId,
-      accessLevel: project.accessLevel,
-      isAdmin: project.isAdmin,
-    });
-    const { protections } = await this.#rules.pushPolicy({ projectId: project.id, pusher: actor, defaultBranch: project.defaultBranch });
-    if (!mayOnBranch({ action: 'push', branch, protections, actor })) throw new RefusedError(COMMIT_REFUSALS.notAllowed);
   }
 
   /** The commit to start from (null in an empty repository) and the branch's current head (zeros when it does not exist). */

@@ -3,7 +3,7 @@ import { RefusedError } from '@platform/errors';
 import { ZERO_SHA } from '../repositories/git-repository.ts';
 import type { AccessedRepository } from '../repositories/project-repositories.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
-import { refusalOfUpdate, type Actor, type PushPolicy } from '../protected-branches/branch-protection.ts';
+import { mayOnBranch, refusalOfUpdate, type Actor, type PushPolicy } from '../protected-branches/branch-protection.ts';
 
 /** One ref moved by the API: from `before` (forty zeros: created) to `after` (forty zeros: deleted). */
 export interface RefUpdate {
@@ -17,6 +17,9 @@ export interface PushRules {
   actorOf(options: { projectId: number; userId: number; accessLevel: number; isAdmin: boolean }): Promise<Actor>;
   pushPolicy(options: { projectId: number; pusher: Actor; defaultBranch: string }): Promise<PushPolicy>;
 }
+
+/** `Commits::CreateService`'s refusal of a commit to a branch the caller may not push to. */
+export const PUSH_INTO_BRANCH_REFUSAL = 'You are not allowed to push into this branch';
 
 /** Gitaly's answer to a ref that moved since it was read: another change came first. */
 export const refMovedMessage = (ref: string) => `Could not update ${ref}. Please refresh and try again.`;
@@ -34,6 +37,22 @@ export class RefUpdates {
   constructor(options: { repositories: RepositoriesService; rules: PushRules }) {
     this.#repositories = options.repositories;
     this.#rules = options.rules;
+  }
+
+  /**
+   * GitLab asks first whether the caller may push into the branch at all (its protection's push
+   * levels, as `Gitlab::UserAccess#can_push_to_branch?`), before computing a commit for it.
+   */
+  async requirePush(options: { accessed: AccessedRepository; caller: AuthenticatedCaller; branch: string }): Promise<void> {
+    const { project } = options.accessed;
+    const actor = await this.#rules.actorOf({
+      projectId: project.id,
+      userId: options.caller.userId,
+      accessLevel: project.accessLevel,
+      isAdmin: project.isAdmin,
+    });
+    const { protections } = await this.#rules.pushPolicy({ projectId: project.id, pusher: actor, defaultBranch: project.defaultBranch });
+    if (!mayOnBranch({ action: 'push', branch: options.branch, protections, actor })) throw new RefusedError(PUSH_INTO_BRANCH_REFUSAL);
   }
 
   async apply(options: { accessed: AccessedRepository; caller: AuthenticatedCaller; updates: RefUpdate[] }): Promise<void> {

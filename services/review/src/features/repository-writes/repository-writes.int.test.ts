@@ -424,3 +424,80 @@ describe('tags: GET, POST and DELETE .../repository/tags', () => {
     expect(tagEvents).toHaveLength(2);
   });
 });
+
+describe('POST .../repository/commits/:sha/cherry_pick and .../revert', () => {
+  const commitsUrl = '/api/v4/projects/26/repository/commits';
+  const headOf = async (branch: string) => (await runGit(['--git-dir', bare(26), 'rev-parse', branch])).stdout.trim();
+
+  it('applies a commit of another branch onto a branch, keeping its author, then reverts it, with dry runs and GitLab refusals', async () => {
+    await createFile(26, 'a.txt', 'one\ntwo\nthree\n');
+    const onTopic = await api('post', commitsUrl).send({
+      branch: 'topic',
+      start_branch: 'main',
+      commit_message: 'Change one',
+      author_name: 'Grace',
+      author_email: 'grace@example.com',
+      actions: [{ action: 'update', file_path: 'a.txt', content: 'ONE\ntwo\nthree\n' }],
+    });
+    expect(onTopic.status).toBe(201);
+    await createFile(26, 'b.txt', 'b');
+    const mainBefore = await headOf('main');
+
+    const dryRun = await api('post', `${commitsUrl}/${onTopic.body.id}/cherry_pick`).send({ branch: 'main', dry_run: true });
+    expect(dryRun.status).toBe(200);
+    expect(dryRun.body).toEqual({ dry_run: 'success' });
+    expect(await headOf('main')).toBe(mainBefore);
+
+    const picked = await api('post', `${commitsUrl}/${onTopic.body.id}/cherry_pick`).send({ branch: 'main' });
+    expect(picked.status).toBe(201);
+    expect(picked.body).toMatchObject({
+      parent_ids: [mainBefore],
+      author_name: 'Grace',
+      committer_name: 'boss',
+      message: `Change one\n\n(cherry picked from commit ${onTopic.body.id})\n`,
+    });
+    const clone = await cloneOf(26);
+    expect(await readFile(path.join(clone, 'a.txt'), 'utf8')).toBe('ONE\ntwo\nthree\n');
+    expect(await readFile(path.join(clone, 'b.txt'), 'utf8')).toBe('b');
+
+    const again = await api('post', `${commitsUrl}/${onTopic.body.id}/cherry_pick`).send({ branch: 'main' });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({
+      message:
+        'Sorry, we cannot cherry-pick this commit automatically. This commit may already have been cherry-picked, or a more recent commit may have updated some of its content.',
+      error_code: 'empty',
+    });
+
+    const reverted = await api('post', `${commitsUrl}/${picked.body.id}/revert`).send({ branch: 'main' });
+    expect(reverted.status).toBe(201);
+    expect(reverted.body).toMatchObject({
+      title: 'Revert "Change one"',
+      message: `Revert "Change one"\n\nThis reverts commit ${picked.body.id}\n`,
+      author_name: 'boss',
+    });
+    expect(await readFile(path.join(await cloneOf(26), 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+
+    // main now says "one" again while topic's change conflicts with a different edit of that line.
+    await api('put', '/api/v4/projects/26/repository/files/a.txt').send({
+      branch: 'main',
+      content: 'uno\ntwo\nthree\n',
+      commit_message: 'uno',
+    });
+    const conflict = await api('post', `${commitsUrl}/${onTopic.body.id}/cherry_pick`).send({ branch: 'main', dry_run: true });
+    expect(conflict.status).toBe(400);
+    expect(conflict.body).toMatchObject({ error_code: 'conflict', dry_run: 'error' });
+    const revertConflict = await api('post', `${commitsUrl}/${picked.body.id}/revert`).send({ branch: 'main' });
+    expect(revertConflict.body).toMatchObject({ error_code: 'conflict' });
+
+    expect((await api('post', `${commitsUrl}/${'f'.repeat(40)}/revert`).send({ branch: 'main' })).body).toEqual({
+      message: '404 Commit Not Found',
+    });
+    expect((await api('post', `${commitsUrl}/${onTopic.body.id}/cherry_pick`).send({ branch: 'nope' })).body).toEqual({
+      message: '404 Branch Not Found',
+    });
+    expect((await api('post', `${commitsUrl}/${onTopic.body.id}/cherry_pick`, developer).send({ branch: 'main' })).body).toEqual({
+      message: 'You are not allowed to push into this branch',
+    });
+    expect((await api('post', `${commitsUrl}/${onTopic.body.id}/cherry_pick`, reporter).send({ branch: 'main' })).status).toBe(403);
+  });
+});
