@@ -9,7 +9,7 @@ import {
   listedGroupVisibleTo,
   type Viewer,
 } from '../access/access-sql.ts';
-import { MAX_ID, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
+import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
 import type { GroupDetailsRow, ListedGroup, PublicGroup } from './group-views.ts';
 
@@ -41,12 +41,6 @@ export type GroupOrder = (typeof GROUP_ORDERS)[number];
 export interface GroupListExtras {
   customAttributes?: boolean;
   statistics?: boolean;
-}
-
-/** `Parent / Child`: the names of a namespace's (alias `alias`) ancestors and its own, as GitLab's `full_name`. */
-export function namespaceFullName(alias: string): string {
-  return `(select string_agg(coalesce(a.name, ''), ' / ' order by t.position)
-  from unnest(${alias}.traversal_ids) with ordinality t(id, position) left join namespaces a on a.id = t.id)`;
 }
 
 const FULL_NAME = namespaceFullName('n');

@@ -10,9 +10,8 @@ import {
 } from '../access/access-sql.ts';
 import { projectMatch } from '../access/access-policy.ts';
 import type { Visibility } from '../access/namespace.entity.ts';
-import type { Keyset, KeysetPage } from '../access/sql-helpers.ts';
+import { namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
-import { namespaceFullName } from '../groups/groups-read-model.ts';
 import type { ListedProject, ProjectDetailsRow, SimpleProject } from './project-views.ts';
 
 /** Which projects a list holds, beyond the viewer's visibility. */
