@@ -7,6 +7,7 @@ export type {
   ProjectVisibility,
   MergeMethod,
 } from './identity-access.ts';
-export { ACCESS_LEVEL, hasProjectAccess, requireProjectAccess } from './project-access.ts';
+export { ACCESS_LEVEL } from './access-level.ts';
+export { hasProjectAccess, requireProjectAccess } from './project-access.ts';
 export type { ProjectAccessRequirement } from './project-access.ts';
 export { identityEvents, IDENTITY_TOPIC } from './identity-events.ts';

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { FakeIdentityAccess } from './identity-access.ts';
-import { ACCESS_LEVEL, requireProjectAccess } from './project-access.ts';
+import { ACCESS_LEVEL } from './access-level.ts';
+import { requireProjectAccess } from './project-access.ts';
 
 const user = (userId: number, isAdmin = false): Caller => ({
   kind: 'user',

@@ -2,19 +2,6 @@ import type { Caller } from '@platform/auth';
 import { ForbiddenError } from '@platform/errors';
 import type { IdentityAccess, ProjectAccess } from './identity-access.ts';
 
-/** GitLab's access levels (`Gitlab::Access`), the numbers its API takes and shows. */
-export const ACCESS_LEVEL = {
-  NO_ACCESS: 0,
-  MINIMAL_ACCESS: 5,
-  GUEST: 10,
-  REPORTER: 20,
-  DEVELOPER: 30,
-  MAINTAINER: 40,
-  OWNER: 50,
-  /** Protected branches' and tags' "Admins" entry: instance administrators only. */
-  ADMIN: 60,
-} as const;
-
 /** The levels a caller needs in a project; administrators pass whatever their level. */
 export interface ProjectAccessRequirement {
   /** The least level on any project; 0 asks only that the caller sees it. */

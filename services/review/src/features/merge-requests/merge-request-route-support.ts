@@ -9,11 +9,12 @@ import type { RepositoriesService } from '../repositories/repositories-service.t
 import { mayReadCode } from '../repositories/repository-access.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
-import type { FactsOf, ReactionLookup } from './merge-request-facts.ts';
+import { NO_FACTS, type FactsOf, type ReactionLookup } from './merge-request-facts.ts';
 import type { MergeRequestScope } from './merge-request-refs.ts';
 import { mergeRequestDetailView, userIdsOf } from './merge-request-views.ts';
 import type { Mergeability } from './mergeability.ts';
 import type { MergeRequestsService } from './merge-requests-service.ts';
+import type { MergeRequestsReadModel } from './merge-requests-read-model.ts';
 import type { ApprovalCheck } from './merge-service.ts';
 
 /** The merge requests deployments shipped: the lists' `environment`, `deployed_after` and `deployed_before`. */
@@ -30,6 +31,8 @@ export interface MergeRequestsRouteDeps {
   access: IdentityAccess;
   repositories: RepositoriesService;
   mergeRequests: MergeRequestsService;
+  /** What the lists read through, without entities. */
+  readModel: MergeRequestsReadModel;
   mergeability: Mergeability;
   users: UserDirectory;
   deployments: DeployedMergeRequestIds;
@@ -53,10 +56,21 @@ export async function scopeOf(
   idOrPath: string | number,
   minimumLevel = 0,
 ): Promise<MergeRequestScope> {
+  const project = await readableProject(deps, caller, idOrPath, minimumLevel);
+  return { project, repository: await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
+}
+
+/** The project behind `:id` when the caller may read merge requests there (`scopeOf` without its repository). */
+export async function readableProject(
+  deps: Pick<MergeRequestsRouteDeps, 'access'>,
+  caller: Caller,
+  idOrPath: string | number,
+  minimumLevel = 0,
+): Promise<MergeRequestScope['project']> {
   const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
   if (!mayReadCode(project)) throw new ForbiddenError();
   if (!project.isAdmin && project.accessLevel < minimumLevel) throw new ForbiddenError();
-  return { project, repository: await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
+  return project;
 }
 
 /** The commits and file diffs of a merge request's newest diff version (none before its first). */
@@ -97,7 +111,7 @@ export async function detail(
     users,
     fromOwnProject: options.fromOwnProject ?? true,
     latest,
-    facts,
+    facts: facts.get(mergeRequest.id) ?? NO_FACTS,
     divergedCommitsCount,
     approved,
   });

@@ -40,8 +40,10 @@ export function mergeRequestsGrpc(options: { deps: MergeRequestsRouteDeps; logge
         projectOf: async () => project,
         fromOwnProject: true,
         acrossProjects: false,
+        exactTotal: true,
       });
-      return { mergeRequestsJson: items.map((view) => JSON.stringify(view)), total };
+      // Counted exactly: never null.
+      return { mergeRequestsJson: items.map((view) => JSON.stringify(view)), total: total ?? items.length };
     }),
   };
   return { definition: ReviewServiceService, implementation, scopes: { listDeployedMergeRequests: ['read_api'] } };

@@ -9,6 +9,7 @@ import {
   latestContents,
   pageOfList,
   perMergeRequest,
+  readableProject,
   scopeOf,
   type MergeRequestsRouteDeps,
 } from './merge-request-route-support.ts';
@@ -26,9 +27,9 @@ export const mergeRequestsRoutes = [
     scope: 'read_api',
     input: z.object({ id: params.idOrPath(), iids: params.integerList(100).optional(), ...listShape }),
     handle: async ({ caller, input, deps, page }) => {
-      const scope = await scopeOf(deps, caller, input.id);
+      const project = await readableProject(deps, caller, input.id);
       const filter = await filterOf(deps, caller, input, 'all');
-      filter.projectIds = [scope.project.id];
+      filter.projectIds = [project.id];
       if (input.iids) filter.iids = filter.iids ? filter.iids.filter((iid) => input.iids?.includes(iid)) : input.iids;
       const window = pageParams(input);
       const result = await listPage({
@@ -37,18 +38,19 @@ export const mergeRequestsRoutes = [
         input,
         filter,
         window,
-        projectOf: async () => scope.project,
+        projectOf: async () => project,
         fromOwnProject: true,
         acrossProjects: false,
       });
       if (input.with_merge_status_recheck) {
+        const { repository } = await scopeOf(deps, caller, project.id);
         const { items } = await deps.mergeRequests.list({
           filter,
           order: { by: input.order_by, direction: input.sort },
           offset: window.offset,
           limit: window.perPage,
         });
-        deps.mergeability.recheckLater(scope.repository, items);
+        deps.mergeability.recheckLater(repository, items);
       }
       return page(window, result);
     },
