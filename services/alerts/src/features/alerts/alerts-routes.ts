@@ -1,6 +1,5 @@
 import { routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { projectWithRole, ROLE } from '../access/project-roles.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { AlertsService } from './alerts-service.ts';
 import { ALERT_ORDERS } from './alerts-store.ts';
 import { alertView } from './alerts-views.ts';
@@ -22,7 +21,7 @@ export const alertsRoutes = [
     input: alertListQuery,
     order: { by: ALERT_ORDERS, default: 'created_at', sort: 'desc' },
     handle: async ({ caller, input, deps, order, window }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const statuses = input.status === undefined ? undefined : [input.status].flat();
       const page = await deps.alerts.list(project.id, { statuses, search: input.search }, { orderBy: order.by, sort: order.sort, window });
       return { ...page, items: page.items.map(({ alert, incident }) => alertView(alert, incident)) };
@@ -36,7 +35,7 @@ export const alertsRoutes = [
     scope: 'read_api',
     input: alertParams,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const { alert, incident } = await deps.alerts.get(project.id, input.alert_iid);
       return alertView(alert, incident);
     },
@@ -49,7 +48,7 @@ export const alertsRoutes = [
     scope: 'api',
     input: updateAlertInput,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const { alert, incident } = await deps.alerts.updateStatus({
         projectId: project.id,
         iid: input.alert_iid,

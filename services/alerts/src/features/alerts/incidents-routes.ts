@@ -1,6 +1,5 @@
 import { baseUrlOf, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { projectWithRole, ROLE } from '../access/project-roles.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { AlertsService } from './alerts-service.ts';
 import { incidentView } from './alerts-views.ts';
 import { incidentListQuery, projectIncidentIssuesQuery } from './alerts.schemas.ts';
@@ -23,7 +22,7 @@ export const incidentsRoutes = [
     scope: 'read_api',
     input: incidentListQuery,
     handle: async ({ caller, input, deps, window, request }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const page = await deps.alerts.listIncidents(project.id, { state: input.state }, window);
       const options = { baseUrl: baseUrlOf(request), projectWebUrl: project.webUrl };
       return { ...page, items: page.items.map((incident) => incidentView(incident, options)) };
@@ -36,7 +35,7 @@ export const incidentsRoutes = [
     scope: 'read_api',
     input: projectIncidentIssuesQuery,
     handle: async ({ caller, input, deps, window, request }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const state = input.state === 'all' ? undefined : input.state;
       const page = await deps.alerts.listIncidents(project.id, { state }, window);
       const options = { baseUrl: baseUrlOf(request), projectWebUrl: project.webUrl };

@@ -1,8 +1,7 @@
 import { InputError } from '@platform/errors';
 import { baseUrlOf, routesOf } from '@platform/http';
-import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Request } from 'express';
-import { projectWithRole, ROLE } from '../access/project-roles.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess, type ProjectAccess } from '@platform/identity-client';
 import { genericAlert, prometheusAlerts } from '../alerts/alert-payload.ts';
 import type { AlertsService } from '../alerts/alerts-service.ts';
 import type { AlertsTier } from './alerts-tier.ts';
@@ -53,7 +52,7 @@ export const integrationsRoutes = [
     scope: 'read_api',
     input: projectParams,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.MAINTAINER });
       const integrations = await deps.integrations.list(project);
       return integrations.map((integration) => view({ integration, project, request, tier: deps.tier }));
     },
@@ -67,7 +66,7 @@ export const integrationsRoutes = [
     status: 201,
     input: createIntegrationInput,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.MAINTAINER });
       const created = await deps.integrations.create(project, caller, { name: input.name, type: input.type, active: input.active });
       return view({ ...created, project, request, tier: deps.tier });
     },
@@ -80,7 +79,7 @@ export const integrationsRoutes = [
     scope: 'api',
     input: updateIntegrationInput,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.MAINTAINER });
       const integration = await deps.integrations.update(project, caller, {
         id: input.integration_id,
         name: input.name,
@@ -98,7 +97,7 @@ export const integrationsRoutes = [
     status: 204,
     input: integrationParams,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.MAINTAINER });
       await deps.integrations.delete(project, caller, input.integration_id);
     },
   }),
@@ -110,7 +109,7 @@ export const integrationsRoutes = [
     scope: 'api',
     input: integrationParams,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.MAINTAINER });
       const reset = await deps.integrations.resetToken(project, caller, input.integration_id);
       return view({ ...reset, project, request, tier: deps.tier });
     },
@@ -123,7 +122,7 @@ export const integrationsRoutes = [
     scope: 'api',
     input: testIntegrationInput,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWithRole({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const integration = await deps.integrations.get(project, input.integration_id);
       const payload = samplePayload(input.payload);
       const receivedAt = new Date();
