@@ -1,6 +1,5 @@
 import { baseUrlOf, pageParams, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { projectFor, ROLE } from '../access/project-access.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { DeploymentsService } from './deployments-service.ts';
 import { deploymentView } from './deployments-views.ts';
 import {
@@ -29,7 +28,13 @@ export const deploymentsRoutes = [
     input: deploymentListQuery,
     order: { by: DEPLOYMENT_ORDERS, default: 'id', sort: 'asc' },
     handle: async ({ caller, input, deps, window, order, request }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter, readableByVisitors: true });
+      const project = await requireProjectAccess({
+        ...deps,
+        caller,
+        idOrPath: input.id,
+        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
+        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
+      });
       const page = await deps.deployments.list(project, {
         filter: {
           updatedAfter: input.updated_after,
@@ -52,7 +57,13 @@ export const deploymentsRoutes = [
     scope: 'read_api',
     input: deploymentParams,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter, readableByVisitors: true });
+      const project = await requireProjectAccess({
+        ...deps,
+        caller,
+        idOrPath: input.id,
+        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
+        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
+      });
       return deploymentView(await deps.deployments.get(project, input.deployment_id), { baseUrl: baseUrlOf(request) });
     },
   }),
@@ -64,7 +75,13 @@ export const deploymentsRoutes = [
     scope: 'read_api',
     input: deploymentMergeRequestsQuery,
     handle: async ({ caller, input, deps, request, page }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter, readableByVisitors: true });
+      const project = await requireProjectAccess({
+        ...deps,
+        caller,
+        idOrPath: input.id,
+        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
+        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
+      });
       // Validated here, applied by review: the list parameters go as the caller wrote them.
       const parameters = Object.fromEntries(
         Object.keys(deploymentMergeRequestsListShape).flatMap((name) => {
@@ -84,7 +101,7 @@ export const deploymentsRoutes = [
     status: 201,
     input: createDeploymentBody,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const placed = await deps.deployments.create(project, {
         environment: input.environment,
         ref: input.ref,
@@ -104,7 +121,7 @@ export const deploymentsRoutes = [
     scope: 'api',
     input: updateDeploymentBody,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const placed = await deps.deployments.updateStatus(project, input.deployment_id, { status: input.status, caller });
       return deploymentView(placed, { baseUrl: baseUrlOf(request) });
     },

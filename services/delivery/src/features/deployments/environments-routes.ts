@@ -1,6 +1,5 @@
 import { baseUrlOf, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { projectFor, ROLE } from '../access/project-access.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { EnvironmentsService } from './environments-service.ts';
 import { deploymentView, environmentView } from './deployments-views.ts';
 import {
@@ -26,7 +25,13 @@ export const environmentsRoutes = [
     scope: 'read_api',
     input: environmentListQuery,
     handle: async ({ caller, input, deps, window }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter, readableByVisitors: true });
+      const project = await requireProjectAccess({
+        ...deps,
+        caller,
+        idOrPath: input.id,
+        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
+        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
+      });
       const page = await deps.environments.list(
         project,
         { name: input.name, search: input.search, ...(input.states ? { states: [input.states] } : {}) },
@@ -43,7 +48,13 @@ export const environmentsRoutes = [
     scope: 'read_api',
     input: environmentParams,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.reporter, readableByVisitors: true });
+      const project = await requireProjectAccess({
+        ...deps,
+        caller,
+        idOrPath: input.id,
+        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
+        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
+      });
       const { environment, lastDeployment } = await deps.environments.get(project, input.environment_id);
       return {
         ...environmentView(environment),
@@ -60,7 +71,7 @@ export const environmentsRoutes = [
     status: 201,
     input: createEnvironmentBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const environment = await deps.environments.create(project, {
         name: input.name,
         externalUrl: input.external_url,
@@ -78,7 +89,7 @@ export const environmentsRoutes = [
     scope: 'api',
     input: updateEnvironmentBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const environment = await deps.environments.update(project, input.environment_id, {
         externalUrl: input.external_url,
         tier: input.tier,
@@ -95,7 +106,7 @@ export const environmentsRoutes = [
     scope: 'api',
     input: stopEnvironmentBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       return environmentView(await deps.environments.stop(project, input.environment_id, caller));
     },
   }),
@@ -108,7 +119,7 @@ export const environmentsRoutes = [
     status: 204,
     input: environmentParams,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       await deps.environments.delete(project, input.environment_id, caller);
     },
   }),

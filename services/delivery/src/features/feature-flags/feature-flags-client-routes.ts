@@ -1,8 +1,7 @@
 import { actorOf } from '@platform/auth';
 import { deliveryEvents } from '@platform/delivery-client';
 import { baseUrlOf, idOrPathParams, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { projectFor, ROLE } from '../access/project-access.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { PgFeatureFlagsClientStore } from './feature-flags-client-store.ts';
 
 export interface FeatureFlagsClientRouteDeps {
@@ -27,7 +26,7 @@ export const featureFlagsClientRoutes = [
     scope: 'read_api',
     input: idOrPathParams,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.MAINTAINER });
       return clientView({ token: await deps.clients.tokenOf(project.id), baseUrl: baseUrlOf(request), projectId: project.id });
     },
   }),
@@ -39,7 +38,7 @@ export const featureFlagsClientRoutes = [
     scope: 'api',
     input: idOrPathParams,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.maintainer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.MAINTAINER });
       const token = await deps.clients.reset(project.id, {
         events: [
           deliveryEvents.featureFlagsClientTokenReset.event({

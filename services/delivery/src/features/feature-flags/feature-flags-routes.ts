@@ -1,6 +1,5 @@
 import { routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { projectFor, ROLE } from '../access/project-access.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { FeatureFlagsService } from './feature-flags-service.ts';
 import { featureFlagView } from './feature-flags-views.ts';
 import { createFeatureFlagBody, featureFlagListQuery, featureFlagParams, updateFeatureFlagBody } from './feature-flags.schemas.ts';
@@ -20,7 +19,7 @@ export const featureFlagsRoutes = [
     scope: 'read_api',
     input: featureFlagListQuery,
     handle: async ({ caller, input, deps, window }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const page = await deps.featureFlags.list(project, { scope: input.scope, window });
       return { ...page, items: page.items.map(featureFlagView) };
     },
@@ -33,7 +32,7 @@ export const featureFlagsRoutes = [
     scope: 'read_api',
     input: featureFlagParams,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       return featureFlagView(await deps.featureFlags.get(project, input.feature_flag_name));
     },
   }),
@@ -46,7 +45,7 @@ export const featureFlagsRoutes = [
     status: 201,
     input: createFeatureFlagBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const created = await deps.featureFlags.create(project, {
         name: input.name,
         version: input.version,
@@ -66,7 +65,7 @@ export const featureFlagsRoutes = [
     scope: 'api',
     input: updateFeatureFlagBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const updated = await deps.featureFlags.update(project, input.feature_flag_name, {
         name: input.name,
         description: input.description,
@@ -86,7 +85,7 @@ export const featureFlagsRoutes = [
     scope: 'api',
     input: featureFlagParams,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       return featureFlagView(await deps.featureFlags.delete(project, input.feature_flag_name, caller));
     },
   }),

@@ -1,6 +1,5 @@
 import { routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { projectFor, ROLE } from '../access/project-access.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { UserListsService } from './user-lists-service.ts';
 import { userListView } from './feature-flags-views.ts';
 import { createUserListBody, updateUserListBody, userListParams, userListQuery } from './feature-flags.schemas.ts';
@@ -20,7 +19,7 @@ export const userListsRoutes = [
     scope: 'read_api',
     input: userListQuery,
     handle: async ({ caller, input, deps, window }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       const page = await deps.userLists.list(project, { search: input.search, window });
       return { ...page, items: page.items.map(userListView) };
     },
@@ -33,7 +32,7 @@ export const userListsRoutes = [
     scope: 'read_api',
     input: userListParams,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       return userListView(await deps.userLists.get(project, input.iid));
     },
   }),
@@ -46,7 +45,7 @@ export const userListsRoutes = [
     status: 201,
     input: createUserListBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       return userListView(await deps.userLists.create(project, { name: input.name, userXids: input.user_xids }));
     },
   }),
@@ -58,7 +57,7 @@ export const userListsRoutes = [
     scope: 'api',
     input: updateUserListBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       return userListView(await deps.userLists.update(project, input.iid, { name: input.name, userXids: input.user_xids, caller }));
     },
   }),
@@ -71,7 +70,7 @@ export const userListsRoutes = [
     status: 204,
     input: userListParams,
     handle: async ({ caller, input, deps }) => {
-      const project = await projectFor({ ...deps, caller, idOrPath: input.id, minimumLevel: ROLE.developer });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
       await deps.userLists.delete(project, input.iid);
     },
   }),
