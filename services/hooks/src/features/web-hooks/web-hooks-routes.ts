@@ -1,7 +1,7 @@
 import type { Caller } from '@platform/auth';
-import { ForbiddenError, UnprocessableError } from '@platform/errors';
+import { UnprocessableError } from '@platform/errors';
 import { reply, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { HookOwner } from '../core/hook-store.ts';
 import type { WebHookLog } from '../core/web-hook.entity.ts';
 import type { WebHooksService } from './web-hooks-service.ts';
@@ -39,23 +39,19 @@ export interface WebHooksRouteDeps {
 
 const route = routesOf<WebHooksRouteDeps>('hooks');
 
-const MAINTAINER = 40;
-const OWNER = 50;
-
 /** Maintainers manage a project's hooks (administrators any). */
 async function projectOwner(
   deps: WebHooksRouteDeps,
   caller: Caller,
   idOrPath: string | number,
 ): Promise<HookOwner & { type: 'ProjectHook' }> {
-  const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
-  if (!project.isAdmin && project.accessLevel < MAINTAINER) throw new ForbiddenError();
+  const project = await requireProjectAccess({ access: deps.access, caller, idOrPath, minimumLevel: ACCESS_LEVEL.MAINTAINER });
   return { type: 'ProjectHook', projectId: project.id };
 }
 
 /** Owners manage a group's hooks. */
 async function groupOwner(deps: WebHooksRouteDeps, caller: Caller, idOrPath: string | number): Promise<HookOwner & { type: 'GroupHook' }> {
-  const groupId = await deps.access.require({ resource: 'group', idOrPath: String(idOrPath), caller, minimumLevel: OWNER });
+  const groupId = await deps.access.require({ resource: 'group', idOrPath: String(idOrPath), caller, minimumLevel: ACCESS_LEVEL.OWNER });
   return { type: 'GroupHook', groupId };
 }
 
