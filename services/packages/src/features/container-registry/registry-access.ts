@@ -1,7 +1,13 @@
 import type { Caller } from '@platform/auth';
-import { ForbiddenError, NotFoundError } from '@platform/errors';
-import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-import { DEVELOPER, MAINTAINER, REPORTER } from '../packages/package-access.ts';
+import { NotFoundError } from '@platform/errors';
+import {
+  ACCESS_LEVEL,
+  hasProjectAccess,
+  requireProjectAccess,
+  type IdentityAccess,
+  type ProjectAccess,
+  type ProjectAccessRequirement,
+} from '@platform/identity-client';
 
 /**
  * GitLab's container image abilities: `read` (pull, and the API's reads), `create` (push),
@@ -10,17 +16,15 @@ import { DEVELOPER, MAINTAINER, REPORTER } from '../packages/package-access.ts';
 export type ContainerImageAbility = 'read' | 'create' | 'destroy' | 'admin';
 
 /** Anybody who sees a public or internal project pulls from it, reporters a private one's; developers push and delete tags; maintainers administer. */
+const IMAGE_ACCESS: Record<ContainerImageAbility, ProjectAccessRequirement> = {
+  read: { minimumLevel: ACCESS_LEVEL.NO_ACCESS, privateMinimumLevel: ACCESS_LEVEL.REPORTER },
+  create: { minimumLevel: ACCESS_LEVEL.DEVELOPER },
+  destroy: { minimumLevel: ACCESS_LEVEL.DEVELOPER },
+  admin: { minimumLevel: ACCESS_LEVEL.MAINTAINER },
+};
+
 export function mayOnContainerImages(project: ProjectAccess, ability: ContainerImageAbility): boolean {
-  if (project.isAdmin) return true;
-  switch (ability) {
-    case 'read':
-      return project.visibility !== 'private' || project.accessLevel >= REPORTER;
-    case 'create':
-    case 'destroy':
-      return project.accessLevel >= DEVELOPER;
-    case 'admin':
-      return project.accessLevel >= MAINTAINER;
-  }
+  return hasProjectAccess(project, IMAGE_ACCESS[ability]);
 }
 
 /** What a personal access token's scopes allow with the registry, as GitLab's `abilities_for_scopes`. */
@@ -46,9 +50,12 @@ export async function projectForImages(options: {
   idOrPath: string | number;
   ability: ContainerImageAbility;
 }): Promise<ProjectAccess> {
-  const project = await options.access.project({ idOrPath: String(options.idOrPath), caller: options.caller });
-  if (!mayOnContainerImages(project, options.ability)) throw new ForbiddenError();
-  return project;
+  return requireProjectAccess({
+    access: options.access,
+    caller: options.caller,
+    idOrPath: options.idOrPath,
+    ...IMAGE_ACCESS[options.ability],
+  });
 }
 
 /**

@@ -1,10 +1,12 @@
 import type { Caller } from '@platform/auth';
-import { ForbiddenError } from '@platform/errors';
-import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-
-export const REPORTER = 20;
-export const DEVELOPER = 30;
-export const MAINTAINER = 40;
+import {
+  ACCESS_LEVEL,
+  hasProjectAccess,
+  requireProjectAccess,
+  type IdentityAccess,
+  type ProjectAccess,
+  type ProjectAccessRequirement,
+} from '@platform/identity-client';
 
 /** What a caller does with a project's packages, and the least role GitLab asks for it. */
 export type PackageAction = 'read' | 'publish' | 'destroy';
@@ -14,10 +16,14 @@ export type PackageAction = 'read' | 'publish' | 'destroy';
  * packages, reporters a private one's; developers publish; maintainers delete; administrators
  * do anything.
  */
+const PACKAGE_ACCESS: Record<PackageAction, ProjectAccessRequirement> = {
+  read: { minimumLevel: ACCESS_LEVEL.NO_ACCESS, privateMinimumLevel: ACCESS_LEVEL.REPORTER },
+  publish: { minimumLevel: ACCESS_LEVEL.DEVELOPER },
+  destroy: { minimumLevel: ACCESS_LEVEL.MAINTAINER },
+};
+
 export function mayOnPackages(project: ProjectAccess, action: PackageAction): boolean {
-  if (project.isAdmin) return true;
-  if (action === 'read') return project.visibility !== 'private' || project.accessLevel >= REPORTER;
-  return project.accessLevel >= (action === 'publish' ? DEVELOPER : MAINTAINER);
+  return hasProjectAccess(project, PACKAGE_ACCESS[action]);
 }
 
 /**
@@ -25,7 +31,10 @@ export function mayOnPackages(project: ProjectAccess, action: PackageAction): bo
  * they cannot see the project, 403 when they see it with too little access.
  */
 export async function projectFor(options: { access: IdentityAccess; caller: Caller; idOrPath: string | number; action: PackageAction }) {
-  const project = await options.access.project({ idOrPath: String(options.idOrPath), caller: options.caller });
-  if (!mayOnPackages(project, options.action)) throw new ForbiddenError();
-  return project;
+  return requireProjectAccess({
+    access: options.access,
+    caller: options.caller,
+    idOrPath: options.idOrPath,
+    ...PACKAGE_ACCESS[options.action],
+  });
 }
