@@ -1,4 +1,4 @@
-import { identityEvents } from '@platform/identity-client';
+import { ACCESS_LEVEL, identityEvents } from '@platform/identity-client';
 import { reviewEvents } from '@platform/review-client';
 import { onEvent, type EventEnvelope, type EventHandler } from '@platform/events';
 import { MembershipSourceType, type MemberSnapshot } from '@platform/proto/identity/v1/namespace-events';
@@ -12,7 +12,6 @@ export type ActivityTranslation = EventHandler<NewActivityEvent | undefined>;
 const ZERO_SHA = '0000000000000000000000000000000000000000';
 /** GitLab keeps the first 70 characters of a push's newest commit title. */
 const COMMIT_TITLE_LENGTH = 70;
-const OWNER = 50;
 
 interface Author {
   id: number;
@@ -56,7 +55,7 @@ function membershipEvent(
 ): NewActivityEvent | undefined {
   if (!member || member.sourceType !== MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_PROJECT) return undefined;
   // GitLab records no join for a project's owner (its creator).
-  if (action === 'joined' && member.accessLevel >= OWNER) return undefined;
+  if (action === 'joined' && member.accessLevel >= ACCESS_LEVEL.OWNER) return undefined;
   return activityEvent(event, {
     author: { id: member.userId, username: member.username, name: member.userName },
     projectId: member.sourceId,

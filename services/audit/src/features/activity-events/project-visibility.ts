@@ -1,11 +1,10 @@
 import { LRUCache } from 'lru-cache';
 import type { Caller } from '@platform/auth';
 import { NotFoundError } from '@platform/errors';
-import type { IdentityAccess } from '@platform/identity-client';
+import { ACCESS_LEVEL, type IdentityAccess } from '@platform/identity-client';
 
 /** A caller's standing in a project: invisible, visible (level 0), or a member's access level. */
 const INVISIBLE = -1;
-const GUEST = 10;
 
 /**
  * Whether a caller may see a project, and whether they are its member, as identity answers;
@@ -27,7 +26,7 @@ export class ProjectVisibility {
 
   /** A member through a membership or share (GitLab's authorized projects); an administrator's rights alone do not count. */
   async isMember(caller: Caller, projectId: number): Promise<boolean> {
-    return (await this.#level(caller, projectId)) >= GUEST;
+    return (await this.#level(caller, projectId)) >= ACCESS_LEVEL.GUEST;
   }
 
   async #level(caller: Caller, projectId: number): Promise<number> {
