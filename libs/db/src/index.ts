@@ -5,6 +5,6 @@ export { insertUnlessPresent, translateDbError } from './db-errors.ts';
 export { escapeLike, likePattern } from './like.ts';
 export { COUNT_LIMIT, findPage, findPageOf, mapPage, readKeysetPage, readPage } from './page.ts';
 export type { Page, PageWindow } from './page.ts';
-export { isoTimestamp, readModelDatabase, selectList } from './read-model.ts';
+export { bigintNumber, isoTimestamp, readModelDatabase, selectList } from './read-model.ts';
 export { Migration } from '@mikro-orm/migrations';
 export type { MigrationObject } from '@mikro-orm/core';

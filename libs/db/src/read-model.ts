@@ -28,3 +28,11 @@ export function selectList(columns: Record<string, string>): string {
     .map(([name, expression]) => `${expression} as "${name}"`)
     .join(', ');
 }
+
+/**
+ * A `bigint` column (`array`: a `bigint[]` one) as the numbers an entity's `bigint('number')`
+ * holds: the driver answers `bigint` as a string. Exact up to 2^53, as those numbers are.
+ */
+export function bigintNumber(column: string, options: { array?: boolean } = {}): string {
+  return options.array ? `${column}::float8[]` : `${column}::float8`;
+}

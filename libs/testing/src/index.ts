@@ -2,6 +2,7 @@ export { testEnvironment, createTestDatabase, dropDatabases, TEST_INTERNAL_SECRE
 export type { TestDatabase } from './test-environment.ts';
 export { callerHeader, adminCaller, userCaller } from './callers.ts';
 export { waitFor } from './wait-for.ts';
+export { countHydrations } from './hydrations.ts';
 export { gitlabSchemaErrors } from './gitlab-schema.ts';
 export { startServiceHarness } from './service-harness.ts';
 export type { ServiceHarness, StartedService, OutboxEnvelope } from './service-harness.ts';

@@ -1,9 +1,8 @@
 /** The users' read path against real PostgreSQL: GETs answer from the read model, without entities. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { adminCaller, userCaller } from '@platform/testing';
+import { adminCaller, countHydrations, userCaller } from '@platform/testing';
 import type { Caller } from '@platform/auth';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
-import { countHydrations } from '../../testing/hydrations.ts';
 
 let kit: IdentityHarness;
 const admin = adminCaller();

@@ -7,8 +7,9 @@ import type { AwardEmoji } from './award-emoji.entity.ts';
 import type { AwardEmojiStore } from './award-emoji-store.ts';
 import { emojiName } from './emoji-names.ts';
 
-const UPVOTE = 'thumbsup';
-const DOWNVOTE = 'thumbsdown';
+/** GitLab's votes: `upvotes` and `downvotes` count these. */
+export const UPVOTE = 'thumbsup';
+export const DOWNVOTE = 'thumbsdown';
 
 /** GitLab's refusal of an award: not found, naming what the award failed on (`404 Award Emoji Name has already been taken Not Found`). */
 function notAwarded(reason?: string): NotFoundError {

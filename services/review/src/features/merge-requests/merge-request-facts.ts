@@ -11,7 +11,8 @@ export interface MergeRequestFacts {
   milestone: Milestone | null;
 }
 
-const NO_FACTS: MergeRequestFacts = { userNotesCount: 0, upvotes: 0, downvotes: 0, subscribed: false, milestone: null };
+/** What a merge request nothing was kept about shows. */
+export const NO_FACTS: MergeRequestFacts = { userNotesCount: 0, upvotes: 0, downvotes: 0, subscribed: false, milestone: null };
 
 /** One feature's part of the facts of `mergeRequests`, as `userId` sees them (null for nobody in particular). */
 export type FactsSource = (mergeRequests: MergeRequest[], userId: number | null) => Promise<Map<number, Partial<MergeRequestFacts>>>;

@@ -9,6 +9,7 @@ import { labelsPresence, type Presence } from '../core/label-filter.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { mergeRequestView, simpleMergeRequestView, userIdsOf, type ViewedProject } from './merge-request-views.ts';
 import type { MergeRequestFilter } from './merge-requests-store.ts';
+import type { MergeRequestListView, MergeRequestRow } from './merge-requests-read-model.ts';
 import type { MergeRequestsRouteDeps } from './merge-request-route-support.ts';
 
 /** `None`, `Any` or an integer id, as GitLab takes `assignee_id` and `reviewer_id`. */
@@ -169,44 +170,65 @@ export async function listPage(options: {
   fromOwnProject: boolean;
   /** Lists across projects keep only what the caller may see, page by page over the visible ones. */
   acrossProjects: boolean;
+  /** Count every one, however many (gRPC callers report a total). */
+  exactTotal?: boolean;
 }) {
-  const { deps, input, window } = options;
-  const order = { by: input.order_by, direction: input.sort };
-  let items: MergeRequest[];
-  let total: number;
-  if (options.acrossProjects) {
-    const all = (await deps.mergeRequests.list({ filter: options.filter, order, offset: 0, limit: 100_000 })).items;
-    const visible: MergeRequest[] = [];
-    for (const mergeRequest of all) if (await options.projectOf(mergeRequest.projectId)) visible.push(mergeRequest);
-    total = visible.length;
-    items = visible.slice(window.offset, window.offset + window.perPage);
-  } else {
-    ({ items, total } = await deps.mergeRequests.list({ filter: options.filter, order, offset: window.offset, limit: window.perPage }));
+  const { deps, input, fromOwnProject } = options;
+  if (input.view === 'simple') {
+    const { items, total } = await pageRows(options, 'simple');
+    const views = [];
+    for (const mergeRequest of items) {
+      const project = await options.projectOf(mergeRequest.projectId);
+      if (project) views.push(simpleMergeRequestView(mergeRequest, { project, fromOwnProject }));
+    }
+    return { items: views, total };
   }
-  const simple = input.view === 'simple';
-  const [users, facts] = await Promise.all([
-    simple ? new Map() : deps.users.users(userIdsOf(items), options.caller),
-    simple ? new Map() : deps.facts(items, options.caller.userId),
-  ]);
-  const labelDetails = input.with_labels_details && !simple ? await labelDetailsOf(deps, items) : undefined;
+  const { items, total } = await pageRows(options, 'full');
+  const users = await deps.users.users(userIdsOf(items), options.caller);
+  const labelDetails = input.with_labels_details ? await labelDetailsOf(deps, items) : undefined;
   const views = [];
   for (const mergeRequest of items) {
     const project = await options.projectOf(mergeRequest.projectId);
     if (!project) continue;
-    const context = {
-      project,
-      users,
-      fromOwnProject: options.fromOwnProject,
-      facts,
-      labelDetails: labelDetails?.get(mergeRequest.projectId),
-    };
-    views.push(input.view === 'simple' ? simpleMergeRequestView(mergeRequest, context) : mergeRequestView(mergeRequest, context));
+    const context = { project, users, fromOwnProject, labelDetails: labelDetails?.get(mergeRequest.projectId) };
+    views.push(mergeRequestView(mergeRequest, context));
   }
   return { items: views, total };
 }
 
+/**
+ * The rows of a list's page in a view. Across projects, the matching merge requests' projects are
+ * read first and the page is taken among those of projects the caller may see.
+ */
+async function pageRows<View extends MergeRequestListView>(
+  options: Parameters<typeof listPage>[0],
+  view: View,
+): Promise<{ items: Array<MergeRequestRow<View>>; total: number | null }> {
+  const { deps, input, window } = options;
+  const order = { by: input.order_by, direction: input.sort };
+  if (!options.acrossProjects) {
+    return deps.readModel.list({
+      filter: options.filter,
+      order,
+      window: { offset: window.offset, limit: window.perPage },
+      view,
+      ...(options.exactTotal ? { exactTotal: true } : {}),
+    });
+  }
+  const visible: number[] = [];
+  for (const { id, projectId } of await deps.readModel.projectsOf({ filter: options.filter, order })) {
+    if (await options.projectOf(projectId)) visible.push(id);
+  }
+  const ids = visible.slice(window.offset, window.offset + window.perPage);
+  const { items } = await deps.readModel.list({ filter: { ids }, order, window: { offset: 0, limit: ids.length }, view });
+  return { items, total: visible.length };
+}
+
 /** The labels `mergeRequests` carry, by project and title: `with_labels_details=true` shows them as objects. */
-async function labelDetailsOf(deps: MergeRequestsRouteDeps, mergeRequests: MergeRequest[]): Promise<Map<number, Map<string, ListedLabel>>> {
+async function labelDetailsOf(
+  deps: MergeRequestsRouteDeps,
+  mergeRequests: Array<Pick<MergeRequest, 'projectId' | 'labels'>>,
+): Promise<Map<number, Map<string, ListedLabel>>> {
   const titlesByProject = new Map<number, Set<string>>();
   for (const mergeRequest of mergeRequests) {
     const titles = titlesByProject.get(mergeRequest.projectId) ?? new Set();

@@ -1,7 +1,7 @@
 import type { MergeMethod } from '@platform/identity-client';
 import { labelBasicView } from '../labels/label-views.ts';
 import type { ListedLabel } from '../labels/labels-service.ts';
-import { embeddedMilestoneView, milestoneView } from '../milestones/milestone-views.ts';
+import { embeddedMilestoneView, milestoneView, type EmbeddedMilestone } from '../milestones/milestone-views.ts';
 import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
 import { humanDuration, taskCompletionStatus } from '../core/merge-request-text.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
@@ -22,10 +22,59 @@ export interface ViewContext {
   users: Map<number, UserSummary>;
   /** Read from the merge request's own project (`references.relative` is short), or across projects and groups (full). */
   fromOwnProject: boolean;
-  /** Notes and reactions counted, by merge request id. */
-  facts: Map<number, MergeRequestFacts>;
   /** With `with_labels_details=true`: the labels the project sees, by title, shown as objects. */
   labelDetails?: Map<string, ListedLabel> | undefined;
+}
+
+/** An entity's `Date`, or the ISO 8601 string a read model selects: both serialise alike. */
+type Timestamp = Date | string;
+
+function isoOf(timestamp: Timestamp): string {
+  return typeof timestamp === 'string' ? timestamp : timestamp.toISOString();
+}
+
+/** What the simple view shows of a merge request: an entity, or a read model's row of these columns. */
+export type SimpleMergeRequest = Pick<MergeRequest, 'id' | 'iid' | 'projectId' | 'title' | 'description' | 'state'> & {
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+};
+
+/** What the list view shows: the merge request's columns, and what other features keep about it (notes, votes, milestone). */
+export type ListedMergeRequest = SimpleMergeRequest &
+  Pick<
+    MergeRequest,
+    | 'sourceProjectId'
+    | 'sourceBranch'
+    | 'targetBranch'
+    | 'draft'
+    | 'authorId'
+    | 'assigneeIds'
+    | 'reviewerIds'
+    | 'labels'
+    | 'squash'
+    | 'forceRemoveSourceBranch'
+    | 'allowCollaboration'
+    | 'discussionLocked'
+    | 'approvalsBeforeMerge'
+    | 'mergeStatus'
+    | 'fastForwardPossible'
+    | 'headSha'
+    | 'mergeCommitSha'
+    | 'squashCommitSha'
+    | 'mergedById'
+    | 'closedById'
+    | 'timeEstimate'
+    | 'totalTimeSpent'
+  > &
+  Pick<MergeRequestFacts, 'userNotesCount' | 'upvotes' | 'downvotes'> & {
+    mergedAt: Timestamp | null;
+    closedAt: Timestamp | null;
+    milestone: EmbeddedMilestone | null;
+  };
+
+/** A merge request entity with the facts other features keep about it, as the list view shows it. */
+export function withFacts(mergeRequest: MergeRequest, facts: MergeRequestFacts): ListedMergeRequest {
+  return { ...mergeRequest, ...facts };
 }
 
 function userOf(users: Map<number, UserSummary>, id: number | null | undefined): UserSummary | null {
@@ -33,7 +82,9 @@ function userOf(users: Map<number, UserSummary>, id: number | null | undefined):
 }
 
 /** Every user a merge request's views show, for one GetUsers call. */
-export function userIdsOf(mergeRequests: MergeRequest[]): number[] {
+export function userIdsOf(
+  mergeRequests: Array<Pick<MergeRequest, 'authorId' | 'assigneeIds' | 'reviewerIds' | 'mergedById' | 'closedById'>>,
+): number[] {
   return mergeRequests.flatMap((mergeRequest) => [
     mergeRequest.authorId,
     ...mergeRequest.assigneeIds,
@@ -53,7 +104,7 @@ export function timeStatsView(mergeRequest: Pick<MergeRequest, 'timeEstimate' | 
 }
 
 /** What every view of a merge request starts with: which it is, its text and state. */
-export function mergeRequestIdentityView(mergeRequest: MergeRequest) {
+export function mergeRequestIdentityView(mergeRequest: SimpleMergeRequest) {
   return {
     id: mergeRequest.id,
     iid: mergeRequest.iid,
@@ -61,13 +112,13 @@ export function mergeRequestIdentityView(mergeRequest: MergeRequest) {
     title: mergeRequest.title,
     description: mergeRequest.description,
     state: mergeRequest.state,
-    created_at: mergeRequest.createdAt.toISOString(),
-    updated_at: mergeRequest.updatedAt.toISOString(),
+    created_at: isoOf(mergeRequest.createdAt),
+    updated_at: isoOf(mergeRequest.updatedAt),
   };
 }
 
 /** `view=simple`: GitLab's `merge_request_simple.json`. */
-export function simpleMergeRequestView(mergeRequest: MergeRequest, context: ViewContext) {
+export function simpleMergeRequestView(mergeRequest: SimpleMergeRequest, context: Pick<ViewContext, 'project' | 'fromOwnProject'>) {
   const short = `!${mergeRequest.iid}`;
   const full = `${context.project.pathWithNamespace}!${mergeRequest.iid}`;
   return {
@@ -78,24 +129,23 @@ export function simpleMergeRequestView(mergeRequest: MergeRequest, context: View
 }
 
 /** A merge request in a list: GitLab's `merge_requests.json` item with the spec's fields. */
-export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContext) {
+export function mergeRequestView(mergeRequest: ListedMergeRequest, context: ViewContext) {
   const assignees = mergeRequest.assigneeIds.map((id) => userOf(context.users, id)).filter((user) => user !== null);
   const reviewers = mergeRequest.reviewerIds.map((id) => userOf(context.users, id)).filter((user) => user !== null);
   const simple = simpleMergeRequestView(mergeRequest, context);
   const mergedBy = userOf(context.users, mergeRequest.mergedById);
-  const facts = context.facts.get(mergeRequest.id);
   return {
     ...simple,
     merged_by: mergedBy,
     merge_user: mergedBy,
-    merged_at: mergeRequest.mergedAt?.toISOString() ?? null,
+    merged_at: mergeRequest.mergedAt ? isoOf(mergeRequest.mergedAt) : null,
     closed_by: userOf(context.users, mergeRequest.closedById),
-    closed_at: mergeRequest.closedAt?.toISOString() ?? null,
+    closed_at: mergeRequest.closedAt ? isoOf(mergeRequest.closedAt) : null,
     target_branch: mergeRequest.targetBranch,
     source_branch: mergeRequest.sourceBranch,
-    user_notes_count: facts?.userNotesCount ?? 0,
-    upvotes: facts?.upvotes ?? 0,
-    downvotes: facts?.downvotes ?? 0,
+    user_notes_count: mergeRequest.userNotesCount,
+    upvotes: mergeRequest.upvotes,
+    downvotes: mergeRequest.downvotes,
     author: userOf(context.users, mergeRequest.authorId),
     assignees,
     assignee: assignees[0] ?? null,
@@ -106,7 +156,7 @@ export function mergeRequestView(mergeRequest: MergeRequest, context: ViewContex
     draft: mergeRequest.draft,
     work_in_progress: mergeRequest.draft,
     // Lists embed GitLab's milestone without `expired` and `web_url` (merge_requests.json).
-    milestone: facts?.milestone ? embeddedMilestoneView(facts.milestone) : null,
+    milestone: mergeRequest.milestone ? embeddedMilestoneView(mergeRequest.milestone) : null,
     merge_when_pipeline_succeeds: false,
     merge_status: mergeRequest.mergeStatus,
     detailed_merge_status: detailedMergeStatus(mergeRequest, context.project.mergeMethod),
@@ -141,7 +191,10 @@ function labelsView(titles: string[], details: Map<string, ListedLabel> | undefi
 }
 
 /** GitLab's `detailed_merge_status`, from what this platform knows of a merge request. */
-function detailedMergeStatus(mergeRequest: MergeRequest, mergeMethod: MergeMethod): string {
+function detailedMergeStatus(
+  mergeRequest: Pick<MergeRequest, 'state' | 'draft' | 'mergeStatus' | 'fastForwardPossible'>,
+  mergeMethod: MergeMethod,
+): string {
   if (mergeRequest.state !== 'opened') return 'not_open';
   if (mergeRequest.draft) return 'draft_status';
   if (mergeRequest.mergeStatus === 'unchecked') return 'checking';
@@ -155,19 +208,21 @@ function detailedMergeStatus(mergeRequest: MergeRequest, mergeMethod: MergeMetho
 export function mergeRequestDetailView(
   mergeRequest: MergeRequest,
   context: ViewContext & {
+    /** What other features keep about it, as the caller sees it. */
+    facts: MergeRequestFacts;
     latest: MergeRequestDiff | undefined;
     divergedCommitsCount?: number | undefined;
     /** Whether the approvals it needs are given: a mergeable one without them is `not_approved`. */
     approved: boolean;
   },
 ) {
-  const view = mergeRequestView(mergeRequest, context);
-  const milestone = context.facts.get(mergeRequest.id)?.milestone;
+  const view = mergeRequestView(withFacts(mergeRequest, context.facts), context);
+  const { milestone } = context.facts;
   return {
     ...view,
     milestone: milestone ? milestoneView(milestone, context.project) : null,
     detailed_merge_status: view.detailed_merge_status === 'mergeable' && !context.approved ? 'not_approved' : view.detailed_merge_status,
-    subscribed: context.facts.get(mergeRequest.id)?.subscribed ?? false,
+    subscribed: context.facts.subscribed,
     changes_count: context.latest ? String(context.latest.filesCount) : '0',
     latest_build_started_at: null,
     latest_build_finished_at: null,

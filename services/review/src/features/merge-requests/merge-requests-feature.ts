@@ -1,4 +1,4 @@
-import type { EntityManager } from '@platform/db';
+import { readModelDatabase, type EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
@@ -19,6 +19,7 @@ import { Mergeability } from './mergeability.ts';
 import { mergeRequestsGrpc } from './merge-requests-grpc.ts';
 import { mergeRequestsRoutes } from './merge-requests-routes.ts';
 import { MergeRequestsService } from './merge-requests-service.ts';
+import { MergeRequestsReadModel } from './merge-requests-read-model.ts';
 import { PgMergeRequestStore, type MergeRequestStore } from './merge-requests-store.ts';
 import { mergeRoutes } from './merge-routes.ts';
 import { MergeService, type ApprovalCheck, type MergeListener } from './merge-service.ts';
@@ -31,6 +32,8 @@ export const mergeRequestsEntities = [MergeRequest, MergeRequestDiff];
 /** Merge requests as other features read them, built before those features; the operations come with the feature. */
 export interface MergeRequestsCore {
   store: MergeRequestStore;
+  /** What the lists read through, without entities. */
+  readModel: MergeRequestsReadModel;
   mergeability: Mergeability;
   mergeRequests: MergeRequestsService;
 }
@@ -38,7 +41,12 @@ export interface MergeRequestsCore {
 export function createMergeRequestsCore(deps: { em: EntityManager; repositories: RepositoriesService; logger: Logger }): MergeRequestsCore {
   const store = new PgMergeRequestStore(deps.em);
   const mergeability = new Mergeability({ store, repositories: deps.repositories, logger: deps.logger });
-  return { store, mergeability, mergeRequests: new MergeRequestsService({ store, mergeability }) };
+  return {
+    store,
+    readModel: new MergeRequestsReadModel(readModelDatabase(deps.em)),
+    mergeability,
+    mergeRequests: new MergeRequestsService({ store, mergeability }),
+  };
 }
 
 /** What approvals decide about merge requests: whether one may merge, whether it may set its own approvals, what a new diff version does to it. */
@@ -89,6 +97,7 @@ export function createMergeRequestsFeature(deps: {
     access: deps.access,
     repositories,
     mergeRequests,
+    readModel: deps.core.readModel,
     mergeability,
     users: deps.users,
     deployments: deps.deployments,

@@ -1,8 +1,8 @@
-import { raw } from '@mikro-orm/core';
-import type { EntityManager } from '@platform/db';
+import { sql, type Kysely } from 'kysely';
+import { readPage, type EntityManager } from '@platform/db';
 import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
-import { likePattern } from '@platform/db';
+import { mergeRequestConditions, mergeRequestOrder } from './merge-requests-read-model.ts';
 import { nextIid } from '../../project-iids.ts';
 import type { Presence } from '../core/label-filter.ts';
 
@@ -99,57 +99,6 @@ export interface MergeRequestStore {
   involvedUserIds(): Promise<number[]>;
 }
 
-type Where = Record<string, unknown>;
-
-/** `None` / `Any` of an array column are about its length; a value means it contains the value. */
-function arrayPresenceWhere<Value>(column: string, presence: Presence<Value> | undefined, matches: (value: Value) => Where): Where[] {
-  if (!presence) return [];
-  if (presence.kind === 'none') return [{ [raw(`cardinality(${column})`)]: 0 }];
-  if (presence.kind === 'any') return [{ [raw(`cardinality(${column})`)]: { $gt: 0 } }];
-  return [matches(presence.value)];
-}
-
-export function whereOf(filter: MergeRequestFilter): Where {
-  const all: Where[] = [];
-  if (filter.projectIds) all.push({ projectId: { $in: filter.projectIds } });
-  if (filter.groupId !== undefined) all.push({ targetNamespaceIds: { $contains: [filter.groupId] } });
-  if (filter.ids) all.push({ id: { $in: filter.ids } });
-  if (filter.iids) all.push({ iid: { $in: filter.iids } });
-  if (filter.notIds?.length) all.push({ id: { $nin: filter.notIds } });
-  if (filter.states) all.push({ state: { $in: filter.states } });
-  if (filter.authorId !== undefined) all.push({ authorId: filter.authorId });
-  if (filter.notAuthorId !== undefined) all.push({ authorId: { $ne: filter.notAuthorId } });
-  all.push(...arrayPresenceWhere('assignee_ids', filter.assignee, (id: number) => ({ assigneeIds: { $contains: [id] } })));
-  if (filter.notAssigneeId !== undefined) all.push({ $not: { assigneeIds: { $contains: [filter.notAssigneeId] } } });
-  all.push(...arrayPresenceWhere('reviewer_ids', filter.reviewer, (id: number) => ({ reviewerIds: { $contains: [id] } })));
-  if (filter.involvedUserId !== undefined) {
-    all.push({ $or: [{ assigneeIds: { $contains: [filter.involvedUserId] } }, { reviewerIds: { $contains: [filter.involvedUserId] } }] });
-  }
-  all.push(...arrayPresenceWhere('labels', filter.labels, (labels: string[]) => ({ labels: { $contains: labels } })));
-  if (filter.notLabels?.length) all.push({ $not: { labels: { $overlap: filter.notLabels } } });
-  if (filter.milestone?.kind === 'none') all.push({ milestoneId: null });
-  if (filter.milestone?.kind === 'any') all.push({ milestoneId: { $ne: null } });
-  // 0 is no milestone's id: an empty list matches nothing.
-  if (filter.milestone?.kind === 'is') all.push({ milestoneId: { $in: [0, ...filter.milestone.value] } });
-  if (filter.notMilestoneIds) all.push({ $or: [{ milestoneId: null }, { milestoneId: { $nin: filter.notMilestoneIds } }] });
-  if (filter.sourceBranch !== undefined) all.push({ sourceBranch: filter.sourceBranch });
-  if (filter.targetBranch !== undefined) all.push({ targetBranch: filter.targetBranch });
-  if (filter.search) {
-    const pattern = likePattern(filter.search.text);
-    const fields = [
-      ...(filter.search.inTitle ? [{ title: { $ilike: pattern } }] : []),
-      ...(filter.search.inDescription ? [{ description: { $ilike: pattern } }] : []),
-    ];
-    all.push({ $or: fields });
-  }
-  if (filter.draft !== undefined) all.push({ draft: filter.draft });
-  if (filter.createdAfter) all.push({ createdAt: { $gte: filter.createdAfter } });
-  if (filter.createdBefore) all.push({ createdAt: { $lte: filter.createdBefore } });
-  if (filter.updatedAfter) all.push({ updatedAt: { $gte: filter.updatedAfter } });
-  if (filter.updatedBefore) all.push({ updatedAt: { $lte: filter.updatedBefore } });
-  return all.length === 0 ? {} : { $and: all };
-}
-
 export class PgMergeRequestStore implements MergeRequestStore {
   readonly #em: EntityManager;
 
@@ -207,13 +156,18 @@ export class PgMergeRequestStore implements MergeRequestStore {
     offset: number;
     limit: number;
   }): Promise<{ items: MergeRequest[]; total: number }> {
-    const field = options.order.by === 'created_at' ? 'createdAt' : options.order.by === 'updated_at' ? 'updatedAt' : 'title';
-    const [items, total] = await this.#em.fork().findAndCount(MergeRequest, whereOf(options.filter), {
-      orderBy: [{ [field]: options.order.direction }, { id: options.order.direction }],
-      offset: options.offset,
-      limit: options.limit,
+    const em = this.#em.fork();
+    const where = mergeRequestConditions(options.filter);
+    // The page's ids and the total in one statement, then the page's entities: what findAndCount reads, with the read model's filter.
+    const page = await readPage<{ id: string }>(em.getKysely() as unknown as Kysely<unknown>, {
+      matching: sql`select 1 from merge_requests mr where ${where}`,
+      rows: sql`select mr.id from merge_requests mr where ${where} order by ${mergeRequestOrder(options.order)}`,
+      window: { offset: options.offset, limit: options.limit },
+      exactTotal: true,
     });
-    return { items, total };
+    const ids = page.items.map((row) => Number(row.id));
+    const found = new Map((ids.length > 0 ? await em.find(MergeRequest, { id: { $in: ids } }) : []).map((item) => [item.id, item]));
+    return { items: ids.flatMap((id) => found.get(id) ?? []), total: page.total ?? 0 };
   }
 
   async addVersion(version: Omit<MergeRequestDiff, 'id'>): Promise<MergeRequestDiff> {

@@ -1,7 +1,16 @@
 import type { Milestone } from './milestone.entity.ts';
 
+/** What the embedded view shows of a milestone: an entity, or the object a read model nests (ISO 8601 timestamps). */
+export type EmbeddedMilestone = Pick<
+  Milestone,
+  'id' | 'iid' | 'projectId' | 'title' | 'description' | 'state' | 'startDate' | 'dueDate'
+> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+};
+
 /** The milestone as issues embed it (GitLab's issue schema allows no more than these). */
-export function embeddedMilestoneView(milestone: Milestone) {
+export function embeddedMilestoneView(milestone: EmbeddedMilestone) {
   return {
     id: milestone.id,
     iid: milestone.iid,
@@ -9,8 +18,8 @@ export function embeddedMilestoneView(milestone: Milestone) {
     title: milestone.title,
     description: milestone.description,
     state: milestone.state,
-    created_at: milestone.createdAt.toISOString(),
-    updated_at: milestone.updatedAt.toISOString(),
+    created_at: new Date(milestone.createdAt).toISOString(),
+    updated_at: new Date(milestone.updatedAt).toISOString(),
     due_date: milestone.dueDate ?? null,
     start_date: milestone.startDate ?? null,
   };

@@ -90,8 +90,9 @@ export class PgMilestoneStore implements MilestoneStore {
   }
 
   async idsByTitle(title: string): Promise<number[]> {
-    const found = await this.#em.fork().find(Milestone, { title }, { fields: ['id'] });
-    return found.map((milestone) => milestone.id);
+    // Ids only: the merge request lists' filter reads no milestone.
+    const rows = await this.#em.fork().execute<Array<{ id: string }>>('select id from milestones where title = ?', [title]);
+    return rows.map((row) => Number(row.id));
   }
 
   async create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }) {

@@ -6,7 +6,8 @@ import type { IdentityAccess } from '@platform/identity-client';
 import { mayReadCode } from '../repositories/repository-access.ts';
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
-import { mergeRequestView, userIdsOf, type ViewedProject } from '../merge-requests/merge-request-views.ts';
+import { mergeRequestView, userIdsOf, withFacts, type ViewedProject } from '../merge-requests/merge-request-views.ts';
+import { NO_FACTS } from '../merge-requests/merge-request-facts.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import type { FactsOf } from '../merge-requests/merge-request-facts.ts';
 import type { ProjectNames, UserDirectory } from '../core/user-directory.ts';
@@ -66,7 +67,11 @@ async function todoViews(deps: TodosRouteDeps, caller: AuthenticatedCaller, todo
     const mergeRequest = byId.get(todo.targetId);
     const project = await projectOf(todo.projectId);
     if (!mergeRequest || !project) continue;
-    const target = mergeRequestView(mergeRequest, { project: project.viewed, users, fromOwnProject: false, facts });
+    const target = mergeRequestView(withFacts(mergeRequest, facts.get(mergeRequest.id) ?? NO_FACTS), {
+      project: project.viewed,
+      users,
+      fromOwnProject: false,
+    });
     views.push({
       id: todo.id,
       project: project.names,

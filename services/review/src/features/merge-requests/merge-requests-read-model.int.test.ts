@@ -1,0 +1,135 @@
+/**
+ * The merge request lists' read path against real PostgreSQL (identity's answers come from a fake):
+ * a page, its total and each merge request's notes count, votes and milestone are read without
+ * entities, and show what the single merge request (read through its entity) shows.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FakeIdentityAccess } from '@platform/identity-client';
+import { startService, type RunningService } from '@platform/service';
+import { countHydrations, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { readConfig } from '../../config.ts';
+import { reviewService } from '../../main.ts';
+import { FixedUserDirectory } from '../core/user-directory.ts';
+
+const PROJECT = 17;
+const developer = userCaller(51, 'developer');
+const reviewer = userCaller(52, 'reviewer');
+const access = new FakeIdentityAccess().add({ resource: 'project', id: PROJECT, path: 'acme/app', levels: { 51: 30, 52: 30 } });
+const users = new FixedUserDirectory([
+  { id: 51, username: 'developer' },
+  { id: 52, username: 'reviewer' },
+]);
+let harness: ServiceHarness<RunningService>;
+let dataDir: string;
+
+/** Inserts a merge request row as the service writes one; answers its id. */
+async function insertMergeRequest(values: { iid: number; title: string; state?: string; milestoneId?: number | null; labels?: string[] }) {
+  const [row] = await harness.sql<{ id: string }>(
+    `insert into merge_requests (project_id, iid, source_project_id, target_namespace_ids, source_branch, target_branch, title,
+       description, state, author_id, assignee_ids, reviewer_ids, labels, milestone_id, merge_status, head_sha,
+       time_estimate, total_time_spent, created_at, updated_at, merged_by_id, merged_at)
+     values ($1, $2, $1, '{3}', $3, 'main', $4, 'Does *things*', $5, 51, '{52}', '{52}', $6, $7, 'can_be_merged', 'abc123',
+       3600, 60, now() - interval '1 hour' * $2::integer, now(), $8, $9)
+     returning id`,
+    [
+      PROJECT,
+      values.iid,
+      `feature-${values.iid}`,
+      values.title,
+      values.state ?? 'opened',
+      values.labels ?? [],
+      values.milestoneId ?? null,
+      values.state === 'merged' ? 52 : null,
+      values.state === 'merged' ? new Date() : null,
+    ],
+  );
+  return Number(row?.id);
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'review-merge-request-lists-'));
+  harness = await startServiceHarness({
+    label: 'review_merge_request_lists',
+    env: { KAFKA_TOPIC_PREFIX: `review-test-${randomUUID()}.`, DATA_DIR: dataDir },
+    start: (env) => startService(reviewService(readConfig(env), { identityAccess: access, users })),
+  });
+  const [milestone] = await harness.sql<{ id: string }>(
+    `insert into milestones (project_id, iid, title, state, due_date, created_at, updated_at)
+     values ($1, 1, 'v1', 'active', '2030-01-31', now(), now()) returning id`,
+    [PROJECT],
+  );
+  const first = await insertMergeRequest({ iid: 1, title: 'First', milestoneId: Number(milestone?.id), labels: ['bug'] });
+  await insertMergeRequest({ iid: 2, title: 'Second', state: 'merged' });
+  await harness.sql(
+    `insert into notes (project_id, noteable_type, noteable_id, noteable_iid, author_id, body, system, created_at, updated_at)
+     values ($1, 'MergeRequest', $2, 1, 52, 'Looks good', false, now(), now()),
+            ($1, 'MergeRequest', $2, 1, 52, 'changed the description', true, now(), now())`,
+    [PROJECT, first],
+  );
+  await harness.sql(
+    `insert into award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at)
+     values ('thumbsup', 51, 'MergeRequest', $1, now(), now()), ('thumbsup', 52, 'MergeRequest', $1, now(), now()),
+            ('thumbsdown', 52, 'MergeRequest', $1, now(), now())`,
+    [first],
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await harness?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const list = `/api/v4/projects/${PROJECT}/merge_requests`;
+
+describe('the merge request lists read path', () => {
+  it('answers GET /projects/:id/merge_requests without hydrating a single entity', async () => {
+    const requests = [
+      list,
+      `${list}?view=simple`,
+      `${list}?state=opened&labels=bug&order_by=title&sort=asc`,
+      `${list}?milestone=v1&scope=all&per_page=1&page=2`,
+      `${list}?assignee_id=52&reviewer_id=any&search=first&wip=no`,
+    ];
+    const statuses: number[] = [];
+    const hydrations = await countHydrations(async () => {
+      for (const path of requests) statuses.push((await harness.api.get(path).set(harness.as(developer))).status);
+    });
+    expect(statuses).toEqual(requests.map(() => 200));
+    expect(hydrations).toBe(0);
+  });
+
+  it('nests the notes count, votes and milestone, and pages with GitLab headers', async () => {
+    const response = await harness.api.get(`${list}?per_page=1`).set(harness.as(reviewer));
+    expect(response.headers['x-total']).toBe('2');
+    expect(response.headers['x-next-page']).toBe('2');
+    expect(response.body).toHaveLength(1);
+    expect(response.body[0]).toMatchObject({
+      iid: 1,
+      user_notes_count: 1,
+      upvotes: 2,
+      downvotes: 1,
+      labels: ['bug'],
+      milestone: { iid: 1, title: 'v1', due_date: '2030-01-31', start_date: null },
+      author: { id: 51, username: 'developer' },
+      assignees: [{ id: 52, username: 'reviewer' }],
+      reviewers: [{ id: 52, username: 'reviewer' }],
+      references: { short: '!1', relative: '!1', full: 'acme/app!1' },
+    });
+  });
+
+  it('shows in the list what the single merge request shows', async () => {
+    const listed = (await harness.api.get(list).set(harness.as(developer))).body as Array<Record<string, unknown>>;
+    for (const item of listed) {
+      const single = (await harness.api.get(`${list}/${item.iid as number}`).set(harness.as(developer))).body as Record<string, unknown>;
+      // The single view's milestone has `expired` and `web_url`, and its status weighs approvals.
+      const { milestone, detailed_merge_status: _status, ...common } = item;
+      expect(JSON.stringify(Object.fromEntries(Object.keys(common).map((key) => [key, single[key]])))).toBe(JSON.stringify(common));
+      expect(single.milestone ?? null).toEqual(milestone === null ? null : expect.objectContaining(milestone as object));
+    }
+    expect(listed.map((item) => item.iid)).toEqual([1, 2]);
+  });
+});
