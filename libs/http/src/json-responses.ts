@@ -8,6 +8,12 @@ const ADDED_CHARSET = /;\s*charset=utf-8$/i;
  * add `; charset=utf-8`, and some clients compare the header literally. A JSON type set before
  * (`application/scim+json`) is kept, without the charset too.
  */
+/** Drops the charset express appended to a JSON type a route set itself (a streamed JSON answer). */
+export function dropAddedJsonCharset(res: Response): void {
+  const given = res.get('Content-Type');
+  if (given && /json/i.test(given)) res.setHeader('Content-Type', given.replace(ADDED_CHARSET, ''));
+}
+
 export function exactJsonContentType(): RequestHandler {
   return (_req, res, next) => {
     res.json = function json(this: Response, body: unknown) {

@@ -12,6 +12,7 @@ import {
   type RouteScope,
 } from '@platform/auth';
 import { administratorCheckOf, callerOf } from './request-context.ts';
+import { dropAddedJsonCharset } from './json-responses.ts';
 import { parseParams, requestParams } from './params.ts';
 import { keysetHeaders, keysetOf, keysetShape, pageParams, pageShape, setPaginationHeaders, type PageRequest } from './pagination.ts';
 
@@ -268,6 +269,7 @@ async function send(res: Response, route: CatalogueEntry, result: unknown): Prom
   const replied = result instanceof RouteReply ? result : new RouteReply({ body: result });
   const status = replied.status ?? route.status;
   res.status(status).set(replied.headers);
+  dropAddedJsonCharset(res);
   if (replied.stream) await pipeline(replied.stream, res);
   else if (status === 204 || status === 304) res.end();
   // A file held in memory (an avatar, say) goes as it is, typed by the route's headers.
