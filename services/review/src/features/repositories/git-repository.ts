@@ -377,7 +377,8 @@ export class GitRepository {
       `tag ${options.name}`,
       `tagger ${options.tagger.name} <${options.tagger.email}> ${seconds} +0000`,
       '',
-      options.message.endsWith('\n') ? options.message : `${options.message}\n`,
+      // As written, without the newline git's own tag command would add (as GitLab writes tags).
+      options.message,
     ].join('\n');
     return (await runGit(['--git-dir', this.path, 'mktag'], { input: body })).stdout.trim();
   }

@@ -390,7 +390,7 @@ describe('tags: GET, POST and DELETE .../repository/tags', () => {
     await createFile(25, 'b.txt', 'b');
     const annotated = await api('post', tagsUrl, developer).send({ tag_name: 'v1.10', ref: 'main', message: '  Release 1.10\n' });
     expect(annotated.status).toBe(201);
-    expect(annotated.body.message).toBe('Release 1.10\n');
+    expect(annotated.body.message).toBe('Release 1.10');
     expect(annotated.body.target).not.toBe(annotated.body.commit.id);
     expect(annotated.body.created_at).toEqual(expect.any(String));
     expect((await api('post', tagsUrl, developer).send({ tag_name: 'other', ref: first })).status).toBe(201);
@@ -407,7 +407,7 @@ describe('tags: GET, POST and DELETE .../repository/tags', () => {
     expect((await names(''))[0]).toBe('v1.10');
     expect(await names('?search=^v1')).toEqual(expect.arrayContaining(['v1.9', 'v1.10']));
     expect(await names('?search=^v1')).toHaveLength(2);
-    expect((await api('get', `${tagsUrl}/v1.10`, reporter)).body).toMatchObject({ name: 'v1.10', message: 'Release 1.10\n' });
+    expect((await api('get', `${tagsUrl}/v1.10`, reporter)).body).toMatchObject({ name: 'v1.10', message: 'Release 1.10' });
     expect((await api('get', `${tagsUrl}/nope`, reporter)).body).toEqual({ message: '404 Tag Not Found' });
 
     expect((await api('post', tagsUrl).send({ tag_name: 'v1.9', ref: 'main' })).body).toEqual({ message: 'Tag v1.9 already exists' });
