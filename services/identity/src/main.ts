@@ -84,7 +84,7 @@ export function identityService(
       const access = createAccessCore(em);
       const avatars = new AvatarStorage({ directory: config.DATA_DIR });
       const users = createUsersFeature({ em, avatars, views, settings });
-      const tokens = createTokensFeature({ em, users: users.store, rootToken: config.ROOT_TOKEN });
+      const tokens = createTokensFeature({ em, users: users.store, rootToken: config.ROOT_TOKEN, externalUrl: views.externalUrl });
       const members = createMembersFeature({ em, orm, logger, access, users: users.store, views });
       const projects = createProjectsFeature({
         em,

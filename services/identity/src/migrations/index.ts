@@ -9,6 +9,7 @@ import { Migration20261124170400_project_repository_storage } from './Migration2
 import { Migration20261124170500_project_deletion_marks } from './Migration20261124170500_project_deletion_marks.ts';
 import { Migration20261124172000_project_forks } from './Migration20261124172000_project_forks.ts';
 import { Migration20261126180000_project_authorizations } from './Migration20261126180000_project_authorizations.ts';
+import { Migration20261126181700_user_states } from './Migration20261126181700_user_states.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124170500_project_deletion_marks', class: Migration20261124170500_project_deletion_marks },
   { name: 'Migration20261124172000_project_forks', class: Migration20261124172000_project_forks },
   { name: 'Migration20261126180000_project_authorizations', class: Migration20261126180000_project_authorizations },
+  { name: 'Migration20261126181700_user_states', class: Migration20261126181700_user_states },
 ];

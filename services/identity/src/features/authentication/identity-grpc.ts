@@ -81,7 +81,8 @@ export function identityGrpc(options: {
       id: view.id,
       username: view.username,
       name: view.name,
-      state: user.state === 'blocked' ? UserState.USER_STATE_BLOCKED : UserState.USER_STATE_ACTIVE,
+      // A ban is a block to GitLab.
+      state: user.state === 'blocked' || user.state === 'banned' ? UserState.USER_STATE_BLOCKED : UserState.USER_STATE_ACTIVE,
       avatarUrl: view.avatar_url,
       webUrl: view.web_url,
     };

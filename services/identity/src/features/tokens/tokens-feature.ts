@@ -14,8 +14,13 @@ export interface TokensFeature extends Feature {
 }
 
 /** Personal access tokens, and the bootstrap administrator's on first start. */
-export function createTokensFeature(deps: { em: EntityManager; users: UserStore; rootToken: string | undefined }): TokensFeature {
-  const tokens = new TokensService({ em: deps.em, tokens: new PgTokenStore(deps.em), users: deps.users });
+export function createTokensFeature(deps: {
+  em: EntityManager;
+  users: UserStore;
+  rootToken: string | undefined;
+  externalUrl: string;
+}): TokensFeature {
+  const tokens = new TokensService({ em: deps.em, tokens: new PgTokenStore(deps.em), users: deps.users, externalUrl: deps.externalUrl });
   return {
     tokens,
     async start() {

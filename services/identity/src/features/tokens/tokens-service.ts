@@ -43,11 +43,14 @@ export class TokensService {
   readonly #em: EntityManager;
   readonly #tokens: TokenStore;
   readonly #users: UserStore;
+  /** Where a deactivated user signs in again, named in their tokens' refusal. */
+  readonly #externalUrl: string;
 
-  constructor(options: { em: EntityManager; tokens: TokenStore; users: UserStore }) {
+  constructor(options: { em: EntityManager; tokens: TokenStore; users: UserStore; externalUrl: string }) {
     this.#em = options.em;
     this.#tokens = options.tokens;
     this.#users = options.users;
+    this.#externalUrl = options.externalUrl;
   }
 
   /** Issues a token for a user; the plain token is returned here and never again. */
@@ -106,8 +109,15 @@ export class TokensService {
     if (isExpired(token)) throw new InvalidTokenError('Token has expired.');
     const user = await this.#users.findById(token.userId);
     if (!user) throw new UnauthorizedError();
-    if (user.state === 'blocked') throw new ForbiddenError('Your account has been blocked.');
+    if (user.state === 'deactivated') {
+      throw new ForbiddenError(
+        `Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${this.#externalUrl}`,
+      );
+    }
+    // Banned users are blocked users to GitLab, and told so.
+    if (user.state !== 'active') throw new ForbiddenError('Your account has been blocked.');
     await this.#recordUse(token);
+    if (user.lastActivityOn !== today()) await this.#users.recordActivity(user.id, today());
     if (!sudo) return { user, scopes: token.scopes, tokenId: token.id };
     if (!user.isAdmin) throw new ForbiddenError('Must be admin to use sudo');
     requireSudoScope(token.scopes);

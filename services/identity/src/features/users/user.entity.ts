@@ -1,6 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-export const USER_STATES = ['active', 'blocked'] as const;
+/**
+ * GitLab's user states: a blocked or banned user is refused everything; a deactivated one (dormant,
+ * by an administrator's choice) too, until an administrator activates them again.
+ */
+export const USER_STATES = ['active', 'blocked', 'deactivated', 'banned'] as const;
 export type UserState = (typeof USER_STATES)[number];
 
 /** GitLab's user types that stand for people or their automations; the others are internal (ghost, support bot...). */

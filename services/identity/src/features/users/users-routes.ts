@@ -124,7 +124,8 @@ export const usersRoutes = [
     },
   }),
 
-  // GitLab answers 201 with `true` when the state changed; `null` (block) or `false` (unblock) when it did not.
+  // State changes answer 201 with `true`, or as GitLab answers a request that changed nothing:
+  // `null` (block, deactivate) or `false` (unblock). Each names the user whose tokens it affects.
   route({
     method: 'POST',
     path: '/api/v4/users/:id/block',
@@ -143,7 +144,58 @@ export const usersRoutes = [
     scope: 'api',
     input: userIdParams,
     status: 201,
-    handle: async ({ caller, input, deps: { users } }) => users.unblock(caller, input.id),
+    handle: async ({ caller, input, deps: { users } }) =>
+      reply({ headers: authenticationChanged([input.id]), body: await users.unblock(caller, input.id) }),
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/users/:id/deactivate',
+    access: 'administrator',
+    scope: 'api',
+    input: userIdParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { users } }) =>
+      reply({ headers: authenticationChanged([input.id]), body: (await users.deactivate(caller, input.id)) ? true : null }),
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/users/:id/activate',
+    access: 'administrator',
+    scope: 'api',
+    input: userIdParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { users } }) => {
+      await users.activate(caller, input.id);
+      return reply({ headers: authenticationChanged([input.id]), body: true });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/users/:id/ban',
+    access: 'administrator',
+    scope: 'api',
+    input: userIdParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { users } }) => {
+      await users.ban(caller, input.id);
+      return reply({ headers: authenticationChanged([input.id]), body: true });
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/api/v4/users/:id/unban',
+    access: 'administrator',
+    scope: 'api',
+    input: userIdParams,
+    status: 201,
+    handle: async ({ caller, input, deps: { users } }) => {
+      await users.unban(caller, input.id);
+      return reply({ headers: authenticationChanged([input.id]), body: true });
+    },
   }),
 
   route({

@@ -6,12 +6,12 @@ import { ConflictError, FieldValidationError, ForbiddenError, NotFoundError, Una
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import { recordEvent } from '@platform/events';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
-import type { Identity, User } from './user.entity.ts';
+import { NON_INTERNAL_USER_TYPES, type Identity, type User, type UserState } from './user.entity.ts';
 import type { PageWindow, Page } from '@platform/db';
 import type { NewIdentity, UserChanges, UserStore } from './users-store.ts';
 import type { UserListFilter, UserRow, UsersReadModel, UserViewKind } from './users-read-model.ts';
 import type { CreateUserParams, ListUsersParams, UpdateUserParams } from './users.schemas.ts';
-import { userBlockedEvent, userCreatedEvent, userDeletedEvent, userUnblockedEvent, userUpdatedEvent } from './users.events.ts';
+import { userCreatedEvent, userDeletedEvent, userStateChangedEvent, userUpdatedEvent } from './users.events.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
 
 const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
@@ -21,6 +21,23 @@ const MINIMUM_USERNAME_LENGTH = 2;
 /** GitLab's themes (Indigo ... Dark) and file-viewer colour schemes (White ... None). */
 const THEME_IDS = { minimum: 1, maximum: 11 };
 const COLOR_SCHEME_IDS = { minimum: 1, maximum: 6 };
+/** GitLab's default `deactivate_dormant_users_period`: a user active within it is not dormant. */
+const DORMANT_PERIOD_DAYS = 90;
+/** A user never seen active counts as dormant once their account is this old, as in GitLab. */
+const MINIMUM_DAYS_CREATED = 7;
+const DAY_MS = 86_400_000;
+
+/** Banned users are blocked too, as GitLab's state machine has it. */
+function isBlocked(user: Pick<User, 'state'>): boolean {
+  return user.state === 'blocked' || user.state === 'banned';
+}
+
+/** Whether an administrator may deactivate the user: no activity within the dormant period, or none since an old enough sign-up. */
+function isDormant(user: Pick<User, 'lastActivityOn' | 'createdAt'>, now: Date): boolean {
+  const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+  if (user.lastActivityOn) return user.lastActivityOn <= dayOf(now.getTime() - DORMANT_PERIOD_DAYS * DAY_MS);
+  return dayOf(user.createdAt.getTime()) <= dayOf(now.getTime() - MINIMUM_DAYS_CREATED * DAY_MS);
+}
 
 export interface UserWithIdentities {
   user: User;
@@ -353,27 +370,79 @@ export class UsersService {
     });
   }
 
-  /** Blocks a user; their tokens stop working. Answers false when the user already was blocked. */
+  /** Blocks a user; their tokens stop working. Answers false when the user already was blocked (or banned, a kind of block). */
   async block(actor: AuthenticatedCaller, id: number): Promise<boolean> {
-    return this.#em.transactional(async (em) => {
-      const user = await this.#store.findById(id);
-      if (!user) throw new NotFoundError('User');
+    return this.#changeState(actor, id, (user) => {
       if (user.id === actor.userId) throw new ForbiddenError('The API initiating user cannot be blocked by the API');
-      if (user.state === 'blocked') return false;
-      await this.#store.update(user, { state: 'blocked' });
-      recordEvent(em, { ...userBlockedEvent(user), actor: actorOf(actor) });
-      return true;
+      return isBlocked(user) ? null : 'blocked';
     });
   }
 
-  /** Unblocks a user. Answers false when the user was not blocked. */
+  /** Unblocks a blocked user. Answers false when the user was not blocked; a deactivated user is activated instead. */
   async unblock(actor: AuthenticatedCaller, id: number): Promise<boolean> {
+    return this.#changeState(actor, id, (user) => {
+      if (user.state === 'deactivated') throw new ForbiddenError('Deactivated users cannot be unblocked by the API');
+      return user.state === 'blocked' ? 'active' : null;
+    });
+  }
+
+  /**
+   * Deactivates a dormant user; their tokens stop working until an administrator activates them.
+   * Answers false when the user already was deactivated.
+   */
+  async deactivate(actor: AuthenticatedCaller, id: number, now = new Date()): Promise<boolean> {
+    return this.#changeState(actor, id, (user) => {
+      if (user.state === 'deactivated') return null;
+      if (isBlocked(user)) throw new ForbiddenError('Error occurred. A blocked user cannot be deactivated');
+      if (!(NON_INTERNAL_USER_TYPES as readonly string[]).includes(user.userType)) {
+        throw new ForbiddenError('Internal users cannot be deactivated');
+      }
+      if (!isDormant(user, now)) {
+        throw new ForbiddenError(
+          `The user you are trying to deactivate has been active in the past ${DORMANT_PERIOD_DAYS} days and cannot be deactivated`,
+        );
+      }
+      return 'deactivated';
+    });
+  }
+
+  /** Activates a deactivated user; an active one stays as they are. Blocked and banned users are unblocked or unbanned instead. */
+  async activate(actor: AuthenticatedCaller, id: number): Promise<void> {
+    await this.#changeState(actor, id, (user) => {
+      if (isBlocked(user)) throw new ForbiddenError('Error occurred. A blocked user must be unblocked to be activated');
+      return user.state === 'deactivated' ? 'active' : null;
+    });
+  }
+
+  /** Bans an active user; their tokens stop working. */
+  async ban(actor: AuthenticatedCaller, id: number): Promise<void> {
+    await this.#changeState(actor, id, (user) => {
+      if (user.state !== 'active') throw new ForbiddenError(`You cannot ban ${user.state} users.`);
+      return 'banned';
+    });
+  }
+
+  /** Lifts a ban. */
+  async unban(actor: AuthenticatedCaller, id: number): Promise<void> {
+    await this.#changeState(actor, id, (user) => {
+      if (user.state !== 'banned') throw new ForbiddenError(`You cannot unban ${user.state} users.`);
+      return 'active';
+    });
+  }
+
+  /**
+   * Moves a user to the state `next` names (which throws the refusals), with its event, in one
+   * transaction. `next` answers null when the user stays as they are: then this answers false.
+   */
+  async #changeState(actor: AuthenticatedCaller, id: number, next: (user: User) => UserState | null): Promise<boolean> {
     return this.#em.transactional(async (em) => {
       const user = await this.#store.findById(id);
       if (!user) throw new NotFoundError('User');
-      if (user.state !== 'blocked') return false;
-      await this.#store.update(user, { state: 'active' });
-      recordEvent(em, { ...userUnblockedEvent(user), actor: actorOf(actor) });
+      const from = user.state;
+      const to = next(user);
+      if (to === null) return false;
+      await this.#store.update(user, { state: to });
+      recordEvent(em, { ...userStateChangedEvent(user, from), actor: actorOf(actor) });
       return true;
     });
   }

@@ -28,6 +28,8 @@ export interface UserStore {
   countSolelyOwnedGroups(userId: number): Promise<number>;
   /** The placeholder that inherits a soft-deleted user's contributions, created on first use. */
   ghostUser(emailDomain: string): Promise<User>;
+  /** Sets `last_activity_on` to `day` (YYYY-MM-DD) unless it already is: what tells a dormant user from an active one. */
+  recordActivity(userId: number, day: string): Promise<void>;
 }
 
 const MAXIMUM_ID = 2_147_483_647;
@@ -135,6 +137,14 @@ export class PgUserStore implements UserStore {
       [userId],
     );
     return Number(rows[0]?.count ?? 0);
+  }
+
+  async recordActivity(userId: number, day: string): Promise<void> {
+    await this.#em.nativeUpdate(
+      User,
+      { id: userId, $or: [{ lastActivityOn: null }, { lastActivityOn: { $ne: day } }] },
+      { lastActivityOn: day },
+    );
   }
 
   async ghostUser(emailDomain: string): Promise<User> {
