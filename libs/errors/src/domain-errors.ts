@@ -90,13 +90,18 @@ export class InvalidTokenError extends UnauthorizedError {
   }
 }
 
-/** A refusal of who asks: 403 `{"message": "403 Forbidden - <its sentence>"}`, or `{"message": <its wording>}` when not a sentence. */
+/**
+ * A refusal of who asks: 403 `{"message": "403 Forbidden - <its sentence>"}`, or `{"message": <its wording>}`
+ * when not a sentence or when `statusLine` is false (what GitLab's services refuse, answered without the status line).
+ */
 export class ForbiddenError extends DomainError {
   override name = 'ForbiddenError';
   readonly wording: Wording;
-  constructor(wording: Wording = 'Forbidden') {
+  readonly statusLine: boolean;
+  constructor(wording: Wording = 'Forbidden', options: { statusLine?: boolean } = {}) {
     super(sentenceOf(wording));
     this.wording = wording;
+    this.statusLine = options.statusLine ?? true;
   }
 }
 

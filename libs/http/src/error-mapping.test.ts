@@ -76,6 +76,7 @@ describe('errorToHttp', () => {
       { message: ["You can't use same project/branch for source and target"] },
     ],
     [new ForbiddenError(['Prohibited']), 403, { message: ['Prohibited'] }],
+    [new ForbiddenError('You cannot ban blocked users.', { statusLine: false }), 403, { message: 'You cannot ban blocked users.' }],
     [
       new ConflictError({ name: ['has already been taken'], path: ['has already been taken'] }),
       409,

@@ -42,7 +42,7 @@ export function errorToHttp(error: unknown): HttpError | undefined {
     return { status: 403, body };
   }
   if (error instanceof ForbiddenError) {
-    if (typeof error.wording !== 'string') return { status: 403, body: { message: error.wording } };
+    if (typeof error.wording !== 'string' || !error.statusLine) return { status: 403, body: { message: error.wording } };
     const message = error.message === 'Forbidden' ? '403 Forbidden' : `403 Forbidden - ${error.message}`;
     return { status: 403, body: { message } };
   }

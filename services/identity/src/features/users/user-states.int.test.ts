@@ -86,7 +86,7 @@ describe('POST /users/:id/deactivate and /activate', () => {
   it('refuses to deactivate a user active in the dormant period, or created less than a week ago without activity', async () => {
     const recent = await dormantUser('recently-active', 10);
     const refusal = {
-      message: '403 Forbidden - The user you are trying to deactivate has been active in the past 90 days and cannot be deactivated',
+      message: 'The user you are trying to deactivate has been active in the past 90 days and cannot be deactivated',
     };
     expect(await post(recent.id, 'deactivate')).toMatchObject({ status: 403, body: refusal });
     const newcomer = await harness.createUser('newcomer');
@@ -107,10 +107,10 @@ describe('POST /users/:id/deactivate and /activate', () => {
     expect((await post(banned.id, 'ban')).status).toBe(201);
     for (const id of [blocked.id, banned.id]) {
       expect((await post(id, 'deactivate')).body).toEqual({
-        message: '403 Forbidden - Error occurred. A blocked user cannot be deactivated',
+        message: 'Error occurred. A blocked user cannot be deactivated',
       });
       expect((await post(id, 'activate')).body).toEqual({
-        message: '403 Forbidden - Error occurred. A blocked user must be unblocked to be activated',
+        message: 'Error occurred. A blocked user must be unblocked to be activated',
       });
     }
     const deactivated = await dormantUser('deactivated-then-unblocked');
@@ -128,7 +128,7 @@ describe('POST /users/:id/deactivate and /activate', () => {
       "update users set user_type = 'support_bot', created_at = now() - interval '400 days', last_activity_on = null where id = $1",
       [ghost.id],
     );
-    expect((await post(ghost.id, 'deactivate')).body).toEqual({ message: '403 Forbidden - Internal users cannot be deactivated' });
+    expect((await post(ghost.id, 'deactivate')).body).toEqual({ message: 'Internal users cannot be deactivated' });
   });
 });
 
@@ -162,15 +162,15 @@ describe('POST /users/:id/ban and /unban', () => {
     await post(blocked.id, 'block');
     expect(await post(blocked.id, 'ban')).toMatchObject({
       status: 403,
-      body: { message: '403 Forbidden - You cannot ban blocked users.' },
+      body: { message: 'You cannot ban blocked users.' },
     });
     const deactivated = await dormantUser('deactivated-not-banned');
     await post(deactivated.id, 'deactivate');
-    expect((await post(deactivated.id, 'ban')).body).toEqual({ message: '403 Forbidden - You cannot ban deactivated users.' });
+    expect((await post(deactivated.id, 'ban')).body).toEqual({ message: 'You cannot ban deactivated users.' });
     const active = await harness.createUser('active-not-banned');
     expect(await post(active.id, 'unban')).toMatchObject({
       status: 403,
-      body: { message: '403 Forbidden - You cannot unban active users.' },
+      body: { message: 'You cannot unban active users.' },
     });
     expect(await stateOf(blocked.id)).toBe('blocked');
     expect(await stateOf(active.id)).toBe('active');

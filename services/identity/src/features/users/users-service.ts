@@ -26,6 +26,8 @@ const DORMANT_PERIOD_DAYS = 90;
 /** A user never seen active counts as dormant once their account is this old, as in GitLab. */
 const MINIMUM_DAYS_CREATED = 7;
 const DAY_MS = 86_400_000;
+/** GitLab's deactivation, activation and ban services word their refusals without the API's status line. */
+const BARE = { statusLine: false };
 
 /** Banned users are blocked too, as GitLab's state machine has it. */
 function isBlocked(user: Pick<User, 'state'>): boolean {
@@ -393,13 +395,14 @@ export class UsersService {
   async deactivate(actor: AuthenticatedCaller, id: number, now = new Date()): Promise<boolean> {
     return this.#changeState(actor, id, (user) => {
       if (user.state === 'deactivated') return null;
-      if (isBlocked(user)) throw new ForbiddenError('Error occurred. A blocked user cannot be deactivated');
+      if (isBlocked(user)) throw new ForbiddenError('Error occurred. A blocked user cannot be deactivated', BARE);
       if (!(NON_INTERNAL_USER_TYPES as readonly string[]).includes(user.userType)) {
-        throw new ForbiddenError('Internal users cannot be deactivated');
+        throw new ForbiddenError('Internal users cannot be deactivated', BARE);
       }
       if (!isDormant(user, now)) {
         throw new ForbiddenError(
           `The user you are trying to deactivate has been active in the past ${DORMANT_PERIOD_DAYS} days and cannot be deactivated`,
+          BARE,
         );
       }
       return 'deactivated';
@@ -409,7 +412,7 @@ export class UsersService {
   /** Activates a deactivated user; an active one stays as they are. Blocked and banned users are unblocked or unbanned instead. */
   async activate(actor: AuthenticatedCaller, id: number): Promise<void> {
     await this.#changeState(actor, id, (user) => {
-      if (isBlocked(user)) throw new ForbiddenError('Error occurred. A blocked user must be unblocked to be activated');
+      if (isBlocked(user)) throw new ForbiddenError('Error occurred. A blocked user must be unblocked to be activated', BARE);
       return user.state === 'deactivated' ? 'active' : null;
     });
   }
@@ -417,7 +420,7 @@ export class UsersService {
   /** Bans an active user; their tokens stop working. */
   async ban(actor: AuthenticatedCaller, id: number): Promise<void> {
     await this.#changeState(actor, id, (user) => {
-      if (user.state !== 'active') throw new ForbiddenError(`You cannot ban ${user.state} users.`);
+      if (user.state !== 'active') throw new ForbiddenError(`You cannot ban ${user.state} users.`, BARE);
       return 'banned';
     });
   }
@@ -425,7 +428,7 @@ export class UsersService {
   /** Lifts a ban. */
   async unban(actor: AuthenticatedCaller, id: number): Promise<void> {
     await this.#changeState(actor, id, (user) => {
-      if (user.state !== 'banned') throw new ForbiddenError(`You cannot unban ${user.state} users.`);
+      if (user.state !== 'banned') throw new ForbiddenError(`You cannot unban ${user.state} users.`, BARE);
       return 'active';
     });
   }
