@@ -1,10 +1,13 @@
 /**
- * A revoked or rotated token, a blocked or deleted user and a demoted administrator lose their
- * access with the answer to the change: the gateway that served it forgets what it cached about
- * the user before answering, without waiting for identity's event. The gateway caches tokens
- * (`AUTH_CACHE_TTL_MS` left at its default).
+ * A revoked or rotated token, a blocked, deactivated, banned or deleted user and a demoted
+ * administrator lose their access with the answer to the change: the gateway that served it
+ * forgets what it cached about the user before answering, without waiting for identity's event.
+ * The gateway caches tokens (`AUTH_CACHE_TTL_MS` left at its default).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { databaseUrlFor } from '@platform/devstack';
+import { testEnvironment } from '@platform/testing';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
 
 type TestPlatform = Awaited<ReturnType<typeof startTestPlatform>>;
@@ -49,6 +52,19 @@ async function createUserWithToken(username: string, options: { admin?: boolean 
   return { id, tokenId, headers: { 'PRIVATE-TOKEN': value } };
 }
 
+/** Makes the user dormant, as only such a user may be deactivated: nobody saw them for a year. */
+async function makeDormant(userId: number): Promise<void> {
+  const identity = new pg.Client({ connectionString: databaseUrlFor(testEnvironment().postgresUrl, `${platform.databasePrefix}identity`) });
+  await identity.connect();
+  try {
+    await identity.query("update users set created_at = now() - interval '1 year', last_activity_on = current_date - 365 where id = $1", [
+      userId,
+    ]);
+  } finally {
+    await identity.end();
+  }
+}
+
 /** Sends `request` `ATTEMPTS` times, each as soon as the one before is answered, and counts the answers that let it in. */
 async function successesOf(request: () => Promise<{ status: number }>): Promise<number> {
   let successes = 0;
@@ -80,6 +96,21 @@ describe('the old credentials, right after the change', () => {
     const user = await createUserWithToken('blocked-at-once');
     expect((await call('/api/v4/user', { headers: user.headers })).status).toBe(200);
     expect((await call(`/api/v4/users/${user.id}/block`, { method: 'POST' })).status).toBe(201);
+    expect(await successesOf(() => call('/api/v4/user', { headers: user.headers }))).toBe(0);
+  });
+
+  it('are refused every time once the user is deactivated', async () => {
+    const user = await createUserWithToken('deactivated-at-once');
+    expect((await call('/api/v4/user', { headers: user.headers })).status).toBe(200);
+    await makeDormant(user.id);
+    expect(await call(`/api/v4/users/${user.id}/deactivate`, { method: 'POST' })).toEqual({ status: 201, body: true });
+    expect(await successesOf(() => call('/api/v4/user', { headers: user.headers }))).toBe(0);
+  });
+
+  it('are refused every time once the user is banned', async () => {
+    const user = await createUserWithToken('banned-at-once');
+    expect((await call('/api/v4/user', { headers: user.headers })).status).toBe(200);
+    expect(await call(`/api/v4/users/${user.id}/ban`, { method: 'POST' })).toEqual({ status: 201, body: true });
     expect(await successesOf(() => call('/api/v4/user', { headers: user.headers }))).toBe(0);
   });
 

@@ -451,5 +451,9 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'DELETE /api/v4/users/:id': { target: 'user', destructive: true },
   'POST /api/v4/users/:id/block': user,
   'POST /api/v4/users/:id/unblock': user,
+  'POST /api/v4/users/:id/deactivate': user,
+  'POST /api/v4/users/:id/activate': user,
+  'POST /api/v4/users/:id/ban': user,
+  'POST /api/v4/users/:id/unban': user,
   'DELETE /api/v4/users/:id/identities/:provider': user,
 };
