@@ -6,10 +6,7 @@ import { isMember } from '../merge-requests/merge-request-lookup.ts';
 import type { AwardEmoji } from './award-emoji.entity.ts';
 import type { AwardEmojiStore } from './award-emoji-store.ts';
 import { emojiName } from './emoji-names.ts';
-
-/** GitLab's votes: `upvotes` and `downvotes` count these. */
-export const UPVOTE = 'thumbsup';
-export const DOWNVOTE = 'thumbsdown';
+import { DOWNVOTE, UPVOTE } from '../core/votes.ts';
 
 /** GitLab's refusal of an award: not found, naming what the award failed on (`404 Award Emoji Name has already been taken Not Found`). */
 function notAwarded(reason?: string): NotFoundError {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { bigintNumber, isoTimestamp, likePattern, readPage, selectList, type Page, type PageWindow } from '@platform/db';
-import { DOWNVOTE, UPVOTE } from '../award-emoji/award-emoji-service.ts';
+import { DOWNVOTE, UPVOTE } from '../core/votes.ts';
 import type { Presence } from '../core/label-filter.ts';
 import type { ListedMergeRequest, SimpleMergeRequest } from './merge-request-views.ts';
 import type { MergeRequestFilter, MergeRequestOrder } from './merge-requests-store.ts';
