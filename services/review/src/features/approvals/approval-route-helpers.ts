@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
-import { ForbiddenError } from '@platform/errors';
 import { params } from '@platform/http';
-import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-import { mayReadCode } from '../repositories/repository-access.ts';
+import { requireProjectAccess, type IdentityAccess, type ProjectAccess } from '@platform/identity-client';
+import { codeReaders } from '../repositories/repository-access.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
@@ -35,10 +34,7 @@ export async function projectWith(
   idOrPath: string | number,
   minimumLevel: number,
 ): Promise<ProjectAccess> {
-  const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
-  if (!mayReadCode(project)) throw new ForbiddenError();
-  if (!project.isAdmin && project.accessLevel < minimumLevel) throw new ForbiddenError();
-  return project;
+  return requireProjectAccess({ access: deps.access, caller, idOrPath, ...codeReaders(minimumLevel) });
 }
 
 /** The users and groups a view names, and the project's protected branches. */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { params, routesOf } from '@platform/http';
-import { DEVELOPER } from '../repositories/repository-access.ts';
-import { MAINTAINER_ACCESS } from '../protected-branches/branch-protection.ts';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import { approvalSettingsView, projectRuleView } from './approval-views.ts';
 import {
   projectWith,
@@ -36,7 +35,7 @@ export const approvalsRoutes = [
     scope: 'read_api',
     input: z.object({ id: params.idOrPath() }),
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWith(deps, caller, input.id, DEVELOPER);
+      const project = await projectWith(deps, caller, input.id, ACCESS_LEVEL.DEVELOPER);
       return settingsView(deps, caller, project.id);
     },
   }),
@@ -58,7 +57,7 @@ export const approvalsRoutes = [
       selective_code_owner_removals: params.boolean().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWith(deps, caller, input.id, MAINTAINER_ACCESS);
+      const project = await projectWith(deps, caller, input.id, ACCESS_LEVEL.MAINTAINER);
       await deps.approvals.updateSettings(project.id, {
         approvalsBeforeMerge: input.approvals_before_merge,
         resetApprovalsOnPush: input.reset_approvals_on_push,
@@ -77,7 +76,7 @@ export const approvalsRoutes = [
     scope: 'api',
     input: z.object({ id: params.idOrPath(), approver_ids: params.integerList(100), approver_group_ids: params.integerList(100) }),
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWith(deps, caller, input.id, MAINTAINER_ACCESS);
+      const project = await projectWith(deps, caller, input.id, ACCESS_LEVEL.MAINTAINER);
       await deps.approvals.setProjectApprovers(project.id, { userIds: input.approver_ids, groupIds: input.approver_group_ids });
       return settingsView(deps, caller, project.id);
     },
@@ -89,7 +88,7 @@ export const approvalsRoutes = [
     scope: 'read_api',
     input: z.object({ id: params.idOrPath() }),
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWith(deps, caller, input.id, DEVELOPER);
+      const project = await projectWith(deps, caller, input.id, ACCESS_LEVEL.DEVELOPER);
       return rulesView(deps, caller, {
         projectId: project.id,
         rules: await deps.approvals.projectRules(project.id),
@@ -104,7 +103,7 @@ export const approvalsRoutes = [
     scope: 'read_api',
     input: z.object({ id: params.idOrPath(), approval_rule_id: ruleParams.id() }),
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWith(deps, caller, input.id, DEVELOPER);
+      const project = await projectWith(deps, caller, input.id, ACCESS_LEVEL.DEVELOPER);
       const rule = await deps.approvals.projectRule(project.id, input.approval_rule_id);
       return ruleView(deps, caller, { projectId: project.id, rule, view: projectRuleView });
     },
@@ -117,7 +116,7 @@ export const approvalsRoutes = [
     status: 201,
     input: z.object({ id: params.idOrPath(), name: ruleParams.name(), approvals_required: ruleParams.approvalsRequired(), ...ruleShape }),
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWith(deps, caller, input.id, MAINTAINER_ACCESS);
+      const project = await projectWith(deps, caller, input.id, ACCESS_LEVEL.MAINTAINER);
       const rule = await deps.approvals.createProjectRule(project, caller, ruleInputOf(input));
       return ruleView(deps, caller, { projectId: project.id, rule, view: projectRuleView });
     },
@@ -135,7 +134,7 @@ export const approvalsRoutes = [
       ...ruleShape,
     }),
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWith(deps, caller, input.id, MAINTAINER_ACCESS);
+      const project = await projectWith(deps, caller, input.id, ACCESS_LEVEL.MAINTAINER);
       const rule = await deps.approvals.updateProjectRule(project, caller, input.approval_rule_id, ruleInputOf(input));
       return ruleView(deps, caller, { projectId: project.id, rule, view: projectRuleView });
     },
@@ -148,7 +147,7 @@ export const approvalsRoutes = [
     status: 204,
     input: z.object({ id: params.idOrPath(), approval_rule_id: ruleParams.id() }),
     handle: async ({ caller, input, deps }) => {
-      const project = await projectWith(deps, caller, input.id, MAINTAINER_ACCESS);
+      const project = await projectWith(deps, caller, input.id, ACCESS_LEVEL.MAINTAINER);
       await deps.approvals.deleteProjectRule(project, caller, input.approval_rule_id);
     },
   }),

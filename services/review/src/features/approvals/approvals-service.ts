@@ -1,12 +1,11 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { OutgoingEvent } from '@platform/events';
-import type { ProjectAccess } from '@platform/identity-client';
+import { ACCESS_LEVEL, type ProjectAccess } from '@platform/identity-client';
 import { reviewEvents } from '@platform/review-client';
 import { ZERO_SHA } from '../repositories/git-repository.ts';
 import type { RefChange } from '../repositories/ref-changes.ts';
 import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
-import { DEVELOPER } from '../repositories/repository-access.ts';
 import { protectionsOf, type BranchProtection } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { MergeRequest, MergeRequestDiff } from '../merge-requests/merge-request.entity.ts';
@@ -475,7 +474,7 @@ export class ApprovalsService {
   canApprove(state: ApprovalState, project: ProjectAccess, caller: AuthenticatedCaller): boolean {
     return mayApprove({
       userId: caller.userId,
-      mayUpdate: project.isAdmin || project.accessLevel >= DEVELOPER,
+      mayUpdate: project.isAdmin || project.accessLevel >= ACCESS_LEVEL.DEVELOPER,
       states: state.rules,
       approverIds: state.approverIds,
       excludedIds: state.excludedIds,

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { AuthenticatedCaller } from '@platform/auth';
 import { ForbiddenError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
-import type { ProjectAccess } from '@platform/identity-client';
-import { DEVELOPER, REPORTER } from '../repositories/repository-access.ts';
+import { ACCESS_LEVEL, type ProjectAccess } from '@platform/identity-client';
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import { approvalStateView, idsOfState, mergeRequestApprovalsView, mergeRequestRuleView } from './approval-views.ts';
 import {
@@ -37,9 +36,10 @@ async function editableMergeRequest(
   caller: AuthenticatedCaller,
   input: { id: string | number; merge_request_iid: number },
 ) {
-  const found = await mergeRequestOf(deps, caller, input, REPORTER);
+  const found = await mergeRequestOf(deps, caller, input, ACCESS_LEVEL.REPORTER);
   const { project, mergeRequest } = found;
-  if (!project.isAdmin && project.accessLevel < DEVELOPER && mergeRequest.authorId !== caller.userId) throw new ForbiddenError();
+  if (!project.isAdmin && project.accessLevel < ACCESS_LEVEL.DEVELOPER && mergeRequest.authorId !== caller.userId)
+    throw new ForbiddenError();
   return found;
 }
 
@@ -61,7 +61,7 @@ export const mergeRequestApprovalsRoutes = [
     scope: 'read_api',
     input: z.object(perMergeRequest),
     handle: async ({ caller, input, deps }) => {
-      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, ACCESS_LEVEL.REPORTER);
       return approvalsView(deps, caller, project, mergeRequest);
     },
   }),
@@ -102,7 +102,7 @@ export const mergeRequestApprovalsRoutes = [
     scope: 'read_api',
     input: z.object(perMergeRequest),
     handle: async ({ caller, input, deps }) => {
-      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, ACCESS_LEVEL.REPORTER);
       const state = await deps.approvals.state(mergeRequest);
       return approvalStateView(state, await viewContext(deps, caller, { projectId: project.id, ...idsOfState(state) }));
     },
@@ -115,7 +115,7 @@ export const mergeRequestApprovalsRoutes = [
     status: 201,
     input: z.object({ ...perMergeRequest, sha: z.string().max(64).optional(), approval_password: z.string().max(1024).optional() }),
     handle: async ({ caller, input, deps }) => {
-      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, ACCESS_LEVEL.REPORTER);
       await deps.approvals.approve({ project, caller, mergeRequest, sha: input.sha, password: input.approval_password });
       return approvalsView(deps, caller, project, mergeRequest);
     },
@@ -128,7 +128,7 @@ export const mergeRequestApprovalsRoutes = [
     status: 201,
     input: z.object(perMergeRequest),
     handle: async ({ caller, input, deps }) => {
-      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, ACCESS_LEVEL.REPORTER);
       await deps.approvals.unapprove({ caller, mergeRequest });
       return approvalsView(deps, caller, project, mergeRequest);
     },
@@ -140,7 +140,7 @@ export const mergeRequestApprovalsRoutes = [
     scope: 'read_api',
     input: z.object(perMergeRequest),
     handle: async ({ caller, input, deps }) => {
-      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, REPORTER);
+      const { project, mergeRequest } = await mergeRequestOf(deps, caller, input, ACCESS_LEVEL.REPORTER);
       const rules = await deps.approvals.mergeRequestRules(mergeRequest);
       return rulesView(deps, caller, { projectId: project.id, rules, view: mergeRequestRuleView });
     },

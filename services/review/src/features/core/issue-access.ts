@@ -1,18 +1,21 @@
 import type { Caller } from '@platform/auth';
-import { ForbiddenError } from '@platform/errors';
-import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-
-export const GUEST = 10;
-export const REPORTER = 20;
+import {
+  ACCESS_LEVEL,
+  hasProjectAccess,
+  requireProjectAccess,
+  type IdentityAccess,
+  type ProjectAccess,
+  type ProjectAccessRequirement,
+} from '@platform/identity-client';
 
 /** Who may see a project's issues, labels and milestones: anybody who sees a public or internal project, guests and above on a private one. */
-export function mayReadIssues(project: ProjectAccess): boolean {
-  return project.isAdmin || project.visibility !== 'private' || project.accessLevel >= GUEST;
+function issueReaders(minimumLevel: number = ACCESS_LEVEL.NO_ACCESS): ProjectAccessRequirement {
+  return { minimumLevel, privateMinimumLevel: ACCESS_LEVEL.GUEST };
 }
 
 /** Reporters and above manage labels and milestones and triage issues (GitLab's `admin_label`, `admin_milestone`, `admin_issue`). */
 export function mayManageIssues(project: ProjectAccess): boolean {
-  return project.isAdmin || project.accessLevel >= REPORTER;
+  return hasProjectAccess(project, { minimumLevel: ACCESS_LEVEL.REPORTER });
 }
 
 /**
@@ -25,8 +28,10 @@ export async function planningProject(options: {
   idOrPath: string | number;
   minimumLevel?: number;
 }): Promise<ProjectAccess> {
-  const project = await options.access.project({ idOrPath: String(options.idOrPath), caller: options.caller });
-  if (!mayReadIssues(project)) throw new ForbiddenError();
-  if (!project.isAdmin && project.accessLevel < (options.minimumLevel ?? 0)) throw new ForbiddenError();
-  return project;
+  return requireProjectAccess({
+    access: options.access,
+    caller: options.caller,
+    idOrPath: options.idOrPath,
+    ...issueReaders(options.minimumLevel),
+  });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import { ForbiddenError, InputError, NotFoundError } from '@platform/errors';
 import { baseUrlOf, dateParam, params, routesOf } from '@platform/http';
-import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
+import { requireProjectAccess, type IdentityAccess, type ProjectAccess } from '@platform/identity-client';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import type { Presence } from '../core/label-filter.ts';
@@ -10,7 +10,7 @@ import { labelsPresence } from '../core/label-filter.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
-import { mayReadCode } from '../repositories/repository-access.ts';
+import { codeReaders } from '../repositories/repository-access.ts';
 import { mayManageIssues, planningProject } from '../core/issue-access.ts';
 import { issueUserIds, issueView } from './issue-views.ts';
 import type { Issue } from './issue.entity.ts';
@@ -261,8 +261,7 @@ export const issuesRoutes = [
     scope: 'read_api',
     input: z.object({ id: params.idOrPath(), merge_request_iid: iidParam() }),
     handle: async ({ caller, input, deps, window, request }) => {
-      const project = await deps.access.project({ idOrPath: String(input.id), caller });
-      if (!mayReadCode(project)) throw new ForbiddenError();
+      const project = await requireProjectAccess({ access: deps.access, caller, idOrPath: input.id, ...codeReaders() });
       const mergeRequest = await deps.mergeRequests.get(project.id, input.merge_request_iid);
       const repository = await deps.repositories.ensure(project.id);
       const iids = await closingIssueIids({ mergeRequest, project, repository, mergeRequests: deps.mergeRequests });

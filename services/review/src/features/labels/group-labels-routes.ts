@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { params, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
+import { ACCESS_LEVEL, type IdentityAccess } from '@platform/identity-client';
 import type { Caller } from '@platform/auth';
-import { REPORTER } from '../core/issue-access.ts';
 import { labelChangeShape, newLabelShape, requireSomeChange } from './label-params.ts';
 import { labelBasicView } from './label-views.ts';
 import type { GroupLabel } from './group-label.entity.ts';
@@ -61,7 +60,7 @@ export const groupLabelsRoutes = [
       ...newLabelShape,
     }),
     handle: async ({ caller, input, deps }) => {
-      const groupId = await groupOf(deps, caller, input.id, REPORTER);
+      const groupId = await groupOf(deps, caller, input.id, ACCESS_LEVEL.REPORTER);
       return groupLabelView(await deps.groupLabels.create(groupId, caller, input));
     },
   }),
@@ -76,7 +75,7 @@ export const groupLabelsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       requireSomeChange(input, labelChangeShape);
-      const groupId = await groupOf(deps, caller, input.id, REPORTER);
+      const groupId = await groupOf(deps, caller, input.id, ACCESS_LEVEL.REPORTER);
       const updated = await deps.groupLabels.update(groupId, caller, input.label_id, {
         name: input.new_name,
         color: input.color,
@@ -93,7 +92,7 @@ export const groupLabelsRoutes = [
     status: 204,
     input: z.object(perLabel),
     handle: async ({ caller, input, deps }) => {
-      const groupId = await groupOf(deps, caller, input.id, REPORTER);
+      const groupId = await groupOf(deps, caller, input.id, ACCESS_LEVEL.REPORTER);
       await deps.groupLabels.delete(groupId, caller, input.label_id);
     },
   }),

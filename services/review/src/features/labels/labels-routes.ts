@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InputError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { planningProject, REPORTER } from '../core/issue-access.ts';
+import { ACCESS_LEVEL, type IdentityAccess } from '@platform/identity-client';
+import { planningProject } from '../core/issue-access.ts';
 import { labelChangeShape, newLabelShape, requireSomeChange } from './label-params.ts';
 import { projectLabelView } from './label-views.ts';
 import { listedProjectLabel, type LabelsService, type ListedLabel } from './labels-service.ts';
@@ -85,7 +85,7 @@ export const labelsRoutes = [
       priority: priorityParam().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
-      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const created = await deps.labels.create(project.id, caller, input);
       const [view] = await viewsOf(deps, project.id, [listedProjectLabel(created)]);
       return view;
@@ -99,7 +99,7 @@ export const labelsRoutes = [
     input: z.object({ id: params.idOrPath(), label_id: z.string().min(1).max(255), ...updateShape }),
     handle: async ({ caller, input, deps }) => {
       const changes = changesOf(input);
-      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const updated = await deps.labels.update(project.id, caller, input.label_id, changes);
       const [view] = await viewsOf(deps, project.id, [listedProjectLabel(updated)]);
       return view;
@@ -121,7 +121,7 @@ export const labelsRoutes = [
       const idOrTitle = input.label_id ?? input.name;
       if (idOrTitle === undefined) throw new InputError('label_id, name are missing, exactly one parameter must be provided');
       const changes = changesOf(input);
-      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const updated = await deps.labels.update(project.id, caller, idOrTitle, changes);
       const [view] = await viewsOf(deps, project.id, [listedProjectLabel(updated)]);
       return view;
@@ -135,7 +135,7 @@ export const labelsRoutes = [
     status: 204,
     input: z.object({ id: params.idOrPath(), label_id: z.string().min(1).max(255) }),
     handle: async ({ caller, input, deps }) => {
-      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       await deps.labels.delete(project.id, caller, input.label_id);
     },
   }),
@@ -153,7 +153,7 @@ export const labelsRoutes = [
     handle: async ({ caller, input, deps }) => {
       const idOrTitle = input.label_id ?? input.name;
       if (idOrTitle === undefined) throw new InputError('label_id, name are missing, exactly one parameter must be provided');
-      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       await deps.labels.delete(project.id, caller, idOrTitle);
     },
   }),

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError, InputError, UnprocessableError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
-import { DEVELOPER, mayReadCode } from '../repositories/repository-access.ts';
+import { ACCESS_LEVEL, requireProjectAccess } from '@platform/identity-client';
+import { codeReaders } from '../repositories/repository-access.ts';
 import { inSameForkNetwork } from './fork-network.ts';
 import type { MergeRequestScope } from './merge-request-refs.ts';
 import { detail, perMergeRequest, scopeOf, type MergeRequestsRouteDeps } from './merge-request-route-support.ts';
@@ -28,8 +29,7 @@ async function targetScopeOf(
   targetProjectId: number | undefined,
 ) {
   if (targetProjectId === undefined || targetProjectId === source.project.id) return source;
-  const project = await deps.access.project({ idOrPath: String(targetProjectId), caller });
-  if (!mayReadCode(project)) throw new ForbiddenError();
+  const project = await requireProjectAccess({ access: deps.access, caller, idOrPath: targetProjectId, ...codeReaders() });
   if (!(await inSameForkNetwork(deps.access, source.project, project))) {
     throw new UnprocessableError(['Source project is not a fork of the target project']);
   }
@@ -71,7 +71,7 @@ export const mergeRequestEditsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       // GitLab's `create_merge_request_from`: developers of the source project (a fork's, for a fork).
-      const source = await scopeOf(deps, caller, input.id, DEVELOPER);
+      const source = await scopeOf(deps, caller, input.id, ACCESS_LEVEL.DEVELOPER);
       const scope = await targetScopeOf(deps, caller, source, input.target_project_id);
       // The merge request's milestone and labels are the target project's.
       const milestoneId = (await deps.milestones.given(scope.project.id, input.milestone_id)) ?? null;
@@ -124,7 +124,7 @@ export const mergeRequestEditsRoutes = [
     handle: async ({ caller, input, deps }) => {
       const scope = await scopeOf(deps, caller, input.id);
       // Developers edit merge requests; below that, only their authors do.
-      if (!scope.project.isAdmin && scope.project.accessLevel < DEVELOPER) {
+      if (!scope.project.isAdmin && scope.project.accessLevel < ACCESS_LEVEL.DEVELOPER) {
         const existing = await deps.mergeRequests.find(scope.project.id, input.merge_request_iid);
         if (existing?.authorId !== caller.userId) throw new ForbiddenError();
       }

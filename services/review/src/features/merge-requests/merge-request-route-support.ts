@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
-import { ForbiddenError } from '@platform/errors';
 import { pageParams, params, type PageQuery } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
+import { requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
-import { mayReadCode } from '../repositories/repository-access.ts';
+import { codeReaders } from '../repositories/repository-access.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { NO_FACTS, type FactsOf, type ReactionLookup } from './merge-request-facts.ts';
@@ -67,10 +66,7 @@ export async function readableProject(
   idOrPath: string | number,
   minimumLevel = 0,
 ): Promise<MergeRequestScope['project']> {
-  const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
-  if (!mayReadCode(project)) throw new ForbiddenError();
-  if (!project.isAdmin && project.accessLevel < minimumLevel) throw new ForbiddenError();
-  return project;
+  return requireProjectAccess({ access: deps.access, caller, idOrPath, ...codeReaders(minimumLevel) });
 }
 
 /** The commits and file diffs of a merge request's newest diff version (none before its first). */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { requireUser } from '@platform/auth';
-import { ForbiddenError } from '@platform/errors';
 import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
 import { pageParams, parseParams } from '@platform/http';
 import type { Logger } from '@platform/logger';
 import { ReviewServiceService, type ListDeployedMergeRequestsResponse, type ReviewServiceServer } from '@platform/proto/review/v1';
-import { mayReadCode } from '../repositories/repository-access.ts';
+import { requireProjectAccess } from '@platform/identity-client';
+import { codeReaders } from '../repositories/repository-access.ts';
 import { mergeRequestsDeployedBetween } from './deployed-merge-requests.ts';
 import { filterOf, listPage, listShape } from './merge-request-finder.ts';
 import type { MergeRequestsRouteDeps } from './merge-request-route-support.ts';
@@ -18,8 +18,7 @@ export function mergeRequestsGrpc(options: { deps: MergeRequestsRouteDeps; logge
   const implementation: Pick<ReviewServiceServer, 'listDeployedMergeRequests'> = {
     listDeployedMergeRequests: unaryHandler(options.logger, async (request, context): Promise<ListDeployedMergeRequestsResponse> => {
       const caller = requireUser(context.caller);
-      const project = await deps.access.project({ idOrPath: String(request.projectId), caller });
-      if (!mayReadCode(project)) throw new ForbiddenError();
+      const project = await requireProjectAccess({ access: deps.access, caller, idOrPath: request.projectId, ...codeReaders() });
       const input = parseParams(listParameters, request.parameters);
       const deployed = await mergeRequestsDeployedBetween({
         mergeRequests: deps.mergeRequests,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageParams, pageShape, params, routesOf } from '@platform/http';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import { commitView } from '../commits/commit-views.ts';
 import { acrossProjectsPage, filterOf, listPage, listShape } from './merge-request-finder.ts';
 import { diffView, versionDetailView, versionView } from './merge-request-views.ts';
@@ -16,7 +17,6 @@ import {
 import { rebaseInProgress } from './merge-requests-service.ts';
 
 const route = routesOf<MergeRequestsRouteDeps>('review');
-const OWNER = 50;
 
 /** Merge requests read (lists, one, its diffs, commits and versions) and deleted. */
 export const mergeRequestsRoutes = [
@@ -104,7 +104,7 @@ export const mergeRequestsRoutes = [
     status: 204,
     input: z.object(perMergeRequest),
     handle: async ({ caller, input, deps }) => {
-      const scope = await scopeOf(deps, caller, input.id, OWNER);
+      const scope = await scopeOf(deps, caller, input.id, ACCESS_LEVEL.OWNER);
       await deps.mergeRequests.delete(scope.project.id, input.merge_request_iid);
     },
   }),

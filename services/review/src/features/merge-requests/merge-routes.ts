@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
-import { DEVELOPER, mayPushCode } from '../repositories/repository-access.ts';
+import { ACCESS_LEVEL } from '@platform/identity-client';
+import { mayPushCode } from '../repositories/repository-access.ts';
 import { isFromFork } from './merge-request-refs.ts';
 import { detail, perMergeRequest, scopeOf, type MergeRequestsRouteDeps } from './merge-request-route-support.ts';
 import type { MergeService } from './merge-service.ts';
@@ -41,7 +42,7 @@ export const mergeRoutes = [
       auto_merge: params.boolean().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
-      const scope = await scopeOf(deps, caller, input.id, DEVELOPER);
+      const scope = await scopeOf(deps, caller, input.id, ACCESS_LEVEL.DEVELOPER);
       const existing = await deps.mergeRequests.find(scope.project.id, input.merge_request_iid);
       const merged = await deps.merges.merge(scope, caller, input.merge_request_iid, {
         sha: input.sha,
@@ -65,7 +66,8 @@ export const mergeRoutes = [
     handle: async ({ caller, input, deps }) => {
       const scope = await scopeOf(deps, caller, input.id);
       // Pushing takes a developer; the branch's own protection is weighed once the merge request is found.
-      if (!scope.project.isAdmin && scope.project.accessLevel < DEVELOPER) throw new ForbiddenError('Cannot push to source branch');
+      if (!scope.project.isAdmin && scope.project.accessLevel < ACCESS_LEVEL.DEVELOPER)
+        throw new ForbiddenError('Cannot push to source branch');
       await deps.rebases.rebase(scope, caller, input.merge_request_iid);
       return { rebase_in_progress: true };
     },

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InputError } from '@platform/errors';
 import { dateParam, params, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { planningProject, REPORTER } from '../core/issue-access.ts';
+import { ACCESS_LEVEL, type IdentityAccess } from '@platform/identity-client';
+import { planningProject } from '../core/issue-access.ts';
 import { milestoneView } from './milestone-views.ts';
 import type { MilestonesService } from './milestones-service.ts';
 
@@ -74,7 +74,7 @@ export const milestonesRoutes = [
       start_date: optionalDate(),
     }),
     handle: async ({ caller, input, deps }) => {
-      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const created = await deps.milestones.create(project.id, caller, {
         title: input.title,
         description: input.description,
@@ -101,7 +101,7 @@ export const milestonesRoutes = [
     handle: async ({ caller, input, deps }) => {
       const { id: _id, milestone_id: milestoneId, ...given } = input;
       if (Object.values(given).every((value) => value === undefined)) throw new InputError(UPDATE_FIELDS);
-      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const updated = await deps.milestones.update(project.id, caller, milestoneId, {
         title: input.title,
         description: input.description,
@@ -120,7 +120,7 @@ export const milestonesRoutes = [
     status: 204,
     input: z.object({ id: params.idOrPath(), milestone_id: milestoneIdParam() }),
     handle: async ({ caller, input, deps }) => {
-      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: REPORTER });
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       await deps.milestones.delete(project.id, caller, input.milestone_id);
     },
   }),

@@ -1,9 +1,9 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
-import type { ProjectAccess } from '@platform/identity-client';
+import { ACCESS_LEVEL, type ProjectAccess } from '@platform/identity-client';
 import { reviewEvents } from '@platform/review-client';
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
-import { isMember, MAINTAINER } from '../merge-requests/merge-request-lookup.ts';
+import { isMember } from '../merge-requests/merge-request-lookup.ts';
 import type { Note } from './note.entity.ts';
 import type { NoteOrder, NoteStore } from './notes-store.ts';
 
@@ -89,7 +89,7 @@ export class NotesService {
   async delete(options: { project: ProjectAccess; mergeRequest: MergeRequest; caller: AuthenticatedCaller; noteId: number }) {
     const { project, mergeRequest, caller } = options;
     const note = await this.get(mergeRequest, options.noteId);
-    const maintainer = project.isAdmin || project.accessLevel >= MAINTAINER;
+    const maintainer = project.isAdmin || project.accessLevel >= ACCESS_LEVEL.MAINTAINER;
     if (note.authorId !== caller.userId && !maintainer) throw new ForbiddenError();
     this.#requireOpenDiscussion(project, mergeRequest);
     await this.#store.delete({ note, event: reviewEvents.noteDeleted.event(eventOf(note, mergeRequest)), actor: actorOf(caller) });

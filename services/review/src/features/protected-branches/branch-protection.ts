@@ -3,13 +3,15 @@
  * may push, merge or unprotect, and why a pushed ref update is refused. Both the API and the
  * pre-receive hook (a separate process git runs during a push) decide with these.
  */
+import { ACCESS_LEVEL } from '@platform/identity-client/access-level';
 import { ZERO_SHA } from '../repositories/git-repository.ts';
 
-export const NO_ACCESS = 0;
-export const DEVELOPER_ACCESS = 30;
-export const MAINTAINER_ACCESS = 40;
-export const ADMIN_ACCESS = 60;
-export const PROTECTED_ACCESS_LEVELS = [NO_ACCESS, DEVELOPER_ACCESS, MAINTAINER_ACCESS, ADMIN_ACCESS] as const;
+export const PROTECTED_ACCESS_LEVELS = [
+  ACCESS_LEVEL.NO_ACCESS,
+  ACCESS_LEVEL.DEVELOPER,
+  ACCESS_LEVEL.MAINTAINER,
+  ACCESS_LEVEL.ADMIN,
+] as const;
 
 export type ProtectedAction = 'push' | 'merge' | 'unprotect';
 
@@ -56,10 +58,10 @@ export const PUSH_REFUSALS = {
 };
 
 export const ACCESS_LEVEL_DESCRIPTIONS: Record<number, string> = {
-  [NO_ACCESS]: 'No one',
-  [DEVELOPER_ACCESS]: 'Developers + Maintainers',
-  [MAINTAINER_ACCESS]: 'Maintainers',
-  [ADMIN_ACCESS]: 'Admins',
+  [ACCESS_LEVEL.NO_ACCESS]: 'No one',
+  [ACCESS_LEVEL.DEVELOPER]: 'Developers + Maintainers',
+  [ACCESS_LEVEL.MAINTAINER]: 'Maintainers',
+  [ACCESS_LEVEL.ADMIN]: 'Admins',
 };
 
 function escapeRegExp(text: string): string {
@@ -82,12 +84,12 @@ export function protectionsOf(branch: string, protections: readonly BranchProtec
  * an entry naming a user or a group admits that user or the group's members who may push at all.
  */
 export function admits(levels: readonly AccessEntry[], actor: Actor): boolean {
-  const mayPushAtAll = actor.isAdmin || actor.accessLevel >= DEVELOPER_ACCESS;
+  const mayPushAtAll = actor.isAdmin || actor.accessLevel >= ACCESS_LEVEL.DEVELOPER;
   return levels.some(({ accessLevel, userId, groupId }) => {
     if (userId) return mayPushAtAll && actor.userId === userId;
     if (groupId) return mayPushAtAll && (actor.groupIds ?? []).includes(groupId);
-    if (accessLevel === NO_ACCESS) return false;
-    if (accessLevel === ADMIN_ACCESS) return actor.isAdmin;
+    if (accessLevel === ACCESS_LEVEL.NO_ACCESS) return false;
+    if (accessLevel === ACCESS_LEVEL.ADMIN) return actor.isAdmin;
     return actor.isAdmin || actor.accessLevel >= accessLevel;
   });
 }
@@ -103,7 +105,7 @@ export function mayOnBranch(options: {
   actor: Actor;
 }): boolean {
   const matching = protectionsOf(options.branch, options.protections);
-  if (matching.length === 0) return options.actor.isAdmin || options.actor.accessLevel >= DEVELOPER_ACCESS;
+  if (matching.length === 0) return options.actor.isAdmin || options.actor.accessLevel >= ACCESS_LEVEL.DEVELOPER;
   return matching.some((protection) => admits(protection.accessLevels[options.action], options.actor));
 }
 
@@ -142,7 +144,7 @@ export async function refusalOfUpdate(options: {
     return PUSH_REFUSALS.forcePushProtectedBranch;
   }
   if (deletion) {
-    const maintainer = policy.pusher.isAdmin || policy.pusher.accessLevel >= MAINTAINER_ACCESS;
+    const maintainer = policy.pusher.isAdmin || policy.pusher.accessLevel >= ACCESS_LEVEL.MAINTAINER;
     if (!maintainer) return PUSH_REFUSALS.nonMaintainerDeleteProtectedBranch;
     return api ? undefined : PUSH_REFUSALS.nonWebDeleteProtectedBranch;
   }
@@ -158,7 +160,7 @@ export const PUSH_POLICY_VARIABLE = 'REVIEW_PUSH_POLICY';
 /** What a branch's view says of its protection: whether any protects it, what developers may, and whether the actor may push. */
 export function protectionStatus(options: { branch: string; protections: readonly BranchProtection[]; actor: Actor }) {
   const matching = protectionsOf(options.branch, options.protections);
-  const developers: Actor = { accessLevel: DEVELOPER_ACCESS, isAdmin: false };
+  const developers: Actor = { accessLevel: ACCESS_LEVEL.DEVELOPER, isAdmin: false };
   const developersMay = (action: ProtectedAction) => matching.some((protection) => admits(protection.accessLevels[action], developers));
   return {
     protected: matching.length > 0,

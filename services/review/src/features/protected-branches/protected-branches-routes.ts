@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
-import { ForbiddenError } from '@platform/errors';
 import { pageParams, pageShape, params, routesOf } from '@platform/http';
-import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-import {
-  MAINTAINER_ACCESS,
-  PROTECTED_ACCESS_LEVELS,
-  type AccessEntry,
-  type BranchProtection,
-  type ProtectedAction,
-} from './branch-protection.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess, type ProjectAccess } from '@platform/identity-client';
+import { PROTECTED_ACCESS_LEVELS, type AccessEntry, type BranchProtection, type ProtectedAction } from './branch-protection.ts';
 import type { ProtectedBranchesService } from './protected-branches-service.ts';
 import { entityIdsOf, protectedBranchView, type EntryNames } from './protected-branch-views.ts';
 import type { ProtectionChange } from './protected-branches.events.ts';
@@ -36,9 +29,7 @@ const route = routesOf<ProtectedBranchesRouteDeps>('review');
 
 /** Protected branches are a maintainer's business, as in GitLab (`admin_project`). */
 async function maintainedProject(deps: ProtectedBranchesRouteDeps, caller: Caller, idOrPath: string | number): Promise<ProjectAccess> {
-  const project = await deps.access.project({ idOrPath: String(idOrPath), caller });
-  if (!project.isAdmin && project.accessLevel < MAINTAINER_ACCESS) throw new ForbiddenError();
-  return project;
+  return requireProjectAccess({ access: deps.access, caller, idOrPath, minimumLevel: ACCESS_LEVEL.MAINTAINER });
 }
 
 function changeBy(caller: AuthenticatedCaller, project: ProjectAccess): ProtectionChange {
@@ -91,8 +82,8 @@ function levelsOf(input: LevelsInput, action: ProtectedAction): AccessEntry[] | 
   const groups = [...new Set((list ?? []).flatMap((entry) => (entry.group_id === undefined ? [] : [entry.group_id])))];
   return [
     ...roles.map((accessLevel) => ({ accessLevel })),
-    ...users.map((userId) => ({ accessLevel: MAINTAINER_ACCESS, userId })),
-    ...groups.map((groupId) => ({ accessLevel: MAINTAINER_ACCESS, groupId })),
+    ...users.map((userId) => ({ accessLevel: ACCESS_LEVEL.MAINTAINER, userId })),
+    ...groups.map((groupId) => ({ accessLevel: ACCESS_LEVEL.MAINTAINER, groupId })),
   ];
 }
 
@@ -145,9 +136,9 @@ export const protectedBranchesRoutes = [
       const protection = await deps.protectedBranches.create(changeBy(caller, project), {
         name: input.name,
         accessLevels: {
-          push: levelsOf(input, 'push') ?? [{ accessLevel: MAINTAINER_ACCESS }],
-          merge: levelsOf(input, 'merge') ?? [{ accessLevel: MAINTAINER_ACCESS }],
-          unprotect: levelsOf(input, 'unprotect') ?? [{ accessLevel: MAINTAINER_ACCESS }],
+          push: levelsOf(input, 'push') ?? [{ accessLevel: ACCESS_LEVEL.MAINTAINER }],
+          merge: levelsOf(input, 'merge') ?? [{ accessLevel: ACCESS_LEVEL.MAINTAINER }],
+          unprotect: levelsOf(input, 'unprotect') ?? [{ accessLevel: ACCESS_LEVEL.MAINTAINER }],
         },
         allowForcePush: input.allow_force_push,
         codeOwnerApprovalRequired: input.code_owner_approval_required,

@@ -1,13 +1,6 @@
 import { ForbiddenError, NotFoundError } from '@platform/errors';
-import {
-  admits,
-  type AccessEntry,
-  MAINTAINER_ACCESS,
-  type Actor,
-  type BranchProtection,
-  type ProtectedAction,
-  type PushPolicy,
-} from './branch-protection.ts';
+import { ACCESS_LEVEL } from '@platform/identity-client';
+import { admits, type AccessEntry, type Actor, type BranchProtection, type ProtectedAction, type PushPolicy } from './branch-protection.ts';
 import type { ProtectedBranchInput, ProtectedBranchStore } from './protected-branches-store.ts';
 import type { ProtectionChange } from './protected-branches.events.ts';
 
@@ -18,9 +11,9 @@ import type { ProtectionChange } from './protected-branches.events.ts';
  */
 export const DEFAULT_BRANCH_PROTECTION: Omit<ProtectedBranchInput, 'name'> = {
   accessLevels: {
-    push: [{ accessLevel: MAINTAINER_ACCESS }],
-    merge: [{ accessLevel: MAINTAINER_ACCESS }],
-    unprotect: [{ accessLevel: MAINTAINER_ACCESS }],
+    push: [{ accessLevel: ACCESS_LEVEL.MAINTAINER }],
+    merge: [{ accessLevel: ACCESS_LEVEL.MAINTAINER }],
+    unprotect: [{ accessLevel: ACCESS_LEVEL.MAINTAINER }],
   },
   allowForcePush: false,
   codeOwnerApprovalRequired: false,

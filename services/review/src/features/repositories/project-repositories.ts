@@ -1,8 +1,7 @@
 import type { Caller } from '@platform/auth';
-import { ForbiddenError } from '@platform/errors';
-import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
+import { requireProjectAccess, type IdentityAccess, type ProjectAccess } from '@platform/identity-client';
 import type { ProjectRepository, RepositoriesService } from './repositories-service.ts';
-import { mayPushCode, mayReadCode } from './repository-access.ts';
+import { CODE_PUSHERS, codeReaders } from './repository-access.ts';
 
 export type RepositoryAccessNeed = 'read' | 'push';
 
@@ -23,8 +22,11 @@ export async function accessRepository(options: {
   idOrPath: string | number;
   need: RepositoryAccessNeed;
 }): Promise<AccessedRepository> {
-  const project = await options.access.project({ idOrPath: String(options.idOrPath), caller: options.caller });
-  const allowed = options.need === 'read' ? mayReadCode(project) : mayPushCode(project);
-  if (!allowed) throw new ForbiddenError();
+  const project = await requireProjectAccess({
+    access: options.access,
+    caller: options.caller,
+    idOrPath: options.idOrPath,
+    ...(options.need === 'read' ? codeReaders() : CODE_PUSHERS),
+  });
   return { project, repository: await options.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
 }

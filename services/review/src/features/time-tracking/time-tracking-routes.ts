@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { AuthenticatedCaller } from '@platform/auth';
-import { FieldValidationError, ForbiddenError } from '@platform/errors';
+import { FieldValidationError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import { DEVELOPER, mayReadCode } from '../repositories/repository-access.ts';
+import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
+import { codeReaders } from '../repositories/repository-access.ts';
 import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
 import { parseHumanDuration } from '../core/merge-request-text.ts';
 import { timeStatsView } from '../merge-requests/merge-request-views.ts';
@@ -25,8 +25,7 @@ async function trackedMergeRequest(
   input: { id: string | number; merge_request_iid: number },
 ) {
   // Too little access is refused before the merge request is looked up, as GitLab authorizes first.
-  const project = await deps.access.project({ idOrPath: String(input.id), caller });
-  if (!mayReadCode(project) || (!project.isAdmin && project.accessLevel < DEVELOPER)) throw new ForbiddenError();
+  const project = await requireProjectAccess({ access: deps.access, caller, idOrPath: input.id, ...codeReaders(ACCESS_LEVEL.DEVELOPER) });
   return deps.mergeRequests.get(project.id, input.merge_request_iid);
 }
 
