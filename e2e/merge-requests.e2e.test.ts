@@ -314,6 +314,8 @@ describe('merge requests', () => {
       renamed_file: false,
       deleted_file: false,
       generated_file: false,
+      collapsed: false,
+      too_large: false,
       diff: '@@ -0,0 +1 @@\n+# Shop\n',
     });
     const older = await gateway.get(`${base()}/1/versions/${versions.body[1].id}`).set(developer.headers);
@@ -322,6 +324,8 @@ describe('merge requests', () => {
     const changes = await gateway.get(`${base()}/1/changes`).set(developer.headers);
     expect(changes.body.changes.map((diff: { new_path: string }) => diff.new_path).sort()).toEqual(['README.md', 'pay.txt']);
     expect(changes.body.changes_count).toBe('2');
+    // Shown as a commit's diffs are (Entities::Diff), bounds included.
+    expect(changes.body.changes[0]).toMatchObject({ collapsed: false, too_large: false, generated_file: false });
     const commits = await gateway.get(`${base()}/1/commits`).set(developer.headers);
     expect(commits.body.map((commit: { id: string }) => commit.id)[0]).toBe(head);
     expect((await gateway.get(`${base()}/1/versions/999999`).set(developer.headers)).status).toBe(404);

@@ -3,6 +3,7 @@ import { labelBasicView } from '../labels/label-views.ts';
 import type { ListedLabel } from '../labels/labels-service.ts';
 import { embeddedMilestoneView, milestoneView, type EmbeddedMilestone } from '../milestones/milestone-views.ts';
 import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
+import { diffView } from '../commits/commit-views.ts';
 import { humanDuration, taskCompletionStatus } from '../core/merge-request-text.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
 import type { MergeRequestFacts } from './merge-request-facts.ts';
@@ -237,19 +238,8 @@ export function mergeRequestDetailView(
   };
 }
 
-export function diffView(diff: FileDiff) {
-  return {
-    old_path: diff.oldPath,
-    new_path: diff.newPath,
-    a_mode: diff.aMode,
-    b_mode: diff.bMode,
-    diff: diff.diff,
-    new_file: diff.newFile,
-    renamed_file: diff.renamedFile,
-    deleted_file: diff.deletedFile,
-    generated_file: false,
-  };
-}
+/** A merge request's diffs are shown as a commit's are (`Entities::Diff`). */
+export { diffView };
 
 export function versionView(version: MergeRequestDiff) {
   return {
