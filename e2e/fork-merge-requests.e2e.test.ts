@@ -100,6 +100,27 @@ describe('merge requests from a fork to its upstream', () => {
     expect((await ask({}, stranger.headers)).status).toBe(403);
   });
 
+  it("compares a fork's branch with an upstream ref through from_project_id, and refuses a project outside the fork network", async () => {
+    const compare = (query: string) => gateway.get(`/api/v4/projects/${fork.id}/repository/compare?${query}`).set(contributor.headers);
+    // A branch written upstream after the fork exists only there: its commit is brought into the fork's repository to compare.
+    const upstreamOnly = await gateway
+      .post(`/api/v4/projects/${upstream.id}/repository/files/later.txt`)
+      .set(asRoot)
+      .send({ branch: 'upstream-only', start_branch: 'main', content: 'later\n', commit_message: 'Later upstream' });
+    expect(upstreamOnly.status).toBe(201);
+    const across = await compare(`from=upstream-only&to=feature/fork&from_project_id=${upstream.id}`);
+    expect(across.status).toBe(200);
+    expect(across.body.commits.map((commit: { title: string }) => commit.title)).toEqual(['Add fork.txt']);
+    expect(across.body.diffs.map((diff: { new_path: string }) => diff.new_path)).toEqual(['fork.txt']);
+    expect((await compare('from=upstream-only&to=feature/fork')).status).toBe(404);
+
+    const unrelated = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'compare-unrelated', visibility: 'public' });
+    const outside = await compare(`from=main&to=feature/fork&from_project_id=${unrelated.body.id}`);
+    expect(outside.status).toBe(400);
+    expect(outside.body).toEqual({ message: `Target project id:${unrelated.body.id} is not a fork of project id:${fork.id}` });
+    expect((await compare(`from=main&to=feature/fork&from_project_id=999999`)).status).toBe(400);
+  });
+
   it('opens the merge request in the upstream, shows its changes, follows pushes to the fork and merges it there', async () => {
     const forkHead = (await git(['rev-parse', 'HEAD'], fork.clone)).output.trim();
     const upstreamMain = (await git(['rev-parse', 'origin/main'], fork.clone)).output.trim();

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { NotFoundError } from '@platform/errors';
+import type { Caller } from '@platform/auth';
+import { ForbiddenError, NotFoundError, RefusedError } from '@platform/errors';
 import { params, reply, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
+import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import { commitView, diffView } from '../commits/commit-views.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
-import type { RepositoriesService } from '../repositories/repositories-service.ts';
+import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
 import { gitRevision } from '../repositories/repository-params.ts';
 
 export interface RepositoryCompareRouteDeps {
@@ -13,6 +14,34 @@ export interface RepositoryCompareRouteDeps {
 }
 
 const route = routesOf<RepositoryCompareRouteDeps>('review');
+
+/**
+ * The repository of `from_project_id`, which GitLab compares from only when the caller may read
+ * its code and it is in the project's fork network (the project's upstream, a fork of the
+ * project, or a fork of the same upstream): otherwise its 400.
+ */
+async function forkToCompare(options: {
+  deps: RepositoryCompareRouteDeps;
+  caller: Caller;
+  project: ProjectAccess;
+  fromProjectId: number;
+}): Promise<ProjectRepository> {
+  const { project, fromProjectId } = options;
+  const refusal = new RefusedError(`Target project id:${fromProjectId} is not a fork of project id:${project.id}`);
+  const from = await accessRepository({ ...options.deps, caller: options.caller, idOrPath: fromProjectId, need: 'read' }).catch(
+    (error: unknown) => {
+      if (error instanceof NotFoundError || error instanceof ForbiddenError) throw refusal;
+      throw error;
+    },
+  );
+  const upstream = (candidate: ProjectAccess) => candidate.forkedFromProjectId;
+  const related =
+    upstream(project) === from.project.id ||
+    upstream(from.project) === project.id ||
+    (upstream(project) !== null && upstream(project) === upstream(from.project));
+  if (!related) throw refusal;
+  return from.repository;
+}
 
 /** As many refs as merge_base takes: enough for any octopus, few enough to bound the git call. */
 const MAXIMUM_MERGE_BASE_REFS = 20;
@@ -28,14 +57,22 @@ export const repositoryCompareRoutes = [
       from: gitRevision(),
       to: gitRevision(),
       straight: params.boolean().default(false),
+      from_project_id: params.integer().optional(),
       // `unidiff` asks for git's own file headers, which these diffs never carry (GitLab's default).
       unidiff: params.boolean().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
       const { git } = repository;
-      const [from, to] = await Promise.all([git.resolveCommit(input.from), git.resolveCommit(input.to)]);
+      const fromRepository =
+        input.from_project_id === undefined || input.from_project_id === project.id
+          ? repository
+          : await forkToCompare({ deps, caller, project, fromProjectId: input.from_project_id });
+      const [from, to] = await Promise.all([fromRepository.git.resolveCommit(input.from), git.resolveCommit(input.to)]);
       if (!from || !to) throw new NotFoundError('Ref');
+      // Another project's commit is brought into this repository first, as GitLab's CompareService does.
+      if (fromRepository !== repository && !(await git.resolveCommit(from)))
+        await git.fetchCommit({ source: fromRepository.git, sha: from, into: `refs/keep-around/${from}` });
       // `from...to` compares against the merge base (straight: `from..to`); unrelated histories compare directly.
       const base = input.straight ? from : ((await git.mergeBase(from, to)) ?? from);
       const [commits, diffs] = await Promise.all([git.log({ head: to, excluded: [from] }), git.diff(base, to)]);
