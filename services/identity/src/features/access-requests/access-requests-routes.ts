@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { actorOf } from '@platform/auth';
 import { idOrPathParams, params, routesOf } from '@platform/http';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
-import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import { memberAccessLevelParam } from '../members/members.schemas.ts';
 import type { AccessRequestsService } from './access-requests-service.ts';
 import { accessRequestView, approvedRequestView } from './access-requests-views.ts';
@@ -64,7 +64,7 @@ export const accessRequestsRoutes = (
         type,
         idOrPath: input.id,
         userId: input.user_id,
-        accessLevel: input.access_level ?? ACCESS_LEVELS.developer,
+        accessLevel: input.access_level ?? ACCESS_LEVEL.DEVELOPER,
       });
       return approvedRequestView(approved, views);
     },

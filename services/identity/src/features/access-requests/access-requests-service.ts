@@ -3,11 +3,11 @@ import type { Page } from '@platform/db';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
 import type { PageWindow } from '@platform/db';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, requireLevel } from '../access/access-policy.ts';
-import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { Member, SourceType } from '../members/member.entity.ts';
 import type { MemberStore } from '../members/members-store.ts';
 import { memberManagerLevel, type MembersService } from '../members/members-service.ts';
@@ -72,7 +72,7 @@ export class AccessRequestsService {
         sourceType: source.type,
         sourceId: source.id,
         userId: user.id,
-        accessLevel: ACCESS_LEVELS.developer,
+        accessLevel: ACCESS_LEVEL.DEVELOPER,
         requestedAt: new Date(),
         createdBy: user.id,
       });

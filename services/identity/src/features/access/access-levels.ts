@@ -1,6 +1,17 @@
-/** GitLab's access levels. Owner exists for groups (and personal project owners) only. */
-export const ACCESS_LEVELS = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
+import { ACCESS_LEVEL } from '@platform/identity-client';
 
-export const NO_ACCESS = 0;
-export const GROUP_ACCESS_LEVELS: readonly number[] = [10, 20, 30, 40, 50];
-export const PROJECT_ACCESS_LEVELS: readonly number[] = [10, 20, 30, 40];
+/** The levels a group membership may hold; owner exists for groups (and personal project owners) only. */
+export const GROUP_ACCESS_LEVELS: readonly number[] = [
+  ACCESS_LEVEL.GUEST,
+  ACCESS_LEVEL.REPORTER,
+  ACCESS_LEVEL.DEVELOPER,
+  ACCESS_LEVEL.MAINTAINER,
+  ACCESS_LEVEL.OWNER,
+];
+/** The levels a project membership may hold. */
+export const PROJECT_ACCESS_LEVELS: readonly number[] = [
+  ACCESS_LEVEL.GUEST,
+  ACCESS_LEVEL.REPORTER,
+  ACCESS_LEVEL.DEVELOPER,
+  ACCESS_LEVEL.MAINTAINER,
+];

@@ -2,13 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import type { Caller } from '@platform/auth';
 import { FieldValidationError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { EntityDictionary } from '@mikro-orm/core';
 import { Namespace, type Group } from './namespace.entity.ts';
 import { MAX_ID } from './sql-helpers.ts';
 import type { NamespaceStore } from './namespaces-store.ts';
 import { Project } from './project.entity.ts';
 import { ANONYMOUS, groupAccessLevel, groupVisibleTo, projectAccessLevel, projectVisibleTo, type Viewer } from './access-sql.ts';
-import { NO_ACCESS } from './access-levels.ts';
 
 export interface AccessibleGroup {
   group: Group;
@@ -145,7 +145,7 @@ export class AccessPolicy {
 
   /** The viewer's effective access to each group, 0 where none. */
   async groupAccessLevels(viewer: Viewer, groupIds: number[]): Promise<Map<number, number>> {
-    const levels = new Map<number, number>(groupIds.map((id) => [id, NO_ACCESS]));
+    const levels = new Map<number, number>(groupIds.map((id) => [id, ACCESS_LEVEL.NO_ACCESS]));
     if (groupIds.length === 0 || viewer.kind === 'anonymous') return levels;
     const { rows } = await sql<{ id: number; access_level: number }>`
       select n.id, ${groupAccessLevel(viewer)} as access_level from namespaces n where n.id = any(${groupIds}::integer[])`.execute(
@@ -157,7 +157,7 @@ export class AccessPolicy {
 
   /** The viewer's effective access to each project, 0 where none. */
   async projectAccessLevels(viewer: Viewer, projectIds: number[]): Promise<Map<number, number>> {
-    const levels = new Map<number, number>(projectIds.map((id) => [id, NO_ACCESS]));
+    const levels = new Map<number, number>(projectIds.map((id) => [id, ACCESS_LEVEL.NO_ACCESS]));
     if (projectIds.length === 0 || viewer.kind === 'anonymous') return levels;
     const { rows } = await sql<{ id: number; access_level: number }>`
       select p.id, ${projectAccessLevel(viewer)} as access_level from projects p where p.id = any(${projectIds}::integer[])`.execute(

@@ -7,7 +7,8 @@ import type { ProjectsService } from '../projects/projects-service.ts';
 import type { ProjectTransferService } from '../projects/project-transfer-service.ts';
 import type { GroupsService } from './groups-service.ts';
 import type { GroupTransferService } from './group-transfer-service.ts';
-import { changedGroupDetailsView, type PublicGroup } from './group-views.ts';
+import type { PublicGroup } from './group-rows.ts';
+import { readChangedGroupDetails } from './group-details.ts';
 import { publicGroupView } from './public-group-views.ts';
 import {
   transferGroupParams,
@@ -53,7 +54,7 @@ export const groupTransferRoutes = [
     input: transferGroupParams,
     status: 201,
     handle: async ({ caller, input, deps }) =>
-      changedGroupDetailsView(deps, caller, (viewer, actor) => deps.transfers.transfer(viewer, actor, input), { withProjects: false }),
+      readChangedGroupDetails(deps, caller, (viewer, actor) => deps.transfers.transfer(viewer, actor, input), { withProjects: false }),
   }),
 
   transferLocations('/api/v4/groups/:id/transfer_locations', (transfers, viewer, input, window) =>
@@ -72,6 +73,6 @@ export const groupTransferRoutes = [
     input: transferProjectIntoGroupParams,
     status: 201,
     handle: async ({ caller, input, deps }) =>
-      changedGroupDetailsView(deps, caller, (viewer, actor) => deps.projectTransfers.transferIntoGroup(viewer, actor, input)),
+      readChangedGroupDetails(deps, caller, (viewer, actor) => deps.projectTransfers.transferIntoGroup(viewer, actor, input)),
   }),
 ];

@@ -3,12 +3,12 @@ import { RefusedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
 import type { ContainerRegistryTags } from '@platform/packages-client';
 import type { PageWindow } from '@platform/db';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { Group } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
-import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { GroupStore } from './groups-store.ts';
 import type { GroupsReadModel } from './groups-read-model.ts';
@@ -31,7 +31,7 @@ export const GROUP_TRANSFER_ERRORS = {
 /** May the viewer create a subgroup in `parent`, given their access to it? Owners always; maintainers where the group lets them. */
 export function mayCreateSubgroup(viewer: Viewer, parent: Group, accessLevel: number): boolean {
   if (isAdmin(viewer)) return true;
-  const required = parent.subgroupCreationLevel === 'owner' ? ACCESS_LEVELS.owner : ACCESS_LEVELS.maintainer;
+  const required = parent.subgroupCreationLevel === 'owner' ? ACCESS_LEVEL.OWNER : ACCESS_LEVEL.MAINTAINER;
   return accessLevel >= required;
 }
 
@@ -81,7 +81,7 @@ export class GroupTransferService {
 
   /** Refusals come in GitLab's order; a missing or invisible group is 404, too little access on it 403. */
   async transfer(viewer: Viewer, actor: EventActor, input: { id: number | string; group_id?: number | undefined }): Promise<Group> {
-    const { group } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVELS.owner);
+    const { group } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVEL.OWNER);
     const target = input.group_id === undefined ? null : await this.#access.group(viewer, input.group_id);
     const parent = target?.group ?? null;
     if (!parent && group.parentId == null) throw new RefusedError(GROUP_TRANSFER_ERRORS.alreadyRoot);
@@ -100,7 +100,7 @@ export class GroupTransferService {
       await this.#transfers.move(group, parent);
       // A group promoted to the top level keeps an owner: access through the old parent is gone.
       if (!parent && viewer.kind === 'user' && !(await this.#transfers.hasDirectOwner(group.id))) {
-        await this.#members.addGroupMember({ groupId: group.id, userId: viewer.userId, accessLevel: ACCESS_LEVELS.owner, actor });
+        await this.#members.addGroupMember({ groupId: group.id, userId: viewer.userId, accessLevel: ACCESS_LEVEL.OWNER, actor });
       }
       const known = await this.#namespaces.withAncestors([group]);
       recordEvent(em, { ...groupTransferredEvent({ group: groupSnapshot(group, known), previousFullPath, previousParentId }), actor });
@@ -113,12 +113,12 @@ export class GroupTransferService {
    * or through a share) where the group could go, without itself, its descendants and its parent.
    */
   async locations(viewer: Viewer, input: { id: number | string; search?: string | undefined }, window: PageWindow) {
-    const { group } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVELS.owner);
+    const { group } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVEL.OWNER);
     const subtree = await this.#groups.subtreeOf(group);
     const skipIds = [...subtree.map((member) => member.id), ...(group.parentId == null ? [] : [group.parentId])];
     return this.#readModel.listPublic({
       viewer,
-      filter: { minAccessLevel: ACCESS_LEVELS.owner, skipIds, ...(input.search ? { search: input.search } : {}) },
+      filter: { minAccessLevel: ACCESS_LEVEL.OWNER, skipIds, ...(input.search ? { search: input.search } : {}) },
       order: { by: 'path', sort: 'asc' },
       window,
     });
@@ -126,11 +126,11 @@ export class GroupTransferService {
 
   /** `GET /projects/:id/transfer_locations`: groups the viewer may transfer projects into (Maintainer, projects allowed), but the project's own. */
   async projectLocations(viewer: Viewer, input: { id: number | string; search?: string | undefined }, window: PageWindow) {
-    const { namespace } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.owner);
+    const { namespace } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVEL.OWNER);
     return this.#readModel.listPublic({
       viewer,
       filter: {
-        minAccessLevel: ACCESS_LEVELS.maintainer,
+        minAccessLevel: ACCESS_LEVEL.MAINTAINER,
         projectCreationAllowed: true,
         ...(namespace.kind === 'group' ? { skipIds: [namespace.id] } : {}),
         ...(input.search ? { search: input.search } : {}),

@@ -1,50 +1,11 @@
-import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import type { EventActor } from '@platform/events';
-import type { Group, Namespace } from '../access/namespace.entity.ts';
-import { avatarUrlView, sharedWithGroupView, type NamespaceViewContext, type SharedGroup } from '../access/namespace-views.ts';
-import { ACCESS_LEVELS } from '../access/access-levels.ts';
+import { ACCESS_LEVEL } from '@platform/identity-client';
+import type { Namespace } from '../access/namespace.entity.ts';
+import { avatarUrlView, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
-import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
-import type { ProjectsService } from '../projects/projects-service.ts';
+import { isAdmin } from '../access/access-policy.ts';
+import type { ListedProject } from '../projects/project-rows.ts';
 import { projectView, projectViewOptions } from '../projects/project-views.ts';
-import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';
-import type { GroupsService } from './groups-service.ts';
-
-/** A group's `PublicGroupDetails` fields, as a read model selects them (`fullName` from its ancestors). */
-export type PublicGroup = Pick<Namespace, 'id' | 'name' | 'avatarUrl' | 'fullPath'> & { fullName: string };
-
-/** What the group lists show of a group; the extras only where an administrator asked for them. */
-export type ListedGroup = PublicGroup &
-  Pick<
-    Namespace,
-    | 'path'
-    | 'description'
-    | 'visibility'
-    | 'shareWithGroupLock'
-    | 'requireTwoFactorAuthentication'
-    | 'twoFactorGracePeriod'
-    | 'projectCreationLevel'
-    | 'autoDevopsEnabled'
-    | 'subgroupCreationLevel'
-    | 'emailsDisabled'
-    | 'mentionsDisabled'
-    | 'lfsEnabled'
-    | 'defaultBranchProtection'
-    | 'requestAccessEnabled'
-    | 'parentId'
-    | 'fileTemplateProjectId'
-  > & {
-    /** ISO 8601, as an entity's `Date` serialises. */
-    createdAt: string;
-    customAttributes?: Array<Pick<CustomAttribute, 'key' | 'value'>>;
-    statistics?: Pick<
-      Namespace,
-      'storageSize' | 'repositorySize' | 'wikiSize' | 'lfsObjectsSize' | 'jobArtifactsSize' | 'packagesSize' | 'snippetsSize'
-    >;
-  };
-
-/** A group's details: the listed fields, the viewer's access level, its visible shares and its runners token. */
-export type GroupDetailsRow = ListedGroup & Pick<Namespace, 'runnersToken'> & { accessLevel: number; shares: SharedGroup[] };
+import type { GroupDetailsRow, ListedGroup } from './group-rows.ts';
 
 /** Groups live under `/groups/<full path>`. */
 export function groupWebUrl(group: Pick<Namespace, 'fullPath'>, context: NamespaceViewContext): string {
@@ -104,22 +65,19 @@ export function groupListExtras(viewer: Viewer, query: { with_custom_attributes?
   return { customAttributes: admin && query.with_custom_attributes === true, statistics: admin && query.statistics === true };
 }
 
-/** The deprecated `projects` and `shared_projects` of group details hold at most this many each. */
-const DETAIL_PROJECTS_LIMIT = 100;
+/** A group's projects as its details show them (GitLab's deprecated `projects` and `shared_projects`). */
+export interface GroupDetailsProjects {
+  own: ListedProject[];
+  shared: ListedProject[];
+}
 
-/** Group details: the list view plus shares, the runners token for its administrators, and its projects. */
-export async function groupDetailsView(options: {
-  groups: GroupsService;
-  projects: ProjectsService;
-  viewer: Viewer;
-  idOrPath: number | string;
-  withProjects: boolean;
-  withCustomAttributes: boolean;
-  views: NamespaceViewContext;
-}) {
-  const { groups, projects, viewer, views } = options;
-  const group = await groups.details(viewer, options.idOrPath, { customAttributes: isAdmin(viewer) && options.withCustomAttributes });
-  const canAdminister = isAdmin(viewer) || group.accessLevel >= ACCESS_LEVELS.owner;
+/** Group details: the list view plus shares, the runners token for its administrators, and its projects when they were read. */
+export function groupDetailsView(
+  group: GroupDetailsRow,
+  options: { viewer: Viewer; views: NamespaceViewContext; projects?: GroupDetailsProjects | undefined },
+) {
+  const { viewer, views } = options;
+  const canAdminister = isAdmin(viewer) || group.accessLevel >= ACCESS_LEVEL.OWNER;
   const body: Record<string, unknown> = {
     ...groupView(group, views),
     shared_with_groups: group.shares.map(sharedWithGroupView),
@@ -128,23 +86,10 @@ export async function groupDetailsView(options: {
     prevent_forking_outside_group: null,
     membership_lock: false,
   };
-  if (options.withProjects) {
-    const { own, shared } = await projects.ofGroupDetails(viewer, group.id, DETAIL_PROJECTS_LIMIT);
-    const options = projectViewOptions(viewer);
-    body.projects = own.map((project) => projectView(project, views, options));
-    body.shared_projects = shared.map((project) => projectView(project, views, options));
+  if (options.projects) {
+    const projectOptions = projectViewOptions(viewer);
+    body.projects = options.projects.own.map((project) => projectView(project, views, projectOptions));
+    body.shared_projects = options.projects.shared.map((project) => projectView(project, views, projectOptions));
   }
   return body;
-}
-
-/** A change the caller makes to a group, answered with the group's details: with its projects, except where `withProjects` is false (a new group has none). */
-export async function changedGroupDetailsView(
-  deps: { groups: GroupsService; projects: ProjectsService; access: AccessPolicy; views: NamespaceViewContext },
-  caller: AuthenticatedCaller,
-  change: (viewer: Viewer, actor: EventActor) => Promise<Group>,
-  options: { withProjects: boolean } = { withProjects: true },
-) {
-  const viewer = await deps.access.viewerOf(caller);
-  const group = await change(viewer, actorOf(caller));
-  return groupDetailsView({ ...deps, viewer, idOrPath: group.id, withProjects: options.withProjects, withCustomAttributes: false });
 }

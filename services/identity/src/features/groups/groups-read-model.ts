@@ -11,7 +11,7 @@ import {
 } from '../access/access-sql.ts';
 import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
-import type { GroupDetailsRow, ListedGroup, PublicGroup } from './group-views.ts';
+import type { GroupDetailsRow, ListedGroup, PublicGroup } from './group-rows.ts';
 
 /** Which groups a list holds, beyond the viewer's visibility. */
 export interface GroupFilter {

@@ -15,7 +15,8 @@ import { projectListRead, projectListViews } from '../projects/project-views.ts'
 import { groupListFilter, type GroupsService } from './groups-service.ts';
 import { GROUP_ORDERS } from './groups-read-model.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
-import { changedGroupDetailsView, groupDetailsView, groupListExtras, groupView } from './group-views.ts';
+import { groupListExtras, groupView } from './group-views.ts';
+import { readChangedGroupDetails, readGroupDetails } from './group-details.ts';
 import {
   createGroupParams,
   groupAvatarUploadParams,
@@ -137,7 +138,7 @@ export const groupsRoutes = [
     input: createGroupParams,
     status: 201,
     handle: async ({ caller, input, deps }) =>
-      changedGroupDetailsView(
+      readChangedGroupDetails(
         deps,
         caller,
         async (viewer, actor) =>
@@ -153,7 +154,7 @@ export const groupsRoutes = [
     scope: 'read_api',
     input: groupQuery,
     handle: async ({ caller, input, deps }) =>
-      groupDetailsView({
+      readGroupDetails({
         ...deps,
         viewer: await deps.access.viewerOf(caller),
         idOrPath: input.id,
@@ -169,7 +170,7 @@ export const groupsRoutes = [
     scope: 'api',
     input: updateGroupParams,
     handle: async ({ caller, input, deps }) =>
-      changedGroupDetailsView(deps, caller, async (viewer, actor) => {
+      readChangedGroupDetails(deps, caller, async (viewer, actor) => {
         if (input.avatar !== undefined) await deps.groups.editable(viewer, input.id);
         return deps.avatars.withChange(await deps.avatars.prepare(input.avatar), (avatar) =>
           deps.groups.update(viewer, actor, input, avatar),
@@ -185,7 +186,7 @@ export const groupsRoutes = [
     scope: 'api',
     input: groupAvatarUploadParams,
     handle: async ({ caller, input, deps }) =>
-      changedGroupDetailsView(deps, caller, async (viewer, actor) => {
+      readChangedGroupDetails(deps, caller, async (viewer, actor) => {
         await deps.groups.editable(viewer, input.id);
         if (input.file === undefined) throw new InputError('file is missing');
         return deps.avatars.withChange(await deps.avatars.prepare(input.file), (avatar) =>
@@ -215,7 +216,7 @@ export const groupsRoutes = [
     input: shareGroupParams,
     status: 201,
     handle: async ({ caller, input, deps }) =>
-      changedGroupDetailsView(deps, caller, (viewer, actor) => deps.groups.share(viewer, actor, input)),
+      readChangedGroupDetails(deps, caller, (viewer, actor) => deps.groups.share(viewer, actor, input)),
   }),
 
   route({

@@ -9,6 +9,7 @@ import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE } from '../access/
 import type { PageWindow } from '@platform/db';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { ContainerRegistryTags } from '@platform/packages-client';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import { CONTAINER_REGISTRY_TAGS_ERRORS, groupHasContainerTags } from '../projects/container-registry-paths.ts';
 import { checkRestrictedVisibility } from '../access/restricted-visibility.ts';
 import type { Keyset } from '../access/sql-helpers.ts';
@@ -17,13 +18,12 @@ import { projectDeletedEvent, projectSnapshot } from '../projects/projects.event
 import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { checkShareGrant, isAdmin, requireLevel, type AccessPolicy } from '../access/access-policy.ts';
-import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { GroupGroupLink } from './group.entity.ts';
 import type { GroupStore, NewGroup } from './groups-store.ts';
 import type { GroupFilter, GroupListExtras, GroupOrder, GroupsReadModel } from './groups-read-model.ts';
 import type { CreateGroupParams, GroupAttributeParams, GroupListQuery, UpdateGroupParams } from './groups.schemas.ts';
-import type { GroupDetailsRow } from './group-views.ts';
+import type { GroupDetailsRow } from './group-rows.ts';
 import { groupCreatedEvent, groupDeletedEvent, groupSharedEvent, groupUnsharedEvent, groupUpdatedEvent } from './groups.events.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
@@ -177,7 +177,7 @@ export class GroupsService {
     let parent: Group | null = null;
     if (input.parent_id !== undefined) {
       const { group, accessLevel } = await this.#access.group(viewer, input.parent_id);
-      const required = group.subgroupCreationLevel === 'owner' ? ACCESS_LEVELS.owner : ACCESS_LEVELS.maintainer;
+      const required = group.subgroupCreationLevel === 'owner' ? ACCESS_LEVEL.OWNER : ACCESS_LEVEL.MAINTAINER;
       requireLevel(viewer, accessLevel, required);
       parent = group;
     } else if (!viewer.isAdmin) {
@@ -204,14 +204,14 @@ export class GroupsService {
       avatar?.applyTo(group, 'group');
       const known = await this.#namespaces.withAncestors([group]);
       recordEvent(em, { ...groupCreatedEvent(groupSnapshot(group, known)), actor });
-      await this.#members.addGroupMember({ groupId: group.id, userId: viewer.userId, accessLevel: ACCESS_LEVELS.owner, actor });
+      await this.#members.addGroupMember({ groupId: group.id, userId: viewer.userId, accessLevel: ACCESS_LEVEL.OWNER, actor });
       return group;
     });
   }
 
   /** The group when the viewer may change its settings (owners): 404 or 403 otherwise, before anything uploaded is read. */
   async editable(viewer: Viewer, idOrPath: number | string): Promise<Group> {
-    return (await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVELS.owner)).group;
+    return (await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVEL.OWNER)).group;
   }
 
   async update(viewer: Viewer, actor: EventActor, input: UpdateGroupParams, avatar?: AvatarChange): Promise<Group> {
@@ -257,7 +257,7 @@ export class GroupsService {
 
   /** Deletes a group with its subgroups and their projects; Owner only, as in GitLab. */
   async delete(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<void> {
-    const { group } = await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    const { group } = await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVEL.OWNER);
     await this.#em.transactional(async (em) => {
       const subtree = await this.#groups.subtreeOf(group);
       const projects = await this.#projects.inNamespaces(subtree.map((member) => member.id));
@@ -275,7 +275,7 @@ export class GroupsService {
     actor: EventActor,
     input: { id: number | string; group_id: number; group_access: number; expires_at?: string | null | undefined },
   ): Promise<Group> {
-    const { group, accessLevel } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVELS.owner);
+    const { group, accessLevel } = await this.#access.groupWith(viewer, input.id, ACCESS_LEVEL.OWNER);
     const { group: sharedWith } = await this.#access.group(viewer, input.group_id);
     if (sharedWith.id === group.id) throw new InputError('group_id must name another group');
     checkShareGrant(viewer, accessLevel, input);
@@ -304,7 +304,7 @@ export class GroupsService {
   }
 
   async unshare(viewer: Viewer, actor: EventActor, idOrPath: number | string, sharedWithGroupId: number): Promise<void> {
-    const { group } = await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    const { group } = await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVEL.OWNER);
     const link: GroupGroupLink | null = await this.#groups.findShare(group.id, sharedWithGroupId);
     const sharedWith = link && (await this.#groups.findById(link.sharedWithGroupId));
     if (!link || !sharedWith) throw new NotFoundError('Group Link');

@@ -1,6 +1,7 @@
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import { avatarUrlView } from '../access/namespace-views.ts';
-import { groupWebUrl, type PublicGroup } from './group-views.ts';
+import type { PublicGroup } from './group-rows.ts';
+import { groupWebUrl } from './group-views.ts';
 
 /** GitLab's `PublicGroupDetails`, as transfer locations list groups. */
 export function publicGroupView(group: PublicGroup, context: NamespaceViewContext) {

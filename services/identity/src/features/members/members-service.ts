@@ -8,9 +8,10 @@ import type { Project } from '../access/project.entity.ts';
 import type { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { PageWindow } from '@platform/db';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, requireLevel, type AccessPolicy } from '../access/access-policy.ts';
-import { ACCESS_LEVELS, GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../access/access-levels.ts';
+import { GROUP_ACCESS_LEVELS, PROJECT_ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { Member, SourceType } from './member.entity.ts';
 import type { EffectiveMember, MemberFilter, MemberStore, SourceLineage } from './members-store.ts';
 import { memberAddedEvent, memberRemovedEvent, memberSnapshot, memberUpdatedEvent } from './members.events.ts';
@@ -47,7 +48,7 @@ function lineageOf(source: MembershipSource): SourceLineage {
 
 /** Managing members takes Owner in a group and Maintainer in a project, as in GitLab. */
 export function memberManagerLevel(type: SourceType): number {
-  return type === 'Group' ? ACCESS_LEVELS.owner : ACCESS_LEVELS.maintainer;
+  return type === 'Group' ? ACCESS_LEVEL.OWNER : ACCESS_LEVEL.MAINTAINER;
 }
 
 /** The levels a member of this kind of source may hold: Owner is for groups. */
@@ -207,7 +208,7 @@ export class MembersService {
     this.#checkGrantable(options.viewer, accessLevel, member.accessLevel);
     this.#checkGrantable(options.viewer, accessLevel, options.accessLevel);
     validateExpiry(options.expiresAt);
-    if (member.accessLevel === ACCESS_LEVELS.owner && options.accessLevel < ACCESS_LEVELS.owner) await this.#keepAnOwner(source, member);
+    if (member.accessLevel === ACCESS_LEVEL.OWNER && options.accessLevel < ACCESS_LEVEL.OWNER) await this.#keepAnOwner(source, member);
     const updated = await this.#em.transactional(async (em) => {
       const previous = { accessLevel: member.accessLevel, expiresAt: member.expiresAt ?? null };
       member.accessLevel = options.accessLevel;
@@ -229,7 +230,7 @@ export class MembersService {
     const member = await this.#members.find(source.type, source.id, options.userId);
     if (!member || member.requestedAt) throw new NotFoundError('Member');
     if (!leaving) this.#checkGrantable(options.viewer, accessLevel, member.accessLevel);
-    if (member.accessLevel === ACCESS_LEVELS.owner) await this.#keepAnOwner(source, member);
+    if (member.accessLevel === ACCESS_LEVEL.OWNER) await this.#keepAnOwner(source, member);
     await this.#em.transactional(() => this.#remove(source, member, options.actor));
   }
 

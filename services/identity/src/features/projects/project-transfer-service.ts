@@ -2,12 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { InputError, NotFoundError, RefusedError } from '@platform/errors';
 import { recordEvent, type EventActor } from '@platform/events';
 import type { ContainerRegistryTags } from '@platform/packages-client';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { Namespace, Visibility } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
-import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import { projectSource, type MembersService } from '../members/members-service.ts';
 import type { Project } from '../access/project.entity.ts';
 import type { ProjectStore } from './projects-store.ts';
@@ -70,7 +70,7 @@ export class ProjectTransferService {
     actor: EventActor,
     input: { id: number | string; namespace?: number | string | undefined },
   ): Promise<Project> {
-    const { project } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.owner);
+    const { project } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVEL.OWNER);
     if (input.namespace === undefined) throw new InputError('namespace is missing');
     const target = await this.#visibleNamespace(viewer, input.namespace);
     return this.#moveInto(viewer, actor, project, target);
@@ -79,7 +79,7 @@ export class ProjectTransferService {
   /** `POST /groups/:id/projects/:project_id`, administrators only: the same transfer, into a group named first. */
   async transferIntoGroup(viewer: Viewer, actor: EventActor, input: { id: number | string; project_id: number | string }) {
     const { group } = await this.#access.group(viewer, input.id);
-    const { project } = await this.#access.projectWith(viewer, input.project_id, ACCESS_LEVELS.owner);
+    const { project } = await this.#access.projectWith(viewer, input.project_id, ACCESS_LEVEL.OWNER);
     await this.#moveInto(viewer, actor, project, group);
     return group;
   }
@@ -102,11 +102,11 @@ export class ProjectTransferService {
       if (target.kind === 'user' && target.ownerId != null) {
         // A personal project's owner holds it as Owner, as on creation.
         const level = (await this.#access.projectAccessLevels(await this.#access.viewerFor(target.ownerId), [project.id])).get(project.id);
-        if ((level ?? 0) < ACCESS_LEVELS.owner) {
+        if ((level ?? 0) < ACCESS_LEVEL.OWNER) {
           await this.#members.addMember({
             source: projectSource(project, target),
             userId: target.ownerId,
-            accessLevel: ACCESS_LEVELS.owner,
+            accessLevel: ACCESS_LEVEL.OWNER,
             actor,
           });
         }
@@ -144,6 +144,6 @@ export class ProjectTransferService {
     if (viewer.isAdmin) return true;
     if (namespace.projectCreationLevel === 'noone') return false;
     const { accessLevel } = await this.#access.group(viewer, namespace.id);
-    return accessLevel >= ACCESS_LEVELS.maintainer;
+    return accessLevel >= ACCESS_LEVEL.MAINTAINER;
   }
 }

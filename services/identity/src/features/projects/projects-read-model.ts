@@ -12,7 +12,7 @@ import { projectMatch } from '../access/access-policy.ts';
 import type { Visibility } from '../access/namespace.entity.ts';
 import { namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
-import type { ListedProject, ProjectDetailsRow, SimpleProject } from './project-views.ts';
+import type { ListedProject, ProjectDetailsRow, SimpleProject } from './project-rows.ts';
 
 /** Which projects a list holds, beyond the viewer's visibility. */
 export interface ProjectFilter {

@@ -10,6 +10,7 @@ import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { ContainerRegistryTags } from '@platform/packages-client';
 import type { Logger } from '@platform/logger';
 import type { RepositoryCreation } from '@platform/review-client';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import { anyHasContainerTags, CONTAINER_REGISTRY_TAGS_ERRORS } from './container-registry-paths.ts';
 import { checkRestrictedVisibility } from '../access/restricted-visibility.ts';
 import type { Keyset } from '../access/sql-helpers.ts';
@@ -18,7 +19,6 @@ import { groupSnapshot } from '../access/group-snapshot.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { checkShareGrant, isAdmin, type AccessPolicy } from '../access/access-policy.ts';
-import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import { projectSource, type MembersService } from '../members/members-service.ts';
 import type { Project, ProjectGroupLink } from '../access/project.entity.ts';
 import type { NewProject, ProjectStore } from './projects-store.ts';
@@ -37,7 +37,7 @@ import type {
   ProjectListQuery,
   UpdateProjectParams,
 } from './projects.schemas.ts';
-import type { ListedProject, ProjectDetailsRow } from './project-views.ts';
+import type { ListedProject, ProjectDetailsRow } from './project-rows.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
 import {
   projectCreatedEvent,
@@ -267,7 +267,7 @@ export class ProjectsService {
   async fork(viewer: Viewer, actor: EventActor, input: ForkProjectParams): Promise<Project> {
     if (viewer.kind !== 'user') throw new UnauthorizedError();
     const { project: source, accessLevel } = await this.#access.project(viewer, input.id);
-    const readsCode = isAdmin(viewer) || accessLevel >= ACCESS_LEVELS.reporter || source.visibility !== 'private';
+    const readsCode = isAdmin(viewer) || accessLevel >= ACCESS_LEVEL.REPORTER || source.visibility !== 'private';
     if (!readsCode || source.forkingAccessLevel === 'disabled' || source.repositoryAccessLevel === 'disabled') throw new ForbiddenError();
     const namespace = await this.#forkNamespace(viewer, input).catch((error: unknown) => {
       if (error instanceof NotFoundError || error instanceof FieldValidationError) throw new NotFoundError('Target Namespace');
@@ -300,7 +300,7 @@ export class ProjectsService {
 
   /** Removes the link of a fork to the project it was forked from (owners); false when it is no fork. */
   async unlinkFork(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<boolean> {
-    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVEL.OWNER);
     if (project.forkedFromProjectId === null || project.forkedFromProjectId === undefined) return false;
     const from = String(project.forkedFromProjectId);
     project.forkedFromProjectId = null;
@@ -347,12 +347,12 @@ export class ProjectsService {
       avatar?.applyTo(project, 'project');
       const source = projectSource(project, namespace);
       if (namespace.kind === 'user' && namespace.ownerId != null) {
-        await this.#members.addMember({ source, userId: namespace.ownerId, accessLevel: ACCESS_LEVELS.owner, actor });
+        await this.#members.addMember({ source, userId: namespace.ownerId, accessLevel: ACCESS_LEVEL.OWNER, actor });
       } else {
         // A developer allowed to create projects in a group maintains what they create, as in GitLab.
         const level = (await this.#access.projectAccessLevels(viewer, [project.id])).get(project.id) ?? 0;
-        if (level < ACCESS_LEVELS.maintainer) {
-          await this.#members.addMember({ source, userId: viewer.userId, accessLevel: ACCESS_LEVELS.maintainer, actor });
+        if (level < ACCESS_LEVEL.MAINTAINER) {
+          await this.#members.addMember({ source, userId: viewer.userId, accessLevel: ACCESS_LEVEL.MAINTAINER, actor });
         }
       }
       const known = await this.#namespaces.withAncestors([namespace]);
@@ -380,7 +380,7 @@ export class ProjectsService {
 
   /** The project when the viewer may change its settings (maintainers): 404 or 403 otherwise, before anything uploaded is read. */
   editable(viewer: Viewer, idOrPath: number | string): Promise<{ project: Project; namespace: Namespace }> {
-    return this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.maintainer);
+    return this.#access.projectWith(viewer, idOrPath, ACCESS_LEVEL.MAINTAINER);
   }
 
   async update(viewer: Viewer, actor: EventActor, input: UpdateProjectParams, avatar?: AvatarChange): Promise<Project> {
@@ -431,7 +431,7 @@ export class ProjectsService {
    * whoever may push it (developers and above) sets it, unlike other project settings.
    */
   async setDefaultBranch(viewer: Viewer, actor: EventActor, projectId: number, branch: string): Promise<void> {
-    const { project, namespace } = await this.#access.projectWith(viewer, projectId, ACCESS_LEVELS.developer);
+    const { project, namespace } = await this.#access.projectWith(viewer, projectId, ACCESS_LEVEL.DEVELOPER);
     if (project.defaultBranch === branch) return;
     await this.#em.transactional(async (em) => {
       const change: AttributeChange = { attribute: 'default_branch', from: project.defaultBranch, to: branch };
@@ -445,7 +445,7 @@ export class ProjectsService {
 
   /** Archiving makes a project read-only; only maintainers and above toggle it. */
   async setArchived(viewer: Viewer, actor: EventActor, idOrPath: number | string, archived: boolean): Promise<Project> {
-    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.maintainer);
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVEL.MAINTAINER);
     if (project.archived === archived) return project;
     return this.#em.transactional(async (em) => {
       project.archived = archived;
@@ -470,7 +470,7 @@ export class ProjectsService {
     idOrPath: number | string,
     options: { permanentlyRemove?: boolean | undefined; fullPath?: string | undefined } = {},
   ): Promise<void> {
-    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVEL.OWNER);
     const adjourned = this.#settings.current().deletionAdjournedPeriod > 0;
     if (adjourned && !project.markedForDeletionAt) {
       await this.#mark(project, namespace, actor, true);
@@ -485,7 +485,7 @@ export class ProjectsService {
 
   /** Takes a project's deletion mark away (GitLab's restore); a project not marked is answered as it is. */
   async restore(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<Project> {
-    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVEL.OWNER);
     if (project.markedForDeletionAt) await this.#mark(project, namespace, actor, false);
     return project;
   }
@@ -535,7 +535,7 @@ export class ProjectsService {
     actor: EventActor,
     input: { id: number | string; group_id: number; group_access: number; expires_at?: string | null | undefined },
   ): Promise<ProjectGroupLink> {
-    const { project, namespace, accessLevel } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVELS.maintainer);
+    const { project, namespace, accessLevel } = await this.#access.projectWith(viewer, input.id, ACCESS_LEVEL.MAINTAINER);
     const { group } = await this.#access.group(viewer, input.group_id);
     checkShareGrant(viewer, accessLevel, input);
     const known = await this.#namespaces.withAncestors([namespace, group]);
@@ -565,7 +565,7 @@ export class ProjectsService {
   }
 
   async unshare(viewer: Viewer, actor: EventActor, idOrPath: number | string, groupId: number): Promise<void> {
-    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVELS.maintainer);
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVEL.MAINTAINER);
     const link = await this.#projects.findShare(project.id, groupId);
     const group = link && (await this.#groups.findById(link.groupId));
     if (!link || !group) throw new NotFoundError('Group Link');
@@ -674,9 +674,9 @@ export class ProjectsService {
     });
     const required =
       namespace.projectCreationLevel === 'developer'
-        ? ACCESS_LEVELS.developer
+        ? ACCESS_LEVEL.DEVELOPER
         : namespace.projectCreationLevel === 'maintainer'
-          ? ACCESS_LEVELS.maintainer
+          ? ACCESS_LEVEL.MAINTAINER
           : Infinity;
     if (!viewer.isAdmin && accessLevel < required) throw new FieldValidationError({ namespace: ['is not valid'] });
     return namespace;

@@ -1,8 +1,8 @@
 import type { AuthenticatedCaller } from '@platform/auth';
 import { ConflictError, NotFoundError } from '@platform/errors';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { GroupStore } from '../groups/groups-store.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
-import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { MemberStore } from '../members/members-store.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { Group } from '../access/namespace.entity.ts';
@@ -32,7 +32,7 @@ export class SingleSignOnGroups implements GroupOwnership, ProvisioningGroups {
 
   async requireOwnedGroup(caller: AuthenticatedCaller, idOrPath: number | string): Promise<SingleSignOnGroupRef> {
     const viewer = await this.#access.viewerOf(caller);
-    const { group } = await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVELS.owner);
+    const { group } = await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVEL.OWNER);
     return refOf(group);
   }
 
@@ -63,7 +63,7 @@ export class SingleSignOnGroups implements GroupOwnership, ProvisioningGroups {
   async removeMember(options: { group: SingleSignOnGroupRef; userId: number }): Promise<void> {
     const member = await this.#memberStore.find('Group', options.group.id, options.userId);
     if (!member || member.requestedAt) return;
-    if (member.accessLevel === ACCESS_LEVELS.owner) {
+    if (member.accessLevel === ACCESS_LEVEL.OWNER) {
       const group = await this.#groups.findById(options.group.id);
       if (!group) throw new NotFoundError('Group');
       if ((await this.#memberStore.countOwners(group.traversalIds, member.id)) === 0) {

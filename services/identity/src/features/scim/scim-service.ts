@@ -3,11 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthenticatedCaller } from '@platform/auth';
 import { ConflictError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { SamlProvider } from '../saml-providers/saml-provider.entity.ts';
 import type { SamlProviderStore } from '../saml-providers/saml-providers-store.ts';
 import type { SingleSignOnGroupRef } from '../saml-providers/single-sign-on-group.ts';
 import { digestToken } from '../tokens/token-digest.ts';
-import { ACCESS_LEVELS } from '../access/access-levels.ts';
 import type { User } from '../users/user.entity.ts';
 import { ScimNotFoundError } from './scim-errors.ts';
 import { parseUserFilter, type ScimUserFilter } from './scim-filter.ts';
@@ -21,7 +21,7 @@ import { scimPage } from './scim-paging.ts';
 import { scimUserDeprovisionedEvent, scimUserProvisionedEvent } from './scim.events.ts';
 
 /** GitLab's default role for provisioned users; an existing higher role is kept. */
-const PROVISIONED_ACCESS_LEVEL = ACCESS_LEVELS.guest;
+const PROVISIONED_ACCESS_LEVEL = ACCESS_LEVEL.GUEST;
 
 /** What SCIM needs of groups and their memberships. */
 export interface ProvisioningGroups {
