@@ -392,14 +392,14 @@ export class UsersService {
    * Deactivates a dormant user; their tokens stop working until an administrator activates them.
    * Answers false when the user already was deactivated.
    */
-  async deactivate(actor: AuthenticatedCaller, id: number, now = new Date()): Promise<boolean> {
+  async deactivate(actor: AuthenticatedCaller, id: number): Promise<boolean> {
     return this.#changeState(actor, id, (user) => {
       if (user.state === 'deactivated') return null;
       if (isBlocked(user)) throw new ForbiddenError('Error occurred. A blocked user cannot be deactivated', BARE);
       if (!(NON_INTERNAL_USER_TYPES as readonly string[]).includes(user.userType)) {
         throw new ForbiddenError('Internal users cannot be deactivated', BARE);
       }
-      if (!isDormant(user, now)) {
+      if (!isDormant(user, new Date())) {
         throw new ForbiddenError(
           `The user you are trying to deactivate has been active in the past ${DORMANT_PERIOD_DAYS} days and cannot be deactivated`,
           BARE,
