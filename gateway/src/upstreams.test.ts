@@ -295,6 +295,52 @@ describe('UpstreamPool', () => {
   });
 });
 
+describe('a service answering an upload it did not read', () => {
+  it('has its answer reach the client, and the gateway keeps serving', async () => {
+    const service = await listening(
+      http.createServer((_req, res) => res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"message":"401 Unauthorized"}')),
+    );
+    const pool = new UpstreamPool({
+      service: 'test',
+      logger,
+      connectTimeoutMs: 500,
+      responseTimeoutMs: 1000,
+      failuresToOpen: 3,
+      halfOpenAfterMs: 500,
+      urls: [service.url],
+    });
+    const app = express();
+    app.use((req, res) => void pool.forward(req, res));
+    const gateway = await listen(app, 0, { drainTimeoutMs: 1000, drainQuietMs: 100 });
+    closers.push(() => gateway.close());
+    // Maven's way: the body follows 100 Continue, and is still on its way when the answer comes.
+    const upload = () =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.request({
+          host: '127.0.0.1',
+          port: gateway.port,
+          path: '/api/v4/things',
+          method: 'PUT',
+          headers: { Expect: '100-continue', 'Content-Length': String(256 * 1024) },
+          timeout: 5000,
+        });
+        request.on('continue', () => {
+          request.write(Buffer.alloc(128 * 1024));
+          setTimeout(() => request.end(Buffer.alloc(128 * 1024)), 50);
+        });
+        request.on('response', (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        });
+        request.on('timeout', () => request.destroy(new Error('hung')));
+        request.on('error', reject);
+        request.flushHeaders();
+      });
+    for (let attempt = 0; attempt < 3; attempt += 1) expect(await upload()).toBe(401);
+    expect((await fetch(`http://127.0.0.1:${gateway.port}/api/v4/things`)).status).toBe(401);
+  });
+});
+
 describe('a draining gateway', () => {
   it('closes the client connection after a proxied answer, though the service kept its own alive', async () => {
     const service = await answeringService('kept-alive');

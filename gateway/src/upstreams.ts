@@ -7,6 +7,7 @@
  * generic proxy: the hop costs about half the CPU (docs/read-path.md, "The gateway hop").
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
 import { context, propagation } from '@opentelemetry/api';
 import { BrokenCircuitError, CircuitState, circuitBreaker, ConsecutiveBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import { Client, Pool, type Dispatcher } from 'undici';
@@ -108,6 +109,21 @@ function upstreamHeaders(req: IncomingMessage): IncomingHttpHeaders {
   return headers;
 }
 
+/**
+ * The request's body as undici may consume and destroy it. Handed the request itself, undici
+ * detaches its socket when the service answers before the upload ended, which the server's own
+ * bookkeeping still needs; and the rest of an upload nobody reads must still be read (and
+ * dropped), or the next request on the client's kept-alive connection never gets parsed.
+ */
+function streamedBody(req: IncomingMessage): Readable {
+  const body = new PassThrough();
+  body.once('close', () => {
+    req.unpipe(body);
+    req.resume();
+  });
+  return req.pipe(body);
+}
+
 function gitlabError(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent || res.writableEnded || res.destroyed) return;
   res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -161,8 +177,8 @@ interface Outgoing {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
-  /** A body read ahead, or the request itself to stream, or none. */
-  body: Buffer | IncomingMessage | null;
+  /** A body read ahead, or the request's to stream, or none. */
+  body: Buffer | Readable | null;
 }
 
 /** Every address of one service. */
@@ -225,7 +241,7 @@ export class UpstreamPool {
       method,
       path: req.url ?? '/',
       headers: upstreamHeaders(req),
-      body: readAhead ?? (hasBody(req) ? req : null),
+      body: readAhead ?? (hasBody(req) ? streamedBody(req) : null),
     };
     const responseTimeoutMs = options.responseTimeoutMs ?? this.#timeouts.responseTimeoutMs;
     const count = this.#upstreams.length;
