@@ -29,11 +29,15 @@ async function indexDefinitions(): Promise<string[]> {
   const { rows } = await client.query<{ indexdef: string }>(
     "select indexdef from pg_indexes where schemaname = 'public' order by indexname",
   );
-  return rows.map((row) => row.indexdef);
+  const { rows: constraints } = await client.query<{ definition: string }>(
+    `select conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) as definition
+     from pg_constraint where connamespace = 'public'::regnamespace order by 1`,
+  );
+  return [...rows.map((row) => row.indexdef), ...constraints.map((row) => row.definition)];
 }
 
 describe('bench seed', () => {
-  it('gives every user the namespace the users trigger makes, and leaves indexes and trigger as migrated', async () => {
+  it('gives every user the namespace the users trigger makes, and leaves indexes, constraints and trigger as migrated', async () => {
     const migratedIndexes = await indexDefinitions();
     const first = await seed(harness.databaseUrl, SIZE);
     expect(await indexDefinitions()).toEqual(migratedIndexes);

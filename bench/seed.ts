@@ -62,7 +62,7 @@ export async function seed(databaseUrl: string, size: SeedSize = STANDARD_SIZE):
       await withAuthorizationTriggersDisabled(client, () =>
         withIndexesBuiltAfter(client, SEEDED_TABLES, () => insertEverything(client, size)),
       );
-      await withIndexesBuiltAfter(client, ['project_authorizations'], () => fillProjectAuthorizations(client));
+      await withIndexesBuiltAfter(client, ['project_authorizations'], () => fillProjectAuthorizations(client), { keys: true });
     }
     const member = await memberWithToken(client);
     await client.query('commit');
@@ -98,19 +98,39 @@ async function withAuthorizationTriggersDisabled(client: pg.Client, load: () => 
 
 /**
  * Fills `project_authorizations` once, as the migration that created it does: the function its
- * triggers call, for every user with a membership, so each row is written once. The loaded
- * tables are analyzed first, so that its joins are planned for their sizes.
+ * triggers call, for every user with a membership, so each row is written once (tens of millions
+ * at a million projects). The loaded tables are analyzed first, so that its joins are planned
+ * for their sizes, and its grouping gets the memory to stay off the disk.
  */
 async function fillProjectAuthorizations(client: pg.Client): Promise<void> {
   await client.query(`analyze ${SEEDED_TABLES.join(', ')}`);
+  await client.query("set local work_mem = '256MB'");
   await client.query('select refresh_project_authorizations(array(select distinct user_id from members), null)');
 }
 
 /**
  * Runs `load` without the non-unique indexes of `tables` (trigram, GIN and ordering indexes,
  * maintained row by row otherwise), then re-creates them exactly as the migrations defined them.
+ * With `keys`, the tables' primary keys, unique constraints and foreign keys go too and are added
+ * back after (a key sorted once instead of inserted into row by row, a foreign key checked by one
+ * join instead of a lookup per row): only for a load that writes distinct keys without
+ * `on conflict`, into tables no foreign key references.
  */
-async function withIndexesBuiltAfter(client: pg.Client, tables: string[], load: () => Promise<void>): Promise<void> {
+async function withIndexesBuiltAfter(
+  client: pg.Client,
+  tables: string[],
+  load: () => Promise<void>,
+  options: { keys?: boolean } = {},
+): Promise<void> {
+  const { rows: keys } = options.keys
+    ? await client.query<{ relation: string; name: string; definition: string }>(
+        `select conrelid::regclass::text as relation, conname as name, pg_get_constraintdef(oid) as definition
+         from pg_constraint where conrelid = any($1::regclass[]) and contype in ('p', 'u', 'f')
+         order by contype = 'f'`,
+        [tables],
+      )
+    : { rows: [] };
+  for (const { relation, name } of keys) await client.query(`alter table ${relation} drop constraint ${name}`);
   const { rows: indexes } = await client.query<{ name: string; definition: string }>(
     `select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
      from pg_index i
@@ -121,6 +141,7 @@ async function withIndexesBuiltAfter(client: pg.Client, tables: string[], load: 
   for (const { name } of indexes) await client.query(`drop index ${name}`);
   await load();
   await client.query("set local maintenance_work_mem = '512MB'");
+  for (const { relation, name, definition } of keys) await client.query(`alter table ${relation} add constraint ${name} ${definition}`);
   for (const { definition } of indexes) await client.query(definition);
 }
 
