@@ -6,6 +6,13 @@ export interface JobDefinition<Payload> {
   kind: string;
   /** Runs (failed or abandoned by a runner that died) before the job is marked failed. */
   maxAttempts: number;
+  /**
+   * How many jobs of this kind one runner runs at once, beside the others. 1 (the default) shares
+   * the runner's single slot with every other such kind and the schedules; more gives the kind
+   * slots of its own, so that a slow job of it (a receiver that hangs) holds up neither the other
+   * kinds nor more than one of its slots.
+   */
+  concurrency: number;
   /** Never read: carries the payload's type. */
   readonly payload?: Payload;
 }
@@ -13,8 +20,10 @@ export interface JobDefinition<Payload> {
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** Kinds are named `<service>.<what>` (`review.storage_move`); the payload is stored as JSON. */
-export function defineJob<Payload>(kind: string, options: { maxAttempts?: number } = {}): JobDefinition<Payload> {
-  return { kind, maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS };
+export function defineJob<Payload>(kind: string, options: { maxAttempts?: number; concurrency?: number } = {}): JobDefinition<Payload> {
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`jobs of kind ${kind}: concurrency must be a positive integer`);
+  return { kind, maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, concurrency };
 }
 
 /**
@@ -47,6 +56,8 @@ export interface JobContext {
 /** Carries out jobs of one kind: throw to have the job retried. Declared in a feature's `jobs`. */
 export interface JobHandler {
   kind: string;
+  /** The definition's `concurrency`. */
+  concurrency: number;
   run(payload: unknown, context: JobContext): Promise<void>;
 }
 
@@ -54,7 +65,7 @@ export function handleJob<Payload>(
   definition: JobDefinition<Payload>,
   run: (payload: Payload, context: JobContext) => Promise<void>,
 ): JobHandler {
-  return { kind: definition.kind, run: (payload, context) => run(payload as Payload, context) };
+  return { kind: definition.kind, concurrency: definition.concurrency, run: (payload, context) => run(payload as Payload, context) };
 }
 
 /**

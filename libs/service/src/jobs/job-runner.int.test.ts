@@ -155,6 +155,44 @@ describe('a job', () => {
   });
 });
 
+describe('a kind with a concurrency', () => {
+  it('runs that many of its jobs at once, in slots of its own: a job that hangs holds up neither the others nor other kinds', async () => {
+    const parallel = defineJob<{ n: number }>('test.parallel', { concurrency: 3 });
+    const serial = defineJob<{ n: number }>('test.serial');
+    await enqueue(parallel, [{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    await enqueue(serial, [{ n: 0 }]);
+    let release = () => {};
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    let running = 0;
+    let mostAtOnce = 0;
+    const done: string[] = [];
+    const jobs = runner({
+      jobs: [
+        handleJob(parallel, async ({ n }) => {
+          running += 1;
+          mostAtOnce = Math.max(mostAtOnce, running);
+          // The first one hangs until the end; the others take a little while.
+          await (n === 0 ? hanging : new Promise((resolve) => setTimeout(resolve, 30)));
+          running -= 1;
+          done.push(`parallel ${n}`);
+        }),
+        handleJob(serial, async ({ n }) => void done.push(`serial ${n}`)),
+      ],
+    });
+    jobs.start();
+
+    await waitFor(async () => (done.length === 5 ? true : undefined));
+    expect(done).toEqual(expect.arrayContaining(['parallel 1', 'parallel 2', 'parallel 3', 'parallel 4', 'serial 0']));
+    expect(mostAtOnce).toBe(3);
+    release();
+    await waitFor(async () => (done.includes('parallel 0') ? true : undefined));
+  });
+
+  it('must be a positive integer', () => {
+    expect(() => defineJob('test.none-at-once', { concurrency: 0 })).toThrow('concurrency must be a positive integer');
+  });
+});
+
 describe('stopping a runner', () => {
   it('waits for the job under way to end', async () => {
     const job = defineJob<{ n: number }>('test.stopping');

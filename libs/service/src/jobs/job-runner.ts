@@ -1,5 +1,7 @@
 /**
- * Runs a service's background jobs and schedules from `background_jobs`, one at a time per runner.
+ * Runs a service's background jobs and schedules from `background_jobs`. A runner has one slot
+ * shared by the schedules and the kinds that ask for no concurrency, and `concurrency` slots of
+ * its own for each kind that asks for more: a job that takes long holds up only its own slot.
  *
  * Guarantees: a job runs on at most one runner at a time. A claim (`FOR UPDATE SKIP LOCKED`, so
  * runners of several replicas claim side by side) takes a due job for a lease that the runner
@@ -17,9 +19,9 @@ import type { JobContext, JobHandler, Schedule } from './job-definitions.ts';
 export interface JobRunner {
   /** Polls for due jobs until stopped. */
   start(): void;
-  /** Claims and runs one due job; false when none was due. */
+  /** Claims and runs one due job of any kind; false when none was due. */
   runNext(): Promise<boolean>;
-  /** Stops polling and waits for the job under way, at most the stop timeout (then aborts its signal). */
+  /** Stops polling and waits for the jobs under way, at most the stop timeout (then aborts their signal). */
   stop(): Promise<void>;
 }
 
@@ -28,7 +30,7 @@ export interface JobRunnerOptions {
   logger: Logger;
   jobs?: JobHandler[];
   schedules?: Schedule[];
-  /** How often due jobs are looked for, jittered; a runner that finds one looks again at once. */
+  /** How often due jobs are looked for, jittered; a slot that finds one, or frees up, looks again at once. */
   pollIntervalMs?: number;
   /** How long a claim lasts unless renewed; renewed every third of it while the job runs. */
   leaseMs?: number;
@@ -52,6 +54,15 @@ function jittered(ms: number): number {
   return Math.round(ms * (0.9 + Math.random() * 0.2));
 }
 
+/** Slots claiming jobs of some kinds: at most `slots` of them run at once. */
+interface Lane {
+  kinds: string[];
+  slots: number;
+  running: Set<Promise<void>>;
+  claiming?: Promise<void> | undefined;
+  timer?: NodeJS.Timeout | undefined;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -66,20 +77,23 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
   const handlers = new Map<string, JobHandler['run']>();
   const intervals = new Map<string, number>();
+  const shared: Lane = { kinds: [], slots: 1, running: new Set() };
+  const lanes = [shared];
   for (const job of options.jobs ?? []) {
     if (handlers.has(job.kind)) throw new Error(`two handlers for jobs of kind ${job.kind}`);
     handlers.set(job.kind, job.run);
+    if (job.concurrency > 1) lanes.push({ kinds: [job.kind], slots: job.concurrency, running: new Set() });
+    else shared.kinds.push(job.kind);
   }
   for (const schedule of options.schedules ?? []) {
     if (handlers.has(schedule.name)) throw new Error(`a job kind or schedule named ${schedule.name} is declared twice`);
     handlers.set(schedule.name, (_payload, context) => schedule.run(context));
     intervals.set(schedule.name, schedule.intervalMs);
+    shared.kinds.push(schedule.name);
   }
   const kinds = [...handlers.keys()];
   const aborts = new AbortController();
   let schedulesRegistered: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let polling: Promise<void> | undefined;
   let stopped = false;
 
   const execute = <Row>(sql: string, params: unknown[]) => orm.em.fork().execute<Row[]>(sql, params);
@@ -95,19 +109,21 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
-  async function claim(claimId: string): Promise<ClaimedRow | undefined> {
+  async function claim(claimId: string, claimable: string[]): Promise<ClaimedRow | undefined> {
+    schedulesRegistered ??= registerSchedules();
+    await schedulesRegistered;
     // The runner only claims kinds it handles: replicas of another version may share the table.
     const rows = await execute<ClaimedRow>(
       `update background_jobs
        set state = 'running', attempts = attempts + 1, locked_by = ?, locked_until = now() + (? * interval '1 millisecond')
        where id = (
          select id from background_jobs
-         where kind in (${kinds.map(() => '?').join(', ')}) and run_at <= now()
+         where kind in (${claimable.map(() => '?').join(', ')}) and run_at <= now()
            and (state = 'pending' or (state = 'running' and locked_until < now()))
          order by run_at, id limit 1 for update skip locked
        )
        returning id, kind, payload, recurring, attempts, max_attempts`,
-      [claimId, leaseMs, ...kinds],
+      [claimId, leaseMs, ...claimable],
     );
     return rows[0];
   }
@@ -149,19 +165,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
-  async function runNext(): Promise<boolean> {
-    if (kinds.length === 0) return false;
-    schedulesRegistered ??= registerSchedules();
-    await schedulesRegistered;
-    const claimId = randomUUID();
-    const job = await claim(claimId);
-    if (!job) return false;
+  /** Runs a claimed job and records its outcome. */
+  async function run(job: ClaimedRow, claimId: string): Promise<void> {
     const logged = { jobId: job.id, kind: job.kind, attempt: job.attempts };
     // Runners that died with it every time: the job is not tried again.
     if (!job.recurring && job.attempts > job.max_attempts) {
       await failed(job, claimId, `abandoned by its runner ${job.max_attempts} times`);
       logger.error(logged, 'job failed: its runners kept dying');
-      return true;
+      return;
     }
     const renewal = setInterval(() => {
       execute(`update background_jobs set locked_until = now() + (? * interval '1 millisecond') where id = ? and locked_by = ?`, [
@@ -171,53 +182,78 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       ]).catch((error: unknown) => logger.warn({ ...logged, err: error }, 'job lease not renewed'));
     }, leaseMs / 3);
     const context: JobContext = { jobId: Number(job.id), attempt: job.attempts, signal: aborts.signal };
-    const run = handlers.get(job.kind);
+    const handler = handlers.get(job.kind);
     try {
-      if (!run) throw new Error(`no handler for jobs of kind ${job.kind}`);
-      await inUnitOfWork(orm, () => run(job.payload, context));
+      if (!handler) throw new Error(`no handler for jobs of kind ${job.kind}`);
+      await inUnitOfWork(orm, () => handler(job.payload, context));
     } catch (error) {
       clearInterval(renewal);
       const final = !job.recurring && job.attempts >= job.max_attempts;
       logger[final ? 'error' : 'warn']({ ...logged, err: error }, final ? 'job failed for good' : 'job failed; it will be retried');
       await failed(job, claimId, messageOf(error));
-      return true;
+      return;
     }
     clearInterval(renewal);
     await succeeded(job, claimId);
+  }
+
+  async function runNext(): Promise<boolean> {
+    if (kinds.length === 0) return false;
+    const claimId = randomUUID();
+    const job = await claim(claimId, kinds);
+    if (!job) return false;
+    await run(job, claimId);
     return true;
   }
 
-  async function drain(): Promise<void> {
-    while (!stopped && (await runNext()));
-  }
-
-  function poll(): void {
-    polling = drain()
+  /** Claims jobs of the lane while it has free slots and jobs are due, then looks again a poll interval later. */
+  function fill(lane: Lane): void {
+    if (stopped || lane.claiming) return;
+    clearTimeout(lane.timer);
+    lane.claiming = (async () => {
+      while (!stopped && lane.running.size < lane.slots) {
+        const claimId = randomUUID();
+        const job = await claim(claimId, lane.kinds);
+        if (!job) return;
+        const running: Promise<void> = run(job, claimId)
+          .catch((error: unknown) => logger.error({ err: error, jobId: job.id, kind: job.kind }, 'job outcome not recorded'))
+          .finally(() => {
+            lane.running.delete(running);
+            // A freed slot looks for the next due job at once.
+            fill(lane);
+          });
+        lane.running.add(running);
+      }
+    })()
       .catch((error: unknown) => logger.error({ err: error }, 'background jobs not claimed'))
       .finally(() => {
-        polling = undefined;
-        if (!stopped) timer = setTimeout(poll, jittered(pollIntervalMs));
+        lane.claiming = undefined;
+        if (!stopped) lane.timer = setTimeout(() => fill(lane), jittered(pollIntervalMs));
       });
   }
 
   return {
     start() {
-      if (kinds.length > 0) poll();
+      for (const lane of lanes) if (lane.kinds.length > 0) fill(lane);
     },
     runNext,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      if (!polling) return;
+      for (const lane of lanes) clearTimeout(lane.timer);
+      // A claim under way may still start a job: wait for the claims, then for every job running.
+      const underWay = (async () => {
+        await Promise.all(lanes.map((lane) => lane.claiming));
+        await Promise.all(lanes.flatMap((lane) => [...lane.running]));
+      })();
       let timeout: NodeJS.Timeout | undefined;
       const timedOut = new Promise<'timed out'>((resolve) => {
         timeout = setTimeout(() => resolve('timed out'), stopTimeoutMs);
       });
-      const outcome = await Promise.race([polling, timedOut]);
+      const outcome = await Promise.race([underWay, timedOut]);
       clearTimeout(timeout);
       if (outcome === 'timed out') {
-        // Its lease runs out and another runner takes the job up again.
-        logger.warn({ stopTimeoutMs }, 'stopped while a job was still running');
+        // Their leases run out and other runners take the jobs up again.
+        logger.warn({ stopTimeoutMs }, 'stopped while jobs were still running');
         aborts.abort();
       }
     },
