@@ -194,6 +194,50 @@ describe('POST, PUT and DELETE /projects/:id/repository/files/:file_path', () =>
   });
 });
 
+describe('writes racing each other and a storage move', () => {
+  it('moves a branch only from the head a commit was computed on: a concurrent write is refused, never lost', async () => {
+    await createFile(22, 'race/seed.txt', 'seed');
+    const writes = await Promise.all(
+      Array.from({ length: 4 }, (_, index) =>
+        api('post', `/api/v4/projects/22/repository/files/race%2F${index}.txt`).send({
+          branch: 'main',
+          content: `${index}`,
+          commit_message: `race ${index}`,
+        }),
+      ),
+    );
+    for (const response of writes) {
+      if (response.status !== 201)
+        expect(response.body).toEqual({ message: 'Could not update refs/heads/main. Please refresh and try again.' });
+    }
+    const written = writes.filter((response) => response.status === 201).length;
+    expect(written).toBeGreaterThan(0);
+    const clone = await cloneOf(22);
+    expect((await gitIn(clone, 'ls-files', 'race')).split('\n')).toHaveLength(written + 1);
+    expect((await gitIn(clone, 'log', '--format=%s', '-n', String(written))).split('\n').every((title) => title.startsWith('race '))).toBe(
+      true,
+    );
+  });
+
+  it('refuses writes to a repository that is read-only (a storage move), changing no ref', async () => {
+    const before = (await runGit(['--git-dir', bare(22), 'rev-parse', 'main'])).stdout.trim();
+    await harness.sql('update repositories set read_only = true where project_id = 22');
+    try {
+      const refused = await api('post', '/api/v4/projects/22/repository/files/moving.txt').send({
+        branch: 'main',
+        content: 'x',
+        commit_message: 'm',
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ message: '403 Forbidden - The repository is temporarily read-only. Please try again later.' });
+      expect((await api('post', '/api/v4/projects/22/repository/tags').send({ tag_name: 'moving', ref: 'main' })).status).toBe(403);
+    } finally {
+      await harness.sql('update repositories set read_only = false where project_id = 22');
+    }
+    expect((await runGit(['--git-dir', bare(22), 'rev-parse', 'main'])).stdout.trim()).toBe(before);
+  });
+});
+
 describe('POST /projects/:id/repository/commits', () => {
   const commitsUrl = '/api/v4/projects/23/repository/commits';
 
