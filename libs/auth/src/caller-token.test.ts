@@ -55,7 +55,9 @@ describe('caller token', () => {
 
   it('refuses an issue time in the future beyond a small clock skew', () => {
     const now = 1_000_000;
-    expect(verifyCaller(signCaller(caller, 's3cret', request, { now: now + CALLER_CLOCK_SKEW_MS }), 's3cret', request, { now })).toEqual(caller);
+    expect(verifyCaller(signCaller(caller, 's3cret', request, { now: now + CALLER_CLOCK_SKEW_MS }), 's3cret', request, { now })).toEqual(
+      caller,
+    );
     const future = signCaller(caller, 's3cret', request, { now: now + CALLER_CLOCK_SKEW_MS + 1 });
     expect(() => verifyCaller(future, 's3cret', request, { now })).toThrow('caller issued in the future');
     const farFuture = signCaller(caller, 's3cret', request, { now: now + 365 * 24 * 3600 * 1000 });
