@@ -11,13 +11,13 @@
  * Settings (environment): BENCH_HOP_ROUNDS (3), BENCH_HOP_USERS (how many users the page
  * holds, 20; about 1 KB each), BENCH_CLOSED_DURATION seconds per run (5),
  * BENCH_CONNECTIONS (32), BENCH_PROFILE=1 (the gateway writes a `node --cpu-prof` profile to
- * bench/results/profiles/), KAFKA_BROKERS (the gateway follows identity's events there, as
+ * bench/results/profiles/, and its breakdown by stage is printed: profile-breakdown.ts), KAFKA_BROKERS (the gateway follows identity's events there, as
  * deployed; without, it asks the stand-in identity once a second), BENCH_GATEWAY_DIR (another
  * version of the gateway package to run instead of gateway/, to compare two under the same load).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,6 +28,7 @@ import { listFromEnv, loadConfig } from '@platform/config';
 import { freePort } from '@platform/devstack';
 import { IdentityServiceService } from '@platform/proto/identity/v1';
 import { startBareServer } from './bare-ceiling.ts';
+import { profileBreakdown } from './profile-breakdown.ts';
 
 const config = loadConfig({
   BENCH_HOP_ROUNDS: z.coerce.number().int().positive().default(3),
@@ -154,6 +155,8 @@ const gateway = spawn(
   },
 );
 const gatewayExited = new Promise((resolve) => gateway.once('exit', resolve));
+/** Requests the gateway served, warm-up included: what its profile covers. */
+let proxied = 0;
 
 async function run(target: 'direct' | 'gateway') {
   const url = `${target === 'direct' ? service.url : gatewayUrl}${PATH}`;
@@ -165,6 +168,7 @@ async function run(target: 'direct' | 'gateway') {
     connections: config.BENCH_CONNECTIONS,
   });
   if (result.non2xx + result.errors > 0) throw new Error(`${target}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (target === 'gateway') proxied += result.requests.total;
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p90: result.latency.p90,
@@ -187,7 +191,7 @@ try {
   );
   say(`${os.cpus().length} CPUs, load average ${loads()}.`);
   // Warm-up: JIT, connection pools, the token cache.
-  await autocannon({ url: `${gatewayUrl}${PATH}`, headers: { 'PRIVATE-TOKEN': TOKEN }, duration: 2 });
+  proxied += (await autocannon({ url: `${gatewayUrl}${PATH}`, headers: { 'PRIVATE-TOKEN': TOKEN }, duration: 2 })).requests.total;
   const rounds = [];
   for (let round = 1; round <= config.BENCH_HOP_ROUNDS; round += 1) {
     const direct = await run('direct');
@@ -209,5 +213,15 @@ try {
   await gatewayExited;
   identity.stop();
   service.stop();
-  if (config.BENCH_PROFILE === '1') say(`Gateway profile in ${profileDir}`);
+  if (config.BENCH_PROFILE === '1') {
+    say(`Gateway profile in ${profileDir}; its CPU by stage over ${proxied} proxied requests (profiling adds its own):`);
+    for (const file of readdirSync(profileDir)) {
+      const stages = profileBreakdown(path.join(profileDir, file));
+      const total = stages.reduce((sum, { ms }) => sum + ms, 0);
+      for (const { stage, ms } of stages) {
+        say(`  ${((100 * ms) / total).toFixed(1).padStart(5)} %  ${(ms / proxied).toFixed(3)} ms  ${stage}`);
+      }
+      say(`  total ${(total / proxied).toFixed(3)} ms/request`);
+    }
+  }
 }
