@@ -28,6 +28,8 @@ let receiverUrl: string;
 const received: Received[] = [];
 /** The status the receiver answers, per path. */
 const answers = new Map<string, number>();
+/** Requests to paths starting with `/hanging` get no answer until the test ends them; `ended` once the sender gave up. */
+const hanging: Array<{ answer: () => void; ended: boolean }> = [];
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 let work: string;
 let git: Git;
@@ -68,6 +70,12 @@ beforeAll(async () => {
     req.on('end', () => {
       const url = req.url ?? '/';
       received.push({ path: url, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') });
+      if (url.startsWith('/hanging')) {
+        const held = { answer: () => res.writeHead(200).end(), ended: false };
+        res.on('close', () => (held.ended = true));
+        hanging.push(held);
+        return;
+      }
       res.writeHead(answers.get(url) ?? 200, { 'Content-Type': 'text/plain' }).end(`answered ${url}`);
     });
   });
@@ -90,6 +98,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  for (const held of hanging) if (!held.ended) held.answer();
   await platform?.stop();
   await new Promise((resolve) => receiver?.close(resolve));
   removeWorkDir(work);
@@ -204,6 +213,25 @@ describe('webhooks', () => {
         url: `${platform.url}/root/hooked/-/merge_requests/${mergeRequest.body.iid}`,
       },
     });
+  });
+
+  it("sends other hooks' deliveries while a receiver hangs, and the hanging hook's next one only after it", async () => {
+    await createHook({ url: `${receiverUrl}/hanging`, push_events_branch_filter: 'slow-*' });
+    await createHook({ url: `${receiverUrl}/prompt`, push_events_branch_filter: 'prompt' });
+    await push('slow-1');
+    await push('slow-2');
+    await until(async () => hanging.length === 1);
+    const pushed = Date.now();
+    await push('prompt');
+    await until(async () => receivedAt('/prompt').length === 1);
+    expect(Date.now() - pushed).toBeLessThan(5000);
+    // The first delivery still hangs, and the hook's second waits for it.
+    expect(hanging[0]?.ended).toBe(false);
+    expect(receivedAt('/hanging').map((entry) => entry.body.ref)).toEqual(['refs/heads/slow-1']);
+    hanging[0]?.answer();
+    await until(async () => receivedAt('/hanging').length === 2);
+    expect(receivedAt('/hanging').map((entry) => entry.body.ref)).toEqual(['refs/heads/slow-1', 'refs/heads/slow-2']);
+    hanging[1]?.answer();
   });
 
   it('records a receiver failure without retrying it, disables the hook after four, and resends with the same keys', async () => {

@@ -30,5 +30,5 @@ export function createCoreFeature(deps: {
     delivery: deps.delivery,
     logger: deps.logger,
   });
-  return { store, deliveries, jobs: [handleJob(deliveryJob, ({ logId }) => deliveries.deliverUpTo(logId))] };
+  return { store, deliveries, jobs: [handleJob(deliveryJob, ({ logId }, { signal }) => deliveries.deliver(logId, signal))] };
 }

@@ -16,6 +16,11 @@ import type { PgHookStore } from './hook-store.ts';
 import { guardPolicyFor } from './url-guard.ts';
 import type { WebHook, WebHookLog } from './web-hook.entity.ts';
 
+/** How long a hook's delivery lease outlasts the receiver's timeout. */
+const LEASE_MARGIN_MS = 30_000;
+/** How soon a delivery whose hook another job was sending to is looked at again. */
+const DEFERRAL_MS = 1000;
+
 export interface DeliverySettings {
   /** The instance's URL, sent as `X-Gitlab-Instance`. */
   instanceUrl: string;
@@ -74,12 +79,29 @@ export class HookDeliveries {
     this.#logger = options.logger;
   }
 
-  /** The delivery job: sends the hook's pending deliveries up to `logId`, oldest first, one at a time. */
-  async deliverUpTo(logId: number): Promise<void> {
-    for (;;) {
-      const more = await this.#store.withHookLocked(logId, async (locked) => {
-        if (!locked) return false;
-        const { em, hook, log } = locked;
+  /**
+   * The delivery job: unless another job holds the hook's lease (it then sends this delivery too,
+   * or this job runs again shortly), sends the hook's pending deliveries oldest first, one at a
+   * time, until none is left. Other hooks' deliveries go out meanwhile, in the job kind's other slots.
+   */
+  async deliver(logId: number, signal: AbortSignal): Promise<void> {
+    const hookId = await this.#store.hookOfDelivery(logId);
+    if (hookId === undefined) return;
+    const holder = randomUUID();
+    // Long enough for a receiver to use all its time, short enough that a killed process's hook is soon sent to again.
+    const lease = { hookId, holder, ms: this.#delivery.timeoutMs + LEASE_MARGIN_MS };
+    if (!(await this.#store.leaseHook(lease))) {
+      await this.#store.deferDelivery(logId, new Date(Date.now() + DEFERRAL_MS));
+      return;
+    }
+    try {
+      for (;;) {
+        // Stopping: the deliveries left keep their jobs, this one included.
+        if (signal.aborted) throw new Error('stopped before the hook had no pending delivery left');
+        const next = await this.#store.oldestPending(hookId);
+        if (!next) return;
+        if (!(await this.#store.leaseHook(lease))) throw new Error(`the delivery lease of hook ${hookId} ran out`);
+        const { em, hook, log } = next;
         if (!isExecutable(hook.type, hook, new Date())) {
           // Disabled since the event came: GitLab does not send it, nor log it.
           await em.remove(log).flush();
@@ -89,9 +111,9 @@ export class HookDeliveries {
           this.#afterExchange(em, hook, outcome.responseStatus);
           await em.flush();
         }
-        return log.id !== logId;
-      });
-      if (!more) return;
+      }
+    } finally {
+      await this.#store.releaseHook(lease);
     }
   }
 

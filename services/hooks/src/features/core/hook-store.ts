@@ -9,7 +9,10 @@ import { WebHook, WebHookLog, type HookType } from './web-hook.entity.ts';
 /** Whose hooks: a project's, a group's, or the instance's (system hooks). */
 export type HookOwner = { type: 'ProjectHook'; projectId: number } | { type: 'GroupHook'; groupId: number } | { type: 'SystemHook' };
 
-export type HookFields = Omit<WebHook, 'id' | 'type' | 'projectId' | 'groupId' | 'recentFailures' | 'disabledUntil' | 'createdAt'>;
+export type HookFields = Omit<
+  WebHook,
+  'id' | 'type' | 'projectId' | 'groupId' | 'recentFailures' | 'disabledUntil' | 'deliveringBy' | 'deliveringUntil' | 'createdAt'
+>;
 
 /** A delivery to record: what is sent to which hook, for which event. */
 export interface PendingDelivery {
@@ -48,6 +51,8 @@ export class PgHookStore {
       groupId: owner.type === 'GroupHook' ? owner.groupId : null,
       recentFailures: 0,
       disabledUntil: null,
+      deliveringBy: null,
+      deliveringUntil: null,
       createdAt: new Date(),
     });
     await this.#em.flush();
@@ -116,26 +121,48 @@ export class PgHookStore {
     return this.#em.findOne(WebHookLog, { id: logId, webHookId: hookId, state: 'delivered' });
   }
 
+  /** The hook a delivery goes to; undefined once the delivery or its hook is gone. */
+  async hookOfDelivery(logId: number): Promise<number | undefined> {
+    return (await this.#em.fork().findOne(WebHookLog, { id: logId }))?.webHookId;
+  }
+
   /**
-   * Runs `work` in a transaction holding the hook's lock, so that one delivery of a hook is sent at
-   * a time across replicas (in order), with the hook and its oldest pending delivery up to `logId`.
+   * Takes (or renews) the hook's delivery lease for `holder` unless another holder's lease runs:
+   * one job at a time, on any replica, sends a hook's deliveries, so that they go out in order. The
+   * lease is a column rather than a lock so that no database connection is held while a receiver
+   * takes its time answering.
    */
-  async withHookLocked<Result>(
-    logId: number,
-    work: (locked: { em: EntityManager; hook: WebHook; log: WebHookLog } | undefined) => Promise<Result>,
-  ): Promise<Result> {
-    const target = await this.#em.fork().findOne(WebHookLog, { id: logId });
-    return this.#em.fork().transactional(async (em) => {
-      if (!target) return work(undefined);
-      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`web_hooks:${target.webHookId}`]);
-      const hook = await em.findOne(WebHook, { id: target.webHookId });
-      const log = await em.findOne(
-        WebHookLog,
-        { webHookId: target.webHookId, state: 'pending', id: { $lte: logId } },
-        { orderBy: { id: 'asc' } },
-      );
-      return work(hook && log ? { em, hook, log } : undefined);
-    });
+  async leaseHook(options: { hookId: number; holder: string; ms: number }): Promise<boolean> {
+    const rows = await this.#em.fork().execute(
+      `update web_hooks set delivering_by = ?, delivering_until = now() + (? * interval '1 millisecond')
+       where id = ? and (delivering_until is null or delivering_until < now() or delivering_by = ?) returning id`,
+      [options.holder, options.ms, options.hookId, options.holder],
+    );
+    return rows.length > 0;
+  }
+
+  async releaseHook(options: { hookId: number; holder: string }): Promise<void> {
+    await this.#em
+      .fork()
+      .execute('update web_hooks set delivering_by = null, delivering_until = null where id = ? and delivering_by = ?', [
+        options.hookId,
+        options.holder,
+      ]);
+  }
+
+  /** The hook and its oldest pending delivery, in a unit of work of their own; undefined when none is left. */
+  async oldestPending(hookId: number): Promise<{ em: EntityManager; hook: WebHook; log: WebHookLog } | undefined> {
+    const em = this.#em.fork();
+    const hook = await em.findOne(WebHook, { id: hookId });
+    const log = hook && (await em.findOne(WebHookLog, { webHookId: hookId, state: 'pending' }, { orderBy: { id: 'asc' } }));
+    return hook && log ? { em, hook, log } : undefined;
+  }
+
+  /** Queues the delivery's job again for `runAt` (its hook's lease was taken). */
+  async deferDelivery(logId: number, runAt: Date): Promise<void> {
+    const em = this.#em.fork();
+    enqueueJob(em, deliveryJob, { logId }, { runAt });
+    await em.flush();
   }
 
   async setFailureState(hook: WebHook, state: FailureState, em: EntityManager = this.#em): Promise<void> {

@@ -59,6 +59,9 @@ export const WebHook = defineEntity({
     /** Consecutive failed deliveries: what auto-disabling counts. */
     recentFailures: p.integer(),
     disabledUntil: p.datetime().nullable(),
+    /** The job sending the hook's deliveries, one at a time and in order, and until when it may (its lease). */
+    deliveringBy: p.uuid().nullable(),
+    deliveringUntil: p.datetime().nullable(),
     createdAt: p.datetime(),
   },
 });
