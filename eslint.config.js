@@ -16,4 +16,52 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  {
+    // ADR 9: the runtime forks a unit of work per request, RPC, message and job, and the service
+    // opens its transaction; a store works in the entity manager it is given.
+    files: ['**/*-store.ts'],
+    ignores: [
+      // Not yet converted to ADR 9: these stores still fork or open transactions themselves.
+      'services/delivery/src/features/deployments/deployments-store.ts',
+      'services/delivery/src/features/deployments/environments-store.ts',
+      'services/delivery/src/features/feature-flags/feature-flags-client-store.ts',
+      'services/delivery/src/features/feature-flags/feature-flags-store.ts',
+      'services/delivery/src/features/feature-flags/user-lists-store.ts',
+      'services/hooks/src/features/core/hook-store.ts',
+      'services/identity/src/features/projects/projects-store.ts',
+      'services/review/src/features/approvals/approvals-store.ts',
+      'services/review/src/features/deployments/merge-request-deployments-store.ts',
+      'services/review/src/features/merge-requests/merge-requests-store.ts',
+      'services/review/src/features/repositories/repositories-store.ts',
+      'services/admin/src/features/application-settings/application-settings-store.ts',
+      'services/admin/src/features/ci-variables/ci-variables-store.ts',
+      'services/alerts/src/features/alerts/alerts-store.ts',
+      'services/alerts/src/features/integrations/integrations-store.ts',
+      'services/packages/src/features/container-registry/container-registry-store.ts',
+      'services/packages/src/features/packages/packages-store.ts',
+      'services/review/src/features/award-emoji/award-emoji-store.ts',
+      'services/review/src/features/issues/issues-store.ts',
+      'services/review/src/features/labels/group-labels-store.ts',
+      'services/review/src/features/labels/labels-store.ts',
+      'services/review/src/features/milestones/milestones-store.ts',
+      'services/review/src/features/notes/notes-store.ts',
+      'services/review/src/features/protected-branches/protected-branches-store.ts',
+      'services/review/src/features/storage-moves/storage-moves-store.ts',
+      'services/review/src/features/subscriptions/subscriptions-store.ts',
+      'services/review/src/features/todos/todos-store.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='fork']",
+          message: 'A store never forks: it works in the unit of work the runtime opened (docs/adr/0009).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='transactional']",
+          message: 'A store never opens a transaction: the service method does, with em.transactional (docs/adr/0009).',
+        },
+      ],
+    },
+  },
 );
