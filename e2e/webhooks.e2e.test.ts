@@ -182,7 +182,22 @@ describe('webhooks', () => {
       project_id: projectId,
       project: { id: projectId, path_with_namespace: 'root/hooked', web_url: `${platform.url}/root/hooked`, visibility_level: 0 },
       repository: { name: 'Hooked', git_http_url: `${platform.url}/root/hooked.git` },
+      total_commits_count: 2,
     });
+    const commits = delivery?.body.commits as Array<Record<string, unknown>>;
+    expect(commits.map((commit) => commit.title)).toEqual(['Add README', 'Change for main']);
+    expect(commits[1]).toEqual({
+      id: delivery?.body.after,
+      message: 'Change for main\n',
+      title: 'Change for main',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/),
+      url: `${platform.url}/root/hooked/-/commit/${String(delivery?.body.after)}`,
+      author: { name: 'Dev', email: 'dev@example.com' },
+      added: [],
+      modified: ['README.md'],
+      removed: [],
+    });
+    expect(commits[0]).toMatchObject({ added: ['README.md'], modified: [], removed: [] });
     await push('release/1.0');
     await until(async () => receivedAt('/release-only').length >= 1);
     expect(receivedAt('/release-only').map((entry) => entry.body.ref)).toEqual(['refs/heads/release/1.0']);

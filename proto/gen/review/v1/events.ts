@@ -25,6 +25,22 @@ export interface RepositoryPushed {
   commitCount: number;
   /** Subjects of the newest of those commits (at most 20), newest first. */
   commitTitles: string[];
+  /** The newest of those commits (at most 20), oldest first, as webhooks show them. */
+  commits: PushedCommit[];
+}
+
+/** A commit new to the repository with a push, and the files it changed from its first parent. */
+export interface PushedCommit {
+  id: string;
+  /** The whole message as written. */
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  /** When it was committed (ISO 8601). */
+  timestamp: string;
+  added: string[];
+  modified: string[];
+  removed: string[];
 }
 
 /** A merge request as it is after the change the event's type names. */
@@ -164,7 +180,7 @@ export interface IssueChanged {
 }
 
 function createBaseRepositoryPushed(): RepositoryPushed {
-  return { projectId: 0, ref: "", before: "", after: "", commitCount: 0, commitTitles: [] };
+  return { projectId: 0, ref: "", before: "", after: "", commitCount: 0, commitTitles: [], commits: [] };
 }
 
 export const RepositoryPushed: MessageFns<RepositoryPushed> = {
@@ -186,6 +202,9 @@ export const RepositoryPushed: MessageFns<RepositoryPushed> = {
     }
     for (const v of message.commitTitles) {
       writer.uint32(50).string(v!);
+    }
+    for (const v of message.commits) {
+      PushedCommit.encode(v!, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -251,6 +270,14 @@ export const RepositoryPushed: MessageFns<RepositoryPushed> = {
             message.commitTitles.push(reader.string());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.commits.push(PushedCommit.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -283,6 +310,9 @@ export const RepositoryPushed: MessageFns<RepositoryPushed> = {
         : globalThis.Array.isArray(object?.commit_titles)
         ? object.commit_titles.map((e: any) => globalThis.String(e))
         : [],
+      commits: globalThis.Array.isArray(object?.commits)
+        ? object.commits.map((e: any) => PushedCommit.fromJSON(e))
+        : [],
     };
   },
 
@@ -306,6 +336,9 @@ export const RepositoryPushed: MessageFns<RepositoryPushed> = {
     if (message.commitTitles?.length) {
       obj.commitTitles = message.commitTitles;
     }
+    if (message.commits?.length) {
+      obj.commits = message.commits.map((e) => PushedCommit.toJSON(e));
+    }
     return obj;
   },
 
@@ -320,6 +353,196 @@ export const RepositoryPushed: MessageFns<RepositoryPushed> = {
     message.after = object.after ?? "";
     message.commitCount = object.commitCount ?? 0;
     message.commitTitles = object.commitTitles?.map((e) => e) || [];
+    message.commits = object.commits?.map((e) => PushedCommit.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePushedCommit(): PushedCommit {
+  return { id: "", message: "", authorName: "", authorEmail: "", timestamp: "", added: [], modified: [], removed: [] };
+}
+
+export const PushedCommit: MessageFns<PushedCommit> = {
+  encode(message: PushedCommit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.authorName !== "") {
+      writer.uint32(26).string(message.authorName);
+    }
+    if (message.authorEmail !== "") {
+      writer.uint32(34).string(message.authorEmail);
+    }
+    if (message.timestamp !== "") {
+      writer.uint32(42).string(message.timestamp);
+    }
+    for (const v of message.added) {
+      writer.uint32(50).string(v!);
+    }
+    for (const v of message.modified) {
+      writer.uint32(58).string(v!);
+    }
+    for (const v of message.removed) {
+      writer.uint32(66).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PushedCommit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePushedCommit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.authorName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.authorEmail = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.added.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.modified.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.removed.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PushedCommit {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      authorName: isSet(object.authorName)
+        ? globalThis.String(object.authorName)
+        : isSet(object.author_name)
+        ? globalThis.String(object.author_name)
+        : "",
+      authorEmail: isSet(object.authorEmail)
+        ? globalThis.String(object.authorEmail)
+        : isSet(object.author_email)
+        ? globalThis.String(object.author_email)
+        : "",
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : "",
+      added: globalThis.Array.isArray(object?.added) ? object.added.map((e: any) => globalThis.String(e)) : [],
+      modified: globalThis.Array.isArray(object?.modified) ? object.modified.map((e: any) => globalThis.String(e)) : [],
+      removed: globalThis.Array.isArray(object?.removed) ? object.removed.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: PushedCommit): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.authorName !== "") {
+      obj.authorName = message.authorName;
+    }
+    if (message.authorEmail !== "") {
+      obj.authorEmail = message.authorEmail;
+    }
+    if (message.timestamp !== "") {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.added?.length) {
+      obj.added = message.added;
+    }
+    if (message.modified?.length) {
+      obj.modified = message.modified;
+    }
+    if (message.removed?.length) {
+      obj.removed = message.removed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PushedCommit>, I>>(base?: I): PushedCommit {
+    return PushedCommit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PushedCommit>, I>>(object: I): PushedCommit {
+    const message = createBasePushedCommit();
+    message.id = object.id ?? "";
+    message.message = object.message ?? "";
+    message.authorName = object.authorName ?? "";
+    message.authorEmail = object.authorEmail ?? "";
+    message.timestamp = object.timestamp ?? "";
+    message.added = object.added?.map((e) => e) || [];
+    message.modified = object.modified?.map((e) => e) || [];
+    message.removed = object.removed?.map((e) => e) || [];
     return message;
   },
 };

@@ -58,11 +58,49 @@ function userAttributes(user: HookUser | undefined) {
   };
 }
 
+/** A pushed commit as the push event carries it. */
+export interface PushedCommitFacts {
+  id: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  timestamp: string;
+  added: string[];
+  modified: string[];
+  removed: string[];
+}
+
 export interface PushFacts {
   ref: string;
   before: string;
   after: string;
   commitCount: number;
+  /** The newest twenty at most, oldest first. */
+  commits: PushedCommitFacts[];
+}
+
+/** GitLab's `Commit#title`: the first line, cut after eighty characters at a space when it is a hundred or more. */
+export function commitTitle(message: string): string {
+  const [firstLine = ''] = message.split(/[\r\n]/, 1);
+  if (message.trim() === '') return 'No commit message';
+  if (firstLine.length < 100) return firstLine;
+  const space = firstLine.lastIndexOf(' ', 80);
+  return `${firstLine.slice(0, space === -1 ? 80 : space)}…`;
+}
+
+/** A commit's `hook_attrs` with its changed files. */
+function commitAttributes(commit: PushedCommitFacts, project: HookProject) {
+  return {
+    id: commit.id,
+    message: commit.message,
+    title: commitTitle(commit.message),
+    timestamp: commit.timestamp,
+    url: `${project.webUrl}/-/commit/${commit.id}`,
+    author: { name: commit.authorName, email: commit.authorEmail },
+    added: commit.added,
+    modified: commit.modified,
+    removed: commit.removed,
+  };
 }
 
 /** A push or tag push (`Gitlab::DataBuilder::Push`). */
@@ -86,7 +124,7 @@ export function pushPayload(options: { push: PushFacts; project: HookProject; us
     user_avatar: user?.avatarUrl ?? null,
     project_id: project.id,
     project: projectAttributes(project),
-    commits: [],
+    commits: push.commits.map((commit) => commitAttributes(commit, project)),
     total_commits_count: push.commitCount,
     push_options: {},
     repository: repositoryAttributes(project),

@@ -120,7 +120,7 @@ export function createTriggersFeature(deps: { store: PgHookStore; directory: Pro
       const ref = trigger === 'push_events' ? `refs/heads/${project.defaultBranch}` : `refs/tags/v1.0.0`;
       return {
         hookName: trigger === 'push_events' ? 'push_hooks' : 'tag_push_hooks',
-        data: pushPayload({ push: { ref, before: BLANK_SHA, after: BLANK_SHA, commitCount: 0 }, project, user }),
+        data: pushPayload({ push: { ref, before: BLANK_SHA, after: BLANK_SHA, commitCount: 0, commits: [] }, project, user }),
       };
     },
   };
@@ -138,7 +138,7 @@ export function createTriggersFeature(deps: { store: PgHookStore; directory: Pro
             : { flag: 'push_events', hookName: 'push_hooks', system: true, branch: data.ref.replace(/^refs\/heads\//, '') },
           build: async (project) =>
             pushPayload({
-              push: { ref: data.ref, before: data.before, after: data.after, commitCount: data.commitCount },
+              push: { ref: data.ref, before: data.before, after: data.after, commitCount: data.commitCount, commits: data.commits },
               project,
               user: await actorOf(envelope),
             }),

@@ -287,6 +287,52 @@ export class GitRepository {
     return { count: Number(count.trim()), titles: titles.split('\n').filter(Boolean) };
   }
 
+  /**
+   * The newest `limit` commits `head` has that none of `excluded` has, newest first, each with the
+   * paths it added, modified and removed from its first parent (a rename as a removal and an addition).
+   */
+  async newCommitsWithChanges(options: {
+    head: string;
+    excluded: string[];
+    limit: number;
+  }): Promise<Array<GitCommit & { added: string[]; modified: string[]; removed: string[] }>> {
+    const range = [options.head, ...options.excluded.map((sha) => `^${sha}`)];
+    const { stdout } = await this.#git([
+      'log',
+      `--max-count=${options.limit}`,
+      `--format=tformat:${COMMIT_FORMAT}%x1e`,
+      '--end-of-options',
+      ...range,
+    ]);
+    const commits = stdout
+      .split('\x1e\n')
+      .filter((record) => record.length > 0)
+      .map(parseCommit);
+    return Promise.all(
+      commits.map(async (commit) => {
+        const [parent] = commit.parentIds;
+        const { stdout: changes } = await this.#git([
+          'diff-tree',
+          '-r',
+          '--no-commit-id',
+          '--no-renames',
+          '--name-status',
+          '-z',
+          ...(parent ? [parent, commit.id] : ['--root', commit.id]),
+        ]);
+        const fields = changes.split('\0').filter((field) => field.length > 0);
+        const changed = { added: [] as string[], modified: [] as string[], removed: [] as string[] };
+        for (let index = 0; index + 1 < fields.length; index += 2) {
+          const [status, file] = [fields[index], fields[index + 1] ?? ''];
+          if (status === 'A') changed.added.push(file);
+          else if (status === 'D') changed.removed.push(file);
+          else changed.modified.push(file);
+        }
+        return { ...commit, ...changed };
+      }),
+    );
+  }
+
   /** The shas of the commits `head` has that none of `excluded` has. */
   async commitIds(options: { head: string; excluded: string[] }): Promise<string[]> {
     const range = [options.head, ...options.excluded.map((sha) => `^${sha}`)];

@@ -145,13 +145,32 @@ export class RepositoriesService {
     const events = await Promise.all(
       changes.map(async (change) => {
         // New to the repository: reachable from the ref now, from no ref before (the ref's old head included).
-        const { count, titles } =
+        const excluded = [...new Set(before.values())];
+        const [{ count, titles }, commits] =
           change.after === ZERO_SHA
-            ? { count: 0, titles: [] }
-            : await repository.git.newCommits({ head: change.after, excluded: [...new Set(before.values())], limit: TITLES_PER_EVENT });
+            ? [{ count: 0, titles: [] }, []]
+            : await Promise.all([
+                repository.git.newCommits({ head: change.after, excluded, limit: TITLES_PER_EVENT }),
+                repository.git.newCommitsWithChanges({ head: change.after, excluded, limit: TITLES_PER_EVENT }),
+              ]);
         return reviewEvents.repositoryPushed.event({
           aggregateId: repository.projectId,
-          data: { projectId: repository.projectId, ...change, commitCount: count, commitTitles: titles },
+          data: {
+            projectId: repository.projectId,
+            ...change,
+            commitCount: count,
+            commitTitles: titles,
+            commits: commits.reverse().map((commit) => ({
+              id: commit.id,
+              message: commit.message,
+              authorName: commit.authorName,
+              authorEmail: commit.authorEmail,
+              timestamp: commit.committedDate,
+              added: commit.added,
+              modified: commit.modified,
+              removed: commit.removed,
+            })),
+          },
         });
       }),
     );

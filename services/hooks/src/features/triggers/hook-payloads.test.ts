@@ -1,0 +1,68 @@
+import { describe, expect, it } from '@jest/globals';
+import { commitTitle, pushPayload } from './hook-payloads.ts';
+import type { HookProject } from './project-directory.ts';
+
+const project: HookProject = {
+  id: 15,
+  name: 'Diaspora',
+  description: '',
+  path: 'diaspora',
+  pathWithNamespace: 'mike/diaspora',
+  namespaceName: 'Mike',
+  namespaceIds: [3],
+  visibility: 'public',
+  defaultBranch: 'master',
+  webUrl: 'http://example.com/mike/diaspora',
+};
+
+describe('push payloads', () => {
+  it("carry the pushed commits with their changed files, as GitLab's push event example", () => {
+    const payload = pushPayload({
+      push: {
+        ref: 'refs/heads/master',
+        before: '95790bf891e76fee5e1747ab589903a6a1f80f22',
+        after: 'da1560886d4f094c3e6c9ef40349f7d38b5d27d7',
+        commitCount: 4,
+        commits: [
+          {
+            id: 'b6568db1bc1dcd7f8b4d5a946b0b91f9dacd7327',
+            message: 'Update Catalan translation to e38cb41.\n\nSee https://gitlab.com/gitlab-org/gitlab for more information',
+            authorName: 'Jordi Mallach',
+            authorEmail: 'jordi@softcatala.org',
+            timestamp: '2011-12-12T14:27:31+02:00',
+            added: ['CHANGELOG'],
+            modified: ['app/controller/application.rb'],
+            removed: [],
+          },
+        ],
+      },
+      project,
+      user: { id: 4, name: 'John Smith', username: 'jsmith', avatarUrl: null },
+    });
+    expect(payload).toMatchObject({
+      object_kind: 'push',
+      total_commits_count: 4,
+      commits: [
+        {
+          id: 'b6568db1bc1dcd7f8b4d5a946b0b91f9dacd7327',
+          message: 'Update Catalan translation to e38cb41.\n\nSee https://gitlab.com/gitlab-org/gitlab for more information',
+          title: 'Update Catalan translation to e38cb41.',
+          timestamp: '2011-12-12T14:27:31+02:00',
+          url: 'http://example.com/mike/diaspora/-/commit/b6568db1bc1dcd7f8b4d5a946b0b91f9dacd7327',
+          author: { name: 'Jordi Mallach', email: 'jordi@softcatala.org' },
+          added: ['CHANGELOG'],
+          modified: ['app/controller/application.rb'],
+          removed: [],
+        },
+      ],
+    });
+  });
+
+  it('title commits as GitLab does: the first line, cut at a space after eighty characters once it is a hundred long', () => {
+    expect(commitTitle('fixed readme')).toBe('fixed readme');
+    expect(commitTitle('First line\r\nsecond')).toBe('First line');
+    expect(commitTitle('')).toBe('No commit message');
+    const long = `${'word '.repeat(25)}end`;
+    expect(commitTitle(long)).toBe(`${'word '.repeat(15)}word…`);
+  });
+});
