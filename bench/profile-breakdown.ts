@@ -33,28 +33,20 @@ const STAGES: Array<[stage: string, matches: (url: string, name: string) => bool
     'background (Kafka feed, gRPC channel)',
     (url) => ['kafkajs', '@grpc/', 'libs/events/', 'libs/grpc/', 'auth-invalidation.ts'].some((part) => url.includes(part)),
   ],
-  ['authentication cache', (url) => url.includes('gateway/src/authenticator.ts') || url.includes('lru-cache')],
-  ['route match', (url) => url.includes('gateway/src/route-table.ts')],
+  ['authentication cache', (url) => url.includes('/src/authenticator.ts') || url.includes('lru-cache')],
+  ['route match', (url) => url.includes('/src/route-table.ts')],
   ['metrics', (url) => url.includes('prom-client') || url.includes('libs/http/src/metrics.ts')],
   ['request id and logging', (url) => url.includes('request-logging.ts') || url.includes('libs/logger/')],
   [
     'proxying',
     (url) =>
-      [
-        'undici',
-        'cockatiel',
-        'gateway/src/upstreams.ts',
-        '@opentelemetry',
-        'http-proxy',
-        'httpxy',
-        'node:_http_client',
-        'node:_http_agent',
-      ].some((part) => url.includes(part)) || url.startsWith('wasm'),
+      ['undici', 'cockatiel', '/src/upstreams.ts', '@opentelemetry', 'http-proxy', 'httpxy', 'node:_http_client', 'node:_http_agent'].some(
+        (part) => url.includes(part),
+      ) || url.startsWith('wasm'),
   ],
   [
     'express and the gateway handler',
-    (url) =>
-      ['express/', '/router/', 'libs/http/', 'gateway/src/gateway-app.ts', 'proxy-addr', 'forwarded'].some((part) => url.includes(part)),
+    (url) => ['express/', '/router/', 'libs/http/', '/src/gateway-app.ts', 'proxy-addr', 'forwarded'].some((part) => url.includes(part)),
   ],
   ['Node http server', (url, name) => url.includes('node:_http_') || name === 'parse'],
 ];
