@@ -23,7 +23,7 @@ export function adminService(
     entities: [...applicationSettingsEntities, ...ciVariablesEntities],
     migrations,
     publishes: [ADMIN_TOPIC],
-    features: ({ em, logger }) => {
+    features: ({ em, orm, logger }) => {
       const access =
         clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       // The configuration refuses a key that does not parse.
@@ -35,7 +35,7 @@ export function adminService(
           ? new GrpcReviewRepositories({ address: config.REVIEW_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET })
           : new FixedReviewRepositories());
       return [
-        createApplicationSettingsFeature({ em, logger, cipher, repositoryStorages }),
+        createApplicationSettingsFeature({ orm, em, logger, cipher, repositoryStorages }),
         createCiVariablesFeature({ em, cipher, limit: config.MAX_CI_VARIABLES }),
         identityAccessFeature(access),
       ];

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@platform/db';
+import type { EntityManager, Orm } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
@@ -15,6 +15,7 @@ export const applicationSettingsEntities = [ApplicationSetting];
 
 /** The instance's application settings: the REST API for administrators, the gRPC read for other services. */
 export function createApplicationSettingsFeature(deps: {
+  orm: Orm;
   em: EntityManager;
   logger: Logger;
   cipher: ValueCipher;
@@ -23,6 +24,7 @@ export function createApplicationSettingsFeature(deps: {
 }): Feature {
   const storages = new ConfiguredRepositoryStorages({ source: deps.repositoryStorages });
   const settings = new ApplicationSettingsService({
+    em: deps.em,
     store: new PgApplicationSettingsStore(deps.em),
     cipher: deps.cipher,
     storages,
@@ -30,7 +32,7 @@ export function createApplicationSettingsFeature(deps: {
   });
   return {
     routes: [createRouter(applicationSettingsRoutes, { settings })],
-    rpcs: [applicationSettingsGrpc({ settings, logger: deps.logger })],
+    rpcs: [applicationSettingsGrpc({ orm: deps.orm, settings, logger: deps.logger })],
     stop: async () => storages.close(),
   };
 }

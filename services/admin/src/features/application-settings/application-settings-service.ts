@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { FieldValidationError, InputError } from '@platform/errors';
+import type { EntityManager } from '@platform/db';
 import type { EventActor } from '@platform/events';
 import type { Logger } from '@platform/logger';
 import type { ApplicationSetting } from './application-setting.entity.ts';
@@ -89,12 +90,20 @@ export function checkStorages(given: Partial<SettingValues>, storages: string[])
  * name as additional data); nothing answers them.
  */
 export class ApplicationSettingsService {
+  readonly #em: EntityManager;
   readonly #store: ApplicationSettingsStore;
   readonly #cipher: ValueCipher;
   readonly #storages: ConfiguredRepositoryStorages;
   readonly #logger: Logger;
 
-  constructor(options: { store: ApplicationSettingsStore; cipher: ValueCipher; storages: ConfiguredRepositoryStorages; logger: Logger }) {
+  constructor(options: {
+    em: EntityManager;
+    store: ApplicationSettingsStore;
+    cipher: ValueCipher;
+    storages: ConfiguredRepositoryStorages;
+    logger: Logger;
+  }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#cipher = options.cipher;
     this.#storages = options.storages;
@@ -131,22 +140,24 @@ export class ApplicationSettingsService {
     const namesStorages = given.repository_storages !== undefined || given.repository_storages_weighted !== undefined;
     const storages = namesStorages ? await this.#storages.names() : await this.#storagesIfKnown();
     if (storages) checkStorages(given, storages);
-    const record = await this.#store.change({
-      actor: options.actor,
-      change: (current, next) => {
-        const stored = valuesOf(current.settings);
-        const before = Object.fromEntries(SETTING_NAMES.map((name) => [name, this.#plain(name, stored[name])])) as SettingValues;
-        const after = { ...before, ...given };
-        checkConsistency(after);
-        const changes = (Object.keys(given) as SettingName[])
-          .filter((name) => !isDeepStrictEqual(before[name], after[name]))
-          .map((name) => ({ name, from: before[name], to: after[name] }));
-        if (changes.length === 0) return undefined;
-        const settings = { ...current.settings };
-        for (const { name, to } of changes) settings[name] = this.#storable(name, to);
-        return { settings, events: settingChangedEvents({ changes, after, revision: next.revision }) };
-      },
-    });
+    const record = await this.#em.transactional(() =>
+      this.#store.change({
+        actor: options.actor,
+        change: (current, next) => {
+          const stored = valuesOf(current.settings);
+          const before = Object.fromEntries(SETTING_NAMES.map((name) => [name, this.#plain(name, stored[name])])) as SettingValues;
+          const after = { ...before, ...given };
+          checkConsistency(after);
+          const changes = (Object.keys(given) as SettingName[])
+            .filter((name) => !isDeepStrictEqual(before[name], after[name]))
+            .map((name) => ({ name, from: before[name], to: after[name] }));
+          if (changes.length === 0) return undefined;
+          const settings = { ...current.settings };
+          for (const { name, to } of changes) settings[name] = this.#storable(name, to);
+          return { settings, events: settingChangedEvents({ changes, after, revision: next.revision }) };
+        },
+      }),
+    );
     return { record, values: valuesOf(record.settings), storages };
   }
 }

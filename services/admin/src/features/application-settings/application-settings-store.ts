@@ -14,8 +14,8 @@ export interface SettingsChange {
 export interface ApplicationSettingsStore {
   read(): Promise<ApplicationSetting>;
   /**
-   * Runs `change` on the record locked against concurrent changes, then stores what it answers
-   * with the next revision and its events, in one transaction; nothing when it answers undefined.
+   * In the caller's transaction, runs `change` on the record locked against concurrent changes,
+   * then stores what it answers with the next revision and its events; nothing when it answers undefined.
    */
   change(options: {
     actor: EventActor;
@@ -31,24 +31,23 @@ export class PgApplicationSettingsStore implements ApplicationSettingsStore {
   }
 
   read(): Promise<ApplicationSetting> {
-    return this.#em.fork().findOneOrFail(ApplicationSetting, { id: SETTINGS_ID });
+    return this.#em.findOneOrFail(ApplicationSetting, { id: SETTINGS_ID });
   }
 
-  change(options: {
+  async change(options: {
     actor: EventActor;
     change: (current: ApplicationSetting, next: { revision: number; now: Date }) => SettingsChange | undefined;
   }): Promise<ApplicationSetting> {
-    return this.#em.fork().transactional(async (em) => {
-      await em.execute('select id from application_settings where id = ? for update', [SETTINGS_ID]);
-      const current = await em.findOneOrFail(ApplicationSetting, { id: SETTINGS_ID }, { refresh: true });
-      const now = new Date();
-      const changed = options.change(current, { revision: current.revision + 1, now });
-      if (!changed) return current;
-      current.settings = changed.settings;
-      current.revision += 1;
-      current.updatedAt = now;
-      for (const event of changed.events) recordEvent(em, { ...event, actor: options.actor });
-      return current;
-    });
+    const em = this.#em;
+    await em.execute('select id from application_settings where id = ? for update', [SETTINGS_ID]);
+    const current = await em.findOneOrFail(ApplicationSetting, { id: SETTINGS_ID }, { refresh: true });
+    const now = new Date();
+    const changed = options.change(current, { revision: current.revision + 1, now });
+    if (!changed) return current;
+    current.settings = changed.settings;
+    current.revision += 1;
+    current.updatedAt = now;
+    for (const event of changed.events) recordEvent(em, { ...event, actor: options.actor });
+    return current;
   }
 }

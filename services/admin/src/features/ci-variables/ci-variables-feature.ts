@@ -11,6 +11,6 @@ export const ciVariablesEntities = [CiVariable];
 
 /** Instance-level CI/CD variables, for administrators. */
 export function createCiVariablesFeature(deps: { em: EntityManager; cipher: ValueCipher; limit: number }): Feature {
-  const variables = new CiVariablesService({ store: new PgCiVariableStore(deps.em), cipher: deps.cipher, limit: deps.limit });
+  const variables = new CiVariablesService({ em: deps.em, store: new PgCiVariableStore(deps.em), cipher: deps.cipher, limit: deps.limit });
   return { routes: [createRouter(ciVariablesRoutes, { variables })] };
 }

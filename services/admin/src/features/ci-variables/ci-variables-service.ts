@@ -1,6 +1,6 @@
 import { FieldValidationError, NotFoundError } from '@platform/errors';
 import type { EventActor, OutgoingEvent } from '@platform/events';
-import type { Page, PageWindow } from '@platform/db';
+import type { EntityManager, Page, PageWindow } from '@platform/db';
 import type { CiVariable, VariableType } from './ci-variable.entity.ts';
 import type { CiVariableStore } from './ci-variables-store.ts';
 import { variableCreated, variableDeleted, variableUpdated } from './ci-variables.events.ts';
@@ -49,11 +49,13 @@ function validate(variable: { key?: string; value: string; masked: boolean; raw:
 
 /** Instance-level CI/CD variables: values encrypted at rest, a limited number of them, every change an event. */
 export class CiVariablesService {
+  readonly #em: EntityManager;
   readonly #store: CiVariableStore;
   readonly #cipher: ValueCipher;
   readonly #limit: number;
 
-  constructor(options: { store: CiVariableStore; cipher: ValueCipher; limit: number }) {
+  constructor(options: { em: EntityManager; store: CiVariableStore; cipher: ValueCipher; limit: number }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#cipher = options.cipher;
     this.#limit = options.limit;
@@ -80,70 +82,76 @@ export class CiVariablesService {
     const raw = attributes.raw ?? false;
     validate({ key, value: attributes.value, masked, raw });
     const now = new Date();
-    const created = await this.#store.create({
-      variable: {
-        key,
-        encryptedValue: this.#cipher.encrypt(attributes.value, key),
-        variableType: attributes.variableType ?? 'env_var',
-        protected: attributes.protected ?? false,
-        masked,
-        raw,
-        description: attributes.description ?? null,
-        createdAt: now,
-        updatedAt: now,
-      },
-      check: ({ count, taken }) => {
-        if (taken) throw new FieldValidationError({ key: [`(${key}) has already been taken`] });
-        if (count >= this.#limit) {
-          throw new FieldValidationError({ base: [`Maximum number of ci instance level variables (${this.#limit}) exceeded`] });
-        }
-      },
-      events: (variable) => [variableCreated(variable)],
-      actor: options.actor,
-    });
+    const created = await this.#em.transactional(() =>
+      this.#store.create({
+        variable: {
+          key,
+          encryptedValue: this.#cipher.encrypt(attributes.value, key),
+          variableType: attributes.variableType ?? 'env_var',
+          protected: attributes.protected ?? false,
+          masked,
+          raw,
+          description: attributes.description ?? null,
+          createdAt: now,
+          updatedAt: now,
+        },
+        check: ({ count, taken }) => {
+          if (taken) throw new FieldValidationError({ key: [`(${key}) has already been taken`] });
+          if (count >= this.#limit) {
+            throw new FieldValidationError({ base: [`Maximum number of ci instance level variables (${this.#limit}) exceeded`] });
+          }
+        },
+        events: (variable) => [variableCreated(variable)],
+        actor: options.actor,
+      }),
+    );
     return { variable: created, value: attributes.value };
   }
 
   async update(options: { key: string; attributes: VariableAttributes; actor: EventActor }): Promise<VariableWithValue> {
     const { attributes } = options;
-    const updated = await this.#store.update({
-      key: options.key,
-      actor: options.actor,
-      change: (variable) => {
-        const masked = attributes.masked ?? variable.masked;
-        const raw = attributes.raw ?? variable.raw;
-        validate({ value: attributes.value, masked, raw });
-        const before = { ...variable };
-        const valueChanged = this.#cipher.decrypt(variable.encryptedValue, variable.key) !== attributes.value;
-        if (valueChanged) variable.encryptedValue = this.#cipher.encrypt(attributes.value, variable.key);
-        variable.variableType = attributes.variableType ?? variable.variableType;
-        variable.protected = attributes.protected ?? variable.protected;
-        variable.masked = masked;
-        variable.raw = raw;
-        if (attributes.description !== undefined) variable.description = attributes.description;
-        const events: OutgoingEvent[] = [];
-        if (valueChanged) events.push(variableUpdated(variable, { attribute: 'value', from: '', to: '' }));
-        for (const [attribute, field] of [
-          ['variable_type', 'variableType'],
-          ['protected', 'protected'],
-          ['masked', 'masked'],
-          ['raw', 'raw'],
-          ['description', 'description'],
-        ] as const) {
-          if (before[field] !== variable[field]) {
-            events.push(variableUpdated(variable, { attribute, from: String(before[field] ?? ''), to: String(variable[field] ?? '') }));
+    const updated = await this.#em.transactional(() =>
+      this.#store.update({
+        key: options.key,
+        actor: options.actor,
+        change: (variable) => {
+          const masked = attributes.masked ?? variable.masked;
+          const raw = attributes.raw ?? variable.raw;
+          validate({ value: attributes.value, masked, raw });
+          const before = { ...variable };
+          const valueChanged = this.#cipher.decrypt(variable.encryptedValue, variable.key) !== attributes.value;
+          if (valueChanged) variable.encryptedValue = this.#cipher.encrypt(attributes.value, variable.key);
+          variable.variableType = attributes.variableType ?? variable.variableType;
+          variable.protected = attributes.protected ?? variable.protected;
+          variable.masked = masked;
+          variable.raw = raw;
+          if (attributes.description !== undefined) variable.description = attributes.description;
+          const events: OutgoingEvent[] = [];
+          if (valueChanged) events.push(variableUpdated(variable, { attribute: 'value', from: '', to: '' }));
+          for (const [attribute, field] of [
+            ['variable_type', 'variableType'],
+            ['protected', 'protected'],
+            ['masked', 'masked'],
+            ['raw', 'raw'],
+            ['description', 'description'],
+          ] as const) {
+            if (before[field] !== variable[field]) {
+              events.push(variableUpdated(variable, { attribute, from: String(before[field] ?? ''), to: String(variable[field] ?? '') }));
+            }
           }
-        }
-        if (events.length > 0) variable.updatedAt = new Date();
-        return events;
-      },
-    });
+          if (events.length > 0) variable.updatedAt = new Date();
+          return events;
+        },
+      }),
+    );
     if (!updated) throw new NotFoundError('Variable');
     return { variable: updated, value: attributes.value };
   }
 
   async delete(options: { key: string; actor: EventActor }): Promise<void> {
-    const deleted = await this.#store.delete({ key: options.key, actor: options.actor, events: (variable) => [variableDeleted(variable)] });
+    const deleted = await this.#em.transactional(() =>
+      this.#store.delete({ key: options.key, actor: options.actor, events: (variable) => [variableDeleted(variable)] }),
+    );
     if (!deleted) throw new NotFoundError('Variable');
   }
 }

@@ -12,8 +12,8 @@ export interface CiVariableStore {
   list(window: PageWindow): Promise<Page<CiVariable>>;
   find(key: string): Promise<CiVariable | null>;
   /**
-   * Adds the variable and its events, in one transaction; `check` runs first, told how many
-   * variables exist and whether the key is taken, with other writes held off.
+   * Adds the variable and its events, in the caller's transaction; `check` runs first, told how
+   * many variables exist and whether the key is taken, with other writes held off.
    */
   create(options: {
     variable: NewCiVariable;
@@ -21,7 +21,7 @@ export interface CiVariableStore {
     events(created: CiVariable): OutgoingEvent[];
     actor: EventActor;
   }): Promise<CiVariable>;
-  /** Changes the variable found by key with `change`, which answers its events (none: nothing stored). */
+  /** In the caller's transaction, changes the variable found by key with `change`, which answers its events. */
   update(options: { key: string; change(variable: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null>;
   delete(options: { key: string; events(deleted: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null>;
 }
@@ -34,46 +34,43 @@ export class PgCiVariableStore implements CiVariableStore {
   }
 
   list(window: PageWindow): Promise<Page<CiVariable>> {
-    return findPage(this.#em.fork(), CiVariable, {}, { orderBy: { id: 'asc' }, window });
+    return findPage(this.#em, CiVariable, {}, { orderBy: { id: 'asc' }, window });
   }
 
   find(key: string): Promise<CiVariable | null> {
-    return this.#em.fork().findOne(CiVariable, { key });
+    return this.#em.findOne(CiVariable, { key });
   }
 
-  create(options: {
+  async create(options: {
     variable: NewCiVariable;
     check(state: { count: number; taken: boolean }): void;
     events(created: CiVariable): OutgoingEvent[];
     actor: EventActor;
   }): Promise<CiVariable> {
-    return this.#em.fork().transactional(async (em) => {
-      await em.execute('select pg_advisory_xact_lock(?)', [VARIABLES_LOCK]);
-      options.check({ count: await em.count(CiVariable, {}), taken: (await em.count(CiVariable, { key: options.variable.key })) > 0 });
-      const created = em.create(CiVariable, options.variable);
-      await em.flush();
-      for (const event of options.events(created)) recordEvent(em, { ...event, actor: options.actor });
-      return created;
-    });
+    const em = this.#em;
+    await em.execute('select pg_advisory_xact_lock(?)', [VARIABLES_LOCK]);
+    options.check({ count: await em.count(CiVariable, {}), taken: (await em.count(CiVariable, { key: options.variable.key })) > 0 });
+    const created = em.create(CiVariable, options.variable);
+    await em.flush();
+    for (const event of options.events(created)) recordEvent(em, { ...event, actor: options.actor });
+    return created;
   }
 
-  update(options: { key: string; change(variable: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null> {
-    return this.#em.fork().transactional(async (em) => {
-      const variable = await em.findOne(CiVariable, { key: options.key }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!variable) return null;
-      for (const event of options.change(variable)) recordEvent(em, { ...event, actor: options.actor });
-      return variable;
-    });
+  async update(options: { key: string; change(variable: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null> {
+    const em = this.#em;
+    const variable = await em.findOne(CiVariable, { key: options.key }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!variable) return null;
+    for (const event of options.change(variable)) recordEvent(em, { ...event, actor: options.actor });
+    return variable;
   }
 
-  delete(options: { key: string; events(deleted: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null> {
-    return this.#em.fork().transactional(async (em) => {
-      await em.execute('select pg_advisory_xact_lock(?)', [VARIABLES_LOCK]);
-      const variable = await em.findOne(CiVariable, { key: options.key });
-      if (!variable) return null;
-      em.remove(variable);
-      for (const event of options.events(variable)) recordEvent(em, { ...event, actor: options.actor });
-      return variable;
-    });
+  async delete(options: { key: string; events(deleted: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null> {
+    const em = this.#em;
+    await em.execute('select pg_advisory_xact_lock(?)', [VARIABLES_LOCK]);
+    const variable = await em.findOne(CiVariable, { key: options.key });
+    if (!variable) return null;
+    em.remove(variable);
+    for (const event of options.events(variable)) recordEvent(em, { ...event, actor: options.actor });
+    return variable;
   }
 }
