@@ -16,7 +16,7 @@ export interface AlertsFeature extends Feature {
 
 /** Alerts and their incidents: what intake opens, groups and resolves, and what users read and update. */
 export function createAlertsFeature(deps: { em: EntityManager; access: IdentityAccess; grouping: boolean }): AlertsFeature {
-  const alerts = new AlertsService({ store: new PgAlertStore(deps.em), grouping: deps.grouping });
+  const alerts = new AlertsService({ em: deps.em, store: new PgAlertStore(deps.em), grouping: deps.grouping });
   const routeDeps = { access: deps.access, alerts };
   return { alerts, routes: [createRouter(alertsRoutes, routeDeps), createRouter(incidentsRoutes, routeDeps)] };
 }

@@ -2,7 +2,7 @@ import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { NotFoundError } from '@platform/errors';
 import type { OutgoingEvent } from '@platform/events';
 import { alertsEvents } from '@platform/alerts-client';
-import type { Page, PageWindow } from '@platform/db';
+import type { EntityManager, Page, PageWindow } from '@platform/db';
 import type { Alert, AlertStatus, Incident, IncidentState } from './alert.entity.ts';
 import type { IncomingAlert } from './alert-payload.ts';
 import type { AlertFilter, AlertOrder, AlertTransaction, PgAlertStore } from './alerts-store.ts';
@@ -36,10 +36,12 @@ const incidentRef = (incident: Incident, alert: Alert) => ({
  * by `end_time` or by a user; each new alert opens an incident, which closes with the alert.
  */
 export class AlertsService {
+  readonly #em: EntityManager;
   readonly #store: PgAlertStore;
   readonly #grouping: boolean;
 
-  constructor(options: { store: PgAlertStore; grouping: boolean }) {
+  constructor(options: { em: EntityManager; store: PgAlertStore; grouping: boolean }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#grouping = options.grouping;
   }
@@ -54,11 +56,13 @@ export class AlertsService {
     const outcomes: IntakeOutcome[] = [];
     for (const incoming of options.alerts) {
       outcomes.push(
-        await this.#store.transaction({
-          lock: `alerts:${options.projectId}:${incoming.fingerprint}`,
-          actor: options.caller ? actorOf(options.caller) : null,
-          change: (tx) => this.#receiveOne(tx, { projectId: options.projectId, source: options.source, incoming }),
-        }),
+        await this.#em.transactional(() =>
+          this.#store.change({
+            lock: `alerts:${options.projectId}:${incoming.fingerprint}`,
+            actor: options.caller ? actorOf(options.caller) : null,
+            change: (tx) => this.#receiveOne(tx, { projectId: options.projectId, source: options.source, incoming }),
+          }),
+        ),
       );
     }
     return outcomes;
@@ -157,19 +161,21 @@ export class AlertsService {
     status: AlertStatus;
     caller: AuthenticatedCaller;
   }): Promise<AlertWithIncident> {
-    return this.#store.transaction({
-      actor: actorOf(options.caller),
-      change: async (tx) => {
-        const alert = await tx.find(options.projectId, options.iid);
-        if (!alert) throw new NotFoundError('Alert');
-        let events: OutgoingEvent[] = [];
-        if (options.status === 'resolved' && alert.status !== 'resolved') events = await this.#resolve(tx, alert, new Date());
-        else if (options.status !== alert.status) {
-          await tx.update(alert, { status: options.status, ...(alert.status === 'resolved' ? { endedAt: null } : {}) });
-        }
-        return { result: { alert, incident: await tx.incidentOf(alert.id) }, events };
-      },
-    });
+    return this.#em.transactional(() =>
+      this.#store.change({
+        actor: actorOf(options.caller),
+        change: async (tx) => {
+          const alert = await tx.find(options.projectId, options.iid);
+          if (!alert) throw new NotFoundError('Alert');
+          let events: OutgoingEvent[] = [];
+          if (options.status === 'resolved' && alert.status !== 'resolved') events = await this.#resolve(tx, alert, new Date());
+          else if (options.status !== alert.status) {
+            await tx.update(alert, { status: options.status, ...(alert.status === 'resolved' ? { endedAt: null } : {}) });
+          }
+          return { result: { alert, incident: await tx.incidentOf(alert.id) }, events };
+        },
+      }),
+    );
   }
 
   listIncidents(projectId: number, filter: { state?: IncidentState | undefined }, window: PageWindow): Promise<Page<Incident>> {

@@ -74,22 +74,21 @@ export class PgAlertStore {
   }
 
   /**
-   * Runs `change` in a transaction; with `lock`, holding the lock of that key (a project's
-   * fingerprint), so that two occurrences of one alert are not both taken for new ones. Records
-   * the events `change` returns.
+   * Runs `change` in the caller's transaction; with `lock`, holding the lock of that key (a
+   * project's fingerprint), so that two occurrences of one alert are not both taken for new ones.
+   * Records the events `change` returns.
    */
-  transaction<Result>(options: {
+  async change<Result>(options: {
     lock?: string;
     actor: EventActor | null;
     change: (tx: AlertTransaction) => Promise<{ result: Result; events: OutgoingEvent[] }>;
   }): Promise<Result> {
-    return this.#em.fork().transactional(async (em) => {
-      if (options.lock) await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [options.lock]);
-      const { result, events } = await options.change(new AlertTransaction(em));
-      for (const event of events) recordEvent(em, { ...event, actor: options.actor });
-      await em.flush();
-      return result;
-    });
+    const em = this.#em;
+    if (options.lock) await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [options.lock]);
+    const { result, events } = await options.change(new AlertTransaction(em));
+    for (const event of events) recordEvent(em, { ...event, actor: options.actor });
+    await em.flush();
+    return result;
   }
 }
 

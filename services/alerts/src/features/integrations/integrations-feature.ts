@@ -22,7 +22,7 @@ export function createIntegrationsFeature(deps: {
   alerts: AlertsService;
   tier: AlertsTier;
 }): IntegrationsFeature {
-  const integrations = new IntegrationsService({ store: new PgIntegrationStore(deps.em), tier: deps.tier });
+  const integrations = new IntegrationsService({ em: deps.em, store: new PgIntegrationStore(deps.em), tier: deps.tier });
   return {
     integrations,
     routes: [createRouter(integrationsRoutes, { access: deps.access, integrations, alerts: deps.alerts, tier: deps.tier })],

@@ -1,6 +1,7 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { NotFoundError, UnprocessableError } from '@platform/errors';
 import { alertsEvents } from '@platform/alerts-client';
+import type { EntityManager } from '@platform/db';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { AlertsTier } from './alerts-tier.ts';
 import type { AlertIntegration, IntegrationType } from './integration.entity.ts';
@@ -31,10 +32,12 @@ function eventData(integration: AlertIntegration, project: ProjectAccess) {
 
 /** A project's alert integrations: what maintainers configure, and the keys intake checks. */
 export class IntegrationsService {
+  readonly #em: EntityManager;
   readonly #store: PgIntegrationStore;
   readonly #tier: AlertsTier;
 
-  constructor(options: { store: PgIntegrationStore; tier: AlertsTier }) {
+  constructor(options: { em: EntityManager; store: PgIntegrationStore; tier: AlertsTier }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#tier = options.tier;
   }
@@ -49,32 +52,34 @@ export class IntegrationsService {
     input: { name: string; type: IntegrationType; active: boolean },
   ): Promise<IntegrationWithKey> {
     const key = newIntegrationKey();
-    return this.#store.changeLocked({
-      projectId: project.id,
-      actor: actorOf(caller),
-      change: async (tx) => {
-        const existing = await tx.list();
-        if (input.type === 'prometheus' && existing.some((integration) => integration.integrationType === 'prometheus')) {
-          throw new UnprocessableError('Multiple Prometheus integrations are not supported for this project');
-        }
-        if (input.type === 'http' && this.#tier === 'free' && existing.some((integration) => integration.integrationType === 'http')) {
-          throw new UnprocessableError('Multiple HTTP integrations are not supported for this project');
-        }
-        if (input.active) refuseWhileOtherKindActive(existing, input.type);
-        const integration = await tx.insert({
-          projectId: project.id,
-          name: input.name,
-          integrationType: input.type,
-          active: input.active,
-          endpointIdentifier: newEndpointIdentifier(),
-          tokenDigest: keyDigest(key),
-        });
-        const events = [
-          alertsEvents.integrationCreated.event({ aggregateId: project.id, data: { integration: eventData(integration, project) } }),
-        ];
-        return { result: { integration, key }, events };
-      },
-    });
+    return this.#em.transactional(() =>
+      this.#store.changeLocked({
+        projectId: project.id,
+        actor: actorOf(caller),
+        change: async (tx) => {
+          const existing = await tx.list();
+          if (input.type === 'prometheus' && existing.some((integration) => integration.integrationType === 'prometheus')) {
+            throw new UnprocessableError('Multiple Prometheus integrations are not supported for this project');
+          }
+          if (input.type === 'http' && this.#tier === 'free' && existing.some((integration) => integration.integrationType === 'http')) {
+            throw new UnprocessableError('Multiple HTTP integrations are not supported for this project');
+          }
+          if (input.active) refuseWhileOtherKindActive(existing, input.type);
+          const integration = await tx.insert({
+            projectId: project.id,
+            name: input.name,
+            integrationType: input.type,
+            active: input.active,
+            endpointIdentifier: newEndpointIdentifier(),
+            tokenDigest: keyDigest(key),
+          });
+          const events = [
+            alertsEvents.integrationCreated.event({ aggregateId: project.id, data: { integration: eventData(integration, project) } }),
+          ];
+          return { result: { integration, key }, events };
+        },
+      }),
+    );
   }
 
   async update(
@@ -82,49 +87,55 @@ export class IntegrationsService {
     caller: AuthenticatedCaller,
     options: { id: number; name?: string | undefined; active?: boolean | undefined },
   ): Promise<AlertIntegration> {
-    return this.#store.changeLocked({
-      projectId: project.id,
-      actor: actorOf(caller),
-      change: async (tx) => {
-        const existing = await tx.list();
-        const integration = existingOne(existing, options.id);
-        const wasActive = integration.active;
-        if (options.active && !wasActive) refuseWhileOtherKindActive(existing, integration.integrationType);
-        await tx.update(integration, {
-          ...(options.name === undefined ? {} : { name: options.name }),
-          ...(options.active === undefined ? {} : { active: options.active }),
-        });
-        const data = { integration: eventData(integration, project), wasActive };
-        return { result: integration, events: [alertsEvents.integrationUpdated.event({ aggregateId: project.id, data })] };
-      },
-    });
+    return this.#em.transactional(() =>
+      this.#store.changeLocked({
+        projectId: project.id,
+        actor: actorOf(caller),
+        change: async (tx) => {
+          const existing = await tx.list();
+          const integration = existingOne(existing, options.id);
+          const wasActive = integration.active;
+          if (options.active && !wasActive) refuseWhileOtherKindActive(existing, integration.integrationType);
+          await tx.update(integration, {
+            ...(options.name === undefined ? {} : { name: options.name }),
+            ...(options.active === undefined ? {} : { active: options.active }),
+          });
+          const data = { integration: eventData(integration, project), wasActive };
+          return { result: integration, events: [alertsEvents.integrationUpdated.event({ aggregateId: project.id, data })] };
+        },
+      }),
+    );
   }
 
   async delete(project: ProjectAccess, caller: AuthenticatedCaller, id: number): Promise<void> {
-    await this.#store.changeLocked({
-      projectId: project.id,
-      actor: actorOf(caller),
-      change: async (tx: IntegrationTransaction) => {
-        const integration = existingOne(await tx.list(), id);
-        await tx.remove(integration);
-        const data = { integration: eventData(integration, project) };
-        return { result: undefined, events: [alertsEvents.integrationDeleted.event({ aggregateId: project.id, data })] };
-      },
-    });
+    await this.#em.transactional(() =>
+      this.#store.changeLocked({
+        projectId: project.id,
+        actor: actorOf(caller),
+        change: async (tx: IntegrationTransaction) => {
+          const integration = existingOne(await tx.list(), id);
+          await tx.remove(integration);
+          const data = { integration: eventData(integration, project) };
+          return { result: undefined, events: [alertsEvents.integrationDeleted.event({ aggregateId: project.id, data })] };
+        },
+      }),
+    );
   }
 
   async resetToken(project: ProjectAccess, caller: AuthenticatedCaller, id: number): Promise<IntegrationWithKey> {
     const key = newIntegrationKey();
-    return this.#store.changeLocked({
-      projectId: project.id,
-      actor: actorOf(caller),
-      change: async (tx) => {
-        const integration = existingOne(await tx.list(), id);
-        await tx.update(integration, { tokenDigest: keyDigest(key) });
-        const data = { integration: eventData(integration, project) };
-        return { result: { integration, key }, events: [alertsEvents.integrationTokenReset.event({ aggregateId: project.id, data })] };
-      },
-    });
+    return this.#em.transactional(() =>
+      this.#store.changeLocked({
+        projectId: project.id,
+        actor: actorOf(caller),
+        change: async (tx) => {
+          const integration = existingOne(await tx.list(), id);
+          await tx.update(integration, { tokenDigest: keyDigest(key) });
+          const data = { integration: eventData(integration, project) };
+          return { result: { integration, key }, events: [alertsEvents.integrationTokenReset.event({ aggregateId: project.id, data })] };
+        },
+      }),
+    );
   }
 
   async get(project: ProjectAccess, id: number): Promise<AlertIntegration> {

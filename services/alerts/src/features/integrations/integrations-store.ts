@@ -33,21 +33,20 @@ export class PgIntegrationStore {
   }
 
   /**
-   * Runs `change` in a transaction holding the project's integration lock, so that the checks
-   * it makes (one endpoint per kind, one kind active) hold when it commits; records `events`.
+   * Runs `change` in the caller's transaction, holding the project's integration lock, so that
+   * the checks it makes (one endpoint per kind, one kind active) hold when it commits; records `events`.
    */
   async changeLocked<Result>(options: {
     projectId: number;
     actor: EventActor | null;
     change: (tx: IntegrationTransaction) => Promise<{ result: Result; events: OutgoingEvent[] }>;
   }): Promise<Result> {
-    return this.#em.fork().transactional(async (em) => {
-      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`alert_integrations:${options.projectId}`]);
-      const { result, events } = await options.change(new IntegrationTransaction(em, options.projectId));
-      for (const event of events) recordEvent(em, { ...event, actor: options.actor });
-      await em.flush();
-      return result;
-    });
+    const em = this.#em;
+    await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`alert_integrations:${options.projectId}`]);
+    const { result, events } = await options.change(new IntegrationTransaction(em, options.projectId));
+    for (const event of events) recordEvent(em, { ...event, actor: options.actor });
+    await em.flush();
+    return result;
   }
 }
 
