@@ -33,7 +33,15 @@ let harness: ServiceHarness<RunningService>;
 const push = (ref: string) =>
   reviewEvents.repositoryPushed.event({
     aggregateId: project.id,
-    data: { projectId: project.id, ref, before: '0'.repeat(40), after: 'a'.repeat(40), commitCount: 1, commitTitles: ['Change'] },
+    data: {
+      projectId: project.id,
+      ref,
+      before: '0'.repeat(40),
+      after: 'a'.repeat(40),
+      commitCount: 1,
+      commitTitles: ['Change'],
+      commits: [],
+    },
   });
 
 /** Another instance of audit on the same database, under its own consumer group. */

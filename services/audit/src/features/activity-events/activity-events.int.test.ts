@@ -72,7 +72,7 @@ function actor(caller: { userId: number; username: string }) {
 const push = (projectId: number, ref: string, before: string, after: string) =>
   reviewEvents.repositoryPushed.event({
     aggregateId: projectId,
-    data: { projectId, ref, before, after, commitCount: 1, commitTitles: ['Change'] },
+    data: { projectId, ref, before, after, commitCount: 1, commitTitles: ['Change'], commits: [] },
   });
 
 beforeAll(async () => {

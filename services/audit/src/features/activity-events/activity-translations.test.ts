@@ -44,6 +44,7 @@ describe('activity of domain events', () => {
           after: B,
           commitCount: 2,
           commitTitles: ['Second'.padEnd(80, '!'), 'First'],
+          commits: [],
         },
       }),
     );
@@ -73,7 +74,7 @@ describe('activity of domain events', () => {
       envelope(
         reviewEvents.repositoryPushed.event({
           aggregateId: 7,
-          data: { projectId: 7, ref: 'refs/heads/feature/x', before: ZERO, after: A, commitCount: 1, commitTitles: ['Add x'] },
+          data: { projectId: 7, ref: 'refs/heads/feature/x', before: ZERO, after: A, commitCount: 1, commitTitles: ['Add x'], commits: [] },
         }),
       ),
     );
@@ -82,7 +83,7 @@ describe('activity of domain events', () => {
       envelope(
         reviewEvents.repositoryPushed.event({
           aggregateId: 7,
-          data: { projectId: 7, ref: 'refs/tags/v1.0', before: A, after: ZERO, commitCount: 0, commitTitles: [] },
+          data: { projectId: 7, ref: 'refs/tags/v1.0', before: A, after: ZERO, commitCount: 0, commitTitles: [], commits: [] },
         }),
       ),
     );
