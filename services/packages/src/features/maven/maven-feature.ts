@@ -8,6 +8,7 @@ import { mavenRoutes } from './maven-routes.ts';
 /** The Maven repository over the shared package store and files. */
 export function createMavenFeature(deps: { core: PackagesCore; access: IdentityAccess; maxFileBytes: number }): Feature {
   const maven = new MavenRegistry({
+    em: deps.core.em,
     store: deps.core.store,
     storage: deps.core.storage,
     access: deps.access,

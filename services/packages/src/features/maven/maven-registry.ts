@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
+import type { EntityManager } from '@platform/db';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import { mayOnPackages } from '../packages/package-access.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
@@ -28,12 +29,20 @@ async function text(body: Readable, maxBytes: number): Promise<string> {
 
 /** GitLab's Maven repository: deploys (files and their checksums) and downloads. */
 export class MavenRegistry {
+  readonly #em: EntityManager;
   readonly #store: PgPackageStore;
   readonly #storage: PackageFileStorage;
   readonly #access: IdentityAccess;
   readonly #maxFileBytes: number;
 
-  constructor(deps: { store: PgPackageStore; storage: PackageFileStorage; access: IdentityAccess; maxFileBytes: number }) {
+  constructor(deps: {
+    em: EntityManager;
+    store: PgPackageStore;
+    storage: PackageFileStorage;
+    access: IdentityAccess;
+    maxFileBytes: number;
+  }) {
+    this.#em = deps.em;
     this.#store = deps.store;
     this.#storage = deps.storage;
     this.#access = deps.access;
@@ -76,30 +85,32 @@ export class MavenRegistry {
       storagePath,
     };
     const putIn = async (packageId: number) => {
-      const replaced = await this.#store.putFile({ packageId, file });
+      const replaced = await this.#em.transactional(() => this.#store.putFile({ packageId, file }));
       if (replaced) await this.#storage.remove(replaced);
     };
     try {
       if (existing) return await putIn(existing.id);
-      await this.#store.insertPackage({
-        package: {
-          projectId: project.id,
-          projectPath: project.pathWithNamespace,
-          namespaceIds: project.namespaceIds,
-          name: target.name,
-          version: target.version,
-          packageType: 'maven',
-          status: target.version === null ? 'hidden' : 'default',
-          metadata: null,
-          creatorId: caller.userId,
-        },
-        file,
-        events: (created) =>
-          created.status === 'default'
-            ? [packagesEvents.packagePublished.event({ aggregateId: project.id, data: packageEventData(created) })]
-            : [],
-        actor: actorOf(caller),
-      });
+      await this.#em.transactional(() =>
+        this.#store.insertPackage({
+          package: {
+            projectId: project.id,
+            projectPath: project.pathWithNamespace,
+            namespaceIds: project.namespaceIds,
+            name: target.name,
+            version: target.version,
+            packageType: 'maven',
+            status: target.version === null ? 'hidden' : 'default',
+            metadata: null,
+            creatorId: caller.userId,
+          },
+          file,
+          events: (created) =>
+            created.status === 'default'
+              ? [packagesEvents.packagePublished.event({ aggregateId: project.id, data: packageEventData(created) })]
+              : [],
+          actor: actorOf(caller),
+        }),
+      );
     } catch (error) {
       // A concurrent deploy created the package first: the file joins it.
       const winner =

@@ -1,5 +1,6 @@
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '@platform/errors';
+import type { EntityManager } from '@platform/db';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Readable } from 'node:stream';
 import { mayOnPackages } from '../packages/package-access.ts';
@@ -42,6 +43,7 @@ function versionInTarballName(name: string, fileName: string): string {
  * project's npm packages.
  */
 export class NpmRegistry {
+  readonly #em: EntityManager;
   readonly #store: PgPackageStore;
   readonly #storage: PackageFileStorage;
   readonly #packages: PackagesService;
@@ -49,12 +51,14 @@ export class NpmRegistry {
   readonly #maxFileBytes: number;
 
   constructor(deps: {
+    em: EntityManager;
     store: PgPackageStore;
     storage: PackageFileStorage;
     packages: PackagesService;
     access: IdentityAccess;
     maxFileBytes: number;
   }) {
+    this.#em = deps.em;
     this.#store = deps.store;
     this.#storage = deps.storage;
     this.#packages = deps.packages;
@@ -91,32 +95,34 @@ export class NpmRegistry {
     }
     const storagePath = await staged.commit();
     try {
-      return await this.#store.insertPackage({
-        package: {
-          projectId: project.id,
-          projectPath: project.pathWithNamespace,
-          namespaceIds: project.namespaceIds,
-          name,
-          version,
-          packageType: 'npm',
-          status: 'default',
-          metadata: { ...manifest, dist: { shasum: staged.sha1, integrity } },
-          creatorId: caller.userId,
-        },
-        file: {
-          fileName: tarballName(name, version),
-          size: staged.size,
-          fileMd5: staged.md5,
-          fileSha1: staged.sha1,
-          fileSha256: staged.sha256,
-          storagePath,
-        },
-        tags: Object.entries(input['dist-tags'])
-          .filter(([, tagged]) => tagged === version)
-          .map(([tag]) => tag),
-        events: (created) => [packagesEvents.packagePublished.event({ aggregateId: project.id, data: packageEventData(created) })],
-        actor: actorOf(caller),
-      });
+      return await this.#em.transactional(() =>
+        this.#store.insertPackage({
+          package: {
+            projectId: project.id,
+            projectPath: project.pathWithNamespace,
+            namespaceIds: project.namespaceIds,
+            name,
+            version,
+            packageType: 'npm',
+            status: 'default',
+            metadata: { ...manifest, dist: { shasum: staged.sha1, integrity } },
+            creatorId: caller.userId,
+          },
+          file: {
+            fileName: tarballName(name, version),
+            size: staged.size,
+            fileMd5: staged.md5,
+            fileSha1: staged.sha1,
+            fileSha256: staged.sha256,
+            storagePath,
+          },
+          tags: Object.entries(input['dist-tags'])
+            .filter(([, tagged]) => tagged === version)
+            .map(([tag]) => tag),
+          events: (created) => [packagesEvents.packagePublished.event({ aggregateId: project.id, data: packageEventData(created) })],
+          actor: actorOf(caller),
+        }),
+      );
     } catch (error) {
       await this.#storage.remove(storagePath);
       // Another publish of the same version won the race.

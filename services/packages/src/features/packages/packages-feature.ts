@@ -11,6 +11,8 @@ import { projectEventHandlers } from './project-events.ts';
 
 /** What the registries (npm, Maven) share with the Packages API. */
 export interface PackagesCore {
+  /** Resolves to the current unit of work; the registries open their writes' transactions on it. */
+  em: EntityManager;
   store: PgPackageStore;
   storage: PackageFileStorage;
   packages: PackagesService;
@@ -19,7 +21,12 @@ export interface PackagesCore {
 export function createPackagesCore(deps: { em: EntityManager; access: IdentityAccess; logger: Logger; dataDir: string }): PackagesCore {
   const store = new PgPackageStore(deps.em);
   const storage = new PackageFileStorage(deps.dataDir);
-  return { store, storage, packages: new PackagesService({ store, storage, access: deps.access, logger: deps.logger }) };
+  return {
+    em: deps.em,
+    store,
+    storage,
+    packages: new PackagesService({ em: deps.em, store, storage, access: deps.access, logger: deps.logger }),
+  };
 }
 
 /** The Packages API over every format's packages, following their projects' moves and deletions. */

@@ -1,5 +1,5 @@
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
-import type { Page, PageWindow } from '@platform/db';
+import type { EntityManager, Page, PageWindow } from '@platform/db';
 import { NotFoundError } from '@platform/errors';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
@@ -29,12 +29,14 @@ export interface ListedPackage {
 
 /** The Packages API: lists, single packages and their files, deletion with the files on disk. */
 export class PackagesService {
+  readonly #em: EntityManager;
   readonly #store: PgPackageStore;
   readonly #storage: PackageFileStorage;
   readonly #access: IdentityAccess;
   readonly #logger: Logger;
 
-  constructor(deps: { store: PgPackageStore; storage: PackageFileStorage; access: IdentityAccess; logger: Logger }) {
+  constructor(deps: { em: EntityManager; store: PgPackageStore; storage: PackageFileStorage; access: IdentityAccess; logger: Logger }) {
+    this.#em = deps.em;
     this.#store = deps.store;
     this.#storage = deps.storage;
     this.#access = deps.access;
@@ -88,11 +90,13 @@ export class PackagesService {
   /** Removes the package and its files; the event tells audit. */
   async delete(project: ProjectAccess, packageId: number, caller: AuthenticatedCaller): Promise<void> {
     const item = await this.#found(project, packageId);
-    const storagePaths = await this.#store.deletePackage({
-      target: item,
-      events: [packagesEvents.packageDeleted.event({ aggregateId: item.projectId, data: packageEventData(item) })],
-      actor: actorOf(caller),
-    });
+    const storagePaths = await this.#em.transactional(() =>
+      this.#store.deletePackage({
+        target: item,
+        events: [packagesEvents.packageDeleted.event({ aggregateId: item.projectId, data: packageEventData(item) })],
+        actor: actorOf(caller),
+      }),
+    );
     await this.#removeFiles(storagePaths);
   }
 
@@ -106,7 +110,7 @@ export class PackagesService {
 
   /** A deleted project's packages go with it, files included. */
   async removeProject(projectId: number): Promise<void> {
-    await this.#removeFiles(await this.#store.deleteProjectPackages(projectId));
+    await this.#removeFiles(await this.#em.transactional(() => this.#store.deleteProjectPackages(projectId)));
   }
 
   /**

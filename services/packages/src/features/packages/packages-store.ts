@@ -137,7 +137,7 @@ export class PgPackageStore {
   }
 
   /**
-   * Adds a package version with its first file and the events describing it, in one
+   * Adds a package version with its first file and the events describing it, in the caller's
    * transaction; ConflictError when the version exists already (a concurrent publish).
    */
   async insertPackage(options: {
@@ -147,75 +147,75 @@ export class PgPackageStore {
     events: (created: Package) => OutgoingEvent[];
     actor: EventActor | null;
   }): Promise<Package> {
+    const em = this.#em;
     try {
-      return await this.#em.fork().transactional(async (em) => {
-        const now = new Date();
-        const created = em.create(Package, { ...options.package, createdAt: now, updatedAt: now });
-        await em.flush();
-        em.create(PackageFile, { ...options.file, packageId: created.id, createdAt: now });
-        for (const tag of options.tags ?? []) await upsertTag(em, { tag, target: created, now });
-        for (const event of options.events(created)) recordEvent(em, { ...event, actor: options.actor });
-        await em.flush();
-        return created;
-      });
+      const now = new Date();
+      const created = em.create(Package, { ...options.package, createdAt: now, updatedAt: now });
+      await em.flush();
+      em.create(PackageFile, { ...options.file, packageId: created.id, createdAt: now });
+      for (const tag of options.tags ?? []) await upsertTag(em, { tag, target: created, now });
+      for (const event of options.events(created)) recordEvent(em, { ...event, actor: options.actor });
+      await em.flush();
+      return created;
     } catch (error) {
       throw translateDbError(error, { conflict: 'Package already exists.' });
     }
   }
 
-  /** Adds a file to a package, replacing one of the same name; answers the replaced file's storage path. */
+  /**
+   * Adds a file to a package, replacing one of the same name, in the caller's transaction;
+   * answers the replaced file's storage path.
+   */
   async putFile(options: { packageId: number; file: NewPackageFile }): Promise<string | undefined> {
-    return this.#em.fork().transactional(async (em) => {
-      const existing = await em.findOne(PackageFile, { packageId: options.packageId, fileName: options.file.fileName });
-      const now = new Date();
-      if (existing) {
-        const replaced = existing.storagePath;
-        em.assign(existing, { ...options.file, createdAt: now });
-        await em.nativeUpdate(Package, { id: options.packageId }, { updatedAt: now });
-        return replaced;
-      }
-      em.create(PackageFile, { ...options.file, packageId: options.packageId, createdAt: now });
+    const em = this.#em;
+    const existing = await em.findOne(PackageFile, { packageId: options.packageId, fileName: options.file.fileName });
+    const now = new Date();
+    if (existing) {
+      const replaced = existing.storagePath;
+      em.assign(existing, { ...options.file, createdAt: now });
       await em.nativeUpdate(Package, { id: options.packageId }, { updatedAt: now });
-      return undefined;
-    });
+      return replaced;
+    }
+    em.create(PackageFile, { ...options.file, packageId: options.packageId, createdAt: now });
+    await em.nativeUpdate(Package, { id: options.packageId }, { updatedAt: now });
+    return undefined;
   }
 
-  /** Removes a package, its files' records and its tags with the event saying so; answers the files' storage paths. */
+  /**
+   * Removes a package, its files' records and its tags with the event saying so, in the caller's
+   * transaction; answers the files' storage paths.
+   */
   async deletePackage(options: { target: Package; events: OutgoingEvent[]; actor: EventActor | null }): Promise<string[]> {
-    return this.#em.fork().transactional(async (em) => {
-      const files = await em.find(PackageFile, { packageId: options.target.id });
-      await em.nativeDelete(Package, { id: options.target.id });
-      for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
-      return files.map((file) => file.storagePath);
-    });
+    const em = this.#em;
+    const files = await em.find(PackageFile, { packageId: options.target.id });
+    await em.nativeDelete(Package, { id: options.target.id });
+    for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
+    return files.map((file) => file.storagePath);
   }
 
   async deleteFile(file: PackageFile): Promise<void> {
-    await this.#em.fork().nativeDelete(PackageFile, { id: file.id });
+    await this.#em.nativeDelete(PackageFile, { id: file.id });
   }
 
   async updateMetadata(packageId: number, metadata: Record<string, unknown>): Promise<void> {
-    await this.#em.fork().nativeUpdate(Package, { id: packageId }, { metadata, updatedAt: new Date() });
+    await this.#em.nativeUpdate(Package, { id: packageId }, { metadata, updatedAt: new Date() });
   }
 
-  /** Removes every package of a deleted project; answers their files' storage paths. */
+  /** Removes every package of a deleted project, in the caller's transaction; answers their files' storage paths. */
   async deleteProjectPackages(projectId: number): Promise<string[]> {
-    return this.#em.fork().transactional(async (em) => {
-      const rows = await em.execute<Array<{ storage_path: string }>>(
-        'select f.storage_path from package_files f join packages p on p.id = f.package_id where p.project_id = ?',
-        [projectId],
-      );
-      await em.nativeDelete(PackageTag, { projectId });
-      await em.nativeDelete(Package, { projectId });
-      return rows.map((row) => row.storage_path);
-    });
+    const em = this.#em;
+    const rows = await em.execute<Array<{ storage_path: string }>>(
+      'select f.storage_path from package_files f join packages p on p.id = f.package_id where p.project_id = ?',
+      [projectId],
+    );
+    await em.nativeDelete(PackageTag, { projectId });
+    await em.nativeDelete(Package, { projectId });
+    return rows.map((row) => row.storage_path);
   }
 
   /** Records where a project's packages now live, after a rename or transfer. */
   async movePackagesOf(projectId: number, placement: { pathWithNamespace: string; namespaceIds: number[] }): Promise<void> {
-    await this.#em
-      .fork()
-      .nativeUpdate(Package, { projectId }, { projectPath: placement.pathWithNamespace, namespaceIds: placement.namespaceIds });
+    await this.#em.nativeUpdate(Package, { projectId }, { projectPath: placement.pathWithNamespace, namespaceIds: placement.namespaceIds });
   }
 
   tags(options: { projectId: number; packageName: string }): Promise<PackageTag[]> {
@@ -227,14 +227,16 @@ export class PgPackageStore {
   }
 
   async setTag(options: { tag: string; target: Package }): Promise<void> {
-    await this.#em.fork().transactional((em) => upsertTag(em, { ...options, now: new Date() }));
+    await upsertTag(this.#em, { ...options, now: new Date() });
   }
 
   /** False when the package has no such tag. */
   async removeTag(options: { projectId: number; packageName: string; tag: string }): Promise<boolean> {
-    const removed = await this.#em
-      .fork()
-      .nativeDelete(PackageTag, { projectId: options.projectId, packageName: options.packageName, name: options.tag });
+    const removed = await this.#em.nativeDelete(PackageTag, {
+      projectId: options.projectId,
+      packageName: options.packageName,
+      name: options.tag,
+    });
     return removed > 0;
   }
 }
