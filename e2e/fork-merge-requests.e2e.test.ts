@@ -121,6 +121,34 @@ describe('merge requests from a fork to its upstream', () => {
     expect((await compare(`from=main&to=feature/fork&from_project_id=999999`)).status).toBe(400);
   });
 
+  it('commits to the fork starting from an upstream branch (start_project), and refuses a project it was not forked from', async () => {
+    const commits = `/api/v4/projects/${fork.id}/repository/commits`;
+    const upstreamHead = (await gateway.get(`/api/v4/projects/${upstream.id}/repository/branches/upstream-only`).set(asRoot)).body.commit
+      .id;
+    const body = {
+      branch: 'from-upstream',
+      start_branch: 'upstream-only',
+      commit_message: 'On top of upstream',
+      actions: [{ action: 'create', file_path: 'on-top.txt', content: 'on top\n' }],
+    };
+    const created = await gateway
+      .post(commits)
+      .set(contributor.headers)
+      .send({ ...body, start_project: upstream.id });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ parent_ids: [upstreamHead], title: 'On top of upstream' });
+    const tree = await gateway.get(`/api/v4/projects/${fork.id}/repository/tree?ref=from-upstream`).set(contributor.headers);
+    expect(tree.body.map((entry: { name: string }) => entry.name)).toEqual(expect.arrayContaining(['later.txt', 'on-top.txt']));
+
+    const unrelated = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'start-unrelated', visibility: 'public' });
+    const refused = await gateway
+      .post(commits)
+      .set(contributor.headers)
+      .send({ ...body, branch: 'x', start_project: unrelated.body.id });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: '403 Forbidden - Project is not included in the fork network for root/start-unrelated' });
+  });
+
   it('opens the merge request in the upstream, shows its changes, follows pushes to the fork and merges it there', async () => {
     const forkHead = (await git(['rev-parse', 'HEAD'], fork.clone)).output.trim();
     const upstreamMain = (await git(['rev-parse', 'origin/main'], fork.clone)).output.trim();

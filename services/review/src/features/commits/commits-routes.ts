@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { NotFoundError } from '@platform/errors';
+import type { Caller } from '@platform/auth';
+import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { params, reply, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
+import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
 import { gitRevision, repositoryPath } from '../repositories/repository-params.ts';
-import type { RefKind } from '../repositories/git-repository.ts';
+import type { GitRepository, RefKind } from '../repositories/git-repository.ts';
 import type { CommitAction, CommitWriter } from '../repository-writes/commit-writer.ts';
 import { PickRefusedError, type ChangePicker, type PickKind } from '../repository-writes/change-picker.ts';
 import { commitDetailView, commitView, diffView, statsView } from './commit-views.ts';
@@ -82,6 +83,22 @@ const commitActionInput = z.discriminatedUnion('action', [
   z.object({ action: z.literal('chmod'), ...contentFields, execute_filemode: params.boolean() }),
 ]);
 type CommitActionInput = z.infer<typeof commitActionInput>;
+
+/**
+ * The repository of `start_project`, which GitLab starts a commit from only when the project was
+ * forked from it (404 when the caller cannot read it, 403 outside the fork).
+ */
+async function upstreamToStartFrom(options: {
+  deps: CommitsRouteDeps;
+  caller: Caller;
+  project: ProjectAccess;
+  startProject: string | number;
+}): Promise<GitRepository> {
+  const start = await accessRepository({ ...options.deps, caller: options.caller, idOrPath: options.startProject, need: 'read' });
+  if (options.project.forkedFromProjectId !== start.project.id)
+    throw new ForbiddenError(`Project is not included in the fork network for ${start.project.pathWithNamespace}`);
+  return start.repository.git;
+}
 
 /** The most actions one commit takes: each is a few git calls, and the body bounds their content anyway. */
 const MAXIMUM_ACTIONS = 1000;
@@ -223,6 +240,7 @@ export const commitsRoutes = [
       commit_message: z.string().max(1024 * 1024),
       start_branch: gitRevision().optional(),
       start_sha: z.string().max(64).optional(),
+      start_project: params.idOrPath().optional(),
       actions: z.array(commitActionInput).min(1).max(MAXIMUM_ACTIONS),
       author_email: z.string().max(255).optional(),
       author_name: z.string().max(255).optional(),
@@ -231,6 +249,10 @@ export const commitsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const accessed = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
+      const startRepository =
+        input.start_project === undefined
+          ? undefined
+          : await upstreamToStartFrom({ deps, caller, project: accessed.project, startProject: input.start_project });
       const commit = await deps.writer.commit({
         accessed,
         caller,
@@ -238,6 +260,7 @@ export const commitsRoutes = [
           branch: input.branch,
           startBranch: input.start_branch,
           startSha: input.start_sha,
+          startRepository,
           force: input.force,
           message: input.commit_message,
           authorName: input.author_name,

@@ -24,6 +24,8 @@ export interface CommitRequest {
   branch: string;
   startBranch?: string | undefined;
   startSha?: string | undefined;
+  /** The repository `startBranch` or `startSha` is read in when it is another project's (an upstream of this fork). */
+  startRepository?: GitRepository | undefined;
   /** Overwrite `branch` with the new commit when it exists and the commit starts elsewhere. */
   force: boolean;
   message: string;
@@ -82,24 +84,29 @@ export class CommitWriter {
 
   /** The commit to start from (null in an empty repository) and the branch's current head (zeros when it does not exist). */
   async #start(git: GitRepository, request: CommitRequest): Promise<{ parent: string | null; current: string }> {
+    const startGit = request.startRepository ?? git;
+    const isEmpty = async (repository: GitRepository) =>
+      ![...(await repository.refs()).keys()].some((ref) => ref.startsWith(BRANCH_PREFIX));
     const current = (await git.resolveCommit(`${BRANCH_PREFIX}${request.branch}`)) ?? ZERO_SHA;
-    const empty = ![...(await git.refs()).keys()].some((ref) => ref.startsWith(BRANCH_PREFIX));
     const startBranch = request.startSha ? request.startBranch : (request.startBranch ?? request.branch);
     let parent: string | null = null;
     if (request.startSha) {
       if (request.startBranch) throw new RefusedError(COMMIT_REFUSALS.bothStarts);
       if (!SHA.test(request.startSha)) throw new RefusedError(COMMIT_REFUSALS.invalidStartSha(request.startSha));
-      parent = await git.resolveCommit(request.startSha);
+      parent = await startGit.resolveCommit(request.startSha);
       if (!parent) throw new RefusedError(COMMIT_REFUSALS.missingStartSha(request.startSha));
-    } else if (!empty && startBranch) {
-      parent = await git.resolveCommit(`${BRANCH_PREFIX}${startBranch}`);
+    } else if (startBranch && !(await isEmpty(startGit))) {
+      parent = await startGit.resolveCommit(`${BRANCH_PREFIX}${startBranch}`);
       if (!parent) throw new RefusedError(COMMIT_REFUSALS.notOnBranch);
     }
-    const differentBranch = startBranch !== request.branch || request.startSha !== undefined;
-    if (!empty && differentBranch && current !== ZERO_SHA && !request.force)
+    const differentBranch = startBranch !== request.branch || request.startSha !== undefined || startGit !== git;
+    if (!(await isEmpty(git)) && differentBranch && current !== ZERO_SHA && !request.force)
       throw new RefusedError(COMMIT_REFUSALS.branchExists(request.branch));
     if (differentBranch && !(await isValidBranchName(request.branch)))
       throw new RefusedError(COMMIT_REFUSALS.invalidBranch(request.branch));
+    // A commit of the upstream is brought into this repository first, as Gitaly does for start_project.
+    if (parent && startGit !== git && !(await git.resolveCommit(parent)))
+      await git.fetchCommit({ source: startGit, sha: parent, into: `refs/keep-around/${parent}` });
     return { parent, current };
   }
 
