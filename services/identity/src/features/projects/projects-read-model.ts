@@ -157,28 +157,34 @@ const CUSTOM_ATTRIBUTES_SELECT = selectList({
     from ${ATTRIBUTES.tableName} a where a.${ATTRIBUTES.ownerColumn} = p.id), '[]')`,
 });
 
-/**
- * The full view's columns: the fixed ones, then what depends on the viewer (the source of a fork
- * where they may see it, the shares with groups they may see) and the custom attributes asked for.
- */
-function listedColumns(viewer: Viewer, customAttributes: boolean): RawBuilder<unknown> {
-  return sql`${sql.raw(LISTED_SELECT)},
-    (select ${sql.raw(FORKED_FROM_JSON)} from projects source
+/** The full view's columns that depend on the viewer: the source of a fork where they may see it, the shares with groups they may see. */
+type ViewerColumns = Pick<ListedProject, 'forkedFrom' | 'shares'>;
+/** A full view's row before its viewer's columns. */
+type FixedRow = Omit<ListedProject, keyof ViewerColumns>;
+
+function viewerColumns(viewer: Viewer): RawBuilder<unknown> {
+  return sql`(select ${sql.raw(FORKED_FROM_JSON)} from projects source
       where source.id = p.forked_from_project_id and ${projectVisibleTo(viewer, 'source')}) as "forkedFrom",
     coalesce((select json_agg(json_build_object('groupId', g.id, 'groupName', g.name, 'groupFullPath', g.full_path,
         'groupAccess', l.group_access, 'expiresAt', l.expires_at) order by l.id)
       from project_group_links l join namespaces g on g.id = l.group_id and g.kind = 'group'
-      where l.project_id = p.id and ${groupVisibleTo(viewer, 'g')}), '[]') as shares${sql.raw(customAttributes ? `, ${CUSTOM_ATTRIBUTES_SELECT}` : '')}`;
+      where l.project_id = p.id and ${groupVisibleTo(viewer, 'g')}), '[]') as shares`;
 }
 
-function columnsFor(viewer: Viewer, read: ProjectListRead): RawBuilder<unknown> {
-  return read.view === 'simple' ? sql.raw(SIMPLE_SELECT) : listedColumns(viewer, read.customAttributes === true);
+/** The full view's columns that do not depend on the viewer, with the custom attributes asked for. */
+function fixedColumns(customAttributes: boolean): RawBuilder<unknown> {
+  return sql.raw(customAttributes ? `${LISTED_SELECT}, ${CUSTOM_ATTRIBUTES_SELECT}` : LISTED_SELECT);
+}
+
+function columnsFor(read: ProjectListRead): RawBuilder<unknown> {
+  return read.view === 'simple' ? sql.raw(SIMPLE_SELECT) : fixedColumns(read.customAttributes === true);
 }
 
 /**
  * Projects as GitLab's project views show them, read without entities: a page of a list, its
- * capped total and each row's namespace, owner, counts, fork source and shares in one statement;
- * a project's details, with the viewer's visibility and permissions, in one statement.
+ * capped total and each row's namespace, owner and counts in one statement, the fork sources and
+ * shares the viewer sees in a second; a project's details, with the viewer's visibility and
+ * permissions, in one statement.
  */
 export class ProjectsReadModel {
   readonly #db: Kysely<unknown>;
@@ -201,7 +207,7 @@ export class ProjectsReadModel {
     if (!match) return undefined;
     const userId = viewer.kind === 'user' ? viewer.userId : 0;
     const { rows } = await sql<ProjectDetailsRow & { visible: boolean }>`
-      select ${listedColumns(viewer, options.customAttributes === true)},
+      select ${fixedColumns(options.customAttributes === true)}, ${viewerColumns(viewer)},
         json_build_object(
           'projectAccessLevel', (select m.access_level from members m
             where m.source_type = 'Project' and m.source_id = p.id and m.user_id = ${userId} and m.requested_at is null),
@@ -225,7 +231,7 @@ export class ProjectsReadModel {
     return rows[0]?.id;
   }
 
-  /** A page of a project list and its capped total, in one statement. */
+  /** A page of a project list and its capped total in one statement; the viewer's columns of the full view in a second. */
   async list(options: {
     viewer: Viewer;
     filter: ProjectFilter;
@@ -234,12 +240,13 @@ export class ProjectsReadModel {
     read: ProjectListRead;
   }): Promise<ProjectListPage> {
     const where = projectConditions(options.viewer, options.filter);
-    const page = await readPage<SimpleProject>(this.#db, {
+    const page = await readPage<FixedRow>(this.#db, {
       matching: sql`select 1 from projects p where ${where}`,
-      rows: sql`select ${columnsFor(options.viewer, options.read)} from projects p where ${where} order by ${orderBy(options.order)}`,
+      rows: sql`select ${columnsFor(options.read)} from projects p where ${where} order by ${orderBy(options.order)}`,
       window: options.window,
     });
-    return { ...page, view: options.read.view } as ProjectListPage;
+    if (options.read.view === 'simple') return { ...page, view: 'simple' };
+    return { ...page, items: await this.#withViewerColumns(options.viewer, page.items), view: 'full' };
   }
 
   /** Keyset pagination by id: the projects after `keyset.afterId` in `keyset.sort` order. */
@@ -247,17 +254,18 @@ export class ProjectsReadModel {
     const { keyset } = options;
     const where = projectConditions(options.viewer, options.filter);
     const after = keyset.afterId === undefined ? sql`true` : sql`p.id ${sql.raw(keyset.sort === 'desc' ? '<' : '>')} ${keyset.afterId}`;
-    const page = await readKeysetPage<SimpleProject>(this.#db, {
-      rows: sql`select ${columnsFor(options.viewer, options.read)} from projects p where ${where} and ${after}
+    const page = await readKeysetPage<FixedRow>(this.#db, {
+      rows: sql`select ${columnsFor(options.read)} from projects p where ${where} and ${after}
         order by p.id ${sql.raw(keyset.sort === 'desc' ? 'desc' : 'asc')}`,
       limit: keyset.limit,
     });
-    return { ...page, view: options.read.view } as ProjectKeysetPage;
+    if (options.read.view === 'simple') return { ...page, view: 'simple' };
+    return { ...page, items: await this.#withViewerColumns(options.viewer, page.items), view: 'full' };
   }
 
   /**
    * What group details list: the first `limit` visible projects in the group and the first
-   * `limit` shared with it, by id, in one statement.
+   * `limit` shared with it, by id, in one statement; the viewer's columns in a second.
    */
   async ofGroupDetails(options: {
     viewer: Viewer;
@@ -265,18 +273,32 @@ export class ProjectsReadModel {
     limit: number;
   }): Promise<{ own: ListedProject[]; shared: ListedProject[] }> {
     const { viewer, groupId, limit } = options;
-    const columns = listedColumns(viewer, false);
+    const columns = fixedColumns(false);
     const visible = projectVisibleTo(viewer);
-    const { rows } = await sql<ListedProject & { shared: boolean }>`
+    const { rows } = await sql<FixedRow & { shared: boolean }>`
       (select ${columns}, false as shared from projects p where p.namespace_id = ${groupId} and ${visible} order by p.id limit ${limit})
       union all
       (select ${columns}, true as shared from projects p where p.id in (${sharedWith(groupId)}) and ${visible} order by p.id limit ${limit})`.execute(
       this.#db,
     );
-    const own: ListedProject[] = [];
-    const shared: ListedProject[] = [];
-    for (const { shared: isShared, ...project } of rows) (isShared ? shared : own).push(project);
-    return { own, shared };
+    const projects = await this.#withViewerColumns(
+      viewer,
+      rows.map(({ shared: _shared, ...project }) => project),
+    );
+    return { own: projects.filter((_, index) => !rows[index]?.shared), shared: projects.filter((_, index) => rows[index]?.shared) };
+  }
+
+  /**
+   * The rows with the viewer's columns, read in a statement of their own keyed by the rows' ids.
+   * In the page's statement, whose plan depends on its window and is made again for every request,
+   * planning these columns' access rules cost more CPU than reading them.
+   */
+  async #withViewerColumns<Row extends FixedRow>(viewer: Viewer, rows: Row[]): Promise<Array<Row & ViewerColumns>> {
+    if (rows.length === 0) return [];
+    const { rows: found } = await sql<ViewerColumns & { id: number }>`
+      select p.id, ${viewerColumns(viewer)} from projects p where p.id = any(${rows.map((row) => row.id)}::integer[])`.execute(this.#db);
+    const byId = new Map(found.map(({ id, ...columns }) => [id, columns]));
+    return rows.map((row) => ({ ...row, ...(byId.get(row.id) ?? { forkedFrom: null, shares: [] }) }));
   }
 }
 
