@@ -24,7 +24,7 @@ export function packagesService(
     publishes: [PACKAGES_TOPIC],
     // `npm publish` sends its tarball base64-encoded inside a JSON body: a third larger, plus the manifest.
     bodyLimits: { ...DEFAULT_BODY_LIMITS, bodyBytes: Math.ceil((config.MAX_PACKAGE_FILE_BYTES * 4) / 3) + 1024 * 1024 },
-    features: ({ em, logger }) => {
+    features: ({ em, orm, logger }) => {
       const access =
         clients.identityAccess ?? new GrpcIdentityAccess({ address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       const core = createPackagesCore({ em, access, logger, dataDir: config.DATA_DIR });
@@ -32,7 +32,7 @@ export function packagesService(
         createPackagesFeature({ core, access }),
         createNpmFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
         createMavenFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
-        createContainerRegistryFeature({ em, access, logger, config }),
+        createContainerRegistryFeature({ orm, em, access, logger, config }),
         identityAccessFeature(access),
       ];
     },

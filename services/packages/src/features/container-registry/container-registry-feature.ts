@@ -1,5 +1,5 @@
 import { createRouter } from '@platform/http';
-import type { EntityManager } from '@platform/db';
+import type { EntityManager, Orm } from '@platform/db';
 import { onEvent } from '@platform/events';
 import { identityEvents, type IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
@@ -24,6 +24,7 @@ export { containerRegistryEntities } from './container-registry.entity.ts';
  * included), and repositories that follow their project when it moves.
  */
 export function createContainerRegistryFeature(deps: {
+  orm: Orm;
   em: EntityManager;
   access: IdentityAccess;
   logger: Logger;
@@ -40,6 +41,7 @@ export function createContainerRegistryFeature(deps: {
     deps.logger.warn('REGISTRY_TOKEN_KEY_FILE is unset: registry tokens are signed with a key generated for this run');
   const store = new PgContainerRegistryStore(deps.em);
   const registry = new ContainerRegistryService({
+    em: deps.em,
     store,
     registry: new RegistryClient({ url: config.REGISTRY_URL, tokens }),
     access: deps.access,
@@ -48,10 +50,10 @@ export function createContainerRegistryFeature(deps: {
   return {
     routes: [createRouter(containerRegistryRoutes, { access: deps.access, registry, views: { publicHost: config.REGISTRY_PUBLIC_HOST } })],
     streamingRoutes: [
-      jwtAuthRoutes({ access: deps.access, tokens, registry, service: config.REGISTRY_SERVICE }),
-      registryNotificationRoutes({ registry, secret: config.REGISTRY_NOTIFICATION_SECRET, logger: deps.logger }),
+      jwtAuthRoutes({ orm: deps.orm, access: deps.access, tokens, registry, service: config.REGISTRY_SERVICE }),
+      registryNotificationRoutes({ orm: deps.orm, registry, secret: config.REGISTRY_NOTIFICATION_SECRET, logger: deps.logger }),
     ],
-    rpcs: [containerRegistryGrpc({ registry, logger: deps.logger })],
+    rpcs: [containerRegistryGrpc({ orm: deps.orm, registry, logger: deps.logger })],
     consumes: [
       onEvent(identityEvents.projectDeleted, async ({ project }, envelope) => {
         if (project) await registry.removeProject(project.id, envelope.actor);

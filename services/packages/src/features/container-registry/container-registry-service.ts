@@ -1,5 +1,6 @@
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { NotFoundError } from '@platform/errors';
+import type { EntityManager } from '@platform/db';
 import type { EventActor } from '@platform/events';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
@@ -20,12 +21,20 @@ export interface RegistryNotification {
 const MANIFEST_MEDIA_TYPE = /manifest|image\.index/;
 
 export class ContainerRegistryService {
+  readonly #em: EntityManager;
   readonly #store: PgContainerRegistryStore;
   readonly #registry: RegistryClient;
   readonly #access: IdentityAccess;
   readonly #logger: Logger;
 
-  constructor(deps: { store: PgContainerRegistryStore; registry: RegistryClient; access: IdentityAccess; logger: Logger }) {
+  constructor(deps: {
+    em: EntityManager;
+    store: PgContainerRegistryStore;
+    registry: RegistryClient;
+    access: IdentityAccess;
+    logger: Logger;
+  }) {
+    this.#em = deps.em;
     this.#store = deps.store;
     this.#registry = deps.registry;
     this.#access = deps.access;
@@ -62,26 +71,32 @@ export class ContainerRegistryService {
       if (!details) return;
       // The stand-in manifest of a tag deletion in progress is no image.
       if (details.revision === DUMMY_CONFIG_DIGEST.replace(/^sha256:/, '')) return;
-      await this.#store.upsertTag(
-        {
-          repositoryId: repository.id,
-          name: target.tag,
-          digest: details.digest,
-          revision: details.revision,
-          totalSize: details.totalSize,
-          imageCreatedAt: details.createdAt,
-          pushedAt: new Date(),
-        },
-        (tag) => packagesEvents.containerTagPushed.event({ aggregateId: repository.projectId, data: this.#tagEventData(repository, tag) }),
-        null,
+      await this.#em.transactional(() =>
+        this.#store.upsertTag(
+          {
+            repositoryId: repository.id,
+            name: target.tag,
+            digest: details.digest,
+            revision: details.revision,
+            totalSize: details.totalSize,
+            imageCreatedAt: details.createdAt,
+            pushedAt: new Date(),
+          },
+          (tag) =>
+            packagesEvents.containerTagPushed.event({ aggregateId: repository.projectId, data: this.#tagEventData(repository, tag) }),
+          null,
+        ),
       );
     }
     if (event.action === 'delete') {
-      await this.#store.deleteTags(
-        repository.id,
-        { digest: target.digest },
-        (tag) => packagesEvents.containerTagDeleted.event({ aggregateId: repository.projectId, data: this.#tagEventData(repository, tag) }),
-        null,
+      await this.#em.transactional(() =>
+        this.#store.deleteTags(
+          repository.id,
+          { digest: target.digest },
+          (tag) =>
+            packagesEvents.containerTagDeleted.event({ aggregateId: repository.projectId, data: this.#tagEventData(repository, tag) }),
+          null,
+        ),
       );
     }
   }
@@ -149,11 +164,11 @@ export class ContainerRegistryService {
 
   /** Queues a bulk deletion; false when the repository had one less than an hour ago. */
   scheduleCleanup(repository: ContainerRepository, rules: CleanupRules, caller: AuthenticatedCaller): Promise<boolean> {
-    return this.#store.scheduleCleanup(repository.id, rules, actorOf(caller));
+    return this.#em.transactional(() => this.#store.scheduleCleanup(repository.id, rules, actorOf(caller)));
   }
 
   scheduleDeletion(repository: ContainerRepository, caller: AuthenticatedCaller): Promise<void> {
-    return this.#store.scheduleDeletion(repository.id, actorOf(caller));
+    return this.#em.transactional(() => this.#store.scheduleDeletion(repository.id, actorOf(caller)));
   }
 
   /**
@@ -161,7 +176,7 @@ export class ContainerRegistryService {
    * registry, then their records; a registry that is down only delays that.
    */
   async removeProject(projectId: number, actor: EventActor | null): Promise<void> {
-    const scheduled = await this.#store.scheduleProjectDeletion(projectId, actor);
+    const scheduled = await this.#em.transactional(() => this.#store.scheduleProjectDeletion(projectId, actor));
     if (scheduled > 0)
       this.#logger.info({ projectId, repositories: scheduled }, "deleted project's container repositories scheduled for deletion");
   }
@@ -206,11 +221,13 @@ export class ContainerRegistryService {
   async #deleteTags(repository: ContainerRepository, names: string[], actor: EventActor | null): Promise<void> {
     if (names.length === 0) return;
     await this.#registry.deleteTags(repository.path, names);
-    await this.#store.deleteTags(
-      repository.id,
-      { names },
-      (tag) => packagesEvents.containerTagDeleted.event({ aggregateId: repository.projectId, data: this.#tagEventData(repository, tag) }),
-      actor,
+    await this.#em.transactional(() =>
+      this.#store.deleteTags(
+        repository.id,
+        { names },
+        (tag) => packagesEvents.containerTagDeleted.event({ aggregateId: repository.projectId, data: this.#tagEventData(repository, tag) }),
+        actor,
+      ),
     );
   }
 

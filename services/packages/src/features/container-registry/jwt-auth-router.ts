@@ -5,6 +5,7 @@
  * without access still gets a token, granting nothing, which the registry then refuses.
  */
 import { Router, type Request, type Response } from 'express';
+import { inUnitOfWork, type Orm } from '@platform/db';
 import { callerOf, queryValues } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { ContainerRegistryService } from './container-registry-service.ts';
@@ -15,6 +16,7 @@ import { parseScopes, type RegistryAccess, type RegistryTokenIssuer } from './re
 const ABILITY_OF_ACTION: Record<string, ContainerImageAbility> = { pull: 'read', push: 'create', delete: 'destroy', '*': 'admin' };
 
 export function jwtAuthRoutes(deps: {
+  orm: Orm;
   access: IdentityAccess;
   tokens: RegistryTokenIssuer;
   registry: ContainerRegistryService;
@@ -35,7 +37,7 @@ export function jwtAuthRoutes(deps: {
     });
     if (actions.length === 0) return undefined;
     // As GitLab, the repository exists from the first authorised push: the registry's notifications then find it.
-    if (actions.includes('push')) await deps.registry.pushAuthorised(project, requested.name);
+    if (actions.includes('push')) await inUnitOfWork(deps.orm, () => deps.registry.pushAuthorised(project, requested.name));
     return { ...requested, actions };
   };
 

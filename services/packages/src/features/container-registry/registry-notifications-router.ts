@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { Router } from 'express';
+import { inUnitOfWork, type Orm } from '@platform/db';
 import { UnauthorizedError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
 import type { ContainerRegistryService, RegistryNotification } from './container-registry-service.ts';
@@ -13,6 +14,7 @@ const sameSecret = (given: string, expected: string) =>
   timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 
 export function registryNotificationRoutes(deps: {
+  orm: Orm;
   registry: ContainerRegistryService;
   secret: string | undefined;
   logger: Logger;
@@ -37,8 +39,8 @@ export function registryNotificationRoutes(deps: {
         (event) => typeof event === 'object' && event !== null,
       );
       (async () => {
-        // In order: a push and a later deletion of the same tag must end deleted.
-        for (const event of events) await deps.registry.notified(event);
+        // In order: a push and a later deletion of the same tag must end deleted. Each event is a unit of work of its own.
+        for (const event of events) await inUnitOfWork(deps.orm, () => deps.registry.notified(event));
         res.status(200).json({});
       })().catch(next);
     },
