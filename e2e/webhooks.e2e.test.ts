@@ -208,7 +208,7 @@ describe('webhooks', () => {
     const mergeRequest = await gateway
       .post(`/api/v4/projects/${projectId}/merge_requests`)
       .set(asRoot)
-      .send({ source_branch: 'feature', target_branch: 'main', title: 'Add a feature' });
+      .send({ source_branch: 'feature', target_branch: 'main', title: 'Add a feature', description: 'It adds a feature.' });
     expect(mergeRequest.status).toBe(201);
     await until(async () => receivedAt('/push').some((entry) => entry.body.object_kind === 'merge_request'));
     const delivery = receivedAt('/push').find((entry) => entry.body.object_kind === 'merge_request');
@@ -224,8 +224,17 @@ describe('webhooks', () => {
         source_branch: 'feature',
         target_branch: 'main',
         state: 'opened',
+        state_id: 1,
         action: 'open',
         url: `${platform.url}/root/hooked/-/merge_requests/${mergeRequest.body.iid}`,
+        description: 'It adds a feature.',
+        source_project_id: projectId,
+        target_project_id: projectId,
+        author_id: mergeRequest.body.author.id,
+        assignee_ids: [],
+        reviewer_ids: [],
+        milestone_id: null,
+        created_at: (mergeRequest.body.created_at as string).replace(/\.\d{3}Z$/, 'Z'),
       },
     });
   });

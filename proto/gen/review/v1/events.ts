@@ -58,6 +58,21 @@ export interface MergeRequestChanged {
   authorId: number;
   /** Set once merged: the commit the target branch moved to. */
   mergeCommitSha: string;
+  description: string;
+  /** Where the source branch lives (a fork, or the project itself). */
+  sourceProjectId: number;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+  assigneeIds: number[];
+  reviewerIds: number[];
+  /** 0 when none. */
+  milestoneId: number;
+  /** can_be_merged, cannot_be_merged or unchecked. */
+  mergeStatus: string;
+  /** Seconds. */
+  timeEstimate: number;
+  totalTimeSpent: number;
 }
 
 /** A user approved a merge request, or took their approval back. */
@@ -558,6 +573,16 @@ function createBaseMergeRequestChanged(): MergeRequestChanged {
     targetBranch: "",
     authorId: 0,
     mergeCommitSha: "",
+    description: "",
+    sourceProjectId: 0,
+    createdAt: "",
+    updatedAt: "",
+    assigneeIds: [],
+    reviewerIds: [],
+    milestoneId: 0,
+    mergeStatus: "",
+    timeEstimate: 0,
+    totalTimeSpent: 0,
   };
 }
 
@@ -589,6 +614,44 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     }
     if (message.mergeCommitSha !== "") {
       writer.uint32(74).string(message.mergeCommitSha);
+    }
+    if (message.description !== "") {
+      writer.uint32(82).string(message.description);
+    }
+    if (message.sourceProjectId !== 0) {
+      writer.uint32(88).int64(message.sourceProjectId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(98).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(106).string(message.updatedAt);
+    }
+    if (message.assigneeIds.length !== 0) {
+      writer.uint32(114).fork();
+      for (const v of message.assigneeIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.reviewerIds.length !== 0) {
+      writer.uint32(122).fork();
+      for (const v of message.reviewerIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.milestoneId !== 0) {
+      writer.uint32(128).int64(message.milestoneId);
+    }
+    if (message.mergeStatus !== "") {
+      writer.uint32(138).string(message.mergeStatus);
+    }
+    if (message.timeEstimate !== 0) {
+      writer.uint32(144).int32(message.timeEstimate);
+    }
+    if (message.totalTimeSpent !== 0) {
+      writer.uint32(152).int32(message.totalTimeSpent);
     }
     return writer;
   },
@@ -678,6 +741,106 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
             message.mergeCommitSha = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.sourceProjectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag === 112) {
+              message.assigneeIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 114) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.assigneeIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 15: {
+            if (tag === 120) {
+              message.reviewerIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 122) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.reviewerIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.milestoneId = longToNumber(reader.int64());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.mergeStatus = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.timeEstimate = reader.int32();
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.totalTimeSpent = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -725,6 +888,52 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
         : isSet(object.merge_commit_sha)
         ? globalThis.String(object.merge_commit_sha)
         : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      sourceProjectId: isSet(object.sourceProjectId)
+        ? globalThis.Number(object.sourceProjectId)
+        : isSet(object.source_project_id)
+        ? globalThis.Number(object.source_project_id)
+        : 0,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+      assigneeIds: globalThis.Array.isArray(object?.assigneeIds)
+        ? object.assigneeIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.assignee_ids)
+        ? object.assignee_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      reviewerIds: globalThis.Array.isArray(object?.reviewerIds)
+        ? object.reviewerIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.reviewer_ids)
+        ? object.reviewer_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      milestoneId: isSet(object.milestoneId)
+        ? globalThis.Number(object.milestoneId)
+        : isSet(object.milestone_id)
+        ? globalThis.Number(object.milestone_id)
+        : 0,
+      mergeStatus: isSet(object.mergeStatus)
+        ? globalThis.String(object.mergeStatus)
+        : isSet(object.merge_status)
+        ? globalThis.String(object.merge_status)
+        : "",
+      timeEstimate: isSet(object.timeEstimate)
+        ? globalThis.Number(object.timeEstimate)
+        : isSet(object.time_estimate)
+        ? globalThis.Number(object.time_estimate)
+        : 0,
+      totalTimeSpent: isSet(object.totalTimeSpent)
+        ? globalThis.Number(object.totalTimeSpent)
+        : isSet(object.total_time_spent)
+        ? globalThis.Number(object.total_time_spent)
+        : 0,
     };
   },
 
@@ -757,6 +966,36 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     if (message.mergeCommitSha !== "") {
       obj.mergeCommitSha = message.mergeCommitSha;
     }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.sourceProjectId !== 0) {
+      obj.sourceProjectId = Math.round(message.sourceProjectId);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    if (message.assigneeIds?.length) {
+      obj.assigneeIds = message.assigneeIds.map((e) => Math.round(e));
+    }
+    if (message.reviewerIds?.length) {
+      obj.reviewerIds = message.reviewerIds.map((e) => Math.round(e));
+    }
+    if (message.milestoneId !== 0) {
+      obj.milestoneId = Math.round(message.milestoneId);
+    }
+    if (message.mergeStatus !== "") {
+      obj.mergeStatus = message.mergeStatus;
+    }
+    if (message.timeEstimate !== 0) {
+      obj.timeEstimate = Math.round(message.timeEstimate);
+    }
+    if (message.totalTimeSpent !== 0) {
+      obj.totalTimeSpent = Math.round(message.totalTimeSpent);
+    }
     return obj;
   },
 
@@ -774,6 +1013,16 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     message.targetBranch = object.targetBranch ?? "";
     message.authorId = object.authorId ?? 0;
     message.mergeCommitSha = object.mergeCommitSha ?? "";
+    message.description = object.description ?? "";
+    message.sourceProjectId = object.sourceProjectId ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.assigneeIds = object.assigneeIds?.map((e) => e) || [];
+    message.reviewerIds = object.reviewerIds?.map((e) => e) || [];
+    message.milestoneId = object.milestoneId ?? 0;
+    message.mergeStatus = object.mergeStatus ?? "";
+    message.timeEstimate = object.timeEstimate ?? 0;
+    message.totalTimeSpent = object.totalTimeSpent ?? 0;
     return message;
   },
 };

@@ -48,6 +48,16 @@ const mergeRequest = {
   targetBranch: 'main',
   authorId: 31,
   mergeCommitSha: '',
+  description: '',
+  sourceProjectId: app.id,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  assigneeIds: [],
+  reviewerIds: [],
+  milestoneId: 0,
+  mergeStatus: 'unchecked',
+  timeEstimate: 0,
+  totalTimeSpent: 0,
 };
 /** A push replayed with its id, to show a redelivery records nothing twice. */
 const replayedPushId = randomUUID();

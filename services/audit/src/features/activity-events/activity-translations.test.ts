@@ -108,6 +108,16 @@ describe('activity of domain events', () => {
       targetBranch: 'main',
       authorId: 4,
       mergeCommitSha: '',
+      description: '',
+      sourceProjectId: 7,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      assigneeIds: [],
+      reviewerIds: [],
+      milestoneId: 0,
+      mergeStatus: 'unchecked',
+      timeEstimate: 0,
+      totalTimeSpent: 0,
     };
     const actions = [
       reviewEvents.mergeRequestCreated,

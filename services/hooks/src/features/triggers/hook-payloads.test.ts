@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { commitTitle, pushPayload } from './hook-payloads.ts';
+import { commitTitle, mergeRequestPayload, pushPayload } from './hook-payloads.ts';
 import type { HookProject } from './project-directory.ts';
 
 const project: HookProject = {
@@ -64,5 +64,64 @@ describe('push payloads', () => {
     expect(commitTitle('')).toBe('No commit message');
     const long = `${'word '.repeat(25)}end`;
     expect(commitTitle(long)).toBe(`${'word '.repeat(15)}word…`);
+  });
+});
+
+describe('merge request payloads', () => {
+  it("carry the merge request's attributes as GitLab's merge request event example", () => {
+    const payload = mergeRequestPayload({
+      mergeRequest: {
+        id: 99,
+        iid: 1,
+        title: 'MS-Viewport',
+        state: 'opened',
+        sourceBranch: 'ms-viewport',
+        targetBranch: 'master',
+        authorId: 51,
+        mergeCommitSha: null,
+        description: '',
+        sourceProjectId: 14,
+        createdAt: '2013-12-03T17:23:34.000Z',
+        updatedAt: '2013-12-03T17:23:34.123Z',
+        assigneeIds: [6],
+        reviewerIds: [6],
+        milestoneId: null,
+        mergeStatus: 'unchecked',
+        timeEstimate: 5400,
+        totalTimeSpent: 0,
+      },
+      action: 'open',
+      project: { ...project, id: 14 },
+      user: { id: 1, name: 'Administrator', username: 'root', avatarUrl: null },
+    });
+    expect(payload.object_attributes).toMatchObject({
+      id: 99,
+      iid: 1,
+      target_branch: 'master',
+      source_branch: 'ms-viewport',
+      source_project_id: 14,
+      author_id: 51,
+      assignee_ids: [6],
+      assignee_id: 6,
+      reviewer_ids: [6],
+      title: 'MS-Viewport',
+      created_at: '2013-12-03T17:23:34Z',
+      updated_at: '2013-12-03T17:23:34Z',
+      milestone_id: null,
+      state: 'opened',
+      state_id: 1,
+      merge_status: 'unchecked',
+      target_project_id: 14,
+      description: '',
+      time_estimate: 5400,
+      total_time_spent: 0,
+      human_time_estimate: '1h 30m',
+      human_total_time_spent: null,
+      url: 'http://example.com/mike/diaspora/-/merge_requests/1',
+      work_in_progress: false,
+      draft: false,
+      action: 'open',
+    });
+    expect(payload.user).toEqual({ id: 1, name: 'Administrator', username: 'root', avatar_url: null, email: '[REDACTED]' });
   });
 });

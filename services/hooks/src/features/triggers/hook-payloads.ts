@@ -142,6 +142,46 @@ export interface MergeRequestFacts {
   targetBranch: string;
   authorId: number;
   mergeCommitSha: string | null;
+  description: string;
+  sourceProjectId: number;
+  createdAt: string;
+  updatedAt: string;
+  assigneeIds: number[];
+  reviewerIds: number[];
+  milestoneId: number | null;
+  mergeStatus: string;
+  /** Seconds. */
+  timeEstimate: number;
+  totalTimeSpent: number;
+}
+
+/** GitLab's `state_id` of a merge request's state. */
+const MERGE_REQUEST_STATE_IDS: Record<string, number> = { opened: 1, closed: 2, merged: 3, locked: 4 };
+
+/** A timestamp as GitLab's hook payloads show it: to the second, in UTC. */
+function hookTimestamp(iso: string): string {
+  return new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** GitLab's `Gitlab::TimeTrackingFormatter` output (`1h 30m`), null for none. */
+function humanDuration(seconds: number): string | null {
+  if (seconds <= 0) return null;
+  const units: Array<[string, number]> = [
+    ['mo', 4 * 5 * 8 * 3600],
+    ['w', 5 * 8 * 3600],
+    ['d', 8 * 3600],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ];
+  let left = seconds;
+  const parts: string[] = [];
+  for (const [unit, size] of units) {
+    const count = Math.floor(left / size);
+    if (count > 0) parts.push(`${count}${unit}`);
+    left -= count * size;
+  }
+  return parts.join(' ');
 }
 
 /** A merge request event (`Gitlab::DataBuilder::MergeRequest` / `MergeRequest#hook_attrs`). */
@@ -150,32 +190,44 @@ export function mergeRequestPayload(options: {
   action: MergeRequestAction;
   project: HookProject;
   user: HookUser | undefined;
-  occurredAt: string;
 }) {
-  const { mergeRequest, action, project, user, occurredAt } = options;
+  const { mergeRequest, action, project, user } = options;
   const attributes = projectAttributes(project);
+  const draft = /^(\[draft\]|\(draft\)|draft:|draft\s-)/i.test(mergeRequest.title);
   return {
     object_kind: 'merge_request',
     event_type: 'merge_request',
     user: userAttributes(user),
     project: attributes,
     object_attributes: {
+      assignee_id: mergeRequest.assigneeIds[0] ?? null,
+      author_id: mergeRequest.authorId,
+      created_at: hookTimestamp(mergeRequest.createdAt),
+      description: mergeRequest.description,
+      draft,
       id: mergeRequest.id,
       iid: mergeRequest.iid,
-      target_branch: mergeRequest.targetBranch,
-      source_branch: mergeRequest.sourceBranch,
-      source_project_id: project.id,
-      author_id: mergeRequest.authorId,
-      title: mergeRequest.title,
-      updated_at: occurredAt,
-      state: mergeRequest.state,
       merge_commit_sha: mergeRequest.mergeCommitSha,
+      merge_status: mergeRequest.mergeStatus,
+      milestone_id: mergeRequest.milestoneId,
+      source_branch: mergeRequest.sourceBranch,
+      source_project_id: mergeRequest.sourceProjectId,
+      state_id: MERGE_REQUEST_STATE_IDS[mergeRequest.state] ?? 1,
+      target_branch: mergeRequest.targetBranch,
       target_project_id: project.id,
-      url: `${project.webUrl}/-/merge_requests/${mergeRequest.iid}`,
+      time_estimate: mergeRequest.timeEstimate,
+      title: mergeRequest.title,
+      updated_at: hookTimestamp(mergeRequest.updatedAt),
+      assignee_ids: mergeRequest.assigneeIds,
+      human_time_estimate: humanDuration(mergeRequest.timeEstimate),
+      human_total_time_spent: humanDuration(mergeRequest.totalTimeSpent),
+      reviewer_ids: mergeRequest.reviewerIds,
       source: attributes,
+      state: mergeRequest.state,
       target: attributes,
-      work_in_progress: /^(\[draft\]|\(draft\)|draft:|draft\s-)/i.test(mergeRequest.title),
-      draft: /^(\[draft\]|\(draft\)|draft:|draft\s-)/i.test(mergeRequest.title),
+      total_time_spent: mergeRequest.totalTimeSpent,
+      url: `${project.webUrl}/-/merge_requests/${mergeRequest.iid}`,
+      work_in_progress: draft,
       action,
     },
     labels: [],

@@ -20,6 +20,16 @@ export function mergeRequestEventData(mergeRequest: MergeRequest) {
       targetBranch: mergeRequest.targetBranch,
       authorId: mergeRequest.authorId,
       mergeCommitSha: mergeRequest.mergeCommitSha ?? '',
+      description: mergeRequest.description,
+      sourceProjectId: mergeRequest.sourceProjectId,
+      createdAt: mergeRequest.createdAt.toISOString(),
+      updatedAt: mergeRequest.updatedAt.toISOString(),
+      assigneeIds: mergeRequest.assigneeIds,
+      reviewerIds: mergeRequest.reviewerIds,
+      milestoneId: mergeRequest.milestoneId ?? 0,
+      mergeStatus: mergeRequest.mergeStatus,
+      timeEstimate: mergeRequest.timeEstimate,
+      totalTimeSpent: mergeRequest.totalTimeSpent,
     },
   };
 }
