@@ -68,8 +68,8 @@ export type ListedMergeRequest = SimpleMergeRequest &
     | 'totalTimeSpent'
   > &
   Pick<MergeRequestFacts, 'userNotesCount' | 'upvotes' | 'downvotes'> & {
-    mergedAt: Timestamp | null;
-    closedAt: Timestamp | null;
+    mergedAt?: Timestamp | null | undefined;
+    closedAt?: Timestamp | null | undefined;
     milestone: EmbeddedMilestone | null;
   };
 
