@@ -1,5 +1,6 @@
 import { cp, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { EntityManager } from '@platform/db';
 import type { Logger } from '@platform/logger';
 import type { RepositoryStore } from '../repositories/repositories-store.ts';
 import type { RepositoryStorages } from '../repositories/repository-storages.ts';
@@ -20,12 +21,20 @@ import { repositoryChecksum } from './repository-checksum.ts';
  * leaves the original where it was, writable.
  */
 export class StorageMoveWorker {
+  readonly #em: EntityManager;
   readonly #moves: StorageMoveStore;
   readonly #repositories: RepositoryStore;
   readonly #storages: RepositoryStorages;
   readonly #logger: Logger;
 
-  constructor(options: { moves: StorageMoveStore; repositories: RepositoryStore; storages: RepositoryStorages; logger: Logger }) {
+  constructor(options: {
+    em: EntityManager;
+    moves: StorageMoveStore;
+    repositories: RepositoryStore;
+    storages: RepositoryStorages;
+    logger: Logger;
+  }) {
+    this.#em = options.em;
     this.#moves = options.moves;
     this.#repositories = options.repositories;
     this.#storages = options.storages;
@@ -43,7 +52,7 @@ export class StorageMoveWorker {
     const logged = { moveId: move.id, projectId: move.projectId, from: move.sourceStorageName, to: move.destinationStorageName };
     const repository = await this.#repositories.find(move.projectId);
     if (!repository) {
-      await this.#moves.fail(move, 'the repository no longer exists');
+      await this.#em.transactional(() => this.#moves.fail(move, 'the repository no longer exists'));
       this.#logger.warn(logged, 'storage move failed: the repository no longer exists');
       return;
     }
@@ -52,34 +61,34 @@ export class StorageMoveWorker {
       ? this.#storages.pathOf({ storage: move.destinationStorageName, diskPath: repository.diskPath })
       : undefined;
     if (move.state !== 'replicated') {
-      if (move.state === 'scheduled') move = await this.#moves.transition(move, 'started');
+      if (move.state === 'scheduled') move = await this.#em.transactional(() => this.#moves.transition(move, 'started'));
       try {
         if (!destination) throw new Error(`unknown repository storage "${move.destinationStorageName}"`);
         await this.#repositories.withRepositoryLock(move.projectId, async () => {
           // The same storage (GitLab moves there when the weights choose it): nothing to copy.
           if (destination !== source) await replicate(source, destination);
-          move = await this.#moves.switchStorage(move);
+          move = await this.#em.transactional(() => this.#moves.switchStorage(move));
         });
       } catch (error) {
         if (destination && destination !== source) await rm(destination, { recursive: true, force: true }).catch(() => undefined);
         const reason = error instanceof Error ? error.message : String(error);
-        await this.#moves.fail(move, reason);
+        await this.#em.transactional(() => this.#moves.fail(move, reason));
         this.#logger.warn({ ...logged, reason }, 'storage move failed; the repository stays where it was');
         return;
       }
     }
     if (destination === source) {
-      await this.#moves.transition(move, 'finished');
+      await this.#em.transactional(() => this.#moves.transition(move, 'finished'));
       return;
     }
     try {
       await rm(source, { recursive: true, force: true });
     } catch (error) {
-      await this.#moves.transition(move, 'cleanup failed');
+      await this.#em.transactional(() => this.#moves.transition(move, 'cleanup failed'));
       this.#logger.warn({ ...logged, err: error }, 'storage move done, but the original repository was not removed');
       return;
     }
-    await this.#moves.transition(move, 'finished');
+    await this.#em.transactional(() => this.#moves.transition(move, 'finished'));
     this.#logger.info(logged, 'repository moved');
   }
 }

@@ -30,12 +30,14 @@ export function createStorageMovesFeature(deps: {
 }): Feature {
   const store = new PgStorageMoveStore(deps.em);
   const storageMoves = new StorageMovesService({
+    em: deps.em,
     store,
     repositories: deps.repositories,
     storages: deps.storages,
     settings: deps.settings,
   });
   const worker = new StorageMoveWorker({
+    em: deps.em,
     moves: store,
     repositories: deps.repositoryStore,
     storages: deps.storages,

@@ -1,5 +1,6 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
+import type { EntityManager } from '@platform/db';
 import type { EventActor } from '@platform/events';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import type { RepositoryStorages } from '../repositories/repository-storages.ts';
@@ -13,17 +14,20 @@ import type { StorageMoveStore } from './storage-moves-store.ts';
  * may be the storage it is on: such a move changes nothing, as in GitLab).
  */
 export class StorageMovesService {
+  readonly #em: EntityManager;
   readonly #store: StorageMoveStore;
   readonly #repositories: RepositoriesService;
   readonly #storages: RepositoryStorages;
   readonly #settings: ApplicationSettingsSource;
 
   constructor(options: {
+    em: EntityManager;
     store: StorageMoveStore;
     repositories: RepositoriesService;
     storages: RepositoryStorages;
     settings: ApplicationSettingsSource;
   }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#repositories = options.repositories;
     this.#storages = options.storages;
@@ -49,9 +53,8 @@ export class StorageMovesService {
     }
     // A project whose repository was never used gets it now: there is something to move.
     await this.#repositories.ensure(options.projectId);
-    const result = await this.#store.schedule(
-      { projectId: options.projectId, destinationStorageName: this.#destination(options.destination) },
-      options.actor,
+    const result = await this.#em.transactional(() =>
+      this.#store.schedule({ projectId: options.projectId, destinationStorageName: this.#destination(options.destination) }, options.actor),
     );
     if ('refused' in result) throw new FieldValidationError({ project: ['is read-only'] });
     return result.move;
@@ -61,9 +64,8 @@ export class StorageMovesService {
   async scheduleFromStorage(options: { source: string; destination: string | undefined; actor: EventActor }): Promise<number> {
     let scheduled = 0;
     for (const projectId of await this.#store.projectsOn(options.source)) {
-      const result = await this.#store.schedule(
-        { projectId, destinationStorageName: this.#destination(options.destination) },
-        options.actor,
+      const result = await this.#em.transactional(() =>
+        this.#store.schedule({ projectId, destinationStorageName: this.#destination(options.destination) }, options.actor),
       );
       if ('move' in result) scheduled += 1;
     }

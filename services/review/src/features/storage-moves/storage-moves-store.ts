@@ -43,7 +43,7 @@ export type ScheduleRefusal = 'missing' | 'read-only';
 
 export interface StorageMoveStore {
   /**
-   * Schedules the move in one transaction: the repository becomes read-only, the move
+   * Schedules the move in the caller's transaction: the repository becomes read-only, the move
    * `scheduled` and its job queued. A repository already read-only (moving) or missing is refused.
    */
   schedule(request: MoveRequest, actor: EventActor | null): Promise<{ move: RepositoryStorageMove } | { refused: ScheduleRefusal }>;
@@ -52,6 +52,7 @@ export interface StorageMoveStore {
   find(id: number, projectId?: number): Promise<RepositoryStorageMove | null>;
   /** Newest first. */
   list(window: { offset: number; limit: number }, projectId?: number): Promise<{ items: RepositoryStorageMove[]; total: number }>;
+  /** Each change of a move (`transition`, `switchStorage`, `fail`) records its event in the caller's transaction. */
   transition(move: RepositoryStorageMove, state: 'started' | 'finished' | 'cleanup failed'): Promise<RepositoryStorageMove>;
   /** The copy is verified: the repository now lives on the destination and takes pushes again; the move is `replicated`. */
   switchStorage(move: RepositoryStorageMove): Promise<RepositoryStorageMove>;
@@ -67,42 +68,43 @@ export class PgStorageMoveStore implements StorageMoveStore {
   }
 
   async schedule(request: MoveRequest, actor: EventActor | null): Promise<{ move: RepositoryStorageMove } | { refused: ScheduleRefusal }> {
-    return this.#em.fork().transactional(async (em) => {
-      const repository = await em.findOne(Repository, { projectId: request.projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!repository) return { refused: 'missing' as const };
-      if (repository.readOnly) return { refused: 'read-only' as const };
-      repository.readOnly = true;
-      const now = new Date();
-      const move = em.create(RepositoryStorageMove, {
-        projectId: request.projectId,
-        state: 'scheduled',
-        sourceStorageName: repository.storage,
-        destinationStorageName: request.destinationStorageName,
-        createdAt: now,
-        updatedAt: now,
-        failureReason: null,
-      });
-      // The id goes into the event and the job.
-      await em.flush();
-      recordTransition(em, move, actor);
-      enqueueJob(em, storageMoveJob, { moveId: move.id });
-      return { move };
+    const em = this.#em;
+    const repository = await em.findOne(Repository, { projectId: request.projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!repository) return { refused: 'missing' as const };
+    if (repository.readOnly) return { refused: 'read-only' as const };
+    repository.readOnly = true;
+    const now = new Date();
+    const move = em.create(RepositoryStorageMove, {
+      projectId: request.projectId,
+      state: 'scheduled',
+      sourceStorageName: repository.storage,
+      destinationStorageName: request.destinationStorageName,
+      createdAt: now,
+      updatedAt: now,
+      failureReason: null,
     });
+    // The id goes into the event and the job.
+    await em.flush();
+    recordTransition(em, move, actor);
+    enqueueJob(em, storageMoveJob, { moveId: move.id });
+    return { move };
   }
 
   async projectsOn(storage: string): Promise<number[]> {
-    const rows = await this.#em
-      .fork()
-      .find(Repository, { storage, readOnly: false }, { fields: ['projectId'], orderBy: { projectId: 'asc' } });
-    return rows.map((row) => row.projectId);
+    // Ids only: no partly loaded repository joins the unit of work that schedules their moves.
+    const rows = await this.#em.execute<Array<{ project_id: string }>>(
+      'select project_id from repositories where storage = ? and read_only = false order by project_id',
+      [storage],
+    );
+    return rows.map((row) => Number(row.project_id));
   }
 
   find(id: number, projectId?: number): Promise<RepositoryStorageMove | null> {
-    return this.#em.fork().findOne(RepositoryStorageMove, { id, ...(projectId === undefined ? {} : { projectId }) });
+    return this.#em.findOne(RepositoryStorageMove, { id, ...(projectId === undefined ? {} : { projectId }) });
   }
 
   async list(window: { offset: number; limit: number }, projectId?: number) {
-    const [items, total] = await this.#em.fork().findAndCount(RepositoryStorageMove, projectId === undefined ? {} : { projectId }, {
+    const [items, total] = await this.#em.findAndCount(RepositoryStorageMove, projectId === undefined ? {} : { projectId }, {
       orderBy: { id: 'desc' },
       offset: window.offset,
       limit: window.limit,
@@ -111,38 +113,35 @@ export class PgStorageMoveStore implements StorageMoveStore {
   }
 
   async transition(move: RepositoryStorageMove, state: 'started' | 'finished' | 'cleanup failed'): Promise<RepositoryStorageMove> {
-    return this.#em.fork().transactional(async (em) => {
-      const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
-      current.state = state;
-      current.updatedAt = new Date();
-      recordTransition(em, current, null);
-      return current;
-    });
+    const em = this.#em;
+    const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
+    current.state = state;
+    current.updatedAt = new Date();
+    recordTransition(em, current, null);
+    return current;
   }
 
   async switchStorage(move: RepositoryStorageMove): Promise<RepositoryStorageMove> {
-    return this.#em.fork().transactional(async (em) => {
-      await em.nativeUpdate(Repository, { projectId: move.projectId }, { storage: move.destinationStorageName, readOnly: false });
-      const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
-      current.state = 'replicated';
-      current.updatedAt = new Date();
-      recordTransition(em, current, null);
-      const { projectId } = move;
-      const data = { projectId, storage: move.destinationStorageName };
-      recordEvent(em, { ...reviewEvents.repositoryStorageChanged.event({ aggregateId: projectId, data }), actor: null });
-      return current;
-    });
+    const em = this.#em;
+    await em.nativeUpdate(Repository, { projectId: move.projectId }, { storage: move.destinationStorageName, readOnly: false });
+    const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
+    current.state = 'replicated';
+    current.updatedAt = new Date();
+    recordTransition(em, current, null);
+    const { projectId } = move;
+    const data = { projectId, storage: move.destinationStorageName };
+    recordEvent(em, { ...reviewEvents.repositoryStorageChanged.event({ aggregateId: projectId, data }), actor: null });
+    return current;
   }
 
   async fail(move: RepositoryStorageMove, reason: string): Promise<RepositoryStorageMove> {
-    return this.#em.fork().transactional(async (em) => {
-      await em.nativeUpdate(Repository, { projectId: move.projectId }, { readOnly: false });
-      const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
-      current.state = 'failed';
-      current.updatedAt = new Date();
-      current.failureReason = reason;
-      recordTransition(em, current, null);
-      return current;
-    });
+    const em = this.#em;
+    await em.nativeUpdate(Repository, { projectId: move.projectId }, { readOnly: false });
+    const current = await em.findOneOrFail(RepositoryStorageMove, { id: move.id });
+    current.state = 'failed';
+    current.updatedAt = new Date();
+    current.failureReason = reason;
+    recordTransition(em, current, null);
+    return current;
   }
 }

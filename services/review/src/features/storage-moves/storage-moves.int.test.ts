@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FixedApplicationSettings } from '@platform/admin-client';
-import type { Orm } from '@platform/db';
+import { inUnitOfWork, type Orm } from '@platform/db';
 import { FieldValidationError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import { createJobRunner, handleJob, openServiceDatabase, type JobRunner } from '@platform/service';
@@ -36,11 +36,14 @@ let storageMoves: StorageMovesService;
 
 /** A replica's job runner, run by hand (`runNext`). */
 function worker(): JobRunner {
-  const moves = new StorageMoveWorker({ moves: store, repositories: repositoryStore, storages, logger });
+  const moves = new StorageMoveWorker({ em: orm.em, moves: store, repositories: repositoryStore, storages, logger });
   return createJobRunner({ orm, logger, jobs: [handleJob(storageMoveJob, ({ moveId }) => moves.carryOut(moveId))] });
 }
 
 const sql = <Row>(query: string, values: unknown[] = []) => orm.em.fork().execute<Row[]>(query, values);
+
+/** A call as a route makes it, in the unit of work of its request. */
+const inRequest = <Result>(work: () => Promise<Result>) => inUnitOfWork(orm, work);
 
 /** A project's repository with two commits on main, pushed as a client would (straight to disk). */
 async function repositoryWithHistory(projectId: number): Promise<string> {
@@ -81,7 +84,7 @@ beforeAll(async () => {
   repositoryStore = new PgRepositoryStore(orm.em);
   repositories = new RepositoriesService({ store: repositoryStore, storages, settings, logger, onDefaultBranch: async () => undefined });
   store = new PgStorageMoveStore(orm.em);
-  storageMoves = new StorageMovesService({ store, repositories, storages, settings });
+  storageMoves = new StorageMovesService({ em: orm.em, store, repositories, storages, settings });
 });
 
 afterAll(async () => {
@@ -94,19 +97,19 @@ describe('a storage move', () => {
   it('makes the repository read-only until it is copied, verified and switched, then removes the original', async () => {
     const original = await repositoryWithHistory(1);
     const checksum = await repositoryChecksum(original);
-    const move = await storageMoves.scheduleForProject({ projectId: 1, destination: 'second', actor });
+    const move = await inRequest(() => storageMoves.scheduleForProject({ projectId: 1, destination: 'second', actor }));
     expect(move).toMatchObject({ state: 'scheduled', sourceStorageName: 'default', destinationStorageName: 'second' });
 
     // Scheduled: changes are refused, and so is a second move.
     const before = await repositories.ensure(1);
     expect(before.readOnly).toBe(true);
     await expect(repositories.changeRefs(before, adminCaller(), async () => undefined)).rejects.toBeInstanceOf(RepositoryReadOnlyError);
-    await expect(storageMoves.scheduleForProject({ projectId: 1, destination: 'second', actor })).rejects.toEqual(
+    await expect(inRequest(() => storageMoves.scheduleForProject({ projectId: 1, destination: 'second', actor }))).rejects.toEqual(
       new FieldValidationError({ project: ['is read-only'] }),
     );
 
     expect(await worker().runNext()).toBe(true);
-    expect(await storageMoves.find(move.id)).toMatchObject({ state: 'finished' });
+    expect(await inRequest(() => storageMoves.find(move.id))).toMatchObject({ state: 'finished' });
     const after = await repositories.ensure(1);
     expect(after).toMatchObject({ readOnly: false });
     expect(after.git.path).toBe(path.join(root, 'second', path.relative(path.join(root, 'default'), original)));
@@ -131,9 +134,12 @@ describe('a storage move', () => {
   it('fails without harm where the destination cannot be written: the original stays, writable', async () => {
     const original = await repositoryWithHistory(2);
     const checksum = await repositoryChecksum(original);
-    const move = await storageMoves.scheduleForProject({ projectId: 2, destination: 'broken', actor });
+    const move = await inRequest(() => storageMoves.scheduleForProject({ projectId: 2, destination: 'broken', actor }));
     expect(await worker().runNext()).toBe(true);
-    expect(await storageMoves.find(move.id)).toMatchObject({ state: 'failed', failureReason: expect.stringContaining('ENOTDIR') });
+    expect(await inRequest(() => storageMoves.find(move.id))).toMatchObject({
+      state: 'failed',
+      failureReason: expect.stringContaining('ENOTDIR'),
+    });
     const repository = await repositories.ensure(2);
     expect(repository).toMatchObject({ readOnly: false });
     expect(repository.git.path).toBe(original);
@@ -145,7 +151,7 @@ describe('a storage move', () => {
   it('is resumed from the start once the lease of a runner that died ran out, over the copy it left', async () => {
     const original = await repositoryWithHistory(3);
     const checksum = await repositoryChecksum(original);
-    const move = await storageMoves.scheduleForProject({ projectId: 3, destination: 'second', actor });
+    const move = await inRequest(() => storageMoves.scheduleForProject({ projectId: 3, destination: 'second', actor }));
     // A runner took it, began copying, and died: its lease still runs.
     await sql("update repository_storage_moves set state = 'started' where id = ?", [move.id]);
     const job = "kind = 'review.storage_move' and (payload->>'moveId')::bigint = ?";
@@ -160,7 +166,7 @@ describe('a storage move', () => {
 
     await sql(`update background_jobs set locked_until = now() - interval '1 second' where ${job}`, [move.id]);
     expect(await worker().runNext()).toBe(true);
-    expect(await storageMoves.find(move.id)).toMatchObject({ state: 'finished' });
+    expect(await inRequest(() => storageMoves.find(move.id))).toMatchObject({ state: 'finished' });
     expect(await repositoryChecksum(destination)).toBe(checksum);
     expect(existsSync(path.join(destination, 'half-copied'))).toBe(false);
     expect(existsSync(original)).toBe(false);
@@ -169,12 +175,12 @@ describe('a storage move', () => {
   it('is carried out by one runner only when several look at once', async () => {
     await repositoryWithHistory(4);
     await repositoryWithHistory(5);
-    const first = await storageMoves.scheduleForProject({ projectId: 4, destination: 'second', actor });
-    const second = await storageMoves.scheduleForProject({ projectId: 5, destination: 'second', actor });
+    const first = await inRequest(() => storageMoves.scheduleForProject({ projectId: 4, destination: 'second', actor }));
+    const second = await inRequest(() => storageMoves.scheduleForProject({ projectId: 5, destination: 'second', actor }));
     const ran = await Promise.all([worker().runNext(), worker().runNext(), worker().runNext()]);
     expect(ran.sort()).toEqual([false, true, true]);
-    expect((await storageMoves.find(first.id)).state).toBe('finished');
-    expect((await storageMoves.find(second.id)).state).toBe('finished');
+    expect((await inRequest(() => storageMoves.find(first.id))).state).toBe('finished');
+    expect((await inRequest(() => storageMoves.find(second.id))).state).toBe('finished');
   });
 });
 
@@ -185,7 +191,7 @@ describe('repository_storages_weighted', () => {
       const created = await repositories.ensure(6);
       expect(created.git.path.startsWith(path.join(root, 'second'))).toBe(true);
       settings.set({ repositoryStoragesWeighted: { default: 100, second: 0 } });
-      const move = await storageMoves.scheduleForProject({ projectId: 6, destination: undefined, actor });
+      const move = await inRequest(() => storageMoves.scheduleForProject({ projectId: 6, destination: undefined, actor }));
       expect(move).toMatchObject({ sourceStorageName: 'second', destinationStorageName: 'default' });
       expect(await worker().runNext()).toBe(true);
       expect((await repositories.ensure(6)).git.path.startsWith(path.join(root, 'default'))).toBe(true);
@@ -196,9 +202,9 @@ describe('repository_storages_weighted', () => {
 
   it('leaves a move to the storage the repository is on finished without copying', async () => {
     const original = await repositoryWithHistory(7);
-    const move = await storageMoves.scheduleForProject({ projectId: 7, destination: 'default', actor });
+    const move = await inRequest(() => storageMoves.scheduleForProject({ projectId: 7, destination: 'default', actor }));
     expect(await worker().runNext()).toBe(true);
-    expect((await storageMoves.find(move.id)).state).toBe('finished');
+    expect((await inRequest(() => storageMoves.find(move.id))).state).toBe('finished');
     expect(existsSync(original)).toBe(true);
     expect((await repositories.ensure(7)).readOnly).toBe(false);
   });
@@ -211,7 +217,9 @@ describe('moves of a whole storage', () => {
       await sql<{ project_id: string }>("select project_id from repositories where storage = 'default' and not read_only")
     ).map((row) => Number(row.project_id));
     expect(onDefault.length).toBeGreaterThan(0);
-    expect(await storageMoves.scheduleFromStorage({ source: 'default', destination: 'second', actor })).toBe(onDefault.length);
+    expect(await inRequest(() => storageMoves.scheduleFromStorage({ source: 'default', destination: 'second', actor }))).toBe(
+      onDefault.length,
+    );
     const scheduled = await sql<{ project_id: string }>("select project_id from repository_storage_moves where state = 'scheduled'");
     expect(scheduled.map((row) => Number(row.project_id)).sort()).toEqual(onDefault.sort());
     while (await worker().runNext());
