@@ -15,6 +15,6 @@ export interface MilestonesFeature extends Feature {
 
 /** Project milestones: what merge requests and issues are planned for. */
 export function createMilestonesFeature(deps: { em: EntityManager; access: IdentityAccess }): MilestonesFeature {
-  const milestones = new MilestonesService({ store: new PgMilestoneStore(deps.em) });
+  const milestones = new MilestonesService({ em: deps.em, store: new PgMilestoneStore(deps.em) });
   return { milestones, routes: [createRouter(milestonesRoutes, { access: deps.access, milestones })] };
 }

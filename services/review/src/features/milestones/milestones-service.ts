@@ -1,5 +1,6 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
+import type { EntityManager } from '@platform/db';
 import type { OutgoingEvent } from '@platform/events';
 import { reviewEvents } from '@platform/review-client';
 import type { Milestone } from './milestone.entity.ts';
@@ -38,9 +39,11 @@ function validate(milestone: Pick<Milestone, 'title' | 'startDate' | 'dueDate'>)
 }
 
 export class MilestonesService {
+  readonly #em: EntityManager;
   readonly #store: MilestoneStore;
 
-  constructor(options: { store: MilestoneStore }) {
+  constructor(options: { em: EntityManager; store: MilestoneStore }) {
+    this.#em = options.em;
     this.#store = options.store;
   }
 
@@ -103,11 +106,13 @@ export class MilestonesService {
       updatedAt: now,
     };
     validate(milestone);
-    return this.#store.create({
-      milestone,
-      event: (created) => reviewEvents.milestoneCreated.event(milestoneEvent(created)),
-      actor: actorOf(caller),
-    });
+    return this.#em.transactional(() =>
+      this.#store.create({
+        milestone,
+        event: (created) => reviewEvents.milestoneCreated.event(milestoneEvent(created)),
+        actor: actorOf(caller),
+      }),
+    );
   }
 
   async update(projectId: number, caller: AuthenticatedCaller, id: number, input: MilestoneInput): Promise<Milestone> {
@@ -127,12 +132,14 @@ export class MilestonesService {
     }
     milestone.updatedAt = new Date();
     events.push(reviewEvents.milestoneUpdated.event(milestoneEvent(milestone)));
-    await this.#store.update({ milestone, events, actor: actorOf(caller) });
+    await this.#em.transactional(() => this.#store.update({ milestone, events, actor: actorOf(caller) }));
     return milestone;
   }
 
   async delete(projectId: number, caller: AuthenticatedCaller, id: number): Promise<void> {
     const milestone = await this.get(projectId, id);
-    await this.#store.delete({ milestone, event: reviewEvents.milestoneDeleted.event(milestoneEvent(milestone)), actor: actorOf(caller) });
+    await this.#em.transactional(() =>
+      this.#store.delete({ milestone, event: reviewEvents.milestoneDeleted.event(milestoneEvent(milestone)), actor: actorOf(caller) }),
+    );
   }
 }

@@ -20,6 +20,7 @@ export interface MilestoneFilter {
   updatedAfter?: Date | undefined;
 }
 
+/** Writes record their events in the caller's transaction. */
 export interface MilestoneStore {
   /** Ordered as GitLab lists them: soonest due first (undated last), then by title. */
   list(
@@ -64,7 +65,7 @@ export class PgMilestoneStore implements MilestoneStore {
     }
     if (filter.updatedBefore) all.push({ updatedAt: { $lte: filter.updatedBefore } });
     if (filter.updatedAfter) all.push({ updatedAt: { $gte: filter.updatedAfter } });
-    const [items, total] = await this.#em.fork().findAndCount(
+    const [items, total] = await this.#em.findAndCount(
       Milestone,
       { $and: all },
       {
@@ -77,30 +78,29 @@ export class PgMilestoneStore implements MilestoneStore {
   }
 
   find(projectId: number, id: number): Promise<Milestone | null> {
-    return this.#em.fork().findOne(Milestone, { projectId, id });
+    return this.#em.findOne(Milestone, { projectId, id });
   }
 
   byIds(ids: number[]): Promise<Milestone[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.#em.fork().find(Milestone, { id: { $in: [...new Set(ids)] } });
+    return this.#em.find(Milestone, { id: { $in: [...new Set(ids)] } });
   }
 
   byTitle(projectId: number, title: string): Promise<Milestone | null> {
-    return this.#em.fork().findOne(Milestone, { projectId, title });
+    return this.#em.findOne(Milestone, { projectId, title });
   }
 
   async idsByTitle(title: string): Promise<number[]> {
     // Ids only: the merge request lists' filter reads no milestone.
-    const rows = await this.#em.fork().execute<Array<{ id: string }>>('select id from milestones where title = ?', [title]);
+    const rows = await this.#em.execute<Array<{ id: string }>>('select id from milestones where title = ?', [title]);
     return rows.map((row) => Number(row.id));
   }
 
   async create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }) {
+    const em = this.#em;
     try {
-      return await this.#em.fork().transactional(async (em) => {
-        const iid = await nextIid(em, 'milestones', options.milestone.projectId);
-        return insertWithEvent(em, Milestone, { ...options.milestone, iid } as Milestone, options);
-      });
+      const iid = await nextIid(em, 'milestones', options.milestone.projectId);
+      return await insertWithEvent(em, Milestone, { ...options.milestone, iid } as Milestone, options);
     } catch (error) {
       throw translated(error);
     }
@@ -108,23 +108,21 @@ export class PgMilestoneStore implements MilestoneStore {
 
   async update(options: { milestone: Milestone; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
     const { id, ...changes } = options.milestone;
+    const em = this.#em;
     try {
-      await this.#em.fork().transactional(async (em) => {
-        await em.nativeUpdate(Milestone, { id }, changes);
-        for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
-      });
+      await em.nativeUpdate(Milestone, { id }, changes);
+      for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
     } catch (error) {
       throw translated(error);
     }
   }
 
   async delete(options: { milestone: Milestone; event: OutgoingEvent; actor: EventActor | null }): Promise<void> {
-    await this.#em.fork().transactional(async (em) => {
-      for (const table of MILESTONED_TABLES) {
-        await em.execute(`update ${table} set milestone_id = null where milestone_id = ?`, [options.milestone.id]);
-      }
-      await em.nativeDelete(Milestone, { id: options.milestone.id });
-      recordEvent(em, { ...options.event, actor: options.actor });
-    });
+    const em = this.#em;
+    for (const table of MILESTONED_TABLES) {
+      await em.execute(`update ${table} set milestone_id = null where milestone_id = ?`, [options.milestone.id]);
+    }
+    await em.nativeDelete(Milestone, { id: options.milestone.id });
+    recordEvent(em, { ...options.event, actor: options.actor });
   }
 }
