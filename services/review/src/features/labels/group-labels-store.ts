@@ -5,6 +5,7 @@ import { GroupLabel } from './group-label.entity.ts';
 
 export type NewGroupLabel = Omit<GroupLabel, 'id'>;
 
+/** Writes record their events in the caller's transaction. */
 export interface GroupLabelStore {
   /** The labels of `groupIds`, ordered by title; `search` matches titles and descriptions. */
   list(
@@ -44,7 +45,7 @@ export class PgGroupLabelStore implements GroupLabelStore {
     const pattern = options.search ? likePattern(options.search) : undefined;
     const inGroups = { groupId: { $in: groupIds } };
     const where = pattern ? { ...inGroups, $or: [{ title: { $ilike: pattern } }, { description: { $ilike: pattern } }] } : inGroups;
-    const [items, total] = await this.#em.fork().findAndCount(GroupLabel, where, {
+    const [items, total] = await this.#em.findAndCount(GroupLabel, where, {
       orderBy: [{ title: 'asc' }, { id: 'asc' }],
       offset: options.offset,
       limit: options.limit,
@@ -54,7 +55,7 @@ export class PgGroupLabelStore implements GroupLabelStore {
 
   async find(groupIds: number[], idOrTitle: string): Promise<GroupLabel | null> {
     if (groupIds.length === 0) return null;
-    const em = this.#em.fork();
+    const em = this.#em;
     const inGroups = { groupId: { $in: groupIds } };
     const byId = /^\d{1,15}$/.test(idOrTitle) ? await em.findOne(GroupLabel, { ...inGroups, id: Number(idOrTitle) }) : null;
     if (byId) return byId;
@@ -65,14 +66,13 @@ export class PgGroupLabelStore implements GroupLabelStore {
 
   byTitles(groupIds: number[], titles: string[]): Promise<GroupLabel[]> {
     if (groupIds.length === 0 || titles.length === 0) return Promise.resolve([]);
-    return this.#em.fork().find(GroupLabel, { groupId: { $in: groupIds }, title: { $in: titles } }, { orderBy: { title: 'asc' } });
+    return this.#em.find(GroupLabel, { groupId: { $in: groupIds }, title: { $in: titles } }, { orderBy: { title: 'asc' } });
   }
 
   async create(options: { label: NewGroupLabel; event: (created: GroupLabel) => OutgoingEvent; actor: EventActor | null }) {
     try {
-      return await this.#em.fork().transactional(async (em) => {
-        return insertWithEvent(em, GroupLabel, options.label as GroupLabel, options);
-      });
+      const em = this.#em;
+      return await insertWithEvent(em, GroupLabel, options.label as GroupLabel, options);
     } catch (error) {
       throw translateDbError(error, CONFLICT);
     }
@@ -82,19 +82,18 @@ export class PgGroupLabelStore implements GroupLabelStore {
     const { id, ...changes } = options.label;
     const { groupId, title } = options.label;
     try {
-      await this.#em.fork().transactional(async (em) => {
-        await em.nativeUpdate(GroupLabel, { id }, changes);
-        if (options.previousTitle !== title) {
-          await em.execute(`update merge_requests set labels = array_replace(labels, ?, ?) where ${CARRIED_IN_GROUP}`, [
-            options.previousTitle,
-            title,
-            groupId,
-            options.previousTitle,
-            options.previousTitle,
-          ]);
-        }
-        recordEvent(em, { ...options.event, actor: options.actor });
-      });
+      const em = this.#em;
+      await em.nativeUpdate(GroupLabel, { id }, changes);
+      if (options.previousTitle !== title) {
+        await em.execute(`update merge_requests set labels = array_replace(labels, ?, ?) where ${CARRIED_IN_GROUP}`, [
+          options.previousTitle,
+          title,
+          groupId,
+          options.previousTitle,
+          options.previousTitle,
+        ]);
+      }
+      recordEvent(em, { ...options.event, actor: options.actor });
     } catch (error) {
       throw translateDbError(error, CONFLICT);
     }
@@ -102,15 +101,14 @@ export class PgGroupLabelStore implements GroupLabelStore {
 
   async delete(options: { label: GroupLabel; event: OutgoingEvent; actor: EventActor | null }): Promise<void> {
     const { groupId, title } = options.label;
-    await this.#em.fork().transactional(async (em) => {
-      await em.nativeDelete(GroupLabel, { id: options.label.id });
-      await em.execute(`update merge_requests set labels = array_remove(labels, ?) where ${CARRIED_IN_GROUP}`, [
-        title,
-        groupId,
-        title,
-        title,
-      ]);
-      recordEvent(em, { ...options.event, actor: options.actor });
-    });
+    const em = this.#em;
+    await em.nativeDelete(GroupLabel, { id: options.label.id });
+    await em.execute(`update merge_requests set labels = array_remove(labels, ?) where ${CARRIED_IN_GROUP}`, [
+      title,
+      groupId,
+      title,
+      title,
+    ]);
+    recordEvent(em, { ...options.event, actor: options.actor });
   }
 }

@@ -24,8 +24,8 @@ export function createLabelsFeature(deps: {
   namespaceIdsOf: (projectId: number) => Promise<number[]>;
 }): LabelsFeature {
   const groupStore = new PgGroupLabelStore(deps.em);
-  const labels = new LabelsService({ store: new PgLabelStore(deps.em), groupStore, namespaceIdsOf: deps.namespaceIdsOf });
-  const groupLabels = new GroupLabelsService({ store: groupStore });
+  const labels = new LabelsService({ em: deps.em, store: new PgLabelStore(deps.em), groupStore, namespaceIdsOf: deps.namespaceIdsOf });
+  const groupLabels = new GroupLabelsService({ em: deps.em, store: groupStore });
   return {
     labels,
     routes: [

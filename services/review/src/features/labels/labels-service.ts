@@ -1,5 +1,6 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
+import type { EntityManager } from '@platform/db';
 import { reviewEvents } from '@platform/review-client';
 import type { GroupLabel } from './group-label.entity.ts';
 import type { GroupLabelStore } from './group-labels-store.ts';
@@ -91,12 +92,19 @@ function changeLabel(label: Label | GroupLabel, input: LabelInput): string {
 }
 
 export class LabelsService {
+  readonly #em: EntityManager;
   readonly #store: LabelStore;
   readonly #groupStore: GroupLabelStore;
   /** A project's namespace and its ancestors, top-level first: whose group labels the project uses. */
   readonly #namespaceIdsOf: (projectId: number) => Promise<number[]>;
 
-  constructor(options: { store: LabelStore; groupStore: GroupLabelStore; namespaceIdsOf: (projectId: number) => Promise<number[]> }) {
+  constructor(options: {
+    em: EntityManager;
+    store: LabelStore;
+    groupStore: GroupLabelStore;
+    namespaceIdsOf: (projectId: number) => Promise<number[]>;
+  }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#groupStore = options.groupStore;
     this.#namespaceIdsOf = options.namespaceIdsOf;
@@ -153,24 +161,30 @@ export class LabelsService {
   }
 
   async create(projectId: number, caller: AuthenticatedCaller, input: LabelInput & { name: string; color: string }): Promise<Label> {
-    return this.#store.create({
-      label: { projectId, ...newLabelColumns(input), priority: input.priority ?? null },
-      event: (created) => reviewEvents.labelCreated.event(labelEvent(created)),
-      actor: actorOf(caller),
-    });
+    return this.#em.transactional(() =>
+      this.#store.create({
+        label: { projectId, ...newLabelColumns(input), priority: input.priority ?? null },
+        event: (created) => reviewEvents.labelCreated.event(labelEvent(created)),
+        actor: actorOf(caller),
+      }),
+    );
   }
 
   async update(projectId: number, caller: AuthenticatedCaller, idOrTitle: string, input: LabelInput): Promise<Label> {
     const label = await this.get(projectId, idOrTitle);
     const previousTitle = changeLabel(label, input);
     if (input.priority !== undefined) label.priority = input.priority;
-    await this.#store.update({ label, previousTitle, event: reviewEvents.labelUpdated.event(labelEvent(label)), actor: actorOf(caller) });
+    await this.#em.transactional(() =>
+      this.#store.update({ label, previousTitle, event: reviewEvents.labelUpdated.event(labelEvent(label)), actor: actorOf(caller) }),
+    );
     return label;
   }
 
   async delete(projectId: number, caller: AuthenticatedCaller, idOrTitle: string): Promise<void> {
     const label = await this.get(projectId, idOrTitle);
-    await this.#store.delete({ label, event: reviewEvents.labelDeleted.event(labelEvent(label)), actor: actorOf(caller) });
+    await this.#em.transactional(() =>
+      this.#store.delete({ label, event: reviewEvents.labelDeleted.event(labelEvent(label)), actor: actorOf(caller) }),
+    );
   }
 
   /**
@@ -181,22 +195,26 @@ export class LabelsService {
     const wanted = [...new Set(titles.map((title) => title.trim()).filter((title) => title !== ''))];
     if (wanted.length === 0) return wanted;
     const inherited = new Set((await this.#groupStore.byTitles(await this.#namespaceIdsOf(projectId), wanted)).map((label) => label.title));
-    await this.#store.ensure({
-      projectId,
-      titles: wanted.filter((title) => !inherited.has(title)),
-      color: DEFAULT_LABEL_COLOR,
-      event: (created) => reviewEvents.labelCreated.event(labelEvent(created)),
-      actor: actorOf(caller),
-    });
+    await this.#em.transactional(() =>
+      this.#store.ensure({
+        projectId,
+        titles: wanted.filter((title) => !inherited.has(title)),
+        color: DEFAULT_LABEL_COLOR,
+        event: (created) => reviewEvents.labelCreated.event(labelEvent(created)),
+        actor: actorOf(caller),
+      }),
+    );
     return wanted;
   }
 }
 
 /** A group's labels: GitLab's `/groups/:id/labels`. */
 export class GroupLabelsService {
+  readonly #em: EntityManager;
   readonly #store: GroupLabelStore;
 
-  constructor(options: { store: GroupLabelStore }) {
+  constructor(options: { em: EntityManager; store: GroupLabelStore }) {
+    this.#em = options.em;
     this.#store = options.store;
   }
 
@@ -212,27 +230,33 @@ export class GroupLabelsService {
   }
 
   async create(groupId: number, caller: AuthenticatedCaller, input: LabelInput & { name: string; color: string }): Promise<GroupLabel> {
-    return this.#store.create({
-      label: { groupId, ...newLabelColumns(input) },
-      event: (created) => reviewEvents.labelCreated.event(groupLabelEvent(created)),
-      actor: actorOf(caller),
-    });
+    return this.#em.transactional(() =>
+      this.#store.create({
+        label: { groupId, ...newLabelColumns(input) },
+        event: (created) => reviewEvents.labelCreated.event(groupLabelEvent(created)),
+        actor: actorOf(caller),
+      }),
+    );
   }
 
   async update(groupId: number, caller: AuthenticatedCaller, idOrTitle: string, input: LabelInput): Promise<GroupLabel> {
     const label = await this.get(groupId, idOrTitle);
     const previousTitle = changeLabel(label, input);
-    await this.#store.update({
-      label,
-      previousTitle,
-      event: reviewEvents.labelUpdated.event(groupLabelEvent(label)),
-      actor: actorOf(caller),
-    });
+    await this.#em.transactional(() =>
+      this.#store.update({
+        label,
+        previousTitle,
+        event: reviewEvents.labelUpdated.event(groupLabelEvent(label)),
+        actor: actorOf(caller),
+      }),
+    );
     return label;
   }
 
   async delete(groupId: number, caller: AuthenticatedCaller, idOrTitle: string): Promise<void> {
     const label = await this.get(groupId, idOrTitle);
-    await this.#store.delete({ label, event: reviewEvents.labelDeleted.event(groupLabelEvent(label)), actor: actorOf(caller) });
+    await this.#em.transactional(() =>
+      this.#store.delete({ label, event: reviewEvents.labelDeleted.event(groupLabelEvent(label)), actor: actorOf(caller) }),
+    );
   }
 }

@@ -15,6 +15,7 @@ export interface LabelCounts {
   closedIssues: number;
 }
 
+/** Writes record their events in the caller's transaction. */
 export interface LabelStore {
   /** Ordered by title; `search` matches titles and descriptions. */
   list(
@@ -53,7 +54,7 @@ export class PgLabelStore implements LabelStore {
   async list(projectId: number, options: { search?: string | undefined; offset: number; limit: number }) {
     const pattern = options.search ? likePattern(options.search) : undefined;
     const where = pattern ? { projectId, $or: [{ title: { $ilike: pattern } }, { description: { $ilike: pattern } }] } : { projectId };
-    const [items, total] = await this.#em.fork().findAndCount(Label, where, {
+    const [items, total] = await this.#em.findAndCount(Label, where, {
       orderBy: [{ title: 'asc' }, { id: 'asc' }],
       offset: options.offset,
       limit: options.limit,
@@ -62,21 +63,20 @@ export class PgLabelStore implements LabelStore {
   }
 
   async find(projectId: number, idOrTitle: string): Promise<Label | null> {
-    const em = this.#em.fork();
+    const em = this.#em;
     const byId = /^\d{1,15}$/.test(idOrTitle) ? await em.findOne(Label, { projectId, id: Number(idOrTitle) }) : null;
     return byId ?? em.findOne(Label, { projectId, title: idOrTitle });
   }
 
   byTitles(projectId: number, titles: string[]): Promise<Label[]> {
     if (titles.length === 0) return Promise.resolve([]);
-    return this.#em.fork().find(Label, { projectId, title: { $in: titles } }, { orderBy: { title: 'asc' } });
+    return this.#em.find(Label, { projectId, title: { $in: titles } }, { orderBy: { title: 'asc' } });
   }
 
   async create(options: { label: NewLabel; event: (created: Label) => OutgoingEvent; actor: EventActor | null }): Promise<Label> {
     try {
-      return await this.#em.fork().transactional(async (em) => {
-        return insertWithEvent(em, Label, options.label as Label, options);
-      });
+      const em = this.#em;
+      return await insertWithEvent(em, Label, options.label as Label, options);
     } catch (error) {
       throw translateDbError(error, CONFLICT);
     }
@@ -85,35 +85,35 @@ export class PgLabelStore implements LabelStore {
   async update(options: { label: Label; previousTitle: string; event: OutgoingEvent; actor: EventActor | null }): Promise<void> {
     const { id, ...changes } = options.label;
     try {
-      await this.#em.fork().transactional(async (em) => {
-        await em.nativeUpdate(Label, { id }, changes);
-        if (options.previousTitle !== options.label.title) {
-          for (const table of LABELLED_TABLES) {
-            await em.execute(
-              `update ${table} set labels = array_replace(labels, ?, ?) where project_id = ? and labels @> array[?]::text[]`,
-              [options.previousTitle, options.label.title, options.label.projectId, options.previousTitle],
-            );
-          }
+      const em = this.#em;
+      await em.nativeUpdate(Label, { id }, changes);
+      if (options.previousTitle !== options.label.title) {
+        for (const table of LABELLED_TABLES) {
+          await em.execute(`update ${table} set labels = array_replace(labels, ?, ?) where project_id = ? and labels @> array[?]::text[]`, [
+            options.previousTitle,
+            options.label.title,
+            options.label.projectId,
+            options.previousTitle,
+          ]);
         }
-        recordEvent(em, { ...options.event, actor: options.actor });
-      });
+      }
+      recordEvent(em, { ...options.event, actor: options.actor });
     } catch (error) {
       throw translateDbError(error, CONFLICT);
     }
   }
 
   async delete(options: { label: Label; event: OutgoingEvent; actor: EventActor | null }): Promise<void> {
-    await this.#em.fork().transactional(async (em) => {
-      await em.nativeDelete(Label, { id: options.label.id });
-      for (const table of LABELLED_TABLES) {
-        await em.execute(`update ${table} set labels = array_remove(labels, ?) where project_id = ? and labels @> array[?]::text[]`, [
-          options.label.title,
-          options.label.projectId,
-          options.label.title,
-        ]);
-      }
-      recordEvent(em, { ...options.event, actor: options.actor });
-    });
+    const em = this.#em;
+    await em.nativeDelete(Label, { id: options.label.id });
+    for (const table of LABELLED_TABLES) {
+      await em.execute(`update ${table} set labels = array_remove(labels, ?) where project_id = ? and labels @> array[?]::text[]`, [
+        options.label.title,
+        options.label.projectId,
+        options.label.title,
+      ]);
+    }
+    recordEvent(em, { ...options.event, actor: options.actor });
   }
 
   async ensure(options: {
@@ -124,37 +124,36 @@ export class PgLabelStore implements LabelStore {
     actor: EventActor | null;
   }): Promise<void> {
     if (options.titles.length === 0) return;
-    await this.#em.fork().transactional(async (em) => {
-      const now = new Date();
-      for (const title of options.titles) {
-        // Concurrent requests may add the same title: the first one wins, the others keep it.
-        const rows = await em.execute<Array<{ id: string }>>(
-          'insert into labels (project_id, title, color, created_at, updated_at) values (?, ?, ?, ?, ?) on conflict (project_id, title) do nothing returning id',
-          [options.projectId, title, options.color, now, now],
-        );
-        const [row] = rows;
-        if (!row) continue;
-        const created = {
-          id: Number(row.id),
-          projectId: options.projectId,
-          title,
-          color: options.color,
-          description: null,
-          priority: null,
-          createdAt: now,
-          updatedAt: now,
-        };
-        recordEvent(em, { ...options.event(created), actor: options.actor });
-      }
-      await em.flush();
-    });
+    const em = this.#em;
+    const now = new Date();
+    for (const title of options.titles) {
+      // Concurrent requests may add the same title: the first one wins, the others keep it.
+      const rows = await em.execute<Array<{ id: string }>>(
+        'insert into labels (project_id, title, color, created_at, updated_at) values (?, ?, ?, ?, ?) on conflict (project_id, title) do nothing returning id',
+        [options.projectId, title, options.color, now, now],
+      );
+      const [row] = rows;
+      if (!row) continue;
+      const created = {
+        id: Number(row.id),
+        projectId: options.projectId,
+        title,
+        color: options.color,
+        description: null,
+        priority: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      recordEvent(em, { ...options.event(created), actor: options.actor });
+    }
+    await em.flush();
   }
 
   async counts(projectId: number, titles: string[]): Promise<Map<string, LabelCounts>> {
     const counts = new Map(titles.map((title) => [title, { openMergeRequests: 0, openIssues: 0, closedIssues: 0 }]));
     if (titles.length === 0) return counts;
     const titleArray = `array[${titles.map(() => '?').join(', ')}]::text[]`;
-    const rows = await this.#em.fork().execute<Array<{ title: string; kind: string; state: string; count: string }>>(
+    const rows = await this.#em.execute<Array<{ title: string; kind: string; state: string; count: string }>>(
       `select carried.title, 'merge_request' as kind, state, count(*) as count
          from merge_requests, unnest(labels) as carried (title)
         where project_id = ? and state = 'opened' and labels && ${titleArray} and carried.title = any(${titleArray})
