@@ -239,6 +239,54 @@ describe('webhooks', () => {
     });
   });
 
+  it('sends issue events, a confidential issue only to hooks asking for confidential issues', async () => {
+    await createHook({ url: `${receiverUrl}/issues`, push_events: false, issues_events: true });
+    await createHook({ url: `${receiverUrl}/confidential`, push_events: false, confidential_issues_events: true });
+    const issue = await gateway
+      .post(`/api/v4/projects/${projectId}/issues`)
+      .set(asRoot)
+      .send({ title: 'Crash on save', description: 'It crashes.' });
+    expect(issue.status).toBe(201);
+    const secret = await gateway.post(`/api/v4/projects/${projectId}/issues`).set(asRoot).send({ title: 'Leak', confidential: true });
+    expect(secret.status).toBe(201);
+    await until(async () => receivedAt('/issues').length >= 1 && receivedAt('/confidential').length >= 1);
+    const [delivery] = receivedAt('/issues');
+    expect(delivery?.headers['x-gitlab-event']).toBe('Issue Hook');
+    expect(delivery?.body).toMatchObject({
+      object_kind: 'issue',
+      event_type: 'issue',
+      user: { username: 'root' },
+      project: { id: projectId },
+      object_attributes: {
+        id: issue.body.id,
+        iid: issue.body.iid,
+        title: 'Crash on save',
+        description: 'It crashes.',
+        confidential: false,
+        state: 'opened',
+        state_id: 1,
+        action: 'open',
+        type: 'Issue',
+        url: `${platform.url}/root/hooked/-/issues/${issue.body.iid}`,
+      },
+    });
+    const [confidential] = receivedAt('/confidential');
+    expect(confidential?.headers['x-gitlab-event']).toBe('Confidential Issue Hook');
+    expect(confidential?.body).toMatchObject({
+      event_type: 'confidential_issue',
+      object_attributes: { title: 'Leak', confidential: true },
+    });
+    expect(receivedAt('/issues').map((entry) => (entry.body.object_attributes as { title: string }).title)).toEqual(['Crash on save']);
+    expect(receivedAt('/confidential')).toHaveLength(1);
+
+    const hook = (await gateway.get(`/api/v4/projects/${projectId}/hooks`).set(maintainer)).body.find(
+      (entry: { url: string }) => entry.url === `${receiverUrl}/issues`,
+    ) as { id: number };
+    const untestable = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/test/deployment_events`).set(maintainer);
+    expect(untestable.status).toBe(422);
+    expect(untestable.body).toEqual({ message: 'Testing not available for this hook' });
+  });
+
   it("sends other hooks' deliveries while a receiver hangs, and the hanging hook's next one only after it", async () => {
     await createHook({ url: `${receiverUrl}/hanging`, push_events_branch_filter: 'slow-*' });
     await createHook({ url: `${receiverUrl}/prompt`, push_events_branch_filter: 'prompt' });

@@ -192,6 +192,19 @@ export interface IssueChanged {
   /** opened or closed. */
   state: string;
   authorId: number;
+  description: string;
+  /** Seen only by those who may see confidential issues; webhooks send it only to hooks asking for them. */
+  confidential: boolean;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+  /** Empty while open. */
+  closedAt: string;
+  assigneeIds: number[];
+  /** 0 when none. */
+  milestoneId: number;
+  /** `YYYY-MM-DD`, empty when none. */
+  dueDate: string;
 }
 
 function createBaseRepositoryPushed(): RepositoryPushed {
@@ -2556,7 +2569,22 @@ export const MilestoneChanged: MessageFns<MilestoneChanged> = {
 };
 
 function createBaseIssueChanged(): IssueChanged {
-  return { projectId: 0, issueId: 0, iid: 0, title: "", state: "", authorId: 0 };
+  return {
+    projectId: 0,
+    issueId: 0,
+    iid: 0,
+    title: "",
+    state: "",
+    authorId: 0,
+    description: "",
+    confidential: false,
+    createdAt: "",
+    updatedAt: "",
+    closedAt: "",
+    assigneeIds: [],
+    milestoneId: 0,
+    dueDate: "",
+  };
 }
 
 export const IssueChanged: MessageFns<IssueChanged> = {
@@ -2578,6 +2606,34 @@ export const IssueChanged: MessageFns<IssueChanged> = {
     }
     if (message.authorId !== 0) {
       writer.uint32(48).int64(message.authorId);
+    }
+    if (message.description !== "") {
+      writer.uint32(58).string(message.description);
+    }
+    if (message.confidential !== false) {
+      writer.uint32(64).bool(message.confidential);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(74).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(82).string(message.updatedAt);
+    }
+    if (message.closedAt !== "") {
+      writer.uint32(90).string(message.closedAt);
+    }
+    if (message.assigneeIds.length !== 0) {
+      writer.uint32(98).fork();
+      for (const v of message.assigneeIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.milestoneId !== 0) {
+      writer.uint32(104).int64(message.milestoneId);
+    }
+    if (message.dueDate !== "") {
+      writer.uint32(114).string(message.dueDate);
     }
     return writer;
   },
@@ -2643,6 +2699,80 @@ export const IssueChanged: MessageFns<IssueChanged> = {
             message.authorId = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.confidential = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.closedAt = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag === 96) {
+              message.assigneeIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 98) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.assigneeIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.milestoneId = longToNumber(reader.int64());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.dueDate = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2675,6 +2805,38 @@ export const IssueChanged: MessageFns<IssueChanged> = {
         : isSet(object.author_id)
         ? globalThis.Number(object.author_id)
         : 0,
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      confidential: isSet(object.confidential) ? globalThis.Boolean(object.confidential) : false,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+      closedAt: isSet(object.closedAt)
+        ? globalThis.String(object.closedAt)
+        : isSet(object.closed_at)
+        ? globalThis.String(object.closed_at)
+        : "",
+      assigneeIds: globalThis.Array.isArray(object?.assigneeIds)
+        ? object.assigneeIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.assignee_ids)
+        ? object.assignee_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      milestoneId: isSet(object.milestoneId)
+        ? globalThis.Number(object.milestoneId)
+        : isSet(object.milestone_id)
+        ? globalThis.Number(object.milestone_id)
+        : 0,
+      dueDate: isSet(object.dueDate)
+        ? globalThis.String(object.dueDate)
+        : isSet(object.due_date)
+        ? globalThis.String(object.due_date)
+        : "",
     };
   },
 
@@ -2698,6 +2860,30 @@ export const IssueChanged: MessageFns<IssueChanged> = {
     if (message.authorId !== 0) {
       obj.authorId = Math.round(message.authorId);
     }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.confidential !== false) {
+      obj.confidential = message.confidential;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    if (message.closedAt !== "") {
+      obj.closedAt = message.closedAt;
+    }
+    if (message.assigneeIds?.length) {
+      obj.assigneeIds = message.assigneeIds.map((e) => Math.round(e));
+    }
+    if (message.milestoneId !== 0) {
+      obj.milestoneId = Math.round(message.milestoneId);
+    }
+    if (message.dueDate !== "") {
+      obj.dueDate = message.dueDate;
+    }
     return obj;
   },
 
@@ -2712,6 +2898,14 @@ export const IssueChanged: MessageFns<IssueChanged> = {
     message.title = object.title ?? "";
     message.state = object.state ?? "";
     message.authorId = object.authorId ?? 0;
+    message.description = object.description ?? "";
+    message.confidential = object.confidential ?? false;
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.closedAt = object.closedAt ?? "";
+    message.assigneeIds = object.assigneeIds?.map((e) => e) || [];
+    message.milestoneId = object.milestoneId ?? 0;
+    message.dueDate = object.dueDate ?? "";
     return message;
   },
 };

@@ -132,7 +132,22 @@ describe('activity of domain events', () => {
   });
 
   it('turns issues opened, closed and reopened into Issue activity, and nothing for an update', () => {
-    const data = { projectId: 7, issueId: 51, iid: 3, title: 'Crash on save', state: 'opened', authorId: 4 };
+    const data = {
+      projectId: 7,
+      issueId: 51,
+      iid: 3,
+      title: 'Crash on save',
+      state: 'opened',
+      authorId: 4,
+      description: '',
+      confidential: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      closedAt: '',
+      assigneeIds: [],
+      milestoneId: 0,
+      dueDate: '',
+    };
     const actions = [reviewEvents.issueCreated, reviewEvents.issueClosed, reviewEvents.issueReopened].map((definition) =>
       activityOf(envelope(definition.event({ aggregateId: 7, data }))),
     );

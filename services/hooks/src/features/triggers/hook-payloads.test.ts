@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { commitTitle, mergeRequestPayload, pushPayload } from './hook-payloads.ts';
+import { commitTitle, issuePayload, mergeRequestPayload, pushPayload } from './hook-payloads.ts';
 import type { HookProject } from './project-directory.ts';
 
 const project: HookProject = {
@@ -123,5 +123,63 @@ describe('merge request payloads', () => {
       action: 'open',
     });
     expect(payload.user).toEqual({ id: 1, name: 'Administrator', username: 'root', avatar_url: null, email: '[REDACTED]' });
+  });
+});
+
+describe('issue payloads', () => {
+  const issue = {
+    id: 301,
+    iid: 23,
+    title: 'New API: create/update/delete file',
+    description: 'Create new API for manipulations with repository',
+    state: 'opened',
+    confidential: false,
+    authorId: 51,
+    assigneeIds: [51],
+    milestoneId: null,
+    dueDate: null,
+    createdAt: '2013-12-03T17:15:43.000Z',
+    updatedAt: '2013-12-03T17:15:43.000Z',
+    closedAt: null,
+  };
+
+  it("carry the issue's attributes as GitLab's issue event example", () => {
+    const payload = issuePayload({
+      issue,
+      action: 'open',
+      project,
+      user: { id: 1, name: 'Administrator', username: 'root', avatarUrl: null },
+    });
+    expect(payload).toMatchObject({
+      object_kind: 'issue',
+      event_type: 'issue',
+      object_attributes: {
+        id: 301,
+        iid: 23,
+        title: 'New API: create/update/delete file',
+        description: 'Create new API for manipulations with repository',
+        author_id: 51,
+        assignee_ids: [51],
+        assignee_id: 51,
+        milestone_id: null,
+        due_date: null,
+        closed_at: null,
+        created_at: '2013-12-03T17:15:43Z',
+        updated_at: '2013-12-03T17:15:43Z',
+        confidential: false,
+        project_id: 15,
+        state: 'opened',
+        state_id: 1,
+        type: 'Issue',
+        url: 'http://example.com/mike/diaspora/-/issues/23',
+        action: 'open',
+      },
+    });
+  });
+
+  it('name a confidential issue a confidential_issue event', () => {
+    expect(issuePayload({ issue: { ...issue, confidential: true }, action: 'update', project, user: undefined }).event_type).toBe(
+      'confidential_issue',
+    );
   });
 });

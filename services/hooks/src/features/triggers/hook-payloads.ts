@@ -236,6 +236,58 @@ export function mergeRequestPayload(options: {
   };
 }
 
+export type IssueAction = 'open' | 'update' | 'close' | 'reopen';
+
+export interface IssueFacts {
+  id: number;
+  iid: number;
+  title: string;
+  description: string;
+  /** opened or closed. */
+  state: string;
+  confidential: boolean;
+  authorId: number;
+  assigneeIds: number[];
+  milestoneId: number | null;
+  dueDate: string | null;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+}
+
+/** An issue event (`Gitlab::DataBuilder::Issuable` / `Issue#hook_attrs`); a confidential issue's is a `confidential_issue` event. */
+export function issuePayload(options: { issue: IssueFacts; action: IssueAction; project: HookProject; user: HookUser | undefined }) {
+  const { issue, action, project, user } = options;
+  return {
+    object_kind: 'issue',
+    event_type: issue.confidential ? 'confidential_issue' : 'issue',
+    user: userAttributes(user),
+    project: projectAttributes(project),
+    object_attributes: {
+      author_id: issue.authorId,
+      closed_at: issue.closedAt ? hookTimestamp(issue.closedAt) : null,
+      confidential: issue.confidential,
+      created_at: hookTimestamp(issue.createdAt),
+      description: issue.description,
+      due_date: issue.dueDate,
+      id: issue.id,
+      iid: issue.iid,
+      milestone_id: issue.milestoneId,
+      project_id: project.id,
+      state_id: issue.state === 'closed' ? 2 : 1,
+      title: issue.title,
+      updated_at: hookTimestamp(issue.updatedAt),
+      type: 'Issue',
+      url: `${project.webUrl}/-/issues/${issue.iid}`,
+      assignee_ids: issue.assigneeIds,
+      assignee_id: issue.assigneeIds[0] ?? null,
+      state: issue.state,
+      action,
+    },
+    repository: { name: project.name, url: sshUrl(project), description: project.description, homepage: project.webUrl },
+  };
+}
+
 /** System hook bodies for projects, users and groups (`Gitlab::HookData::*Builder`). */
 export function projectSystemPayload(options: {
   event: 'project_create' | 'project_destroy';

@@ -18,10 +18,12 @@ import type { TestSamples } from '../web-hooks/web-hooks-routes.ts';
 import {
   BLANK_SHA,
   groupSystemPayload,
+  issuePayload,
   mergeRequestPayload,
   projectSystemPayload,
   pushPayload,
   userSystemPayload,
+  type IssueAction,
   type MergeRequestAction,
 } from './hook-payloads.ts';
 import type { ProjectDirectory } from './project-directory.ts';
@@ -119,10 +121,44 @@ export function createTriggersFeature(deps: { store: PgHookStore; directory: Pro
       }),
     );
 
+  // A confidential issue goes only to hooks asking for confidential issues, under their own hook name.
+  const issueHandler = (action: IssueAction) => (definition: typeof reviewEvents.issueCreated) =>
+    onEvent(definition, (data, envelope) =>
+      deliverProjectEvent({
+        projectId: data.projectId,
+        envelope,
+        trigger: data.confidential
+          ? { flag: 'confidential_issues_events', hookName: 'confidential_issue_hooks', system: false }
+          : { flag: 'issues_events', hookName: 'issue_hooks', system: false },
+        build: async (project) =>
+          issuePayload({
+            issue: {
+              id: data.issueId,
+              iid: data.iid,
+              title: data.title,
+              description: data.description,
+              state: data.state,
+              confidential: data.confidential,
+              authorId: data.authorId,
+              assigneeIds: data.assigneeIds,
+              milestoneId: data.milestoneId || null,
+              dueDate: data.dueDate || null,
+              // Events recorded before they carried the issue's timestamps: when the change was.
+              createdAt: data.createdAt || envelope.occurredAt,
+              updatedAt: data.updatedAt || envelope.occurredAt,
+              closedAt: data.closedAt || null,
+            },
+            action,
+            project,
+            user: await actorOf(envelope),
+          }),
+      }),
+    );
+
   const samples: TestSamples = {
     async sample({ trigger, projectId, caller }) {
       if (trigger !== 'push_events' && trigger !== 'tag_push_events') {
-        throw new UnprocessableError(`Testing ${trigger} is not supported yet`);
+        throw new UnprocessableError('Testing not available for this hook');
       }
       const project = await directory.project(projectId);
       if (!project) throw new UnprocessableError('Ensure the project has at least one commit.');
@@ -159,6 +195,10 @@ export function createTriggersFeature(deps: { store: PgHookStore; directory: Pro
       mergeRequestHandler('close')(reviewEvents.mergeRequestClosed),
       mergeRequestHandler('reopen')(reviewEvents.mergeRequestReopened),
       mergeRequestHandler('merge')(reviewEvents.mergeRequestMerged),
+      issueHandler('open')(reviewEvents.issueCreated),
+      issueHandler('update')(reviewEvents.issueUpdated),
+      issueHandler('close')(reviewEvents.issueClosed),
+      issueHandler('reopen')(reviewEvents.issueReopened),
       onEvent(identityEvents.projectCreated, async ({ project }, envelope) => {
         if (project)
           await deliverSystemEvent(

@@ -42,6 +42,14 @@ function issueEvent(issue: Issue) {
       title: issue.title,
       state: issue.state,
       authorId: issue.authorId,
+      description: issue.description,
+      confidential: issue.confidential,
+      createdAt: issue.createdAt.toISOString(),
+      updatedAt: issue.updatedAt.toISOString(),
+      closedAt: issue.closedAt?.toISOString() ?? '',
+      assigneeIds: issue.assigneeIds,
+      milestoneId: issue.milestoneId ?? 0,
+      dueDate: issue.dueDate ?? '',
     },
   };
 }
