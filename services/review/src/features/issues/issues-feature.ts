@@ -39,7 +39,7 @@ export function createIssuesFeature(deps: {
   settings: ApplicationSettingsSource;
 }): IssuesFeature {
   const store = new PgIssueStore(deps.em);
-  const issues = new IssuesService({ store, labels: deps.labels, milestones: deps.milestones });
+  const issues = new IssuesService({ em: deps.em, store, labels: deps.labels, milestones: deps.milestones });
   const closeMergedIssues: MergeListener = async ({ mergeRequest, scope, caller }) => {
     const iids = await closingIssueIids({
       mergeRequest,

@@ -1,6 +1,7 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { NotFoundError } from '@platform/errors';
 import type { OutgoingEvent } from '@platform/events';
+import type { EntityManager } from '@platform/db';
 import { reviewEvents } from '@platform/review-client';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
@@ -55,11 +56,13 @@ function issueEvent(issue: Issue) {
 }
 
 export class IssuesService {
+  readonly #em: EntityManager;
   readonly #store: IssueStore;
   readonly #labels: LabelsService;
   readonly #milestones: MilestonesService;
 
-  constructor(options: { store: IssueStore; labels: LabelsService; milestones: MilestonesService }) {
+  constructor(options: { em: EntityManager; store: IssueStore; labels: LabelsService; milestones: MilestonesService }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#labels = options.labels;
     this.#milestones = options.milestones;
@@ -75,27 +78,29 @@ export class IssuesService {
   async create(projectId: number, caller: AuthenticatedCaller, input: NewIssueInput, triage: boolean): Promise<Issue> {
     const now = new Date();
     const labels = triage && input.labels ? await this.#labels.ensure(projectId, caller, input.labels) : [];
-    return this.#store.create({
-      issue: {
-        projectId,
-        title: input.title,
-        description: input.description,
-        state: 'opened',
-        authorId: caller.userId,
-        assigneeIds: triage ? [...new Set(input.assigneeIds ?? [])] : [],
-        labels,
-        milestoneId: triage ? await this.#milestoneOf(projectId, input.milestoneId) : null,
-        confidential: input.confidential,
-        discussionLocked: null,
-        dueDate: input.dueDate,
-        closedById: null,
-        closedAt: null,
-        createdAt: now,
-        updatedAt: now,
-      },
-      event: (created) => reviewEvents.issueCreated.event(issueEvent(created)),
-      actor: actorOf(caller),
-    });
+    return this.#em.transactional(async () =>
+      this.#store.create({
+        issue: {
+          projectId,
+          title: input.title,
+          description: input.description,
+          state: 'opened',
+          authorId: caller.userId,
+          assigneeIds: triage ? [...new Set(input.assigneeIds ?? [])] : [],
+          labels,
+          milestoneId: triage ? await this.#milestoneOf(projectId, input.milestoneId) : null,
+          confidential: input.confidential,
+          discussionLocked: null,
+          dueDate: input.dueDate,
+          closedById: null,
+          closedAt: null,
+          createdAt: now,
+          updatedAt: now,
+        },
+        event: (created) => reviewEvents.issueCreated.event(issueEvent(created)),
+        actor: actorOf(caller),
+      }),
+    );
   }
 
   async get(projectId: number, iid: number): Promise<Issue> {
@@ -146,7 +151,7 @@ export class IssuesService {
     }
     issue.updatedAt = now;
     events.push(reviewEvents.issueUpdated.event(issueEvent(issue)));
-    await this.#store.save({ issue, events, actor: actorOf(caller) });
+    await this.#em.transactional(() => this.#store.save({ issue, events, actor: actorOf(caller) }));
     return issue;
   }
 
@@ -156,7 +161,9 @@ export class IssuesService {
       if (issue.state !== 'opened') continue;
       const now = new Date();
       Object.assign(issue, { state: 'closed', closedAt: now, closedById: caller.userId, updatedAt: now });
-      await this.#store.save({ issue, events: [reviewEvents.issueClosed.event(issueEvent(issue))], actor: actorOf(caller) });
+      await this.#em.transactional(() =>
+        this.#store.save({ issue, events: [reviewEvents.issueClosed.event(issueEvent(issue))], actor: actorOf(caller) }),
+      );
     }
   }
 }

@@ -34,12 +34,12 @@ export interface IssueOrder {
 }
 
 export interface IssueStore {
-  /** Adds the issue with the project's next iid and its created event, in one transaction. */
+  /** Adds the issue with the project's next iid and its created event, in the caller's transaction. */
   create(options: { issue: NewIssue; event: (created: Issue) => OutgoingEvent; actor: EventActor | null }): Promise<Issue>;
   find(projectId: number, iid: number): Promise<Issue | null>;
   byIids(projectId: number, iids: number[]): Promise<Issue[]>;
   list(options: { filter: IssueFilter; order: IssueOrder; offset: number; limit: number }): Promise<{ items: Issue[]; total: number }>;
-  /** Writes the changes and the events they caused, in one transaction. */
+  /** Writes the changes and the events they caused, in the caller's transaction. */
   save(options: { issue: Issue; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
   /** Issues `authorId` created since `since`: what the creation rate limit counts. */
   countCreatedSince(authorId: number, since: Date): Promise<number>;
@@ -100,25 +100,24 @@ export class PgIssueStore implements IssueStore {
   }
 
   async create(options: { issue: NewIssue; event: (created: Issue) => OutgoingEvent; actor: EventActor | null }): Promise<Issue> {
-    return this.#em.fork().transactional(async (em) => {
-      const iid = await nextIid(em, 'issues', options.issue.projectId);
-      return insertWithEvent(em, Issue, { ...options.issue, iid } as Issue, options);
-    });
+    const em = this.#em;
+    const iid = await nextIid(em, 'issues', options.issue.projectId);
+    return insertWithEvent(em, Issue, { ...options.issue, iid } as Issue, options);
   }
 
   find(projectId: number, iid: number): Promise<Issue | null> {
-    return this.#em.fork().findOne(Issue, { projectId, iid });
+    return this.#em.findOne(Issue, { projectId, iid });
   }
 
   byIids(projectId: number, iids: number[]): Promise<Issue[]> {
     if (iids.length === 0) return Promise.resolve([]);
-    return this.#em.fork().find(Issue, { projectId, iid: { $in: iids } }, { orderBy: { iid: 'asc' } });
+    return this.#em.find(Issue, { projectId, iid: { $in: iids } }, { orderBy: { iid: 'asc' } });
   }
 
   async list(options: { filter: IssueFilter; order: IssueOrder; offset: number; limit: number }) {
     const field = ORDER_FIELDS[options.order.by];
     const direction = options.order.by === 'due_date' ? `${options.order.direction} nulls last` : options.order.direction;
-    const [items, total] = await this.#em.fork().findAndCount(Issue, whereOf(options.filter), {
+    const [items, total] = await this.#em.findAndCount(Issue, whereOf(options.filter), {
       orderBy: [{ [field]: direction }, { id: options.order.direction }],
       offset: options.offset,
       limit: options.limit,
@@ -127,18 +126,17 @@ export class PgIssueStore implements IssueStore {
   }
 
   async save(options: { issue: Issue; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
-    await this.#em.fork().transactional(async (em) => {
-      const { id, ...changes } = options.issue;
-      await em.nativeUpdate(Issue, { id }, changes);
-      for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
-    });
+    const em = this.#em;
+    const { id, ...changes } = options.issue;
+    await em.nativeUpdate(Issue, { id }, changes);
+    for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
   }
 
   countCreatedSince(authorId: number, since: Date): Promise<number> {
-    return this.#em.fork().count(Issue, { authorId, createdAt: { $gte: since } });
+    return this.#em.count(Issue, { authorId, createdAt: { $gte: since } });
   }
 
   countOpenAssignedTo(userId: number): Promise<number> {
-    return this.#em.fork().count(Issue, { state: 'opened', assigneeIds: { $contains: [userId] } });
+    return this.#em.count(Issue, { state: 'opened', assigneeIds: { $contains: [userId] } });
   }
 }
