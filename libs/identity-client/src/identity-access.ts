@@ -52,6 +52,8 @@ export interface ProjectAccess {
   mergeMethod: MergeMethod;
   /** The project it was forked from; null when it is no fork. */
   forkedFromProjectId: number | null;
+  /** An archived project is read-only: nothing is pushed or written to its repository. */
+  archived: boolean;
 }
 
 /** Where a project sits now: what services that keep a copy of its path refresh after a move. */
@@ -114,6 +116,7 @@ function projectAccessOf(project: ProjectSummary, accessLevel: number, isAdmin: 
     isAdmin,
     mergeMethod: mergeMethodOf(project.mergeMethod),
     forkedFromProjectId: project.forkedFromProjectId || null,
+    archived: project.archived,
   };
 }
 
@@ -192,12 +195,13 @@ export class FakeIdentityAccess implements IdentityAccess {
     isPublic: boolean;
     levels: Map<number, number>;
     namespaceIds: number[];
+    archived: boolean;
   }> = [];
 
   /**
    * Adds a group or project; `levels` maps user ids to their access level there. A public one is
    * visible to everyone (level 0 for non-members). A project's `namespaceIds` are its group and
-   * the group's ancestors, top-level first.
+   * the group's ancestors, top-level first. An `archived` project is read-only.
    */
   add(options: {
     resource: AccessResource;
@@ -206,6 +210,7 @@ export class FakeIdentityAccess implements IdentityAccess {
     isPublic?: boolean;
     levels?: Record<number, number>;
     namespaceIds?: number[];
+    archived?: boolean;
   }): this {
     const levels = new Map(Object.entries(options.levels ?? {}).map(([userId, level]) => [Number(userId), level]));
     this.#resources.push({
@@ -215,6 +220,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       isPublic: options.isPublic ?? false,
       levels,
       namespaceIds: options.namespaceIds ?? [],
+      archived: options.archived ?? false,
     });
     return this;
   }
@@ -237,6 +243,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       isAdmin,
       mergeMethod: 'merge',
       forkedFromProjectId: null,
+      archived: found.archived,
     };
   }
 

@@ -1,4 +1,5 @@
 import type { Caller } from '@platform/auth';
+import { ForbiddenError } from '@platform/errors';
 import { requireProjectAccess, type IdentityAccess, type ProjectAccess } from '@platform/identity-client';
 import type { ProjectRepository, RepositoriesService } from './repositories-service.ts';
 import { CODE_PUSHERS, codeReaders } from './repository-access.ts';
@@ -13,7 +14,8 @@ export interface AccessedRepository {
 
 /**
  * Resolves `:id` (an id or a full path) through identity and opens the project's repository
- * for the API: 404 when the caller cannot see the project, 403 without the right to `need`.
+ * for the API: 404 when the caller cannot see the project, 403 without the right to `need` (or to
+ * push to an archived project).
  */
 export async function accessRepository(options: {
   access: IdentityAccess;
@@ -28,5 +30,7 @@ export async function accessRepository(options: {
     idOrPath: options.idOrPath,
     ...(options.need === 'read' ? codeReaders() : CODE_PUSHERS),
   });
+  // An archived project is read-only, whoever asks (GitLab's push_code is prevented there).
+  if (options.need === 'push' && project.archived) throw new ForbiddenError();
   return { project, repository: await options.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
 }

@@ -28,7 +28,8 @@ const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 23, path: 'acme/commits', levels })
   .add({ resource: 'project', id: 24, path: 'acme/branches', levels })
   .add({ resource: 'project', id: 25, path: 'acme/tags', levels })
-  .add({ resource: 'project', id: 26, path: 'acme/picks', levels });
+  .add({ resource: 'project', id: 26, path: 'acme/picks', levels })
+  .add({ resource: 'project', id: 27, path: 'acme/archived', levels, archived: true });
 let harness: ServiceHarness<RunningService>;
 let dataDir: string;
 
@@ -235,6 +236,21 @@ describe('writes racing each other and a storage move', () => {
       await harness.sql('update repositories set read_only = false where project_id = 22');
     }
     expect((await runGit(['--git-dir', bare(22), 'rev-parse', 'main'])).stdout.trim()).toBe(before);
+  });
+});
+
+describe('an archived project', () => {
+  it('is read-only: every API write is refused, maintainers included', async () => {
+    const file = await api('post', '/api/v4/projects/27/repository/files/a.txt').send({
+      branch: 'main',
+      content: 'a',
+      commit_message: 'm',
+    });
+    expect(file.status).toBe(403);
+    expect(file.body).toEqual({ message: '403 Forbidden' });
+    expect((await api('post', '/api/v4/projects/27/repository/branches').send({ branch: 'b', ref: 'main' })).status).toBe(403);
+    expect((await api('post', '/api/v4/projects/27/repository/tags').send({ tag_name: 't', ref: 'main' })).status).toBe(403);
+    expect((await api('get', '/api/v4/projects/27/repository/branches', reporter)).status).toBe(200);
   });
 });
 

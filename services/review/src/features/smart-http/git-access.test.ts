@@ -14,6 +14,7 @@ const project = (visibility: ProjectAccess['visibility'], accessLevel: number): 
   isAdmin: false,
   mergeMethod: 'merge',
   forkedFromProjectId: null,
+  archived: false,
 });
 const user = (scopes: string[]): AuthenticatedCaller => ({ kind: 'user', userId: 2, username: 'dev', name: 'Dev', isAdmin: false, scopes });
 const anonymous: Caller = { kind: 'anonymous' };
@@ -39,6 +40,13 @@ describe('who may clone and push', () => {
     expect(outcome(user(['api']), 'git-upload-pack', project('private', 20))).toBe('allowed');
     expect(outcome(user(['api']), 'git-receive-pack', project('private', 20))).toEqual([403, GIT_MESSAGES.push]);
     expect(outcome(user(['api']), 'git-receive-pack', project('private', 30))).toBe('allowed');
+  });
+
+  it('lets an archived project be cloned but pushed to by nobody, maintainers and administrators included', () => {
+    const archived = (accessLevel: number): ProjectAccess => ({ ...project('private', accessLevel), archived: true });
+    expect(outcome(user(['api']), 'git-upload-pack', archived(20))).toBe('allowed');
+    expect(outcome(user(['api']), 'git-receive-pack', archived(40))).toEqual([403, GIT_MESSAGES.archived]);
+    expect(outcome(user(['api']), 'git-receive-pack', { ...archived(0), isAdmin: true })).toEqual([403, GIT_MESSAGES.archived]);
   });
 
   it('needs read_repository to clone and write_repository to push; other scopes are challenged', () => {

@@ -37,6 +37,7 @@ export const GIT_MESSAGES = {
   notFound: "The project you were looking for could not be found or you don't have permission to view it.",
   download: 'You are not allowed to download code from this project.',
   push: 'You are not allowed to push code to this project.',
+  archived: 'You are not allowed to push code to an archived project.',
   uploadScope: 'You are not allowed to upload code.',
   readOnly: READ_ONLY_MESSAGE,
   dumbHttp: 'Only the smart HTTP protocol is supported: git-upload-pack or git-receive-pack.',
@@ -70,6 +71,7 @@ export function refusalFor(options: { caller: Caller; service: GitService; proje
   if (!mayReadCode(project)) return new GitRefusal(403, GIT_MESSAGES.download);
   if (!push) return undefined;
   if (caller.kind === 'user' && !hasScope(caller, 'write_repository')) return new GitRefusal(403, GIT_MESSAGES.uploadScope);
+  if (project.archived) return new GitRefusal(403, GIT_MESSAGES.archived);
   if (!mayPushCode(project)) return new GitRefusal(403, GIT_MESSAGES.push);
   return undefined;
 }
