@@ -24,7 +24,7 @@ export function createNotesFeature(deps: {
   mergeRequests: MergeRequestsService;
   users: UserDirectory;
 }): NotesFeature {
-  const notes = new NotesService({ store: new PgNoteStore(deps.em) });
+  const notes = new NotesService({ em: deps.em, store: new PgNoteStore(deps.em) });
   return {
     facts: async (mergeRequests) => {
       const counts = await notes.userNotesCounts(mergeRequests);

@@ -1,6 +1,7 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { ACCESS_LEVEL, type ProjectAccess } from '@platform/identity-client';
+import type { EntityManager } from '@platform/db';
 import { reviewEvents } from '@platform/review-client';
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import { isMember } from '../merge-requests/merge-request-lookup.ts';
@@ -32,9 +33,11 @@ function eventOf(note: Note, mergeRequest: MergeRequest) {
  * delete anybody's.
  */
 export class NotesService {
+  readonly #em: EntityManager;
   readonly #store: NoteStore;
 
-  constructor(options: { store: NoteStore }) {
+  constructor(options: { em: EntityManager; store: NoteStore }) {
+    this.#em = options.em;
     this.#store = options.store;
   }
 
@@ -52,21 +55,23 @@ export class NotesService {
     const { project, mergeRequest, caller } = options;
     this.#requireOpenDiscussion(project, mergeRequest);
     const now = new Date();
-    return this.#store.create({
-      note: {
-        projectId: project.id,
-        noteableType: 'MergeRequest',
-        noteableId: mergeRequest.id,
-        noteableIid: mergeRequest.iid,
-        authorId: caller.userId,
-        body: options.body,
-        system: false,
-        createdAt: now,
-        updatedAt: now,
-      },
-      event: (created) => reviewEvents.noteCreated.event(eventOf(created, mergeRequest)),
-      actor: actorOf(caller),
-    });
+    return this.#em.transactional(() =>
+      this.#store.create({
+        note: {
+          projectId: project.id,
+          noteableType: 'MergeRequest',
+          noteableId: mergeRequest.id,
+          noteableIid: mergeRequest.iid,
+          authorId: caller.userId,
+          body: options.body,
+          system: false,
+          createdAt: now,
+          updatedAt: now,
+        },
+        event: (created) => reviewEvents.noteCreated.event(eventOf(created, mergeRequest)),
+        actor: actorOf(caller),
+      }),
+    );
   }
 
   async update(options: {
@@ -82,7 +87,9 @@ export class NotesService {
     this.#requireOpenDiscussion(project, mergeRequest);
     note.body = options.body;
     note.updatedAt = new Date();
-    await this.#store.save({ note, event: reviewEvents.noteUpdated.event(eventOf(note, mergeRequest)), actor: actorOf(caller) });
+    await this.#em.transactional(() =>
+      this.#store.save({ note, event: reviewEvents.noteUpdated.event(eventOf(note, mergeRequest)), actor: actorOf(caller) }),
+    );
     return note;
   }
 
@@ -92,7 +99,9 @@ export class NotesService {
     const maintainer = project.isAdmin || project.accessLevel >= ACCESS_LEVEL.MAINTAINER;
     if (note.authorId !== caller.userId && !maintainer) throw new ForbiddenError();
     this.#requireOpenDiscussion(project, mergeRequest);
-    await this.#store.delete({ note, event: reviewEvents.noteDeleted.event(eventOf(note, mergeRequest)), actor: actorOf(caller) });
+    await this.#em.transactional(() =>
+      this.#store.delete({ note, event: reviewEvents.noteDeleted.event(eventOf(note, mergeRequest)), actor: actorOf(caller) }),
+    );
   }
 
   /** Comments per merge request id, for `user_notes_count`. */

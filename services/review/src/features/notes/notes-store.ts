@@ -10,12 +10,13 @@ export interface NoteOrder {
 }
 
 export interface NoteStore {
-  /** Adds the note and the event it causes, in one transaction. */
+  /** Adds the note and the event it causes, in the caller's transaction. */
   create(options: { note: NewNote; event: (created: Note) => OutgoingEvent; actor: EventActor }): Promise<Note>;
   find(noteableId: number, noteId: number): Promise<Note | null>;
   list(options: { noteableId: number; order: NoteOrder; offset: number; limit: number }): Promise<{ items: Note[]; total: number }>;
-  /** Writes the changed body and its event, in one transaction. */
+  /** Writes the changed body and its event, in the caller's transaction. */
   save(options: { note: Note; event: OutgoingEvent; actor: EventActor }): Promise<void>;
+  /** Removes the note and records its event, in the caller's transaction. */
   delete(options: { note: Note; event: OutgoingEvent; actor: EventActor }): Promise<void>;
   /** Comments (not system notes) per merge request id. */
   userNotesCounts(noteableIds: number[]): Promise<Map<number, number>>;
@@ -29,48 +30,41 @@ export class PgNoteStore implements NoteStore {
   }
 
   create(options: { note: NewNote; event: (created: Note) => OutgoingEvent; actor: EventActor }): Promise<Note> {
-    return this.#em.fork().transactional(async (em) => {
-      return insertWithEvent(em, Note, options.note as Note, options);
-    });
+    return insertWithEvent(this.#em, Note, options.note as Note, options);
   }
 
   find(noteableId: number, noteId: number): Promise<Note | null> {
-    return this.#em.fork().findOne(Note, { id: noteId, noteableId });
+    return this.#em.findOne(Note, { id: noteId, noteableId });
   }
 
   async list(options: { noteableId: number; order: NoteOrder; offset: number; limit: number }) {
     const field = options.order.by === 'updated_at' ? 'updatedAt' : 'createdAt';
-    const [items, total] = await this.#em
-      .fork()
-      .findAndCount(
-        Note,
-        { noteableId: options.noteableId },
-        { orderBy: [{ [field]: options.order.sort }, { id: options.order.sort }], offset: options.offset, limit: options.limit },
-      );
+    const [items, total] = await this.#em.findAndCount(
+      Note,
+      { noteableId: options.noteableId },
+      { orderBy: [{ [field]: options.order.sort }, { id: options.order.sort }], offset: options.offset, limit: options.limit },
+    );
     return { items, total };
   }
 
   async save(options: { note: Note; event: OutgoingEvent; actor: EventActor }): Promise<void> {
-    await this.#em.fork().transactional(async (em) => {
-      await em.nativeUpdate(Note, { id: options.note.id }, { body: options.note.body, updatedAt: options.note.updatedAt });
-      recordEvent(em, { ...options.event, actor: options.actor });
-    });
+    const em = this.#em;
+    await em.nativeUpdate(Note, { id: options.note.id }, { body: options.note.body, updatedAt: options.note.updatedAt });
+    recordEvent(em, { ...options.event, actor: options.actor });
   }
 
   async delete(options: { note: Note; event: OutgoingEvent; actor: EventActor }): Promise<void> {
-    await this.#em.fork().transactional(async (em) => {
-      await em.nativeDelete(Note, { id: options.note.id });
-      recordEvent(em, { ...options.event, actor: options.actor });
-    });
+    const em = this.#em;
+    await em.nativeDelete(Note, { id: options.note.id });
+    recordEvent(em, { ...options.event, actor: options.actor });
   }
 
   async userNotesCounts(noteableIds: number[]): Promise<Map<number, number>> {
     if (noteableIds.length === 0) return new Map();
-    const rows = await this.#em
-      .fork()
-      .execute<
-        Array<{ noteable_id: string; count: string }>
-      >('select noteable_id, count(*) as count from notes where noteable_id = any(?::bigint[]) and not system group by noteable_id', [`{${noteableIds.join(',')}}`]);
+    const rows = await this.#em.execute<Array<{ noteable_id: string; count: string }>>(
+      'select noteable_id, count(*) as count from notes where noteable_id = any(?::bigint[]) and not system group by noteable_id',
+      [`{${noteableIds.join(',')}}`],
+    );
     return new Map(rows.map((row) => [Number(row.noteable_id), Number(row.count)]));
   }
 }
