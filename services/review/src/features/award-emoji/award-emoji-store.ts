@@ -21,14 +21,16 @@ export class PgAwardEmojiStore implements AwardEmojiStore {
   }
 
   async list(awardableId: number, window: { offset: number; limit: number }) {
-    const [items, total] = await this.#em
-      .fork()
-      .findAndCount(AwardEmoji, { awardableId }, { orderBy: { id: 'asc' }, offset: window.offset, limit: window.limit });
+    const [items, total] = await this.#em.findAndCount(
+      AwardEmoji,
+      { awardableId },
+      { orderBy: { id: 'asc' }, offset: window.offset, limit: window.limit },
+    );
     return { items, total };
   }
 
   find(awardableId: number, awardId: number): Promise<AwardEmoji | null> {
-    return this.#em.fork().findOne(AwardEmoji, { id: awardId, awardableId });
+    return this.#em.findOne(AwardEmoji, { id: awardId, awardableId });
   }
 
   create(award: Omit<AwardEmoji, 'id'>): Promise<AwardEmoji | null> {
@@ -36,12 +38,12 @@ export class PgAwardEmojiStore implements AwardEmojiStore {
   }
 
   async delete(awardId: number): Promise<void> {
-    await this.#em.fork().nativeDelete(AwardEmoji, { id: awardId });
+    await this.#em.nativeDelete(AwardEmoji, { id: awardId });
   }
 
   async counts(awardableIds: number[], names: string[]) {
     if (awardableIds.length === 0) return [];
-    const rows = await this.#em.fork().execute<Array<{ awardable_id: string; name: string; count: string }>>(
+    const rows = await this.#em.execute<Array<{ awardable_id: string; name: string; count: string }>>(
       `select awardable_id, name, count(*) as count from award_emoji
         where awardable_type = 'MergeRequest' and awardable_id = any(?::bigint[]) and name = any(?::text[])
         group by awardable_id, name`,
@@ -51,9 +53,11 @@ export class PgAwardEmojiStore implements AwardEmojiStore {
   }
 
   async awardedBy(userId: number, name: string | undefined): Promise<number[]> {
-    const rows = await this.#em
-      .fork()
-      .find(AwardEmoji, { userId, awardableType: 'MergeRequest', ...(name === undefined ? {} : { name }) }, { fields: ['awardableId'] });
-    return [...new Set(rows.map((row) => row.awardableId))];
+    // Ids only: no partly loaded award joins the unit of work.
+    const rows = await this.#em.execute<Array<{ awardable_id: string }>>(
+      `select distinct awardable_id from award_emoji where user_id = ? and awardable_type = 'MergeRequest'${name === undefined ? '' : ' and name = ?'}`,
+      name === undefined ? [userId] : [userId, name],
+    );
+    return rows.map((row) => Number(row.awardable_id));
   }
 }
