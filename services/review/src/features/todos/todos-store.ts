@@ -34,7 +34,7 @@ export class PgTodoStore implements TodoStore {
   }
 
   list(filter: TodoFilter): Promise<Todo[]> {
-    return this.#em.fork().find(
+    return this.#em.find(
       Todo,
       {
         userId: filter.userId,
@@ -49,16 +49,18 @@ export class PgTodoStore implements TodoStore {
   }
 
   find(userId: number, id: number): Promise<Todo | null> {
-    return this.#em.fork().findOne(Todo, { id, userId });
+    return this.#em.findOne(Todo, { id, userId });
   }
 
   async markDone(userId: number, ids?: number[]): Promise<void> {
-    await this.#em
-      .fork()
-      .nativeUpdate(Todo, { userId, state: 'pending', ...(ids ? { id: { $in: ids } } : {}) }, { state: 'done', updatedAt: new Date() });
+    await this.#em.nativeUpdate(
+      Todo,
+      { userId, state: 'pending', ...(ids ? { id: { $in: ids } } : {}) },
+      { state: 'done', updatedAt: new Date() },
+    );
   }
 
   pendingCount(userId: number): Promise<number> {
-    return this.#em.fork().count(Todo, { userId, state: 'pending' });
+    return this.#em.count(Todo, { userId, state: 'pending' });
   }
 }
