@@ -33,18 +33,7 @@ export default tseslint.config(
       'services/review/src/features/deployments/merge-request-deployments-store.ts',
       'services/review/src/features/merge-requests/merge-requests-store.ts',
       'services/review/src/features/repositories/repositories-store.ts',
-      'services/packages/src/features/container-registry/container-registry-store.ts',
-      'services/packages/src/features/packages/packages-store.ts',
-      'services/review/src/features/award-emoji/award-emoji-store.ts',
-      'services/review/src/features/issues/issues-store.ts',
-      'services/review/src/features/labels/group-labels-store.ts',
-      'services/review/src/features/labels/labels-store.ts',
-      'services/review/src/features/milestones/milestones-store.ts',
-      'services/review/src/features/notes/notes-store.ts',
       'services/review/src/features/protected-branches/protected-branches-store.ts',
-      'services/review/src/features/storage-moves/storage-moves-store.ts',
-      'services/review/src/features/subscriptions/subscriptions-store.ts',
-      'services/review/src/features/todos/todos-store.ts',
     ],
     rules: {
       'no-restricted-syntax': [
