@@ -71,11 +71,12 @@ export class ContainerRegistryService {
       if (!details) return;
       // The stand-in manifest of a tag deletion in progress is no image.
       if (details.revision === DUMMY_CONFIG_DIGEST.replace(/^sha256:/, '')) return;
+      const tagName = target.tag;
       await this.#em.transactional(() =>
         this.#store.upsertTag(
           {
             repositoryId: repository.id,
-            name: target.tag,
+            name: tagName,
             digest: details.digest,
             revision: details.revision,
             totalSize: details.totalSize,
