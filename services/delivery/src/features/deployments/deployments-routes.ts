@@ -1,5 +1,6 @@
 import { baseUrlOf, pageParams, routesOf } from '@platform/http';
-import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
+import { requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
+import { DEPLOYMENT_READERS, DEPLOYMENT_WRITERS } from './deployment-access.ts';
 import type { DeploymentsService } from './deployments-service.ts';
 import { deploymentView } from './deployments-views.ts';
 import {
@@ -28,13 +29,7 @@ export const deploymentsRoutes = [
     input: deploymentListQuery,
     order: { by: DEPLOYMENT_ORDERS, default: 'id', sort: 'asc' },
     handle: async ({ caller, input, deps, window, order, request }) => {
-      const project = await requireProjectAccess({
-        ...deps,
-        caller,
-        idOrPath: input.id,
-        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
-        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
-      });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_READERS });
       const page = await deps.deployments.list(project, {
         filter: {
           updatedAfter: input.updated_after,
@@ -57,13 +52,7 @@ export const deploymentsRoutes = [
     scope: 'read_api',
     input: deploymentParams,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await requireProjectAccess({
-        ...deps,
-        caller,
-        idOrPath: input.id,
-        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
-        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
-      });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_READERS });
       return deploymentView(await deps.deployments.get(project, input.deployment_id), { baseUrl: baseUrlOf(request) });
     },
   }),
@@ -75,13 +64,7 @@ export const deploymentsRoutes = [
     scope: 'read_api',
     input: deploymentMergeRequestsQuery,
     handle: async ({ caller, input, deps, request, page }) => {
-      const project = await requireProjectAccess({
-        ...deps,
-        caller,
-        idOrPath: input.id,
-        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
-        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
-      });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_READERS });
       // Validated here, applied by review: the list parameters go as the caller wrote them.
       const parameters = Object.fromEntries(
         Object.keys(deploymentMergeRequestsListShape).flatMap((name) => {
@@ -101,7 +84,7 @@ export const deploymentsRoutes = [
     status: 201,
     input: createDeploymentBody,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_WRITERS });
       const placed = await deps.deployments.create(project, {
         environment: input.environment,
         ref: input.ref,
@@ -121,7 +104,7 @@ export const deploymentsRoutes = [
     scope: 'api',
     input: updateDeploymentBody,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_WRITERS });
       const placed = await deps.deployments.updateStatus(project, input.deployment_id, { status: input.status, caller });
       return deploymentView(placed, { baseUrl: baseUrlOf(request) });
     },

@@ -1,5 +1,6 @@
 import { baseUrlOf, routesOf } from '@platform/http';
-import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
+import { requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
+import { DEPLOYMENT_READERS, DEPLOYMENT_WRITERS } from './deployment-access.ts';
 import type { EnvironmentsService } from './environments-service.ts';
 import { deploymentView, environmentView } from './deployments-views.ts';
 import {
@@ -25,13 +26,7 @@ export const environmentsRoutes = [
     scope: 'read_api',
     input: environmentListQuery,
     handle: async ({ caller, input, deps, window }) => {
-      const project = await requireProjectAccess({
-        ...deps,
-        caller,
-        idOrPath: input.id,
-        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
-        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
-      });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_READERS });
       const page = await deps.environments.list(
         project,
         { name: input.name, search: input.search, ...(input.states ? { states: [input.states] } : {}) },
@@ -48,13 +43,7 @@ export const environmentsRoutes = [
     scope: 'read_api',
     input: environmentParams,
     handle: async ({ caller, input, deps, request }) => {
-      const project = await requireProjectAccess({
-        ...deps,
-        caller,
-        idOrPath: input.id,
-        minimumLevel: ACCESS_LEVEL.NO_ACCESS,
-        privateMinimumLevel: ACCESS_LEVEL.REPORTER,
-      });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_READERS });
       const { environment, lastDeployment } = await deps.environments.get(project, input.environment_id);
       return {
         ...environmentView(environment),
@@ -71,7 +60,7 @@ export const environmentsRoutes = [
     status: 201,
     input: createEnvironmentBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_WRITERS });
       const environment = await deps.environments.create(project, {
         name: input.name,
         externalUrl: input.external_url,
@@ -89,7 +78,7 @@ export const environmentsRoutes = [
     scope: 'api',
     input: updateEnvironmentBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_WRITERS });
       const environment = await deps.environments.update(project, input.environment_id, {
         externalUrl: input.external_url,
         tier: input.tier,
@@ -106,7 +95,7 @@ export const environmentsRoutes = [
     scope: 'api',
     input: stopEnvironmentBody,
     handle: async ({ caller, input, deps }) => {
-      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_WRITERS });
       return environmentView(await deps.environments.stop(project, input.environment_id, caller));
     },
   }),
@@ -119,7 +108,7 @@ export const environmentsRoutes = [
     status: 204,
     input: environmentParams,
     handle: async ({ caller, input, deps }) => {
-      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.DEVELOPER });
+      const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, ...DEPLOYMENT_WRITERS });
       await deps.environments.delete(project, input.environment_id, caller);
     },
   }),
