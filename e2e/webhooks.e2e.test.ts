@@ -342,6 +342,31 @@ describe('webhooks', () => {
     expect(again?.headers['x-gitlab-webhook-uuid']).not.toBe(original?.headers['x-gitlab-webhook-uuid']);
   });
 
+  it('records a receiver that is down as an internal error, and resends once it is up', async () => {
+    const down = createServer((_req, res) => res.writeHead(200).end('up again'));
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const { port } = down.address() as AddressInfo;
+    await new Promise((resolve) => down.close(resolve));
+    const hook = await createHook({ url: `http://127.0.0.1:${port}/down`, push_events_branch_filter: 'down' });
+    await push('down');
+    let events: request.Response | undefined;
+    await until(async () => {
+      events = await gateway.get(`/api/v4/projects/${projectId}/hooks/${hook.id}/events`).set(maintainer);
+      return (events.body as unknown[]).length === 1;
+    });
+    const [failure] = events?.body as Array<{ id: number; response_status: string; trigger: string }>;
+    expect(failure).toMatchObject({ trigger: 'push_hooks', response_status: 'internal error' });
+
+    await new Promise<void>((resolve) => down.listen(port, '127.0.0.1', resolve));
+    try {
+      const resent = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/events/${failure?.id}/resend`).set(maintainer);
+      expect(resent.status).toBe(201);
+      expect(resent.body).toEqual({ response_status: '200' });
+    } finally {
+      await new Promise((resolve) => down.close(resolve));
+    }
+  });
+
   it('enables a disabled hook again after a successful test', async () => {
     answers.set('/tested', 500);
     const hook = await createHook({ url: `${receiverUrl}/tested` });
