@@ -28,7 +28,6 @@ export default tseslint.config(
       'services/delivery/src/features/feature-flags/feature-flags-store.ts',
       'services/delivery/src/features/feature-flags/user-lists-store.ts',
       'services/hooks/src/features/core/hook-store.ts',
-      'services/identity/src/features/projects/projects-store.ts',
       'services/review/src/features/approvals/approvals-store.ts',
       'services/review/src/features/deployments/merge-request-deployments-store.ts',
       'services/review/src/features/merge-requests/merge-requests-store.ts',

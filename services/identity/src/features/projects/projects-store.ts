@@ -58,7 +58,7 @@ export class PgProjectStore implements ProjectStore {
 
   async setRepositoryStorage(projectId: number, storage: string): Promise<void> {
     if (projectId > MAX_ID) return;
-    await this.#em.fork().nativeUpdate(Project, { id: projectId }, { repositoryStorage: storage });
+    await this.#em.nativeUpdate(Project, { id: projectId }, { repositoryStorage: storage });
   }
 
   findById(id: number): Promise<Project | null> {
