@@ -121,16 +121,22 @@ export class RepositoriesService {
    * repository's `pushed_at` in one transaction, and the default branch of a first push.
    */
   async changeRefs<Result>(repository: ProjectRepository, caller: AuthenticatedCaller, change: () => Promise<Result>): Promise<Result> {
+    // A storage move holds the lock while it copies: refuse at once rather than wait for it to end.
+    await this.#requireWritable(repository);
     return this.#store.withRepositoryLock(repository.projectId, async () => {
-      // A storage move may have begun (or ended) since the repository was opened; it holds this lock while it copies.
-      const current = await this.#store.find(repository.projectId);
-      if (!current || current.readOnly || this.#storages.pathOf(current) !== repository.git.path) throw new RepositoryReadOnlyError();
+      // A storage move may have begun (or ended) since the repository was opened.
+      await this.#requireWritable(repository);
       const before = await repository.git.refs();
       const result = await change();
       const after = await repository.git.refs();
       await this.#record({ repository, caller, before, after });
       return result;
     });
+  }
+
+  async #requireWritable(repository: ProjectRepository): Promise<void> {
+    const current = await this.#store.find(repository.projectId);
+    if (!current || current.readOnly || this.#storages.pathOf(current) !== repository.git.path) throw new RepositoryReadOnlyError();
   }
 
   async #record(options: {
