@@ -169,6 +169,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/projects/:id/repository/commits': project(ROLE.reporter),
   'GET /api/v4/projects/:id/repository/commits/:sha/diff': project(ROLE.reporter),
   'GET /api/v4/projects/:id/repository/commits/:sha/refs': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/repository/commits/:sha/merge_requests': project(ROLE.reporter),
   'POST /api/v4/projects/:id/repository/commits/:sha/cherry_pick': {
     ...project(ROLE.developer),
     body: () => ({ branch: 'main', dry_run: true }),

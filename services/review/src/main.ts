@@ -22,6 +22,7 @@ import {
   createMergeRequestsFeature,
   mergeRequestsEntities,
 } from './features/merge-requests/merge-requests-feature.ts';
+import { commitMergeRequests } from './features/merge-requests/commit-merge-requests.ts';
 import { GrpcUserDirectory, type UserDirectory } from './features/core/user-directory.ts';
 import { createTimeTrackingFeature } from './features/time-tracking/time-tracking-feature.ts';
 import { approvalsEntities, createApprovals, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
@@ -132,7 +133,14 @@ export function reviewService(
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
         createBranchesFeature({ access, repositories, protectedBranches, writes }),
         createTagsFeature({ access, repositories, writes }),
-        createCommitsFeature({ access, repositories, logger, writer: writes.commits, picker: writes.picker }),
+        createCommitsFeature({
+          access,
+          repositories,
+          logger,
+          writer: writes.commits,
+          picker: writes.picker,
+          mergeRequests: commitMergeRequests(routeDeps),
+        }),
         createRepositoryFilesFeature({ access, repositories, commits: writes.commits }),
         createRepositoryTreeFeature({ access, repositories }),
         createRepositoryBlobsFeature({ access, repositories }),

@@ -8,7 +8,13 @@ import { commitsGrpc } from './commits-grpc.ts';
 export function createCommitsFeature(deps: CommitsRouteDeps & { logger: Logger }): Feature {
   return {
     routes: [
-      createRouter(commitsRoutes, { access: deps.access, repositories: deps.repositories, writer: deps.writer, picker: deps.picker }),
+      createRouter(commitsRoutes, {
+        access: deps.access,
+        repositories: deps.repositories,
+        writer: deps.writer,
+        picker: deps.picker,
+        mergeRequests: deps.mergeRequests,
+      }),
     ],
     rpcs: [commitsGrpc(deps)],
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Caller } from '@platform/auth';
+import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
-import { params, reply, routesOf } from '@platform/http';
+import { pageParams, pageShape, params, reply, routesOf, type PageRequest } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
@@ -11,11 +11,27 @@ import type { CommitAction, CommitWriter } from '../repository-writes/commit-wri
 import { PickRefusedError, type ChangePicker, type PickKind } from '../repository-writes/change-picker.ts';
 import { commitDetailView, commitView, diffView, statsView } from './commit-views.ts';
 
+/** GitLab's merge request list states, the `state` a commit's merge requests are filtered by. */
+const MERGE_REQUEST_STATES = ['opened', 'closed', 'locked', 'merged', 'all'] as const;
+
+/** The merge requests of a project whose changes contain a commit, listed as merge requests are (that feature knows them). */
+export interface CommitMergeRequestLookup {
+  list(options: {
+    caller: AuthenticatedCaller;
+    project: ProjectAccess;
+    git: GitRepository;
+    sha: string;
+    state: (typeof MERGE_REQUEST_STATES)[number];
+    window: PageRequest;
+  }): Promise<{ items: unknown[]; total: number | null }>;
+}
+
 export interface CommitsRouteDeps {
   access: IdentityAccess;
   repositories: RepositoriesService;
   writer: CommitWriter;
   picker: ChangePicker;
+  mergeRequests: CommitMergeRequestLookup;
 }
 
 const route = routesOf<CommitsRouteDeps>('review');
@@ -205,6 +221,21 @@ export const commitsRoutes = [
       if (!sha) throw new NotFoundError('Commit');
       const diffs = await repository.git.commitDiff(await repository.git.commit(sha));
       return { items: diffs.slice(window.offset, window.offset + window.limit).map(diffView), total: diffs.length };
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/repository/commits/:sha/merge_requests',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({ id: params.idOrPath(), sha: gitRevision(), state: z.enum(MERGE_REQUEST_STATES).default('all'), ...pageShape }),
+    handle: async ({ caller, input, deps, page }) => {
+      const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
+      const sha = await repository.git.resolveCommit(input.sha);
+      if (!sha) throw new NotFoundError('Commit');
+      const window = pageParams(input);
+      return page(window, await deps.mergeRequests.list({ caller, project, git: repository.git, sha, state: input.state, window }));
     },
   }),
 

@@ -5,6 +5,15 @@ import type { Presence } from '../core/label-filter.ts';
 import type { ListedMergeRequest, SimpleMergeRequest } from './merge-request-views.ts';
 import type { MergeRequestFilter, MergeRequestOrder } from './merge-requests-store.ts';
 
+/** One diff version's commits (after base, up to head; none before the first version) and a merge request's merge and squash commits. */
+export interface CommitRange {
+  mergeRequestId: number;
+  baseCommitSha: string | null;
+  headCommitSha: string | null;
+  mergeCommitSha: string | null;
+  squashCommitSha: string | null;
+}
+
 /** GitLab's two merge request list views: `view=simple`, or the full one. */
 export type MergeRequestListView = 'simple' | 'full';
 export type MergeRequestRow<View extends MergeRequestListView> = View extends 'simple' ? SimpleMergeRequest : ListedMergeRequest;
@@ -113,6 +122,20 @@ export class MergeRequestsReadModel {
       from merge_requests mr where ${mergeRequestConditions(options.filter)} order by ${mergeRequestOrder(options.order)}`.execute(
       this.#db,
     );
+    return rows;
+  }
+
+  /**
+   * The commit ranges of a project's merge requests: each diff version's base and head (its commits
+   * are those between), and the merge and squash commits merging wrote. A commit's merge requests
+   * are found among them (GitLab's merge request diff commits).
+   */
+  async commitRanges(projectId: number): Promise<CommitRange[]> {
+    const { rows } = await sql<CommitRange>`
+      select ${sql.raw(bigintNumber('mr.id'))} as "mergeRequestId", d.base_commit_sha as "baseCommitSha", d.head_commit_sha as "headCommitSha",
+        mr.merge_commit_sha as "mergeCommitSha", mr.squash_commit_sha as "squashCommitSha"
+      from merge_requests mr left join merge_request_diffs d on d.merge_request_id = mr.id
+      where mr.project_id = ${projectId}`.execute(this.#db);
     return rows;
   }
 }
