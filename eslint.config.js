@@ -27,7 +27,6 @@ export default tseslint.config(
       'services/delivery/src/features/feature-flags/feature-flags-client-store.ts',
       'services/delivery/src/features/feature-flags/feature-flags-store.ts',
       'services/delivery/src/features/feature-flags/user-lists-store.ts',
-      'services/hooks/src/features/core/hook-store.ts',
       'services/review/src/features/approvals/approvals-store.ts',
       'services/review/src/features/deployments/merge-request-deployments-store.ts',
       'services/review/src/features/merge-requests/merge-requests-store.ts',

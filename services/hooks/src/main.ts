@@ -19,7 +19,7 @@ export function hooksService(
     config,
     entities: [...coreEntities],
     migrations,
-    features: ({ em, logger }) => {
+    features: ({ em, orm, logger }) => {
       const identity = { address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
       const access = clients.identityAccess ?? new GrpcIdentityAccess(identity);
       const directory = clients.directory ?? new GrpcProjectDirectory(identity);
@@ -34,6 +34,7 @@ export function hooksService(
           logger,
         });
       const core = createCoreFeature({
+        orm,
         em,
         settings,
         logger,

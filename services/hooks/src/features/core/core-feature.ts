@@ -1,5 +1,5 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
-import type { EntityManager } from '@platform/db';
+import type { EntityManager, Orm } from '@platform/db';
 import type { Logger } from '@platform/logger';
 import { handleJob, type Feature } from '@platform/service';
 import { HookDeliveries, type DeliverySettings } from './hook-deliveries.ts';
@@ -17,6 +17,7 @@ export interface CoreFeature extends Feature {
 
 /** The hooks, their deliveries and the job that sends them. */
 export function createCoreFeature(deps: {
+  orm: Orm;
   em: EntityManager;
   settings: ApplicationSettingsSource;
   delivery: DeliverySettings;
@@ -24,6 +25,8 @@ export function createCoreFeature(deps: {
 }): CoreFeature {
   const store = new PgHookStore(deps.em);
   const deliveries = new HookDeliveries({
+    orm: deps.orm,
+    em: deps.em,
     store,
     settings: deps.settings,
     send: createHookSender(),

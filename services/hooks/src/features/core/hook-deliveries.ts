@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
-import type { EntityManager } from '@platform/db';
+import { inUnitOfWork, type EntityManager, type Orm } from '@platform/db';
 import type { Logger } from '@platform/logger';
 import { afterFailure, afterSuccess, isExecutable } from './auto-disabling.ts';
 import type { HookSender } from './hook-sender.ts';
@@ -59,6 +59,8 @@ export interface SendOptions {
 }
 
 export class HookDeliveries {
+  readonly #orm: Orm;
+  readonly #em: EntityManager;
   readonly #store: PgHookStore;
   readonly #settings: ApplicationSettingsSource;
   readonly #send: HookSender;
@@ -66,12 +68,16 @@ export class HookDeliveries {
   readonly #logger: Logger;
 
   constructor(options: {
+    orm: Orm;
+    em: EntityManager;
     store: PgHookStore;
     settings: ApplicationSettingsSource;
     send: HookSender;
     delivery: DeliverySettings;
     logger: Logger;
   }) {
+    this.#orm = options.orm;
+    this.#em = options.em;
     this.#store = options.store;
     this.#settings = options.settings;
     this.#send = options.send;
@@ -98,19 +104,25 @@ export class HookDeliveries {
       for (;;) {
         // Stopping: the deliveries left keep their jobs, this one included.
         if (signal.aborted) throw new Error('stopped before the hook had no pending delivery left');
-        const next = await this.#store.oldestPending(hookId);
-        if (!next) return;
-        if (!(await this.#store.leaseHook(lease))) throw new Error(`the delivery lease of hook ${hookId} ran out`);
-        const { em, hook, log } = next;
-        if (!isExecutable(hook.type, hook, new Date())) {
-          // Disabled since the event came: GitLab does not send it, nor log it.
-          await em.remove(log).flush();
-        } else {
-          const outcome = await this.#exchange(hook, log);
-          em.assign(log, { ...outcome, state: 'delivered' });
-          this.#afterExchange(em, hook, outcome.responseStatus);
-          await em.flush();
-        }
+        // A unit of work per delivery: each reads its hook afresh (disabled or failing since), and the
+        // identity map does not grow with the hook's queue.
+        const sent = await inUnitOfWork(this.#orm, async () => {
+          const next = await this.#store.oldestPending(hookId);
+          if (!next) return false;
+          if (!(await this.#store.leaseHook(lease))) throw new Error(`the delivery lease of hook ${hookId} ran out`);
+          const { hook, log } = next;
+          if (!isExecutable(hook.type, hook, new Date())) {
+            // Disabled since the event came: GitLab does not send it, nor log it.
+            await this.#em.remove(log).flush();
+          } else {
+            const outcome = await this.#exchange(hook, log);
+            this.#em.assign(log, { ...outcome, state: 'delivered' });
+            this.#afterExchange(this.#em, hook, outcome.responseStatus);
+            await this.#em.flush();
+          }
+          return true;
+        });
+        if (!sent) return;
       }
     } finally {
       await this.#store.releaseHook(lease);

@@ -123,7 +123,7 @@ export class PgHookStore {
 
   /** The hook a delivery goes to; undefined once the delivery or its hook is gone. */
   async hookOfDelivery(logId: number): Promise<number | undefined> {
-    return (await this.#em.fork().findOne(WebHookLog, { id: logId }))?.webHookId;
+    return (await this.#em.findOne(WebHookLog, { id: logId }))?.webHookId;
   }
 
   /**
@@ -133,7 +133,7 @@ export class PgHookStore {
    * takes its time answering.
    */
   async leaseHook(options: { hookId: number; holder: string; ms: number }): Promise<boolean> {
-    const rows = await this.#em.fork().execute(
+    const rows = await this.#em.execute(
       `update web_hooks set delivering_by = ?, delivering_until = now() + (? * interval '1 millisecond')
        where id = ? and (delivering_until is null or delivering_until < now() or delivering_by = ?) returning id`,
       [options.holder, options.ms, options.hookId, options.holder],
@@ -142,27 +142,23 @@ export class PgHookStore {
   }
 
   async releaseHook(options: { hookId: number; holder: string }): Promise<void> {
-    await this.#em
-      .fork()
-      .execute('update web_hooks set delivering_by = null, delivering_until = null where id = ? and delivering_by = ?', [
-        options.hookId,
-        options.holder,
-      ]);
+    await this.#em.execute('update web_hooks set delivering_by = null, delivering_until = null where id = ? and delivering_by = ?', [
+      options.hookId,
+      options.holder,
+    ]);
   }
 
-  /** The hook and its oldest pending delivery, in a unit of work of their own; undefined when none is left. */
-  async oldestPending(hookId: number): Promise<{ em: EntityManager; hook: WebHook; log: WebHookLog } | undefined> {
-    const em = this.#em.fork();
-    const hook = await em.findOne(WebHook, { id: hookId });
-    const log = hook && (await em.findOne(WebHookLog, { webHookId: hookId, state: 'pending' }, { orderBy: { id: 'asc' } }));
-    return hook && log ? { em, hook, log } : undefined;
+  /** The hook and its oldest pending delivery; undefined when none is left. */
+  async oldestPending(hookId: number): Promise<{ hook: WebHook; log: WebHookLog } | undefined> {
+    const hook = await this.#em.findOne(WebHook, { id: hookId });
+    const log = hook && (await this.#em.findOne(WebHookLog, { webHookId: hookId, state: 'pending' }, { orderBy: { id: 'asc' } }));
+    return hook && log ? { hook, log } : undefined;
   }
 
   /** Queues the delivery's job again for `runAt` (its hook's lease was taken). */
   async deferDelivery(logId: number, runAt: Date): Promise<void> {
-    const em = this.#em.fork();
-    enqueueJob(em, deliveryJob, { logId }, { runAt });
-    await em.flush();
+    enqueueJob(this.#em, deliveryJob, { logId }, { runAt });
+    await this.#em.flush();
   }
 
   async setFailureState(hook: WebHook, state: FailureState, em: EntityManager = this.#em): Promise<void> {
