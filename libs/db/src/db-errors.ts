@@ -22,21 +22,16 @@ export function translateDbError(error: unknown, messages: { conflict?: string; 
 }
 
 /**
- * Inserts one entity in a fresh unit of work, or answers null when a unique constraint says an
- * equal one exists already: for "at most one per user" rows the database decides, race-free.
+ * Inserts one entity in the caller's unit of work (and transaction, if one is open), or answers
+ * null when a unique constraint says an equal one exists already: for "at most one per user" rows
+ * the database decides, race-free. `on conflict do nothing` leaves an open transaction usable,
+ * where a violated constraint would abort it.
  */
 export async function insertUnlessPresent<Entity extends object>(
   em: EntityManager,
   entityName: EntityName<Entity>,
   data: RequiredEntityData<Entity>,
 ): Promise<Entity | null> {
-  const fork = em.fork();
-  const created = fork.create(entityName, data);
-  try {
-    await fork.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) return null;
-    throw error;
-  }
-  return created;
+  const [row] = await em.createQueryBuilder(entityName).insert(data).onConflict().ignore().returning('*').execute('all', false);
+  return row ? em.map(entityName, row) : null;
 }
