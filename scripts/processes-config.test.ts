@@ -6,14 +6,14 @@ import { DEFAULT_PROCESSES, processesConfig, processesPerService } from './proce
 const processesFrom = (env: Record<string, string>) => processesPerService(loadConfig(processesConfig, env));
 
 describe('processes per service', () => {
-  it('runs identity as the measured default and every other service as one process', () => {
-    expect(DEFAULT_PROCESSES).toEqual({ identity: 2 });
-    expect(processesFrom({})).toEqual(Object.fromEntries(PLATFORM_SERVICES.map((service) => [service, service === 'identity' ? 2 : 1])));
+  it('runs every service as one process unless told: the measured default on a 2-core machine', () => {
+    expect(DEFAULT_PROCESSES).toEqual({ identity: 1 });
+    expect(processesFrom({})).toEqual(Object.fromEntries(PLATFORM_SERVICES.map((service) => [service, 1])));
   });
 
   it('takes each service’s count from <SERVICE>_PROCESSES', () => {
     expect(processesFrom({ IDENTITY_PROCESSES: '3', REVIEW_PROCESSES: '2' })).toMatchObject({ identity: 3, review: 2, audit: 1 });
-    expect(processesFrom({ IDENTITY_PROCESSES: '1' }).identity).toBe(1);
+    expect(processesFrom({ IDENTITY_PROCESSES: '2' }).identity).toBe(2);
   });
 
   it('refuses a count that is not a whole number from 1, naming the variable', () => {

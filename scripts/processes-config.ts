@@ -3,13 +3,15 @@
  * `<SERVICE>_PROCESSES`, e.g. `IDENTITY_PROCESSES=3`. A service process runs its JavaScript on one
  * core; several processes of a service listen on ports of their own, the gateway balances requests
  * between their addresses and gRPC clients their calls, as between a Deployment's replicas in
- * Kubernetes. Identity's default is the count the benchmark served best with on a 2-core machine
- * (`docs/read-path.md`, "Both cores"); every other service runs one process unless told.
+ * Kubernetes. The defaults are what the benchmark served best with on a 2-core machine
+ * (`docs/read-path.md`, "Both cores"): one identity process, since there the gateway and
+ * PostgreSQL already keep the second core busy and every process added its own CPU per request;
+ * a machine with cores to spare sets more.
  */
 import { z } from 'zod';
 import { PLATFORM_SERVICES } from '@platform/devstack';
 
-export const DEFAULT_PROCESSES: Readonly<Record<string, number>> = { identity: 2 };
+export const DEFAULT_PROCESSES: Readonly<Record<string, number>> = { identity: 1 };
 
 const variableOf = (service: string) => `${service.toUpperCase()}_PROCESSES`;
 
