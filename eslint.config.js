@@ -24,11 +24,7 @@ export default tseslint.config(
       // Not yet converted to ADR 9: these stores still fork or open transactions themselves.
       'services/delivery/src/features/deployments/deployments-store.ts',
       'services/delivery/src/features/deployments/environments-store.ts',
-      'services/delivery/src/features/feature-flags/feature-flags-client-store.ts',
-      'services/delivery/src/features/feature-flags/feature-flags-store.ts',
-      'services/delivery/src/features/feature-flags/user-lists-store.ts',
       'services/review/src/features/approvals/approvals-store.ts',
-      'services/review/src/features/deployments/merge-request-deployments-store.ts',
       'services/review/src/features/merge-requests/merge-requests-store.ts',
       'services/review/src/features/repositories/repositories-store.ts',
       'services/review/src/features/protected-branches/protected-branches-store.ts',

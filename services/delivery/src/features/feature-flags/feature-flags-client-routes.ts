@@ -1,12 +1,10 @@
-import { actorOf } from '@platform/auth';
-import { deliveryEvents } from '@platform/delivery-client';
 import { baseUrlOf, idOrPathParams, routesOf } from '@platform/http';
 import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
-import type { PgFeatureFlagsClientStore } from './feature-flags-client-store.ts';
+import type { FeatureFlagsClientService } from './feature-flags-client-service.ts';
 
 export interface FeatureFlagsClientRouteDeps {
   access: IdentityAccess;
-  clients: PgFeatureFlagsClientStore;
+  clients: FeatureFlagsClientService;
 }
 
 const route = routesOf<FeatureFlagsClientRouteDeps>('delivery');
@@ -27,7 +25,7 @@ export const featureFlagsClientRoutes = [
     input: idOrPathParams,
     handle: async ({ caller, input, deps, request }) => {
       const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.MAINTAINER });
-      return clientView({ token: await deps.clients.tokenOf(project.id), baseUrl: baseUrlOf(request), projectId: project.id });
+      return clientView({ token: await deps.clients.tokenOf(project), baseUrl: baseUrlOf(request), projectId: project.id });
     },
   }),
 
@@ -39,15 +37,7 @@ export const featureFlagsClientRoutes = [
     input: idOrPathParams,
     handle: async ({ caller, input, deps, request }) => {
       const project = await requireProjectAccess({ ...deps, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.MAINTAINER });
-      const token = await deps.clients.reset(project.id, {
-        events: [
-          deliveryEvents.featureFlagsClientTokenReset.event({
-            aggregateId: project.id,
-            data: { projectId: project.id, projectPath: project.pathWithNamespace },
-          }),
-        ],
-        actor: actorOf(caller),
-      });
+      const token = await deps.clients.reset(project, caller);
       return clientView({ token, baseUrl: baseUrlOf(request), projectId: project.id });
     },
   }),

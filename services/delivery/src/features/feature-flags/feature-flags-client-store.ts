@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
-import type { ClientAnswerChanges } from './client-answer-changes.ts';
 import { FeatureFlagsClient } from './feature-flag.entity.ts';
 
 /** A new instance id, with the prefix GitLab gives feature flags client tokens. */
@@ -16,16 +15,14 @@ export interface UnleashClientState {
 /** Each project's Unleash instance id. */
 export class PgFeatureFlagsClientStore {
   readonly #em: EntityManager;
-  readonly #changes: ClientAnswerChanges;
 
-  constructor(em: EntityManager, changes: ClientAnswerChanges) {
+  constructor(em: EntityManager) {
     this.#em = em;
-    this.#changes = changes;
   }
 
   /** The project's instance id, made on first use. */
   async tokenOf(projectId: number): Promise<string> {
-    const em = this.#em.fork();
+    const em = this.#em;
     const now = new Date();
     await em.execute(
       'insert into feature_flags_clients (project_id, token, created_at, updated_at) values (?, ?, ?, ?) on conflict (project_id) do nothing',
@@ -34,20 +31,16 @@ export class PgFeatureFlagsClientStore {
     return (await em.findOneOrFail(FeatureFlagsClient, { projectId })).token;
   }
 
-  /** Replaces the instance id; the old one stops working with the commit. */
+  /** Replaces the instance id, in the caller's transaction: the old one stops working with its commit. */
   async reset(projectId: number, options: { events: OutgoingEvent[]; actor: EventActor | null }): Promise<string> {
-    const token = await this.#em.fork().transactional(async (em) => {
-      const token = newToken();
-      const now = new Date();
-      await em.execute(
-        `insert into feature_flags_clients (project_id, token, created_at, updated_at) values (?, ?, ?, ?)
-         on conflict (project_id) do update set token = excluded.token, updated_at = excluded.updated_at`,
-        [projectId, token, now, now],
-      );
-      for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
-      return token;
-    });
-    this.#changes.changed(projectId);
+    const token = newToken();
+    const now = new Date();
+    await this.#em.execute(
+      `insert into feature_flags_clients (project_id, token, created_at, updated_at) values (?, ?, ?, ?)
+       on conflict (project_id) do update set token = excluded.token, updated_at = excluded.updated_at`,
+      [projectId, token, now, now],
+    );
+    for (const event of options.events) recordEvent(this.#em, { ...event, actor: options.actor });
     return token;
   }
 
@@ -56,7 +49,7 @@ export class PgFeatureFlagsClientStore {
    * before any change); null while it has no instance id. One indexed statement.
    */
   async clientStateOf(projectId: number): Promise<UnleashClientState | null> {
-    const rows = await this.#em.fork().execute<Array<{ token: string; revision: string }>>(
+    const rows = await this.#em.execute<Array<{ token: string; revision: string }>>(
       `select c.token, coalesce(r.revision, 0)::text as revision
        from feature_flags_clients c left join feature_flag_revisions r on r.project_id = c.project_id
        where c.project_id = ?`,

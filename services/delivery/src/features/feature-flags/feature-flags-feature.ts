@@ -12,6 +12,7 @@ import {
   FeatureFlagUserList,
 } from './feature-flag.entity.ts';
 import { ClientAnswerChanges } from './client-answer-changes.ts';
+import { FeatureFlagsClientService } from './feature-flags-client-service.ts';
 import { PgFeatureFlagsClientStore } from './feature-flags-client-store.ts';
 import { featureFlagsClientRoutes } from './feature-flags-client-routes.ts';
 import { featureFlagsRoutes } from './feature-flags-routes.ts';
@@ -41,18 +42,24 @@ export interface FeatureFlagsFeature extends Feature {
 /** Feature flags, their user lists and the project's Unleash instance id. */
 export function createFeatureFlagsFeature(deps: { em: EntityManager; access: IdentityAccess }): FeatureFlagsFeature {
   const changes = new ClientAnswerChanges();
-  const flags = new PgFeatureFlagStore(deps.em, changes);
-  const userListStore = new PgUserListStore(deps.em, changes);
-  const clients = new PgFeatureFlagsClientStore(deps.em, changes);
-  const featureFlags = new FeatureFlagsService({ store: flags, userLists: userListStore });
+  const flags = new PgFeatureFlagStore(deps.em);
+  const userListStore = new PgUserListStore(deps.em);
+  const clients = new PgFeatureFlagsClientStore(deps.em);
+  const featureFlags = new FeatureFlagsService({ em: deps.em, store: flags, userLists: userListStore, changes });
   return {
     flags,
     clients,
     changes,
     routes: [
       createRouter(featureFlagsRoutes, { access: deps.access, featureFlags }),
-      createRouter(userListsRoutes, { access: deps.access, userLists: new UserListsService({ store: userListStore }) }),
-      createRouter(featureFlagsClientRoutes, { access: deps.access, clients }),
+      createRouter(userListsRoutes, {
+        access: deps.access,
+        userLists: new UserListsService({ em: deps.em, store: userListStore, changes }),
+      }),
+      createRouter(featureFlagsClientRoutes, {
+        access: deps.access,
+        clients: new FeatureFlagsClientService({ em: deps.em, store: clients, changes }),
+      }),
     ],
   };
 }

@@ -1,8 +1,9 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import type { Page, PageWindow } from '@platform/db';
+import type { EntityManager, Page, PageWindow } from '@platform/db';
 import { deliveryEvents } from '@platform/delivery-client';
 import { ConflictError, InvalidRecordError, NotFoundError, UnprocessableError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
+import type { ClientAnswerChanges } from './client-answer-changes.ts';
 import type { StrategyName } from './feature-flag.entity.ts';
 import type { ChangedStrategyInput, NewStrategyInput } from './feature-flags.schemas.ts';
 import type { DesiredStrategy, DetailedFlag, PgFeatureFlagStore } from './feature-flags-store.ts';
@@ -35,12 +36,16 @@ function eventData(project: ProjectAccess, detail: DetailedFlag, previousName = 
 const DEFAULT_LEGACY_SCOPE = { environmentScope: '*', strategies: [{ name: 'default', parameters: {} }] };
 
 export class FeatureFlagsService {
+  readonly #em: EntityManager;
   readonly #store: PgFeatureFlagStore;
   readonly #userLists: PgUserListStore;
+  readonly #changes: ClientAnswerChanges;
 
-  constructor(deps: { store: PgFeatureFlagStore; userLists: PgUserListStore }) {
+  constructor(deps: { em: EntityManager; store: PgFeatureFlagStore; userLists: PgUserListStore; changes: ClientAnswerChanges }) {
+    this.#em = deps.em;
     this.#store = deps.store;
     this.#userLists = deps.userLists;
+    this.#changes = deps.changes;
   }
 
   list(project: ProjectAccess, options: { scope?: 'enabled' | 'disabled' | undefined; window: PageWindow }): Promise<Page<DetailedFlag>> {
@@ -78,13 +83,17 @@ export class FeatureFlagsService {
         : [];
     await this.#check(project, input.name, strategies);
     try {
-      return await this.#store.create({
-        flag: { projectId: project.id, name: input.name, description: input.description ?? null, active: input.active, version },
-        strategies,
-        legacyScopes: version === 'legacy_flag' ? [{ ...DEFAULT_LEGACY_SCOPE, active: input.active }] : [],
-        events: (created) => [deliveryEvents.featureFlagCreated.event({ aggregateId: project.id, data: eventData(project, created) })],
-        actor: actorOf(input.caller),
-      });
+      const created = await this.#em.transactional(() =>
+        this.#store.create({
+          flag: { projectId: project.id, name: input.name, description: input.description ?? null, active: input.active, version },
+          strategies,
+          legacyScopes: version === 'legacy_flag' ? [{ ...DEFAULT_LEGACY_SCOPE, active: input.active }] : [],
+          events: (created) => [deliveryEvents.featureFlagCreated.event({ aggregateId: project.id, data: eventData(project, created) })],
+          actor: actorOf(input.caller),
+        }),
+      );
+      this.#changes.changed(project.id);
+      return created;
     } catch (error) {
       if (error instanceof ConflictError) throw new InvalidRecordError([error.message]);
       throw error;
@@ -112,29 +121,33 @@ export class FeatureFlagsService {
     const newName = input.name ?? current.flag.name;
     await this.#check(project, newName, strategies);
     try {
-      return await this.#store.update({
-        target: current.flag,
-        fields: {
-          name: newName,
-          description: input.description === undefined ? current.flag.description : input.description,
-          active: input.active ?? current.flag.active,
-        },
-        strategies,
-        events: (before, after) => {
-          const toggled = before.flag.active !== after.flag.active;
-          const changed =
-            before.flag.name !== after.flag.name ||
-            before.flag.description !== after.flag.description ||
-            JSON.stringify(describedStrategies(before)) !== JSON.stringify(describedStrategies(after));
-          const previousName = before.flag.name === after.flag.name ? '' : before.flag.name;
-          const data = eventData(project, after, previousName);
-          return [
-            ...(toggled ? [deliveryEvents.featureFlagToggled.event({ aggregateId: project.id, data })] : []),
-            ...(changed ? [deliveryEvents.featureFlagUpdated.event({ aggregateId: project.id, data })] : []),
-          ];
-        },
-        actor: actorOf(input.caller),
-      });
+      const updated = await this.#em.transactional(() =>
+        this.#store.update({
+          target: current.flag,
+          fields: {
+            name: newName,
+            description: input.description === undefined ? current.flag.description : input.description,
+            active: input.active ?? current.flag.active,
+          },
+          strategies,
+          events: (before, after) => {
+            const toggled = before.flag.active !== after.flag.active;
+            const changed =
+              before.flag.name !== after.flag.name ||
+              before.flag.description !== after.flag.description ||
+              JSON.stringify(describedStrategies(before)) !== JSON.stringify(describedStrategies(after));
+            const previousName = before.flag.name === after.flag.name ? '' : before.flag.name;
+            const data = eventData(project, after, previousName);
+            return [
+              ...(toggled ? [deliveryEvents.featureFlagToggled.event({ aggregateId: project.id, data })] : []),
+              ...(changed ? [deliveryEvents.featureFlagUpdated.event({ aggregateId: project.id, data })] : []),
+            ];
+          },
+          actor: actorOf(input.caller),
+        }),
+      );
+      this.#changes.changed(project.id);
+      return updated;
     } catch (error) {
       if (error instanceof ConflictError) throw new InvalidRecordError([error.message]);
       throw error;
@@ -143,10 +156,13 @@ export class FeatureFlagsService {
 
   async delete(project: ProjectAccess, name: string, caller: AuthenticatedCaller): Promise<DetailedFlag> {
     const detail = await this.get(project, name);
-    await this.#store.delete(detail.flag, {
-      events: [deliveryEvents.featureFlagDeleted.event({ aggregateId: project.id, data: eventData(project, detail) })],
-      actor: actorOf(caller),
-    });
+    await this.#em.transactional(() =>
+      this.#store.delete(detail.flag, {
+        events: [deliveryEvents.featureFlagDeleted.event({ aggregateId: project.id, data: eventData(project, detail) })],
+        actor: actorOf(caller),
+      }),
+    );
+    this.#changes.changed(project.id);
     return detail;
   }
 

@@ -9,7 +9,6 @@ import {
   FeatureFlagUserList,
   type StrategyName,
 } from './feature-flag.entity.ts';
-import type { ClientAnswerChanges } from './client-answer-changes.ts';
 
 /** A strategy with its scopes and, for `svcUserList`, its user list. */
 export interface DetailedStrategy {
@@ -53,30 +52,28 @@ export async function touchFlagsRevision(em: EntityManager, projectId: number): 
 
 export class PgFeatureFlagStore {
   readonly #em: EntityManager;
-  readonly #changes: ClientAnswerChanges;
 
-  constructor(em: EntityManager, changes: ClientAnswerChanges) {
+  constructor(em: EntityManager) {
     this.#em = em;
-    this.#changes = changes;
   }
 
   async list(projectId: number, options: { active?: boolean | undefined; window: PageWindow }): Promise<Page<DetailedFlag>> {
     const where: FilterQuery<FeatureFlag> = { projectId };
     if (options.active !== undefined) where.active = options.active;
-    const em = this.#em.fork();
+    const em = this.#em;
     const page = await findPage(em, FeatureFlag, where, { orderBy: { id: 'asc' }, window: options.window });
     return { ...page, items: await detailsOf(em, page.items) };
   }
 
   async get(projectId: number, name: string): Promise<DetailedFlag | null> {
-    const em = this.#em.fork();
+    const em = this.#em;
     const flag = await em.findOne(FeatureFlag, { projectId, name });
     return flag ? (await detailsOf(em, [flag]))[0]! : null;
   }
 
   /** Every new-version flag of a project with its details, in id order, for Unleash clients. */
   async allCurrent(projectId: number): Promise<DetailedFlag[]> {
-    const em = this.#em.fork();
+    const em = this.#em;
     const flags = await em.find(FeatureFlag, { projectId, version: 'new_version_flag' }, { orderBy: { id: 'asc' } });
     return detailsOf(em, flags);
   }
@@ -88,22 +85,19 @@ export class PgFeatureFlagStore {
     events: (created: DetailedFlag) => OutgoingEvent[];
     actor: EventActor | null;
   }): Promise<DetailedFlag> {
+    const em = this.#em;
     try {
-      const created = await this.#em.fork().transactional(async (em) => {
-        const now = new Date();
-        const flag = em.create(FeatureFlag, { ...options.flag, createdAt: now, updatedAt: now });
-        await em.flush();
-        for (const scope of options.legacyScopes) {
-          em.create(FeatureFlagLegacyScope, { ...scope, featureFlagId: flag.id, createdAt: now, updatedAt: now });
-        }
-        await saveStrategies(em, flag.id, options.strategies);
-        await touchFlagsRevision(em, flag.projectId);
-        const [created] = await detailsOf(em, [flag]);
-        for (const event of options.events(created!)) recordEvent(em, { ...event, actor: options.actor });
-        return created!;
-      });
-      this.#changes.changed(created.flag.projectId);
-      return created;
+      const now = new Date();
+      const flag = em.create(FeatureFlag, { ...options.flag, createdAt: now, updatedAt: now });
+      await em.flush();
+      for (const scope of options.legacyScopes) {
+        em.create(FeatureFlagLegacyScope, { ...scope, featureFlagId: flag.id, createdAt: now, updatedAt: now });
+      }
+      await saveStrategies(em, flag.id, options.strategies);
+      await touchFlagsRevision(em, flag.projectId);
+      const [created] = await detailsOf(em, [flag]);
+      for (const event of options.events(created!)) recordEvent(em, { ...event, actor: options.actor });
+      return created!;
     } catch (error) {
       throw translateDbError(error, { conflict: FLAG_NAME_TAKEN });
     }
@@ -117,33 +111,28 @@ export class PgFeatureFlagStore {
     events: (before: DetailedFlag, after: DetailedFlag) => OutgoingEvent[];
     actor: EventActor | null;
   }): Promise<DetailedFlag> {
+    const em = this.#em;
     try {
-      const updated = await this.#em.fork().transactional(async (em) => {
-        const flag = await em.findOneOrFail(FeatureFlag, { id: options.target.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        const [before] = await detailsOf(em, [flag]);
-        const snapshot = copyOf(before!);
-        em.assign(flag, { ...options.fields, updatedAt: new Date() });
-        await em.flush();
-        await saveStrategies(em, flag.id, options.strategies);
-        await touchFlagsRevision(em, flag.projectId);
-        const [after] = await detailsOf(em, [flag]);
-        for (const event of options.events(snapshot, after!)) recordEvent(em, { ...event, actor: options.actor });
-        return after!;
-      });
-      this.#changes.changed(updated.flag.projectId);
-      return updated;
+      const flag = await em.findOneOrFail(FeatureFlag, { id: options.target.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const [before] = await detailsOf(em, [flag]);
+      const snapshot = copyOf(before!);
+      em.assign(flag, { ...options.fields, updatedAt: new Date() });
+      await em.flush();
+      await saveStrategies(em, flag.id, options.strategies);
+      await touchFlagsRevision(em, flag.projectId);
+      const [after] = await detailsOf(em, [flag]);
+      for (const event of options.events(snapshot, after!)) recordEvent(em, { ...event, actor: options.actor });
+      return after!;
     } catch (error) {
       throw translateDbError(error, { conflict: FLAG_NAME_TAKEN });
     }
   }
 
   async delete(target: FeatureFlag, options: { events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
-    await this.#em.fork().transactional(async (em) => {
-      await em.nativeDelete(FeatureFlag, { id: target.id });
-      await touchFlagsRevision(em, target.projectId);
-      for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
-    });
-    this.#changes.changed(target.projectId);
+    const em = this.#em;
+    await em.nativeDelete(FeatureFlag, { id: target.id });
+    await touchFlagsRevision(em, target.projectId);
+    for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
   }
 }
 

@@ -1,8 +1,9 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import type { Page, PageWindow } from '@platform/db';
+import type { EntityManager, Page, PageWindow } from '@platform/db';
 import { deliveryEvents } from '@platform/delivery-client';
 import { ConflictError, InvalidRecordError, NotFoundError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
+import type { ClientAnswerChanges } from './client-answer-changes.ts';
 import type { FeatureFlagUserList } from './feature-flag.entity.ts';
 import { validUserIds } from './strategy-rules.ts';
 import type { PgUserListStore } from './user-lists-store.ts';
@@ -25,10 +26,14 @@ async function refusingConflicts<T>(work: () => Promise<T>): Promise<T> {
 
 /** Named sets of users (`user_xids`) that `svcUserList` strategies target. */
 export class UserListsService {
+  readonly #em: EntityManager;
   readonly #store: PgUserListStore;
+  readonly #changes: ClientAnswerChanges;
 
-  constructor(deps: { store: PgUserListStore }) {
+  constructor(deps: { em: EntityManager; store: PgUserListStore; changes: ClientAnswerChanges }) {
+    this.#em = deps.em;
     this.#store = deps.store;
+    this.#changes = deps.changes;
   }
 
   list(project: ProjectAccess, options: { search?: string | undefined; window: PageWindow }): Promise<Page<FeatureFlagUserList>> {
@@ -44,7 +49,7 @@ export class UserListsService {
   async create(project: ProjectAccess, fields: { name: string; userXids: string }): Promise<FeatureFlagUserList> {
     const problems = problemsOf(fields);
     if (problems.length > 0) throw new InvalidRecordError(problems);
-    return refusingConflicts(() => this.#store.create({ projectId: project.id, ...fields }));
+    return refusingConflicts(() => this.#em.transactional(() => this.#store.create({ projectId: project.id, ...fields })));
   }
 
   async update(
@@ -56,29 +61,33 @@ export class UserListsService {
     const fields = { name: input.name, userXids: input.userXids };
     const problems = problemsOf(fields);
     if (problems.length > 0) throw new InvalidRecordError(problems);
-    return refusingConflicts(() =>
-      this.#store.update(list, {
-        changes: fields,
-        events: (updated) => [
-          deliveryEvents.featureFlagUserListUpdated.event({
-            aggregateId: project.id,
-            data: {
-              projectId: project.id,
-              projectPath: project.pathWithNamespace,
-              userListId: updated.id,
-              iid: updated.iid,
-              name: updated.name,
-            },
-          }),
-        ],
-        actor: actorOf(input.caller),
-      }),
+    const updated = await refusingConflicts(() =>
+      this.#em.transactional(() =>
+        this.#store.update(list, {
+          changes: fields,
+          events: (updated) => [
+            deliveryEvents.featureFlagUserListUpdated.event({
+              aggregateId: project.id,
+              data: {
+                projectId: project.id,
+                projectPath: project.pathWithNamespace,
+                userListId: updated.id,
+                iid: updated.iid,
+                name: updated.name,
+              },
+            }),
+          ],
+          actor: actorOf(input.caller),
+        }),
+      ),
     );
+    this.#changes.changed(updated.projectId);
+    return updated;
   }
 
   /** GitLab keeps a list that a strategy uses: 409. */
   async delete(project: ProjectAccess, iid: number): Promise<void> {
     const list = await this.get(project, iid);
-    if (!(await this.#store.delete(list))) throw new ConflictError('User list is associated with a strategy');
+    if (!(await this.#em.transactional(() => this.#store.delete(list)))) throw new ConflictError('User list is associated with a strategy');
   }
 }
