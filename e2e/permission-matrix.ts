@@ -278,6 +278,10 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'POST /api/v4/projects/:id/protected_branches': { ...project(ROLE.maintainer), body: () => ({ name: 'matrix-*' }) },
   'PATCH /api/v4/projects/:id/protected_branches/:name': project(ROLE.maintainer),
   'DELETE /api/v4/projects/:id/protected_branches/:name': project(ROLE.maintainer),
+  'GET /api/v4/projects/:id/protected_tags': project(ROLE.maintainer),
+  'GET /api/v4/projects/:id/protected_tags/:name': project(ROLE.maintainer),
+  'POST /api/v4/projects/:id/protected_tags': { ...project(ROLE.maintainer), body: () => ({ name: 'matrix-*' }) },
+  'DELETE /api/v4/projects/:id/protected_tags/:name': project(ROLE.maintainer),
   'POST /api/v4/projects/:id/merge_requests': {
     ...project(ROLE.developer),
     body: () => ({ source_branch: 'matrix-source', target_branch: 'matrix-target', title: 'Matrix' }),

@@ -47,6 +47,7 @@ describe('route table', () => {
     ['/api/v4/projects/7/repository/compare', 'review'],
     ['/api/v4/projects/7/repository/merge_base', 'review'],
     ['/api/v4/projects/7/protected_branches/release%2F*', 'review'],
+    ['/api/v4/projects/7/protected_tags/v*', 'review'],
     ['/api/v4/projects/7/merge_requests/1/versions', 'review'],
     ['/api/v4/projects/7/approvals', 'review'],
     ['/api/v4/projects/acme%2Fapp/approval_rules/3', 'review'],

@@ -32,7 +32,7 @@ export const routeTable: Route[] = [
   // Archives and file contents stream as long as the file is: bounded by the response timeout.
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(archive|files|blobs)(\/|\.|$)/, service: 'review', slowReads: true },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(tree|compare|merge_base)(\/|$)/, service: 'review' },
-  { pattern: /^\/api\/v4\/projects\/[^/]+\/protected_branches(\/|$)/, service: 'review' },
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/(protected_branches|protected_tags)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(approvals|approval_rules|approvers)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/merge_requests\/[^/]+\/(changes|diffs|versions)(\/|$)/, service: 'review', slowReads: true },
   { pattern: /^\/api\/v4\/(projects|groups)\/[^/]+\/merge_requests(\/|$)/, service: 'review' },

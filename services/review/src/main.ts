@@ -17,6 +17,7 @@ import { createRepositoryCompareFeature } from './features/repository-compare/re
 import { createTagsFeature } from './features/tags/tags-feature.ts';
 import { createRepositoryWrites } from './features/repository-writes/repository-writes-feature.ts';
 import { createProtectedBranchesFeature, protectedBranchesEntities } from './features/protected-branches/protected-branches-feature.ts';
+import { createProtectedTagsFeature, protectedTagsEntities } from './features/protected-tags/protected-tags-feature.ts';
 import {
   createMergeRequestsCore,
   createMergeRequestsFeature,
@@ -51,6 +52,7 @@ export function reviewService(
     entities: [
       ...repositoriesEntities,
       ...protectedBranchesEntities,
+      ...protectedTagsEntities,
       ...mergeRequestsEntities,
       ...deploymentsEntities,
       ...approvalsEntities,
@@ -65,7 +67,7 @@ export function reviewService(
     ],
     migrations,
     publishes: [REVIEW_TOPIC],
-    features: ({ em, logger }) => {
+    features: ({ em, orm, logger }) => {
       const identity = { address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
       const settings =
         clients.applicationSettings ??
@@ -80,12 +82,15 @@ export function reviewService(
       const access = clients.identityAccess ?? new GrpcIdentityAccess(identity);
       const users = clients.users ?? new GrpcUserDirectory(identity);
       const directory = new GrpcApproverDirectory(identity);
+      const protectedTagsFeature = createProtectedTagsFeature({ em, access });
+      const { protectedTags } = protectedTagsFeature;
       const protectedBranchesFeature = createProtectedBranchesFeature({
         em,
         access,
         users,
         groups: directory,
         dataDirectory: config.DATA_DIR,
+        tags: protectedTags,
       });
       const { protectedBranches, pushEnvironment } = protectedBranchesFeature;
       const repositoriesFeature = createRepositoriesFeature({
@@ -113,6 +118,7 @@ export function reviewService(
       const awardEmojiFeature = createAwardEmojiFeature({ em, access, mergeRequests, users });
       const subscriptions = new SubscriptionsService({ store: new PgSubscriptionStore(em) });
       const mergeRequestsFeature = createMergeRequestsFeature({
+        orm,
         core,
         logger,
         access,
@@ -132,7 +138,7 @@ export function reviewService(
         repositoriesFeature,
         createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
         createBranchesFeature({ access, repositories, protectedBranches, writes }),
-        createTagsFeature({ access, repositories, writes }),
+        createTagsFeature({ access, repositories, writes, protections: protectedTags }),
         createCommitsFeature({
           access,
           repositories,
@@ -147,6 +153,7 @@ export function reviewService(
         createRepositoryArchiveFeature({ access, repositories }),
         createRepositoryCompareFeature({ access, repositories }),
         protectedBranchesFeature,
+        protectedTagsFeature,
         mergeRequestsFeature,
         createDeploymentsFeature({ repositories, mergeRequests, deployments }),
         createTimeTrackingFeature({ access, mergeRequests }),

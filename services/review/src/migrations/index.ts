@@ -17,6 +17,7 @@ import { Migration20261124180200_todos } from './Migration20261124180200_todos.t
 import { Migration20261124180500_issues } from './Migration20261124180500_issues.ts';
 import { Migration20261124202600_storage_move_jobs } from './Migration20261124202600_storage_move_jobs.ts';
 import { Migration20261124203900_group_labels } from './Migration20261124203900_group_labels.ts';
+import { Migration20261126190000_protected_tags } from './Migration20261126190000_protected_tags.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -41,4 +42,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124180500_issues', class: Migration20261124180500_issues },
   { name: 'Migration20261124202600_storage_move_jobs', class: Migration20261124202600_storage_move_jobs },
   { name: 'Migration20261124203900_group_labels', class: Migration20261124203900_group_labels },
+  { name: 'Migration20261126190000_protected_tags', class: Migration20261126190000_protected_tags },
 ];

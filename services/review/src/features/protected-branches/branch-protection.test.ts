@@ -30,7 +30,7 @@ async function refusal(options: {
   forced?: boolean;
   via?: 'push' | 'api';
 }) {
-  const policy: PushPolicy = { protections: [], pusher: developer, defaultBranch: 'main', ...options.policy };
+  const policy: PushPolicy = { protections: [], tagProtections: [], pusher: developer, defaultBranch: 'main', ...options.policy };
   return refusalOfUpdate({
     update: { ref: options.ref, before: options.before ?? A, after: options.after ?? B },
     policy,
@@ -185,5 +185,28 @@ describe('protection status of a branch', () => {
       developersCanMerge: false,
       canPush: true,
     });
+  });
+});
+
+describe('pushed tag updates', () => {
+  const tagProtections = [{ id: 1, name: 'v*', createAccessLevels: levels(40) }];
+
+  it('lets only the roles a protected tag allows create its tags; other tags pass', async () => {
+    const create = { before: ZERO_SHA, after: B };
+    expect(await refusal({ ref: 'refs/tags/v1', ...create, policy: { tagProtections } })).toBe(PUSH_REFUSALS.createProtectedTag);
+    expect(await refusal({ ref: 'refs/tags/v1', ...create, policy: { tagProtections, pusher: maintainer } })).toBeUndefined();
+    expect(await refusal({ ref: 'refs/tags/rc1', ...create, policy: { tagProtections } })).toBeUndefined();
+  });
+
+  it('never moves a protected tag, and deletes one only through the API, by a maintainer allowed to create it', async () => {
+    expect(await refusal({ ref: 'refs/tags/v1', policy: { tagProtections, pusher: maintainer } })).toBe(PUSH_REFUSALS.updateProtectedTag);
+    const deletion = { ref: 'refs/tags/v1', after: ZERO_SHA };
+    expect(await refusal({ ...deletion, policy: { tagProtections } })).toBe(PUSH_REFUSALS.nonMaintainerDeleteProtectedTag);
+    expect(await refusal({ ...deletion, policy: { tagProtections, pusher: maintainer } })).toBe(PUSH_REFUSALS.nonWebDeleteProtectedTag);
+    expect(await refusal({ ...deletion, via: 'api', policy: { tagProtections, pusher: maintainer } })).toBeUndefined();
+    const frozen = [{ id: 2, name: 'v*', createAccessLevels: levels(0) }];
+    expect(await refusal({ ...deletion, via: 'api', policy: { tagProtections: frozen, pusher: maintainer } })).toBe(
+      PUSH_REFUSALS.createProtectedTag,
+    );
   });
 });

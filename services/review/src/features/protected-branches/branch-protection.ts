@@ -1,6 +1,6 @@
 /**
- * GitLab's branch protection rules, as plain functions: which protections name a branch, who
- * may push, merge or unprotect, and why a pushed ref update is refused. Both the API and the
+ * GitLab's branch and tag protection rules, as plain functions: which protections name a branch, who
+ * may push, merge or unprotect, who may create a protected tag, and why a pushed ref update is refused. Both the API and the
  * pre-receive hook (a separate process git runs during a push) decide with these.
  */
 import { ACCESS_LEVEL } from '@platform/identity-client/access-level';
@@ -34,6 +34,13 @@ export interface BranchProtection {
   codeOwnerApprovalRequired: boolean;
 }
 
+/** A protected tag name or wildcard (`v*`) and the roles allowed to create (and so delete) the tags it names. */
+export interface TagProtection {
+  id: number;
+  name: string;
+  createAccessLevels: Array<AccessEntry & { id: number }>;
+}
+
 /**
  * Who acts: their role in the project and whether they administer the instance; for entries
  * naming users or groups, who they are and which of those groups they belong to.
@@ -55,6 +62,11 @@ export const PUSH_REFUSALS = {
   pushProtectedBranch: 'You are not allowed to push code to protected branches on this project.',
   createProtectedBranch: 'You are not allowed to create protected branches on this project.',
   nonWebCreateProtectedBranch: 'You can only create protected branches using the web interface and API.',
+  updateProtectedTag: 'Protected tags cannot be updated.',
+  nonMaintainerDeleteProtectedTag:
+    'You are not allowed to delete protected tags from this project. Only a project maintainer or owner can delete a protected tag.',
+  nonWebDeleteProtectedTag: 'You can only delete protected tags using the web interface.',
+  createProtectedTag: 'You are not allowed to create this tag as it is protected.',
 };
 
 export const ACCESS_LEVEL_DESCRIPTIONS: Record<number, string> = {
@@ -109,14 +121,39 @@ export function mayOnBranch(options: {
   return matching.some((protection) => admits(protection.accessLevels[options.action], options.actor));
 }
 
+/** Whether a protected tag names `tag`. */
+export function isProtectedTag(tag: string, protections: readonly TagProtection[]): boolean {
+  return protections.some((protection) => matchesProtectedName(protection.name, tag));
+}
+
 /** What the pre-receive hook is told about a push: the rules, the pusher and the default branch. */
 export interface PushPolicy {
   protections: BranchProtection[];
+  tagProtections: TagProtection[];
   pusher: Actor;
   defaultBranch: string;
 }
 
 const BRANCH_PREFIX = 'refs/heads/';
+const TAG_PREFIX = 'refs/tags/';
+
+/**
+ * Why GitLab refuses an update of a protected tag: never moved; deleted only by maintainers, and
+ * only through the API; created (or deleted) only by those its create levels admit.
+ */
+function refusalOfTagUpdate(options: { tag: string; deletion: boolean; creation: boolean; policy: PushPolicy; api: boolean }) {
+  const { policy } = options;
+  const matching = policy.tagProtections.filter((protection) => matchesProtectedName(protection.name, options.tag));
+  if (matching.length === 0) return undefined;
+  if (!options.creation && !options.deletion) return PUSH_REFUSALS.updateProtectedTag;
+  if (options.deletion) {
+    const maintainer = policy.pusher.isAdmin || policy.pusher.accessLevel >= ACCESS_LEVEL.MAINTAINER;
+    if (!maintainer) return PUSH_REFUSALS.nonMaintainerDeleteProtectedTag;
+    if (!options.api) return PUSH_REFUSALS.nonWebDeleteProtectedTag;
+  }
+  if (!matching.some((protection) => admits(protection.createAccessLevels, policy.pusher))) return PUSH_REFUSALS.createProtectedTag;
+  return undefined;
+}
 
 /**
  * Why GitLab refuses one ref update of a push, or undefined. `isForced` (the old head is not an
@@ -132,10 +169,13 @@ export async function refusalOfUpdate(options: {
 }): Promise<string | undefined> {
   const api = options.via === 'api';
   const { update, policy } = options;
-  if (!update.ref.startsWith(BRANCH_PREFIX)) return undefined;
-  const branch = update.ref.slice(BRANCH_PREFIX.length);
   const deletion = update.after === ZERO_SHA;
   const creation = update.before === ZERO_SHA;
+  if (update.ref.startsWith(TAG_PREFIX)) {
+    return refusalOfTagUpdate({ tag: update.ref.slice(TAG_PREFIX.length), deletion, creation, policy, api });
+  }
+  if (!update.ref.startsWith(BRANCH_PREFIX)) return undefined;
+  const branch = update.ref.slice(BRANCH_PREFIX.length);
   if (deletion && branch === policy.defaultBranch) return PUSH_REFUSALS.deleteDefaultBranch;
   const matching = protectionsOf(branch, policy.protections);
   if (matching.length === 0) return undefined;

@@ -8,7 +8,7 @@ import type { SmartHttpDeps } from '../smart-http/smart-http-router.ts';
 import { ProtectedBranch, ProtectedBranchAccessLevel } from './protected-branch.entity.ts';
 import type { EntryNames } from './protected-branch-views.ts';
 import { PgProtectedBranchStore } from './protected-branches-store.ts';
-import { ProtectedBranchesService, type GroupMembership } from './protected-branches-service.ts';
+import { ProtectedBranchesService, type GroupMembership, type TagProtections } from './protected-branches-service.ts';
 import { protectedBranchesRoutes } from './protected-branches-routes.ts';
 import { PreReceiveHook } from './pre-receive-hook.ts';
 
@@ -28,9 +28,11 @@ export function createProtectedBranchesFeature(deps: {
   /** Identity's groups: their members, and their names in the entries that name them. */
   groups: GroupMembership & { groups(ids: number[]): Promise<Map<number, { name: string }>> };
   dataDirectory: string;
+  /** The project's protected tags, which pushes are judged by too. */
+  tags: TagProtections;
 }): ProtectedBranchesFeature {
   const { users, groups } = deps;
-  const protectedBranches = new ProtectedBranchesService({ store: new PgProtectedBranchStore(deps.em), groups });
+  const protectedBranches = new ProtectedBranchesService({ store: new PgProtectedBranchStore(deps.em), groups, tags: deps.tags });
   const preReceiveHook = new PreReceiveHook({ dataDirectory: deps.dataDirectory });
   const entryNames = async ({ userIds, groupIds }: { userIds: number[]; groupIds: number[] }, caller: Caller): Promise<EntryNames> => {
     const [named, namedGroups] = await Promise.all([users.users(userIds, caller), groups.groups(groupIds)]);

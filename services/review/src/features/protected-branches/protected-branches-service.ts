@@ -1,6 +1,14 @@
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { ACCESS_LEVEL } from '@platform/identity-client';
-import { admits, type AccessEntry, type Actor, type BranchProtection, type ProtectedAction, type PushPolicy } from './branch-protection.ts';
+import {
+  admits,
+  type AccessEntry,
+  type Actor,
+  type BranchProtection,
+  type ProtectedAction,
+  type PushPolicy,
+  type TagProtection,
+} from './branch-protection.ts';
 import type { ProtectedBranchInput, ProtectedBranchStore } from './protected-branches-store.ts';
 import type { ProtectionChange } from './protected-branches.events.ts';
 
@@ -24,13 +32,20 @@ export interface GroupMembership {
   groupMembers(groupIds: number[]): Promise<Map<number, number[]>>;
 }
 
+/** A project's protected tags: pushes are judged by them too (the protected tags feature keeps them). */
+export interface TagProtections {
+  list(projectId: number): Promise<TagProtection[]>;
+}
+
 export class ProtectedBranchesService {
   readonly #store: ProtectedBranchStore;
   readonly #groups: GroupMembership;
+  readonly #tags: TagProtections;
 
-  constructor(options: { store: ProtectedBranchStore; groups: GroupMembership }) {
+  constructor(options: { store: ProtectedBranchStore; groups: GroupMembership; tags: TagProtections }) {
     this.#store = options.store;
     this.#groups = options.groups;
+    this.#tags = options.tags;
   }
 
   /**
@@ -88,6 +103,8 @@ export class ProtectedBranchesService {
 
   /** What the pre-receive hook needs to judge a push by `pusher`. */
   async pushPolicy(options: { projectId: number; pusher: Actor; defaultBranch: string }): Promise<PushPolicy> {
-    return { protections: await this.#store.list(options.projectId), pusher: options.pusher, defaultBranch: options.defaultBranch };
+    const protections = await this.#store.list(options.projectId);
+    const tagProtections = await this.#tags.list(options.projectId);
+    return { protections, tagProtections, pusher: options.pusher, defaultBranch: options.defaultBranch };
   }
 }

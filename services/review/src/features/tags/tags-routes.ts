@@ -29,11 +29,11 @@ export const tagsRoutes = [
     }),
     handle: async ({ caller, input, deps, window }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
-      const tags = await deps.tags.list(repository.git, { search: input.search, order: input.order_by, sort: input.sort });
-      return {
-        total: tags.length,
-        items: tags.slice(window.offset, window.offset + window.limit).map(({ tag, commit }) => tagView(tag, commit, project)),
-      };
+      const tags = await deps.tags.list(
+        { projectId: project.id, git: repository.git },
+        { search: input.search, order: input.order_by, sort: input.sort },
+      );
+      return { total: tags.length, items: tags.slice(window.offset, window.offset + window.limit).map((tag) => tagView(tag, project)) };
     },
   }),
 
@@ -45,8 +45,7 @@ export const tagsRoutes = [
     input: z.object({ id: params.idOrPath(), tag_name: tagName }),
     handle: async ({ caller, input, deps }) => {
       const { project, repository } = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'read' });
-      const { tag, commit } = await deps.tags.get(repository.git, input.tag_name);
-      return tagView(tag, commit, project);
+      return tagView(await deps.tags.get({ projectId: project.id, git: repository.git }, input.tag_name), project);
     },
   }),
 
@@ -67,8 +66,8 @@ export const tagsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const accessed = await accessRepository({ ...deps, caller, idOrPath: input.id, need: 'push' });
-      const { tag, commit } = await deps.tags.create({ accessed, caller, name: input.tag_name, ref: input.ref, message: input.message });
-      return tagView(tag, commit, accessed.project);
+      const created = await deps.tags.create({ accessed, caller, name: input.tag_name, ref: input.ref, message: input.message });
+      return tagView(created, accessed.project);
     },
   }),
 

@@ -1,17 +1,21 @@
 import type { AuthenticatedCaller } from '@platform/auth';
-import { NotFoundError, RefusedError } from '@platform/errors';
+import { ForbiddenError, NotFoundError, RefusedError } from '@platform/errors';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import { signatureOf } from '../repositories/commit-signature.ts';
 import { isValidBranchName, ZERO_SHA, type GitCommit, type GitRepository, type GitTag } from '../repositories/git-repository.ts';
 import type { AccessedRepository } from '../repositories/project-repositories.ts';
 import type { RefUpdates } from '../repository-writes/ref-updates.ts';
 import { matchesSearch } from '../branches/branch-search.ts';
+import { isProtectedTag } from '../protected-branches/branch-protection.ts';
+import type { TagProtections } from '../protected-branches/protected-branches-service.ts';
 
 export type TagOrder = 'name' | 'updated' | 'version';
 
-/** A tag with the commit it names. */
+/** A tag with the commit it names, and whether a protected tag names it. */
 export interface TagDetails {
   tag: GitTag;
   commit: GitCommit;
+  isProtected: boolean;
 }
 
 /** GitLab's refusals of a tag (`Tags::CreateService`, `Tags::DestroyService`). */
@@ -40,20 +44,25 @@ export function sortTags(tags: TagDetails[], order: TagOrder, direction: 'asc' |
 /** A repository's tags: listed, read, created (lightweight, or annotated with a message) and deleted as pushes are. */
 export class TagsService {
   readonly #refUpdates: RefUpdates;
+  readonly #protections: TagProtections;
 
-  constructor(options: { refUpdates: RefUpdates }) {
+  constructor(options: { refUpdates: RefUpdates; protections: TagProtections }) {
     this.#refUpdates = options.refUpdates;
+    this.#protections = options.protections;
   }
 
-  async list(git: GitRepository, options: { search?: string | undefined; order: TagOrder; sort: 'asc' | 'desc' }): Promise<TagDetails[]> {
-    const tags = (await git.tags()).filter((tag) => matchesSearch(tag.name, options.search));
-    return sortTags(await this.#withCommits(git, tags), options.order, options.sort);
+  async list(
+    repository: { projectId: number; git: GitRepository },
+    options: { search?: string | undefined; order: TagOrder; sort: 'asc' | 'desc' },
+  ): Promise<TagDetails[]> {
+    const tags = (await repository.git.tags()).filter((tag) => matchesSearch(tag.name, options.search));
+    return sortTags(await this.#withCommits(repository, tags), options.order, options.sort);
   }
 
-  async get(git: GitRepository, name: string): Promise<TagDetails> {
-    const tag = (await git.tags()).find((candidate) => candidate.name === name);
+  async get(repository: { projectId: number; git: GitRepository }, name: string): Promise<TagDetails> {
+    const tag = (await repository.git.tags()).find((candidate) => candidate.name === name);
     if (!tag) throw new NotFoundError('Tag');
-    const [details] = await this.#withCommits(git, [tag]);
+    const [details] = await this.#withCommits(repository, [tag]);
     if (!details) throw new NotFoundError('Tag');
     return details;
   }
@@ -75,12 +84,16 @@ export class TagsService {
     const message = options.message?.trim();
     const target = message ? await git.writeTag({ name, commit, message, tagger: signatureOf(caller, accessed.project) }) : commit;
     await this.#refUpdates.apply({ accessed, caller, updates: [{ ref: `${TAG_PREFIX}${name}`, before: ZERO_SHA, after: target }] });
-    return this.get(git, name);
+    return this.get({ projectId: accessed.project.id, git }, name);
   }
 
+  /** GitLab's `delete_tag`: a protected tag is a maintainer's to delete (403 otherwise); then the push rules judge it. */
   async delete(options: { accessed: AccessedRepository; caller: AuthenticatedCaller; name: string }): Promise<void> {
+    const { project } = options.accessed;
     const tag = (await options.accessed.repository.git.tags()).find((candidate) => candidate.name === options.name);
     if (!tag) throw new NotFoundError('Tag');
+    const maintainer = project.isAdmin || project.accessLevel >= ACCESS_LEVEL.MAINTAINER;
+    if (!maintainer && isProtectedTag(tag.name, await this.#protections.list(project.id))) throw new ForbiddenError();
     await this.#refUpdates.apply({
       accessed: options.accessed,
       caller: options.caller,
@@ -88,11 +101,13 @@ export class TagsService {
     });
   }
 
-  async #withCommits(git: GitRepository, tags: GitTag[]): Promise<TagDetails[]> {
+  async #withCommits(repository: { projectId: number; git: GitRepository }, tags: GitTag[]): Promise<TagDetails[]> {
+    const { git } = repository;
     const commits = new Map((await git.commitsByIds([...new Set(tags.map((tag) => tag.commitId))])).map((commit) => [commit.id, commit]));
+    const protections = tags.length === 0 ? [] : await this.#protections.list(repository.projectId);
     return tags.flatMap((tag) => {
       const commit = commits.get(tag.commitId);
-      return commit ? [{ tag, commit }] : [];
+      return commit ? [{ tag, commit, isProtected: isProtectedTag(tag.name, protections) }] : [];
     });
   }
 }
