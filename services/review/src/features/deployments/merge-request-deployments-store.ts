@@ -44,7 +44,7 @@ export class PgMergeRequestDeploymentStore {
         ...(filter.deployedBefore ? { $lt: filter.deployedBefore } : {}),
       };
     }
-    const rows = await this.#em.fork().find(MergeRequestDeployment, where, { fields: ['mergeRequestId'] });
+    const rows = await this.#em.find(MergeRequestDeployment, where, { fields: ['mergeRequestId'] });
     return [...new Set(rows.map((row) => row.mergeRequestId))];
   }
 }

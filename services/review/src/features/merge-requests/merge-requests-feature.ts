@@ -1,4 +1,4 @@
-import { readModelDatabase, type EntityManager } from '@platform/db';
+import { readModelDatabase, type EntityManager, type Orm } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
@@ -70,6 +70,8 @@ export interface MergeRequestsFeature extends Feature {
  * close once it leaves its network.
  */
 export function createMergeRequestsFeature(deps: {
+  /** What gRPC calls open their units of work on. */
+  orm: Orm;
   core: MergeRequestsCore;
   logger: Logger;
   access: IdentityAccess;
@@ -129,7 +131,7 @@ export function createMergeRequestsFeature(deps: {
       createRouter(mergeRequestEditsRoutes, { ...routeDeps, creation, updates }),
       createRouter(mergeRoutes, { ...routeDeps, merges, rebases }),
     ],
-    rpcs: [mergeRequestsGrpc({ deps: routeDeps, logger })],
+    rpcs: [mergeRequestsGrpc({ orm: deps.orm, deps: routeDeps, logger })],
     consumes: forkEventHandlers(mergeRequests),
   };
 }
