@@ -22,12 +22,9 @@ export default tseslint.config(
     files: ['**/*-store.ts'],
     ignores: [
       // Not yet converted to ADR 9: these stores still fork or open transactions themselves.
-      'services/delivery/src/features/deployments/deployments-store.ts',
-      'services/delivery/src/features/deployments/environments-store.ts',
       'services/review/src/features/approvals/approvals-store.ts',
       'services/review/src/features/merge-requests/merge-requests-store.ts',
       'services/review/src/features/repositories/repositories-store.ts',
-      'services/review/src/features/protected-branches/protected-branches-store.ts',
     ],
     rules: {
       'no-restricted-syntax': [

@@ -21,8 +21,9 @@ export function createDeploymentsFeature(deps: {
   mergeRequests: DeployedMergeRequests;
   commits: ProjectCommits;
 }): Feature {
-  const environments = new EnvironmentsService({ store: new PgEnvironmentStore(deps.em) });
+  const environments = new EnvironmentsService({ em: deps.em, store: new PgEnvironmentStore(deps.em) });
   const deployments = new DeploymentsService({
+    em: deps.em,
     store: new PgDeploymentStore(deps.em),
     mergeRequests: deps.mergeRequests,
     commits: deps.commits,

@@ -1,6 +1,6 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
-import type { Page, PageWindow } from '@platform/db';
+import type { EntityManager, Page, PageWindow } from '@platform/db';
 import { deliveryEvents } from '@platform/delivery-client';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { DeploymentStatus } from './deployment.entity.ts';
@@ -50,11 +50,13 @@ export function deploymentEventData(project: ProjectAccess, placed: PlacedDeploy
 }
 
 export class DeploymentsService {
+  readonly #em: EntityManager;
   readonly #store: PgDeploymentStore;
   readonly #mergeRequests: DeployedMergeRequests;
   readonly #commits: ProjectCommits;
 
-  constructor(deps: { store: PgDeploymentStore; mergeRequests: DeployedMergeRequests; commits: ProjectCommits }) {
+  constructor(deps: { em: EntityManager; store: PgDeploymentStore; mergeRequests: DeployedMergeRequests; commits: ProjectCommits }) {
+    this.#em = deps.em;
     this.#store = deps.store;
     this.#mergeRequests = deps.mergeRequests;
     this.#commits = deps.commits;
@@ -111,31 +113,33 @@ export class DeploymentsService {
     });
     if (!refCommit) throw new FieldValidationError({ ref: ['The branch or tag does not exist'] });
     if (!shaCommit) throw new FieldValidationError({ sha: ['The commit does not exist'] });
-    return this.#store.create({
-      projectId: project.id,
-      environment: newEnvironment(project, { name: options.environment }),
-      deployment: {
-        ref: options.ref,
-        sha: options.sha,
-        tag: options.tag,
-        status: options.status,
-        userId: options.caller.userId,
-        userUsername: options.caller.username,
-        userName: options.caller.name,
-      },
-      events: (placed) => [
-        ...(placed.environmentCreated
-          ? [
-              deliveryEvents.environmentCreated.event({
-                aggregateId: project.id,
-                data: environmentEventData(project, placed.environment),
-              }),
-            ]
-          : []),
-        deliveryEvents.deploymentCreated.event({ aggregateId: project.id, data: deploymentEventData(project, placed) }),
-      ],
-      actor: actorOf(options.caller),
-    });
+    return this.#em.transactional(() =>
+      this.#store.create({
+        projectId: project.id,
+        environment: newEnvironment(project, { name: options.environment }),
+        deployment: {
+          ref: options.ref,
+          sha: options.sha,
+          tag: options.tag,
+          status: options.status,
+          userId: options.caller.userId,
+          userUsername: options.caller.username,
+          userName: options.caller.name,
+        },
+        events: (placed) => [
+          ...(placed.environmentCreated
+            ? [
+                deliveryEvents.environmentCreated.event({
+                  aggregateId: project.id,
+                  data: environmentEventData(project, placed.environment),
+                }),
+              ]
+            : []),
+          deliveryEvents.deploymentCreated.event({ aggregateId: project.id, data: deploymentEventData(project, placed) }),
+        ],
+        actor: actorOf(options.caller),
+      }),
+    );
   }
 
   /** Moves a deployment to `status` when its state machine allows it; 400 naming the transition otherwise. */
@@ -147,12 +151,16 @@ export class DeploymentsService {
     const { deployment } = await this.get(project, id);
     const refused = () => new FieldValidationError({ status: [`cannot transition via "${TRANSITION_EVENTS[options.status]}"`] });
     if (!NEXT_STATUSES[deployment.status].includes(options.status)) throw refused();
-    const updated = await this.#store.updateStatus({
-      target: deployment,
-      status: options.status,
-      events: (placed) => [deliveryEvents.deploymentUpdated.event({ aggregateId: project.id, data: deploymentEventData(project, placed) })],
-      actor: actorOf(options.caller),
-    });
+    const updated = await this.#em.transactional(() =>
+      this.#store.updateStatus({
+        target: deployment,
+        status: options.status,
+        events: (placed) => [
+          deliveryEvents.deploymentUpdated.event({ aggregateId: project.id, data: deploymentEventData(project, placed) }),
+        ],
+        actor: actorOf(options.caller),
+      }),
+    );
     // Another request changed the status first: judge the transition against that one.
     if (!updated) return this.updateStatus(project, id, options);
     return updated;

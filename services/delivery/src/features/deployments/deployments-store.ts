@@ -45,12 +45,12 @@ export class PgDeploymentStore {
     }
     if (filter.status) where.status = filter.status;
     if (filter.environmentName !== undefined) {
-      const environment = await this.#em.fork().findOne(Environment, { projectId, name: filter.environmentName });
+      const environment = await this.#em.findOne(Environment, { projectId, name: filter.environmentName });
       if (!environment) return { items: [], total: 0, hasNext: false };
       where.environmentId = environment.id;
     }
     const column = ORDER_COLUMNS[options.order.by];
-    const page = await findPage(this.#em.fork(), Deployment, where, {
+    const page = await findPage(this.#em, Deployment, where, {
       orderBy: { [column]: options.order.sort, ...(column === 'id' ? {} : { id: options.order.sort }) },
       window: options.window,
     });
@@ -58,13 +58,13 @@ export class PgDeploymentStore {
   }
 
   async get(projectId: number, id: number): Promise<PlacedDeployment | null> {
-    const deployment = await this.#em.fork().findOne(Deployment, { projectId, id });
+    const deployment = await this.#em.findOne(Deployment, { projectId, id });
     return deployment ? (await this.#placed([deployment]))[0]! : null;
   }
 
   /** The environment's last successful deployment before `deployment` (by id, as GitLab orders them). */
-  previousSuccessful(deployment: Deployment, em: EntityManager = this.#em.fork()): Promise<Deployment | null> {
-    return em.findOne(
+  previousSuccessful(deployment: Deployment): Promise<Deployment | null> {
+    return this.#em.findOne(
       Deployment,
       { environmentId: deployment.environmentId, status: 'success', id: { $lt: deployment.id } },
       { orderBy: { id: 'desc' } },
@@ -73,84 +73,84 @@ export class PgDeploymentStore {
 
   /**
    * Records a deployment to the environment named `environment.name`, creating that environment
-   * on its first deployment; the next iid of the project is taken in the same transaction.
+   * on its first deployment; the next iid of the project is taken in the caller's transaction.
    */
-  create(options: {
+  async create(options: {
     projectId: number;
     environment: NewEnvironment;
     deployment: NewDeployment;
     events: (placed: PlacedDeployment & { environmentCreated: boolean; previousSha: string }) => OutgoingEvent[];
     actor: EventActor | null;
   }): Promise<PlacedDeployment> {
-    return this.#em.fork().transactional(async (em) => {
-      const now = new Date();
-      const inserted = await em.execute<Array<{ id: string }>>(
-        `insert into environments (project_id, name, slug, external_url, tier, state, created_at, updated_at)
-         values (?, ?, ?, ?, ?, 'available', ?, ?) on conflict (project_id, name) do nothing returning id`,
-        [
-          options.projectId,
-          options.environment.name,
-          options.environment.slug,
-          options.environment.externalUrl,
-          options.environment.tier,
-          now,
-          now,
-        ],
-      );
-      const environment = await em.findOneOrFail(Environment, { projectId: options.projectId, name: options.environment.name });
-      const [counter] = await em.execute<Array<{ last_iid: number }>>(
-        `insert into deployment_iids (project_id, last_iid) values (?, 1)
-         on conflict (project_id) do update set last_iid = deployment_iids.last_iid + 1 returning last_iid`,
-        [options.projectId],
-      );
-      const finished = options.deployment.status !== 'created' && options.deployment.status !== 'running';
-      const deployment = em.create(Deployment, {
-        ...options.deployment,
-        projectId: options.projectId,
-        iid: counter!.last_iid,
-        environmentId: environment.id,
-        createdAt: now,
-        updatedAt: now,
-        finishedAt: finished ? now : null,
-      });
-      await em.flush();
-      const previousSha = await this.#previousShaOnSuccess(deployment, em);
-      for (const event of options.events({ deployment, environment, environmentCreated: inserted.length > 0, previousSha })) {
-        recordEvent(em, { ...event, actor: options.actor });
-      }
-      return { deployment, environment };
+    const em = this.#em;
+    const now = new Date();
+    const inserted = await em.execute<Array<{ id: string }>>(
+      `insert into environments (project_id, name, slug, external_url, tier, state, created_at, updated_at)
+       values (?, ?, ?, ?, ?, 'available', ?, ?) on conflict (project_id, name) do nothing returning id`,
+      [
+        options.projectId,
+        options.environment.name,
+        options.environment.slug,
+        options.environment.externalUrl,
+        options.environment.tier,
+        now,
+        now,
+      ],
+    );
+    const environment = await em.findOneOrFail(Environment, { projectId: options.projectId, name: options.environment.name });
+    const [counter] = await em.execute<Array<{ last_iid: number }>>(
+      `insert into deployment_iids (project_id, last_iid) values (?, 1)
+       on conflict (project_id) do update set last_iid = deployment_iids.last_iid + 1 returning last_iid`,
+      [options.projectId],
+    );
+    const finished = options.deployment.status !== 'created' && options.deployment.status !== 'running';
+    const deployment = em.create(Deployment, {
+      ...options.deployment,
+      projectId: options.projectId,
+      iid: counter!.last_iid,
+      environmentId: environment.id,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: finished ? now : null,
     });
+    await em.flush();
+    const previousSha = await this.#previousShaOnSuccess(deployment);
+    for (const event of options.events({ deployment, environment, environmentCreated: inserted.length > 0, previousSha })) {
+      recordEvent(em, { ...event, actor: options.actor });
+    }
+    return { deployment, environment };
   }
 
   /** Sets the status of a deployment whose status is still `expected`; answers null when it changed meanwhile. */
-  updateStatus(options: {
+  async updateStatus(options: {
     target: Deployment;
     status: DeploymentStatus;
     events: (placed: PlacedDeployment & { previousSha: string }) => OutgoingEvent[];
     actor: EventActor | null;
   }): Promise<PlacedDeployment | null> {
-    return this.#em.fork().transactional(async (em) => {
-      const deployment = await em.findOneOrFail(Deployment, { id: options.target.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (deployment.status !== options.target.status) return null;
-      const now = new Date();
-      const finished = options.status !== 'created' && options.status !== 'running';
-      em.assign(deployment, { status: options.status, updatedAt: now, ...(finished ? { finishedAt: now } : {}) });
-      const environment = await em.findOneOrFail(Environment, { id: deployment.environmentId });
-      const previousSha = await this.#previousShaOnSuccess(deployment, em);
-      for (const event of options.events({ deployment, environment, previousSha })) recordEvent(em, { ...event, actor: options.actor });
-      return { deployment, environment };
-    });
+    const em = this.#em;
+    // Read before the locked read, which refreshes the target in place when it is the same entity.
+    const expected = options.target.status;
+    const deployment = await em.findOneOrFail(Deployment, { id: options.target.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (deployment.status !== expected) return null;
+    const now = new Date();
+    const finished = options.status !== 'created' && options.status !== 'running';
+    em.assign(deployment, { status: options.status, updatedAt: now, ...(finished ? { finishedAt: now } : {}) });
+    const environment = await em.findOneOrFail(Environment, { id: deployment.environmentId });
+    const previousSha = await this.#previousShaOnSuccess(deployment);
+    for (const event of options.events({ deployment, environment, previousSha })) recordEvent(em, { ...event, actor: options.actor });
+    return { deployment, environment };
   }
 
   /** What a success event tells consumers: the sha deployed before, for the merge requests shipped in between. */
-  async #previousShaOnSuccess(deployment: Deployment, em: EntityManager): Promise<string> {
+  async #previousShaOnSuccess(deployment: Deployment): Promise<string> {
     if (deployment.status !== 'success') return '';
-    return (await this.previousSuccessful(deployment, em))?.sha ?? '';
+    return (await this.previousSuccessful(deployment))?.sha ?? '';
   }
 
   async #placed(deployments: Deployment[]): Promise<PlacedDeployment[]> {
     const ids = [...new Set(deployments.map((deployment) => deployment.environmentId))];
-    const environments = ids.length === 0 ? [] : await this.#em.fork().find(Environment, { id: { $in: ids } });
+    const environments = ids.length === 0 ? [] : await this.#em.find(Environment, { id: { $in: ids } });
     const byId = new Map(environments.map((environment) => [environment.id, environment]));
     return deployments.map((deployment) => ({ deployment, environment: byId.get(deployment.environmentId)! }));
   }

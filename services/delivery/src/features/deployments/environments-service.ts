@@ -1,6 +1,6 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { ConflictError, FieldValidationError, ForbiddenError, InputError, NotFoundError } from '@platform/errors';
-import type { Page, PageWindow } from '@platform/db';
+import type { EntityManager, Page, PageWindow } from '@platform/db';
 import { deliveryEvents } from '@platform/delivery-client';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { Deployment } from './deployment.entity.ts';
@@ -35,9 +35,11 @@ export function newEnvironment(project: ProjectAccess, options: { name: string; 
 }
 
 export class EnvironmentsService {
+  readonly #em: EntityManager;
   readonly #store: PgEnvironmentStore;
 
-  constructor(deps: { store: PgEnvironmentStore }) {
+  constructor(deps: { em: EntityManager; store: PgEnvironmentStore }) {
+    this.#em = deps.em;
     this.#store = deps.store;
   }
 
@@ -62,13 +64,15 @@ export class EnvironmentsService {
       ...(options.tier ? { tier: options.tier } : {}),
     });
     try {
-      return await this.#store.create({
-        environment,
-        events: (created) => [
-          deliveryEvents.environmentCreated.event({ aggregateId: project.id, data: environmentEventData(project, created) }),
-        ],
-        actor: actorOf(options.caller),
-      });
+      return await this.#em.transactional(() =>
+        this.#store.create({
+          environment,
+          events: (created) => [
+            deliveryEvents.environmentCreated.event({ aggregateId: project.id, data: environmentEventData(project, created) }),
+          ],
+          actor: actorOf(options.caller),
+        }),
+      );
     } catch (error) {
       if (error instanceof ConflictError) throw new FieldValidationError({ name: [error.message], slug: [error.message] });
       throw error;
@@ -81,39 +85,45 @@ export class EnvironmentsService {
     options: { externalUrl?: string | null | undefined; tier?: EnvironmentTier | undefined; caller: AuthenticatedCaller },
   ): Promise<Environment> {
     const environment = await this.#found(project, id);
-    return this.#store.update(environment, {
-      changes: {
-        ...(options.externalUrl !== undefined ? { externalUrl: options.externalUrl } : {}),
-        ...(options.tier ? { tier: options.tier } : {}),
-      },
-      events: (updated) => [
-        deliveryEvents.environmentUpdated.event({ aggregateId: project.id, data: environmentEventData(project, updated) }),
-      ],
-      actor: actorOf(options.caller),
-    });
+    return this.#em.transactional(() =>
+      this.#store.update(environment, {
+        changes: {
+          ...(options.externalUrl !== undefined ? { externalUrl: options.externalUrl } : {}),
+          ...(options.tier ? { tier: options.tier } : {}),
+        },
+        events: (updated) => [
+          deliveryEvents.environmentUpdated.event({ aggregateId: project.id, data: environmentEventData(project, updated) }),
+        ],
+        actor: actorOf(options.caller),
+      }),
+    );
   }
 
   /** Stops an environment; with nothing running on it here, it is stopped at once. */
   async stop(project: ProjectAccess, id: number, caller: AuthenticatedCaller): Promise<Environment> {
     const environment = await this.#found(project, id);
     if (environment.state === 'stopped') return environment;
-    return this.#store.update(environment, {
-      changes: { state: 'stopped' },
-      events: (stopped) => [
-        deliveryEvents.environmentStopped.event({ aggregateId: project.id, data: environmentEventData(project, stopped) }),
-      ],
-      actor: actorOf(caller),
-    });
+    return this.#em.transactional(() =>
+      this.#store.update(environment, {
+        changes: { state: 'stopped' },
+        events: (stopped) => [
+          deliveryEvents.environmentStopped.event({ aggregateId: project.id, data: environmentEventData(project, stopped) }),
+        ],
+        actor: actorOf(caller),
+      }),
+    );
   }
 
   /** GitLab deletes only stopped environments. */
   async delete(project: ProjectAccess, id: number, caller: AuthenticatedCaller): Promise<void> {
     const environment = await this.#found(project, id);
     if (environment.state !== 'stopped') throw new ForbiddenError();
-    await this.#store.delete(environment, {
-      events: [deliveryEvents.environmentDeleted.event({ aggregateId: project.id, data: environmentEventData(project, environment) })],
-      actor: actorOf(caller),
-    });
+    await this.#em.transactional(() =>
+      this.#store.delete(environment, {
+        events: [deliveryEvents.environmentDeleted.event({ aggregateId: project.id, data: environmentEventData(project, environment) })],
+        actor: actorOf(caller),
+      }),
+    );
   }
 
   async #found(project: ProjectAccess, id: number): Promise<Environment> {

@@ -41,13 +41,13 @@ export class PgEnvironmentStore {
   }
 
   get(projectId: number, id: number): Promise<Environment | null> {
-    return this.#em.fork().findOne(Environment, { projectId, id });
+    return this.#em.findOne(Environment, { projectId, id });
   }
 
   /** Each environment's latest deployment, for environment views. */
   async lastDeployments(environmentIds: number[]): Promise<Map<number, Deployment>> {
     if (environmentIds.length === 0) return new Map();
-    const em = this.#em.fork();
+    const em = this.#em;
     const { rows } = await sql<{ id: string }>`select distinct on (environment_id) id from deployments
       where environment_id = any(${environmentIds}::bigint[]) order by environment_id, id desc`.execute(em.getKysely());
     const deployments = await em.find(Deployment, { id: { $in: rows.map((row) => Number(row.id)) } });
@@ -55,33 +55,29 @@ export class PgEnvironmentStore {
   }
 
   async create(options: { environment: NewEnvironment; events: (created: Environment) => OutgoingEvent[]; actor: EventActor | null }) {
+    const em = this.#em;
     try {
-      return await this.#em.fork().transactional(async (em) => {
-        const now = new Date();
-        const created = em.create(Environment, { ...options.environment, state: 'available', createdAt: now, updatedAt: now });
-        await em.flush();
-        for (const event of options.events(created)) recordEvent(em, { ...event, actor: options.actor });
-        return created;
-      });
+      const now = new Date();
+      const created = em.create(Environment, { ...options.environment, state: 'available', createdAt: now, updatedAt: now });
+      await em.flush();
+      for (const event of options.events(created)) recordEvent(em, { ...event, actor: options.actor });
+      return created;
     } catch (error) {
       throw translateDbError(error, { conflict: ENVIRONMENT_NAME_TAKEN });
     }
   }
 
-  update(target: Environment, change: EnvironmentChange): Promise<Environment> {
-    return this.#em.fork().transactional(async (em) => {
-      const environment = await em.findOneOrFail(Environment, { id: target.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      em.assign(environment, { ...change.changes, updatedAt: new Date() });
-      for (const event of change.events(environment)) recordEvent(em, { ...event, actor: change.actor });
-      return environment;
-    });
+  async update(target: Environment, change: EnvironmentChange): Promise<Environment> {
+    const em = this.#em;
+    const environment = await em.findOneOrFail(Environment, { id: target.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    em.assign(environment, { ...change.changes, updatedAt: new Date() });
+    for (const event of change.events(environment)) recordEvent(em, { ...event, actor: change.actor });
+    return environment;
   }
 
   /** Removes the environment and its deployments. */
-  delete(target: Environment, options: { events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
-    return this.#em.fork().transactional(async (em) => {
-      await em.nativeDelete(Environment, { id: target.id });
-      for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
-    });
+  async delete(target: Environment, options: { events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
+    await this.#em.nativeDelete(Environment, { id: target.id });
+    for (const event of options.events) recordEvent(this.#em, { ...event, actor: options.actor });
   }
 }
