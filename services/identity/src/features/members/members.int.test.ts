@@ -202,7 +202,8 @@ describe('GET members lists', () => {
       'mguest:10',
       'mowner:50',
     ]);
-    expect(await usernames(`/api/v4/groups/${subId}/members/all`, owner, { skip_users: [guest.userId, owner.userId] })).toEqual([
+    // An array spelled as GitLab's clients send it (`skip_users[]=1&skip_users[]=2`); a bare repeated key keeps its last value, as in Rack.
+    expect(await usernames(`/api/v4/groups/${subId}/members/all`, owner, { 'skip_users[]': [guest.userId, owner.userId] })).toEqual([
       'mdeveloper:40',
       'mmaintainer:40',
     ]);
