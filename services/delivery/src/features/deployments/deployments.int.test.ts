@@ -134,6 +134,24 @@ describe('deployments', () => {
     expect((await harness.api.get(path).set(harness.as(reporter))).body.status).toBe('success');
   });
 
+  it('lets one of two concurrent status changes of a running deployment through, and refuses the other', async () => {
+    const created = await Promise.all(Array.from({ length: 8 }, () => deploy(8, { environment: 'racing', status: 'running' })));
+    const answers = await Promise.all(
+      created.map(async ({ body }) => {
+        const path = `/api/v4/projects/8/deployments/${body.id}`;
+        const [succeeded, failed] = await Promise.all(
+          (['success', 'failed'] as const).map((status) => harness.api.put(path).set(harness.as(developer)).send({ status })),
+        );
+        const final = (await harness.api.get(path).set(harness.as(developer))).body.status;
+        return { statuses: [succeeded!.status, failed!.status].sort(), final, winner: succeeded!.status === 200 ? 'success' : 'failed' };
+      }),
+    );
+    for (const answer of answers) {
+      expect(answer.statuses).toEqual([200, 400]);
+      expect(answer.final).toBe(answer.winner);
+    }
+  });
+
   it('refuses what GitLab refuses', async () => {
     expect((await deploy(7, { environment: 'production', status: 'created' })).body).toEqual({
       error: 'status does not have a valid value',
