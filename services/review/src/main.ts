@@ -136,7 +136,7 @@ export function reviewService(
       const { routeDeps } = mergeRequestsFeature;
       return [
         repositoriesFeature,
-        createSmartHttpFeature({ access, repositories, logger, pushEnvironment }),
+        createSmartHttpFeature({ orm, access, repositories, logger, pushEnvironment }),
         createBranchesFeature({ access, repositories, protectedBranches, writes }),
         createTagsFeature({ access, repositories, writes, protections: protectedTags }),
         createCommitsFeature({

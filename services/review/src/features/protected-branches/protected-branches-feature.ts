@@ -32,7 +32,12 @@ export function createProtectedBranchesFeature(deps: {
   tags: TagProtections;
 }): ProtectedBranchesFeature {
   const { users, groups } = deps;
-  const protectedBranches = new ProtectedBranchesService({ store: new PgProtectedBranchStore(deps.em), groups, tags: deps.tags });
+  const protectedBranches = new ProtectedBranchesService({
+    em: deps.em,
+    store: new PgProtectedBranchStore(deps.em),
+    groups,
+    tags: deps.tags,
+  });
   const preReceiveHook = new PreReceiveHook({ dataDirectory: deps.dataDirectory });
   const entryNames = async ({ userIds, groupIds }: { userIds: number[]; groupIds: number[] }, caller: Caller): Promise<EntryNames> => {
     const [named, namedGroups] = await Promise.all([users.users(userIds, caller), groups.groups(groupIds)]);

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@platform/db';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { ACCESS_LEVEL } from '@platform/identity-client';
 import {
@@ -38,11 +39,13 @@ export interface TagProtections {
 }
 
 export class ProtectedBranchesService {
+  readonly #em: EntityManager;
   readonly #store: ProtectedBranchStore;
   readonly #groups: GroupMembership;
   readonly #tags: TagProtections;
 
-  constructor(options: { store: ProtectedBranchStore; groups: GroupMembership; tags: TagProtections }) {
+  constructor(options: { em: EntityManager; store: ProtectedBranchStore; groups: GroupMembership; tags: TagProtections }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#groups = options.groups;
     this.#tags = options.tags;
@@ -72,7 +75,7 @@ export class ProtectedBranchesService {
   }
 
   create(change: ProtectionChange, input: ProtectedBranchInput): Promise<BranchProtection> {
-    return this.#store.create(change, input);
+    return this.#em.transactional(() => this.#store.create(change, input));
   }
 
   async update(
@@ -84,7 +87,7 @@ export class ProtectedBranchesService {
       accessLevels?: Partial<Record<ProtectedAction, AccessEntry[]>>;
     },
   ): Promise<BranchProtection> {
-    const updated = await this.#store.update(change, name, changes);
+    const updated = await this.#em.transactional(() => this.#store.update(change, name, changes));
     if (!updated) throw new NotFoundError();
     return updated;
   }
@@ -93,12 +96,12 @@ export class ProtectedBranchesService {
   async unprotect(change: ProtectionChange, name: string, actor: Actor): Promise<void> {
     const found = await this.get(change.project.id, name);
     if (!admits(found.accessLevels.unprotect, actor)) throw new ForbiddenError();
-    await this.#store.delete(change, name);
+    await this.#em.transactional(() => this.#store.delete(change, name));
   }
 
   /** Protects a repository's first branch, the default branch, as GitLab does by default. */
   async protectDefaultBranch(change: ProtectionChange, branch: string): Promise<void> {
-    await this.#store.createIfMissing(change, { name: branch, ...DEFAULT_BRANCH_PROTECTION });
+    await this.#em.transactional(() => this.#store.createIfMissing(change, { name: branch, ...DEFAULT_BRANCH_PROTECTION }));
   }
 
   /** What the pre-receive hook needs to judge a push by `pusher`. */

@@ -15,6 +15,7 @@ export interface ProtectedBranchInput {
   codeOwnerApprovalRequired: boolean;
 }
 
+/** Writes record their events in the caller's transaction. */
 export interface ProtectedBranchStore {
   /** A project's protected branches, oldest first. */
   list(projectId: number): Promise<BranchProtection[]>;
@@ -69,12 +70,12 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
   }
 
   async list(projectId: number): Promise<BranchProtection[]> {
-    const em = this.#em.fork();
+    const em = this.#em;
     return this.#withLevels(em, await em.find(ProtectedBranch, { projectId }, { orderBy: { id: 'asc' } }));
   }
 
   async find(projectId: number, name: string): Promise<BranchProtection | null> {
-    const em = this.#em.fork();
+    const em = this.#em;
     const branch = await em.findOne(ProtectedBranch, { projectId, name });
     if (!branch) return null;
     const [found] = await this.#withLevels(em, [branch]);
@@ -101,25 +102,22 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
   }
 
   async create(change: ProtectionChange, input: ProtectedBranchInput): Promise<BranchProtection> {
+    const em = this.#em;
     try {
-      const id = await this.#em.fork().transactional(async (em) => {
-        const now = new Date();
-        const branch = em.create(ProtectedBranch, {
-          projectId: change.project.id,
-          name: input.name,
-          allowForcePush: input.allowForcePush,
-          codeOwnerApprovalRequired: input.codeOwnerApprovalRequired,
-          createdAt: now,
-          updatedAt: now,
-        } as ProtectedBranch);
-        await em.flush();
-        this.#addLevels(em, branch.id, input.accessLevels);
-        await em.flush();
-        await this.#record(em, reviewEvents.protectedBranchCreated, change, branch);
-        return branch.id;
-      });
-      const em = this.#em.fork();
-      const [created] = await this.#withLevels(em, [await em.findOneOrFail(ProtectedBranch, { id })]);
+      const now = new Date();
+      const branch = em.create(ProtectedBranch, {
+        projectId: change.project.id,
+        name: input.name,
+        allowForcePush: input.allowForcePush,
+        codeOwnerApprovalRequired: input.codeOwnerApprovalRequired,
+        createdAt: now,
+        updatedAt: now,
+      } as ProtectedBranch);
+      await em.flush();
+      this.#addLevels(em, branch.id, input.accessLevels);
+      await em.flush();
+      await this.#record(em, reviewEvents.protectedBranchCreated, change, branch);
+      const [created] = await this.#withLevels(em, [branch]);
       if (!created) throw new Error('the protected branch just created is gone');
       return created;
     } catch (error) {
@@ -128,20 +126,19 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
   }
 
   async createIfMissing(change: ProtectionChange, input: ProtectedBranchInput): Promise<boolean> {
-    return this.#em.fork().transactional(async (em) => {
-      const now = new Date();
-      const rows = await em.execute<Array<{ id: string }>>(
-        `insert into protected_branches (project_id, name, allow_force_push, code_owner_approval_required, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?) on conflict (project_id, name) do nothing returning id`,
-        [change.project.id, input.name, input.allowForcePush, input.codeOwnerApprovalRequired, now, now],
-      );
-      const [row] = rows;
-      if (!row) return false;
-      this.#addLevels(em, Number(row.id), input.accessLevels);
-      await em.flush();
-      await this.#record(em, reviewEvents.protectedBranchCreated, change, await em.findOneOrFail(ProtectedBranch, { id: Number(row.id) }));
-      return true;
-    });
+    const em = this.#em;
+    const now = new Date();
+    const rows = await em.execute<Array<{ id: string }>>(
+      `insert into protected_branches (project_id, name, allow_force_push, code_owner_approval_required, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?) on conflict (project_id, name) do nothing returning id`,
+      [change.project.id, input.name, input.allowForcePush, input.codeOwnerApprovalRequired, now, now],
+    );
+    const [row] = rows;
+    if (!row) return false;
+    this.#addLevels(em, Number(row.id), input.accessLevels);
+    await em.flush();
+    await this.#record(em, reviewEvents.protectedBranchCreated, change, await em.findOneOrFail(ProtectedBranch, { id: Number(row.id) }));
+    return true;
   }
 
   async update(
@@ -153,31 +150,27 @@ export class PgProtectedBranchStore implements ProtectedBranchStore {
       accessLevels?: Partial<Record<ProtectedAction, AccessEntry[]>>;
     },
   ): Promise<BranchProtection | null> {
-    const found = await this.#em.fork().transactional(async (em) => {
-      const branch = await em.findOne(ProtectedBranch, { projectId: change.project.id, name });
-      if (!branch) return false;
-      if (changes.allowForcePush !== undefined) branch.allowForcePush = changes.allowForcePush;
-      if (changes.codeOwnerApprovalRequired !== undefined) branch.codeOwnerApprovalRequired = changes.codeOwnerApprovalRequired;
-      branch.updatedAt = new Date();
-      const replaced = ACTIONS.filter((action) => changes.accessLevels?.[action] !== undefined);
-      if (replaced.length > 0)
-        await em.nativeDelete(ProtectedBranchAccessLevel, { protectedBranchId: branch.id, action: { $in: replaced } });
-      this.#addLevels(em, branch.id, changes.accessLevels ?? {});
-      await em.flush();
-      await this.#record(em, reviewEvents.protectedBranchUpdated, change, branch);
-      return true;
-    });
-    return found ? this.find(change.project.id, name) : null;
+    const em = this.#em;
+    const branch = await em.findOne(ProtectedBranch, { projectId: change.project.id, name });
+    if (!branch) return null;
+    if (changes.allowForcePush !== undefined) branch.allowForcePush = changes.allowForcePush;
+    if (changes.codeOwnerApprovalRequired !== undefined) branch.codeOwnerApprovalRequired = changes.codeOwnerApprovalRequired;
+    branch.updatedAt = new Date();
+    const replaced = ACTIONS.filter((action) => changes.accessLevels?.[action] !== undefined);
+    if (replaced.length > 0) await em.nativeDelete(ProtectedBranchAccessLevel, { protectedBranchId: branch.id, action: { $in: replaced } });
+    this.#addLevels(em, branch.id, changes.accessLevels ?? {});
+    await em.flush();
+    await this.#record(em, reviewEvents.protectedBranchUpdated, change, branch);
+    return this.find(change.project.id, name);
   }
 
   async delete(change: ProtectionChange, name: string): Promise<boolean> {
-    return this.#em.fork().transactional(async (em) => {
-      const branch = await em.findOne(ProtectedBranch, { projectId: change.project.id, name });
-      if (!branch) return false;
-      // Recorded as it was, levels included, before they go with it.
-      await this.#record(em, reviewEvents.protectedBranchDeleted, change, branch);
-      await em.nativeDelete(ProtectedBranch, { id: branch.id });
-      return true;
-    });
+    const em = this.#em;
+    const branch = await em.findOne(ProtectedBranch, { projectId: change.project.id, name });
+    if (!branch) return false;
+    // Recorded as it was, levels included, before they go with it.
+    await this.#record(em, reviewEvents.protectedBranchDeleted, change, branch);
+    await em.nativeDelete(ProtectedBranch, { id: branch.id });
+    return true;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { hasScope, type AuthenticatedCaller, type Caller } from '@platform/auth';
+import { inUnitOfWork, type Orm } from '@platform/db';
 import { NotFoundError } from '@platform/errors';
 import { callerOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
@@ -20,6 +21,8 @@ import { mayPushCode, mayReadCode } from '../repositories/repository-access.ts';
 import { runGitHttpBackend } from './git-http-backend.ts';
 
 export interface SmartHttpDeps {
+  /** Git requests are outside `/api`: each runs in a unit of work of its own on it. */
+  orm: Orm;
   repositories: RepositoriesService;
   access: IdentityAccess;
   logger: Logger;
@@ -138,7 +141,7 @@ export function smartHttpRoutes(deps: SmartHttpDeps): Router {
         refuse(res, new GitRefusal(403, GIT_MESSAGES.dumbHttp));
         return;
       }
-      serve(req, res, { projectPath, service, pathInfo }).catch((error: unknown) => {
+      inUnitOfWork(deps.orm, () => serve(req, res, { projectPath, service, pathInfo })).catch((error: unknown) => {
         if (res.headersSent) {
           deps.logger.error({ err: error, url: req.originalUrl }, 'git request failed after its response started');
           res.destroy();
