@@ -29,6 +29,7 @@ export function createApprovals(deps: {
   protectedBranches: ProtectedBranchesService;
 }): ApprovalsService {
   return new ApprovalsService({
+    em: deps.em,
     store: new PgApprovalStore(deps.em),
     directory: deps.directory,
     protectedBranches: deps.protectedBranches,

@@ -8,6 +8,7 @@ import type { ProjectRepository } from '../repositories/repositories-service.ts'
 import { ApprovalsService, type ApprovalMergeRequests } from './approvals-service.ts';
 import type { ApproverDirectory } from './approver-directory.ts';
 import { FakeApprovalStore } from './fake-approvals-store.ts';
+import type { EntityManager } from '@platform/db';
 
 // The approval rules and who may approve, on a fake store: no PostgreSQL, no git, no identity.
 const HEAD = 'a'.repeat(40);
@@ -56,9 +57,13 @@ const mergeRequests: ApprovalMergeRequests = {
 /** A repository without a CODEOWNERS file. */
 const repository = { projectId: 10, git: { resolveCommit: async () => HEAD, readFile: async () => null } } as unknown as ProjectRepository;
 
+/** The fake store keeps no transactions: a unit of work runs its work as it is. */
+const noTransaction = { transactional: <Result>(work: () => Promise<Result>) => work() } as unknown as EntityManager;
+
 function approvals(options: { protections?: BranchProtection[] } = {}) {
   const store = new FakeApprovalStore();
   const service = new ApprovalsService({
+    em: noTransaction,
     store,
     directory,
     protectedBranches: { list: async () => options.protections ?? [] },

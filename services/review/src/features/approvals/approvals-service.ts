@@ -1,4 +1,5 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import type { EntityManager } from '@platform/db';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { OutgoingEvent } from '@platform/events';
 import { ACCESS_LEVEL, type ProjectAccess } from '@platform/identity-client';
@@ -146,6 +147,7 @@ export type ApprovalRepositories = Pick<RepositoriesService, 'ensure'>;
  * rules a CODEOWNERS file makes, with GitLab's arithmetic of what a merge request still needs.
  */
 export class ApprovalsService {
+  readonly #em: EntityManager;
   readonly #store: ApprovalStore;
   readonly #directory: ApproverDirectory;
   readonly #protectedBranches: ApprovalBranchRules;
@@ -153,12 +155,14 @@ export class ApprovalsService {
   readonly #repositories: ApprovalRepositories;
 
   constructor(options: {
+    em: EntityManager;
     store: ApprovalStore;
     directory: ApproverDirectory;
     protectedBranches: ApprovalBranchRules;
     mergeRequests: ApprovalMergeRequests;
     repositories: ApprovalRepositories;
   }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#directory = options.directory;
     this.#protectedBranches = options.protectedBranches;
@@ -174,7 +178,7 @@ export class ApprovalsService {
     const settings = await this.#store.settings(projectId);
     const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     const updated = { ...settings, ...defined, updatedAt: new Date() };
-    await this.#store.saveSettings(updated);
+    await this.#em.transactional(() => this.#store.saveSettings(updated));
     return updated;
   }
 
@@ -187,7 +191,7 @@ export class ApprovalsService {
       approverGroupIds: await this.#existingGroups(approvers.groupIds),
       updatedAt: new Date(),
     };
-    await this.#store.saveSettings(updated);
+    await this.#em.transactional(() => this.#store.saveSettings(updated));
     return updated;
   }
 
@@ -227,10 +231,12 @@ export class ApprovalsService {
       sourceRuleId: null,
       section: null,
     };
-    return this.#store.createRule(rule, (created) => ({
-      events: [reviewEvents.approvalRuleCreated.event(ruleEventData(project, created, 0))],
-      actor: actorOf(caller),
-    }));
+    return this.#em.transactional(() =>
+      this.#store.createRule(rule, (created) => ({
+        events: [reviewEvents.approvalRuleCreated.event(ruleEventData(project, created, 0))],
+        actor: actorOf(caller),
+      })),
+    );
   }
 
   async updateProjectRule(
@@ -245,10 +251,12 @@ export class ApprovalsService {
 
   async deleteProjectRule(project: ProjectAccess, caller: AuthenticatedCaller, ruleId: number): Promise<void> {
     const rule = await this.projectRule(project.id, ruleId);
-    await this.#store.deleteRule(rule, {
-      events: [reviewEvents.approvalRuleDeleted.event(ruleEventData(project, rule, 0))],
-      actor: actorOf(caller),
-    });
+    await this.#em.transactional(() =>
+      this.#store.deleteRule(rule, {
+        events: [reviewEvents.approvalRuleDeleted.event(ruleEventData(project, rule, 0))],
+        actor: actorOf(caller),
+      }),
+    );
   }
 
   async #updateRule(
@@ -265,10 +273,12 @@ export class ApprovalsService {
     if (input.groupIds !== undefined) changes.groupIds = await this.#existingGroups(input.groupIds);
     const protectedBranchIds = await this.#validProtectedBranchIds(project.id, input.protectedBranchIds);
     if (protectedBranchIds !== undefined && rule.mergeRequestId === null) changes.protectedBranchIds = protectedBranchIds;
-    return this.#store.updateRule(rule, changes, (updated) => ({
-      events: [reviewEvents.approvalRuleUpdated.event(ruleEventData(project, updated, iid))],
-      actor: actorOf(caller),
-    }));
+    return this.#em.transactional(() =>
+      this.#store.updateRule(rule, changes, (updated) => ({
+        events: [reviewEvents.approvalRuleUpdated.event(ruleEventData(project, updated, iid))],
+        actor: actorOf(caller),
+      })),
+    );
   }
 
   // Merge request rules
@@ -314,10 +324,12 @@ export class ApprovalsService {
       sourceRuleId: source?.id ?? null,
       section: null,
     };
-    return this.#store.createRule(rule, (created) => ({
-      events: [reviewEvents.approvalRuleCreated.event(ruleEventData(project, created, mergeRequest.iid))],
-      actor: actorOf(caller),
-    }));
+    return this.#em.transactional(() =>
+      this.#store.createRule(rule, (created) => ({
+        events: [reviewEvents.approvalRuleCreated.event(ruleEventData(project, created, mergeRequest.iid))],
+        actor: actorOf(caller),
+      })),
+    );
   }
 
   async updateMergeRequestRule(
@@ -342,22 +354,27 @@ export class ApprovalsService {
     await this.requireOverridable(project.id);
     const rule = await this.mergeRequestRule(mergeRequest, ruleId);
     if (SYSTEM_RULE_TYPES.has(rule.ruleType)) throw prohibited();
-    await this.#store.deleteRule(rule, {
-      events: [reviewEvents.approvalRuleDeleted.event(ruleEventData(project, rule, mergeRequest.iid))],
-      actor: actorOf(caller),
-    });
+    await this.#em.transactional(() =>
+      this.#store.deleteRule(rule, {
+        events: [reviewEvents.approvalRuleDeleted.event(ruleEventData(project, rule, mergeRequest.iid))],
+        actor: actorOf(caller),
+      }),
+    );
   }
 
   /** The deprecated `PUT .../approvers` of a merge request. */
   async setMergeRequestApprovers(mergeRequest: MergeRequest, approvers: { userIds: number[]; groupIds: number[] }): Promise<void> {
     await this.requireOverridable(mergeRequest.projectId);
     const settings = await this.#store.mergeRequestSettings(mergeRequest.id);
-    await this.#store.saveMergeRequestSettings({
-      ...settings,
-      approverIds: [...new Set(approvers.userIds)],
-      approverGroupIds: await this.#existingGroups(approvers.groupIds),
-      updatedAt: new Date(),
-    });
+    const approverGroupIds = await this.#existingGroups(approvers.groupIds);
+    await this.#em.transactional(() =>
+      this.#store.saveMergeRequestSettings({
+        ...settings,
+        approverIds: [...new Set(approvers.userIds)],
+        approverGroupIds,
+        updatedAt: new Date(),
+      }),
+    );
   }
 
   /** Each rule with its eligible approvers: its users and its groups' direct members, less those who may not approve. */
@@ -504,9 +521,11 @@ export class ApprovalsService {
         [...state.approverIds, caller.userId],
       ),
     );
-    const added = await this.#store.addApproval(
-      { mergeRequestId: mergeRequest.id, userId: caller.userId, sha: head, createdAt: new Date() },
-      { events: [this.#approvalEvent('approved', mergeRequest, caller.userId, head, leftAfter)], actor: actorOf(caller) },
+    const added = await this.#em.transactional(() =>
+      this.#store.addApproval(
+        { mergeRequestId: mergeRequest.id, userId: caller.userId, sha: head, createdAt: new Date() },
+        { events: [this.#approvalEvent('approved', mergeRequest, caller.userId, head, leftAfter)], actor: actorOf(caller) },
+      ),
     );
     if (!added) throw new UnauthorizedError();
     return this.state(mergeRequest);
@@ -522,10 +541,12 @@ export class ApprovalsService {
         state.approverIds.filter((id) => id !== caller.userId),
       ),
     );
-    const removed = await this.#store.removeApproval(mergeRequest.id, caller.userId, {
-      events: [this.#approvalEvent('unapproved', mergeRequest, caller.userId, mergeRequest.headSha ?? '', leftAfter)],
-      actor: actorOf(caller),
-    });
+    const removed = await this.#em.transactional(() =>
+      this.#store.removeApproval(mergeRequest.id, caller.userId, {
+        events: [this.#approvalEvent('unapproved', mergeRequest, caller.userId, mergeRequest.headSha ?? '', leftAfter)],
+        actor: actorOf(caller),
+      }),
+    );
     if (!removed) throw new NotFoundError();
     return this.state(mergeRequest);
   }
@@ -550,7 +571,7 @@ export class ApprovalsService {
   }): Promise<void> {
     const { mergeRequest, repository, version } = options;
     if (options.cause === 'pushed' && (await this.#store.settings(mergeRequest.projectId)).resetApprovalsOnPush) {
-      await this.#store.resetApprovals(mergeRequest.id);
+      await this.#em.transactional(() => this.#store.resetApprovals(mergeRequest.id));
     }
     await this.syncCodeOwnerRules({ mergeRequest, repository, version });
   }
@@ -590,7 +611,7 @@ export class ApprovalsService {
     }
     const entries = content === null ? [] : parseCodeOwners(content);
     if (entries.length === 0) {
-      await this.#store.replaceCodeOwnerRules(mergeRequest.id, []);
+      await this.#em.transactional(() => this.#store.replaceCodeOwnerRules(mergeRequest.id, []));
       return;
     }
     const { diffs } = await this.#mergeRequests.versionContents(repository, version);
@@ -631,6 +652,6 @@ export class ApprovalsService {
         section: entry.section,
       };
     });
-    await this.#store.replaceCodeOwnerRules(mergeRequest.id, rules);
+    await this.#em.transactional(() => this.#store.replaceCodeOwnerRules(mergeRequest.id, rules));
   }
 }

@@ -61,45 +61,44 @@ export class PgApprovalStore implements ApprovalStore {
   }
 
   async settings(projectId: number): Promise<ApprovalSettings> {
-    const found = await this.#em.fork().findOne(ApprovalSettings, { projectId });
+    const found = await this.#em.findOne(ApprovalSettings, { projectId });
     return found ?? { projectId, ...DEFAULT_APPROVAL_SETTINGS, updatedAt: new Date() };
   }
 
   async saveSettings(settings: ApprovalSettings): Promise<void> {
-    await this.#em.fork().upsert(ApprovalSettings, settings);
+    await this.#em.upsert(ApprovalSettings, settings);
   }
 
   async mergeRequestSettings(mergeRequestId: number): Promise<MergeRequestApprovalSettings> {
-    const found = await this.#em.fork().findOne(MergeRequestApprovalSettings, { mergeRequestId });
+    const found = await this.#em.findOne(MergeRequestApprovalSettings, { mergeRequestId });
     return found ?? { mergeRequestId, approverIds: null, approverGroupIds: null, updatedAt: new Date() };
   }
 
   async saveMergeRequestSettings(settings: MergeRequestApprovalSettings): Promise<void> {
-    await this.#em.fork().upsert(MergeRequestApprovalSettings, settings);
+    await this.#em.upsert(MergeRequestApprovalSettings, settings);
   }
 
   projectRules(projectId: number): Promise<ApprovalRule[]> {
-    return this.#em.fork().find(ApprovalRule, { projectId, mergeRequestId: null }, { orderBy: { id: 'asc' } });
+    return this.#em.find(ApprovalRule, { projectId, mergeRequestId: null }, { orderBy: { id: 'asc' } });
   }
 
   mergeRequestRules(mergeRequestId: number): Promise<ApprovalRule[]> {
-    return this.#em.fork().find(ApprovalRule, { mergeRequestId }, { orderBy: { id: 'asc' } });
+    return this.#em.find(ApprovalRule, { mergeRequestId }, { orderBy: { id: 'asc' } });
   }
 
   rule(id: number): Promise<ApprovalRule | null> {
-    return this.#em.fork().findOne(ApprovalRule, { id });
+    return this.#em.findOne(ApprovalRule, { id });
   }
 
   async createRule(rule: NewApprovalRule, recorded: (created: ApprovalRule) => Recorded): Promise<ApprovalRule> {
     try {
-      return await this.#em.fork().transactional(async (em) => {
-        const now = new Date();
-        const created = em.create(ApprovalRule, { ...rule, createdAt: now, updatedAt: now } as ApprovalRule);
-        await em.flush();
-        const { events, actor } = recorded(created);
-        for (const event of events) recordEvent(em, { ...event, actor });
-        return created;
-      });
+      const em = this.#em;
+      const now = new Date();
+      const created = em.create(ApprovalRule, { ...rule, createdAt: now, updatedAt: now } as ApprovalRule);
+      await em.flush();
+      const { events, actor } = recorded(created);
+      for (const event of events) recordEvent(em, { ...event, actor });
+      return created;
     } catch (error) {
       const translated = translateDbError(error);
       throw translated instanceof ConflictError ? nameTaken() : translated;
@@ -108,14 +107,13 @@ export class PgApprovalStore implements ApprovalStore {
 
   async updateRule(rule: ApprovalRule, changes: ApprovalRuleChanges, recorded: (updated: ApprovalRule) => Recorded): Promise<ApprovalRule> {
     try {
-      return await this.#em.fork().transactional(async (em) => {
-        const updated = { ...rule, ...changes, updatedAt: new Date() };
-        const { id, ...columns } = updated;
-        await em.nativeUpdate(ApprovalRule, { id }, columns);
-        const { events, actor } = recorded(updated);
-        for (const event of events) recordEvent(em, { ...event, actor });
-        return updated;
-      });
+      const em = this.#em;
+      const updated = { ...rule, ...changes, updatedAt: new Date() };
+      const { id, ...columns } = updated;
+      await em.nativeUpdate(ApprovalRule, { id }, columns);
+      const { events, actor } = recorded(updated);
+      for (const event of events) recordEvent(em, { ...event, actor });
+      return updated;
     } catch (error) {
       const translated = translateDbError(error);
       throw translated instanceof ConflictError ? nameTaken() : translated;
@@ -123,47 +121,43 @@ export class PgApprovalStore implements ApprovalStore {
   }
 
   async deleteRule(rule: ApprovalRule, recorded: Recorded): Promise<void> {
-    await this.#em.fork().transactional(async (em) => {
-      await em.nativeDelete(ApprovalRule, { id: rule.id });
-      for (const event of recorded.events) recordEvent(em, { ...event, actor: recorded.actor });
-    });
+    const em = this.#em;
+    await em.nativeDelete(ApprovalRule, { id: rule.id });
+    for (const event of recorded.events) recordEvent(em, { ...event, actor: recorded.actor });
   }
 
   async replaceCodeOwnerRules(mergeRequestId: number, rules: NewApprovalRule[]): Promise<void> {
-    await this.#em.fork().transactional(async (em) => {
-      await em.nativeDelete(ApprovalRule, { mergeRequestId, ruleType: 'code_owner' });
-      const now = new Date();
-      for (const rule of rules) em.create(ApprovalRule, { ...rule, createdAt: now, updatedAt: now } as ApprovalRule);
-      await em.flush();
-    });
+    const em = this.#em;
+    await em.nativeDelete(ApprovalRule, { mergeRequestId, ruleType: 'code_owner' });
+    const now = new Date();
+    for (const rule of rules) em.create(ApprovalRule, { ...rule, createdAt: now, updatedAt: now } as ApprovalRule);
+    await em.flush();
   }
 
   approvals(mergeRequestId: number): Promise<Approval[]> {
-    return this.#em.fork().find(Approval, { mergeRequestId }, { orderBy: { id: 'asc' } });
+    return this.#em.find(Approval, { mergeRequestId }, { orderBy: { id: 'asc' } });
   }
 
   async addApproval(approval: Omit<Approval, 'id'>, recorded: Recorded): Promise<boolean> {
-    return this.#em.fork().transactional(async (em) => {
-      const rows = await em.execute<Array<{ id: string }>>(
-        `insert into approvals (merge_request_id, user_id, sha, created_at) values (?, ?, ?, ?)
-         on conflict (merge_request_id, user_id) do nothing returning id`,
-        [approval.mergeRequestId, approval.userId, approval.sha, approval.createdAt],
-      );
-      if (rows.length === 0) return false;
-      for (const event of recorded.events) recordEvent(em, { ...event, actor: recorded.actor });
-      return true;
-    });
+    const em = this.#em;
+    const rows = await em.execute<Array<{ id: string }>>(
+      `insert into approvals (merge_request_id, user_id, sha, created_at) values (?, ?, ?, ?)
+       on conflict (merge_request_id, user_id) do nothing returning id`,
+      [approval.mergeRequestId, approval.userId, approval.sha, approval.createdAt],
+    );
+    if (rows.length === 0) return false;
+    for (const event of recorded.events) recordEvent(em, { ...event, actor: recorded.actor });
+    return true;
   }
 
   async removeApproval(mergeRequestId: number, userId: number, recorded: Recorded): Promise<boolean> {
-    return this.#em.fork().transactional(async (em) => {
-      if ((await em.nativeDelete(Approval, { mergeRequestId, userId })) === 0) return false;
-      for (const event of recorded.events) recordEvent(em, { ...event, actor: recorded.actor });
-      return true;
-    });
+    const em = this.#em;
+    if ((await em.nativeDelete(Approval, { mergeRequestId, userId })) === 0) return false;
+    for (const event of recorded.events) recordEvent(em, { ...event, actor: recorded.actor });
+    return true;
   }
 
   resetApprovals(mergeRequestId: number): Promise<number> {
-    return this.#em.fork().nativeDelete(Approval, { mergeRequestId });
+    return this.#em.nativeDelete(Approval, { mergeRequestId });
   }
 }
