@@ -21,7 +21,7 @@ import { mayPushCode, mayReadCode } from '../repositories/repository-access.ts';
 import { runGitHttpBackend } from './git-http-backend.ts';
 
 export interface SmartHttpDeps {
-  /** Git requests are outside `/api`: each runs in a unit of work of its own on it. */
+  /** Git requests are served outside the API router, so each runs in a unit of work of its own on it. */
   orm: Orm;
   repositories: RepositoriesService;
   access: IdentityAccess;
