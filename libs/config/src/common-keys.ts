@@ -46,5 +46,20 @@ export function serviceConfig(options: { name: string; httpPort: number }) {
   });
 }
 
+/**
+ * The keys of a service that serves gRPC, spread into its schema:
+ * `...grpcServerConfig({ port: 50052, purpose: 'where delivery asks ...' })`.
+ */
+export function grpcServerConfig(options: { port: number; purpose: string }) {
+  return {
+    GRPC_PORT: portFromEnv(options.port).describe(`the gRPC port, ${options.purpose}`),
+    GRPC_HOST: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .describe('the interface the gRPC server binds: `0.0.0.0` where other hosts (pods, containers) call it'),
+  };
+}
+
 /** The configuration every service has, whatever it adds. */
 export type ServiceConfig = z.infer<ReturnType<typeof serviceConfig>>;

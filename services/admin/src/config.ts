@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import { grpcAddressFromEnv, loadConfig, portFromEnv, serviceConfig, setByDeployment } from '@platform/config';
+import { grpcServerConfig, grpcAddressFromEnv, loadConfig, serviceConfig, setByDeployment } from '@platform/config';
 import { identityClientConfig } from '@platform/identity-client';
 import { parseCipherKey } from './features/ci-variables/value-cipher.ts';
 
 export const configSchema = serviceConfig({ name: 'admin', httpPort: 3006 }).extend({
   ...identityClientConfig.shape,
-  GRPC_PORT: portFromEnv(50056).describe('the gRPC port, where other services read the application settings at their start'),
-  GRPC_HOST: z
-    .string()
-    .min(1)
-    .default('127.0.0.1')
-    .describe('the interface the gRPC server binds: `0.0.0.0` where other hosts (pods, containers) call it'),
+  ...grpcServerConfig({ port: 50056, purpose: 'where other services read the application settings at their start' }),
   CI_VARIABLES_KEY: z
     .string()
     .refine((value) => parseCipherKey(value) !== undefined, { message: 'must be 64 hex digits or base64 of 32 bytes' })

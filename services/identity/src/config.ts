@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { grpcAddressFromEnv, loadConfig, portFromEnv, serviceConfig, setByDeployment } from '@platform/config';
+import { grpcServerConfig, grpcAddressFromEnv, loadConfig, serviceConfig, setByDeployment } from '@platform/config';
 import { adminClientConfig } from '@platform/admin-client';
 import { packagesClientConfig } from '@platform/packages-client';
 
@@ -9,12 +9,7 @@ export const configSchema = serviceConfig({ name: 'identity', httpPort: 3001 }).
   REVIEW_GRPC_ADDRESS: setByDeployment(grpcAddressFromEnv.optional()).describe(
     "review's gRPC address, asked to create a new project's repository (the answer shows its storage); unset, review creates it from the project's event",
   ),
-  GRPC_PORT: portFromEnv(50051).describe('the gRPC port: token authentication, access checks, project and group lookups'),
-  GRPC_HOST: z
-    .string()
-    .min(1)
-    .default('127.0.0.1')
-    .describe('the interface the gRPC server binds: `0.0.0.0` where other hosts (pods, containers) call it'),
+  ...grpcServerConfig({ port: 50051, purpose: 'for token authentication, access checks, project and group lookups' }),
   ROOT_TOKEN: z
     .string()
     .min(20)

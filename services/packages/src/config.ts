@@ -1,15 +1,10 @@
 import { z } from 'zod';
-import { loadConfig, portFromEnv, serviceConfig, setByDeployment } from '@platform/config';
+import { grpcServerConfig, loadConfig, serviceConfig, setByDeployment } from '@platform/config';
 import { identityClientConfig } from '@platform/identity-client';
 
 export const configSchema = serviceConfig({ name: 'packages', httpPort: 3003 }).extend({
   ...identityClientConfig.shape,
-  GRPC_PORT: portFromEnv(50053).describe('the gRPC port, where identity asks which projects have container registry tags'),
-  GRPC_HOST: z
-    .string()
-    .min(1)
-    .default('127.0.0.1')
-    .describe('the interface the gRPC server binds: `0.0.0.0` where other hosts (pods, containers) call it'),
+  ...grpcServerConfig({ port: 50053, purpose: 'where identity asks which projects have container registry tags' }),
   DATA_DIR: z
     .string()
     .startsWith('/')

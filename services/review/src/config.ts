@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { listFromEnv, loadConfig, portFromEnv, serviceConfig } from '@platform/config';
+import { grpcServerConfig, listFromEnv, loadConfig, serviceConfig } from '@platform/config';
 import { identityClientConfig } from '@platform/identity-client';
 import { adminClientConfig } from '@platform/admin-client';
 
@@ -17,12 +17,7 @@ const storagesFromEnv = listFromEnv.pipe(
 export const configSchema = serviceConfig({ name: 'review', httpPort: 3002 }).extend({
   ...identityClientConfig.shape,
   ...adminClientConfig.shape,
-  GRPC_PORT: portFromEnv(50052).describe('the gRPC port, where delivery asks which merge requests a deployment shipped'),
-  GRPC_HOST: z
-    .string()
-    .min(1)
-    .default('127.0.0.1')
-    .describe('the interface the gRPC server binds: `0.0.0.0` where other hosts (pods, containers) call it'),
+  ...grpcServerConfig({ port: 50052, purpose: 'where delivery asks which merge requests a deployment shipped' }),
   DATA_DIR: z
     .string()
     .startsWith('/')
