@@ -12,11 +12,14 @@ export interface NamespaceViewContext {
   registryHost?: string;
 }
 
-/** Groups live under `/groups/<full path>`; a personal namespace is its user's page. */
+/** Groups live under `/groups/<full path>`. */
+export function groupWebUrl(group: Pick<Namespace, 'fullPath'>, context: NamespaceViewContext): string {
+  return `${context.externalUrl}/groups/${group.fullPath}`;
+}
+
+/** A personal namespace is its user's page. */
 export function namespaceWebUrl(namespace: Pick<Namespace, 'kind' | 'fullPath'>, context: NamespaceViewContext): string {
-  return namespace.kind === 'group'
-    ? `${context.externalUrl}/groups/${namespace.fullPath}`
-    : `${context.externalUrl}/${namespace.fullPath}`;
+  return namespace.kind === 'group' ? groupWebUrl(namespace, context) : `${context.externalUrl}/${namespace.fullPath}`;
 }
 
 /** GitLab's namespace summary, as a project embeds it and `GET /namespaces` lists it. */

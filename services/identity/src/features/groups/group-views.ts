@@ -1,16 +1,10 @@
 import { ACCESS_LEVEL } from '@platform/identity-client';
-import type { Namespace } from '../access/namespace.entity.ts';
-import { avatarUrlView, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
+import { avatarUrlView, groupWebUrl, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin } from '../access/access-policy.ts';
 import type { ListedProject } from '../projects/project-rows.ts';
 import { projectView, projectViewOptions } from '../projects/project-views.ts';
 import type { GroupDetailsRow, ListedGroup } from './group-rows.ts';
-
-/** Groups live under `/groups/<full path>`. */
-export function groupWebUrl(group: Pick<Namespace, 'fullPath'>, context: NamespaceViewContext): string {
-  return `${context.externalUrl}/groups/${group.fullPath}`;
-}
 
 function statisticsView(statistics: NonNullable<ListedGroup['statistics']>) {
   return {

@@ -1,7 +1,5 @@
-import type { NamespaceViewContext } from '../access/namespace-views.ts';
-import { avatarUrlView } from '../access/namespace-views.ts';
+import { avatarUrlView, groupWebUrl, type NamespaceViewContext } from '../access/namespace-views.ts';
 import type { PublicGroup } from './group-rows.ts';
-import { groupWebUrl } from './group-views.ts';
 
 /** GitLab's `PublicGroupDetails`, as transfer locations list groups. */
 export function publicGroupView(group: PublicGroup, context: NamespaceViewContext) {
