@@ -78,7 +78,9 @@ describe('dates', () => {
   it('accepts real calendar days only', () => {
     const schema = z.object({ expires_at: dateParam() });
     expect(parseParams(schema, { expires_at: '2024-02-29' })).toEqual({ expires_at: '2024-02-29' });
-    for (const bad of ['2023-02-30', '2023-13-01', '20230101', 'soon']) {
+    expect(parseParams(schema, { expires_at: '2020-01-01T00:00:00Z' })).toEqual({ expires_at: '2020-01-01' });
+    expect(parseParams(schema, { expires_at: '2020-01-31T23:30:00.000+02:00' })).toEqual({ expires_at: '2020-01-31' });
+    for (const bad of ['2023-02-30', '2023-13-01', '20230101', 'soon', '2023-02-30T00:00:00Z', '2020-01-01Tnoon']) {
       expect(() => parseParams(schema, { expires_at: bad })).toThrow('expires_at is invalid');
     }
   });

@@ -125,11 +125,15 @@ export const params = {
 /** `params.integerList()` under its own name, as the route schemas import it. */
 export const integerList = () => params.integerList();
 
-/** `YYYY-MM-DD`, as GitLab takes membership and share expiry dates. */
+/**
+ * `YYYY-MM-DD`, as GitLab takes membership and share expiry dates, milestones' and issues' dates; a
+ * timestamp (`2020-01-01T00:00:00Z`) is read as its date, as Ruby's `Date.parse` reads it.
+ */
 export const dateParam = () =>
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'is invalid' })
+    .transform((value) => /^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(value)?.[1] ?? value)
+    .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'is invalid' }))
     // A real calendar day: `2023-02-30` would otherwise roll over to March.
     .refine(
       (value) => {
