@@ -104,7 +104,7 @@ describe('request bodies', () => {
     expect(response.status).toBe(201);
   });
 
-  it('takes the last value of a parameter repeated in the query string or a multipart form, as Rack does', async () => {
+  it('takes the last value of a parameter repeated in the query string, a URL-encoded or a multipart form, as Rack does', async () => {
     const query = await app().get('/api/v4/groups/1?per_page=100&per_page=2&ids[]=1&ids[]=2&weights[default]=60&weights[default]=70');
     expect(query.status).toBe(200);
     expect(query.body).toEqual({ id: '1', per_page: '2', ids: ['1', '2'], weights: { default: '70' } });
@@ -117,6 +117,9 @@ describe('request bodies', () => {
       .field('ids[]', '2');
     expect(multipart.status).toBe(201);
     expect(multipart.body).toEqual({ name: 'Team', path: 'team', ids: [1, 2] });
+    const form = await app().post().type('form').send('name=First&name=Team&path=team&ids[]=1&ids[]=2');
+    expect(form.status).toBe(201);
+    expect(form.body).toEqual({ name: 'Team', path: 'team', ids: [1, 2] });
   });
 
   it('accepts more than twenty array items in the query string', async () => {

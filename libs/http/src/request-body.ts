@@ -177,9 +177,40 @@ export function requestBodies(limits: BodyLimits = DEFAULT_BODY_LIMITS): Request
     // Not strict: a bare JSON string is a body too (npm's dist-tag PUT sends the version as one);
     // a route that takes one reads it from the request, parameters come only from objects.
     express.json({ limit: limits.bodyBytes, type: JSON_TYPES, strict: false }),
-    // Its nesting limit is 32 (MAX_PARAM_DEPTH) by default, refused with 400 beyond.
-    express.urlencoded({ extended: true, limit: limits.bodyBytes, parameterLimit: limits.fields }),
+    ...urlEncodedForm(limits),
     multipart(limits),
+  ];
+}
+
+/**
+ * URL-encoded forms, read as text and parsed exactly as query strings are (a repeated key takes its
+ * last value): express.urlencoded's own parser would combine repeated keys into an array.
+ */
+function urlEncodedForm(limits: BodyLimits): RequestHandler[] {
+  const parse = parseQueryString(limits);
+  return [
+    (req, _res, next) => {
+      const charset = req.is(FORM_TYPE) ? /;\s*charset=([^;]+)/i.exec(req.headers['content-type'] ?? '')?.[1] : undefined;
+      const name = charset?.trim().replace(/^"|"$/g, '').toLowerCase();
+      if (name !== undefined && name !== 'utf-8' && name !== 'utf8') {
+        next(new HttpStatusError(415, `unsupported charset "${name.toUpperCase()}"`));
+        return;
+      }
+      next();
+    },
+    express.text({ type: FORM_TYPE, limit: limits.bodyBytes }),
+    (req, _res, next) => {
+      if (typeof req.body !== 'string' || !req.is(FORM_TYPE)) {
+        next();
+        return;
+      }
+      try {
+        req.body = parse(req.body);
+        next();
+      } catch (error) {
+        next(error);
+      }
+    },
   ];
 }
 
