@@ -35,3 +35,13 @@ export async function planningProject(options: {
     ...issueReaders(options.minimumLevel),
   });
 }
+
+/** Whether the caller sees an issue: a confidential one only reporters and above, its author and its assignees do. */
+export function issueVisibleTo(
+  project: ProjectAccess,
+  caller: Caller,
+  issue: { confidential: boolean; authorId: number; assigneeIds: number[] },
+): boolean {
+  if (!issue.confidential || mayManageIssues(project)) return true;
+  return caller.kind === 'user' && (issue.authorId === caller.userId || issue.assigneeIds.includes(caller.userId));
+}

@@ -11,7 +11,7 @@ import type { UserDirectory } from '../core/user-directory.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { codeReaders } from '../repositories/repository-access.ts';
-import { mayManageIssues, planningProject } from '../core/issue-access.ts';
+import { issueVisibleTo, mayManageIssues, planningProject } from '../core/issue-access.ts';
 import { issueUserIds, issueView } from './issue-views.ts';
 import type { Issue } from './issue.entity.ts';
 import type { IssuesService } from './issues-service.ts';
@@ -75,10 +75,7 @@ async function viewsOf(
 /** The issue when the caller may see it: a confidential one stays hidden (404) from those it does not concern. */
 async function visibleIssue(deps: IssuesRouteDeps, project: ProjectAccess, caller: Caller, iid: number): Promise<Issue> {
   const issue = await deps.issues.get(project.id, iid);
-  const viewer = confidentialViewer(project, caller);
-  if (issue.confidential && viewer !== undefined && issue.authorId !== viewer && !issue.assigneeIds.includes(viewer ?? 0)) {
-    throw new NotFoundError('Issue');
-  }
+  if (!issueVisibleTo(project, caller, issue)) throw new NotFoundError('Issue');
   return issue;
 }
 
