@@ -435,6 +435,8 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/users/:user_id/keys/:key_id': user,
   'POST /api/v4/users/:user_id/keys': user,
   'DELETE /api/v4/users/:user_id/keys/:key_id': user,
+  'GET /api/v4/keys/:id': none,
+  'GET /api/v4/keys': none,
   'POST /api/v4/users/:user_id/personal_access_tokens': user,
   'POST /api/v4/user/personal_access_tokens': none,
   'GET /api/v4/personal_access_tokens': none,

@@ -70,6 +70,8 @@ describe('route table', () => {
     ['/api/v4/version', 'identity'],
     ['/api/v4/metadata', 'identity'],
     ['/api/v4/personal_access_tokens/self', 'identity'],
+    ['/api/v4/keys/3', 'identity'],
+    ['/api/v4/keys', 'identity'],
     ['/uploads/-/system/project/avatar/7/logo.png', 'identity'],
     ['/uploads/-/system/user/avatar/1/me.jpg', 'identity'],
     ['/api/v4/projects/7/alert_management/http_integrations', 'alerts'],

@@ -10,6 +10,8 @@ import { Migration20261124170500_project_deletion_marks } from './Migration20261
 import { Migration20261124172000_project_forks } from './Migration20261124172000_project_forks.ts';
 import { Migration20261126180000_project_authorizations } from './Migration20261126180000_project_authorizations.ts';
 import { Migration20261126181700_user_states } from './Migration20261126181700_user_states.ts';
+import { Migration20261126205100_ssh_key_md5_fingerprints } from './Migration20261126205100_ssh_key_md5_fingerprints.ts';
+import { Migration20261126205300_machine_tokens } from './Migration20261126205300_machine_tokens.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -24,4 +26,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124172000_project_forks', class: Migration20261124172000_project_forks },
   { name: 'Migration20261126180000_project_authorizations', class: Migration20261126180000_project_authorizations },
   { name: 'Migration20261126181700_user_states', class: Migration20261126181700_user_states },
+  { name: 'Migration20261126205100_ssh_key_md5_fingerprints', class: Migration20261126205100_ssh_key_md5_fingerprints },
+  { name: 'Migration20261126205300_machine_tokens', class: Migration20261126205300_machine_tokens },
 ];

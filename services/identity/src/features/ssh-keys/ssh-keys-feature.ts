@@ -8,6 +8,7 @@ import { SshKey } from './ssh-key.entity.ts';
 import { PgSshKeyStore } from './ssh-keys-store.ts';
 import { SshKeysService } from './ssh-keys-service.ts';
 import { sshKeysRoutes } from './ssh-keys-routes.ts';
+import { sshKeyLookupRoutes } from './ssh-key-lookup-routes.ts';
 import { sshKeyView } from './ssh-keys-views.ts';
 
 export const sshKeysEntities = [SshKey];
@@ -21,6 +22,9 @@ export function createSshKeysFeature(deps: {
 }): Feature {
   const sshKeys = new SshKeysService({ em: deps.em, keys: new PgSshKeyStore(deps.em), settings: deps.settings });
   return {
-    routes: [createRouter(sshKeysRoutes, { keys: sshKeys, users: deps.users, view: (key, owner) => sshKeyView(key, owner, deps.views) })],
+    routes: [
+      createRouter(sshKeysRoutes, { keys: sshKeys, users: deps.users, view: (key, owner) => sshKeyView(key, owner, deps.views) }),
+      createRouter(sshKeyLookupRoutes, { keys: sshKeys, users: deps.users, views: deps.views }),
+    ],
   };
 }

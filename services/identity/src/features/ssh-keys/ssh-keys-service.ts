@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { FieldValidationError, NotFoundError } from '@platform/errors';
+import { FieldValidationError, NotFoundError, RefusedError } from '@platform/errors';
 import { recordEvent } from '@platform/events';
 import type { User } from '../users/user.entity.ts';
 import type { SshKey } from './ssh-key.entity.ts';
 import { parseSshKey } from './ssh-key-parsing.ts';
 import { keyRestrictionProblem } from './ssh-key-restrictions.ts';
-import type { SshKeyStore } from './ssh-keys-store.ts';
+import type { SshKeyFingerprint, SshKeyStore } from './ssh-keys-store.ts';
 import type { AddSshKeyParams } from './ssh-keys.schemas.ts';
 import { sshKeyAddedEvent, sshKeyRemovedEvent } from './ssh-keys.events.ts';
 
@@ -32,6 +32,23 @@ export class SshKeysService {
   /** Another user's key is as unknown as a missing one. */
   async get(owner: User, keyId: number): Promise<SshKey> {
     const key = await this.#keys.findForUser(owner.id, keyId);
+    if (!key) throw new NotFoundError('Key');
+    return key;
+  }
+
+  /** Any user's key by id (administrators'); an unknown id answers as GitLab's missing record does. */
+  async find(keyId: number): Promise<SshKey> {
+    const key = await this.#keys.findById(keyId);
+    if (!key) throw new NotFoundError();
+    return key;
+  }
+
+  /**
+   * Any user's key by fingerprint, as GitLab's `KeysFinder` reads it: `SHA256:` (or `sha256:`) and
+   * the base64 of 32 bytes, otherwise MD5's colon-separated hex; anything else is a 400.
+   */
+  async findByFingerprint(fingerprint: string): Promise<SshKey> {
+    const key = await this.#keys.findByFingerprint(parseFingerprint(fingerprint));
     if (!key) throw new NotFoundError('Key');
     return key;
   }
@@ -70,4 +87,17 @@ export class SshKeysService {
       await this.#keys.remove(key);
     });
   }
+}
+
+const MD5_FINGERPRINT = /^(?:[0-9a-f]{2}:){15}[0-9a-f]{2}/i;
+
+function parseFingerprint(fingerprint: string): SshKeyFingerprint {
+  if (/^(?:sha256|SHA256):/.test(fingerprint)) {
+    const sha256 = fingerprint.replace(/sha256:|SHA256:/g, '');
+    if (Buffer.from(sha256, 'base64').length !== 32) throw new RefusedError('Failed to return the key');
+    // Stored as OpenSSH prints it, without base64's padding.
+    return { sha256: sha256.replace(/=+$/, '') };
+  }
+  if (!MD5_FINGERPRINT.test(fingerprint)) throw new RefusedError('Failed to return the key');
+  return { md5: fingerprint };
 }

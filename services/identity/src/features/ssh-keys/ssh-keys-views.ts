@@ -3,7 +3,7 @@ import type { ViewContext } from '../users/user-views.ts';
 import type { SshKey } from './ssh-key.entity.ts';
 import { publishableKey } from './ssh-key-parsing.ts';
 
-export function sshKeyView(key: SshKey, owner: User, context: ViewContext) {
+export function sshKeyView(key: SshKey, owner: Pick<User, 'name'>, context: ViewContext) {
   return {
     id: key.id,
     title: key.title,

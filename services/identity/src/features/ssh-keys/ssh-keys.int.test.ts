@@ -219,3 +219,46 @@ describe('administrators and other users keys', () => {
     expect(await harness.sql('select id from ssh_keys where user_id = $1', [leaving.id])).toEqual([]);
   });
 });
+
+describe('GET /keys/:id and GET /keys?fingerprint= (administrators)', () => {
+  it("finds any user's key by id, MD5 or SHA256 fingerprint, with its owner", async () => {
+    const line = publicKeyLine('lookup@laptop');
+    const added = await harness.api.post('/api/v4/user/keys').set(asOwner).send({ title: 'Lookup', key: line });
+    expect(added.status).toBe(201);
+    const parsed = sshpk.parseKey(line, 'ssh');
+    const sha256 = parsed.fingerprint('sha256').toString();
+    const md5 = parsed.fingerprint('md5').toString().replace(/^MD5:/, '');
+    const expected = {
+      id: added.body.id,
+      title: 'Lookup',
+      key: added.body.key,
+      usage_type: 'auth_and_signing',
+      user: expect.objectContaining({ id: owner.id, username: owner.username, email: expect.any(String), identities: [] }),
+    };
+    const byId = await harness.api.get(`/api/v4/keys/${added.body.id}`).set(admin);
+    expect(byId.status).toBe(200);
+    expect(byId.body).toMatchObject(expected);
+    for (const fingerprint of [sha256, sha256.replace('SHA256:', 'sha256:'), md5]) {
+      const found = await harness.api.get('/api/v4/keys').query({ fingerprint }).set(admin);
+      expect([fingerprint, found.status, found.body]).toEqual([fingerprint, 200, expect.objectContaining(expected)]);
+    }
+  });
+
+  it('answers 404 for unknown keys, 400 for malformed fingerprints, 403 to others', async () => {
+    expect((await harness.api.get('/api/v4/keys/999999').set(admin)).body).toEqual({ message: '404 Not Found' });
+    expect((await harness.api.get('/api/v4/keys/abc').set(admin)).status).toBe(404);
+    const unknown = await harness.api
+      .get('/api/v4/keys')
+      .query({ fingerprint: `SHA256:${Buffer.alloc(32).toString('base64')}` })
+      .set(admin);
+    expect([unknown.status, unknown.body]).toEqual([404, { message: '404 Key Not Found' }]);
+    for (const fingerprint of ['SHA256:short', 'ab:cd', 'not a fingerprint']) {
+      const malformed = await harness.api.get('/api/v4/keys').query({ fingerprint }).set(admin);
+      expect([fingerprint, malformed.status, malformed.body]).toEqual([fingerprint, 400, { message: 'Failed to return the key' }]);
+    }
+    expect((await harness.api.get('/api/v4/keys').set(admin)).body).toEqual({ error: 'fingerprint is missing' });
+    expect((await harness.api.get('/api/v4/keys/1').set(asOwner)).status).toBe(403);
+    expect((await harness.api.get('/api/v4/keys').query({ fingerprint: 'x' }).set(asOwner)).status).toBe(403);
+    expect((await harness.api.get('/api/v4/keys/1').set(anonymous)).status).toBe(401);
+  });
+});

@@ -129,6 +129,11 @@ function privateFields(user: FullUser, identities: UserIdentity[]) {
   };
 }
 
+/** GitLab's `UserPublic`: the public view and the fields a user sees of themselves (a key's owner, to administrators). */
+export function userPublicView(user: FullUser, identities: UserIdentity[], context: ViewContext) {
+  return { ...publicUserView(user, context), ...privateFields(user, identities) };
+}
+
 /** Administrator view, as in `GET /users` for administrators. */
 export function adminUserView(user: FullUser, identities: UserIdentity[], context: ViewContext) {
   return {
