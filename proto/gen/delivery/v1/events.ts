@@ -50,6 +50,10 @@ export interface DeploymentChanged {
    * for the environment's first (consumers link the merge requests merged in between).
    */
   previousSha: string;
+  /** The environment's tier (`production`, `staging`, ...), slug and external URL (empty when none). */
+  environmentTier: string;
+  environmentSlug: string;
+  environmentExternalUrl: string;
 }
 
 /** A feature flag, as it is after the change (before it, for `deleted`). */
@@ -65,6 +69,7 @@ export interface FeatureFlagChanged {
   previousName: string;
   /** Each strategy, `name` then its scopes: `gradualRolloutUserId(production,staging)`. */
   strategies: string[];
+  description: string;
 }
 
 /** The project's Unleash instance id was replaced; the old one no longer authenticates. */
@@ -84,6 +89,46 @@ export interface FeatureFlagUserListChanged {
   /** Per project, as the API shows it. */
   iid: number;
   name: string;
+}
+
+/**
+ * An external pipeline (the commit statuses an external CI posted for one sha and ref), as it is
+ * after the change. What merge requests (their head pipeline, merge when it succeeds) and
+ * pipeline webhooks follow.
+ */
+export interface PipelineChanged {
+  projectId: number;
+  projectPath: string;
+  pipelineId: number;
+  /** Per project, as the API shows it. */
+  iid: number;
+  sha: string;
+  ref: string;
+  tag: boolean;
+  /** The ref's previous head; forty zeros when unknown, as GitLab shows it. */
+  beforeSha: string;
+  /** `external`. */
+  source: string;
+  /** `created`, `pending`, `running`, `success`, `failed`, `canceled`, `skipped`. */
+  status: string;
+  /** The status before the change; empty for `created` events. */
+  previousStatus: string;
+  /** Who posted its first status. */
+  userId: number;
+  userUsername: string;
+  userName: string;
+  /** The average coverage of its statuses, two decimals (`80.00`); empty when none reported one. */
+  coverage: string;
+  /** ISO 8601; `started_at` and `finished_at` empty until it started or finished. */
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string;
+  finishedAt: string;
+  /** Seconds from start to finish; absent until it finished. */
+  duration?: number | undefined;
+  webUrl: string;
+  /** Grows with each change of the pipeline: a consumer keeps the highest it saw. */
+  version: number;
 }
 
 function createBaseEnvironmentChanged(): EnvironmentChanged {
@@ -283,6 +328,9 @@ function createBaseDeploymentChanged(): DeploymentChanged {
     createdAt: "",
     finishedAt: "",
     previousSha: "",
+    environmentTier: "",
+    environmentSlug: "",
+    environmentExternalUrl: "",
   };
 }
 
@@ -329,6 +377,15 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
     }
     if (message.previousSha !== "") {
       writer.uint32(114).string(message.previousSha);
+    }
+    if (message.environmentTier !== "") {
+      writer.uint32(122).string(message.environmentTier);
+    }
+    if (message.environmentSlug !== "") {
+      writer.uint32(130).string(message.environmentSlug);
+    }
+    if (message.environmentExternalUrl !== "") {
+      writer.uint32(138).string(message.environmentExternalUrl);
     }
     return writer;
   },
@@ -458,6 +515,30 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
             message.previousSha = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.environmentTier = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.environmentSlug = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.environmentExternalUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -522,6 +603,21 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
         : isSet(object.previous_sha)
         ? globalThis.String(object.previous_sha)
         : "",
+      environmentTier: isSet(object.environmentTier)
+        ? globalThis.String(object.environmentTier)
+        : isSet(object.environment_tier)
+        ? globalThis.String(object.environment_tier)
+        : "",
+      environmentSlug: isSet(object.environmentSlug)
+        ? globalThis.String(object.environmentSlug)
+        : isSet(object.environment_slug)
+        ? globalThis.String(object.environment_slug)
+        : "",
+      environmentExternalUrl: isSet(object.environmentExternalUrl)
+        ? globalThis.String(object.environmentExternalUrl)
+        : isSet(object.environment_external_url)
+        ? globalThis.String(object.environment_external_url)
+        : "",
     };
   },
 
@@ -569,6 +665,15 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
     if (message.previousSha !== "") {
       obj.previousSha = message.previousSha;
     }
+    if (message.environmentTier !== "") {
+      obj.environmentTier = message.environmentTier;
+    }
+    if (message.environmentSlug !== "") {
+      obj.environmentSlug = message.environmentSlug;
+    }
+    if (message.environmentExternalUrl !== "") {
+      obj.environmentExternalUrl = message.environmentExternalUrl;
+    }
     return obj;
   },
 
@@ -591,6 +696,9 @@ export const DeploymentChanged: MessageFns<DeploymentChanged> = {
     message.createdAt = object.createdAt ?? "";
     message.finishedAt = object.finishedAt ?? "";
     message.previousSha = object.previousSha ?? "";
+    message.environmentTier = object.environmentTier ?? "";
+    message.environmentSlug = object.environmentSlug ?? "";
+    message.environmentExternalUrl = object.environmentExternalUrl ?? "";
     return message;
   },
 };
@@ -605,6 +713,7 @@ function createBaseFeatureFlagChanged(): FeatureFlagChanged {
     version: "",
     previousName: "",
     strategies: [],
+    description: "",
   };
 }
 
@@ -633,6 +742,9 @@ export const FeatureFlagChanged: MessageFns<FeatureFlagChanged> = {
     }
     for (const v of message.strategies) {
       writer.uint32(66).string(v!);
+    }
+    if (message.description !== "") {
+      writer.uint32(74).string(message.description);
     }
     return writer;
   },
@@ -714,6 +826,14 @@ export const FeatureFlagChanged: MessageFns<FeatureFlagChanged> = {
             message.strategies.push(reader.string());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -754,6 +874,7 @@ export const FeatureFlagChanged: MessageFns<FeatureFlagChanged> = {
       strategies: globalThis.Array.isArray(object?.strategies)
         ? object.strategies.map((e: any) => globalThis.String(e))
         : [],
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
     };
   },
 
@@ -783,6 +904,9 @@ export const FeatureFlagChanged: MessageFns<FeatureFlagChanged> = {
     if (message.strategies?.length) {
       obj.strategies = message.strategies;
     }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
     return obj;
   },
 
@@ -799,6 +923,7 @@ export const FeatureFlagChanged: MessageFns<FeatureFlagChanged> = {
     message.version = object.version ?? "";
     message.previousName = object.previousName ?? "";
     message.strategies = object.strategies?.map((e) => e) || [];
+    message.description = object.description ?? "";
     return message;
   },
 };
@@ -1037,6 +1162,486 @@ export const FeatureFlagUserListChanged: MessageFns<FeatureFlagUserListChanged> 
     message.userListId = object.userListId ?? 0;
     message.iid = object.iid ?? 0;
     message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBasePipelineChanged(): PipelineChanged {
+  return {
+    projectId: 0,
+    projectPath: "",
+    pipelineId: 0,
+    iid: 0,
+    sha: "",
+    ref: "",
+    tag: false,
+    beforeSha: "",
+    source: "",
+    status: "",
+    previousStatus: "",
+    userId: 0,
+    userUsername: "",
+    userName: "",
+    coverage: "",
+    createdAt: "",
+    updatedAt: "",
+    startedAt: "",
+    finishedAt: "",
+    duration: undefined,
+    webUrl: "",
+    version: 0,
+  };
+}
+
+export const PipelineChanged: MessageFns<PipelineChanged> = {
+  encode(message: PipelineChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.projectPath !== "") {
+      writer.uint32(18).string(message.projectPath);
+    }
+    if (message.pipelineId !== 0) {
+      writer.uint32(24).int64(message.pipelineId);
+    }
+    if (message.iid !== 0) {
+      writer.uint32(32).int64(message.iid);
+    }
+    if (message.sha !== "") {
+      writer.uint32(42).string(message.sha);
+    }
+    if (message.ref !== "") {
+      writer.uint32(50).string(message.ref);
+    }
+    if (message.tag !== false) {
+      writer.uint32(56).bool(message.tag);
+    }
+    if (message.beforeSha !== "") {
+      writer.uint32(66).string(message.beforeSha);
+    }
+    if (message.source !== "") {
+      writer.uint32(74).string(message.source);
+    }
+    if (message.status !== "") {
+      writer.uint32(82).string(message.status);
+    }
+    if (message.previousStatus !== "") {
+      writer.uint32(90).string(message.previousStatus);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(96).int64(message.userId);
+    }
+    if (message.userUsername !== "") {
+      writer.uint32(106).string(message.userUsername);
+    }
+    if (message.userName !== "") {
+      writer.uint32(114).string(message.userName);
+    }
+    if (message.coverage !== "") {
+      writer.uint32(122).string(message.coverage);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(130).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(138).string(message.updatedAt);
+    }
+    if (message.startedAt !== "") {
+      writer.uint32(146).string(message.startedAt);
+    }
+    if (message.finishedAt !== "") {
+      writer.uint32(154).string(message.finishedAt);
+    }
+    if (message.duration !== undefined) {
+      writer.uint32(160).int64(message.duration);
+    }
+    if (message.webUrl !== "") {
+      writer.uint32(170).string(message.webUrl);
+    }
+    if (message.version !== 0) {
+      writer.uint32(176).int64(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PipelineChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePipelineChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.projectPath = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pipelineId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.iid = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sha = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.ref = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.tag = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.beforeSha = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.previousStatus = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.userUsername = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.userName = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.coverage = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.startedAt = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.finishedAt = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.duration = longToNumber(reader.int64());
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.webUrl = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PipelineChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      projectPath: isSet(object.projectPath)
+        ? globalThis.String(object.projectPath)
+        : isSet(object.project_path)
+        ? globalThis.String(object.project_path)
+        : "",
+      pipelineId: isSet(object.pipelineId)
+        ? globalThis.Number(object.pipelineId)
+        : isSet(object.pipeline_id)
+        ? globalThis.Number(object.pipeline_id)
+        : 0,
+      iid: isSet(object.iid) ? globalThis.Number(object.iid) : 0,
+      sha: isSet(object.sha) ? globalThis.String(object.sha) : "",
+      ref: isSet(object.ref) ? globalThis.String(object.ref) : "",
+      tag: isSet(object.tag) ? globalThis.Boolean(object.tag) : false,
+      beforeSha: isSet(object.beforeSha)
+        ? globalThis.String(object.beforeSha)
+        : isSet(object.before_sha)
+        ? globalThis.String(object.before_sha)
+        : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      previousStatus: isSet(object.previousStatus)
+        ? globalThis.String(object.previousStatus)
+        : isSet(object.previous_status)
+        ? globalThis.String(object.previous_status)
+        : "",
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      userUsername: isSet(object.userUsername)
+        ? globalThis.String(object.userUsername)
+        : isSet(object.user_username)
+        ? globalThis.String(object.user_username)
+        : "",
+      userName: isSet(object.userName)
+        ? globalThis.String(object.userName)
+        : isSet(object.user_name)
+        ? globalThis.String(object.user_name)
+        : "",
+      coverage: isSet(object.coverage) ? globalThis.String(object.coverage) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+      startedAt: isSet(object.startedAt)
+        ? globalThis.String(object.startedAt)
+        : isSet(object.started_at)
+        ? globalThis.String(object.started_at)
+        : "",
+      finishedAt: isSet(object.finishedAt)
+        ? globalThis.String(object.finishedAt)
+        : isSet(object.finished_at)
+        ? globalThis.String(object.finished_at)
+        : "",
+      duration: isSet(object.duration) ? globalThis.Number(object.duration) : undefined,
+      webUrl: isSet(object.webUrl)
+        ? globalThis.String(object.webUrl)
+        : isSet(object.web_url)
+        ? globalThis.String(object.web_url)
+        : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: PipelineChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.projectPath !== "") {
+      obj.projectPath = message.projectPath;
+    }
+    if (message.pipelineId !== 0) {
+      obj.pipelineId = Math.round(message.pipelineId);
+    }
+    if (message.iid !== 0) {
+      obj.iid = Math.round(message.iid);
+    }
+    if (message.sha !== "") {
+      obj.sha = message.sha;
+    }
+    if (message.ref !== "") {
+      obj.ref = message.ref;
+    }
+    if (message.tag !== false) {
+      obj.tag = message.tag;
+    }
+    if (message.beforeSha !== "") {
+      obj.beforeSha = message.beforeSha;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.previousStatus !== "") {
+      obj.previousStatus = message.previousStatus;
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.userUsername !== "") {
+      obj.userUsername = message.userUsername;
+    }
+    if (message.userName !== "") {
+      obj.userName = message.userName;
+    }
+    if (message.coverage !== "") {
+      obj.coverage = message.coverage;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    if (message.startedAt !== "") {
+      obj.startedAt = message.startedAt;
+    }
+    if (message.finishedAt !== "") {
+      obj.finishedAt = message.finishedAt;
+    }
+    if (message.duration !== undefined) {
+      obj.duration = Math.round(message.duration);
+    }
+    if (message.webUrl !== "") {
+      obj.webUrl = message.webUrl;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PipelineChanged>, I>>(base?: I): PipelineChanged {
+    return PipelineChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PipelineChanged>, I>>(object: I): PipelineChanged {
+    const message = createBasePipelineChanged();
+    message.projectId = object.projectId ?? 0;
+    message.projectPath = object.projectPath ?? "";
+    message.pipelineId = object.pipelineId ?? 0;
+    message.iid = object.iid ?? 0;
+    message.sha = object.sha ?? "";
+    message.ref = object.ref ?? "";
+    message.tag = object.tag ?? false;
+    message.beforeSha = object.beforeSha ?? "";
+    message.source = object.source ?? "";
+    message.status = object.status ?? "";
+    message.previousStatus = object.previousStatus ?? "";
+    message.userId = object.userId ?? 0;
+    message.userUsername = object.userUsername ?? "";
+    message.userName = object.userName ?? "";
+    message.coverage = object.coverage ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.startedAt = object.startedAt ?? "";
+    message.finishedAt = object.finishedAt ?? "";
+    message.duration = object.duration ?? undefined;
+    message.webUrl = object.webUrl ?? "";
+    message.version = object.version ?? 0;
     return message;
   },
 };

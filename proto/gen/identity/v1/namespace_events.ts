@@ -150,6 +150,10 @@ export interface MemberSnapshot {
   userName: string;
   accessLevel: number;
   expiresAt: string;
+  /** The member's primary email, for system hooks (administrators' receivers). */
+  userEmail: string;
+  /** The group's or project's name. */
+  sourceName: string;
 }
 
 export interface MemberAdded {
@@ -1494,6 +1498,8 @@ function createBaseMemberSnapshot(): MemberSnapshot {
     userName: "",
     accessLevel: 0,
     expiresAt: "",
+    userEmail: "",
+    sourceName: "",
   };
 }
 
@@ -1525,6 +1531,12 @@ export const MemberSnapshot: MessageFns<MemberSnapshot> = {
     }
     if (message.expiresAt !== "") {
       writer.uint32(74).string(message.expiresAt);
+    }
+    if (message.userEmail !== "") {
+      writer.uint32(82).string(message.userEmail);
+    }
+    if (message.sourceName !== "") {
+      writer.uint32(90).string(message.sourceName);
     }
     return writer;
   },
@@ -1614,6 +1626,22 @@ export const MemberSnapshot: MessageFns<MemberSnapshot> = {
             message.expiresAt = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.userEmail = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.sourceName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1665,6 +1693,16 @@ export const MemberSnapshot: MessageFns<MemberSnapshot> = {
         : isSet(object.expires_at)
         ? globalThis.String(object.expires_at)
         : "",
+      userEmail: isSet(object.userEmail)
+        ? globalThis.String(object.userEmail)
+        : isSet(object.user_email)
+        ? globalThis.String(object.user_email)
+        : "",
+      sourceName: isSet(object.sourceName)
+        ? globalThis.String(object.sourceName)
+        : isSet(object.source_name)
+        ? globalThis.String(object.source_name)
+        : "",
     };
   },
 
@@ -1697,6 +1735,12 @@ export const MemberSnapshot: MessageFns<MemberSnapshot> = {
     if (message.expiresAt !== "") {
       obj.expiresAt = message.expiresAt;
     }
+    if (message.userEmail !== "") {
+      obj.userEmail = message.userEmail;
+    }
+    if (message.sourceName !== "") {
+      obj.sourceName = message.sourceName;
+    }
     return obj;
   },
 
@@ -1714,6 +1758,8 @@ export const MemberSnapshot: MessageFns<MemberSnapshot> = {
     message.userName = object.userName ?? "";
     message.accessLevel = object.accessLevel ?? 0;
     message.expiresAt = object.expiresAt ?? "";
+    message.userEmail = object.userEmail ?? "";
+    message.sourceName = object.sourceName ?? "";
     return message;
   },
 };

@@ -123,6 +123,8 @@ beforeAll(async () => {
               userName: reporter.username,
               accessLevel: 20,
               expiresAt: '',
+              userEmail: '',
+              sourceName: '',
             },
           },
         }),

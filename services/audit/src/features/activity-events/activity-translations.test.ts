@@ -30,6 +30,8 @@ const member = (sourceType: MembershipSourceType, accessLevel = 30) => ({
   userName: 'Grace',
   accessLevel,
   expiresAt: '',
+  userEmail: '',
+  sourceName: '',
 });
 
 describe('activity of domain events', () => {

@@ -46,6 +46,9 @@ export function deploymentEventData(project: ProjectAccess, placed: PlacedDeploy
     createdAt: deployment.createdAt.toISOString(),
     finishedAt: deployment.finishedAt?.toISOString() ?? '',
     previousSha: placed.previousSha,
+    environmentTier: environment.tier,
+    environmentSlug: environment.slug,
+    environmentExternalUrl: environment.externalUrl ?? '',
   };
 }
 

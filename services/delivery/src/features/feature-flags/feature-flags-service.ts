@@ -23,6 +23,7 @@ function eventData(project: ProjectAccess, detail: DetailedFlag, previousName = 
     projectPath: project.pathWithNamespace,
     featureFlagId: detail.flag.id,
     name: detail.flag.name,
+    description: detail.flag.description ?? '',
     active: detail.flag.active,
     version: detail.flag.version,
     previousName,

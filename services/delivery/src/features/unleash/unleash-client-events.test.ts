@@ -23,6 +23,7 @@ const flag = {
   version: 'new_version_flag',
   previousName: '',
   strategies: [],
+  description: '',
 };
 
 describe('the events that change what Unleash clients are answered', () => {

@@ -48,7 +48,7 @@ function repositoryAttributes(project: HookProject) {
 }
 
 /** A user's `hook_attrs`: the email is never sent. */
-function userAttributes(user: HookUser | undefined) {
+export function userAttributes(user: HookUser | undefined) {
   return {
     id: user?.id ?? 0,
     name: user?.name ?? '',
@@ -159,7 +159,7 @@ export interface MergeRequestFacts {
 const MERGE_REQUEST_STATE_IDS: Record<string, number> = { opened: 1, closed: 2, merged: 3, locked: 4 };
 
 /** A timestamp as GitLab's hook payloads show it: to the second, in UTC. */
-function hookTimestamp(iso: string): string {
+export function hookTimestamp(iso: string): string {
   return new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -290,12 +290,14 @@ export function issuePayload(options: { issue: IssueFacts; action: IssueAction; 
 
 /** System hook bodies for projects, users and groups (`Gitlab::HookData::*Builder`). */
 export function projectSystemPayload(options: {
-  event: 'project_create' | 'project_destroy';
+  event: 'project_create' | 'project_destroy' | 'project_update' | 'project_rename' | 'project_transfer';
   project: { id: number; name: string; path: string; pathWithNamespace: string; visibility: string };
   owner: { name: string } | null;
   occurredAt: string;
+  /** Where a renamed or transferred project was. */
+  oldPathWithNamespace?: string;
 }) {
-  const { project, owner, occurredAt } = options;
+  const { project, owner, occurredAt, oldPathWithNamespace } = options;
   return {
     created_at: occurredAt,
     updated_at: occurredAt,
@@ -308,15 +310,18 @@ export function projectSystemPayload(options: {
     path_with_namespace: project.pathWithNamespace,
     project_id: project.id,
     project_visibility: project.visibility,
+    ...(oldPathWithNamespace === undefined ? {} : { old_path_with_namespace: oldPathWithNamespace }),
   };
 }
 
 export function userSystemPayload(options: {
-  event: 'user_create' | 'user_destroy';
+  event: 'user_create' | 'user_destroy' | 'user_rename';
   user: { id: number; name: string; username: string; email: string };
   occurredAt: string;
+  /** A renamed user's previous username. */
+  oldUsername?: string;
 }) {
-  const { user, occurredAt } = options;
+  const { user, occurredAt, oldUsername } = options;
   return {
     created_at: occurredAt,
     updated_at: occurredAt,
@@ -325,15 +330,18 @@ export function userSystemPayload(options: {
     name: user.name,
     username: user.username,
     user_id: user.id,
+    ...(oldUsername === undefined ? {} : { old_username: oldUsername }),
   };
 }
 
 export function groupSystemPayload(options: {
-  event: 'group_create' | 'group_destroy';
+  event: 'group_create' | 'group_destroy' | 'group_rename';
   group: { id: number; name: string; path: string; fullPath: string };
   occurredAt: string;
+  /** A renamed group's previous path. */
+  oldPath?: string;
 }) {
-  const { group, occurredAt } = options;
+  const { group, occurredAt, oldPath } = options;
   return {
     created_at: occurredAt,
     updated_at: occurredAt,
@@ -344,5 +352,97 @@ export function groupSystemPayload(options: {
     path: group.path,
     full_path: group.fullPath,
     group_id: group.id,
+    ...(oldPath === undefined ? {} : { old_path: oldPath, old_full_path: [...group.fullPath.split('/').slice(0, -1), oldPath].join('/') }),
+  };
+}
+
+/** GitLab's `human_access` of a membership's access level. */
+const HUMAN_ACCESS: Record<number, string> = {
+  5: 'Minimal Access',
+  10: 'Guest',
+  15: 'Planner',
+  20: 'Reporter',
+  30: 'Developer',
+  40: 'Maintainer',
+  50: 'Owner',
+};
+
+/** What happened to a membership, as system hooks name it for projects (`team`) and groups. */
+export type MemberChange = 'create' | 'update' | 'destroy' | 'request' | 'revoke';
+
+const PROJECT_MEMBER_EVENTS: Record<MemberChange, string> = {
+  create: 'user_add_to_team',
+  update: 'user_update_for_team',
+  destroy: 'user_remove_from_team',
+  request: 'user_access_request_to_project',
+  revoke: 'user_access_request_revoked_for_project',
+};
+
+const GROUP_MEMBER_EVENTS: Record<MemberChange, string> = {
+  create: 'user_add_to_group',
+  update: 'user_update_for_group',
+  destroy: 'user_remove_from_group',
+  request: 'user_access_request_to_group',
+  revoke: 'user_access_request_revoked_for_group',
+};
+
+export interface MemberFacts {
+  userId: number;
+  username: string;
+  userName: string;
+  userEmail: string;
+  accessLevel: number;
+  /** `YYYY-MM-DD`, null when it never expires. */
+  expiresAt: string | null;
+}
+
+/** A project membership's system hook body (`Gitlab::HookData::ProjectMemberBuilder`). */
+export function projectMemberSystemPayload(options: {
+  change: MemberChange;
+  member: MemberFacts;
+  project: { id: number; name: string; path: string; pathWithNamespace: string; visibility: string };
+  occurredAt: string;
+}) {
+  const { member, project } = options;
+  const at = hookTimestamp(options.occurredAt);
+  return {
+    created_at: at,
+    updated_at: at,
+    project_name: project.name,
+    project_path: project.path,
+    project_path_with_namespace: project.pathWithNamespace,
+    project_id: project.id,
+    user_username: member.username,
+    user_name: member.userName,
+    user_email: member.userEmail,
+    user_id: member.userId,
+    access_level: HUMAN_ACCESS[member.accessLevel] ?? String(member.accessLevel),
+    project_visibility: project.visibility,
+    event_name: PROJECT_MEMBER_EVENTS[options.change],
+  };
+}
+
+/** A group membership's system hook body (`Gitlab::HookData::GroupMemberBuilder`). */
+export function groupMemberSystemPayload(options: {
+  change: MemberChange;
+  member: MemberFacts;
+  group: { id: number; name: string; path: string };
+  occurredAt: string;
+}) {
+  const { member, group } = options;
+  const at = hookTimestamp(options.occurredAt);
+  return {
+    created_at: at,
+    updated_at: at,
+    group_name: group.name,
+    group_path: group.path,
+    group_id: group.id,
+    user_username: member.username,
+    user_name: member.userName,
+    user_email: member.userEmail,
+    user_id: member.userId,
+    group_access: HUMAN_ACCESS[member.accessLevel] ?? String(member.accessLevel),
+    expires_at: member.expiresAt ? hookTimestamp(`${member.expiresAt}T00:00:00Z`) : null,
+    event_name: GROUP_MEMBER_EVENTS[options.change],
   };
 }

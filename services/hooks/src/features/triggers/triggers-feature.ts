@@ -7,7 +7,9 @@
 import type { EventEnvelope } from '@platform/events';
 import { onEvent } from '@platform/events';
 import { UnprocessableError } from '@platform/errors';
+import { deliveryEvents } from '@platform/delivery-client';
 import { identityEvents } from '@platform/identity-client';
+import { MembershipSourceType, type MemberSnapshot } from '@platform/proto/identity/v1/namespace-events';
 import { reviewEvents } from '@platform/review-client';
 import type { Feature } from '@platform/service';
 import { isExecutable } from '../core/auto-disabling.ts';
@@ -15,15 +17,19 @@ import { branchMatches } from '../core/branch-filter.ts';
 import type { PendingDelivery, PgHookStore } from '../core/hook-store.ts';
 import type { TriggerFlag, WebHook } from '../core/web-hook.entity.ts';
 import type { TestSamples } from '../web-hooks/web-hooks-routes.ts';
+import { deploymentPayload, featureFlagPayload } from './delivery-payloads.ts';
 import {
   BLANK_SHA,
+  groupMemberSystemPayload,
   groupSystemPayload,
   issuePayload,
   mergeRequestPayload,
+  projectMemberSystemPayload,
   projectSystemPayload,
   pushPayload,
   userSystemPayload,
   type IssueAction,
+  type MemberChange,
   type MergeRequestAction,
 } from './hook-payloads.ts';
 import type { ProjectDirectory } from './project-directory.ts';
@@ -84,6 +90,57 @@ export function createTriggersFeature(deps: { store: PgHookStore; directory: Pro
 
   const actorOf = async (envelope: EventEnvelope) =>
     envelope.actor ? (await directory.users([envelope.actor.id])).get(envelope.actor.id) : undefined;
+
+  /** A membership's system hook: a project's names and visibility as identity says them now. */
+  async function deliverMemberEvent(envelope: EventEnvelope, member: MemberSnapshot | undefined, change: MemberChange): Promise<void> {
+    if (!member) return;
+    const facts = {
+      userId: member.userId,
+      username: member.username,
+      userName: member.userName,
+      userEmail: member.userEmail,
+      accessLevel: member.accessLevel,
+      expiresAt: member.expiresAt || null,
+    };
+    if (member.sourceType === MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_GROUP) {
+      const group = { id: member.sourceId, name: member.sourceName, path: member.sourceFullPath.split('/').at(-1) ?? '' };
+      await deliverSystemEvent(envelope, groupMemberSystemPayload({ change, member: facts, group, occurredAt: envelope.occurredAt }));
+      return;
+    }
+    const project = await directory.project(member.sourceId);
+    if (!project) return;
+    await deliverSystemEvent(envelope, projectMemberSystemPayload({ change, member: facts, project, occurredAt: envelope.occurredAt }));
+  }
+
+  // A deployment's hooks run when it starts, succeeds, fails or is canceled; not while it is only created.
+  const deploymentHandler = (definition: typeof deliveryEvents.deploymentCreated) =>
+    onEvent(definition, async (data, envelope) => {
+      if (data.status === 'created') return;
+      await deliverProjectEvent({
+        projectId: data.projectId,
+        envelope,
+        trigger: { flag: 'deployment_events', hookName: 'deployment_hooks', system: false },
+        build: async (project) =>
+          deploymentPayload({
+            deployment: {
+              id: data.deploymentId,
+              status: data.status,
+              statusChangedAt: envelope.occurredAt,
+              environment: {
+                name: data.environmentName,
+                tier: data.environmentTier,
+                slug: data.environmentSlug,
+                externalUrl: data.environmentExternalUrl || null,
+              },
+              ref: data.ref,
+              sha: data.sha,
+              commitTitle: null,
+            },
+            project,
+            user: data.userId ? (await directory.users([data.userId])).get(data.userId) : undefined,
+          }),
+      });
+    });
 
   const mergeRequestHandler = (action: MergeRequestAction) => (definition: typeof reviewEvents.mergeRequestCreated) =>
     onEvent(definition, (data, envelope) =>
@@ -222,6 +279,72 @@ export function createTriggersFeature(deps: { store: PgHookStore; directory: Pro
       onEvent(identityEvents.groupCreated, async ({ group }, envelope) => {
         if (group)
           await deliverSystemEvent(envelope, groupSystemPayload({ event: 'group_create', group, occurredAt: envelope.occurredAt }));
+      }),
+      deploymentHandler(deliveryEvents.deploymentCreated),
+      deploymentHandler(deliveryEvents.deploymentUpdated),
+      onEvent(deliveryEvents.featureFlagToggled, (data, envelope) =>
+        deliverProjectEvent({
+          projectId: data.projectId,
+          envelope,
+          trigger: { flag: 'feature_flag_events', hookName: 'feature_flag_hooks', system: false },
+          build: async (project) =>
+            featureFlagPayload({
+              featureFlag: { id: data.featureFlagId, name: data.name, description: data.description || null, active: data.active },
+              project,
+              user: await actorOf(envelope),
+            }),
+        }),
+      ),
+      onEvent(identityEvents.memberAdded, ({ member }, envelope) => deliverMemberEvent(envelope, member, 'create')),
+      onEvent(identityEvents.memberUpdated, ({ member }, envelope) => deliverMemberEvent(envelope, member, 'update')),
+      onEvent(identityEvents.memberRemoved, ({ member }, envelope) => deliverMemberEvent(envelope, member, 'destroy')),
+      onEvent(identityEvents.accessRequested, ({ request }, envelope) => deliverMemberEvent(envelope, request, 'request')),
+      onEvent(identityEvents.accessRequestApproved, ({ member }, envelope) => deliverMemberEvent(envelope, member, 'create')),
+      onEvent(identityEvents.accessRequestDenied, ({ request }, envelope) => deliverMemberEvent(envelope, request, 'revoke')),
+      onEvent(identityEvents.projectUpdated, async ({ project, changes }, envelope) => {
+        if (!project) return;
+        const path = changes.find((change) => change.attribute === 'path');
+        const owner = envelope.actor;
+        const occurredAt = envelope.occurredAt;
+        if (path) {
+          const namespace = project.pathWithNamespace.split('/').slice(0, -1).join('/');
+          const oldPathWithNamespace = `${namespace}/${path.from}`;
+          await deliverSystemEvent(
+            envelope,
+            projectSystemPayload({ event: 'project_rename', project, owner, occurredAt, oldPathWithNamespace }),
+          );
+        } else {
+          await deliverSystemEvent(envelope, projectSystemPayload({ event: 'project_update', project, owner, occurredAt }));
+        }
+      }),
+      onEvent(identityEvents.projectTransferred, async ({ project, previousPathWithNamespace }, envelope) => {
+        if (project)
+          await deliverSystemEvent(
+            envelope,
+            projectSystemPayload({
+              event: 'project_transfer',
+              project,
+              owner: envelope.actor,
+              occurredAt: envelope.occurredAt,
+              oldPathWithNamespace: previousPathWithNamespace,
+            }),
+          );
+      }),
+      onEvent(identityEvents.userUpdated, async ({ user, changes }, envelope) => {
+        const username = changes.find((change) => change.attribute === 'username');
+        if (user && username)
+          await deliverSystemEvent(
+            envelope,
+            userSystemPayload({ event: 'user_rename', user, occurredAt: envelope.occurredAt, oldUsername: username.from }),
+          );
+      }),
+      onEvent(identityEvents.groupUpdated, async ({ group, changes }, envelope) => {
+        const path = changes.find((change) => change.attribute === 'path');
+        if (group && path)
+          await deliverSystemEvent(
+            envelope,
+            groupSystemPayload({ event: 'group_rename', group, occurredAt: envelope.occurredAt, oldPath: path.from }),
+          );
       }),
       onEvent(identityEvents.groupDeleted, async ({ group }, envelope) => {
         if (group)

@@ -76,7 +76,7 @@ export class AccessRequestsService {
         requestedAt: new Date(),
         createdBy: user.id,
       });
-      recordEvent(em, { ...accessRequestedEvent(memberSnapshot(created, user, source.fullPath)), actor });
+      recordEvent(em, { ...accessRequestedEvent(memberSnapshot(created, user, source)), actor });
       return created;
     });
     return { request, user };
@@ -100,7 +100,7 @@ export class AccessRequestsService {
       request.accessLevel = options.accessLevel;
       request.createdBy = options.actor.id;
       await this.#memberStore.flush();
-      const snapshot = memberSnapshot(request, user, source.fullPath);
+      const snapshot = memberSnapshot(request, user, source);
       recordEvent(em, { ...accessRequestApprovedEvent(snapshot), actor: options.actor });
       recordEvent(em, { ...memberAddedEvent(snapshot), actor: options.actor });
     });
@@ -114,7 +114,7 @@ export class AccessRequestsService {
     if (!withdrawn) requireLevel(options.viewer, accessLevel, memberManagerLevel(options.type));
     const { request, user } = await this.#pending(source.type, source.id, options.userId);
     await this.#em.transactional(async (em) => {
-      const snapshot = memberSnapshot(request, user, source.fullPath);
+      const snapshot = memberSnapshot(request, user, source);
       await this.#memberStore.remove(request);
       recordEvent(em, { ...accessRequestDeniedEvent(snapshot, withdrawn), actor: options.actor });
     });

@@ -130,6 +130,19 @@ export class MembersService {
     });
   }
 
+  /**
+   * Ends a user's membership of a group or project on the platform's own authority (a revoked
+   * access token's bot leaves); see `removeGroupMember`.
+   */
+  async removeMember(options: { source: MembershipSource; userId: number; actor: EventActor | null }): Promise<boolean> {
+    return this.#em.transactional(async () => {
+      const member = await this.#members.find(options.source.type, options.source.id, options.userId);
+      if (!member || member.requestedAt) return false;
+      await this.#remove(options.source, member, options.actor);
+      return true;
+    });
+  }
+
   /** The group or project behind `:id`, if the viewer may see it, with their access level. */
   async source(viewer: Viewer, type: SourceType, idOrPath: number | string): Promise<{ source: MembershipSource; accessLevel: number }> {
     if (type === 'Group') {
@@ -215,7 +228,7 @@ export class MembersService {
       if (options.expiresAt !== undefined) member.expiresAt = options.expiresAt;
       await this.#members.flush();
       const user = await this.#userOf(member.userId);
-      recordEvent(em, { ...memberUpdatedEvent(memberSnapshot(member, user, source.fullPath), previous), actor: options.actor });
+      recordEvent(em, { ...memberUpdatedEvent(memberSnapshot(member, user, source), previous), actor: options.actor });
       return member;
     });
     const [withUser] = await this.#withUsers([{ member: updated, accessLevel: updated.accessLevel }]);
@@ -256,13 +269,13 @@ export class MembersService {
         createdBy: actor?.id ?? null,
       });
     }
-    recordEvent(this.#em, { ...memberAddedEvent(memberSnapshot(member, user, source.fullPath)), actor });
+    recordEvent(this.#em, { ...memberAddedEvent(memberSnapshot(member, user, source)), actor });
     return member;
   }
 
   async #remove(source: MembershipSource, member: Member, actor: EventActor | null): Promise<void> {
     const user = await this.#userOf(member.userId);
-    const snapshot = memberSnapshot(member, user, source.fullPath);
+    const snapshot = memberSnapshot(member, user, source);
     await this.#members.remove(member);
     recordEvent(this.#em, { ...memberRemovedEvent(snapshot), actor });
   }

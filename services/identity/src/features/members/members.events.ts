@@ -4,7 +4,11 @@ import type { User } from '../users/user.entity.ts';
 import type { Member } from './member.entity.ts';
 
 /** A membership or access request as events describe it. */
-export function memberSnapshot(member: Member, user: Pick<User, 'username' | 'name'>, sourceFullPath: string): MemberSnapshot {
+export function memberSnapshot(
+  member: Member,
+  user: Pick<User, 'username' | 'name' | 'email'>,
+  source: { fullPath: string } & ({ group: { name: string } } | { project: { name: string } }),
+): MemberSnapshot {
   return {
     id: member.id,
     sourceType:
@@ -12,12 +16,14 @@ export function memberSnapshot(member: Member, user: Pick<User, 'username' | 'na
         ? MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_GROUP
         : MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_PROJECT,
     sourceId: member.sourceId,
-    sourceFullPath,
+    sourceFullPath: source.fullPath,
+    sourceName: 'group' in source ? source.group.name : source.project.name,
     userId: member.userId,
     username: user.username,
     userName: user.name,
     accessLevel: member.accessLevel,
     expiresAt: member.expiresAt ?? '',
+    userEmail: user.email,
   };
 }
 

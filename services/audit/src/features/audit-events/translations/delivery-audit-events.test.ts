@@ -14,6 +14,7 @@ const flag = {
   version: 'new_version_flag',
   previousName: '',
   strategies: ['gradualRolloutUserId(production)'],
+  description: '',
 };
 
 function envelope(event: { type: string; data: Record<string, unknown> }): EventEnvelope {

@@ -44,6 +44,8 @@ const member: MemberSnapshot = {
   userName: 'Grace',
   accessLevel: 30,
   expiresAt: '',
+  userEmail: '',
+  sourceName: '',
 };
 const root = { id: 1, username: 'root', name: 'Administrator', ip: '10.0.0.1' };
 

@@ -1,0 +1,88 @@
+import { describe, expect, it } from '@jest/globals';
+import { deploymentPayload, featureFlagPayload } from './delivery-payloads.ts';
+import type { HookProject } from './project-directory.ts';
+
+const project: HookProject = {
+  id: 30,
+  name: 'test-deployment-webhooks',
+  description: '',
+  path: 'test-deployment-webhooks',
+  pathWithNamespace: 'root/test-deployment-webhooks',
+  namespaceName: 'Administrator',
+  namespaceIds: [1],
+  visibility: 'private',
+  defaultBranch: 'master',
+  webUrl: 'http://10.126.0.2:3000/root/test-deployment-webhooks',
+};
+const root = { id: 1, name: 'Administrator', username: 'root', avatarUrl: null };
+
+describe('deployment payloads', () => {
+  it("carry the deployment, its environment and commit as GitLab's deployment event example, with no deployable for an API deployment", () => {
+    const payload = deploymentPayload({
+      deployment: {
+        id: 15,
+        status: 'success',
+        statusChangedAt: '2021-04-28T19:50:00.123Z',
+        environment: { name: 'staging', tier: 'staging', slug: 'staging', externalUrl: 'https://staging.example.com' },
+        ref: 'master',
+        sha: '279484c09fbe69ededfced8c1bb6e6d24616b468',
+        commitTitle: 'Add new file',
+      },
+      project,
+      user: root,
+    });
+    expect(payload).toEqual({
+      object_kind: 'deployment',
+      status: 'success',
+      status_changed_at: '2021-04-28 19:50:00 +0000',
+      deployment_id: 15,
+      deployable_id: null,
+      deployable_url: null,
+      environment: 'staging',
+      environment_tier: 'staging',
+      environment_slug: 'staging',
+      environment_external_url: 'https://staging.example.com',
+      project: expect.objectContaining({ id: 30, path_with_namespace: 'root/test-deployment-webhooks', visibility_level: 0 }),
+      short_sha: '279484c0',
+      user: { id: 1, name: 'Administrator', username: 'root', avatar_url: null, email: '[REDACTED]' },
+      user_url: 'http://10.126.0.2:3000/root',
+      commit_url: 'http://10.126.0.2:3000/root/test-deployment-webhooks/-/commit/279484c09fbe69ededfced8c1bb6e6d24616b468',
+      commit_title: 'Add new file',
+      ref: 'master',
+    });
+  });
+
+  it('name no user when nobody is known to have deployed', () => {
+    const payload = deploymentPayload({
+      deployment: {
+        id: 1,
+        status: 'running',
+        statusChangedAt: '2021-04-28T19:50:00Z',
+        environment: { name: 'production', tier: 'production', slug: 'production', externalUrl: null },
+        ref: 'main',
+        sha: 'a'.repeat(40),
+        commitTitle: null,
+      },
+      project,
+      user: undefined,
+    });
+    expect(payload).toMatchObject({ user: null, user_url: null, environment_external_url: null, commit_title: null });
+  });
+});
+
+describe('feature flag payloads', () => {
+  it("carry the flag's id, name, description and state as GitLab's feature flag event example", () => {
+    const payload = featureFlagPayload({
+      featureFlag: { id: 6, name: 'test-feature-flag', description: 'test-feature-flag-description', active: true },
+      project,
+      user: root,
+    });
+    expect(payload).toEqual({
+      object_kind: 'feature_flag',
+      project: expect.objectContaining({ id: 30, web_url: project.webUrl }),
+      user: { id: 1, name: 'Administrator', username: 'root', avatar_url: null, email: '[REDACTED]' },
+      user_url: 'http://10.126.0.2:3000/root',
+      object_attributes: { id: 6, name: 'test-feature-flag', description: 'test-feature-flag-description', active: true },
+    });
+  });
+});

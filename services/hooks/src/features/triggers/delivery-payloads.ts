@@ -1,0 +1,84 @@
+/**
+ * The deployment and feature flag bodies GitLab sends (`Gitlab::DataBuilder::Deployment`,
+ * `Gitlab::DataBuilder::FeatureFlag`), built from the delivery service's events.
+ */
+import { projectAttributes, userAttributes } from './hook-payloads.ts';
+import type { HookProject, HookUser } from './project-directory.ts';
+
+/** The instance's URL, which prefixes every project's web URL. */
+function instanceUrlOf(project: HookProject): string {
+  return project.webUrl.slice(0, project.webUrl.length - project.pathWithNamespace.length - 1);
+}
+
+/** A user's profile URL (`Gitlab::UrlBuilder.build(user)`), null for nobody. */
+function userUrl(project: HookProject, user: HookUser | undefined): string | null {
+  return user ? `${instanceUrlOf(project)}/${user.username}` : null;
+}
+
+/** `Time#to_s` in UTC, as the deployment hook's `status_changed_at` shows it: `2021-04-28 19:50:00 +0000`. */
+function rubyTime(iso: string): string {
+  return `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} +0000`;
+}
+
+export interface DeploymentFacts {
+  id: number;
+  status: string;
+  /** When it reached `status`. */
+  statusChangedAt: string;
+  environment: { name: string; tier: string; slug: string; externalUrl: string | null };
+  ref: string;
+  sha: string;
+  /** The deployed commit's title, null when unknown. */
+  commitTitle: string | null;
+}
+
+/**
+ * A deployment event: sent when a deployment starts running, succeeds, fails or is canceled. Its
+ * deployable is a CI job, which deployments recorded through the API never have.
+ */
+export function deploymentPayload(options: { deployment: DeploymentFacts; project: HookProject; user: HookUser | undefined }) {
+  const { deployment, project, user } = options;
+  return {
+    object_kind: 'deployment',
+    status: deployment.status,
+    status_changed_at: rubyTime(deployment.statusChangedAt),
+    deployment_id: deployment.id,
+    deployable_id: null,
+    deployable_url: null,
+    environment: deployment.environment.name,
+    environment_tier: deployment.environment.tier,
+    environment_slug: deployment.environment.slug,
+    environment_external_url: deployment.environment.externalUrl,
+    project: projectAttributes(project),
+    short_sha: deployment.sha.slice(0, 8),
+    user: user ? userAttributes(user) : null,
+    user_url: userUrl(project, user),
+    commit_url: `${project.webUrl}/-/commit/${deployment.sha}`,
+    commit_title: deployment.commitTitle,
+    ref: deployment.ref,
+  };
+}
+
+export interface FeatureFlagFacts {
+  id: number;
+  name: string;
+  description: string | null;
+  active: boolean;
+}
+
+/** A feature flag event: sent when a flag is turned on or off. */
+export function featureFlagPayload(options: { featureFlag: FeatureFlagFacts; project: HookProject; user: HookUser | undefined }) {
+  const { featureFlag, project, user } = options;
+  return {
+    object_kind: 'feature_flag',
+    project: projectAttributes(project),
+    user: userAttributes(user),
+    user_url: userUrl(project, user),
+    object_attributes: {
+      id: featureFlag.id,
+      name: featureFlag.name,
+      description: featureFlag.description,
+      active: featureFlag.active,
+    },
+  };
+}
