@@ -116,6 +116,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'DELETE /api/v4/projects/:id/members/:user_id': project(ROLE.maintainer),
   'GET /api/v4/namespaces': none,
   'GET /api/v4/namespaces/:id': group(ROLE.guest),
+  'GET /api/v4/namespaces/:id/exists': none,
   'GET /api/v4/projects': none,
   'POST /api/v4/projects': none,
   'GET /api/v4/projects/:id': project(ROLE.guest),

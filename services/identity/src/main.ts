@@ -15,6 +15,7 @@ import { createGroupsFeature, groupsEntities } from './features/groups/groups-fe
 import { createMembersFeature, membersEntities } from './features/members/members-feature.ts';
 import { createNamespacesFeature } from './features/namespaces/namespaces-feature.ts';
 import { createProjectsFeature, projectsEntities } from './features/projects/projects-feature.ts';
+import { createResourceAccessTokensFeature } from './features/resource-access-tokens/resource-access-tokens-feature.ts';
 import { createSamlProvidersFeature, samlProvidersEntities } from './features/saml-providers/saml-providers-feature.ts';
 import { createScimFeature, scimEntities } from './features/scim/scim-feature.ts';
 import { createServerMetadataFeature } from './features/server-metadata/server-metadata-feature.ts';
@@ -126,7 +127,16 @@ export function identityService(
         projects,
         members,
         createAccessRequestsFeature({ em, access: access.policy, members, users: users.store, views }),
-        createNamespacesFeature({ orm, logger, access, groups: groups.store, projects: projects.store, views }),
+        createResourceAccessTokensFeature({
+          em,
+          tokens: tokens.tokens,
+          users: users.store,
+          members: members.members,
+          memberStore: members.store,
+          access: access.policy,
+          externalUrl: views.externalUrl,
+        }),
+        createNamespacesFeature({ em, orm, logger, access, groups: groups.store, projects: projects.store, views }),
         createAuthenticationFeature({
           orm,
           logger,

@@ -105,6 +105,7 @@ export function namespacesGrpc(options: {
       namespaceAncestorIds: namespace.traversalIds,
       mergeMethod: project.mergeMethod,
       forkedFromProjectId: project.forkedFromProjectId ?? 0,
+      onlyAllowMergeIfPipelineSucceeds: project.onlyAllowMergeIfPipelineSucceeds,
     };
   }
 

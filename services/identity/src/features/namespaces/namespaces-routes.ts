@@ -4,15 +4,29 @@ import { idOrPathParams, params, routesOf } from '@platform/http';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { namespaceView, type NamespaceViewContext } from '../access/namespace-views.ts';
+import type { NamespacesService } from './namespaces-service.ts';
 
 const namespaceListQuery = z.object({
   search: z.string().max(255).optional(),
   owned_only: params.boolean().optional(),
 });
 
-const route = routesOf<{ namespaces: NamespaceStore; access: AccessPolicy; views: NamespaceViewContext }>('identity');
+const namespaceExistsQuery = z.object({
+  id: z.string().max(255),
+  parent_id: params.integer().optional(),
+});
 
-/** `GET /namespaces`: where the caller can put projects; `GET /namespaces/:id` by id or full path. */
+const route = routesOf<{
+  namespaces: NamespaceStore;
+  access: AccessPolicy;
+  views: NamespaceViewContext;
+  existence: NamespacesService;
+}>('identity');
+
+/**
+ * `GET /namespaces`: where the caller can put projects; `GET /namespaces/:id` by id or full path;
+ * `GET /namespaces/:id/exists`: whether a path is taken, with a free one suggested.
+ */
 export const namespacesRoutes = [
   route.list({
     path: '/api/v4/namespaces',
@@ -44,5 +58,14 @@ export const namespacesRoutes = [
       await access.requireVisibleNamespace(viewer, namespace);
       return namespaceView(namespace, views);
     },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/namespaces/:id/exists',
+    access: 'user',
+    scope: 'read_api',
+    input: namespaceExistsQuery,
+    handle: async ({ input, deps: { existence } }) => existence.existence(input.id, input.parent_id ?? null),
   }),
 ];
