@@ -18,6 +18,7 @@ import { Migration20261124180500_issues } from './Migration20261124180500_issues
 import { Migration20261124202600_storage_move_jobs } from './Migration20261124202600_storage_move_jobs.ts';
 import { Migration20261124203900_group_labels } from './Migration20261124203900_group_labels.ts';
 import { Migration20261126190000_protected_tags } from './Migration20261126190000_protected_tags.ts';
+import { Migration20261126210700_issue_links_and_label_subscriptions } from './Migration20261126210700_issue_links_and_label_subscriptions.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -43,4 +44,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124202600_storage_move_jobs', class: Migration20261124202600_storage_move_jobs },
   { name: 'Migration20261124203900_group_labels', class: Migration20261124203900_group_labels },
   { name: 'Migration20261126190000_protected_tags', class: Migration20261126190000_protected_tags },
+  {
+    name: 'Migration20261126210700_issue_links_and_label_subscriptions',
+    class: Migration20261126210700_issue_links_and_label_subscriptions,
+  },
 ];

@@ -10,13 +10,18 @@ import type { UserDirectory } from '../core/user-directory.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { Issue } from './issue.entity.ts';
+import { IssueLink } from './issue-link.entity.ts';
+import { IssueUserAgentDetail } from './issue-user-agent-detail.entity.ts';
+import { PgIssueLinkStore } from './issue-links-store.ts';
+import { IssueLinksService } from './issue-links-service.ts';
+import { issueLinksRoutes } from './issue-links-routes.ts';
 import { issueCreationLimit } from './issue-creation-limit.ts';
 import { PgIssueStore } from './issues-store.ts';
 import { IssuesService } from './issues-service.ts';
 import { issuesRoutes } from './issues-routes.ts';
 import { closingIssueIids } from './merge-request-closing.ts';
 
-export const issuesEntities = [Issue];
+export const issuesEntities = [Issue, IssueLink, IssueUserAgentDetail];
 
 export interface IssuesFeature extends Feature {
   issues: IssuesService;
@@ -53,5 +58,11 @@ export function createIssuesFeature(deps: {
     settings: deps.settings,
     createdSince: (authorId, since) => issues.countCreatedSince(authorId, since),
   });
-  return { issues, closeMergedIssues, routes: [createRouter(issuesRoutes, { ...deps, issues, checkCreationRate })] };
+  const links = new IssueLinksService({ em: deps.em, store: new PgIssueLinkStore(deps.em) });
+  const routeDeps = { ...deps, issues, checkCreationRate };
+  return {
+    issues,
+    closeMergedIssues,
+    routes: [createRouter(issuesRoutes, routeDeps), createRouter(issueLinksRoutes, { ...routeDeps, links })],
+  };
 }

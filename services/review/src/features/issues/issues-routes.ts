@@ -1,34 +1,14 @@
 import { z } from 'zod';
-import type { AuthenticatedCaller, Caller } from '@platform/auth';
-import { ForbiddenError, InputError, NotFoundError } from '@platform/errors';
+import { ForbiddenError, InputError } from '@platform/errors';
 import { baseUrlOf, dateParam, params, routesOf } from '@platform/http';
-import { requireProjectAccess, type IdentityAccess, type ProjectAccess } from '@platform/identity-client';
-import type { LabelsService } from '../labels/labels-service.ts';
-import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
+import { requireProjectAccess } from '@platform/identity-client';
 import type { Presence } from '../core/label-filter.ts';
 import { labelsPresence } from '../core/label-filter.ts';
-import type { UserDirectory } from '../core/user-directory.ts';
-import type { MilestonesService } from '../milestones/milestones-service.ts';
-import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { codeReaders } from '../repositories/repository-access.ts';
-import { issueVisibleTo, mayManageIssues, planningProject } from '../core/issue-access.ts';
-import { issueUserIds, issueView } from './issue-views.ts';
-import type { Issue } from './issue.entity.ts';
-import type { IssuesService } from './issues-service.ts';
+import { mayManageIssues, planningProject } from '../core/issue-access.ts';
+import { confidentialViewer, viewsOf, visibleIssue, type IssuesRouteDeps } from './issue-route-support.ts';
 import type { IssueFilter } from './issues-store.ts';
 import { closingIssueIids } from './merge-request-closing.ts';
-
-export interface IssuesRouteDeps {
-  access: IdentityAccess;
-  issues: IssuesService;
-  labels: LabelsService;
-  milestones: MilestonesService;
-  users: UserDirectory;
-  mergeRequests: MergeRequestsService;
-  repositories: RepositoriesService;
-  /** Refuses (429) an issue creation over the `issues_create_limit` setting. */
-  checkCreationRate: (caller: AuthenticatedCaller) => Promise<void>;
-}
 
 const route = routesOf<IssuesRouteDeps>('review');
 
@@ -45,39 +25,6 @@ const presenceOfId = () =>
     if (typeof value === 'number') return { kind: 'is', value };
     return value.toLowerCase() === 'none' ? { kind: 'none' } : { kind: 'any' };
   });
-
-/** Who sees confidential issues: reporters and above all of them, others those they wrote or are assigned. */
-function confidentialViewer(project: ProjectAccess, caller: Caller): number | null | undefined {
-  if (mayManageIssues(project)) return undefined;
-  return caller.kind === 'user' ? caller.userId : null;
-}
-
-async function viewsOf(
-  deps: IssuesRouteDeps,
-  options: { project: ProjectAccess; caller: Caller; baseUrl: string; withLabelsDetails?: boolean },
-  issues: Issue[],
-) {
-  const { project } = options;
-  const [users, milestones, labels] = await Promise.all([
-    deps.users.users(issueUserIds(issues), options.caller),
-    deps.milestones.byIds(
-      project.id,
-      issues.flatMap((issue) => (issue.milestoneId ? [issue.milestoneId] : [])),
-    ),
-    options.withLabelsDetails
-      ? deps.labels.visibleByTitles(project.id, [...new Set(issues.flatMap((issue) => issue.labels))])
-      : Promise.resolve(undefined),
-  ]);
-  const labelDetails = labels && new Map(labels.map((label) => [label.title, label]));
-  return issues.map((issue) => issueView(issue, { project, baseUrl: options.baseUrl, users, milestones, labelDetails }));
-}
-
-/** The issue when the caller may see it: a confidential one stays hidden (404) from those it does not concern. */
-async function visibleIssue(deps: IssuesRouteDeps, project: ProjectAccess, caller: Caller, iid: number): Promise<Issue> {
-  const issue = await deps.issues.get(project.id, iid);
-  if (!issueVisibleTo(project, caller, issue)) throw new NotFoundError('Issue');
-  return issue;
-}
 
 const UPDATE_FIELDS =
   'title, description, state_event, confidential, discussion_locked, due_date, labels, add_labels, remove_labels, milestone_id, assignee_ids, assignee_id are missing, at least one parameter must be provided';
@@ -180,6 +127,7 @@ export const issuesRoutes = [
     handle: async ({ caller, input, deps, request }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
       await deps.checkCreationRate(caller);
+      const userAgent = request.get('user-agent');
       const created = await deps.issues.create(
         project.id,
         caller,
@@ -191,6 +139,7 @@ export const issuesRoutes = [
           labels: input.labels,
           milestoneId: input.milestone_id,
           assigneeIds: input.assignee_ids ?? (input.assignee_id ? [input.assignee_id] : []),
+          origin: userAgent ? { userAgent, ipAddress: caller.ip ?? '' } : undefined,
         },
         mayManageIssues(project),
       );
@@ -268,6 +217,36 @@ export const issuesRoutes = [
       );
       const page = issues.slice(window.offset, window.offset + window.limit);
       return { items: await viewsOf(deps, { project, caller, baseUrl: baseUrlOf(request) }, page), total: issues.length };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/issues/:issue_iid/participants',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({ id: params.idOrPath(), issue_iid: iidParam() }),
+    handle: async ({ caller, input, deps }) => {
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
+      const issue = await visibleIssue(deps, project, caller, input.issue_iid);
+      // Its author and assignees, in that order, each once.
+      const ids = [...new Set([issue.authorId, ...issue.assigneeIds])];
+      const users = await deps.users.users(ids, caller);
+      return ids.flatMap((id) => {
+        const user = users.get(id);
+        return user ? [user] : [];
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/issues/:issue_iid/user_agent_detail',
+    access: 'administrator',
+    scope: 'read_api',
+    input: z.object({ id: params.idOrPath(), issue_iid: iidParam() }),
+    handle: async ({ caller, input, deps }) => {
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
+      const detail = await deps.issues.userAgentDetail(await deps.issues.get(project.id, input.issue_iid));
+      return { user_agent: detail.userAgent, ip_address: detail.ipAddress, akismet_submitted: detail.submitted };
     },
   }),
 ];

@@ -6,7 +6,8 @@ import { reviewEvents } from '@platform/review-client';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { Issue } from './issue.entity.ts';
-import type { IssueFilter, IssueOrder, IssueStore } from './issues-store.ts';
+import type { IssueFilter, IssueOrder, IssueStore, UserAgentOrigin } from './issues-store.ts';
+import type { IssueUserAgentDetail } from './issue-user-agent-detail.entity.ts';
 
 /** What an issue is created with; `triage` fields (labels, milestone, assignees) count only for those who may triage. */
 export interface NewIssueInput {
@@ -17,6 +18,8 @@ export interface NewIssueInput {
   labels?: string[] | undefined;
   milestoneId?: number | null | undefined;
   assigneeIds?: number[] | undefined;
+  /** The client's user agent and address, kept as the issue's user agent detail when it sent a user agent. */
+  origin?: UserAgentOrigin | undefined;
 }
 
 export interface IssueChanges {
@@ -99,8 +102,16 @@ export class IssuesService {
         },
         event: (created) => reviewEvents.issueCreated.event(issueEvent(created)),
         actor: actorOf(caller),
+        origin: input.origin,
       }),
     );
+  }
+
+  /** Where the issue was created from: 404 UserAgentDetail when it was created without a user agent. */
+  async userAgentDetail(issue: Issue): Promise<IssueUserAgentDetail> {
+    const found = await this.#store.userAgentDetail(issue.id);
+    if (!found) throw new NotFoundError('UserAgentDetail');
+    return found;
   }
 
   async get(projectId: number, iid: number): Promise<Issue> {
@@ -111,6 +122,11 @@ export class IssuesService {
 
   byIids(projectId: number, iids: number[]): Promise<Issue[]> {
     return this.#store.byIids(projectId, iids);
+  }
+
+  /** The issues of these ids, of any projects. */
+  byIds(ids: number[]): Promise<Issue[]> {
+    return this.#store.byIds(ids);
   }
 
   list(options: { filter: IssueFilter; order: IssueOrder; offset: number; limit: number }) {

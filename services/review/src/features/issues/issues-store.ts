@@ -3,6 +3,7 @@ import type { EntityManager } from '@platform/db';
 import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import type { Presence } from '../core/label-filter.ts';
 import { Issue } from './issue.entity.ts';
+import { IssueUserAgentDetail } from './issue-user-agent-detail.entity.ts';
 import { likePattern } from '@platform/db';
 import { nextIid } from '../../project-iids.ts';
 
@@ -33,11 +34,24 @@ export interface IssueOrder {
   direction: 'asc' | 'desc';
 }
 
+/** Where an issue was created from: the client's user agent and address. */
+export interface UserAgentOrigin {
+  userAgent: string;
+  ipAddress: string;
+}
+
 export interface IssueStore {
-  /** Adds the issue with the project's next iid and its created event, in the caller's transaction. */
-  create(options: { issue: NewIssue; event: (created: Issue) => OutgoingEvent; actor: EventActor | null }): Promise<Issue>;
+  /** Adds the issue with the project's next iid and its created event (and where it came from), in the caller's transaction. */
+  create(options: {
+    issue: NewIssue;
+    event: (created: Issue) => OutgoingEvent;
+    actor: EventActor | null;
+    origin?: UserAgentOrigin | undefined;
+  }): Promise<Issue>;
+  userAgentDetail(issueId: number): Promise<IssueUserAgentDetail | null>;
   find(projectId: number, iid: number): Promise<Issue | null>;
   byIids(projectId: number, iids: number[]): Promise<Issue[]>;
+  byIds(ids: number[]): Promise<Issue[]>;
   list(options: { filter: IssueFilter; order: IssueOrder; offset: number; limit: number }): Promise<{ items: Issue[]; total: number }>;
   /** Writes the changes and the events they caused, in the caller's transaction. */
   save(options: { issue: Issue; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
@@ -99,10 +113,24 @@ export class PgIssueStore implements IssueStore {
     this.#em = em;
   }
 
-  async create(options: { issue: NewIssue; event: (created: Issue) => OutgoingEvent; actor: EventActor | null }): Promise<Issue> {
+  async create(options: {
+    issue: NewIssue;
+    event: (created: Issue) => OutgoingEvent;
+    actor: EventActor | null;
+    origin?: UserAgentOrigin | undefined;
+  }): Promise<Issue> {
     const em = this.#em;
     const iid = await nextIid(em, 'issues', options.issue.projectId);
-    return insertWithEvent(em, Issue, { ...options.issue, iid } as Issue, options);
+    const created = await insertWithEvent(em, Issue, { ...options.issue, iid } as Issue, options);
+    if (options.origin) {
+      em.create(IssueUserAgentDetail, { issueId: created.id, ...options.origin, submitted: false, createdAt: created.createdAt });
+      await em.flush();
+    }
+    return created;
+  }
+
+  userAgentDetail(issueId: number): Promise<IssueUserAgentDetail | null> {
+    return this.#em.findOne(IssueUserAgentDetail, { issueId });
   }
 
   find(projectId: number, iid: number): Promise<Issue | null> {
@@ -112,6 +140,11 @@ export class PgIssueStore implements IssueStore {
   byIids(projectId: number, iids: number[]): Promise<Issue[]> {
     if (iids.length === 0) return Promise.resolve([]);
     return this.#em.find(Issue, { projectId, iid: { $in: iids } }, { orderBy: { iid: 'asc' } });
+  }
+
+  byIds(ids: number[]): Promise<Issue[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.#em.find(Issue, { id: { $in: [...new Set(ids)] } }, { orderBy: { id: 'asc' } });
   }
 
   async list(options: { filter: IssueFilter; order: IssueOrder; offset: number; limit: number }) {

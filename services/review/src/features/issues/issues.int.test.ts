@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FixedApplicationSettings } from '@platform/admin-client';
 import { FakeIdentityAccess } from '@platform/identity-client';
 import { startService, type RunningService } from '@platform/service';
-import { gitlabSchemaErrors, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { adminCaller, gitlabSchemaErrors, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
 import { FixedUserDirectory } from '../core/user-directory.ts';
@@ -201,5 +201,124 @@ describe('issues', () => {
       settings.set({ issuesCreateLimit: 0 });
     }
     expect((await create({ title: 'Third' }, guest)).status).toBe(201);
+  });
+});
+
+describe("issues' links, participants and user agent detail", () => {
+  const iidOf = async (title: string, project = 7, caller = reporter) => {
+    const response = await create({ title, assignee_ids: [52] }, caller, project);
+    expect(response.status).toBe(201);
+    return response.body.iid as number;
+  };
+  const links = (iid: number, project = 7) => `${issues(project)}/${iid}/links`;
+
+  it('links issues of two projects, lists them from both ends with the link type each sees, and unlinks them', async () => {
+    const blocker = await iidOf('Blocker');
+    const blocked = await iidOf('Blocked', 8);
+    const related = await iidOf('Related');
+    const linked = await harness.api
+      .post(links(blocked, 8))
+      .set(harness.as(guest))
+      .send({ target_project_id: 7, target_issue_iid: blocker, link_type: 'is_blocked_by' });
+    expect(linked.status).toBe(201);
+    // Kept as GitLab keeps it: the blocker blocks the blocked issue.
+    expect(linked.body).toMatchObject({
+      source_issue: { iid: blocker, project_id: 7 },
+      target_issue: { iid: blocked, project_id: 8 },
+      link_type: 'blocks',
+    });
+    const plain = await harness.api
+      .post(links(blocker))
+      .set(harness.as(reporter))
+      .send({ target_project_id: 'acme/app', target_issue_iid: related });
+    expect([plain.status, plain.body.link_type]).toEqual([201, 'relates_to']);
+
+    const fromBlocker = await harness.api.get(links(blocker)).set(harness.as(guest));
+    expect(fromBlocker.status).toBe(200);
+    expect(
+      fromBlocker.body.map((issue: { iid: number; project_id: number; link_type: string }) => [
+        issue.project_id,
+        issue.iid,
+        issue.link_type,
+      ]),
+    ).toEqual([
+      [8, blocked, 'blocks'],
+      [7, related, 'relates_to'],
+    ]);
+    expect(fromBlocker.body[0]).toMatchObject({ issue_link_id: expect.any(Number), link_created_at: expect.any(String) });
+    expect(gitlabSchemaErrors('issue.json', fromBlocker.body[1])).toEqual([]);
+    const fromBlocked = await harness.api.get(links(blocked, 8)).set(harness.as(guest));
+    expect(fromBlocked.body.map((issue: { iid: number; link_type: string }) => [issue.iid, issue.link_type])).toEqual([
+      [blocker, 'is_blocked_by'],
+    ]);
+
+    const again = await harness.api
+      .post(links(blocker))
+      .set(harness.as(reporter))
+      .send({ target_project_id: 8, target_issue_iid: blocked });
+    expect([again.status, again.body]).toEqual([409, { message: 'Issue(s) already assigned' }]);
+    const itself = await harness.api
+      .post(links(blocker))
+      .set(harness.as(reporter))
+      .send({ target_project_id: 7, target_issue_iid: blocker });
+    expect(itself.status).toBe(422);
+    expect((await harness.api.post(links(blocker)).set(harness.as(reporter)).send({ target_project_id: 7 })).body).toEqual({
+      error: 'target_issue_iid is missing',
+    });
+    expect(
+      (
+        await harness.api
+          .post(links(blocker))
+          .set(harness.as(reporter))
+          .send({ target_project_id: 7, target_issue_iid: related, link_type: 'duplicates' })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await harness.api.post(links(blocker)).set(harness.as(reporter)).send({ target_project_id: 7, target_issue_iid: 9999 })).status,
+    ).toBe(404);
+    expect(
+      (await harness.api.post(links(blocker)).set(harness.as(stranger)).send({ target_project_id: 8, target_issue_iid: blocked })).status,
+    ).toBe(404);
+
+    const linkId = fromBlocker.body[0].issue_link_id as number;
+    const shown = await harness.api.get(`${links(blocked, 8)}/${linkId}`).set(harness.as(guest));
+    expect([shown.status, shown.body.link_type]).toEqual([200, 'blocks']);
+    expect((await harness.api.get(`${links(related)}/${linkId}`).set(harness.as(guest))).status).toBe(404);
+    const removed = await harness.api.delete(`${links(blocker)}/${linkId}`).set(harness.as(guest));
+    expect([removed.status, removed.body.target_issue.iid]).toEqual([200, blocked]);
+    expect((await harness.api.get(links(blocked, 8)).set(harness.as(guest))).body).toEqual([]);
+    expect((await harness.api.delete(`${links(blocker)}/${linkId}`).set(harness.as(guest))).status).toBe(404);
+  });
+
+  it('lists the participants of an issue: its author and assignees', async () => {
+    const iid = await iidOf('Participated');
+    const participants = await harness.api.get(`${issues()}/${iid}/participants`).set(harness.as(guest));
+    expect(participants.status).toBe(200);
+    expect(participants.body.map((user: { username: string }) => user.username)).toEqual(['reporter', 'guest']);
+    expect(participants.body[0]).toEqual({
+      id: 51,
+      username: 'reporter',
+      name: 'reporter',
+      state: 'active',
+      avatar_url: expect.any(String),
+      web_url: expect.any(String),
+    });
+    expect((await harness.api.get(`${issues()}/9999/participants`).set(harness.as(guest))).status).toBe(404);
+    expect((await harness.api.get(`${issues()}/${iid}/participants`).set(harness.as(stranger))).status).toBe(404);
+  });
+
+  it('shows administrators the user agent an issue was created with, and 404 for one created without', async () => {
+    const created = await harness.api
+      .post(issues())
+      .set(harness.as(reporter))
+      .set('User-Agent', 'python-gitlab/4.0')
+      .send({ title: 'From a client' });
+    const detail = await harness.api.get(`${issues()}/${created.body.iid}/user_agent_detail`).set(harness.as(adminCaller()));
+    expect(detail.status).toBe(200);
+    expect(detail.body).toEqual({ user_agent: 'python-gitlab/4.0', ip_address: expect.any(String), akismet_submitted: false });
+    expect((await harness.api.get(`${issues()}/${created.body.iid}/user_agent_detail`).set(harness.as(reporter))).status).toBe(403);
+    const bare = await harness.api.post(issues()).set(harness.as(reporter)).unset('User-Agent').send({ title: 'No agent' });
+    const missing = await harness.api.get(`${issues()}/${bare.body.iid}/user_agent_detail`).set(harness.as(adminCaller()));
+    expect([missing.status, missing.body]).toEqual([404, { message: '404 UserAgentDetail Not Found' }]);
   });
 });

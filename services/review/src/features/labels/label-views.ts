@@ -15,14 +15,14 @@ export function labelBasicView(label: Pick<ListedLabel, 'id' | 'title' | 'color'
   };
 }
 
-/** GitLab's `ProjectLabel`, with the counts GitLab shows. */
-export function projectLabelView(label: ListedLabel, counts: LabelCounts | undefined) {
+/** GitLab's `ProjectLabel`, with the counts GitLab shows; `subscribed` for the caller. */
+export function projectLabelView(label: ListedLabel, counts: LabelCounts | undefined, subscribed: boolean) {
   return {
     ...labelBasicView(label),
     open_issues_count: counts?.openIssues ?? 0,
     closed_issues_count: counts?.closedIssues ?? 0,
     open_merge_requests_count: counts?.openMergeRequests ?? 0,
-    subscribed: false,
+    subscribed,
     priority: label.priority,
     is_project_label: label.isProjectLabel,
   };

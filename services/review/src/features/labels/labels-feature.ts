@@ -6,11 +6,13 @@ import { GroupLabel } from './group-label.entity.ts';
 import { PgGroupLabelStore } from './group-labels-store.ts';
 import { groupLabelsRoutes } from './group-labels-routes.ts';
 import { Label } from './label.entity.ts';
+import { LabelSubscription } from './label-subscription.entity.ts';
+import { PgLabelSubscriptionStore } from './label-subscriptions-store.ts';
 import { PgLabelStore } from './labels-store.ts';
 import { GroupLabelsService, LabelsService } from './labels-service.ts';
 import { labelsRoutes } from './labels-routes.ts';
 
-export const labelsEntities = [Label, GroupLabel];
+export const labelsEntities = [Label, GroupLabel, LabelSubscription];
 
 export interface LabelsFeature extends Feature {
   labels: LabelsService;
@@ -24,8 +26,15 @@ export function createLabelsFeature(deps: {
   namespaceIdsOf: (projectId: number) => Promise<number[]>;
 }): LabelsFeature {
   const groupStore = new PgGroupLabelStore(deps.em);
-  const labels = new LabelsService({ em: deps.em, store: new PgLabelStore(deps.em), groupStore, namespaceIdsOf: deps.namespaceIdsOf });
-  const groupLabels = new GroupLabelsService({ em: deps.em, store: groupStore });
+  const subscriptions = new PgLabelSubscriptionStore(deps.em);
+  const labels = new LabelsService({
+    em: deps.em,
+    store: new PgLabelStore(deps.em),
+    groupStore,
+    subscriptions,
+    namespaceIdsOf: deps.namespaceIdsOf,
+  });
+  const groupLabels = new GroupLabelsService({ em: deps.em, store: groupStore, subscriptions });
   return {
     labels,
     routes: [

@@ -20,7 +20,8 @@ const guest = userCaller(42, 'guest');
 const stranger = userCaller(43, 'stranger');
 const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 7, path: 'acme/app', levels: { 41: 20, 42: 10 } })
-  .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 41: 20 } });
+  .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 41: 20 } })
+  .add({ resource: 'group', id: 5, path: 'acme', levels: { 41: 20, 42: 10 } });
 const users = new FixedUserDirectory([
   { id: 41, username: 'reporter' },
   { id: 42, username: 'guest' },
@@ -197,5 +198,74 @@ describe('project milestones', () => {
     expect((await harness.outboxEvents('review.milestone.reopened')).at(-1)).toMatchObject({ data: { iid: 1, state: 'active' } });
     expect((await harness.api.delete(`${milestones()}/${first?.id}`).set(harness.as(reporter))).status).toBe(204);
     expect(await list('')).toEqual(['v2.0']);
+  });
+});
+
+describe('label subscriptions and group labels named in the body', () => {
+  it('subscribes and unsubscribes the caller to a project label: 201 with subscribed, 304 when nothing changes, per user', async () => {
+    const label = await harness.api.post(labels()).set(harness.as(reporter)).send({ name: 'watched', color: '#123456' });
+    const subscribe = () => harness.api.post(`${labels()}/watched/subscribe`).set(harness.as(guest));
+    const subscribed = await subscribe();
+    expect(subscribed.status).toBe(201);
+    expect(subscribed.body).toMatchObject({ id: label.body.id, name: 'watched', subscribed: true, is_project_label: true });
+    expect((await subscribe()).status).toBe(304);
+    expect((await harness.api.get(`${labels()}/watched`).set(harness.as(guest))).body.subscribed).toBe(true);
+    expect((await harness.api.get(`${labels()}/watched`).set(harness.as(reporter))).body.subscribed).toBe(false);
+    const listed = await harness.api.get(`${labels()}?search=watched`).set(harness.as(guest));
+    expect(listed.body.map((item: { subscribed: boolean }) => item.subscribed)).toEqual([true]);
+    const unsubscribed = await harness.api.post(`${labels()}/${label.body.id}/unsubscribe`).set(harness.as(guest));
+    expect([unsubscribed.status, unsubscribed.body.subscribed]).toEqual([201, false]);
+    expect((await harness.api.post(`${labels()}/watched/unsubscribe`).set(harness.as(guest))).status).toBe(304);
+    expect((await harness.api.post(`${labels()}/nope/subscribe`).set(harness.as(guest))).status).toBe(404);
+    expect((await harness.api.post(`${labels()}/watched/subscribe`).set(harness.as(stranger))).status).toBe(404);
+    expect((await harness.api.post(`${labels()}/watched/subscribe`)).status).toBe(401);
+  });
+
+  it('subscribes to group labels, and updates and deletes a group label named in the body as python-gitlab does', async () => {
+    const groupLabels = '/api/v4/groups/5/labels';
+    const created = await harness.api.post(groupLabels).set(harness.as(reporter)).send({ name: 'team', color: '#00ff00' });
+    expect(created.status).toBe(201);
+    const subscribed = await harness.api.post(`${groupLabels}/team/subscribe`).set(harness.as(guest));
+    expect([subscribed.status, subscribed.body.subscribed]).toEqual([201, true]);
+    expect((await harness.api.post(`${groupLabels}/team/subscribe`).set(harness.as(guest))).status).toBe(304);
+    expect((await harness.api.get(groupLabels).set(harness.as(guest))).body).toEqual([
+      expect.objectContaining({ name: 'team', subscribed: true }),
+    ]);
+
+    const renamed = await harness.api
+      .put(groupLabels)
+      .set(harness.as(reporter))
+      .send({ name: 'team', new_name: 'squad', color: '#0000ff' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: created.body.id, name: 'squad', color: '#0000ff', subscribed: false });
+    const byId = await harness.api.put(groupLabels).set(harness.as(reporter)).send({ label_id: created.body.id, description: 'People' });
+    expect(byId.body).toMatchObject({ name: 'squad', description: 'People' });
+    expect((await harness.api.put(groupLabels).set(harness.as(reporter)).send({ new_name: 'x' })).body).toEqual({
+      error: 'label_id, name are missing, exactly one parameter must be provided',
+    });
+    expect((await harness.api.put(groupLabels).set(harness.as(reporter)).send({ name: 'squad' })).body).toEqual({
+      error: 'new_name, color, description are missing, at least one parameter must be provided',
+    });
+    expect((await harness.api.put(groupLabels).set(harness.as(reporter)).send({ name: 'nope', new_name: 'x' })).status).toBe(404);
+    expect((await harness.api.put(groupLabels).set(harness.as(guest)).send({ name: 'squad', new_name: 'x' })).status).toBe(403);
+    expect((await harness.api.delete(`${groupLabels}?name=squad`).set(harness.as(reporter))).status).toBe(204);
+    expect((await harness.api.get(`${groupLabels}/squad`).set(harness.as(guest))).status).toBe(404);
+    expect(await harness.sql('select * from label_subscriptions where label_id = $1', [created.body.id])).toEqual([]);
+  });
+});
+
+describe('dates given as timestamps', () => {
+  it('reads a milestone due_date and start_date given as a timestamp as their date, as GitLab does', async () => {
+    const created = await harness.api
+      .post(milestones(8))
+      .set(harness.as(reporter))
+      .send({ title: 'dated', start_date: '2019-12-01T10:00:00Z', due_date: '2020-01-01T00:00:00Z' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ start_date: '2019-12-01', due_date: '2020-01-01' });
+    const moved = await harness.api
+      .put(`${milestones(8)}/${created.body.id}`)
+      .set(harness.as(reporter))
+      .send({ due_date: '2020-02-03T00:00:00.000Z' });
+    expect(moved.body.due_date).toBe('2020-02-03');
   });
 });

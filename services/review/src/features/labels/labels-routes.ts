@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '@platform/errors';
-import { params, routesOf } from '@platform/http';
+import type { Caller } from '@platform/auth';
+import { params, reply, routesOf } from '@platform/http';
 import { ACCESS_LEVEL, type IdentityAccess } from '@platform/identity-client';
 import { planningProject } from '../core/issue-access.ts';
 import { labelChangeShape, newLabelShape, requireSomeChange } from './label-params.ts';
@@ -17,12 +18,37 @@ const route = routesOf<LabelsRouteDeps>('review');
 /** `priority`: an integer, or null / empty to remove it. */
 const priorityParam = () => z.union([params.integer().pipe(z.number().int().min(0)), z.null(), z.literal('').transform(() => null)]);
 
-async function viewsOf(deps: LabelsRouteDeps, projectId: number, labels: ListedLabel[]) {
-  const counts = await deps.labels.counts(
-    projectId,
-    labels.map((label) => label.title),
-  );
-  return labels.map((label) => projectLabelView(label, counts.get(label.title)));
+async function viewsOf(deps: LabelsRouteDeps, caller: Caller, projectId: number, labels: ListedLabel[]) {
+  const [counts, subscribed] = await Promise.all([
+    deps.labels.counts(
+      projectId,
+      labels.map((label) => label.title),
+    ),
+    deps.labels.subscribedAmong(
+      labels.map((label) => label.id),
+      caller.kind === 'user' ? caller.userId : null,
+    ),
+  ]);
+  return labels.map((label) => projectLabelView(label, counts.get(label.title), subscribed.has(label.id)));
+}
+
+/** Subscribes the caller to a label the project sees, or unsubscribes them: the label (201), or 304 when nothing changed. */
+function subscriptionRoute(path: string, subscribed: boolean) {
+  return route({
+    method: 'POST',
+    path,
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object({ id: params.idOrPath(), label_id: z.string().min(1).max(255) }),
+    handle: async ({ caller, input, deps }) => {
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
+      const label = await deps.labels.subscribe(project.id, input.label_id, caller.userId, subscribed);
+      if (!label) return reply({ status: 304 });
+      const [view] = await viewsOf(deps, caller, project.id, [label]);
+      return view;
+    },
+  });
 }
 
 const updateShape = { ...labelChangeShape, priority: priorityParam().optional() };
@@ -51,7 +77,7 @@ export const labelsRoutes = [
         includeAncestorGroups: input.include_ancestor_groups,
         ...window,
       });
-      return { items: await viewsOf(deps, project.id, items), total };
+      return { items: await viewsOf(deps, caller, project.id, items), total };
     },
   }),
   route({
@@ -69,7 +95,7 @@ export const labelsRoutes = [
       const label = input.include_ancestor_groups
         ? await deps.labels.getVisible(project.id, input.label_id)
         : listedProjectLabel(await deps.labels.get(project.id, input.label_id));
-      const [view] = await viewsOf(deps, project.id, [label]);
+      const [view] = await viewsOf(deps, caller, project.id, [label]);
       return view;
     },
   }),
@@ -87,7 +113,7 @@ export const labelsRoutes = [
     handle: async ({ caller, input, deps }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const created = await deps.labels.create(project.id, caller, input);
-      const [view] = await viewsOf(deps, project.id, [listedProjectLabel(created)]);
+      const [view] = await viewsOf(deps, caller, project.id, [listedProjectLabel(created)]);
       return view;
     },
   }),
@@ -101,7 +127,7 @@ export const labelsRoutes = [
       const changes = changesOf(input);
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const updated = await deps.labels.update(project.id, caller, input.label_id, changes);
-      const [view] = await viewsOf(deps, project.id, [listedProjectLabel(updated)]);
+      const [view] = await viewsOf(deps, caller, project.id, [listedProjectLabel(updated)]);
       return view;
     },
   }),
@@ -123,7 +149,7 @@ export const labelsRoutes = [
       const changes = changesOf(input);
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       const updated = await deps.labels.update(project.id, caller, idOrTitle, changes);
-      const [view] = await viewsOf(deps, project.id, [listedProjectLabel(updated)]);
+      const [view] = await viewsOf(deps, caller, project.id, [listedProjectLabel(updated)]);
       return view;
     },
   }),
@@ -157,4 +183,6 @@ export const labelsRoutes = [
       await deps.labels.delete(project.id, caller, idOrTitle);
     },
   }),
+  subscriptionRoute('/api/v4/projects/:id/labels/:label_id/subscribe', true),
+  subscriptionRoute('/api/v4/projects/:id/labels/:label_id/unsubscribe', false),
 ];

@@ -7,6 +7,7 @@ import type { GroupLabelStore } from './group-labels-store.ts';
 import type { Label } from './label.entity.ts';
 import { labelColorOf } from './label-color.ts';
 import type { LabelCounts, LabelStore } from './labels-store.ts';
+import type { LabelSubscriptionStore } from './label-subscriptions-store.ts';
 
 /** A project or group label as merge requests, issues and label lists show it. */
 export interface ListedLabel {
@@ -91,10 +92,16 @@ function changeLabel(label: Label | GroupLabel, input: LabelInput): string {
   return previousTitle;
 }
 
+/** Records a subscription choice; false when the user already was in that state. */
+function chooseSubscription(store: LabelSubscriptionStore, labelId: number, userId: number, subscribed: boolean): Promise<boolean> {
+  return subscribed ? store.subscribe(labelId, userId) : store.unsubscribe(labelId, userId);
+}
+
 export class LabelsService {
   readonly #em: EntityManager;
   readonly #store: LabelStore;
   readonly #groupStore: GroupLabelStore;
+  readonly #subscriptions: LabelSubscriptionStore;
   /** A project's namespace and its ancestors, top-level first: whose group labels the project uses. */
   readonly #namespaceIdsOf: (projectId: number) => Promise<number[]>;
 
@@ -102,12 +109,28 @@ export class LabelsService {
     em: EntityManager;
     store: LabelStore;
     groupStore: GroupLabelStore;
+    subscriptions: LabelSubscriptionStore;
     namespaceIdsOf: (projectId: number) => Promise<number[]>;
   }) {
     this.#em = options.em;
     this.#store = options.store;
     this.#groupStore = options.groupStore;
+    this.#subscriptions = options.subscriptions;
     this.#namespaceIdsOf = options.namespaceIdsOf;
+  }
+
+  /** The labels among `labelIds` the user follows (none for an anonymous caller). */
+  subscribedAmong(labelIds: number[], userId: number | null): Promise<Set<number>> {
+    return userId === null ? Promise.resolve(new Set()) : this.#subscriptions.subscribedAmong(labelIds, userId);
+  }
+
+  /**
+   * Subscribes the user to a label the project sees (its own or a group's), or unsubscribes them:
+   * the label, or null when the user already was in that state (GitLab's 304).
+   */
+  async subscribe(projectId: number, idOrTitle: string, userId: number, subscribed: boolean): Promise<ListedLabel | null> {
+    const label = await this.getVisible(projectId, idOrTitle);
+    return (await chooseSubscription(this.#subscriptions, label.id, userId, subscribed)) ? label : null;
   }
 
   /** The project's labels, and with `includeAncestorGroups` those of its groups, ordered by title. */
@@ -182,9 +205,10 @@ export class LabelsService {
 
   async delete(projectId: number, caller: AuthenticatedCaller, idOrTitle: string): Promise<void> {
     const label = await this.get(projectId, idOrTitle);
-    await this.#em.transactional(() =>
-      this.#store.delete({ label, event: reviewEvents.labelDeleted.event(labelEvent(label)), actor: actorOf(caller) }),
-    );
+    await this.#em.transactional(async () => {
+      await this.#store.delete({ label, event: reviewEvents.labelDeleted.event(labelEvent(label)), actor: actorOf(caller) });
+      await this.#subscriptions.forget(label.id);
+    });
   }
 
   /**
@@ -212,10 +236,23 @@ export class LabelsService {
 export class GroupLabelsService {
   readonly #em: EntityManager;
   readonly #store: GroupLabelStore;
+  readonly #subscriptions: LabelSubscriptionStore;
 
-  constructor(options: { em: EntityManager; store: GroupLabelStore }) {
+  constructor(options: { em: EntityManager; store: GroupLabelStore; subscriptions: LabelSubscriptionStore }) {
     this.#em = options.em;
     this.#store = options.store;
+    this.#subscriptions = options.subscriptions;
+  }
+
+  /** The labels among `labelIds` the user follows (none for an anonymous caller). */
+  subscribedAmong(labelIds: number[], userId: number | null): Promise<Set<number>> {
+    return userId === null ? Promise.resolve(new Set()) : this.#subscriptions.subscribedAmong(labelIds, userId);
+  }
+
+  /** Subscribes the user to the group's label or unsubscribes them: the label, or null when nothing changed (GitLab's 304). */
+  async subscribe(groupId: number, idOrTitle: string, userId: number, subscribed: boolean): Promise<GroupLabel | null> {
+    const label = await this.get(groupId, idOrTitle);
+    return (await chooseSubscription(this.#subscriptions, label.id, userId, subscribed)) ? label : null;
   }
 
   /** The group's labels, and with `ancestorIds` (top-level first) those of its ancestors. */
@@ -255,8 +292,9 @@ export class GroupLabelsService {
 
   async delete(groupId: number, caller: AuthenticatedCaller, idOrTitle: string): Promise<void> {
     const label = await this.get(groupId, idOrTitle);
-    await this.#em.transactional(() =>
-      this.#store.delete({ label, event: reviewEvents.labelDeleted.event(groupLabelEvent(label)), actor: actorOf(caller) }),
-    );
+    await this.#em.transactional(async () => {
+      await this.#store.delete({ label, event: reviewEvents.labelDeleted.event(groupLabelEvent(label)), actor: actorOf(caller) });
+      await this.#subscriptions.forget(label.id);
+    });
   }
 }
