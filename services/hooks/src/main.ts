@@ -4,6 +4,7 @@ import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '
 import { runService, type ServiceDefinition } from '@platform/service';
 import { readConfig, type HooksConfig } from './config.ts';
 import { coreEntities, createCoreFeature } from './features/core/core-feature.ts';
+import { triggersEntities } from './features/triggers/issuable-copy.entity.ts';
 import { createTriggersFeature } from './features/triggers/triggers-feature.ts';
 import { GrpcProjectDirectory, type ProjectDirectory } from './features/triggers/project-directory.ts';
 import { createWebHooksFeature } from './features/web-hooks/web-hooks-feature.ts';
@@ -17,7 +18,7 @@ export function hooksService(
   return {
     name: 'hooks',
     config,
-    entities: [...coreEntities],
+    entities: [...coreEntities, ...triggersEntities],
     migrations,
     features: ({ em, orm, logger }) => {
       const identity = { address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
@@ -40,7 +41,7 @@ export function hooksService(
         logger,
         delivery: { instanceUrl: config.EXTERNAL_URL, gitlabVersion: config.GITLAB_VERSION, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
       });
-      const triggers = createTriggersFeature({ store: core.store, directory });
+      const triggers = createTriggersFeature({ em, store: core.store, directory });
       return [
         core,
         triggers,

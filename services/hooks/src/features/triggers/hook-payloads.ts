@@ -131,7 +131,8 @@ export function pushPayload(options: { push: PushFacts; project: HookProject; us
   };
 }
 
-export type MergeRequestAction = 'open' | 'update' | 'close' | 'reopen' | 'merge' | 'approved' | 'unapproved';
+/** `approval`/`unapproval` for one user's approval; `approved`/`unapproved` when the merge request becomes (or stops being) approved. */
+export type MergeRequestAction = 'open' | 'update' | 'close' | 'reopen' | 'merge' | 'approved' | 'unapproved' | 'approval' | 'unapproval';
 
 export interface MergeRequestFacts {
   id: number;
@@ -184,55 +185,117 @@ function humanDuration(seconds: number): string | null {
   return parts.join(' ');
 }
 
-/** A merge request event (`Gitlab::DataBuilder::MergeRequest` / `MergeRequest#hook_attrs`). */
+/** Users by id, as identity knows them. */
+export type HookUsers = Map<number, HookUser>;
+
+/** The `hook_attrs` of the users with these ids that identity knows. */
+function usersAttributes(ids: number[], users: HookUsers) {
+  return ids.flatMap((id) => {
+    const user = users.get(id);
+    return user ? [userAttributes(user)] : [];
+  });
+}
+
+/** A timestamp as `changes` show it (Ruby's `Time#to_s` in UTC): `2017-09-15 16:50:55 UTC`. */
+function changeTimestamp(iso: string | null): string | null {
+  return iso === null ? null : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** GitLab's `changes`: `{ previous, current }` for each attribute whose value differs. */
+function changesOf(entries: Array<[string, unknown, unknown]>): Record<string, { previous: unknown; current: unknown }> {
+  const changes: Record<string, { previous: unknown; current: unknown }> = {};
+  for (const [key, previous, current] of entries) {
+    if (JSON.stringify(previous) !== JSON.stringify(current)) changes[key] = { previous, current };
+  }
+  return changes;
+}
+
+const isDraft = (title: string) => /^(\[draft\]|\(draft\)|draft:|draft\s-)/i.test(title);
+
+/** A merge request's `hook_attrs`, what its events and the events of its notes show of it. */
+export function mergeRequestAttributes(mergeRequest: MergeRequestFacts, project: HookProject) {
+  const attributes = projectAttributes(project);
+  const draft = isDraft(mergeRequest.title);
+  return {
+    assignee_id: mergeRequest.assigneeIds[0] ?? null,
+    author_id: mergeRequest.authorId,
+    created_at: hookTimestamp(mergeRequest.createdAt),
+    description: mergeRequest.description,
+    draft,
+    id: mergeRequest.id,
+    iid: mergeRequest.iid,
+    merge_commit_sha: mergeRequest.mergeCommitSha,
+    merge_status: mergeRequest.mergeStatus,
+    milestone_id: mergeRequest.milestoneId,
+    source_branch: mergeRequest.sourceBranch,
+    source_project_id: mergeRequest.sourceProjectId,
+    state_id: MERGE_REQUEST_STATE_IDS[mergeRequest.state] ?? 1,
+    target_branch: mergeRequest.targetBranch,
+    target_project_id: project.id,
+    time_estimate: mergeRequest.timeEstimate,
+    title: mergeRequest.title,
+    updated_at: hookTimestamp(mergeRequest.updatedAt),
+    assignee_ids: mergeRequest.assigneeIds,
+    human_time_estimate: humanDuration(mergeRequest.timeEstimate),
+    human_total_time_spent: humanDuration(mergeRequest.totalTimeSpent),
+    reviewer_ids: mergeRequest.reviewerIds,
+    source: attributes,
+    state: mergeRequest.state,
+    target: attributes,
+    total_time_spent: mergeRequest.totalTimeSpent,
+    url: `${project.webUrl}/-/merge_requests/${mergeRequest.iid}`,
+    work_in_progress: draft,
+  };
+}
+
+/** What changed from the merge request's previous state, as GitLab's `changes` name it. */
+function mergeRequestChanges(previous: MergeRequestFacts, current: MergeRequestFacts, users: HookUsers) {
+  return changesOf([
+    ['title', previous.title, current.title],
+    ['description', previous.description, current.description],
+    ['state_id', MERGE_REQUEST_STATE_IDS[previous.state] ?? 1, MERGE_REQUEST_STATE_IDS[current.state] ?? 1],
+    ['draft', isDraft(previous.title), isDraft(current.title)],
+    ['source_branch', previous.sourceBranch, current.sourceBranch],
+    ['target_branch', previous.targetBranch, current.targetBranch],
+    ['milestone_id', previous.milestoneId, current.milestoneId],
+    ['merge_commit_sha', previous.mergeCommitSha, current.mergeCommitSha],
+    ['merge_status', previous.mergeStatus, current.mergeStatus],
+    ['time_estimate', previous.timeEstimate, current.timeEstimate],
+    ['updated_at', changeTimestamp(previous.updatedAt), changeTimestamp(current.updatedAt)],
+    ['assignees', usersAttributes(previous.assigneeIds, users), usersAttributes(current.assigneeIds, users)],
+    ['reviewers', usersAttributes(previous.reviewerIds, users), usersAttributes(current.reviewerIds, users)],
+    ['total_time_spent', previous.totalTimeSpent, current.totalTimeSpent],
+  ]);
+}
+
+/**
+ * A merge request event (`Gitlab::DataBuilder::MergeRequest` / `MergeRequest#hook_attrs`): `changes`
+ * from its `previous` state (none for a new one), its assignees and reviewers when it has some.
+ */
 export function mergeRequestPayload(options: {
   mergeRequest: MergeRequestFacts;
   action: MergeRequestAction;
   project: HookProject;
   user: HookUser | undefined;
+  /** The assignees and reviewers, of now and before. */
+  users?: HookUsers;
+  previous?: MergeRequestFacts;
 }) {
-  const { mergeRequest, action, project, user } = options;
-  const attributes = projectAttributes(project);
-  const draft = /^(\[draft\]|\(draft\)|draft:|draft\s-)/i.test(mergeRequest.title);
+  const { mergeRequest, action, project, user, previous } = options;
+  const users = options.users ?? new Map();
+  const assignees = usersAttributes(mergeRequest.assigneeIds, users);
+  const reviewers = usersAttributes(mergeRequest.reviewerIds, users);
   return {
     object_kind: 'merge_request',
     event_type: 'merge_request',
     user: userAttributes(user),
-    project: attributes,
-    object_attributes: {
-      assignee_id: mergeRequest.assigneeIds[0] ?? null,
-      author_id: mergeRequest.authorId,
-      created_at: hookTimestamp(mergeRequest.createdAt),
-      description: mergeRequest.description,
-      draft,
-      id: mergeRequest.id,
-      iid: mergeRequest.iid,
-      merge_commit_sha: mergeRequest.mergeCommitSha,
-      merge_status: mergeRequest.mergeStatus,
-      milestone_id: mergeRequest.milestoneId,
-      source_branch: mergeRequest.sourceBranch,
-      source_project_id: mergeRequest.sourceProjectId,
-      state_id: MERGE_REQUEST_STATE_IDS[mergeRequest.state] ?? 1,
-      target_branch: mergeRequest.targetBranch,
-      target_project_id: project.id,
-      time_estimate: mergeRequest.timeEstimate,
-      title: mergeRequest.title,
-      updated_at: hookTimestamp(mergeRequest.updatedAt),
-      assignee_ids: mergeRequest.assigneeIds,
-      human_time_estimate: humanDuration(mergeRequest.timeEstimate),
-      human_total_time_spent: humanDuration(mergeRequest.totalTimeSpent),
-      reviewer_ids: mergeRequest.reviewerIds,
-      source: attributes,
-      state: mergeRequest.state,
-      target: attributes,
-      total_time_spent: mergeRequest.totalTimeSpent,
-      url: `${project.webUrl}/-/merge_requests/${mergeRequest.iid}`,
-      work_in_progress: draft,
-      action,
-    },
+    project: projectAttributes(project),
+    object_attributes: { ...mergeRequestAttributes(mergeRequest, project), action },
     labels: [],
-    changes: {},
+    changes: previous ? mergeRequestChanges(previous, mergeRequest, users) : {},
     repository: { name: project.name, url: sshUrl(project), description: project.description, homepage: project.webUrl },
+    ...(assignees.length > 0 ? { assignees } : {}),
+    ...(reviewers.length > 0 ? { reviewers } : {}),
   };
 }
 
@@ -255,36 +318,130 @@ export interface IssueFacts {
   closedAt: string | null;
 }
 
-/** An issue event (`Gitlab::DataBuilder::Issuable` / `Issue#hook_attrs`); a confidential issue's is a `confidential_issue` event. */
-export function issuePayload(options: { issue: IssueFacts; action: IssueAction; project: HookProject; user: HookUser | undefined }) {
-  const { issue, action, project, user } = options;
+/** An issue's `hook_attrs`, what its events and the events of its notes show of it. */
+export function issueAttributes(issue: IssueFacts, project: HookProject) {
+  return {
+    author_id: issue.authorId,
+    closed_at: issue.closedAt ? hookTimestamp(issue.closedAt) : null,
+    confidential: issue.confidential,
+    created_at: hookTimestamp(issue.createdAt),
+    description: issue.description,
+    due_date: issue.dueDate,
+    id: issue.id,
+    iid: issue.iid,
+    milestone_id: issue.milestoneId,
+    project_id: project.id,
+    state_id: issue.state === 'closed' ? 2 : 1,
+    title: issue.title,
+    updated_at: hookTimestamp(issue.updatedAt),
+    type: 'Issue',
+    url: `${project.webUrl}/-/issues/${issue.iid}`,
+    assignee_ids: issue.assigneeIds,
+    assignee_id: issue.assigneeIds[0] ?? null,
+    state: issue.state,
+  };
+}
+
+/** What changed from the issue's previous state, as GitLab's `changes` name it. */
+function issueChanges(previous: IssueFacts, current: IssueFacts, users: HookUsers) {
+  return changesOf([
+    ['title', previous.title, current.title],
+    ['description', previous.description, current.description],
+    ['state_id', previous.state === 'closed' ? 2 : 1, current.state === 'closed' ? 2 : 1],
+    ['confidential', previous.confidential, current.confidential],
+    ['milestone_id', previous.milestoneId, current.milestoneId],
+    ['due_date', previous.dueDate, current.dueDate],
+    ['closed_at', changeTimestamp(previous.closedAt), changeTimestamp(current.closedAt)],
+    ['updated_at', changeTimestamp(previous.updatedAt), changeTimestamp(current.updatedAt)],
+    ['assignees', usersAttributes(previous.assigneeIds, users), usersAttributes(current.assigneeIds, users)],
+  ]);
+}
+
+/**
+ * An issue event (`Gitlab::DataBuilder::Issuable` / `Issue#hook_attrs`); a confidential issue's is
+ * a `confidential_issue` event. `changes` from its `previous` state (none for a new one).
+ */
+export function issuePayload(options: {
+  issue: IssueFacts;
+  action: IssueAction;
+  project: HookProject;
+  user: HookUser | undefined;
+  /** The assignees, of now and before. */
+  users?: HookUsers;
+  previous?: IssueFacts;
+}) {
+  const { issue, action, project, user, previous } = options;
+  const users = options.users ?? new Map();
+  const assignees = usersAttributes(issue.assigneeIds, users);
   return {
     object_kind: 'issue',
     event_type: issue.confidential ? 'confidential_issue' : 'issue',
     user: userAttributes(user),
     project: projectAttributes(project),
-    object_attributes: {
-      author_id: issue.authorId,
-      closed_at: issue.closedAt ? hookTimestamp(issue.closedAt) : null,
-      confidential: issue.confidential,
-      created_at: hookTimestamp(issue.createdAt),
-      description: issue.description,
-      due_date: issue.dueDate,
-      id: issue.id,
-      iid: issue.iid,
-      milestone_id: issue.milestoneId,
-      project_id: project.id,
-      state_id: issue.state === 'closed' ? 2 : 1,
-      title: issue.title,
-      updated_at: hookTimestamp(issue.updatedAt),
-      type: 'Issue',
-      url: `${project.webUrl}/-/issues/${issue.iid}`,
-      assignee_ids: issue.assigneeIds,
-      assignee_id: issue.assigneeIds[0] ?? null,
-      state: issue.state,
-      action,
-    },
+    object_attributes: { ...issueAttributes(issue, project), action },
     repository: { name: project.name, url: sshUrl(project), description: project.description, homepage: project.webUrl },
+    ...(assignees.length > 0 ? { assignees, assignee: assignees[0] } : {}),
+    labels: [],
+    changes: previous ? issueChanges(previous, issue, users) : {},
+  };
+}
+
+export interface NoteFacts {
+  id: number;
+  body: string;
+  /** `MergeRequest` or `Issue`. */
+  noteableType: string;
+  noteableId: number;
+  noteableIid: number;
+  authorId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a note is on, as far as its earlier events told. */
+export type Noteable = { mergeRequest: MergeRequestFacts } | { issue: IssueFacts };
+
+/**
+ * A comment event (`Gitlab::DataBuilder::Note`): the note, and what it is on under `merge_request`
+ * or `issue`; a note on a confidential issue is a `confidential_note` event.
+ */
+export function notePayload(options: {
+  note: NoteFacts;
+  action: 'create' | 'update';
+  noteable: Noteable;
+  project: HookProject;
+  user: HookUser | undefined;
+}) {
+  const { note, action, noteable, project, user } = options;
+  const confidential = 'issue' in noteable && noteable.issue.confidential;
+  const noteablePath = note.noteableType === 'Issue' ? 'issues' : 'merge_requests';
+  return {
+    object_kind: 'note',
+    event_type: confidential ? 'confidential_note' : 'note',
+    user: userAttributes(user),
+    project_id: project.id,
+    project: projectAttributes(project),
+    repository: { name: project.name, url: sshUrl(project), description: project.description, homepage: project.webUrl },
+    object_attributes: {
+      id: note.id,
+      note: note.body,
+      noteable_type: note.noteableType,
+      author_id: note.authorId,
+      created_at: changeTimestamp(note.createdAt),
+      updated_at: changeTimestamp(note.updatedAt),
+      project_id: project.id,
+      attachment: null,
+      line_code: null,
+      commit_id: '',
+      noteable_id: note.noteableId,
+      system: false,
+      st_diff: null,
+      action,
+      url: `${project.webUrl}/-/${noteablePath}/${note.noteableIid}#note_${note.id}`,
+    },
+    ...('mergeRequest' in noteable
+      ? { merge_request: mergeRequestAttributes(noteable.mergeRequest, project) }
+      : { issue: issueAttributes(noteable.issue, project) }),
   };
 }
 

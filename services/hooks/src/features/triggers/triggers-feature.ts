@@ -4,12 +4,14 @@
  * transaction that marks the event processed; nothing is sent here. Payloads are built once, at
  * the event, from the event and what identity says of the project and the user.
  */
+import type { EntityManager } from '@platform/db';
 import type { EventEnvelope } from '@platform/events';
 import { onEvent } from '@platform/events';
 import { UnprocessableError } from '@platform/errors';
 import { deliveryEvents } from '@platform/delivery-client';
 import { identityEvents } from '@platform/identity-client';
 import { MembershipSourceType, type MemberSnapshot } from '@platform/proto/identity/v1/namespace-events';
+import type { MergeRequestChanged } from '@platform/proto/review/v1/events';
 import { reviewEvents } from '@platform/review-client';
 import type { Feature } from '@platform/service';
 import { isExecutable } from '../core/auto-disabling.ts';
@@ -28,11 +30,18 @@ import {
   projectSystemPayload,
   pushPayload,
   userSystemPayload,
+  notePayload,
   type IssueAction,
+  type IssueFacts,
   type MemberChange,
   type MergeRequestAction,
+  type MergeRequestFacts,
+  type Noteable,
 } from './hook-payloads.ts';
+import { PgIssuableCopyStore } from './issuable-copies-store.ts';
 import type { ProjectDirectory } from './project-directory.ts';
+
+const APPROVAL_ACTIONS = new Set<MergeRequestAction>(['approved', 'unapproved', 'approval', 'unapproval']);
 
 export interface TriggersFeature extends Feature {
   samples: TestSamples;
@@ -60,8 +69,9 @@ function wants(hook: WebHook, trigger: ProjectTrigger): boolean {
   return isExecutable(hook.type, hook, new Date());
 }
 
-export function createTriggersFeature(deps: { store: PgHookStore; directory: ProjectDirectory }): TriggersFeature {
+export function createTriggersFeature(deps: { em: EntityManager; store: PgHookStore; directory: ProjectDirectory }): TriggersFeature {
   const { store, directory } = deps;
+  const copies = new PgIssuableCopyStore(deps.em);
 
   async function deliverProjectEvent(options: {
     projectId: number;
@@ -142,75 +152,168 @@ export function createTriggersFeature(deps: { store: PgHookStore; directory: Pro
       });
     });
 
+  const mergeRequestFacts = (data: MergeRequestChanged, envelope: EventEnvelope): MergeRequestFacts => ({
+    id: data.mergeRequestId,
+    iid: data.iid,
+    title: data.title,
+    state: data.state,
+    sourceBranch: data.sourceBranch,
+    targetBranch: data.targetBranch,
+    authorId: data.authorId,
+    mergeCommitSha: data.mergeCommitSha || null,
+    description: data.description,
+    sourceProjectId: data.sourceProjectId || data.projectId,
+    // Events recorded before they carried the merge request's timestamps: when the change was.
+    createdAt: data.createdAt || envelope.occurredAt,
+    updatedAt: data.updatedAt || envelope.occurredAt,
+    assigneeIds: data.assigneeIds,
+    reviewerIds: data.reviewerIds,
+    milestoneId: data.milestoneId || null,
+    mergeStatus: data.mergeStatus || 'unchecked',
+    timeEstimate: data.timeEstimate,
+    totalTimeSpent: data.totalTimeSpent,
+  });
+
+  /** A merge request's hooks: `changes` from the state its previous event described, which this one replaces. */
+  async function deliverMergeRequest(options: {
+    envelope: EventEnvelope;
+    projectId: number;
+    mergeRequest: MergeRequestFacts;
+    action: MergeRequestAction;
+    userId: number | undefined;
+  }): Promise<void> {
+    const { mergeRequest, action } = options;
+    const previous = await copies.find<MergeRequestFacts>('MergeRequest', mergeRequest.id);
+    await copies.save({ type: 'MergeRequest', id: mergeRequest.id, projectId: options.projectId, facts: mergeRequest });
+    await deliverProjectEvent({
+      projectId: options.projectId,
+      envelope: options.envelope,
+      trigger: { flag: 'merge_requests_events', hookName: 'merge_request_hooks', system: true },
+      build: async (project) => {
+        const ids = [
+          ...mergeRequest.assigneeIds,
+          ...mergeRequest.reviewerIds,
+          ...(previous ? [...previous.assigneeIds, ...previous.reviewerIds] : []),
+        ];
+        const users = await directory.users([...ids, ...(options.userId ? [options.userId] : [])]);
+        const user = options.userId ? users.get(options.userId) : undefined;
+        // A new merge request, or an approval, changes none of its attributes.
+        const since = action === 'open' || APPROVAL_ACTIONS.has(action) ? undefined : previous;
+        return mergeRequestPayload({ mergeRequest, action, project, user, users, previous: since });
+      },
+    });
+  }
+
   const mergeRequestHandler = (action: MergeRequestAction) => (definition: typeof reviewEvents.mergeRequestCreated) =>
     onEvent(definition, (data, envelope) =>
-      deliverProjectEvent({
-        projectId: data.projectId,
+      deliverMergeRequest({
         envelope,
-        trigger: { flag: 'merge_requests_events', hookName: 'merge_request_hooks', system: true },
-        build: async (project) =>
-          mergeRequestPayload({
-            mergeRequest: {
-              id: data.mergeRequestId,
-              iid: data.iid,
-              title: data.title,
-              state: data.state,
-              sourceBranch: data.sourceBranch,
-              targetBranch: data.targetBranch,
-              authorId: data.authorId,
-              mergeCommitSha: data.mergeCommitSha || null,
-              description: data.description,
-              sourceProjectId: data.sourceProjectId || data.projectId,
-              // Events recorded before they carried the merge request's timestamps: when the change was.
-              createdAt: data.createdAt || envelope.occurredAt,
-              updatedAt: data.updatedAt || envelope.occurredAt,
-              assigneeIds: data.assigneeIds,
-              reviewerIds: data.reviewerIds,
-              milestoneId: data.milestoneId || null,
-              mergeStatus: data.mergeStatus || 'unchecked',
-              timeEstimate: data.timeEstimate,
-              totalTimeSpent: data.totalTimeSpent,
-            },
-            action,
-            project,
-            user: await actorOf(envelope),
-          }),
+        projectId: data.projectId,
+        mergeRequest: mergeRequestFacts(data, envelope),
+        action,
+        userId: envelope.actor?.id,
       }),
     );
 
+  /**
+   * An approval given or taken back: `approved` once no approval is missing, `approval` before;
+   * `unapproved` when the merge request was approved before the approval was taken back (at most
+   * the taken one is missing now), `unapproval` otherwise.
+   */
+  const approvalHandler = (given: boolean) => (definition: typeof reviewEvents.mergeRequestApproved) =>
+    onEvent(definition, async (data, envelope) => {
+      const mergeRequest = await copies.find<MergeRequestFacts>('MergeRequest', data.mergeRequestId);
+      if (!mergeRequest) return;
+      const action: MergeRequestAction = given
+        ? data.approvalsLeft === 0
+          ? 'approved'
+          : 'approval'
+        : data.approvalsLeft <= 1
+          ? 'unapproved'
+          : 'unapproval';
+      await deliverMergeRequest({ envelope, projectId: data.projectId, mergeRequest, action, userId: data.userId || envelope.actor?.id });
+    });
+
   // A confidential issue goes only to hooks asking for confidential issues, under their own hook name.
   const issueHandler = (action: IssueAction) => (definition: typeof reviewEvents.issueCreated) =>
-    onEvent(definition, (data, envelope) =>
-      deliverProjectEvent({
+    onEvent(definition, async (data, envelope) => {
+      const issue: IssueFacts = {
+        id: data.issueId,
+        iid: data.iid,
+        title: data.title,
+        description: data.description,
+        state: data.state,
+        confidential: data.confidential,
+        authorId: data.authorId,
+        assigneeIds: data.assigneeIds,
+        milestoneId: data.milestoneId || null,
+        dueDate: data.dueDate || null,
+        // Events recorded before they carried the issue's timestamps: when the change was.
+        createdAt: data.createdAt || envelope.occurredAt,
+        updatedAt: data.updatedAt || envelope.occurredAt,
+        closedAt: data.closedAt || null,
+      };
+      const previous = await copies.find<IssueFacts>('Issue', issue.id);
+      await copies.save({ type: 'Issue', id: issue.id, projectId: data.projectId, facts: issue });
+      await deliverProjectEvent({
         projectId: data.projectId,
         envelope,
         trigger: data.confidential
           ? { flag: 'confidential_issues_events', hookName: 'confidential_issue_hooks', system: false }
           : { flag: 'issues_events', hookName: 'issue_hooks', system: false },
+        build: async (project) => {
+          const ids = [...issue.assigneeIds, ...(previous?.assigneeIds ?? []), ...(envelope.actor ? [envelope.actor.id] : [])];
+          const users = await directory.users(ids);
+          const user = envelope.actor ? users.get(envelope.actor.id) : undefined;
+          return issuePayload({ issue, action, project, user, users, previous: action === 'open' ? undefined : previous });
+        },
+      });
+    });
+
+  /**
+   * A comment made or edited (deletions and system notes send nothing, as GitLab): on a
+   * confidential issue, only to hooks asking for confidential notes. What it is on is shown as
+   * that merge request's or issue's last event described it; a note on one never described is not sent.
+   */
+  const noteHandler = (action: 'create' | 'update') => (definition: typeof reviewEvents.noteCreated) =>
+    onEvent(definition, async (data, envelope) => {
+      if (data.system) return;
+      let noteable: Noteable | undefined;
+      if (data.noteableType === 'MergeRequest') {
+        const mergeRequest = await copies.find<MergeRequestFacts>('MergeRequest', data.noteableId);
+        noteable = mergeRequest && { mergeRequest };
+      } else if (data.noteableType === 'Issue') {
+        const issue = await copies.find<IssueFacts>('Issue', data.noteableId);
+        noteable = issue && { issue };
+      }
+      if (!noteable) return;
+      const confidential = 'issue' in noteable && noteable.issue.confidential;
+      const on = noteable;
+      await deliverProjectEvent({
+        projectId: data.projectId,
+        envelope,
+        trigger: confidential
+          ? { flag: 'confidential_note_events', hookName: 'confidential_note_hooks', system: false }
+          : { flag: 'note_events', hookName: 'note_hooks', system: false },
         build: async (project) =>
-          issuePayload({
-            issue: {
-              id: data.issueId,
-              iid: data.iid,
-              title: data.title,
-              description: data.description,
-              state: data.state,
-              confidential: data.confidential,
+          notePayload({
+            note: {
+              id: data.noteId,
+              body: data.body,
+              noteableType: data.noteableType,
+              noteableId: data.noteableId,
+              noteableIid: data.noteableIid,
               authorId: data.authorId,
-              assigneeIds: data.assigneeIds,
-              milestoneId: data.milestoneId || null,
-              dueDate: data.dueDate || null,
-              // Events recorded before they carried the issue's timestamps: when the change was.
               createdAt: data.createdAt || envelope.occurredAt,
-              updatedAt: data.updatedAt || envelope.occurredAt,
-              closedAt: data.closedAt || null,
+              updatedAt: action === 'create' ? data.createdAt || envelope.occurredAt : envelope.occurredAt,
             },
             action,
+            noteable: on,
             project,
             user: await actorOf(envelope),
           }),
-      }),
-    );
+      });
+    });
 
   const samples: TestSamples = {
     async sample({ trigger, projectId, caller }) {
@@ -252,6 +355,10 @@ export function createTriggersFeature(deps: { store: PgHookStore; directory: Pro
       mergeRequestHandler('close')(reviewEvents.mergeRequestClosed),
       mergeRequestHandler('reopen')(reviewEvents.mergeRequestReopened),
       mergeRequestHandler('merge')(reviewEvents.mergeRequestMerged),
+      approvalHandler(true)(reviewEvents.mergeRequestApproved),
+      approvalHandler(false)(reviewEvents.mergeRequestUnapproved),
+      noteHandler('create')(reviewEvents.noteCreated),
+      noteHandler('update')(reviewEvents.noteUpdated),
       issueHandler('open')(reviewEvents.issueCreated),
       issueHandler('update')(reviewEvents.issueUpdated),
       issueHandler('close')(reviewEvents.issueClosed),

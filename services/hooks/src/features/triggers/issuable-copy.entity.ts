@@ -1,0 +1,24 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const ISSUABLE_TYPES = ['MergeRequest', 'Issue'] as const;
+export type IssuableType = (typeof ISSUABLE_TYPES)[number];
+
+/**
+ * The last state of a merge request or issue that review's events described: what a later event
+ * compares with for its payload's `changes`, and what a note or an approval, whose events name
+ * only the merge request or issue, shows of it.
+ */
+export const IssuableCopy = defineEntity({
+  name: 'IssuableCopy',
+  tableName: 'issuable_copies',
+  properties: {
+    type: p.enum(ISSUABLE_TYPES).primary(),
+    id: p.bigint('number').primary(),
+    projectId: p.bigint('number'),
+    /** The event's data, as the payload builders take it. */
+    facts: p.json<Record<string, unknown>>(),
+  },
+});
+export type IssuableCopy = InferEntity<typeof IssuableCopy>;
+
+export const triggersEntities = [IssuableCopy];
