@@ -37,7 +37,7 @@ import { awardEmojiEntities, createAwardEmojiFeature } from './features/award-em
 import { createTodosFeature, todosEntities } from './features/todos/todos-feature.ts';
 import { createLabelsFeature, labelsEntities } from './features/labels/labels-feature.ts';
 import { createMilestonesFeature, milestonesEntities } from './features/milestones/milestones-feature.ts';
-import { createIssuesFeature, issuesEntities } from './features/issues/issues-feature.ts';
+import { createIssuesFeature, createMilestoneItemsFeature, issuesEntities } from './features/issues/issues-feature.ts';
 import { createDeploymentsFeature, deploymentsEntities } from './features/deployments/deployments-feature.ts';
 import { PgMergeRequestDeploymentStore } from './features/deployments/merge-request-deployments-store.ts';
 
@@ -162,6 +162,7 @@ export function reviewService(
         issuesFeature,
         createApprovalsFeature({
           approvals,
+        createMilestoneItemsFeature({ ...issuesFeature.routeDeps, ...routeDeps }),
           directory,
           access,
           repositories,

@@ -19,12 +19,16 @@ import { issueCreationLimit } from './issue-creation-limit.ts';
 import { PgIssueStore } from './issues-store.ts';
 import { IssuesService } from './issues-service.ts';
 import { issuesRoutes } from './issues-routes.ts';
+import type { IssuesRouteDeps } from './issue-route-support.ts';
 import { closingIssueIids } from './merge-request-closing.ts';
+import { milestoneItemsRoutes, type MilestoneItemsRouteDeps } from './milestone-items-routes.ts';
 
 export const issuesEntities = [Issue, IssueLink, IssueUserAgentDetail];
 
 export interface IssuesFeature extends Feature {
   issues: IssuesService;
+  /** What the issue routes are given, for the routes of a milestone's issues. */
+  routeDeps: IssuesRouteDeps;
   /** Closes the issues a merged merge request names, as the merging user. */
   closeMergedIssues: MergeListener;
 }
@@ -62,7 +66,13 @@ export function createIssuesFeature(deps: {
   const routeDeps = { ...deps, issues, checkCreationRate };
   return {
     issues,
+    routeDeps,
     closeMergedIssues,
     routes: [createRouter(issuesRoutes, routeDeps), createRouter(issueLinksRoutes, { ...routeDeps, links })],
   };
+}
+
+/** A milestone's issues and merge requests: built once the merge requests' route dependencies exist. */
+export function createMilestoneItemsFeature(deps: MilestoneItemsRouteDeps): Feature {
+  return { routes: [createRouter(milestoneItemsRoutes, deps)] };
 }

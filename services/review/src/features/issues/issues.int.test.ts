@@ -322,3 +322,21 @@ describe("issues' links, participants and user agent detail", () => {
     expect([missing.status, missing.body]).toEqual([404, { message: '404 UserAgentDetail Not Found' }]);
   });
 });
+
+describe("a milestone's issues", () => {
+  it('lists the issues planned for a milestone, confidential ones only to those they concern, and 404 for an unknown milestone', async () => {
+    const milestone = await harness.api.post('/api/v4/projects/7/milestones').set(harness.as(reporter)).send({ title: 'v9' });
+    const planned = await create({ title: 'Planned', milestone_id: milestone.body.id });
+    await create({ title: 'Secretly planned', milestone_id: milestone.body.id, confidential: true });
+    await create({ title: 'Unplanned' });
+    const path = `/api/v4/projects/7/milestones/${milestone.body.id}/issues`;
+    const listed = await harness.api.get(path).set(harness.as(reporter));
+    expect(listed.status).toBe(200);
+    expect(listed.headers['x-total']).toBe('2');
+    expect(listed.body.map((issue: { title: string }) => issue.title)).toEqual(['Secretly planned', 'Planned']);
+    expect(listed.body[1]).toMatchObject({ iid: planned.body.iid, milestone: { id: milestone.body.id, title: 'v9' } });
+    expect((await harness.api.get(path).set(harness.as(guest))).body.map((issue: { title: string }) => issue.title)).toEqual(['Planned']);
+    expect((await harness.api.get('/api/v4/projects/7/milestones/999999/issues').set(harness.as(guest))).status).toBe(404);
+    expect((await harness.api.get(path).set(harness.as(stranger))).status).toBe(404);
+  });
+});
