@@ -160,9 +160,9 @@ export function reviewService(
         labelsFeature,
         milestonesFeature,
         issuesFeature,
+        createMilestoneItemsFeature({ ...issuesFeature.routeDeps, ...routeDeps }),
         createApprovalsFeature({
           approvals,
-        createMilestoneItemsFeature({ ...issuesFeature.routeDeps, ...routeDeps }),
           directory,
           access,
           repositories,
