@@ -125,7 +125,7 @@ function expectationFor(route: CatalogueEntry, caller: MatrixCaller): Expectatio
   if (route.access === 'administrator' && !caller.isAdmin) return { status: 403, why: 'administrators only' };
   if (entry.minRole !== undefined && !caller.isAdmin && (caller.role ?? 0) < entry.minRole) {
     if (caller.role === undefined) return { status: 404, why: 'private resource, not a member' };
-    return { status: 403, why: `needs role ${entry.minRole}` };
+    return { status: entry.belowRole ?? 403, why: `needs role ${entry.minRole}` };
   }
   return { allowed: true };
 }

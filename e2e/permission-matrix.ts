@@ -18,6 +18,11 @@ export interface MatrixEntry {
    * authorizes, so with an empty body every caller would get 400 and authorization went unseen.
    */
   body?: (ids: MatrixIds) => Record<string, unknown>;
+  /**
+   * What GitLab answers a member below `minRole` where it is not 403: 401 where it reads a
+   * project's or group's access tokens, 400 where its service refuses to create one.
+   */
+  belowRole?: 400 | 401;
   /** Query parameters the request needs to reach the route's service (`issue_type=incident` for incidents among issues). */
   query?: Record<string, string>;
 }
@@ -462,6 +467,29 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/keys/:id': none,
   'GET /api/v4/keys': none,
   'POST /api/v4/users/:user_id/personal_access_tokens': user,
+  'GET /api/v4/users/:user_id/impersonation_tokens': user,
+  'POST /api/v4/users/:user_id/impersonation_tokens': user,
+  'GET /api/v4/users/:user_id/impersonation_tokens/:impersonation_token_id': user,
+  'DELETE /api/v4/users/:user_id/impersonation_tokens/:impersonation_token_id': user,
+  'GET /api/v4/projects/:id/access_tokens': { ...project(ROLE.maintainer), belowRole: 401 },
+  'GET /api/v4/projects/:id/access_tokens/:token_id': { ...project(ROLE.maintainer), belowRole: 401 },
+  'POST /api/v4/projects/:id/access_tokens': {
+    ...project(ROLE.maintainer),
+    belowRole: 400,
+    body: () => ({ name: 'matrix bot', scopes: ['read_api'], access_level: 10 }),
+  },
+  // GitLab looks the token up before it asks whether the caller may revoke it: an unknown one is 404 to every member.
+  'DELETE /api/v4/projects/:id/access_tokens/:token_id': project(ROLE.guest),
+  'POST /api/v4/projects/:id/access_tokens/:token_id/rotate': { ...project(ROLE.maintainer), belowRole: 401 },
+  'GET /api/v4/groups/:id/access_tokens': { ...group(ROLE.owner), belowRole: 401 },
+  'GET /api/v4/groups/:id/access_tokens/:token_id': { ...group(ROLE.owner), belowRole: 401 },
+  'POST /api/v4/groups/:id/access_tokens': {
+    ...group(ROLE.owner),
+    belowRole: 400,
+    body: () => ({ name: 'matrix bot', scopes: ['read_api'], access_level: 10 }),
+  },
+  'DELETE /api/v4/groups/:id/access_tokens/:token_id': group(ROLE.guest),
+  'POST /api/v4/groups/:id/access_tokens/:token_id/rotate': { ...group(ROLE.owner), belowRole: 401 },
   'POST /api/v4/user/personal_access_tokens': none,
   'GET /api/v4/personal_access_tokens': none,
   'GET /api/v4/personal_access_tokens/self': none,

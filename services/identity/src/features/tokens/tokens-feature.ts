@@ -6,6 +6,7 @@ import { PersonalAccessToken } from './personal-access-token.entity.ts';
 import { PgTokenStore } from './tokens-store.ts';
 import { TokensService } from './tokens-service.ts';
 import { tokensRoutes } from './tokens-routes.ts';
+import { impersonationTokensRoutes } from './impersonation-tokens-routes.ts';
 
 export const tokensEntities = [PersonalAccessToken];
 
@@ -13,7 +14,7 @@ export interface TokensFeature extends Feature {
   tokens: TokensService;
 }
 
-/** Personal access tokens, and the bootstrap administrator's on first start. */
+/** Personal access and impersonation tokens, and the bootstrap administrator's on first start. */
 export function createTokensFeature(deps: {
   em: EntityManager;
   users: UserStore;
@@ -30,6 +31,6 @@ export function createTokensFeature(deps: {
         process.stdout.write(`Bootstrap administrator "root" created; its token is: ${generatedToken}\n`);
       }
     },
-    routes: [createRouter(tokensRoutes, { tokens })],
+    routes: [createRouter(tokensRoutes, { tokens }), createRouter(impersonationTokensRoutes, { tokens })],
   };
 }

@@ -61,16 +61,25 @@ export class TokensService {
     return this.#em.transactional(async (em) => {
       const user = await this.#users.findById(input.user_id);
       if (!user) throw new NotFoundError('User');
-      return this.#issue(em, {
+      return this.issue(em, {
         user,
         actor: issuer,
-        token: { userId: user.id, name: input.name, scopes: input.scopes, expiresAt: input.expires_at ?? null },
+        token: {
+          userId: user.id,
+          name: input.name,
+          scopes: input.scopes,
+          expiresAt: input.expires_at ?? null,
+          description: input.description ?? null,
+        },
       });
     });
   }
 
-  /** Stores a new token and records its creation in the same transaction. */
-  async #issue(
+  /**
+   * Stores a new token and records its creation in the same transaction: the caller's, which
+   * other kinds of tokens (project and group access tokens) open around their bot and membership.
+   */
+  async issue(
     em: EntityManager,
     options: {
       user: Pick<User, 'id' | 'username'>;
@@ -149,23 +158,33 @@ export class TokensService {
       ...(input.last_used_after ? { lastUsedAfter: input.last_used_after } : {}),
       ...(input.search ? { search: input.search } : {}),
     };
-    return this.#tokens.list(filter, window);
+    // Impersonation tokens are administrators' business: their users never see them.
+    return this.#tokens.list({ ...filter, ...(viewer.isAdmin ? {} : { impersonation: false }) }, window);
   }
 
   /** `self` is the token of the request itself. Somebody else's token is 404, as if it did not exist. */
   async show(viewer: TokenViewer, id: number | 'self'): Promise<PersonalAccessToken> {
     const tokenId = id === 'self' ? viewer.tokenId : id;
     const token = tokenId === undefined ? null : await this.#tokens.findById(tokenId);
-    if (!token || (!viewer.isAdmin && token.userId !== viewer.userId)) throw new NotFoundError();
+    if (!token || (!viewer.isAdmin && (token.userId !== viewer.userId || (token.impersonation && id !== 'self')))) {
+      throw new NotFoundError();
+    }
     return token;
   }
 
   /** Revokes at once and answers the revoked token; the event lets every cache of authentications drop it. */
   async revoke(viewer: AuthenticatedCaller, id: number | 'self'): Promise<PersonalAccessToken> {
+    return this.#em.transactional(async () => this.revokeToken(viewer, await this.show(viewer, id)));
+  }
+
+  /**
+   * Revokes a token its caller has already been found allowed to revoke, in the caller's
+   * transaction, and records the revocation; a token already revoked is an InputError.
+   */
+  async revokeToken(actor: AuthenticatedCaller, token: PersonalAccessToken): Promise<PersonalAccessToken> {
     return this.#em.transactional(async (em) => {
-      const token = await this.show(viewer, id);
       if (!(await this.#tokens.revoke(token.id))) throw new InputError('Token already revoked');
-      recordEvent(em, { ...this.#revokedEvent(token, await this.#ownerOf(token)), actor: actorOf(viewer) });
+      recordEvent(em, { ...this.#revokedEvent(token, await this.#ownerOf(token)), actor: actorOf(actor) });
       return token;
     });
   }
@@ -176,17 +195,85 @@ export class TokensService {
     id: number | 'self',
     expiresAt?: string,
   ): Promise<{ token: PersonalAccessToken; plain: string }> {
+    return this.#em.transactional(async () => this.rotateToken(viewer, await this.show(viewer, id), expiresAt));
+  }
+
+  /**
+   * Rotates a token its caller has already been found allowed to rotate: the successor keeps the
+   * name, scopes, and what the token is (impersonation, a project's or group's).
+   */
+  async rotateToken(
+    actor: AuthenticatedCaller,
+    old: PersonalAccessToken,
+    expiresAt?: string,
+  ): Promise<{ token: PersonalAccessToken; plain: string }> {
     if (expiresAt !== undefined && expiresAt <= today()) throw new InputError('expires_at must be in the future');
     return this.#em.transactional(async (em) => {
-      const old = await this.show(viewer, id);
-      if (!(await this.#tokens.revoke(old.id))) throw new InputError('Token already revoked');
-      const owner = await this.#ownerOf(old);
-      recordEvent(em, { ...this.#revokedEvent(old, owner), actor: actorOf(viewer) });
-      return this.#issue(em, {
-        user: owner,
-        actor: viewer,
-        token: { userId: old.userId, name: old.name, scopes: old.scopes, expiresAt: expiresAt ?? daysFromToday(ROTATED_LIFETIME_DAYS) },
+      await this.revokeToken(actor, old);
+      return this.issue(em, {
+        user: await this.#ownerOf(old),
+        actor,
+        token: {
+          userId: old.userId,
+          name: old.name,
+          description: old.description ?? null,
+          scopes: old.scopes,
+          expiresAt: expiresAt ?? daysFromToday(ROTATED_LIFETIME_DAYS),
+          impersonation: old.impersonation,
+          resourceType: old.resourceType ?? null,
+          resourceId: old.resourceId ?? null,
+          accessLevel: old.accessLevel ?? null,
+        },
         rotatedFromId: old.id,
+      });
+    });
+  }
+
+  /** A token of `filter`'s kind by id, or null: what the project, group and impersonation token routes show. */
+  async findOf(filter: { userId?: number; impersonation?: boolean; resource?: { type: 'project' | 'group'; id: number } }, id: number) {
+    const token = await this.#tokens.findById(id);
+    if (!token) return null;
+    if (filter.userId !== undefined && token.userId !== filter.userId) return null;
+    if (filter.impersonation !== undefined && token.impersonation !== filter.impersonation) return null;
+    if (filter.resource && (token.resourceType !== filter.resource.type || token.resourceId !== filter.resource.id)) return null;
+    return token;
+  }
+
+  /** Tokens of `filter`'s kind, newest first, optionally only active or inactive ones. */
+  listOf(
+    filter: { userId?: number; impersonation?: boolean; resource?: { type: 'project' | 'group'; id: number } },
+    state: 'active' | 'inactive' | undefined,
+    window: PageWindow,
+  ): Promise<Page<PersonalAccessToken>> {
+    return this.#tokens.list({ ...filter, today: today(), ...(state ? { state } : {}) }, window);
+  }
+
+  /** The user of `/users/:user_id/...` token routes, or GitLab's 404 for them. */
+  async requireUser(userId: number): Promise<User> {
+    const user = await this.#users.findById(userId);
+    if (!user) throw new NotFoundError('User');
+    return user;
+  }
+
+  /** `POST /users/:user_id/impersonation_tokens`: an administrator's token acting as the user. */
+  async createImpersonation(
+    issuer: AuthenticatedCaller,
+    input: { user_id: number; name: string; description?: string | undefined; scopes: string[]; expires_at?: string | undefined },
+  ): Promise<{ token: PersonalAccessToken; plain: string }> {
+    if (input.expires_at !== undefined && input.expires_at <= today()) throw new InputError('expires_at must be in the future');
+    return this.#em.transactional(async (em) => {
+      const user = await this.requireUser(input.user_id);
+      return this.issue(em, {
+        user,
+        actor: issuer,
+        token: {
+          userId: user.id,
+          name: input.name,
+          description: input.description ?? null,
+          scopes: input.scopes,
+          expiresAt: input.expires_at ?? null,
+          impersonation: true,
+        },
       });
     });
   }

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, likePattern, type Page, type PageWindow } from '@platform/db';
 import { PersonalAccessToken } from './personal-access-token.entity.ts';
 
-export type NewToken = Pick<PersonalAccessToken, 'userId' | 'name' | 'tokenDigest' | 'scopes' | 'expiresAt'>;
+export type NewToken = Pick<PersonalAccessToken, 'userId' | 'name' | 'tokenDigest' | 'scopes' | 'expiresAt'> &
+  Partial<Pick<PersonalAccessToken, 'description' | 'impersonation' | 'resourceType' | 'resourceId' | 'accessLevel'>>;
 
 /** What `GET /personal_access_tokens` filters by; dates compare as GitLab's do, exclusive. */
 export interface TokenListFilter {
@@ -17,6 +18,10 @@ export interface TokenListFilter {
   lastUsedAfter?: Date;
   /** Part of the name, case-insensitive. */
   search?: string;
+  /** Impersonation tokens only, or none of them. */
+  impersonation?: boolean;
+  /** A project's or group's access tokens. */
+  resource?: { type: 'project' | 'group'; id: number };
   /** `YYYY-MM-DD`: expiry dates up to this day have passed. */
   today: string;
 }
@@ -58,6 +63,8 @@ export class PgTokenStore implements TokenStore {
     if (filter.lastUsedBefore) conditions.push({ lastUsedAt: { $lt: filter.lastUsedBefore } });
     if (filter.lastUsedAfter) conditions.push({ lastUsedAt: { $gt: filter.lastUsedAfter } });
     if (filter.search) conditions.push({ name: { $ilike: likePattern(filter.search) } });
+    if (filter.impersonation !== undefined) conditions.push({ impersonation: filter.impersonation });
+    if (filter.resource) conditions.push({ resourceType: filter.resource.type, resourceId: filter.resource.id });
     return findPage(this.#em, PersonalAccessToken, { $and: conditions }, { orderBy: { id: 'desc' }, window });
   }
 

@@ -172,3 +172,68 @@ describe('personal access tokens', () => {
     expect(new Date(shown.body.last_used_at)).toEqual(first?.last_used_at);
   });
 });
+
+describe('impersonation tokens', () => {
+  it('lets administrators issue, list, show and revoke tokens that act as the user', async () => {
+    const created = await harness.api
+      .post(`/api/v4/users/${owner.id}/impersonation_tokens`)
+      .set(asAdmin)
+      .send({ name: 'support', scopes: ['api'], expires_at: '2999-01-01' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'support', scopes: ['api'], user_id: owner.id, impersonation: true, active: true });
+    expect(created.body.token).toMatch(/^glpat-/);
+    const acting = await authenticate(created.body.token);
+    expect(acting.user).toMatchObject({ id: owner.id, username: owner.username });
+
+    const listed = await harness.api.get(`/api/v4/users/${owner.id}/impersonation_tokens`).set(asAdmin);
+    expect(listed.body.map((token: { id: number }) => token.id)).toEqual([created.body.id]);
+    expect(listed.body[0]).not.toHaveProperty('token');
+    // The user never sees the tokens that impersonate them.
+    const own = await harness.api.get('/api/v4/personal_access_tokens').set(asOwner);
+    expect(own.body.map((token: { id: number }) => token.id)).not.toContain(created.body.id);
+    expect((await harness.api.get(`/api/v4/personal_access_tokens/${created.body.id}`).set(asOwner)).status).toBe(404);
+
+    const shown = await harness.api.get(`/api/v4/users/${owner.id}/impersonation_tokens/${created.body.id}`).set(asAdmin);
+    expect(shown.body).toMatchObject({ id: created.body.id, impersonation: true });
+    const personal = await issue(owner.id);
+    const notImpersonation = await harness.api.get(`/api/v4/users/${owner.id}/impersonation_tokens/${personal.id}`).set(asAdmin);
+    expect(notImpersonation.status).toBe(404);
+    expect(notImpersonation.body).toEqual({ message: '404 Impersonation Token Not Found' });
+    expect((await harness.api.get(`/api/v4/users/${other.id}/impersonation_tokens/${created.body.id}`).set(asAdmin)).status).toBe(404);
+
+    const revoked = await harness.api.delete(`/api/v4/users/${owner.id}/impersonation_tokens/${created.body.id}`).set(asAdmin);
+    expect(revoked.status).toBe(204);
+    expect(revoked.headers[AUTHENTICATION_CHANGED_HEADER]).toBe(String(owner.id));
+    await expect(authenticate(created.body.token)).rejects.toBeInstanceOf(UnauthorizedError);
+    const active = await harness.api.get(`/api/v4/users/${owner.id}/impersonation_tokens?state=active`).set(asAdmin);
+    expect(active.body).toEqual([]);
+    const inactive = await harness.api.get(`/api/v4/users/${owner.id}/impersonation_tokens?state=inactive`).set(asAdmin);
+    expect(inactive.body).toMatchObject([{ id: created.body.id, revoked: true, active: false }]);
+  });
+
+  it('is for administrators only, and answers 404 for an unknown user and 400 for a bad request', async () => {
+    const path = `/api/v4/users/${owner.id}/impersonation_tokens`;
+    expect((await harness.api.get(path).set(asOwner)).status).toBe(403);
+    expect(
+      (
+        await harness.api
+          .post(path)
+          .set(asOwner)
+          .send({ name: 'x', scopes: ['api'] })
+      ).status,
+    ).toBe(403);
+    expect((await harness.api.get(path).set(callerHeader({ kind: 'anonymous' }))).status).toBe(401);
+    const unknown = await harness.api.get('/api/v4/users/999999/impersonation_tokens').set(asAdmin);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: '404 User Not Found' });
+    expect(
+      (
+        await harness.api
+          .post(path)
+          .set(asAdmin)
+          .send({ scopes: ['api'] })
+      ).body,
+    ).toEqual({ error: 'name is missing' });
+    expect((await harness.api.get(`${path}?state=sleeping`).set(asAdmin)).status).toBe(400);
+  });
+});

@@ -44,3 +44,19 @@ export const tokenIdParams = z.object({ id: params.integer() });
 
 export const rotateTokenParams = z.object({ expires_at: createTokenParams.shape.expires_at });
 export const rotateTokenByIdParams = tokenIdParams.extend(rotateTokenParams.shape);
+
+export const impersonationTokenListParams = z.object({
+  user_id: params.integer(),
+  state: z.enum(['all', 'active', 'inactive']).default('all'),
+});
+
+/** GitLab's impersonation tokens take any scope; a token without one is refused. */
+export const createImpersonationTokenParams = z.object({
+  user_id: params.integer(),
+  name: z.string().min(1).max(255),
+  description: z.string().max(255).optional(),
+  scopes: createTokenParams.shape.scopes,
+  expires_at: createTokenParams.shape.expires_at,
+});
+
+export const impersonationTokenParams = z.object({ user_id: params.integer(), impersonation_token_id: params.integer() });
