@@ -19,6 +19,9 @@ import { groupsRoutes } from './groups-routes.ts';
 import { GroupsService } from './groups-service.ts';
 import { PgGroupStore, type GroupStore } from './groups-store.ts';
 import { GroupsReadModel } from './groups-read-model.ts';
+import { ProjectGroupsReadModel } from './project-groups-read-model.ts';
+import { projectGroupsRoutes } from './project-groups-routes.ts';
+import { ProjectGroupsService } from './project-groups-service.ts';
 
 /** The namespaces table itself is the access core's (`accessEntities`). */
 export const groupsEntities = [GroupGroupLink];
@@ -68,6 +71,10 @@ export function createGroupsFeature(deps: {
     users: deps.users,
     containerRegistry: deps.containerRegistry,
   });
+  const projectGroups = new ProjectGroupsService({
+    access: access.policy,
+    readModel: new ProjectGroupsReadModel(readModelDatabase(em)),
+  });
   const routeDeps = { groups, projects: deps.projects.projects, access: access.policy, avatars: deps.avatars, views: deps.views };
   return {
     store,
@@ -78,6 +85,7 @@ export function createGroupsFeature(deps: {
         transfers,
         projectTransfers: deps.projects.transfers,
       }),
+      createRouter(projectGroupsRoutes, { projectGroups, access: access.policy, views: deps.views }),
     ],
   };
 }

@@ -1,10 +1,22 @@
+import { createHash } from 'node:crypto';
 import { avatarUrlView, namespaceView, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
 import { basicUserView } from '../users/user-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin } from '../access/access-policy.ts';
-import type { ProjectGroupLink } from '../access/project.entity.ts';
+import type { Project, ProjectGroupLink } from '../access/project.entity.ts';
 import type { ListedProject, ProjectPermissions, SimpleProject } from './project-rows.ts';
 import type { ProjectKeysetPage, ProjectListPage, ProjectListRead } from './projects-read-model.ts';
+
+/** GitLab's `ProjectRepositoryStorage`: where the project's repository lives, in GitLab's hashed layout. */
+export function projectStorageView(project: Pick<Project, 'id' | 'repositoryStorage' | 'createdAt'>) {
+  const hash = createHash('sha256').update(String(project.id)).digest('hex');
+  return {
+    project_id: project.id,
+    disk_path: `@hashed/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`,
+    repository_storage: project.repositoryStorage,
+    created_at: project.createdAt,
+  };
+}
 
 function registryHostOf(context: NamespaceViewContext): string {
   return context.registryHost ?? new URL(context.externalUrl).host;

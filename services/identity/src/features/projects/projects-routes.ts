@@ -8,7 +8,14 @@ import type { Project } from '../access/project.entity.ts';
 import type { ProjectFilter } from './projects-read-model.ts';
 import { PROJECT_ORDER_DEFAULTS, projectListFilter, projectOrder, type ProjectsService } from './projects-service.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
-import { projectGroupLinkView, projectListRead, projectListViews, projectView, projectViewOptions } from './project-views.ts';
+import {
+  projectGroupLinkView,
+  projectListRead,
+  projectListViews,
+  projectStorageView,
+  projectView,
+  projectViewOptions,
+} from './project-views.ts';
 import {
   createProjectParams,
   deleteProjectParams,
@@ -156,6 +163,18 @@ export const projectsRoutes = [
         ...projectViewOptions(viewer),
         ...(viewer.kind === 'user' ? { permissions: project.permissions } : {}),
       });
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/api/v4/projects/:id/storage',
+    access: 'administrator',
+    scope: 'read_api',
+    input: idOrPathParams,
+    handle: async ({ caller, input, deps: { access } }) => {
+      const { project } = await access.project(await access.viewerOf(caller), input.id);
+      return projectStorageView(project);
     },
   }),
 
