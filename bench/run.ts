@@ -2,7 +2,8 @@
  * `npm run bench`: the platform's load test, measured from outside on the machine that runs
  * everything (PostgreSQL, Kafka, the services, the gateway and this generator).
  *
- * Seeds identity's database (see seed.ts), then for each endpoint of the mix and each caller
+ * Seeds identity's database (see seed.ts) and, when review runs, the merge requests of the
+ * sample project (seed-merge-requests.ts), then for each endpoint of the mix and each caller
  * (root, and a non-administrator with memberships) measures, side by side in the same run:
  * a bare express server answering the same body from memory (the ceiling), the owning service
  * called directly with a signed caller header, and the gateway. Each is driven open-loop at a
@@ -37,6 +38,7 @@ import { startBenchPlatform } from './bench-platform.ts';
 import { startBareServer } from './bare-ceiling.ts';
 import { openLoop, verdict, type OpenLoopResult } from './open-loop.ts';
 import { largeSize, seed, STANDARD_SIZE, type SeededData } from './seed.ts';
+import { seedMergeRequests } from './seed-merge-requests.ts';
 
 const config = loadConfig({
   BENCH_DURATION: z.coerce.number().positive().default(5),
@@ -85,6 +87,12 @@ function endpointsFor(sample: SeededData['sample']): Endpoint[] {
     { name: 'GET /groups/:id', path: `/api/v4/groups/${sample.nestedGroupId}`, ...other },
     { name: 'GET /projects/:id', path: `/api/v4/projects/${sample.projectId}`, ...other },
     { name: 'GET /projects?per_page=20', path: '/api/v4/projects?per_page=20', ...other },
+    {
+      name: 'GET /projects/:id/merge_requests',
+      path: `/api/v4/projects/${sample.projectId}/merge_requests?per_page=20`,
+      ...other,
+      service: 'review',
+    },
   ];
 }
 
@@ -168,13 +176,14 @@ async function costPerRequest(options: {
   url: string;
   headers: Record<string, string>;
   requests: number;
-  database: string;
+  /** The databases whose backends' CPU counts as PostgreSQL's. */
+  databases: string[];
   postgres: pg.Client;
 }): Promise<CostPerRequest> {
   const backends = async () =>
-    (await options.postgres.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [options.database])).rows.map(
-      (row) => row.pid,
-    );
+    (
+      await options.postgres.query<{ pid: number }>('select pid from pg_stat_activity where datname = any($1)', [options.databases])
+    ).rows.map((row) => row.pid);
   const processes = [...childProcesses(options.platform)].filter(([name]) => name !== 'bench' && !name.includes('kafka'));
   const pids = new Set(await backends());
   const before = new Map<number, number>([...processes.map(([, pid]) => pid), ...pids].map((pid) => [pid, cpuMs(pid)]));
@@ -243,10 +252,18 @@ try {
   const size = config.BENCH_ROWS ? largeSize(config.BENCH_ROWS) : STANDARD_SIZE;
   const seedStarted = Date.now();
   const seeded = await seed(databaseUrlFor(postgresUrl, `${databasePrefix}identity`), size);
+  const mergeRequests =
+    'review' in platform.serviceUrls
+      ? await seedMergeRequests({
+          identityUrl: databaseUrlFor(postgresUrl, `${databasePrefix}identity`),
+          reviewUrl: databaseUrlFor(postgresUrl, `${databasePrefix}review`),
+          projectId: seeded.sample.projectId,
+        })
+      : null;
   const seedSeconds = (Date.now() - seedStarted) / 1000;
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
   say(`Benchmark ${config.BENCH_LABEL} at ${commit} on ${os.cpus().length} CPUs, everything on this machine.`);
-  say(`Seeded ${JSON.stringify(seeded.counts)} in ${seedSeconds.toFixed(1)} s.`);
+  say(`Seeded ${JSON.stringify({ ...seeded.counts, ...mergeRequests })} in ${seedSeconds.toFixed(1)} s.`);
   const started = Object.keys(platform.processes).filter((name) => name in processes);
   say(`Processes per service: ${started.map((service) => `${service} ${processes[service]}`).join(', ')}.`);
   say(
@@ -272,7 +289,9 @@ try {
   };
   const chosenCallers = config.BENCH_CALLERS.filter((name) => name in callers);
   const endpoints = endpointsFor(seeded.sample).filter(
-    (endpoint) => !config.BENCH_ENDPOINTS || config.BENCH_ENDPOINTS.some((wanted) => endpoint.name.includes(wanted)),
+    (endpoint) =>
+      endpoint.service in platform.serviceUrls &&
+      (!config.BENCH_ENDPOINTS || config.BENCH_ENDPOINTS.some((wanted) => endpoint.name.includes(wanted))),
   );
 
   // The ceiling answers every (caller, endpoint) with what the gateway answered.
@@ -317,7 +336,8 @@ try {
               platform: platform.processes,
               ...targets.gateway(),
               requests: config.BENCH_COST_REQUESTS,
-              database: `${databasePrefix}${endpoint.service}`,
+              // A service other than identity asks identity too (the project's access, the users in a view).
+              databases: [...new Set([endpoint.service, 'identity'])].map((service) => `${databasePrefix}${service}`),
               postgres: statistics,
             })
           : null;
@@ -386,14 +406,15 @@ try {
   await statistics.end();
   say();
   say('Summary through the gateway (pass: >= 0.8 x rate, > 99.9% 2xx, p90 within target; figures in ms):');
+  const nameWidth = Math.max(...endpoints.map((endpoint) => endpoint.name.length + 2));
   say(
-    `  ${'endpoint'.padEnd(26)}${'caller'.padEnd(8)}${'rate'.padStart(6)}${'req/s'.padStart(8)}${'p50'.padStart(8)}${'p90'.padStart(8)}${'p99'.padStart(8)}${'bare p90'.padStart(10)}${'target'.padStart(8)}  verdict`,
+    `  ${'endpoint'.padEnd(nameWidth)}${'caller'.padEnd(8)}${'rate'.padStart(6)}${'req/s'.padStart(8)}${'p50'.padStart(8)}${'p90'.padStart(8)}${'p99'.padStart(8)}${'bare p90'.padStart(10)}${'target'.padStart(8)}  verdict`,
   );
   for (const result of results) {
     for (const row of result.openLoop as Array<{ rate: number; gateway: OpenLoopResult & { pass: boolean }; bare: OpenLoopResult }>) {
       const { gateway } = row;
       say(
-        `  ${result.endpoint.padEnd(26)}${result.caller.padEnd(8)}${String(row.rate).padStart(6)}${fixed(gateway.achievedRate, 0)}${fixed(gateway.p50)}${fixed(gateway.p90)}${fixed(gateway.p99)}${fixed(row.bare.p90).padStart(10)}${String(result.p90TargetMs).padStart(8)}  ${gateway.pass ? 'pass' : 'FAIL'}`,
+        `  ${result.endpoint.padEnd(nameWidth)}${result.caller.padEnd(8)}${String(row.rate).padStart(6)}${fixed(gateway.achievedRate, 0)}${fixed(gateway.p50)}${fixed(gateway.p90)}${fixed(gateway.p99)}${fixed(row.bare.p90).padStart(10)}${String(result.p90TargetMs).padStart(8)}  ${gateway.pass ? 'pass' : 'FAIL'}`,
       );
     }
   }
@@ -427,7 +448,7 @@ try {
           rows: config.BENCH_ROWS ?? null,
           processes: Object.fromEntries(started.map((service) => [service, processes[service]])),
         },
-        seed: { ...seeded.counts, seconds: seedSeconds },
+        seed: { ...seeded.counts, ...mergeRequests, seconds: seedSeconds },
         results,
         rss: { before: rssBefore, after: rssAfter },
       },
