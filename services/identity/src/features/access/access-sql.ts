@@ -183,10 +183,13 @@ export function accessCtes(viewer: Viewer): RawBuilder<unknown> {
     )`;
 }
 
-/** In a list: a group (alias `alias`) the viewer is related to, with access to it or to something inside; needs `accessCtes`. */
+/**
+ * In a list: a group (alias `alias`) the viewer is related to, with access to it or to something
+ * inside; needs `accessCtes`. The two sets are merged into one array first, so that the list
+ * fetches those groups by key instead of testing every namespace against two hashed subplans.
+ */
 export function groupRelatedTo(alias = 'n'): RawBuilder<unknown> {
-  const id = sql.ref(`${alias}.id`);
-  return sql`(${id} in (select id from access_groups) or ${id} in (select id from related_groups))`;
+  return sql`${sql.ref(`${alias}.id`)} = any(array(select id from access_groups union select id from related_groups))`;
 }
 
 /** In a list: `groupVisibleTo`, evaluated against the viewer's whole access at once; needs `accessCtes`. */

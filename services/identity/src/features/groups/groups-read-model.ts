@@ -186,7 +186,8 @@ export class GroupsReadModel {
 
 /** Which namespaces (alias `n`) a group list holds; needs `accessCtes`. */
 function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknown> {
-  const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, listedGroupVisibleTo(viewer)];
+  // A group the viewer is related to is one they may see: the visibility test would only add an `or` that hides the key.
+  const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, filter.relatedOnly ? groupRelatedTo() : listedGroupVisibleTo(viewer)];
   if (filter.parentId !== undefined) conditions.push(sql`n.parent_id = ${filter.parentId}`);
   if (filter.descendantsOf !== undefined) {
     conditions.push(sql`n.traversal_ids @> array[${filter.descendantsOf}]::integer[] and n.id <> ${filter.descendantsOf}`);
@@ -201,7 +202,6 @@ function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknow
   if (filter.minAccessLevel !== undefined) {
     conditions.push(groupWithAccess(viewer, filter.minAccessLevel));
   }
-  if (filter.relatedOnly) conditions.push(groupRelatedTo());
   if (filter.skipIds && filter.skipIds.length > 0) conditions.push(sql`n.id <> all(${filter.skipIds}::integer[])`);
   if (filter.projectCreationAllowed) conditions.push(sql`n.project_creation_level <> 'noone'`);
   if (filter.search) {
