@@ -20,11 +20,6 @@ export default tseslint.config(
     // ADR 9: the runtime forks a unit of work per request, RPC, message and job, and the service
     // opens its transaction; a store works in the entity manager it is given.
     files: ['**/*-store.ts'],
-    ignores: [
-      // Not yet converted to ADR 9: these stores still fork or open transactions themselves.
-      'services/review/src/features/merge-requests/merge-requests-store.ts',
-      'services/review/src/features/repositories/repositories-store.ts',
-    ],
     rules: {
       'no-restricted-syntax': [
         'error',

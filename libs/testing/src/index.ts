@@ -8,3 +8,4 @@ export { startServiceHarness } from './service-harness.ts';
 export type { ServiceHarness, StartedService, OutboxEnvelope } from './service-harness.ts';
 export { publishEvents } from './publish-event.ts';
 export { featureImportCycle, featureImports, findImportCycle, moduleImportCycle } from './feature-dependencies.ts';
+export { fakeTransactions } from './fake-transactions.ts';

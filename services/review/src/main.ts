@@ -95,6 +95,7 @@ export function reviewService(
       const { protectedBranches, pushEnvironment } = protectedBranchesFeature;
       const repositoriesFeature = createRepositoriesFeature({
         em,
+        orm,
         logger,
         access,
         identity,
@@ -140,6 +141,7 @@ export function reviewService(
         createBranchesFeature({ access, repositories, protectedBranches, writes }),
         createTagsFeature({ access, repositories, writes, protections: protectedTags }),
         createCommitsFeature({
+          orm,
           access,
           repositories,
           logger,

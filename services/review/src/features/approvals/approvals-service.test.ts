@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConflictError, FieldValidationError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
-import { userCaller } from '@platform/testing';
+import { fakeTransactions, userCaller } from '@platform/testing';
 import type { BranchProtection } from '../protected-branches/branch-protection.ts';
 import type { MergeRequest, MergeRequestDiff } from '../merge-requests/merge-request.entity.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
@@ -58,7 +58,7 @@ const mergeRequests: ApprovalMergeRequests = {
 const repository = { projectId: 10, git: { resolveCommit: async () => HEAD, readFile: async () => null } } as unknown as ProjectRepository;
 
 /** The fake store keeps no transactions: a unit of work runs its work as it is. */
-const noTransaction = { transactional: <Result>(work: () => Promise<Result>) => work() } as unknown as EntityManager;
+const noTransaction = fakeTransactions<EntityManager>();
 
 function approvals(options: { protections?: BranchProtection[] } = {}) {
   const store = new FakeApprovalStore();

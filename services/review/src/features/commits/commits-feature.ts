@@ -1,3 +1,4 @@
+import type { Orm } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
@@ -5,7 +6,7 @@ import { commitsRoutes, type CommitsRouteDeps } from './commits-routes.ts';
 import { commitsGrpc } from './commits-grpc.ts';
 
 /** A repository's commits, read and written over HTTP, and read by other services over gRPC. */
-export function createCommitsFeature(deps: CommitsRouteDeps & { logger: Logger }): Feature {
+export function createCommitsFeature(deps: CommitsRouteDeps & { orm: Orm; logger: Logger }): Feature {
   return {
     routes: [
       createRouter(commitsRoutes, {

@@ -1,4 +1,5 @@
 import { requireUser } from '@platform/auth';
+import { inUnitOfWork, type Orm } from '@platform/db';
 import { InputError } from '@platform/errors';
 import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
 import { requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
@@ -13,7 +14,13 @@ const MAXIMUM_REVISIONS = 10;
 const MAXIMUM_REVISION_LENGTH = 1024;
 
 /** What other services ask about a repository's commits, for the user they act for. */
-export function commitsGrpc(options: { access: IdentityAccess; repositories: RepositoriesService; logger: Logger }): GrpcServiceBinding {
+export function commitsGrpc(options: {
+  /** What the calls read repositories in, a unit of work each. */
+  orm: Orm;
+  access: IdentityAccess;
+  repositories: RepositoriesService;
+  logger: Logger;
+}): GrpcServiceBinding {
   const implementation: Pick<ReviewServiceServer, 'resolveCommits'> = {
     resolveCommits: unaryHandler(options.logger, async (request, context): Promise<ResolveCommitsResponse> => {
       const caller = requireUser(context.caller);
@@ -23,7 +30,7 @@ export function commitsGrpc(options: { access: IdentityAccess; repositories: Rep
       }
       const project = await requireProjectAccess({ access: options.access, caller, idOrPath: request.projectId, ...codeReaders() });
       // A project nothing was pushed to has no repository yet, and no commit: none is created to say so.
-      const repository = await options.repositories.find(project.id);
+      const repository = await inUnitOfWork(options.orm, () => options.repositories.find(project.id));
       const commitIds = await Promise.all(
         request.revisions.map(async (revision) => (repository ? ((await repository.git.resolveCommit(revision)) ?? '') : '')),
       );

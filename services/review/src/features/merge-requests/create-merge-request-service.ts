@@ -1,4 +1,5 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import type { EntityManager } from '@platform/db';
 import { ConflictError, InputError, UnprocessableError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
 import { isDraftTitle } from '../core/merge-request-text.ts';
@@ -35,18 +36,21 @@ export interface NewMergeRequestInput {
 
 /** Opens merge requests (GitLab's `MergeRequests::CreateService`): the first diff version and merge status come with it. */
 export class CreateMergeRequestService {
+  readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
   readonly #versions: MergeRequestVersions;
   readonly #mergeability: Mergeability;
   readonly #approversOverridable: ApproversOverridable;
 
   constructor(options: {
+    em: EntityManager;
     store: MergeRequestStore;
     versions: MergeRequestVersions;
     mergeability: Mergeability;
     /** `approvals_before_merge` is taken only where this allows it, and silently dropped elsewhere (as GitLab). */
     approversOverridable: ApproversOverridable;
   }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#versions = options.versions;
     this.#mergeability = options.mergeability;
@@ -74,48 +78,51 @@ export class CreateMergeRequestService {
       throw new ConflictError([`Another open merge request already exists for this source branch: !${existing.iid}`]);
     }
     const now = new Date();
-    const created = await this.#store.create({
-      mergeRequest: {
-        projectId: project.id,
-        sourceProjectId: source.projectId,
-        targetNamespaceIds: input.targetNamespaceIds,
-        sourceBranch: input.sourceBranch,
-        targetBranch: input.targetBranch,
-        title: input.title,
-        draft: isDraftTitle(input.title),
-        description: input.description,
-        state: 'opened',
-        authorId: caller.userId,
-        assigneeIds: input.assigneeIds,
-        reviewerIds: input.reviewerIds,
-        labels: input.labels,
-        milestoneId: input.milestoneId,
-        squash: input.squash,
-        forceRemoveSourceBranch: input.removeSourceBranch,
-        // GitLab's `allow_collaboration` is about maintainers of the target pushing to a fork's branch.
-        allowCollaboration: fromFork && input.allowCollaboration,
-        discussionLocked: null,
-        approvalsBeforeMerge:
-          input.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(project.id)) ? input.approvalsBeforeMerge : null,
-        mergeStatus: 'unchecked',
-        fastForwardPossible: false,
-        rebaseStartedAt: null,
-        mergeError: null,
-        headSha: sourceHead,
-        mergeCommitSha: null,
-        squashCommitSha: null,
-        mergedById: null,
-        mergedAt: null,
-        closedById: null,
-        closedAt: null,
-        timeEstimate: 0,
-        totalTimeSpent: 0,
-        createdAt: now,
-        updatedAt: now,
-      },
-      event: (mergeRequest) => reviewEvents.mergeRequestCreated.event(mergeRequestEventData(mergeRequest)),
-      actor: actorOf(caller),
-    });
+    const approvalsBeforeMerge =
+      input.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(project.id)) ? input.approvalsBeforeMerge : null;
+    const created = await this.#em.transactional(() =>
+      this.#store.create({
+        mergeRequest: {
+          projectId: project.id,
+          sourceProjectId: source.projectId,
+          targetNamespaceIds: input.targetNamespaceIds,
+          sourceBranch: input.sourceBranch,
+          targetBranch: input.targetBranch,
+          title: input.title,
+          draft: isDraftTitle(input.title),
+          description: input.description,
+          state: 'opened',
+          authorId: caller.userId,
+          assigneeIds: input.assigneeIds,
+          reviewerIds: input.reviewerIds,
+          labels: input.labels,
+          milestoneId: input.milestoneId,
+          squash: input.squash,
+          forceRemoveSourceBranch: input.removeSourceBranch,
+          // GitLab's `allow_collaboration` is about maintainers of the target pushing to a fork's branch.
+          allowCollaboration: fromFork && input.allowCollaboration,
+          discussionLocked: null,
+          approvalsBeforeMerge,
+          mergeStatus: 'unchecked',
+          fastForwardPossible: false,
+          rebaseStartedAt: null,
+          mergeError: null,
+          headSha: sourceHead,
+          mergeCommitSha: null,
+          squashCommitSha: null,
+          mergedById: null,
+          mergedAt: null,
+          closedById: null,
+          closedAt: null,
+          timeEstimate: 0,
+          totalTimeSpent: 0,
+          createdAt: now,
+          updatedAt: now,
+        },
+        event: (mergeRequest) => reviewEvents.mergeRequestCreated.event(mergeRequestEventData(mergeRequest)),
+        actor: actorOf(caller),
+      }),
+    );
     // The fork's commits come into the target repository, kept by the merge request's own ref.
     if (fromFork) await repository.git.fetchCommit({ source: source.git, sha: sourceHead, into: headRef(created) });
     await this.#versions.record({ repository, mergeRequest: created, heads: { sourceHead, targetHead }, cause: 'created' });

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@platform/db';
 import { ZERO_SHA } from '../repositories/git-repository.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
@@ -17,10 +18,12 @@ export type VersionListener = (options: {
 
 /** Records diff versions (base, start and head commits; the head kept by the merge request's ref) and tells the listeners declared at construction. */
 export class MergeRequestVersions {
+  readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
   readonly #listeners: VersionListener[];
 
-  constructor(options: { store: MergeRequestStore; listeners: VersionListener[] }) {
+  constructor(options: { em: EntityManager; store: MergeRequestStore; listeners: VersionListener[] }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#listeners = options.listeners;
   }
@@ -39,15 +42,18 @@ export class MergeRequestVersions {
       heads.sourceHead,
       (await repository.git.resolveCommit(headRef(mergeRequest))) ?? ZERO_SHA,
     );
-    const version = await this.#store.addVersion({
-      mergeRequestId: mergeRequest.id,
-      baseCommitSha: base,
-      startCommitSha: heads.targetHead,
-      headCommitSha: heads.sourceHead,
-      filesCount: files.length,
-      createdAt: new Date(),
+    const version = await this.#em.transactional(async () => {
+      const added = await this.#store.addVersion({
+        mergeRequestId: mergeRequest.id,
+        baseCommitSha: base,
+        startCommitSha: heads.targetHead,
+        headCommitSha: heads.sourceHead,
+        filesCount: files.length,
+        createdAt: new Date(),
+      });
+      await this.#store.save({ mergeRequest, events: [], actor: null });
+      return added;
     });
-    await this.#store.save({ mergeRequest, events: [], actor: null });
     for (const listener of this.#listeners) await listener({ mergeRequest, repository, version, cause: options.cause });
   }
 }

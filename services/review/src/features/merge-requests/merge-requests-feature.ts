@@ -31,6 +31,8 @@ export const mergeRequestsEntities = [MergeRequest, MergeRequestDiff];
 
 /** Merge requests as other features read them, built before those features; the operations come with the feature. */
 export interface MergeRequestsCore {
+  /** What the merge request services open their transactions on. */
+  em: EntityManager;
   store: MergeRequestStore;
   /** What the lists read through, without entities. */
   readModel: MergeRequestsReadModel;
@@ -39,13 +41,15 @@ export interface MergeRequestsCore {
 }
 
 export function createMergeRequestsCore(deps: { em: EntityManager; repositories: RepositoriesService; logger: Logger }): MergeRequestsCore {
-  const store = new PgMergeRequestStore(deps.em);
-  const mergeability = new Mergeability({ store, repositories: deps.repositories, logger: deps.logger });
+  const { em } = deps;
+  const store = new PgMergeRequestStore(em);
+  const mergeability = new Mergeability({ em, store, repositories: deps.repositories, logger: deps.logger });
   return {
+    em,
     store,
     readModel: new MergeRequestsReadModel(readModelDatabase(deps.em)),
     mergeability,
-    mergeRequests: new MergeRequestsService({ store, mergeability }),
+    mergeRequests: new MergeRequestsService({ em, store, mergeability }),
   };
 }
 
@@ -89,10 +93,10 @@ export function createMergeRequestsFeature(deps: {
   afterMerge: MergeListener[];
 }): MergeRequestsFeature {
   const { repositories, logger, approvals, protectedBranches } = deps;
-  const { store, mergeability, mergeRequests } = deps.core;
-  const versions = new MergeRequestVersions({ store, listeners: [(version) => approvals.onNewVersion(version)] });
+  const { em, store, mergeability, mergeRequests } = deps.core;
+  const versions = new MergeRequestVersions({ em, store, listeners: [(version) => approvals.onNewVersion(version)] });
   const approversOverridable: ApproversOverridable = (projectId) => approvals.mayOverrideApprovers(projectId);
-  const refresh = new RefreshService({ store, repositories, versions, mergeability });
+  const refresh = new RefreshService({ em, store, repositories, versions, mergeability });
   repositories.onRefsChanged(({ projectId, changes }) => refresh.onRefsChanged(projectId, changes));
   const { labels, milestones } = deps;
   const routeDeps: MergeRequestsRouteDeps = {
@@ -112,9 +116,10 @@ export function createMergeRequestsFeature(deps: {
     reactions: deps.reactions,
     isApproved: (mergeRequest) => approvals.isApproved(mergeRequest),
   };
-  const updates = new UpdateMergeRequestService({ store, repositories, versions, mergeability, approversOverridable });
-  const creation = new CreateMergeRequestService({ store, versions, mergeability, approversOverridable });
+  const updates = new UpdateMergeRequestService({ em, store, repositories, versions, mergeability, approversOverridable });
+  const creation = new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable });
   const merges = new MergeService({
+    em,
     store,
     repositories,
     protectedBranches,

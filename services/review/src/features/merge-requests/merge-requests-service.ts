@@ -1,4 +1,5 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import type { EntityManager } from '@platform/db';
 import type { EventActor } from '@platform/events';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
@@ -26,10 +27,12 @@ export function rebaseInProgress(mergeRequest: MergeRequest, now = new Date()): 
  * left its network. Creating, updating, merging, rebasing and refreshing on push have their own services.
  */
 export class MergeRequestsService {
+  readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
   readonly #mergeability: Mergeability;
 
-  constructor(options: { store: MergeRequestStore; mergeability: Mergeability }) {
+  constructor(options: { em: EntityManager; store: MergeRequestStore; mergeability: Mergeability }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#mergeability = options.mergeability;
   }
@@ -90,29 +93,33 @@ export class MergeRequestsService {
 
   async delete(projectId: number, iid: number): Promise<void> {
     const mergeRequest = await this.get(projectId, iid);
-    await this.#store.delete(mergeRequest.id);
+    await this.#em.transactional(() => this.#store.delete(mergeRequest.id));
   }
 
   /** Sets the time estimate (seconds; 0 resets it). */
   async setTimeEstimate(mergeRequest: MergeRequest, caller: AuthenticatedCaller, seconds: number): Promise<MergeRequest> {
     mergeRequest.timeEstimate = seconds;
     mergeRequest.updatedAt = new Date();
-    await this.#store.save({
-      mergeRequest,
-      events: [reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(mergeRequest))],
-      actor: actorOf(caller),
-    });
+    await this.#em.transactional(() =>
+      this.#store.save({
+        mergeRequest,
+        events: [reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(mergeRequest))],
+        actor: actorOf(caller),
+      }),
+    );
     return mergeRequest;
   }
 
   /** Adds time spent (negative subtracts), or takes it all back; FieldValidationError, as GitLab, when more is subtracted than was spent. */
   async spendTime(mergeRequest: MergeRequest, caller: AuthenticatedCaller, seconds: number | 'reset'): Promise<MergeRequest> {
-    const changed = await this.#store.spendTime({
-      id: mergeRequest.id,
-      seconds,
-      event: (updated) => reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(updated)),
-      actor: actorOf(caller),
-    });
+    const changed = await this.#em.transactional(() =>
+      this.#store.spendTime({
+        id: mergeRequest.id,
+        seconds,
+        event: (updated) => reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(updated)),
+        actor: actorOf(caller),
+      }),
+    );
     if (!changed) throw new FieldValidationError({ time_spent: ['Time to subtract exceeds the total time spent'] });
     return changed;
   }
@@ -125,14 +132,16 @@ export class MergeRequestsService {
   async closeFromFork(forkProjectId: number, actor: EventActor | null): Promise<void> {
     for (const mergeRequest of await this.#store.openFromFork(forkProjectId)) {
       close(mergeRequest, { closedById: actor?.id ?? null, at: new Date() });
-      await this.#store.save({
-        mergeRequest,
-        events: [
-          reviewEvents.mergeRequestClosed.event(mergeRequestEventData(mergeRequest)),
-          reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(mergeRequest)),
-        ],
-        actor,
-      });
+      await this.#em.transactional(() =>
+        this.#store.save({
+          mergeRequest,
+          events: [
+            reviewEvents.mergeRequestClosed.event(mergeRequestEventData(mergeRequest)),
+            reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(mergeRequest)),
+          ],
+          actor,
+        }),
+      );
     }
   }
 }

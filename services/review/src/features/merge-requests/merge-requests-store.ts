@@ -46,8 +46,9 @@ export interface MergeRequestOrder {
 
 export type NewMergeRequest = Omit<MergeRequest, 'id' | 'iid'>;
 
+/** Merge requests' rows, in the unit of work (and the transaction) the service opened. */
 export interface MergeRequestStore {
-  /** Adds the merge request with the project's next iid and its created event, in one transaction. */
+  /** Adds the merge request with the project's next iid and its created event. */
   create(options: {
     mergeRequest: NewMergeRequest;
     event: (created: MergeRequest) => OutgoingEvent;
@@ -65,7 +66,7 @@ export interface MergeRequestStore {
   openByTarget(projectId: number, branches: string[]): Promise<MergeRequest[]>;
   /** Open merge requests from the fork `sourceProjectId` into other projects. */
   openFromFork(sourceProjectId: number): Promise<MergeRequest[]>;
-  /** Writes the changes and the events they caused, in one transaction. */
+  /** Writes the changes and the events they caused. */
   save(options: { mergeRequest: MergeRequest; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
   list(options: {
     filter: MergeRequestFilter;
@@ -78,8 +79,8 @@ export interface MergeRequestStore {
   versions(mergeRequestId: number): Promise<MergeRequestDiff[]>;
   delete(id: number): Promise<void>;
   /**
-   * Adds `seconds` (negative subtracts) to the time spent, or resets it, and records the update event, in one
-   * transaction; null, changing nothing, when the total would fall below zero.
+   * Adds `seconds` (negative subtracts) to the time spent, or resets it, and records the update event;
+   * null, changing nothing, when the total would fall below zero.
    */
   spendTime(options: {
     id: number;
@@ -111,14 +112,12 @@ export class PgMergeRequestStore implements MergeRequestStore {
     event: (created: MergeRequest) => OutgoingEvent;
     actor: EventActor | null;
   }): Promise<MergeRequest> {
-    return this.#em.fork().transactional(async (em) => {
-      const iid = await nextIid(em, 'merge_requests', options.mergeRequest.projectId);
-      return insertWithEvent(em, MergeRequest, { ...options.mergeRequest, iid } as MergeRequest, options);
-    });
+    const iid = await nextIid(this.#em, 'merge_requests', options.mergeRequest.projectId);
+    return insertWithEvent(this.#em, MergeRequest, { ...options.mergeRequest, iid } as MergeRequest, options);
   }
 
   find(projectId: number, iid: number): Promise<MergeRequest | null> {
-    return this.#em.fork().findOne(MergeRequest, { projectId, iid });
+    return this.#em.findOne(MergeRequest, { projectId, iid });
   }
 
   findOpen(options: {
@@ -127,27 +126,25 @@ export class PgMergeRequestStore implements MergeRequestStore {
     sourceBranch: string;
     targetBranch: string;
   }): Promise<MergeRequest | null> {
-    return this.#em.fork().findOne(MergeRequest, { ...options, state: 'opened' }, { orderBy: { iid: 'asc' } });
+    return this.#em.findOne(MergeRequest, { ...options, state: 'opened' }, { orderBy: { iid: 'asc' } });
   }
 
   openBySource(sourceProjectId: number, branches: string[]): Promise<MergeRequest[]> {
-    return this.#em.fork().find(MergeRequest, { sourceProjectId, sourceBranch: { $in: branches }, state: 'opened' });
+    return this.#em.find(MergeRequest, { sourceProjectId, sourceBranch: { $in: branches }, state: 'opened' });
   }
 
   openByTarget(projectId: number, branches: string[]): Promise<MergeRequest[]> {
-    return this.#em.fork().find(MergeRequest, { projectId, targetBranch: { $in: branches }, state: 'opened' });
+    return this.#em.find(MergeRequest, { projectId, targetBranch: { $in: branches }, state: 'opened' });
   }
 
   openFromFork(sourceProjectId: number): Promise<MergeRequest[]> {
-    return this.#em.fork().find(MergeRequest, { sourceProjectId, projectId: { $ne: sourceProjectId }, state: 'opened' });
+    return this.#em.find(MergeRequest, { sourceProjectId, projectId: { $ne: sourceProjectId }, state: 'opened' });
   }
 
   async save(options: { mergeRequest: MergeRequest; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void> {
-    await this.#em.fork().transactional(async (em) => {
-      const { id, ...changes } = options.mergeRequest;
-      await em.nativeUpdate(MergeRequest, { id }, changes);
-      for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
-    });
+    const { id, ...changes } = options.mergeRequest;
+    await this.#em.nativeUpdate(MergeRequest, { id }, changes);
+    for (const event of options.events) recordEvent(this.#em, { ...event, actor: options.actor });
   }
 
   async list(options: {
@@ -156,7 +153,7 @@ export class PgMergeRequestStore implements MergeRequestStore {
     offset: number;
     limit: number;
   }): Promise<{ items: MergeRequest[]; total: number }> {
-    const em = this.#em.fork();
+    const em = this.#em;
     const where = mergeRequestConditions(options.filter);
     // The page's ids and the total in one statement, then the page's entities: what findAndCount reads, with the read model's filter.
     const page = await readPage<{ id: string }>(em.getKysely() as unknown as Kysely<unknown>, {
@@ -171,65 +168,59 @@ export class PgMergeRequestStore implements MergeRequestStore {
   }
 
   async addVersion(version: Omit<MergeRequestDiff, 'id'>): Promise<MergeRequestDiff> {
-    const em = this.#em.fork();
-    const created = em.create(MergeRequestDiff, version as MergeRequestDiff);
-    await em.flush();
+    const created = this.#em.create(MergeRequestDiff, version as MergeRequestDiff);
+    await this.#em.flush();
     return created;
   }
 
   versions(mergeRequestId: number): Promise<MergeRequestDiff[]> {
-    return this.#em.fork().find(MergeRequestDiff, { mergeRequestId }, { orderBy: { id: 'desc' } });
+    return this.#em.find(MergeRequestDiff, { mergeRequestId }, { orderBy: { id: 'desc' } });
   }
 
   async involvedUserIds(): Promise<number[]> {
-    const rows = await this.#em
-      .fork()
-      .execute<
-        Array<{ id: string }>
-      >('select author_id as id from merge_requests union select unnest(assignee_ids) from merge_requests union select unnest(reviewer_ids) from merge_requests');
+    const rows = await this.#em.execute<Array<{ id: string }>>(
+      'select author_id as id from merge_requests union select unnest(assignee_ids) from merge_requests union select unnest(reviewer_ids) from merge_requests',
+    );
     return rows.map((row) => Number(row.id));
   }
 
-  spendTime(options: {
+  async spendTime(options: {
     id: number;
     seconds: number | 'reset';
     event: (changed: MergeRequest) => OutgoingEvent;
     actor: EventActor;
   }): Promise<MergeRequest | null> {
-    return this.#em.fork().transactional(async (em) => {
-      const updated =
-        options.seconds === 'reset'
-          ? await em.execute<Array<{ id: string }>>(
-              'update merge_requests set total_time_spent = 0, updated_at = now() where id = ? returning id',
-              [options.id],
-            )
-          : await em.execute<Array<{ id: string }>>(
-              'update merge_requests set total_time_spent = total_time_spent + ?, updated_at = now() where id = ? and total_time_spent + ? >= 0 returning id',
-              [options.seconds, options.id, options.seconds],
-            );
-      if (updated.length === 0) return null;
-      const changed = await em.findOneOrFail(MergeRequest, { id: options.id }, { refresh: true });
-      recordEvent(em, { ...options.event(changed), actor: options.actor });
-      return changed;
-    });
+    const em = this.#em;
+    const updated =
+      options.seconds === 'reset'
+        ? await em.execute<Array<{ id: string }>>(
+            'update merge_requests set total_time_spent = 0, updated_at = now() where id = ? returning id',
+            [options.id],
+          )
+        : await em.execute<Array<{ id: string }>>(
+            'update merge_requests set total_time_spent = total_time_spent + ?, updated_at = now() where id = ? and total_time_spent + ? >= 0 returning id',
+            [options.seconds, options.id, options.seconds],
+          );
+    if (updated.length === 0) return null;
+    const changed = await em.findOneOrFail(MergeRequest, { id: options.id }, { refresh: true });
+    recordEvent(em, { ...options.event(changed), actor: options.actor });
+    return changed;
   }
 
   async delete(id: number): Promise<void> {
-    await this.#em.fork().nativeDelete(MergeRequest, { id });
+    await this.#em.nativeDelete(MergeRequest, { id });
   }
 
   async startRebase(options: { id: number; now: Date; staleBefore: Date }): Promise<boolean> {
-    const updated = await this.#em
-      .fork()
-      .nativeUpdate(
-        MergeRequest,
-        { id: options.id, state: 'opened', $or: [{ rebaseStartedAt: null }, { rebaseStartedAt: { $lt: options.staleBefore } }] },
-        { rebaseStartedAt: options.now },
-      );
+    const updated = await this.#em.nativeUpdate(
+      MergeRequest,
+      { id: options.id, state: 'opened', $or: [{ rebaseStartedAt: null }, { rebaseStartedAt: { $lt: options.staleBefore } }] },
+      { rebaseStartedAt: options.now },
+    );
     return updated === 1;
   }
 
   async finishRebase(options: { id: number; mergeError: string | null }): Promise<void> {
-    await this.#em.fork().nativeUpdate(MergeRequest, { id: options.id }, { rebaseStartedAt: null, mergeError: options.mergeError });
+    await this.#em.nativeUpdate(MergeRequest, { id: options.id }, { rebaseStartedAt: null, mergeError: options.mergeError });
   }
 }

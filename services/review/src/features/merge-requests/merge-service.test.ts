@@ -2,10 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { EntityManager } from '@platform/db';
 import { ConflictError, MethodNotAllowedError, NotAcceptableError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
 import { createLogger } from '@platform/logger';
-import { userCaller } from '@platform/testing';
+import { fakeTransactions, userCaller } from '@platform/testing';
 import { runGit } from '../repositories/git-command.ts';
 import { GitRepository } from '../repositories/git-repository.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
@@ -55,10 +56,12 @@ const protectedBranches: MergeBranchRules = {
 
 function services(options: { approved?: boolean; merged?: number[] } = {}) {
   const store = new FakeMergeRequestStore();
-  const mergeability = new Mergeability({ store, repositories, logger });
-  const versions = new MergeRequestVersions({ store, listeners: [] });
+  const em = fakeTransactions<EntityManager>();
+  const mergeability = new Mergeability({ em, store, repositories, logger });
+  const versions = new MergeRequestVersions({ em, store, listeners: [] });
   const approversOverridable = async () => true;
   const merges = new MergeService({
+    em,
     store,
     repositories,
     protectedBranches,
@@ -72,8 +75,8 @@ function services(options: { approved?: boolean; merged?: number[] } = {}) {
   });
   return {
     store,
-    creation: new CreateMergeRequestService({ store, versions, mergeability, approversOverridable }),
-    updates: new UpdateMergeRequestService({ store, repositories, versions, mergeability, approversOverridable }),
+    creation: new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable }),
+    updates: new UpdateMergeRequestService({ em, store, repositories, versions, mergeability, approversOverridable }),
     merges,
   };
 }

@@ -7,6 +7,7 @@ import {
   UnauthorizedError,
   UnprocessableError,
 } from '@platform/errors';
+import type { EntityManager } from '@platform/db';
 import type { Logger } from '@platform/logger';
 import { reviewEvents } from '@platform/review-client';
 import { mayOnBranch } from '../protected-branches/branch-protection.ts';
@@ -45,6 +46,7 @@ export interface MergeOptions {
 
 /** Merges merge requests by the project's merge method (GitLab's `MergeRequests::MergeService`). */
 export class MergeService {
+  readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
   readonly #repositories: MergeRepositories;
   readonly #protectedBranches: MergeBranchRules;
@@ -53,6 +55,7 @@ export class MergeService {
   readonly #logger: Logger;
 
   constructor(options: {
+    em: EntityManager;
     store: MergeRequestStore;
     repositories: MergeRepositories;
     protectedBranches: MergeBranchRules;
@@ -62,6 +65,7 @@ export class MergeService {
     afterMerge: MergeListener[];
     logger: Logger;
   }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#repositories = options.repositories;
     this.#protectedBranches = options.protectedBranches;
@@ -106,8 +110,7 @@ export class MergeService {
       if (!trial.clean || (project.mergeMethod !== 'merge' && !fastForwardPossible)) {
         mergeRequest.mergeStatus = trial.clean ? 'can_be_merged' : 'cannot_be_merged';
         mergeRequest.fastForwardPossible = fastForwardPossible;
-        await this.#store.save({ mergeRequest, events: [], actor: null });
-        throw new NotAcceptableError('Branch cannot be merged');
+        return null;
       }
       const author = signatureOf(caller, project);
       const squash = options.squash ?? mergeRequest.squash;
@@ -145,6 +148,7 @@ export class MergeService {
         // GitLab records no merge commit for a fast-forward: the target's head is the source's own commit.
         mergeCommitSha: project.mergeMethod === 'ff' ? null : newTargetHead,
       });
+      // In the transaction that holds the repository's lock (`changeRefs`).
       await this.#store.save({
         mergeRequest,
         events: [reviewEvents.mergeRequestMerged.event(mergeRequestEventData(mergeRequest))],
@@ -152,6 +156,11 @@ export class MergeService {
       });
       return { mergeRequest, sourceHead: source, removeSource };
     });
+    if (!merged) {
+      // Kept although the merge is refused: saved once the lock's transaction, which nothing changed, ended.
+      await this.#em.transactional(() => this.#store.save({ mergeRequest, events: [], actor: null }));
+      throw new NotAcceptableError('Branch cannot be merged');
+    }
     if (merged.removeSource && isFromFork(merged.mergeRequest) && options.mayPushToForkSource) {
       await this.#removeForkBranch({ mergeRequest: merged.mergeRequest, head: merged.sourceHead, caller });
     }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import type { EntityManager } from '@platform/db';
 import type { Logger } from '@platform/logger';
+import { fakeTransactions } from '@platform/testing';
 import type { GitRepository } from '../repositories/git-repository.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
 import { FakeMergeRequestStore } from './fake-merge-requests-store.ts';
@@ -44,9 +46,9 @@ class FakeGit {
     return this.#history(descendant).includes(ancestor);
   }
 
-  async newCommits(options: { head: string; excluded: string[] }) {
+  async commitCount(options: { head: string; excluded: string[] }): Promise<number> {
     const excluded = new Set(options.excluded.flatMap((sha) => this.#history(sha)));
-    return { count: this.#history(options.head).filter((sha) => !excluded.has(sha)).length, titles: [] };
+    return this.#history(options.head).filter((sha) => !excluded.has(sha)).length;
   }
 
   async fetchCommit(options: { source: FakeGit; sha: string; into: string }): Promise<void> {
@@ -77,6 +79,7 @@ async function setUp(options: { git?: FakeGit; forks?: Map<number, ProjectReposi
   const repository = repositoryOf(10, git);
   const store = new FakeMergeRequestStore();
   const mergeability = new Mergeability({
+    em: fakeTransactions<EntityManager>(),
     store,
     repositories: { find: async (projectId) => options.forks?.get(projectId) ?? null },
     logger: loggerRecording(options.errors ?? []),

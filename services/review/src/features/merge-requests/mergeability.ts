@@ -1,3 +1,4 @@
+import type { EntityManager } from '@platform/db';
 import type { Logger } from '@platform/logger';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
@@ -9,11 +10,13 @@ import type { MergeRequestStore } from './merge-requests-store.ts';
  * trial merge) and whether a fast-forward is possible, kept on the merge request.
  */
 export class Mergeability {
+  readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
   readonly #repositories: RepositoryFinder;
   readonly #logger: Logger;
 
-  constructor(options: { store: MergeRequestStore; repositories: RepositoryFinder; logger: Logger }) {
+  constructor(options: { em: EntityManager; store: MergeRequestStore; repositories: RepositoryFinder; logger: Logger }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#repositories = options.repositories;
     this.#logger = options.logger;
@@ -26,7 +29,7 @@ export class Mergeability {
     const clean = source && target ? (await repository.git.trialMerge(target, source)).clean : false;
     mergeRequest.mergeStatus = clean ? 'can_be_merged' : 'cannot_be_merged';
     mergeRequest.fastForwardPossible = source && target ? await repository.git.isAncestor(target, source) : false;
-    await this.#store.save({ mergeRequest, events: [], actor: null });
+    await this.#em.transactional(() => this.#store.save({ mergeRequest, events: [], actor: null }));
   }
 
   /** Checks an open merge request whose status is unchecked (single reads compute it; lists never wait). */
@@ -49,6 +52,6 @@ export class Mergeability {
     const source = await sourceHead({ repositories: this.#repositories, target: repository, mergeRequest });
     const target = await branchHead(repository, mergeRequest.targetBranch);
     if (!source || !target) return 0;
-    return (await repository.git.newCommits({ head: target, excluded: [source], limit: 0 })).count;
+    return repository.git.commitCount({ head: target, excluded: [source] });
   }
 }

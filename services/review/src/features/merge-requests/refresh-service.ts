@@ -1,3 +1,4 @@
+import type { EntityManager } from '@platform/db';
 import type { RefChange } from '../repositories/ref-changes.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { BRANCH_PREFIX, branchHead, sourceHead } from './merge-request-refs.ts';
@@ -10,17 +11,20 @@ export type RefreshRepositories = Pick<RepositoriesService, 'ensure' | 'find'>;
 
 /** Brings open merge requests up to date with a push (GitLab's `MergeRequests::RefreshService`). */
 export class RefreshService {
+  readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
   readonly #repositories: RefreshRepositories;
   readonly #versions: MergeRequestVersions;
   readonly #mergeability: Mergeability;
 
   constructor(options: {
+    em: EntityManager;
     store: MergeRequestStore;
     repositories: RefreshRepositories;
     versions: MergeRequestVersions;
     mergeability: Mergeability;
   }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#repositories = options.repositories;
     this.#versions = options.versions;
@@ -51,7 +55,7 @@ export class RefreshService {
     const targets = await this.#store.openByTarget(projectId, names);
     for (const mergeRequest of targets) {
       mergeRequest.mergeStatus = 'unchecked';
-      await this.#store.save({ mergeRequest, events: [], actor: null });
+      await this.#em.transactional(() => this.#store.save({ mergeRequest, events: [], actor: null }));
     }
     this.#mergeability.recheckLater(repository, targets);
   }

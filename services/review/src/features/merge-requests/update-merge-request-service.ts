@@ -1,4 +1,6 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import type { EntityManager } from '@platform/db';
+import type { OutgoingEvent } from '@platform/events';
 import { InputError, NotFoundError, UnprocessableError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
 import { isDraftTitle } from '../core/merge-request-text.ts';
@@ -34,6 +36,7 @@ export interface MergeRequestChanges {
  * `state_event` as its close and reopen services do: a new target is a new diff version.
  */
 export class UpdateMergeRequestService {
+  readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
   readonly #repositories: RepositoryFinder;
   readonly #versions: MergeRequestVersions;
@@ -41,12 +44,14 @@ export class UpdateMergeRequestService {
   readonly #approversOverridable: ApproversOverridable;
 
   constructor(options: {
+    em: EntityManager;
     store: MergeRequestStore;
     repositories: RepositoryFinder;
     versions: MergeRequestVersions;
     mergeability: Mergeability;
     approversOverridable: ApproversOverridable;
   }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#repositories = options.repositories;
     this.#versions = options.versions;
@@ -57,7 +62,7 @@ export class UpdateMergeRequestService {
   async update(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number, changes: MergeRequestChanges): Promise<MergeRequest> {
     const mergeRequest = await this.#store.find(scope.project.id, iid);
     if (!mergeRequest) throw new NotFoundError('Merge Request');
-    const events = [];
+    const events: OutgoingEvent[] = [];
     let newTargetHead: string | null = null;
     if (changes.targetBranch !== undefined && changes.targetBranch !== mergeRequest.targetBranch) {
       if (!isFromFork(mergeRequest) && changes.targetBranch === mergeRequest.sourceBranch) {
@@ -93,7 +98,7 @@ export class UpdateMergeRequestService {
     }
     mergeRequest.updatedAt = now;
     events.push(reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(mergeRequest)));
-    await this.#store.save({ mergeRequest, events, actor: actorOf(caller) });
+    await this.#em.transactional(() => this.#store.save({ mergeRequest, events, actor: actorOf(caller) }));
     // Another target is another diff, as GitLab reloads it: a new version against the new target.
     if (newTargetHead && mergeRequest.headSha) {
       const head = (await sourceHead({ repositories: this.#repositories, target: scope.repository, mergeRequest })) ?? mergeRequest.headSha;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runGit } from './git-command.ts';
-import { GitRepository, isValidBranchName, ZERO_SHA } from './git-repository.ts';
+import { commitSubject, GitRepository, isValidBranchName, ZERO_SHA } from './git-repository.ts';
 
 let root: string;
 let bare: GitRepository;
@@ -56,10 +56,22 @@ describe('GitRepository', () => {
     expect(commit.message).toBe('Second\n\nBody line\nanother\n');
     expect(await bare.diffStats(commit)).toEqual({ additions: 2, deletions: 1 });
     expect(await bare.diffStats(await bare.commit(first))).toEqual({ additions: 2, deletions: 0 });
-    expect(await bare.newCommits({ head: second, excluded: [first], limit: 20 })).toEqual({ count: 1, titles: ['Second'] });
-    expect(await bare.newCommits({ head: second, excluded: [], limit: 1 })).toEqual({ count: 2, titles: ['Second'] });
+    expect(await bare.commitCount({ head: second, excluded: [first] })).toBe(1);
+    expect(await bare.commitCount({ head: second, excluded: [] })).toBe(2);
     expect(await bare.isAncestor(first, second)).toBe(true);
     expect(await bare.isAncestor(second, first)).toBe(false);
+  });
+
+  it("titles a commit by its subject as git's %s does: the first paragraph, its lines joined", async () => {
+    const messages = ['One line', 'Wrapped\nsubject  \n\nBody', '\n\nAfter blank lines\nand more\n\nbody\n'];
+    for (const message of messages) {
+      const sha = await commitFile('subject.txt', message, message);
+      const [subject, body] = await Promise.all([
+        runGit(['-C', work, 'log', '-1', '--format=%s', sha]),
+        runGit(['-C', work, 'log', '-1', '--format=%B', sha]),
+      ]);
+      expect(commitSubject(body.stdout)).toBe(subject.stdout.trim());
+    }
   });
 
   it('resolves branches and shas to commits, and nothing else', async () => {

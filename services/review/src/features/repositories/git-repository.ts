@@ -114,6 +114,19 @@ export interface DiffStats {
 
 const COMMIT_FORMAT = ['%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'].join(FIELD);
 
+/** A commit message's subject, as git's `%s` gives it: its first paragraph, its lines joined by spaces. */
+export function commitSubject(message: string): string {
+  const paragraph: string[] = [];
+  for (const line of message.split('\n')) {
+    if (line.trim() === '') {
+      if (paragraph.length > 0) break;
+      continue;
+    }
+    paragraph.push(line.trim());
+  }
+  return paragraph.join(' ');
+}
+
 /** A commit record of `git show` or `for-each-ref`: its fields separated by NUL, the message last. */
 function parseCommit(record: string): GitCommit {
   const [
@@ -277,14 +290,11 @@ export class GitRepository {
     return { additions, deletions };
   }
 
-  /** How many commits `head` has that none of `excluded` has, and the subjects of the newest `limit` of them. */
-  async newCommits(options: { head: string; excluded: string[]; limit: number }): Promise<{ count: number; titles: string[] }> {
+  /** How many commits `head` has that none of `excluded` has. */
+  async commitCount(options: { head: string; excluded: string[] }): Promise<number> {
     const range = [options.head, ...options.excluded.map((sha) => `^${sha}`)];
-    const [{ stdout: count }, { stdout: titles }] = await Promise.all([
-      this.#git(['rev-list', '--count', ...range]),
-      this.#git(['log', `--max-count=${options.limit}`, '--format=%s', ...range]),
-    ]);
-    return { count: Number(count.trim()), titles: titles.split('\n').filter(Boolean) };
+    const { stdout } = await this.#git(['rev-list', '--count', '--end-of-options', ...range]);
+    return Number(stdout.trim());
   }
 
   /**

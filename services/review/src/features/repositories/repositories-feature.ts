@@ -1,6 +1,6 @@
 import { actorOf } from '@platform/auth';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
-import type { EntityManager } from '@platform/db';
+import type { EntityManager, Orm } from '@platform/db';
 import type { EventActor } from '@platform/events';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
@@ -33,6 +33,8 @@ export interface RepositoriesFeature extends Feature {
  */
 export function createRepositoriesFeature(deps: {
   em: EntityManager;
+  /** What gRPC calls open their units of work on. */
+  orm: Orm;
   logger: Logger;
   access: IdentityAccess;
   identity: { address: string; internalSecret: string };
@@ -46,6 +48,7 @@ export function createRepositoriesFeature(deps: {
   const storages = new RepositoryStorages(deps.storages);
   const defaultBranch = new IdentityDefaultBranch(deps.identity);
   const repositories = new RepositoriesService({
+    em: deps.em,
     store,
     storages,
     settings: deps.settings,
@@ -65,7 +68,7 @@ export function createRepositoriesFeature(deps: {
     repositories,
     store,
     storages,
-    rpcs: [repositoriesGrpc({ repositories, storages, logger: deps.logger })],
+    rpcs: [repositoriesGrpc({ orm: deps.orm, repositories, storages, logger: deps.logger })],
     consumes: projectEventHandlers(repositories, access),
     stop: () => defaultBranch.close(),
   };

@@ -1,3 +1,4 @@
+import { inUnitOfWork, type Orm } from '@platform/db';
 import { InputError } from '@platform/errors';
 import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
@@ -15,6 +16,7 @@ import type { RepositoryStorages } from './repository-storages.ts';
  * administrators weigh, identity a new project's repository (its answer shows the storage).
  */
 export function repositoriesGrpc(options: {
+  orm: Orm;
   repositories: RepositoriesService;
   storages: RepositoryStorages;
   logger: Logger;
@@ -24,11 +26,13 @@ export function repositoriesGrpc(options: {
       options.logger,
       async (): Promise<ListRepositoryStoragesResponse> => ({ names: options.storages.names() }),
     ),
-    createRepository: unaryHandler(options.logger, async (request): Promise<CreateRepositoryResponse> => {
-      if (request.projectId <= 0) throw new InputError('project_id is invalid');
-      const forkedFromProjectId = request.forkedFromProjectId > 0 ? request.forkedFromProjectId : null;
-      return { storage: await options.repositories.ensureStorage(request.projectId, { forkedFromProjectId }) };
-    }),
+    createRepository: unaryHandler(options.logger, (request) =>
+      inUnitOfWork(options.orm, async (): Promise<CreateRepositoryResponse> => {
+        if (request.projectId <= 0) throw new InputError('project_id is invalid');
+        const forkedFromProjectId = request.forkedFromProjectId > 0 ? request.forkedFromProjectId : null;
+        return { storage: await options.repositories.ensureStorage(request.projectId, { forkedFromProjectId }) };
+      }),
+    ),
   };
   return {
     definition: ReviewServiceService,

@@ -1,8 +1,9 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
+import type { EntityManager } from '@platform/db';
 import { ForbiddenError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { ZERO_SHA, GitRepository } from './git-repository.ts';
+import { commitSubject, ZERO_SHA, GitRepository } from './git-repository.ts';
 import type { Repository } from './repository.entity.ts';
 import type { RepositoryStore } from './repositories-store.ts';
 import { hashedDiskPath, type RepositoryStorages } from './repository-storages.ts';
@@ -42,6 +43,7 @@ export type RefsChangedListener = (options: { projectId: number; changes: RefCha
  * that a push is seen as one before/after difference and recorded as the events it caused.
  */
 export class RepositoriesService {
+  readonly #em: EntityManager;
   readonly #store: RepositoryStore;
   readonly #storages: RepositoryStorages;
   readonly #settings: ApplicationSettingsSource;
@@ -50,6 +52,7 @@ export class RepositoriesService {
   readonly #refsChangedListeners: RefsChangedListener[] = [];
 
   constructor(options: {
+    em: EntityManager;
     store: RepositoryStore;
     storages: RepositoryStorages;
     /** `repository_storages_weighted` chooses the storage of a new repository. */
@@ -57,6 +60,7 @@ export class RepositoriesService {
     logger: Logger;
     onDefaultBranch: DefaultBranchListener;
   }) {
+    this.#em = options.em;
     this.#store = options.store;
     this.#storages = options.storages;
     this.#settings = options.settings;
@@ -94,7 +98,9 @@ export class RepositoriesService {
     // A fork starts as a copy of the repository it was forked from.
     const source = options.forkedFromProjectId ? await this.#store.find(options.forkedFromProjectId) : null;
     if (source) await git.copyFrom(this.#open(source).git);
-    const created = await this.#store.insertIfMissing({ projectId, storage, diskPath, createdAt: new Date() });
+    const created = await this.#em.transactional(() =>
+      this.#store.insertIfMissing({ projectId, storage, diskPath, createdAt: new Date() }),
+    );
     // Another request created it meanwhile, on a storage of its own drawing: ours is left empty.
     if (created.storage !== storage) await new GitRepository(this.#storages.pathOf({ storage, diskPath })).remove();
     this.#logger.info({ projectId, storage: created.storage, diskPath: created.diskPath }, 'repository created');
@@ -110,7 +116,7 @@ export class RepositoriesService {
   async remove(projectId: number): Promise<void> {
     const existing = await this.#store.find(projectId);
     if (!existing) return;
-    await this.#store.delete(projectId);
+    await this.#em.transactional(() => this.#store.delete(projectId));
     await this.#open(existing).git.remove();
     this.#logger.info({ projectId }, 'repository removed');
   }
@@ -118,45 +124,56 @@ export class RepositoriesService {
   /**
    * Runs `change` (a push, a branch created through the API) alone on the repository, then
    * records what it changed: a `review.repository.pushed` event per ref, written with the
-   * repository's `pushed_at` in one transaction, and the default branch of a first push.
+   * repository's `pushed_at`, and the default branch of a first push. One transaction holds the
+   * repository's lock throughout: what `change` writes commits with the push's record, or not at
+   * all. The listeners to changed refs are told once it committed, outside the lock, as GitLab
+   * refreshes merge requests in a job after the push.
    */
   async changeRefs<Result>(repository: ProjectRepository, caller: AuthenticatedCaller, change: () => Promise<Result>): Promise<Result> {
     // A storage move holds the lock while it copies: refuse at once rather than wait for it to end.
     await this.#requireWritable(repository);
-    return this.#store.withRepositoryLock(repository.projectId, async () => {
+    const { result, changes } = await this.#em.transactional(async () => {
+      await this.#store.lock(repository.projectId);
       // A storage move may have begun (or ended) since the repository was opened.
       await this.#requireWritable(repository);
       const before = await repository.git.refs();
       const result = await change();
       const after = await repository.git.refs();
-      await this.#record({ repository, caller, before, after });
-      return result;
+      return { result, changes: await this.#record({ repository, caller, before, after }) };
     });
+    for (const listener of changes.length > 0 ? this.#refsChangedListeners : []) {
+      // The refs moved already; a listener's failure is logged, not turned into a failed push.
+      await listener({ projectId: repository.projectId, changes }).catch((error: unknown) =>
+        this.#logger.error({ err: error, projectId: repository.projectId }, 'a listener to changed refs failed'),
+      );
+    }
+    return result;
   }
 
   async #requireWritable(repository: ProjectRepository): Promise<void> {
-    const current = await this.#store.find(repository.projectId);
+    const current = await this.#store.find(repository.projectId, { fresh: true });
     if (!current || current.readOnly || this.#storages.pathOf(current) !== repository.git.path) throw new RepositoryReadOnlyError();
   }
 
+  /** Records the push's events and a first push's default branch; answers what changed. */
   async #record(options: {
     repository: ProjectRepository;
     caller: AuthenticatedCaller;
     before: Map<string, string>;
     after: Map<string, string>;
-  }) {
+  }): Promise<RefChange[]> {
     const { repository, before, after } = options;
     const changes = refChanges(before, after);
-    if (changes.length === 0) return;
+    if (changes.length === 0) return changes;
     const events = await Promise.all(
       changes.map(async (change) => {
         // New to the repository: reachable from the ref now, from no ref before (the ref's old head included).
         const excluded = [...new Set(before.values())];
-        const [{ count, titles }, commits] =
+        const [count, commits] =
           change.after === ZERO_SHA
-            ? [{ count: 0, titles: [] }, []]
+            ? [0, []]
             : await Promise.all([
-                repository.git.newCommits({ head: change.after, excluded, limit: TITLES_PER_EVENT }),
+                repository.git.commitCount({ head: change.after, excluded }),
                 repository.git.newCommitsWithChanges({ head: change.after, excluded, limit: TITLES_PER_EVENT }),
               ]);
         return reviewEvents.repositoryPushed.event({
@@ -165,8 +182,8 @@ export class RepositoriesService {
             projectId: repository.projectId,
             ...change,
             commitCount: count,
-            commitTitles: titles,
-            commits: commits.reverse().map((commit) => ({
+            commitTitles: commits.map((commit) => commitSubject(commit.message)),
+            commits: [...commits].reverse().map((commit) => ({
               id: commit.id,
               message: commit.message,
               authorName: commit.authorName,
@@ -181,20 +198,15 @@ export class RepositoriesService {
       }),
     );
     await this.#store.recordPush({ projectId: repository.projectId, pushedAt: new Date(), actor: actorOf(options.caller), events });
-    for (const listener of this.#refsChangedListeners) {
-      // The refs moved already; a listener's failure is logged, not turned into a failed push.
-      await listener({ projectId: repository.projectId, changes }).catch((error: unknown) =>
-        this.#logger.error({ err: error, projectId: repository.projectId }, 'a listener to changed refs failed'),
-      );
-    }
 
     const defaultBranch = firstDefaultBranch({ before, after, headBranch: await repository.git.headBranch() });
-    if (defaultBranch === undefined) return;
+    if (defaultBranch === undefined) return changes;
     await repository.git.setHeadBranch(defaultBranch);
     // The push itself succeeded; a failure to tell is logged, not turned into a failed push.
     await this.#onDefaultBranch({ projectId: repository.projectId, branch: defaultBranch, caller: options.caller }).catch(
       (error: unknown) =>
         this.#logger.error({ err: error, projectId: repository.projectId, branch: defaultBranch }, 'the default branch was not recorded'),
     );
+    return changes;
   }
 }

@@ -64,10 +64,12 @@ export class StorageMoveWorker {
       if (move.state === 'scheduled') move = await this.#em.transactional(() => this.#moves.transition(move, 'started'));
       try {
         if (!destination) throw new Error(`unknown repository storage "${move.destinationStorageName}"`);
-        await this.#repositories.withRepositoryLock(move.projectId, async () => {
+        // The switch commits with the transaction that held the repository's lock while it copied.
+        move = await this.#em.transactional(async () => {
+          await this.#repositories.lock(move.projectId);
           // The same storage (GitLab moves there when the weights choose it): nothing to copy.
           if (destination !== source) await replicate(source, destination);
-          move = await this.#em.transactional(() => this.#moves.switchStorage(move));
+          return this.#moves.switchStorage(move);
         });
       } catch (error) {
         if (destination && destination !== source) await rm(destination, { recursive: true, force: true }).catch(() => undefined);

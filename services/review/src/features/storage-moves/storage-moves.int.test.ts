@@ -47,7 +47,7 @@ const inRequest = <Result>(work: () => Promise<Result>) => inUnitOfWork(orm, wor
 
 /** A project's repository with two commits on main, pushed as a client would (straight to disk). */
 async function repositoryWithHistory(projectId: number): Promise<string> {
-  const repository = await repositories.ensure(projectId);
+  const repository = await inRequest(() => repositories.ensure(projectId));
   const work = await mkdtemp(path.join(root, 'work-'));
   await runGit(['init', '--quiet', '--initial-branch=main', work]);
   const identity = ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com'];
@@ -82,7 +82,14 @@ beforeAll(async () => {
   storages = new RepositoryStorages(config.REPOSITORY_STORAGES);
   settings = new FixedApplicationSettings();
   repositoryStore = new PgRepositoryStore(orm.em);
-  repositories = new RepositoriesService({ store: repositoryStore, storages, settings, logger, onDefaultBranch: async () => undefined });
+  repositories = new RepositoriesService({
+    em: orm.em,
+    store: repositoryStore,
+    storages,
+    settings,
+    logger,
+    onDefaultBranch: async () => undefined,
+  });
   store = new PgStorageMoveStore(orm.em);
   storageMoves = new StorageMovesService({ em: orm.em, store, repositories, storages, settings });
 });
@@ -101,23 +108,25 @@ describe('a storage move', () => {
     expect(move).toMatchObject({ state: 'scheduled', sourceStorageName: 'default', destinationStorageName: 'second' });
 
     // Scheduled: changes are refused, and so is a second move.
-    const before = await repositories.ensure(1);
+    const before = await inRequest(() => repositories.ensure(1));
     expect(before.readOnly).toBe(true);
-    await expect(repositories.changeRefs(before, adminCaller(), async () => undefined)).rejects.toBeInstanceOf(RepositoryReadOnlyError);
+    await expect(inRequest(() => repositories.changeRefs(before, adminCaller(), async () => undefined))).rejects.toBeInstanceOf(
+      RepositoryReadOnlyError,
+    );
     await expect(inRequest(() => storageMoves.scheduleForProject({ projectId: 1, destination: 'second', actor }))).rejects.toEqual(
       new FieldValidationError({ project: ['is read-only'] }),
     );
 
     expect(await worker().runNext()).toBe(true);
     expect(await inRequest(() => storageMoves.find(move.id))).toMatchObject({ state: 'finished' });
-    const after = await repositories.ensure(1);
+    const after = await inRequest(() => repositories.ensure(1));
     expect(after).toMatchObject({ readOnly: false });
     expect(after.git.path).toBe(path.join(root, 'second', path.relative(path.join(root, 'default'), original)));
     expect(await repositoryChecksum(after.git.path)).toBe(checksum);
     expect(existsSync(original)).toBe(false);
     // Writable again, on the new storage.
     const main = await after.git.resolveCommit('main');
-    await repositories.changeRefs(after, adminCaller(), () => after.git.createBranch('feature', main ?? ''));
+    await inRequest(() => repositories.changeRefs(after, adminCaller(), () => after.git.createBranch('feature', main ?? '')));
     expect((await after.git.branches()).map((branch) => branch.name)).toEqual(['feature', 'main']);
     expect(await outboxTypes(1)).toEqual([
       'review.repository.storage_changed',
@@ -140,11 +149,11 @@ describe('a storage move', () => {
       state: 'failed',
       failureReason: expect.stringContaining('ENOTDIR'),
     });
-    const repository = await repositories.ensure(2);
+    const repository = await inRequest(() => repositories.ensure(2));
     expect(repository).toMatchObject({ readOnly: false });
     expect(repository.git.path).toBe(original);
     expect(await repositoryChecksum(original)).toBe(checksum);
-    await repositories.changeRefs(repository, adminCaller(), async () => undefined);
+    await inRequest(() => repositories.changeRefs(repository, adminCaller(), async () => undefined));
     expect(await outboxTypes(2)).toContain('review.repository_storage_move.failed');
   });
 
@@ -172,6 +181,17 @@ describe('a storage move', () => {
     expect(existsSync(original)).toBe(false);
   });
 
+  it('is seen by a change whose unit of work opened the repository before the move was scheduled', async () => {
+    await repositoryWithHistory(8);
+    await inRequest(async () => {
+      const opened = await repositories.ensure(8);
+      expect(opened.readOnly).toBe(false);
+      await inUnitOfWork(orm, () => storageMoves.scheduleForProject({ projectId: 8, destination: 'second', actor }));
+      await expect(repositories.changeRefs(opened, adminCaller(), async () => undefined)).rejects.toBeInstanceOf(RepositoryReadOnlyError);
+    });
+    expect(await worker().runNext()).toBe(true);
+  });
+
   it('is carried out by one runner only when several look at once', async () => {
     await repositoryWithHistory(4);
     await repositoryWithHistory(5);
@@ -188,13 +208,13 @@ describe('repository_storages_weighted', () => {
   it('chooses the storage of new repositories and the destination of a move given none', async () => {
     settings.set({ repositoryStoragesWeighted: { default: 0, second: 100 } });
     try {
-      const created = await repositories.ensure(6);
+      const created = await inRequest(() => repositories.ensure(6));
       expect(created.git.path.startsWith(path.join(root, 'second'))).toBe(true);
       settings.set({ repositoryStoragesWeighted: { default: 100, second: 0 } });
       const move = await inRequest(() => storageMoves.scheduleForProject({ projectId: 6, destination: undefined, actor }));
       expect(move).toMatchObject({ sourceStorageName: 'second', destinationStorageName: 'default' });
       expect(await worker().runNext()).toBe(true);
-      expect((await repositories.ensure(6)).git.path.startsWith(path.join(root, 'default'))).toBe(true);
+      expect((await inRequest(() => repositories.ensure(6))).git.path.startsWith(path.join(root, 'default'))).toBe(true);
     } finally {
       settings.set({ repositoryStoragesWeighted: { default: 100 } });
     }
@@ -206,7 +226,7 @@ describe('repository_storages_weighted', () => {
     expect(await worker().runNext()).toBe(true);
     expect((await inRequest(() => storageMoves.find(move.id))).state).toBe('finished');
     expect(existsSync(original)).toBe(true);
-    expect((await repositories.ensure(7)).readOnly).toBe(false);
+    expect((await inRequest(() => repositories.ensure(7))).readOnly).toBe(false);
   });
 });
 
