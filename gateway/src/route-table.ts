@@ -28,6 +28,8 @@ export interface Route {
 
 export const routeTable: Route[] = [
   { pattern: /^\/.+\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/, service: 'review', basicCredentials: true, slowReads: true },
+  // A commit's statuses are posted by external CI systems and make pipelines: delivery keeps them.
+  { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/commits\/[^/]+\/statuses$/, service: 'delivery' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(branches|merged_branches|commits|tags)(\/|$)/, service: 'review' },
   // Archives and file contents stream as long as the file is: bounded by the response timeout.
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(archive|files|blobs)(\/|\.|$)/, service: 'review', slowReads: true },
@@ -58,7 +60,8 @@ export const routeTable: Route[] = [
   // The registry's notifications carry the shared secret, which packages checks itself.
   { pattern: /^\/container_registry_event\/events$/, service: 'packages', ownAuthentication: true },
   {
-    pattern: /^\/api\/v4\/projects\/[^/]+\/(environments|deployments|feature_flags|feature_flags_user_lists|feature_flags_client)(\/|$)/,
+    pattern:
+      /^\/api\/v4\/projects\/[^/]+\/(environments|deployments|feature_flags|feature_flags_user_lists|feature_flags_client|statuses|pipelines)(\/|$)/,
     service: 'delivery',
   },
   // The Unleash client API: applications' SDKs present the project's instance id, which delivery checks itself.

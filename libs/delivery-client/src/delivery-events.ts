@@ -10,6 +10,7 @@ import {
   FeatureFlagChanged,
   FeatureFlagsClientTokenReset,
   FeatureFlagUserListChanged,
+  PipelineChanged,
 } from '@platform/proto/delivery/v1/events';
 
 /** The delivery service's events travel on one topic, keyed by the project id. */
@@ -30,4 +31,8 @@ export const deliveryEvents = {
   featureFlagDeleted: defineEvent('delivery.feature_flag.deleted', FeatureFlagChanged, options),
   featureFlagsClientTokenReset: defineEvent('delivery.feature_flags_client.token_reset', FeatureFlagsClientTokenReset, options),
   featureFlagUserListUpdated: defineEvent('delivery.feature_flag_user_list.updated', FeatureFlagUserListChanged, options),
+  /** An external CI's first status for a sha and ref made a pipeline (review follows merge requests' head pipelines; pipeline webhooks may). */
+  pipelineCreated: defineEvent('delivery.pipeline.created', PipelineChanged, options),
+  /** A status changed a pipeline's status, coverage or times. */
+  pipelineUpdated: defineEvent('delivery.pipeline.updated', PipelineChanged, options),
 };

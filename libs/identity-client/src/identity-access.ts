@@ -54,6 +54,8 @@ export interface ProjectAccess {
   forkedFromProjectId: number | null;
   /** An archived project is read-only: nothing is pushed or written to its repository. */
   archived: boolean;
+  /** GitLab's `only_allow_merge_if_pipeline_succeeds`: merge requests merge only once their head pipeline succeeded. */
+  onlyAllowMergeIfPipelineSucceeds: boolean;
 }
 
 /** Where a project sits now: what services that keep a copy of its path refresh after a move. */
@@ -117,6 +119,7 @@ function projectAccessOf(project: ProjectSummary, accessLevel: number, isAdmin: 
     mergeMethod: mergeMethodOf(project.mergeMethod),
     forkedFromProjectId: project.forkedFromProjectId || null,
     archived: project.archived,
+    onlyAllowMergeIfPipelineSucceeds: project.onlyAllowMergeIfPipelineSucceeds,
   };
 }
 
@@ -196,6 +199,7 @@ export class FakeIdentityAccess implements IdentityAccess {
     levels: Map<number, number>;
     namespaceIds: number[];
     archived: boolean;
+    onlyAllowMergeIfPipelineSucceeds: boolean;
   }> = [];
 
   /**
@@ -211,6 +215,7 @@ export class FakeIdentityAccess implements IdentityAccess {
     levels?: Record<number, number>;
     namespaceIds?: number[];
     archived?: boolean;
+    onlyAllowMergeIfPipelineSucceeds?: boolean;
   }): this {
     const levels = new Map(Object.entries(options.levels ?? {}).map(([userId, level]) => [Number(userId), level]));
     this.#resources.push({
@@ -221,6 +226,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       levels,
       namespaceIds: options.namespaceIds ?? [],
       archived: options.archived ?? false,
+      onlyAllowMergeIfPipelineSucceeds: options.onlyAllowMergeIfPipelineSucceeds ?? false,
     });
     return this;
   }
@@ -244,6 +250,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       mergeMethod: 'merge',
       forkedFromProjectId: null,
       archived: found.archived,
+      onlyAllowMergeIfPipelineSucceeds: found.onlyAllowMergeIfPipelineSucceeds,
     };
   }
 

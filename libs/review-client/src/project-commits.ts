@@ -9,6 +9,8 @@ export interface ProjectCommits {
    * project's repository, or null when it names none; as the caller may read the repository.
    */
   resolve(options: { caller: AuthenticatedCaller; projectId: number; revisions: string[] }): Promise<Array<string | null>>;
+  /** The branches whose history contains the commit `sha`, sorted by name; as the caller may read the repository. */
+  branchesContaining(options: { caller: AuthenticatedCaller; projectId: number; sha: string }): Promise<string[]>;
   close(): void;
 }
 
@@ -33,6 +35,15 @@ export class GrpcProjectCommits implements ProjectCommits {
     return options.revisions.map((_revision, index) => response.commitIds[index] || null);
   }
 
+  async branchesContaining(options: Parameters<ProjectCommits['branchesContaining']>[0]): Promise<string[]> {
+    const response = await callUnary(
+      this.#client.listBranchesContaining.bind(this.#client),
+      { projectId: options.projectId, sha: options.sha },
+      { caller: options.caller, deadlineMs: 5_000 },
+    );
+    return response.branchNames;
+  }
+
   close(): void {
     this.#client.close();
   }
@@ -53,6 +64,15 @@ export class FakeProjectCommits implements ProjectCommits {
   async resolve(options: Parameters<ProjectCommits['resolve']>[0]): Promise<Array<string | null>> {
     const known = this.#repositories.get(options.projectId);
     return options.revisions.map((revision) => known?.get(revision) ?? null);
+  }
+
+  /** The revisions added (other than shas) whose commit is `sha`, as if each were a branch of that one commit. */
+  async branchesContaining(options: Parameters<ProjectCommits['branchesContaining']>[0]): Promise<string[]> {
+    const known = this.#repositories.get(options.projectId) ?? new Map<string, string>();
+    return [...known]
+      .filter(([revision, sha]) => sha === options.sha && revision !== sha)
+      .map(([revision]) => revision)
+      .sort();
   }
 
   close(): void {}

@@ -1,4 +1,4 @@
-/** Composition root of the delivery service: environments, deployments and feature flags. */
+/** Composition root of the delivery service: environments, deployments, feature flags, commit statuses and external pipelines. */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { DELIVERY_TOPIC } from '@platform/delivery-client';
 import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
@@ -8,6 +8,8 @@ import { createDeploymentsFeature, deploymentsEntities } from './features/deploy
 import { createFeatureFlagsFeature, featureFlagsEntities } from './features/feature-flags/feature-flags-feature.ts';
 import { GrpcDeployedMergeRequests, GrpcProjectCommits, type DeployedMergeRequests, type ProjectCommits } from '@platform/review-client';
 import { createUnleashFeature } from './features/unleash/unleash-feature.ts';
+import { commitStatusesEntities, createCommitStatusesFeature } from './features/commit-statuses/commit-statuses-feature.ts';
+import { createPipelinesFeature, pipelinesEntities } from './features/pipelines/pipelines-feature.ts';
 
 /** `identityAccess` and `projectCommits` replace the gRPC clients to identity and review (tests give fakes). */
 export function deliveryService(
@@ -17,7 +19,7 @@ export function deliveryService(
   return {
     name: 'delivery',
     config,
-    entities: [...deploymentsEntities, ...featureFlagsEntities],
+    entities: [...deploymentsEntities, ...featureFlagsEntities, ...pipelinesEntities, ...commitStatusesEntities],
     migrations,
     publishes: [DELIVERY_TOPIC],
     features: ({ em, logger }) => {
@@ -30,6 +32,8 @@ export function deliveryService(
       return [
         createDeploymentsFeature({ em, access, mergeRequests, commits }),
         featureFlags,
+        createPipelinesFeature({ em, access }),
+        createCommitStatusesFeature({ em, access, commits }),
         createUnleashFeature({
           flags: featureFlags.flags,
           clients: featureFlags.clients,

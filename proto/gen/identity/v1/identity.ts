@@ -256,6 +256,8 @@ export interface ProjectSummary {
   mergeMethod: string;
   /** The project it was forked from; 0 when it is no fork. */
   forkedFromProjectId: number;
+  /** GitLab's `only_allow_merge_if_pipeline_succeeds`: merge requests merge only once their head pipeline succeeded. */
+  onlyAllowMergeIfPipelineSucceeds: boolean;
 }
 
 export interface GroupSummary {
@@ -1216,6 +1218,7 @@ function createBaseProjectSummary(): ProjectSummary {
     namespaceAncestorIds: [],
     mergeMethod: "",
     forkedFromProjectId: 0,
+    onlyAllowMergeIfPipelineSucceeds: false,
   };
 }
 
@@ -1272,6 +1275,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     }
     if (message.forkedFromProjectId !== 0) {
       writer.uint32(128).int64(message.forkedFromProjectId);
+    }
+    if (message.onlyAllowMergeIfPipelineSucceeds !== false) {
+      writer.uint32(136).bool(message.onlyAllowMergeIfPipelineSucceeds);
     }
     return writer;
   },
@@ -1427,6 +1433,14 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
             message.forkedFromProjectId = longToNumber(reader.int64());
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.onlyAllowMergeIfPipelineSucceeds = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1493,6 +1507,11 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
         : isSet(object.forked_from_project_id)
         ? globalThis.Number(object.forked_from_project_id)
         : 0,
+      onlyAllowMergeIfPipelineSucceeds: isSet(object.onlyAllowMergeIfPipelineSucceeds)
+        ? globalThis.Boolean(object.onlyAllowMergeIfPipelineSucceeds)
+        : isSet(object.only_allow_merge_if_pipeline_succeeds)
+        ? globalThis.Boolean(object.only_allow_merge_if_pipeline_succeeds)
+        : false,
     };
   },
 
@@ -1546,6 +1565,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     if (message.forkedFromProjectId !== 0) {
       obj.forkedFromProjectId = Math.round(message.forkedFromProjectId);
     }
+    if (message.onlyAllowMergeIfPipelineSucceeds !== false) {
+      obj.onlyAllowMergeIfPipelineSucceeds = message.onlyAllowMergeIfPipelineSucceeds;
+    }
     return obj;
   },
 
@@ -1572,6 +1594,7 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     message.namespaceAncestorIds = object.namespaceAncestorIds?.map((e) => e) || [];
     message.mergeMethod = object.mergeMethod ?? "";
     message.forkedFromProjectId = object.forkedFromProjectId ?? 0;
+    message.onlyAllowMergeIfPipelineSucceeds = object.onlyAllowMergeIfPipelineSucceeds ?? false;
     return message;
   },
 };

@@ -58,6 +58,17 @@ export interface ResolveCommitsResponse {
   commitIds: string[];
 }
 
+export interface ListBranchesContainingRequest {
+  projectId: number;
+  /** A full commit sha. */
+  sha: string;
+}
+
+export interface ListBranchesContainingResponse {
+  /** Sorted by name; empty when the commit is in no branch (or unknown). */
+  branchNames: string[];
+}
+
 export interface ListRepositoryStoragesRequest {
 }
 
@@ -588,6 +599,172 @@ export const ResolveCommitsResponse: MessageFns<ResolveCommitsResponse> = {
   },
 };
 
+function createBaseListBranchesContainingRequest(): ListBranchesContainingRequest {
+  return { projectId: 0, sha: "" };
+}
+
+export const ListBranchesContainingRequest: MessageFns<ListBranchesContainingRequest> = {
+  encode(message: ListBranchesContainingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.sha !== "") {
+      writer.uint32(18).string(message.sha);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBranchesContainingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBranchesContainingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sha = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBranchesContainingRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      sha: isSet(object.sha) ? globalThis.String(object.sha) : "",
+    };
+  },
+
+  toJSON(message: ListBranchesContainingRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.sha !== "") {
+      obj.sha = message.sha;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBranchesContainingRequest>, I>>(base?: I): ListBranchesContainingRequest {
+    return ListBranchesContainingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBranchesContainingRequest>, I>>(
+    object: I,
+  ): ListBranchesContainingRequest {
+    const message = createBaseListBranchesContainingRequest();
+    message.projectId = object.projectId ?? 0;
+    message.sha = object.sha ?? "";
+    return message;
+  },
+};
+
+function createBaseListBranchesContainingResponse(): ListBranchesContainingResponse {
+  return { branchNames: [] };
+}
+
+export const ListBranchesContainingResponse: MessageFns<ListBranchesContainingResponse> = {
+  encode(message: ListBranchesContainingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.branchNames) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListBranchesContainingResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListBranchesContainingResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.branchNames.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListBranchesContainingResponse {
+    return {
+      branchNames: globalThis.Array.isArray(object?.branchNames)
+        ? object.branchNames.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.branch_names)
+        ? object.branch_names.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListBranchesContainingResponse): unknown {
+    const obj: any = {};
+    if (message.branchNames?.length) {
+      obj.branchNames = message.branchNames;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListBranchesContainingResponse>, I>>(base?: I): ListBranchesContainingResponse {
+    return ListBranchesContainingResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListBranchesContainingResponse>, I>>(
+    object: I,
+  ): ListBranchesContainingResponse {
+    const message = createBaseListBranchesContainingResponse();
+    message.branchNames = object.branchNames?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseListRepositoryStoragesRequest(): ListRepositoryStoragesRequest {
   return {};
 }
@@ -909,6 +1086,22 @@ export const ReviewServiceService = {
     responseDeserialize: (value: Buffer): ResolveCommitsResponse => ResolveCommitsResponse.decode(value),
   },
   /**
+   * The branches of a project's repository whose history contains a commit, by name, as the caller
+   * may read it: the ref an external CI's commit status defaults to.
+   */
+  listBranchesContaining: {
+    path: "/platform.review.v1.ReviewService/ListBranchesContaining" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListBranchesContainingRequest): Buffer =>
+      Buffer.from(ListBranchesContainingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListBranchesContainingRequest => ListBranchesContainingRequest.decode(value),
+    responseSerialize: (value: ListBranchesContainingResponse): Buffer =>
+      Buffer.from(ListBranchesContainingResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListBranchesContainingResponse =>
+      ListBranchesContainingResponse.decode(value),
+  },
+  /**
    * The repository storages review is configured with (`REPOSITORY_STORAGES`): what administrators
    * may weigh in the `repository_storages_weighted` application setting.
    */
@@ -953,6 +1146,11 @@ export interface ReviewServiceServer extends UntypedServiceImplementation {
    * caller may read it: how a deployment's `sha` and `ref` are checked before it is recorded.
    */
   resolveCommits: handleUnaryCall<ResolveCommitsRequest, ResolveCommitsResponse>;
+  /**
+   * The branches of a project's repository whose history contains a commit, by name, as the caller
+   * may read it: the ref an external CI's commit status defaults to.
+   */
+  listBranchesContaining: handleUnaryCall<ListBranchesContainingRequest, ListBranchesContainingResponse>;
   /**
    * The repository storages review is configured with (`REPOSITORY_STORAGES`): what administrators
    * may weigh in the `repository_storages_weighted` application setting.
@@ -1004,6 +1202,25 @@ export interface ReviewServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolveCommitsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The branches of a project's repository whose history contains a commit, by name, as the caller
+   * may read it: the ref an external CI's commit status defaults to.
+   */
+  listBranchesContaining(
+    request: ListBranchesContainingRequest,
+    callback: (error: ServiceError | null, response: ListBranchesContainingResponse) => void,
+  ): ClientUnaryCall;
+  listBranchesContaining(
+    request: ListBranchesContainingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListBranchesContainingResponse) => void,
+  ): ClientUnaryCall;
+  listBranchesContaining(
+    request: ListBranchesContainingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListBranchesContainingResponse) => void,
   ): ClientUnaryCall;
   /**
    * The repository storages review is configured with (`REPOSITORY_STORAGES`): what administrators

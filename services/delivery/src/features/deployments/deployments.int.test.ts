@@ -30,6 +30,7 @@ const commits: ProjectCommits = {
     if (reviewDown) throw new UnavailableError('UNAVAILABLE: No connection established');
     return repositories.resolve(options);
   },
+  branchesContaining: (options) => repositories.branchesContaining(options),
   close: () => repositories.close(),
 };
 let harness: ServiceHarness<RunningService>;

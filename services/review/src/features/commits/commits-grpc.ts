@@ -4,7 +4,12 @@ import { InputError } from '@platform/errors';
 import { unaryHandler, type GrpcServiceBinding } from '@platform/grpc';
 import { requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
-import { ReviewServiceService, type ResolveCommitsResponse, type ReviewServiceServer } from '@platform/proto/review/v1';
+import {
+  ReviewServiceService,
+  type ListBranchesContainingResponse,
+  type ResolveCommitsResponse,
+  type ReviewServiceServer,
+} from '@platform/proto/review/v1';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { codeReaders } from '../repositories/repository-access.ts';
 
@@ -21,7 +26,7 @@ export function commitsGrpc(options: {
   repositories: RepositoriesService;
   logger: Logger;
 }): GrpcServiceBinding {
-  const implementation: Pick<ReviewServiceServer, 'resolveCommits'> = {
+  const implementation: Pick<ReviewServiceServer, 'resolveCommits' | 'listBranchesContaining'> = {
     resolveCommits: unaryHandler(options.logger, async (request, context): Promise<ResolveCommitsResponse> => {
       const caller = requireUser(context.caller);
       if (request.revisions.length > MAXIMUM_REVISIONS) throw new InputError(`at most ${MAXIMUM_REVISIONS} revisions`);
@@ -36,6 +41,19 @@ export function commitsGrpc(options: {
       );
       return { commitIds };
     }),
+    listBranchesContaining: unaryHandler(options.logger, async (request, context): Promise<ListBranchesContainingResponse> => {
+      const caller = requireUser(context.caller);
+      if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(request.sha)) throw new InputError('sha is a full commit id');
+      const project = await requireProjectAccess({ access: options.access, caller, idOrPath: request.projectId, ...codeReaders() });
+      const repository = await inUnitOfWork(options.orm, () => options.repositories.find(project.id));
+      if (!repository || !(await repository.git.resolveCommit(request.sha))) return { branchNames: [] };
+      const refs = await repository.git.refsContaining(request.sha, ['branch']);
+      return { branchNames: refs.map((ref) => ref.name).sort() };
+    }),
   };
-  return { definition: ReviewServiceService, implementation, scopes: { resolveCommits: ['read_api'] } };
+  return {
+    definition: ReviewServiceService,
+    implementation,
+    scopes: { resolveCommits: ['read_api'], listBranchesContaining: ['read_api'] },
+  };
 }

@@ -15,6 +15,7 @@ const project = (visibility: ProjectAccess['visibility'], accessLevel: number): 
   mergeMethod: 'merge',
   forkedFromProjectId: null,
   archived: false,
+  onlyAllowMergeIfPipelineSucceeds: false,
 });
 const user = (scopes: string[]): AuthenticatedCaller => ({ kind: 'user', userId: 2, username: 'dev', name: 'Dev', isAdmin: false, scopes });
 const anonymous: Caller = { kind: 'anonymous' };
