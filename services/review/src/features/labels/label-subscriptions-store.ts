@@ -11,6 +11,8 @@ export interface LabelSubscriptionStore {
   unsubscribe(labelId: number, userId: number): Promise<boolean>;
   /** Forgets the label's followers (it is deleted). */
   forget(labelId: number): Promise<void>;
+  /** Makes the followers of one label followers of another (the first was promoted to it). */
+  move(fromLabelId: number, toLabelId: number): Promise<void>;
 }
 
 export class PgLabelSubscriptionStore implements LabelSubscriptionStore {
@@ -36,5 +38,13 @@ export class PgLabelSubscriptionStore implements LabelSubscriptionStore {
 
   async forget(labelId: number): Promise<void> {
     await this.#em.nativeDelete(LabelSubscription, { labelId });
+  }
+
+  async move(fromLabelId: number, toLabelId: number): Promise<void> {
+    await this.#em.execute(
+      'insert into label_subscriptions (label_id, user_id, created_at) select ?, user_id, created_at from label_subscriptions where label_id = ? on conflict do nothing',
+      [toLabelId, fromLabelId],
+    );
+    await this.forget(fromLabelId);
   }
 }

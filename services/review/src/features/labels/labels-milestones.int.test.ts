@@ -21,7 +21,9 @@ const stranger = userCaller(43, 'stranger');
 const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 7, path: 'acme/app', levels: { 41: 20, 42: 10 } })
   .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 41: 20 } })
-  .add({ resource: 'group', id: 5, path: 'acme', levels: { 41: 20, 42: 10 } });
+  .add({ resource: 'group', id: 5, path: 'acme', levels: { 41: 20, 42: 10 } })
+  .add({ resource: 'project', id: 9, path: 'acme/promoted', namespaceIds: [5], levels: { 41: 20, 42: 20 } })
+  .add({ resource: 'project', id: 10, path: 'acme/loose', namespaceIds: [], levels: { 41: 20 } });
 const users = new FixedUserDirectory([
   { id: 41, username: 'reporter' },
   { id: 42, username: 'guest' },
@@ -251,6 +253,32 @@ describe('label subscriptions and group labels named in the body', () => {
     expect((await harness.api.delete(`${groupLabels}?name=squad`).set(harness.as(reporter))).status).toBe(204);
     expect((await harness.api.get(`${groupLabels}/squad`).set(harness.as(guest))).status).toBe(404);
     expect(await harness.sql('select * from label_subscriptions where label_id = $1', [created.body.id])).toEqual([]);
+  });
+});
+
+describe('label promotion', () => {
+  it("promotes a project label to the project's group with its followers, the issues carrying it left as they were", async () => {
+    const label = await harness.api.post(labels(9)).set(harness.as(reporter)).send({ name: 'promo', color: '#abcdef', description: 'Up' });
+    expect(label.status).toBe(201);
+    await harness.api.post(`${labels(9)}/promo/subscribe`).set(harness.as(guest));
+    const issue = await harness.api.post('/api/v4/projects/9/issues').set(harness.as(reporter)).send({ title: 'Tagged', labels: 'promo' });
+    const promoted = await harness.api.put(`${labels(9)}/promo/promote`).set(harness.as(reporter));
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toMatchObject({ name: 'promo', color: '#abcdef', description: 'Up', subscribed: false });
+    expect(promoted.body.id).not.toBe(label.body.id);
+    const group = await harness.api.get('/api/v4/groups/5/labels/promo').set(harness.as(guest));
+    expect(group.body).toMatchObject({ id: promoted.body.id, subscribed: true });
+    expect((await harness.api.get(`${labels(9)}/promo?include_ancestor_groups=false`).set(harness.as(reporter))).status).toBe(404);
+    const carried = await harness.api.get(`/api/v4/projects/9/issues/${issue.body.iid}`).set(harness.as(reporter));
+    expect(carried.body.labels).toEqual(['promo']);
+    expect((await harness.api.put(`${labels(9)}/promo/promote`).set(harness.as(reporter))).status).toBe(404);
+  });
+
+  it('refuses promotion in a project without a group and to callers who may not manage labels', async () => {
+    await harness.api.post(labels(10)).set(harness.as(reporter)).send({ name: 'alone', color: '#abcdef' });
+    expect((await harness.api.put(`${labels(10)}/alone/promote`).set(harness.as(reporter))).status).toBe(403);
+    await harness.api.post(labels(9)).set(harness.as(reporter)).send({ name: 'kept', color: '#abcdef' });
+    expect((await harness.api.put(`${labels(9)}/kept/promote`).set(harness.as(stranger))).status).toBe(404);
   });
 });
 

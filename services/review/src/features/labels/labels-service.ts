@@ -212,6 +212,35 @@ export class LabelsService {
   }
 
   /**
+   * Promotes a project label to the project's group (GitLab's `Labels::PromoteService`): the group's
+   * label of that title, made from this one unless the group has one, takes its place, with its
+   * followers; what carried the project label carries the group's, of the same title.
+   */
+  async promote(projectId: number, caller: AuthenticatedCaller, idOrTitle: string, groupId: number): Promise<GroupLabel> {
+    const label = await this.get(projectId, idOrTitle);
+    return this.#em.transactional(async () => {
+      const existing = (await this.#groupStore.byTitles([groupId], [label.title]))[0];
+      const groupLabel =
+        existing ??
+        (await this.#groupStore.create({
+          label: {
+            groupId,
+            title: label.title,
+            color: label.color,
+            description: label.description ?? null,
+            createdAt: new Date(),
+            updatedAt: new Date(),
+          },
+          event: (created) => reviewEvents.labelCreated.event(groupLabelEvent(created)),
+          actor: actorOf(caller),
+        }));
+      await this.#store.replace({ label, event: reviewEvents.labelDeleted.event(labelEvent(label)), actor: actorOf(caller) });
+      await this.#subscriptions.move(label.id, groupLabel.id);
+      return groupLabel;
+    });
+  }
+
+  /**
    * Creates the titles neither the project nor its groups have, as GitLab does for `labels` of
    * merge requests and issues; answers them all, valid or not.
    */

@@ -31,6 +31,8 @@ export interface LabelStore {
   update(options: { label: Label; previousTitle: string; event: OutgoingEvent; actor: EventActor | null }): Promise<void>;
   /** Removes the label and takes it off whatever carries it. */
   delete(options: { label: Label; event: OutgoingEvent; actor: EventActor | null }): Promise<void>;
+  /** Removes the label, leaving its title on what carries it (a group label of that title took its place). */
+  replace(options: { label: Label; event: OutgoingEvent; actor: EventActor | null }): Promise<void>;
   /** Adds the titles the project lacks, each with `color`, and their events; existing ones stay as they are. */
   ensure(options: {
     projectId: number;
@@ -113,6 +115,12 @@ export class PgLabelStore implements LabelStore {
         options.label.title,
       ]);
     }
+    recordEvent(em, { ...options.event, actor: options.actor });
+  }
+
+  async replace(options: { label: Label; event: OutgoingEvent; actor: EventActor | null }): Promise<void> {
+    const em = this.#em;
+    await em.nativeDelete(Label, { id: options.label.id });
     recordEvent(em, { ...options.event, actor: options.actor });
   }
 
