@@ -9,6 +9,7 @@ import { migrations } from './migrations/index.ts';
 import { accessEntities, createAccessCore } from './features/access/access-core.ts';
 import { createAccessRequestsFeature } from './features/access-requests/access-requests-feature.ts';
 import { createAuthenticationFeature } from './features/authentication/authentication-feature.ts';
+import { createDeployTokensFeature, deployTokensEntities } from './features/deploy-tokens/deploy-tokens-feature.ts';
 import { createCustomAttributesFeature, customAttributesEntities } from './features/custom-attributes/custom-attributes-feature.ts';
 import { createGpgKeysFeature, gpgKeysEntities } from './features/gpg-keys/gpg-keys-feature.ts';
 import { createGroupsFeature, groupsEntities } from './features/groups/groups-feature.ts';
@@ -23,6 +24,7 @@ import { createSshKeysFeature, sshKeysEntities } from './features/ssh-keys/ssh-k
 import { createTokensFeature, tokensEntities } from './features/tokens/tokens-feature.ts';
 import { createUserStatusFeature, userStatusEntities } from './features/user-status/user-status-feature.ts';
 import { createUsersFeature, usersEntities } from './features/users/users-feature.ts';
+import { createUserEmailsFeature, userEmailsEntities } from './features/user-emails/user-emails-feature.ts';
 import { AvatarStorage } from './features/avatars/avatar-storage.ts';
 import { createUploadsFeature } from './features/uploads/uploads-feature.ts';
 
@@ -45,8 +47,10 @@ export function identityService(
     entities: [
       ...usersEntities,
       ...tokensEntities,
+      ...deployTokensEntities,
       ...customAttributesEntities,
       ...sshKeysEntities,
+      ...userEmailsEntities,
       ...gpgKeysEntities,
       ...userStatusEntities,
       ...accessEntities,
@@ -120,6 +124,7 @@ export function identityService(
         createCustomAttributesFeature({ em, access: access.policy, userAttributes: users.customAttributes }),
         createSshKeysFeature({ em, users: users.users, views, settings }),
         createGpgKeysFeature({ em, users: users.users }),
+        createUserEmailsFeature({ em, users: users.users }),
         createUserStatusFeature({ em, users: users.users }),
         createSamlProvidersFeature({ em, groups: scim.singleSignOnGroups }),
         scim,
@@ -127,6 +132,7 @@ export function identityService(
         projects,
         members,
         createAccessRequestsFeature({ em, access: access.policy, members, users: users.store, views }),
+        createDeployTokensFeature({ em, access: access.policy }),
         createResourceAccessTokensFeature({
           em,
           tokens: tokens.tokens,
@@ -142,6 +148,7 @@ export function identityService(
           logger,
           tokens: tokens.tokens,
           users: users.store,
+          userReads: users.readModel,
           administrators: users.administrators,
           views,
         }),

@@ -12,6 +12,8 @@ import { Migration20261126180000_project_authorizations } from './Migration20261
 import { Migration20261126181700_user_states } from './Migration20261126181700_user_states.ts';
 import { Migration20261126205100_ssh_key_md5_fingerprints } from './Migration20261126205100_ssh_key_md5_fingerprints.ts';
 import { Migration20261126205300_machine_tokens } from './Migration20261126205300_machine_tokens.ts';
+import { Migration20261126210900_deploy_tokens } from './Migration20261126210900_deploy_tokens.ts';
+import { Migration20261126211500_user_emails } from './Migration20261126211500_user_emails.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -28,4 +30,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126181700_user_states', class: Migration20261126181700_user_states },
   { name: 'Migration20261126205100_ssh_key_md5_fingerprints', class: Migration20261126205100_ssh_key_md5_fingerprints },
   { name: 'Migration20261126205300_machine_tokens', class: Migration20261126205300_machine_tokens },
+  { name: 'Migration20261126210900_deploy_tokens', class: Migration20261126210900_deploy_tokens },
+  { name: 'Migration20261126211500_user_emails', class: Migration20261126211500_user_emails },
 ];

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller } from '@platform/auth';
+import type { Page, PageWindow } from '@platform/db';
+import { NotFoundError, RefusedError } from '@platform/errors';
+import { ACCESS_LEVEL } from '@platform/identity-client';
+import { requireLevel, type AccessPolicy } from '../access/access-policy.ts';
+import { digestToken } from '../tokens/token-digest.ts';
+import type { DeployToken } from './deploy-token.entity.ts';
+import type { DeployTokenOwner, DeployTokenStore } from './deploy-tokens-store.ts';
+
+export type DeployTokenResource = 'project' | 'group';
+
+export interface NewDeployTokenInput {
+  name: string;
+  scopes: string[];
+  expiresAt?: Date | undefined;
+  username?: string | undefined;
+}
+
+/** GitLab's rule for a deploy token's chosen username. */
+const USERNAME_PATTERN = /^[a-zA-Z0-9.+_-]+$/;
+
+/** A new deploy token, with GitLab's recognisable prefix. */
+function generateDeployToken(): string {
+  return `gldt-${randomBytes(15).toString('base64url')}`;
+}
+
+/**
+ * Deploy tokens of projects and groups: maintainers list, create and delete them; administrators
+ * also list the instance's. The token is shown once, at creation.
+ */
+export class DeployTokensService {
+  readonly #em: EntityManager;
+  readonly #tokens: DeployTokenStore;
+  readonly #access: AccessPolicy;
+
+  constructor(options: { em: EntityManager; tokens: DeployTokenStore; access: AccessPolicy }) {
+    this.#em = options.em;
+    this.#tokens = options.tokens;
+    this.#access = options.access;
+  }
+
+  listAll(active: boolean | undefined, window: PageWindow): Promise<Page<DeployToken>> {
+    return this.#tokens.list('all', { ...(active !== undefined ? { active } : {}), now: new Date() }, window);
+  }
+
+  /** The project or group behind `:id` (404 when invisible), once the caller is found a maintainer there. */
+  async #owner(caller: Caller, resource: DeployTokenResource, idOrPath: number | string): Promise<DeployTokenOwner> {
+    const viewer = await this.#access.viewerOf(caller);
+    if (resource === 'project') {
+      const { project, accessLevel } = await this.#access.project(viewer, idOrPath);
+      requireLevel(viewer, accessLevel, ACCESS_LEVEL.MAINTAINER);
+      return { projectId: project.id };
+    }
+    const { group, accessLevel } = await this.#access.group(viewer, idOrPath);
+    requireLevel(viewer, accessLevel, ACCESS_LEVEL.MAINTAINER);
+    return { groupId: group.id };
+  }
+
+  async list(options: {
+    caller: Caller;
+    resource: DeployTokenResource;
+    idOrPath: number | string;
+    active?: boolean | undefined;
+    window: PageWindow;
+  }): Promise<Page<DeployToken>> {
+    const owner = await this.#owner(options.caller, options.resource, options.idOrPath);
+    const active = options.active;
+    return this.#tokens.list(owner, { ...(active !== undefined ? { active } : {}), now: new Date() }, options.window);
+  }
+
+  async get(options: { caller: Caller; resource: DeployTokenResource; idOrPath: number | string; tokenId: number }): Promise<DeployToken> {
+    const owner = await this.#owner(options.caller, options.resource, options.idOrPath);
+    const token = await this.#tokens.findById(owner, options.tokenId);
+    if (!token) throw new NotFoundError();
+    return token;
+  }
+
+  async create(options: {
+    caller: Caller;
+    resource: DeployTokenResource;
+    idOrPath: number | string;
+    input: NewDeployTokenInput;
+  }): Promise<{ token: DeployToken; plain: string }> {
+    const owner = await this.#owner(options.caller, options.resource, options.idOrPath);
+    const { input } = options;
+    if (input.username !== undefined && !USERNAME_PATTERN.test(input.username)) {
+      throw new RefusedError("Username can contain only letters, digits, '_', '-', '+', and '.'");
+    }
+    const plain = generateDeployToken();
+    const token = await this.#em.transactional(() =>
+      this.#tokens.insert({
+        name: input.name,
+        username: input.username ?? null,
+        tokenDigest: digestToken(plain),
+        scopes: input.scopes,
+        expiresAt: input.expiresAt ?? null,
+        projectId: owner !== 'all' && 'projectId' in owner ? owner.projectId : null,
+        groupId: owner !== 'all' && 'groupId' in owner ? owner.groupId : null,
+      }),
+    );
+    return { token, plain };
+  }
+
+  async remove(options: { caller: Caller; resource: DeployTokenResource; idOrPath: number | string; tokenId: number }): Promise<void> {
+    const owner = await this.#owner(options.caller, options.resource, options.idOrPath);
+    await this.#em.transactional(async () => {
+      const token = await this.#tokens.findById(owner, options.tokenId);
+      if (!token) throw new NotFoundError();
+      await this.#tokens.remove(token);
+    });
+  }
+}
