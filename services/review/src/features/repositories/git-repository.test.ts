@@ -196,7 +196,8 @@ describe('GitRepository', () => {
     expect(await bare.updateRef('refs/heads/ours', merge, ours)).toBe(true);
     // Commits of one second come in no fixed order.
     expect((await bare.log({ head: merge, excluded: [main] })).map((commit) => commit.message).sort()).toEqual([
-      'Merge\n',
+      // Written by commitTree: the message as given, without the newline `git commit` adds.
+      'Merge',
       'Other\n',
       'Ours\n',
     ]);

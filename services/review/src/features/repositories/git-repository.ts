@@ -412,7 +412,11 @@ export class GitRepository {
       GIT_COMMITTER_EMAIL: committer.email,
     };
     const parents = options.parents.flatMap((parent) => ['-p', parent]);
-    const { stdout } = await this.#git(['commit-tree', options.tree, ...parents, '-m', options.message], undefined, env);
+    // From standard input, the message is kept as given; `-m` would end it with a newline, which GitLab's commits do not have.
+    const { stdout } = await runGit(['--git-dir', this.path, 'commit-tree', options.tree, ...parents, '-F', '-'], {
+      env,
+      input: options.message,
+    });
     return stdout.trim();
   }
 

@@ -285,7 +285,8 @@ describe('POST /projects/:id/repository/commits', () => {
     });
     expect(second.status).toBe(201);
     expect(second.body).toMatchObject({
-      message: 'Reshape\n\nin one commit\n',
+      // As given: GitLab's commits do not end their messages with a newline as `git commit` does.
+      message: 'Reshape\n\nin one commit',
       parent_ids: [first.body.id],
       author_name: 'Grace',
       author_email: 'grace@example.com',
@@ -293,6 +294,7 @@ describe('POST /projects/:id/repository/commits', () => {
     });
     const clone = await cloneOf(23);
     expect(await gitIn(clone, 'rev-parse', 'HEAD')).toBe(second.body.id);
+    expect((await runGit(['-C', clone, 'cat-file', 'commit', 'HEAD'])).stdout.endsWith('\n\nReshape\n\nin one commit')).toBe(true);
     expect(await gitIn(clone, 'ls-tree', '-r', '--format=%(objectmode) %(path)', 'HEAD')).toBe(
       ['100644 keep.txt', '100644 new/name.txt', '100755 tool'].join('\n'),
     );
@@ -514,7 +516,7 @@ describe('POST .../repository/commits/:sha/cherry_pick and .../revert', () => {
       parent_ids: [mainBefore],
       author_name: 'Grace',
       committer_name: 'boss',
-      message: `Change one\n\n(cherry picked from commit ${onTopic.body.id})\n`,
+      message: `Change one\n\n(cherry picked from commit ${onTopic.body.id})`,
     });
     const clone = await cloneOf(26);
     expect(await readFile(path.join(clone, 'a.txt'), 'utf8')).toBe('ONE\ntwo\nthree\n');
@@ -532,7 +534,7 @@ describe('POST .../repository/commits/:sha/cherry_pick and .../revert', () => {
     expect(reverted.status).toBe(201);
     expect(reverted.body).toMatchObject({
       title: 'Revert "Change one"',
-      message: `Revert "Change one"\n\nThis reverts commit ${picked.body.id}\n`,
+      message: `Revert "Change one"\n\nThis reverts commit ${picked.body.id}`,
       author_name: 'boss',
     });
     expect(await readFile(path.join(await cloneOf(26), 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
