@@ -5,6 +5,7 @@ import type { Feature } from '@platform/service';
 import type { TokensService } from '../tokens/tokens-service.ts';
 import type { ViewContext } from '../users/user-views.ts';
 import type { UserStore } from '../users/users-store.ts';
+import type { UsersReadModel } from '../users/users-read-model.ts';
 import { identityGrpc } from './identity-grpc.ts';
 
 /** The RPCs through which the gateway authenticates tokens and services read users and confirm administrators. */
@@ -13,6 +14,7 @@ export function createAuthenticationFeature(deps: {
   logger: Logger;
   tokens: TokensService;
   users: UserStore;
+  userReads: UsersReadModel;
   administrators: AdministratorCheck;
   views: ViewContext;
 }): Feature {

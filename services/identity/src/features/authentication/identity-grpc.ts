@@ -23,8 +23,8 @@ import {
 } from '@platform/proto/identity/v1';
 import type { TokensService } from '../tokens/tokens-service.ts';
 import type { UserStore } from '../users/users-store.ts';
-import type { User } from '../users/user.entity.ts';
-import { basicUserView, type ViewContext } from '../users/user-views.ts';
+import type { UsersReadModel } from '../users/users-read-model.ts';
+import { basicUserView, type BasicUser, type ViewContext } from '../users/user-views.ts';
 
 /**
  * What each RPC may do for a user's token, as the routes that lead to it: user summaries serve
@@ -69,13 +69,15 @@ export function identityGrpc(options: {
   orm: Orm;
   tokens: TokensService;
   users: UserStore;
+  /** GetUsers answers from it: every merge request, issue and note list asks for its page's users. */
+  userReads: UsersReadModel;
   /** Confirms the signed caller's administrator flag against the user's current row. */
   administrators: AdministratorCheck;
   views: ViewContext;
   logger: Logger;
 }): GrpcServiceBinding {
-  const { orm, tokens, users, administrators, views, logger } = options;
-  const summaryOf = (user: User): UserSummary => {
+  const { orm, tokens, users, userReads, administrators, views, logger } = options;
+  const summaryOf = (user: BasicUser): UserSummary => {
     const view = basicUserView(user, views);
     return {
       id: view.id,
@@ -117,8 +119,9 @@ export function identityGrpc(options: {
         return { valid: await verify(user.passwordHash, request.password) };
       }),
     ),
-    getUsers: unaryHandler(logger, (request: GetUsersRequest) =>
-      inUnitOfWork(orm, async (): Promise<GetUsersResponse> => ({ users: (await users.findByIds(request.ids)).map(summaryOf) })),
+    getUsers: unaryHandler(
+      logger,
+      async (request: GetUsersRequest): Promise<GetUsersResponse> => ({ users: (await userReads.basicUsers(request.ids)).map(summaryOf) }),
     ),
     findUsersByUsername: unaryHandler(logger, (request: FindUsersByUsernameRequest) =>
       inUnitOfWork(

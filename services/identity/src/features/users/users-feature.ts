@@ -20,6 +20,8 @@ export const usersEntities = [User, Identity];
 export interface UsersFeature extends Feature {
   users: UsersService;
   store: UserStore;
+  /** Users read without entities, for the views other features serve. */
+  readModel: UsersReadModel;
   /** Users' custom attributes: listed with users here, edited through the custom-attributes feature. */
   customAttributes: CustomAttributesService;
   /** Who is an administrator now, from the user's row: confirms administrator-only routes and identity's CheckAdministrator. */
@@ -54,6 +56,7 @@ export function createUsersFeature(deps: {
   return {
     users,
     store,
+    readModel,
     customAttributes,
     administrators: new CurrentAdministrators(store),
     routes: [createRouter(usersRoutes, { users, avatars, views })],

@@ -1,7 +1,9 @@
 /** The users' read path against real PostgreSQL: GETs answer from the read model, without entities. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { callUnary } from '@platform/grpc';
 import { adminCaller, countHydrations, userCaller } from '@platform/testing';
 import type { Caller } from '@platform/auth';
+import type { GetUsersResponse } from '@platform/proto/identity/v1';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
 let kit: IdentityHarness;
@@ -38,6 +40,20 @@ describe('the users read path', () => {
       for (const [caller, path] of requests) statuses.push((await kit.api.get(path).set(kit.as(caller))).status);
     });
     expect(statuses).toEqual(requests.map(() => 200));
+    expect(hydrations).toBe(0);
+  });
+
+  it('answers GetUsers, which every merge request list asks, without hydrating a single entity', async () => {
+    const grpc = kit.grpc;
+    let response: GetUsersResponse | undefined;
+    const hydrations = await countHydrations(async () => {
+      response = await callUnary(grpc.getUsers.bind(grpc), { ids: [memberId, 1, memberId, 424242, 2 ** 40] }, { caller: member });
+    });
+    expect(response?.users.map((user) => user.username).sort()).toEqual(['read-model-user', 'root']);
+    expect(response?.users.find((user) => user.id === memberId)).toMatchObject({
+      name: expect.any(String),
+      webUrl: 'http://platform.test/read-model-user',
+    });
     expect(hydrations).toBe(0);
   });
 

@@ -132,6 +132,15 @@ export class UsersReadModel {
     return rows[0];
   }
 
+  /** The users among `ids` with the columns of the basic view (other services' user summaries); unknown ids are left out. */
+  async basicUsers(ids: number[]): Promise<BasicUser[]> {
+    const known = [...new Set(ids)].filter((id) => id <= MAX_ID);
+    if (known.length === 0) return [];
+    const { rows } = await sql<BasicUser>`select ${sql.raw(SELECT_LISTS.basic)} from users u
+      where u.id = any(${known}::integer[])`.execute(this.#db);
+    return rows;
+  }
+
   /** A page of `GET /users` and its capped total, in one statement. */
   list<Kind extends UserViewKind>(
     filter: UserListFilter,
