@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { EntityManager } from '@platform/db';
-import { ConflictError, MethodNotAllowedError, NotAcceptableError } from '@platform/errors';
+import { ConflictError, ForbiddenError, MethodNotAllowedError, NotAcceptableError, UnauthorizedError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
 import { createLogger } from '@platform/logger';
 import { fakeTransactions, userCaller } from '@platform/testing';
@@ -15,6 +15,7 @@ import { FakeMergeRequestStore } from './fake-merge-requests-store.ts';
 import { MergeRequestVersions } from './merge-request-versions.ts';
 import { Mergeability } from './mergeability.ts';
 import { MergeService, type MergeBranchRules, type MergeRepositories } from './merge-service.ts';
+import { RebaseService } from './rebase-service.ts';
 import { UpdateMergeRequestService } from './update-merge-request-service.ts';
 
 // Real git in a temporary directory, merge requests in a fake store: no PostgreSQL, no Kafka.
@@ -191,5 +192,17 @@ describe('merge requests on fakes', () => {
       'review.merge_request.reopened',
       'review.merge_request.updated',
     ]);
+  });
+
+  it('refuses to merge in an archived project with 401 (merging needs push_code, which archiving prevents), and to rebase there with 403', async () => {
+    await commitOn('shelved', 'shelved.txt', 'shelved\n');
+    const created = services({ merged });
+    const mergeRequest = await open(created, 'shelved');
+    const archived = { ...scope(), project: { ...project, archived: true } };
+    await expect(created.merges.merge(archived, developer, mergeRequest.iid, {})).rejects.toEqual(new UnauthorizedError());
+    const rebases = new RebaseService({ store: created.store, repositories, protectedBranches, logger });
+    await expect(rebases.rebase(archived, developer, mergeRequest.iid)).rejects.toEqual(new ForbiddenError('Cannot push to source branch'));
+    expect(await created.store.find(project.id, mergeRequest.iid)).toMatchObject({ state: 'opened', rebaseStartedAt: null });
+    expect(merged).toEqual([]);
   });
 });

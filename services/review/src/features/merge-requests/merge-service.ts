@@ -93,7 +93,10 @@ export class MergeService {
       accessLevel: project.accessLevel,
       isAdmin: project.isAdmin,
     });
-    if (!mayOnBranch({ action: 'merge', branch: mergeRequest.targetBranch, protections, actor })) throw new UnauthorizedError();
+    // An archived project is read-only: merging needs GitLab's push_code, which archiving prevents (`can_be_merged_by?`).
+    if (project.archived || !mayOnBranch({ action: 'merge', branch: mergeRequest.targetBranch, protections, actor })) {
+      throw new UnauthorizedError();
+    }
     const refusal = mergeRefusal(mergeRequest);
     if (refusal) throw refusal;
     // GitLab's `mergeable?` is false while approvals are missing: the same refusal.

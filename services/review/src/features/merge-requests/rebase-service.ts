@@ -42,7 +42,8 @@ export class RebaseService {
       isAdmin: project.isAdmin,
     });
     const protections = await this.#protectedBranches.list(project.id);
-    if (!mayOnBranch({ action: 'push', branch: mergeRequest.sourceBranch, protections, actor })) {
+    // An archived project is read-only: nobody pushes there (GitLab's push_code is prevented).
+    if (project.archived || !mayOnBranch({ action: 'push', branch: mergeRequest.sourceBranch, protections, actor })) {
       throw new ForbiddenError('Cannot push to source branch');
     }
     const now = new Date();
