@@ -115,7 +115,7 @@ export function reviewService(
       const { mergeRequests } = core;
       const approvals = createApprovals({ em, directory, repositories, mergeRequests, protectedBranches });
       const issuesFeature = createIssuesFeature({ em, access, labels, milestones, users, mergeRequests, repositories, settings });
-      const notesFeature = createNotesFeature({ em, access, mergeRequests, users });
+      const notesFeature = createNotesFeature({ em, access, mergeRequests, issues: issuesFeature.issues, repositories, users });
       const awardEmojiFeature = createAwardEmojiFeature({ em, access, mergeRequests, users });
       const subscriptions = new SubscriptionsService({ store: new PgSubscriptionStore(em) });
       const mergeRequestsFeature = createMergeRequestsFeature({

@@ -19,6 +19,7 @@ import { Migration20261124202600_storage_move_jobs } from './Migration2026112420
 import { Migration20261124203900_group_labels } from './Migration20261124203900_group_labels.ts';
 import { Migration20261126190000_protected_tags } from './Migration20261126190000_protected_tags.ts';
 import { Migration20261126210700_issue_links_and_label_subscriptions } from './Migration20261126210700_issue_links_and_label_subscriptions.ts';
+import { Migration20261126211300_discussions } from './Migration20261126211300_discussions.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261126210700_issue_links_and_label_subscriptions',
     class: Migration20261126210700_issue_links_and_label_subscriptions,
   },
+  { name: 'Migration20261126211300_discussions', class: Migration20261126211300_discussions },
 ];

@@ -4,6 +4,8 @@ import type { MergeRequest } from './merge-request.entity.ts';
 /** What other features keep about merge requests that their views show. */
 export interface MergeRequestFacts {
   userNotesCount: number;
+  /** No resolvable thread on it is unresolved. */
+  blockingDiscussionsResolved: boolean;
   upvotes: number;
   downvotes: number;
   /** Whether the user the views are for is subscribed. */
@@ -12,7 +14,14 @@ export interface MergeRequestFacts {
 }
 
 /** What a merge request nothing was kept about shows. */
-export const NO_FACTS: MergeRequestFacts = { userNotesCount: 0, upvotes: 0, downvotes: 0, subscribed: false, milestone: null };
+export const NO_FACTS: MergeRequestFacts = {
+  userNotesCount: 0,
+  blockingDiscussionsResolved: true,
+  upvotes: 0,
+  downvotes: 0,
+  subscribed: false,
+  milestone: null,
+};
 
 /** One feature's part of the facts of `mergeRequests`, as `userId` sees them (null for nobody in particular). */
 export type FactsSource = (mergeRequests: MergeRequest[], userId: number | null) => Promise<Map<number, Partial<MergeRequestFacts>>>;

@@ -67,7 +67,7 @@ export type ListedMergeRequest = SimpleMergeRequest &
     | 'timeEstimate'
     | 'totalTimeSpent'
   > &
-  Pick<MergeRequestFacts, 'userNotesCount' | 'upvotes' | 'downvotes'> & {
+  Pick<MergeRequestFacts, 'userNotesCount' | 'blockingDiscussionsResolved' | 'upvotes' | 'downvotes'> & {
     mergedAt?: Timestamp | null | undefined;
     closedAt?: Timestamp | null | undefined;
     milestone: EmbeddedMilestone | null;
@@ -177,7 +177,7 @@ export function mergeRequestView(mergeRequest: ListedMergeRequest, context: View
     squash_on_merge: mergeRequest.squash,
     task_completion_status: taskCompletionStatus(mergeRequest.description),
     has_conflicts: mergeRequest.mergeStatus === 'cannot_be_merged',
-    blocking_discussions_resolved: true,
+    blocking_discussions_resolved: mergeRequest.blockingDiscussionsResolved,
     approvals_before_merge: mergeRequest.approvalsBeforeMerge,
   };
 }

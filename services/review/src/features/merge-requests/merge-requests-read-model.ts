@@ -58,7 +58,9 @@ const LISTED_COLUMNS: Record<keyof ListedMergeRequest, string> = {
   closedAt: isoTimestamp('mr.closed_at'),
   timeEstimate: 'mr.time_estimate',
   totalTimeSpent: 'mr.total_time_spent',
-  userNotesCount: '(select count(*)::integer from notes n where n.noteable_id = mr.id and not n.system)',
+  userNotesCount: '(select count(*)::integer from notes n where n.merge_request_id = mr.id and not n.system)',
+  blockingDiscussionsResolved:
+    'not exists (select 1 from notes n where n.merge_request_id = mr.id and n.resolvable and n.resolved_at is null)',
   upvotes: votes(UPVOTE),
   downvotes: votes(DOWNVOTE),
   // A milestone of another project (the merge request moved) is none.

@@ -1,98 +1,105 @@
 import { z } from 'zod';
+import type { Caller } from '@platform/auth';
 import { RefusedError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
-import type { IdentityAccess } from '@platform/identity-client';
-import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import { readableMergeRequest } from '../merge-requests/merge-request-lookup.ts';
 import type { UserDirectory } from '../core/user-directory.ts';
-import { noteView } from './note-views.ts';
+import { noteUserIds, noteView } from './note-views.ts';
+import { findNoteable, type NoteableDeps } from './noteable-lookup.ts';
 import type { NotesService } from './notes-service.ts';
 
-export interface NotesRouteDeps {
-  access: IdentityAccess;
-  mergeRequests: MergeRequestsService;
+export interface NotesRouteDeps extends NoteableDeps {
   notes: NotesService;
   users: UserDirectory;
 }
 
 const route = routesOf<NotesRouteDeps>('review');
-const positive = () => params.integer().pipe(z.number().int().positive());
-const perMergeRequest = { id: params.idOrPath(), merge_request_iid: positive() };
+export const positive = () => params.integer().pipe(z.number().int().positive());
 /** GitLab keeps notes of at most a million characters. */
-const body = () => z.string().max(1_000_000);
+export const noteBody = () => z.string().max(1_000_000);
 
 /** A blank note fails GitLab's model validation, worded as its notes API words it. */
-function requireText(text: string): string {
+export function requireText(text: string): string {
   if (text.trim() === '') {
     throw new RefusedError('400 Bad request - Note {:note=>["can\'t be blank"]}');
   }
   return text;
 }
 
-export const notesRoutes = [
-  route.list({
-    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/notes',
-    access: 'user',
-    scope: 'read_api',
-    input: z.object(perMergeRequest),
-    order: { by: ['created_at', 'updated_at'], default: 'created_at', sort: 'desc' },
-    handle: async ({ caller, input, deps, window, order }) => {
-      const { mergeRequest } = await readableMergeRequest(deps, caller, input);
-      const { items, total } = await deps.notes.list(mergeRequest, { order, offset: window.offset, limit: window.limit });
-      const users = await deps.users.users(
-        items.map((note) => note.authorId),
-        caller,
-      );
-      return { items: items.map((note) => noteView(note, users)), total };
-    },
-  }),
-  route({
-    method: 'GET',
-    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/notes/:note_id',
-    access: 'user',
-    scope: 'read_api',
-    input: z.object({ ...perMergeRequest, note_id: positive() }),
-    handle: async ({ caller, input, deps }) => {
-      const { mergeRequest } = await readableMergeRequest(deps, caller, input);
-      const note = await deps.notes.get(mergeRequest, input.note_id);
-      return noteView(note, await deps.users.users([note.authorId], caller));
-    },
-  }),
-  route({
-    method: 'POST',
-    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/notes',
-    access: 'user',
-    scope: 'api',
-    status: 201,
-    input: z.object({ ...perMergeRequest, body: body() }),
-    handle: async ({ caller, input, deps }) => {
-      const { project, mergeRequest } = await readableMergeRequest(deps, caller, input);
-      const note = await deps.notes.create({ project, mergeRequest, caller, body: requireText(input.body) });
-      return noteView(note, await deps.users.users([note.authorId], caller));
-    },
-  }),
-  route({
-    method: 'PUT',
-    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/notes/:note_id',
-    access: 'user',
-    scope: 'api',
-    input: z.object({ ...perMergeRequest, note_id: positive(), body: body() }),
-    handle: async ({ caller, input, deps }) => {
-      const { project, mergeRequest } = await readableMergeRequest(deps, caller, input);
-      const note = await deps.notes.update({ project, mergeRequest, caller, noteId: input.note_id, body: requireText(input.body) });
-      return noteView(note, await deps.users.users([note.authorId], caller));
-    },
-  }),
-  route({
-    method: 'DELETE',
-    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/notes/:note_id',
-    access: 'user',
-    scope: 'api',
-    status: 204,
-    input: z.object({ ...perMergeRequest, note_id: positive() }),
-    handle: async ({ caller, input, deps }) => {
-      const { project, mergeRequest } = await readableMergeRequest(deps, caller, input);
-      await deps.notes.delete({ project, mergeRequest, caller, noteId: input.note_id });
-    },
-  }),
-];
+/** The notes of merge requests (`:merge_request_iid`) or issues (`:issue_iid`): listed, shown, added, edited, deleted. */
+function notesRoutesOf(path: 'merge_requests' | 'issues') {
+  const iid = path === 'merge_requests' ? 'merge_request_iid' : 'issue_iid';
+  const base = `/api/v4/projects/:id/${path}/:${iid}/notes`;
+  // Typed as the merge requests' key; at run time the key is the path's own (`issue_iid` for issues), read back as `input[iid]`.
+  const perNoteable = { id: params.idOrPath(), [iid]: positive() } as {
+    id: ReturnType<typeof params.idOrPath>;
+    merge_request_iid: ReturnType<typeof positive>;
+  };
+  const found = (deps: NotesRouteDeps, caller: Caller, input: { id: string | number }) =>
+    findNoteable(deps, { caller, path, id: input.id, noteable: (input as Record<string, number>)[iid] as number });
+  return [
+    route.list({
+      path: base,
+      access: 'user',
+      scope: 'read_api',
+      input: z.object(perNoteable),
+      order: { by: ['created_at', 'updated_at'], default: 'created_at', sort: 'desc' },
+      handle: async ({ caller, input, deps, window, order }) => {
+        const { noteable } = await found(deps, caller, input);
+        const { items, total } = await deps.notes.list(noteable, { order, offset: window.offset, limit: window.limit });
+        const users = await deps.users.users(noteUserIds(items), caller);
+        return { items: items.map((note) => noteView(note, users)), total };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/:note_id`,
+      access: 'user',
+      scope: 'read_api',
+      input: z.object({ ...perNoteable, note_id: positive() }),
+      handle: async ({ caller, input, deps }) => {
+        const { noteable } = await found(deps, caller, input);
+        const note = await deps.notes.get(noteable, input.note_id);
+        return noteView(note, await deps.users.users(noteUserIds([note]), caller));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: base,
+      access: 'user',
+      scope: 'api',
+      status: 201,
+      input: z.object({ ...perNoteable, body: noteBody() }),
+      handle: async ({ caller, input, deps }) => {
+        const { project, noteable } = await found(deps, caller, input);
+        const note = await deps.notes.create({ project, noteable, caller, body: requireText(input.body) });
+        return noteView(note, await deps.users.users(noteUserIds([note]), caller));
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: `${base}/:note_id`,
+      access: 'user',
+      scope: 'api',
+      input: z.object({ ...perNoteable, note_id: positive(), body: noteBody() }),
+      handle: async ({ caller, input, deps }) => {
+        const { project, noteable } = await found(deps, caller, input);
+        const note = await deps.notes.update({ project, noteable, caller, noteId: input.note_id, body: requireText(input.body) });
+        return noteView(note, await deps.users.users(noteUserIds([note]), caller));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: `${base}/:note_id`,
+      access: 'user',
+      scope: 'api',
+      status: 204,
+      input: z.object({ ...perNoteable, note_id: positive() }),
+      handle: async ({ caller, input, deps }) => {
+        const { project, noteable } = await found(deps, caller, input);
+        await deps.notes.delete({ project, noteable, caller, noteId: input.note_id });
+      },
+    }),
+  ];
+}
+
+export const notesRoutes = [...notesRoutesOf('merge_requests'), ...notesRoutesOf('issues')];

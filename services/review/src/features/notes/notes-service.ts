@@ -1,15 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { ForbiddenError, NotFoundError } from '@platform/errors';
-import { ACCESS_LEVEL, type ProjectAccess } from '@platform/identity-client';
+import { ForbiddenError, NotFoundError, RefusedError } from '@platform/errors';
+import { ACCESS_LEVEL, hasProjectAccess, type ProjectAccess } from '@platform/identity-client';
 import type { EntityManager } from '@platform/db';
+import type { EventActor } from '@platform/events';
 import { reviewEvents } from '@platform/review-client';
-import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import { isMember } from '../merge-requests/merge-request-lookup.ts';
-import type { Note } from './note.entity.ts';
+import type { Note, NotePosition } from './note.entity.ts';
+import { takesResolvableThreads, type Noteable } from './noteable.ts';
 import type { NoteOrder, NoteStore } from './notes-store.ts';
 
-/** The event payload of a note as it is now, naming the merge request it is on. */
-function eventOf(note: Note, mergeRequest: MergeRequest) {
+/** The event payload of a note as it is now, naming what it is on. */
+function eventOf(note: Note, noteable: Noteable) {
   return {
     aggregateId: note.projectId,
     data: {
@@ -17,9 +19,9 @@ function eventOf(note: Note, mergeRequest: MergeRequest) {
       noteId: note.id,
       body: note.body,
       noteableType: note.noteableType,
-      noteableId: note.noteableId,
-      noteableIid: note.noteableIid,
-      noteableTitle: mergeRequest.title,
+      noteableId: note.noteableId ?? 0,
+      noteableIid: note.noteableIid ?? 0,
+      noteableTitle: noteable.title,
       authorId: note.authorId,
       system: note.system,
       createdAt: note.createdAt.toISOString(),
@@ -27,10 +29,22 @@ function eventOf(note: Note, mergeRequest: MergeRequest) {
   };
 }
 
+/** A new discussion's id: forty hexadecimal digits, as GitLab's. */
+function newDiscussionId(): string {
+  return randomBytes(20).toString('hex');
+}
+
+/** How a new note starts: a lone comment (`null`), a thread, or a thread on a line of a diff. */
+export type NewNoteKind =
+  | { type: null }
+  | { type: 'DiscussionNote' }
+  | { type: 'DiffNote'; position: NotePosition; versionId: number | null; commitId: string | null };
+
 /**
- * Comments on merge requests, as GitLab's notes: whoever may read a merge request comments on it
- * unless its discussion is locked to members; authors edit their notes, and maintainers may
- * delete anybody's.
+ * Notes on merge requests, issues and commits, grouped in discussions, as GitLab's: whoever may
+ * read what a note is on comments on it unless its discussion is locked to members; authors edit
+ * their notes, and maintainers may delete anybody's. Threads on merge requests are resolvable, by
+ * the merge request's author and by whoever may push to the project.
  */
 export class NotesService {
   readonly #em: EntityManager;
@@ -41,75 +55,216 @@ export class NotesService {
     this.#store = options.store;
   }
 
-  list(mergeRequest: MergeRequest, options: { order: NoteOrder; offset: number; limit: number }) {
-    return this.#store.list({ noteableId: mergeRequest.id, ...options });
+  list(noteable: Noteable, options: { order: NoteOrder; offset: number; limit: number }) {
+    return this.#store.list({ noteable, ...options });
   }
 
-  async get(mergeRequest: MergeRequest, noteId: number): Promise<Note> {
-    const found = await this.#store.find(mergeRequest.id, noteId);
+  async get(noteable: Noteable, noteId: number): Promise<Note> {
+    const found = await this.#store.find(noteable, noteId);
     if (!found) throw new NotFoundError('Note');
     return found;
   }
 
-  async create(options: { project: ProjectAccess; mergeRequest: MergeRequest; caller: AuthenticatedCaller; body: string }): Promise<Note> {
-    const { project, mergeRequest, caller } = options;
-    this.#requireOpenDiscussion(project, mergeRequest);
-    const now = new Date();
-    return this.#em.transactional(() =>
-      this.#store.create({
-        note: {
-          projectId: project.id,
-          noteableType: 'MergeRequest',
-          noteableId: mergeRequest.id,
-          noteableIid: mergeRequest.iid,
-          authorId: caller.userId,
-          body: options.body,
-          system: false,
-          createdAt: now,
-          updatedAt: now,
-        },
-        event: (created) => reviewEvents.noteCreated.event(eventOf(created, mergeRequest)),
+  /** A page of discussions, each its notes oldest first, the oldest discussion first. */
+  async discussions(noteable: Noteable, window: { offset: number; limit: number }): Promise<{ items: Note[][]; total: number }> {
+    const ids = await this.#store.discussionIds({ noteable, ...window });
+    const notes = await this.#store.discussionNotes(noteable, ids.items);
+    return { items: ids.items.map((id) => notes.filter((note) => note.discussionId === id)), total: ids.total };
+  }
+
+  /** The notes of one discussion, oldest first; 404 Discussion Not Found when it has none. */
+  async discussion(noteable: Noteable, discussionId: string, missing = 'Discussion'): Promise<Note[]> {
+    const notes = await this.#store.discussionNotes(noteable, [discussionId]);
+    if (notes.length === 0) throw new NotFoundError(missing);
+    return notes;
+  }
+
+  async create(options: {
+    project: ProjectAccess;
+    noteable: Noteable;
+    caller: AuthenticatedCaller;
+    body: string;
+    kind?: NewNoteKind;
+  }): Promise<Note> {
+    const { project, noteable, caller } = options;
+    const kind = options.kind ?? { type: null };
+    this.#requireOpenDiscussion(project, noteable);
+    return this.#add({
+      noteable,
+      actor: actorOf(caller),
+      authorId: caller.userId,
+      body: options.body,
+      system: false,
+      type: kind.type,
+      discussionId: newDiscussionId(),
+      ...(kind.type === 'DiffNote' ? { position: kind.position, versionId: kind.versionId, commitId: kind.commitId } : {}),
+    });
+  }
+
+  /** A system note: the platform's record of a change, by whoever made it. */
+  recordSystemNote(options: { noteable: Noteable; authorId: number; actor: EventActor; body: string }): Promise<Note> {
+    return this.#add({ ...options, system: true, type: null, discussionId: newDiscussionId() });
+  }
+
+  /** A reply to a discussion; replying to a lone comment on a merge request or an issue turns it into a thread. */
+  async reply(options: {
+    project: ProjectAccess;
+    noteable: Noteable;
+    caller: AuthenticatedCaller;
+    discussionId: string;
+    body: string;
+  }): Promise<Note> {
+    const { project, noteable, caller } = options;
+    const notes = await this.discussion(noteable, options.discussionId);
+    const [first] = notes as [Note, ...Note[]];
+    const convertible = first.type === null && !first.system && noteable.type !== 'Commit';
+    if (first.type === null && !convertible) throw new RefusedError('400 Bad request - Discussion can not be replied to.');
+    this.#requireOpenDiscussion(project, noteable);
+    return this.#em.transactional(async () => {
+      if (convertible) {
+        first.type = 'DiscussionNote';
+        first.resolvable = takesResolvableThreads(noteable);
+        await this.#store.save({ notes: [first], events: [], actor: actorOf(caller) });
+      }
+      return this.#add({
+        noteable,
         actor: actorOf(caller),
-      }),
-    );
+        authorId: caller.userId,
+        body: options.body,
+        system: false,
+        type: 'DiscussionNote',
+        discussionId: first.discussionId,
+      });
+    });
   }
 
   async update(options: {
     project: ProjectAccess;
-    mergeRequest: MergeRequest;
+    noteable: Noteable;
     caller: AuthenticatedCaller;
     noteId: number;
     body: string;
   }): Promise<Note> {
-    const { project, mergeRequest, caller } = options;
-    const note = await this.get(mergeRequest, options.noteId);
+    const { project, noteable, caller } = options;
+    const note = await this.get(noteable, options.noteId);
     if (note.authorId !== caller.userId || note.system) throw new ForbiddenError();
-    this.#requireOpenDiscussion(project, mergeRequest);
+    this.#requireOpenDiscussion(project, noteable);
     note.body = options.body;
     note.updatedAt = new Date();
     await this.#em.transactional(() =>
-      this.#store.save({ note, event: reviewEvents.noteUpdated.event(eventOf(note, mergeRequest)), actor: actorOf(caller) }),
+      this.#store.save({ notes: [note], events: [reviewEvents.noteUpdated.event(eventOf(note, noteable))], actor: actorOf(caller) }),
     );
     return note;
   }
 
-  async delete(options: { project: ProjectAccess; mergeRequest: MergeRequest; caller: AuthenticatedCaller; noteId: number }) {
-    const { project, mergeRequest, caller } = options;
-    const note = await this.get(mergeRequest, options.noteId);
+  async delete(options: { project: ProjectAccess; noteable: Noteable; caller: AuthenticatedCaller; noteId: number }) {
+    const { project, noteable, caller } = options;
+    const note = await this.get(noteable, options.noteId);
     const maintainer = project.isAdmin || project.accessLevel >= ACCESS_LEVEL.MAINTAINER;
     if (note.authorId !== caller.userId && !maintainer) throw new ForbiddenError();
-    this.#requireOpenDiscussion(project, mergeRequest);
+    this.#requireOpenDiscussion(project, noteable);
     await this.#em.transactional(() =>
-      this.#store.delete({ note, event: reviewEvents.noteDeleted.event(eventOf(note, mergeRequest)), actor: actorOf(caller) }),
+      this.#store.delete({ note, event: reviewEvents.noteDeleted.event(eventOf(note, noteable)), actor: actorOf(caller) }),
     );
   }
 
-  /** Comments per merge request id, for `user_notes_count`. */
-  userNotesCounts(mergeRequests: MergeRequest[]): Promise<Map<number, number>> {
-    return this.#store.userNotesCounts(mergeRequests.map((mergeRequest) => mergeRequest.id));
+  /** Resolves or unresolves one note of a thread: 403 for whoever may not, 400 for a note that is not resolvable. */
+  async resolveNote(options: {
+    project: ProjectAccess;
+    noteable: Noteable;
+    caller: AuthenticatedCaller;
+    noteId: number;
+    resolved: boolean;
+  }): Promise<Note> {
+    const note = await this.get(options.noteable, options.noteId);
+    if (!this.#mayResolve(options.project, options.noteable, options.caller)) throw new ForbiddenError();
+    if (!note.resolvable) throw new RefusedError('400 Bad request - Note is not resolvable');
+    await this.#resolve([note], options.caller, options.resolved);
+    return note;
   }
 
-  #requireOpenDiscussion(project: ProjectAccess, mergeRequest: MergeRequest): void {
-    if (mergeRequest.discussionLocked && !isMember(project)) throw new ForbiddenError();
+  /** Resolves or unresolves every resolvable note of a thread: 403 for whoever may not or a thread that is not resolvable. */
+  async resolveDiscussion(options: {
+    project: ProjectAccess;
+    noteable: Noteable;
+    caller: AuthenticatedCaller;
+    discussionId: string;
+    resolved: boolean;
+  }): Promise<Note[]> {
+    const notes = await this.discussion(options.noteable, options.discussionId);
+    const resolvable = notes.filter((note) => note.resolvable);
+    if (resolvable.length === 0 || !this.#mayResolve(options.project, options.noteable, options.caller)) throw new ForbiddenError();
+    await this.#resolve(resolvable, options.caller, options.resolved);
+    return notes;
+  }
+
+  /** Comments per merge request id, for `user_notes_count`. */
+  userNotesCounts(mergeRequestIds: number[]): Promise<Map<number, number>> {
+    return this.#store.userNotesCounts(mergeRequestIds);
+  }
+
+  /** Unresolved threads' notes per merge request id: a merge request with none has its blocking discussions resolved. */
+  unresolvedCounts(mergeRequestIds: number[]): Promise<Map<number, number>> {
+    return this.#store.unresolvedCounts(mergeRequestIds);
+  }
+
+  async #resolve(notes: Note[], caller: AuthenticatedCaller, resolved: boolean): Promise<void> {
+    const now = new Date();
+    const changed = notes.filter((note) => (note.resolvedAt !== null) !== resolved);
+    for (const note of changed) {
+      note.resolvedAt = resolved ? now : null;
+      note.resolvedById = resolved ? caller.userId : null;
+    }
+    if (changed.length > 0) await this.#em.transactional(() => this.#store.save({ notes: changed, events: [], actor: actorOf(caller) }));
+  }
+
+  #add(options: {
+    noteable: Noteable;
+    actor: EventActor;
+    authorId: number;
+    body: string;
+    system: boolean;
+    type: Note['type'];
+    discussionId: string;
+    position?: NotePosition;
+    versionId?: number | null;
+    commitId?: string | null;
+  }): Promise<Note> {
+    const { noteable } = options;
+    const now = new Date();
+    return this.#em.transactional(() =>
+      this.#store.create({
+        note: {
+          projectId: noteable.projectId,
+          noteableType: noteable.type,
+          noteableId: noteable.id,
+          noteableIid: noteable.iid,
+          type: options.type,
+          discussionId: options.discussionId,
+          commitId: noteable.commitId ?? options.commitId ?? null,
+          position: options.position ?? null,
+          mergeRequestDiffId: options.versionId ?? null,
+          authorId: options.authorId,
+          body: options.body,
+          system: options.system,
+          resolvable: options.type !== null && !options.system && takesResolvableThreads(noteable),
+          resolvedAt: null,
+          resolvedById: null,
+          createdAt: now,
+          updatedAt: now,
+        },
+        event: (created) => reviewEvents.noteCreated.event(eventOf(created, noteable)),
+        actor: options.actor,
+      }),
+    );
+  }
+
+  /** GitLab's `resolve_note`: the merge request's author, and whoever may push to the project. */
+  #mayResolve(project: ProjectAccess, noteable: Noteable, caller: AuthenticatedCaller): boolean {
+    return noteable.authorId === caller.userId || hasProjectAccess(project, { minimumLevel: ACCESS_LEVEL.DEVELOPER });
+  }
+
+  #requireOpenDiscussion(project: ProjectAccess, noteable: Noteable): void {
+    if (noteable.locked && !isMember(project)) throw new ForbiddenError();
   }
 }

@@ -1,8 +1,10 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
 import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { Note } from './note.entity.ts';
+import type { Noteable } from './noteable.ts';
 
-export type NewNote = Omit<Note, 'id'>;
+export type NewNote = Omit<Note, 'id' | 'mergeRequestId' | 'issueId'>;
 
 export interface NoteOrder {
   by: 'created_at' | 'updated_at';
@@ -12,14 +14,34 @@ export interface NoteOrder {
 export interface NoteStore {
   /** Adds the note and the event it causes, in the caller's transaction. */
   create(options: { note: NewNote; event: (created: Note) => OutgoingEvent; actor: EventActor }): Promise<Note>;
-  find(noteableId: number, noteId: number): Promise<Note | null>;
-  list(options: { noteableId: number; order: NoteOrder; offset: number; limit: number }): Promise<{ items: Note[]; total: number }>;
-  /** Writes the changed body and its event, in the caller's transaction. */
-  save(options: { note: Note; event: OutgoingEvent; actor: EventActor }): Promise<void>;
+  find(noteable: Noteable, noteId: number): Promise<Note | null>;
+  list(options: { noteable: Noteable; order: NoteOrder; offset: number; limit: number }): Promise<{ items: Note[]; total: number }>;
+  /** A page of the noteable's discussion ids, oldest discussion first. */
+  discussionIds(options: { noteable: Noteable; offset: number; limit: number }): Promise<{ items: string[]; total: number }>;
+  /** The notes of these discussions, oldest first. */
+  discussionNotes(noteable: Noteable, discussionIds: string[]): Promise<Note[]>;
+  /** Writes what changed of the notes (body, kind, resolution) and the events, in the caller's transaction. */
+  save(options: { notes: Note[]; events: OutgoingEvent[]; actor: EventActor }): Promise<void>;
   /** Removes the note and records its event, in the caller's transaction. */
   delete(options: { note: Note; event: OutgoingEvent; actor: EventActor }): Promise<void>;
   /** Comments (not system notes) per merge request id. */
-  userNotesCounts(noteableIds: number[]): Promise<Map<number, number>>;
+  userNotesCounts(mergeRequestIds: number[]): Promise<Map<number, number>>;
+  /** Resolvable notes not yet resolved, per merge request id (those with none are absent). */
+  unresolvedCounts(mergeRequestIds: number[]): Promise<Map<number, number>>;
+}
+
+/** The notes of one merge request, issue or commit. */
+function noteableFilter(noteable: Noteable): FilterQuery<Note> {
+  return noteable.type === 'Commit'
+    ? { projectId: noteable.projectId, noteableType: 'Commit', commitId: noteable.commitId }
+    : { noteableType: noteable.type, noteableId: noteable.id };
+}
+
+/** The same filter in SQL, with its parameters. */
+function noteableSql(noteable: Noteable): { sql: string; params: unknown[] } {
+  return noteable.type === 'Commit'
+    ? { sql: `project_id = ? and noteable_type = 'Commit' and commit_id = ?`, params: [noteable.projectId, noteable.commitId] }
+    : { sql: 'noteable_type = ? and noteable_id = ?', params: [noteable.type, noteable.id] };
 }
 
 export class PgNoteStore implements NoteStore {
@@ -33,24 +55,63 @@ export class PgNoteStore implements NoteStore {
     return insertWithEvent(this.#em, Note, options.note as Note, options);
   }
 
-  find(noteableId: number, noteId: number): Promise<Note | null> {
-    return this.#em.findOne(Note, { id: noteId, noteableId });
+  find(noteable: Noteable, noteId: number): Promise<Note | null> {
+    return this.#em.findOne(Note, { $and: [noteableFilter(noteable), { id: noteId }] });
   }
 
-  async list(options: { noteableId: number; order: NoteOrder; offset: number; limit: number }) {
+  async list(options: { noteable: Noteable; order: NoteOrder; offset: number; limit: number }) {
     const field = options.order.by === 'updated_at' ? 'updatedAt' : 'createdAt';
-    const [items, total] = await this.#em.findAndCount(
-      Note,
-      { noteableId: options.noteableId },
-      { orderBy: [{ [field]: options.order.sort }, { id: options.order.sort }], offset: options.offset, limit: options.limit },
-    );
+    const [items, total] = await this.#em.findAndCount(Note, noteableFilter(options.noteable), {
+      orderBy: [{ [field]: options.order.sort }, { id: options.order.sort }],
+      offset: options.offset,
+      limit: options.limit,
+    });
     return { items, total };
   }
 
-  async save(options: { note: Note; event: OutgoingEvent; actor: EventActor }): Promise<void> {
+  async discussionIds(options: { noteable: Noteable; offset: number; limit: number }) {
+    const where = noteableSql(options.noteable);
+    const [rows, counted] = await Promise.all([
+      this.#em.execute<Array<{ discussion_id: string }>>(
+        `select discussion_id from notes where ${where.sql} group by discussion_id order by min(created_at), min(id) offset ? limit ?`,
+        [...where.params, options.offset, options.limit],
+      ),
+      this.#em.execute<Array<{ count: string }>>(
+        `select count(distinct discussion_id) as count from notes where ${where.sql}`,
+        where.params,
+      ),
+    ]);
+    return { items: rows.map((row) => row.discussion_id), total: Number(counted[0]?.count ?? 0) };
+  }
+
+  discussionNotes(noteable: Noteable, discussionIds: string[]): Promise<Note[]> {
+    if (discussionIds.length === 0) return Promise.resolve([]);
+    return this.#em.find(
+      Note,
+      { $and: [noteableFilter(noteable), { discussionId: { $in: discussionIds } }] },
+      {
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      },
+    );
+  }
+
+  async save(options: { notes: Note[]; events: OutgoingEvent[]; actor: EventActor }): Promise<void> {
     const em = this.#em;
-    await em.nativeUpdate(Note, { id: options.note.id }, { body: options.note.body, updatedAt: options.note.updatedAt });
-    recordEvent(em, { ...options.event, actor: options.actor });
+    for (const note of options.notes) {
+      await em.nativeUpdate(
+        Note,
+        { id: note.id },
+        {
+          body: note.body,
+          type: note.type,
+          resolvable: note.resolvable,
+          resolvedAt: note.resolvedAt,
+          resolvedById: note.resolvedById,
+          updatedAt: note.updatedAt,
+        },
+      );
+    }
+    for (const event of options.events) recordEvent(em, { ...event, actor: options.actor });
   }
 
   async delete(options: { note: Note; event: OutgoingEvent; actor: EventActor }): Promise<void> {
@@ -59,11 +120,20 @@ export class PgNoteStore implements NoteStore {
     recordEvent(em, { ...options.event, actor: options.actor });
   }
 
-  async userNotesCounts(noteableIds: number[]): Promise<Map<number, number>> {
-    if (noteableIds.length === 0) return new Map();
+  userNotesCounts(mergeRequestIds: number[]): Promise<Map<number, number>> {
+    return this.#countsPerMergeRequest(mergeRequestIds, 'not system');
+  }
+
+  unresolvedCounts(mergeRequestIds: number[]): Promise<Map<number, number>> {
+    return this.#countsPerMergeRequest(mergeRequestIds, 'resolvable and resolved_at is null');
+  }
+
+  async #countsPerMergeRequest(mergeRequestIds: number[], condition: string): Promise<Map<number, number>> {
+    if (mergeRequestIds.length === 0) return new Map();
     const rows = await this.#em.execute<Array<{ noteable_id: string; count: string }>>(
-      'select noteable_id, count(*) as count from notes where noteable_id = any(?::bigint[]) and not system group by noteable_id',
-      [`{${noteableIds.join(',')}}`],
+      `select noteable_id, count(*) as count from notes
+        where noteable_type = 'MergeRequest' and noteable_id = any(?::bigint[]) and ${condition} group by noteable_id`,
+      [`{${mergeRequestIds.join(',')}}`],
     );
     return new Map(rows.map((row) => [Number(row.noteable_id), Number(row.count)]));
   }
