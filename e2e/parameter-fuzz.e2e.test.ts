@@ -208,7 +208,7 @@ function send(route: CatalogueEntry, fuzz: FuzzCase, token: string): request.Tes
 
 /**
  * What writes could change, as the administrator sees it through the API: how many users,
- * groups, projects, members, keys and tokens there are, and the fixture's group, project and user.
+ * groups, projects, members, keys, emails and tokens there are, and the fixture's group, project and user.
  */
 async function platformState(): Promise<string> {
   const totals = [
@@ -219,6 +219,7 @@ async function platformState(): Promise<string> {
     `/api/v4/projects/${fixture.projectId}/members`,
     '/api/v4/personal_access_tokens',
     `/api/v4/users/${fixture.victimId}/keys`,
+    `/api/v4/users/${fixture.victimId}/emails`,
   ];
   const shown = [`/api/v4/groups/${fixture.groupId}`, `/api/v4/projects/${fixture.projectId}`, `/api/v4/users/${fixture.victimId}`];
   const answers = await Promise.all([...totals, ...shown].map((path) => shownToRoot(path)));

@@ -9,6 +9,7 @@ import { migrations } from './migrations/index.ts';
 import { accessEntities, createAccessCore } from './features/access/access-core.ts';
 import { createAccessRequestsFeature } from './features/access-requests/access-requests-feature.ts';
 import { createAuthenticationFeature } from './features/authentication/authentication-feature.ts';
+import { createDeployKeysFeature, deployKeysEntities } from './features/deploy-keys/deploy-keys-feature.ts';
 import { createDeployTokensFeature, deployTokensEntities } from './features/deploy-tokens/deploy-tokens-feature.ts';
 import { createCustomAttributesFeature, customAttributesEntities } from './features/custom-attributes/custom-attributes-feature.ts';
 import { createGpgKeysFeature, gpgKeysEntities } from './features/gpg-keys/gpg-keys-feature.ts';
@@ -48,6 +49,7 @@ export function identityService(
       ...usersEntities,
       ...tokensEntities,
       ...deployTokensEntities,
+      ...deployKeysEntities,
       ...customAttributesEntities,
       ...sshKeysEntities,
       ...userEmailsEntities,
@@ -133,6 +135,7 @@ export function identityService(
         members,
         createAccessRequestsFeature({ em, access: access.policy, members, users: users.store, views }),
         createDeployTokensFeature({ em, access: access.policy }),
+        createDeployKeysFeature({ em, access: access.policy }),
         createResourceAccessTokensFeature({
           em,
           tokens: tokens.tokens,

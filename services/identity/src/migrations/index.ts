@@ -13,6 +13,7 @@ import { Migration20261126181700_user_states } from './Migration20261126181700_u
 import { Migration20261126205100_ssh_key_md5_fingerprints } from './Migration20261126205100_ssh_key_md5_fingerprints.ts';
 import { Migration20261126205300_machine_tokens } from './Migration20261126205300_machine_tokens.ts';
 import { Migration20261126210900_deploy_tokens } from './Migration20261126210900_deploy_tokens.ts';
+import { Migration20261126211800_deploy_keys } from './Migration20261126211800_deploy_keys.ts';
 import { Migration20261126211500_user_emails } from './Migration20261126211500_user_emails.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
@@ -32,4 +33,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126205300_machine_tokens', class: Migration20261126205300_machine_tokens },
   { name: 'Migration20261126210900_deploy_tokens', class: Migration20261126210900_deploy_tokens },
   { name: 'Migration20261126211500_user_emails', class: Migration20261126211500_user_emails },
+  { name: 'Migration20261126211800_deploy_keys', class: Migration20261126211800_deploy_keys },
 ];

@@ -13,7 +13,7 @@ export interface UserStore {
   findByIds(ids: number[]): Promise<User[]>;
   /** Users by username, case-insensitively. */
   findByUsernames(usernames: string[]): Promise<User[]>;
-  /** Users whose primary email is one of these (case-insensitively) and confirmed. */
+  /** Users whose primary email or a secondary one is one of these (case-insensitively) and confirmed. */
   findByConfirmedEmails(emails: string[]): Promise<User[]>;
   /** Inserts now (not at commit) so that a duplicate surfaces as a ConflictError here. */
   insert(user: NewUser, identities: NewIdentity[]): Promise<User>;
@@ -65,11 +65,17 @@ export class PgUserStore implements UserStore {
     return this.#em.find(User, { [raw('lower(username)')]: { $in: usernames.map((username) => username.toLowerCase()) } });
   }
 
-  findByConfirmedEmails(emails: string[]): Promise<User[]> {
-    if (emails.length === 0) return Promise.resolve([]);
+  async findByConfirmedEmails(emails: string[]): Promise<User[]> {
+    if (emails.length === 0) return [];
+    const lowered = [...new Set(emails.map((email) => email.toLowerCase()))];
+    // Confirmed secondary emails (the user-emails feature's table) identify their user as well.
+    const secondary = await this.#em
+      .getConnection()
+      .execute<
+        Array<{ user_id: number }>
+      >(`select user_id from emails where lower(email) in (${lowered.map(() => '?').join(', ')}) and confirmed_at is not null`, lowered);
     return this.#em.find(User, {
-      [raw('lower(email)')]: { $in: emails.map((email) => email.toLowerCase()) },
-      confirmedAt: { $ne: null },
+      $or: [{ [raw('lower(email)')]: { $in: lowered }, confirmedAt: { $ne: null } }, { id: { $in: secondary.map((row) => row.user_id) } }],
     });
   }
 
