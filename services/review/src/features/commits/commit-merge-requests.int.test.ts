@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FakeIdentityAccess } from '@platform/identity-client';
 import { startService, type RunningService } from '@platform/service';
+import { anonymousCaller, type Caller } from '@platform/auth';
 import { startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
@@ -19,7 +20,9 @@ import { hashedDiskPath } from '../repositories/repository-storages.ts';
 const developer = userCaller(51, 'developer');
 const reporter = userCaller(52, 'reporter');
 const guest = userCaller(53, 'guest');
-const access = new FakeIdentityAccess().add({ resource: 'project', id: 7, path: 'acme/app', levels: { 51: 30, 52: 20, 53: 10 } });
+const access = new FakeIdentityAccess()
+  .add({ resource: 'project', id: 7, path: 'acme/app', levels: { 51: 30, 52: 20, 53: 10 } })
+  .add({ resource: 'project', id: 8, path: 'acme/public', isPublic: true, levels: { 51: 30 } });
 const users = new FixedUserDirectory([
   { id: 51, username: 'developer' },
   { id: 52, username: 'reporter' },
@@ -31,7 +34,7 @@ let first: string;
 let featureCommit: string;
 let otherCommit: string;
 
-const get = (url: string, caller = reporter) => harness.api.get(url).set(harness.as(caller));
+const get = (url: string, caller: Caller = reporter) => harness.api.get(url).set(harness.as(caller));
 const iidsOf = (body: Array<{ iid: number }>) => body.map((mergeRequest) => mergeRequest.iid);
 
 beforeAll(async () => {
@@ -97,5 +100,27 @@ describe('GET /projects/:id/repository/commits/:sha/merge_requests', () => {
     const missing = await get(`/api/v4/projects/7/repository/commits/${'0'.repeat(39)}1/merge_requests`);
     expect([missing.status, missing.body]).toEqual([404, { message: '404 Commit Not Found' }]);
     expect((await get(`/api/v4/projects/7/repository/commits/${featureCommit}/merge_requests`, guest)).status).toBe(403);
+  });
+});
+
+describe('GET /projects/:id/repository/commits/:sha/merge_requests of a public project', () => {
+  beforeAll(async () => {
+    expect((await get('/api/v4/projects/8/repository/branches', developer)).status).toBe(200);
+    const work = path.join(dataDir, 'work');
+    await runGit(['-C', work, 'push', '--quiet', path.join(dataDir, 'repositories', hashedDiskPath(8)), 'main', 'feature']);
+    const created = await harness.api
+      .post('/api/v4/projects/8/merge_requests')
+      .set(harness.as(developer))
+      .send({ source_branch: 'feature', target_branch: 'main', title: 'Add b in public' });
+    expect(created.status).toBe(201);
+  });
+
+  it("answers anonymous callers, as GitLab lets anyone read a public project's code; a private one stays hidden from them", async () => {
+    const response = await get(`/api/v4/projects/8/repository/commits/${featureCommit}/merge_requests`, anonymousCaller());
+    expect(response.status).toBe(200);
+    expect(iidsOf(response.body)).toEqual([1]);
+    expect(response.body[0]).toMatchObject({ project_id: 8, title: 'Add b in public', author: { id: 51, username: 'developer' } });
+    const hidden = await get(`/api/v4/projects/7/repository/commits/${featureCommit}/merge_requests`, anonymousCaller());
+    expect([hidden.status, hidden.body]).toEqual([404, { message: '404 Project Not Found' }]);
   });
 });

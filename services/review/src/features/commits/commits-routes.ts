@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuthenticatedCaller, Caller } from '@platform/auth';
+import type { Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import { pageParams, pageShape, params, reply, routesOf, type PageRequest } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
@@ -17,7 +17,7 @@ const MERGE_REQUEST_STATES = ['opened', 'closed', 'locked', 'merged', 'all'] as 
 /** The merge requests of a project whose changes contain a commit, listed as merge requests are (that feature knows them). */
 export interface CommitMergeRequestLookup {
   list(options: {
-    caller: AuthenticatedCaller;
+    caller: Caller;
     project: ProjectAccess;
     git: GitRepository;
     sha: string;
@@ -227,7 +227,8 @@ export const commitsRoutes = [
   route({
     method: 'GET',
     path: '/api/v4/projects/:id/repository/commits/:sha/merge_requests',
-    access: 'user',
+    // Anyone who may read the code: anonymous callers too, on a public project.
+    access: 'anonymous',
     scope: 'read_api',
     input: z.object({ id: params.idOrPath(), sha: gitRevision(), state: z.enum(MERGE_REQUEST_STATES).default('all'), ...pageShape }),
     handle: async ({ caller, input, deps, page }) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuthenticatedCaller } from '@platform/auth';
+import type { Caller } from '@platform/auth';
 import type { PageRequest } from '@platform/http';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { GitRepository } from '../repositories/git-repository.ts';
@@ -21,7 +21,7 @@ async function rangeContains(git: GitRepository, range: CommitRange, sha: string
 export function commitMergeRequests(deps: MergeRequestsRouteDeps) {
   return {
     async list(options: {
-      caller: AuthenticatedCaller;
+      caller: Caller;
       project: ProjectAccess;
       git: GitRepository;
       sha: string;

@@ -161,7 +161,7 @@ export async function filterOf(
 /** One page of merge requests, each shown as its project names it. */
 export async function listPage(options: {
   deps: MergeRequestsRouteDeps;
-  caller: AuthenticatedCaller;
+  caller: Caller;
   input: ListInput;
   filter: MergeRequestFilter;
   window: PageRequest;
@@ -265,7 +265,7 @@ function visibleProjects(deps: MergeRequestsRouteDeps, caller: Caller) {
 /** A page of a list across the projects the caller may see (`/merge_requests`, `/groups/:id/merge_requests`). */
 export function acrossProjectsPage(options: {
   deps: MergeRequestsRouteDeps;
-  caller: AuthenticatedCaller;
+  caller: Caller;
   input: ListInput;
   filter: MergeRequestFilter;
 }) {
