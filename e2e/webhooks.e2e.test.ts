@@ -1,6 +1,7 @@
 /**
  * Webhooks through the real gateway, delivered to a real HTTP receiver on loopback: GitLab's
- * headers and payloads for pushes and merge requests, branch filters, the secret token never shown
+ * headers and payloads for pushes, merge requests (their changes and approvals), comments, issues,
+ * deployments, feature flags and system hooks (memberships, renames), branch filters, the secret token never shown
  * back, failures recorded and not retried, resends with the same Idempotency-Key and event UUID,
  * auto-disabling and a test re-enabling, and the local-address guard at save and at delivery.
  */
@@ -35,6 +36,7 @@ let work: string;
 let git: Git;
 let projectId: number;
 let maintainer: Record<string, string>;
+let maintainerId: number;
 let developer: Record<string, string>;
 
 /** Waits until `probe` holds. */
@@ -84,12 +86,14 @@ beforeAll(async () => {
 
   work = createWorkDir('webhooks');
   git = await gitCli(work);
-  platform = await startTestPlatform({ services: ['identity', 'review', 'admin', 'hooks'] });
+  platform = await startTestPlatform({ services: ['identity', 'review', 'admin', 'hooks', 'delivery'] });
   gateway = request(platform.url);
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Hooked', path: 'hooked', visibility: 'private' });
   expect(project.status).toBe(201);
   projectId = project.body.id as number;
-  maintainer = (await createUserWithToken(gateway, 'hooks-maintainer', { memberships: [{ projectId, accessLevel: 40 }] })).headers;
+  const maintainerUser = await createUserWithToken(gateway, 'hooks-maintainer', { memberships: [{ projectId, accessLevel: 40 }] });
+  maintainer = maintainerUser.headers;
+  maintainerId = maintainerUser.id;
   developer = (await createUserWithToken(gateway, 'hooks-developer', { memberships: [{ projectId, accessLevel: 30 }] })).headers;
   expect((await git(['init', '-q', '--initial-branch=main', '.'])).code).toBe(0);
   writeFileSync(path.join(work, 'README.md'), 'Hooked\n');
@@ -236,6 +240,156 @@ describe('webhooks', () => {
         milestone_id: null,
         created_at: (mergeRequest.body.created_at as string).replace(/\.\d{3}Z$/, 'Z'),
       },
+    });
+  });
+
+  it('sends the changes of a merge request, its comments, and its approvals as GitLab does', async () => {
+    await createHook({ url: `${receiverUrl}/reviews`, push_events: false, merge_requests_events: true, note_events: true });
+    await push('reviewed');
+    const created = await gateway
+      .post(`/api/v4/projects/${projectId}/merge_requests`)
+      .set(asRoot)
+      .send({ source_branch: 'reviewed', target_branch: 'main', title: 'Review me' });
+    expect(created.status).toBe(201);
+    const mergeRequest = `/api/v4/projects/${projectId}/merge_requests/${created.body.iid}`;
+    const ofAction = (action: string) =>
+      receivedAt('/reviews').filter(
+        (entry) => entry.body.object_kind === 'merge_request' && (entry.body.object_attributes as { action: string }).action === action,
+      );
+    await until(async () => ofAction('open').length === 1);
+    expect(ofAction('open')[0]?.body.changes).toEqual({});
+
+    const updated = await gateway
+      .put(mergeRequest)
+      .set(asRoot)
+      .send({ title: 'Draft: Review me', assignee_ids: [maintainerId] });
+    expect(updated.status).toBe(200);
+    await until(async () => ofAction('update').length === 1);
+    const update = ofAction('update')[0]?.body;
+    const assignee = {
+      id: maintainerId,
+      name: 'hooks-maintainer',
+      username: 'hooks-maintainer',
+      avatar_url: `${platform.url}/assets/no_avatar.png`,
+      email: '[REDACTED]',
+    };
+    expect(update).toMatchObject({
+      object_attributes: { title: 'Draft: Review me', draft: true, assignee_ids: [maintainerId], assignee_id: maintainerId },
+      changes: {
+        title: { previous: 'Review me', current: 'Draft: Review me' },
+        draft: { previous: false, current: true },
+        assignees: { previous: [], current: [assignee] },
+        updated_at: { previous: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/), current: expect.any(String) },
+      },
+      assignees: [assignee],
+    });
+    expect(update).not.toHaveProperty('reviewers');
+
+    const note = await gateway.post(`${mergeRequest}/notes`).set(maintainer).send({ body: 'This MR needs work.' });
+    expect(note.status).toBe(201);
+    await until(async () => receivedAt('/reviews').some((entry) => entry.body.object_kind === 'note'));
+    const comment = receivedAt('/reviews').find((entry) => entry.body.object_kind === 'note');
+    expect(comment?.headers['x-gitlab-event']).toBe('Note Hook');
+    expect(comment?.body).toMatchObject({
+      object_kind: 'note',
+      event_type: 'note',
+      user: { username: 'hooks-maintainer', email: '[REDACTED]' },
+      project_id: projectId,
+      project: { id: projectId, path_with_namespace: 'root/hooked' },
+      object_attributes: {
+        id: note.body.id,
+        note: 'This MR needs work.',
+        noteable_type: 'MergeRequest',
+        noteable_id: created.body.id,
+        author_id: maintainerId,
+        system: false,
+        action: 'create',
+        url: `${platform.url}/root/hooked/-/merge_requests/${created.body.iid}#note_${note.body.id}`,
+      },
+      merge_request: { id: created.body.id, iid: created.body.iid, title: 'Draft: Review me', source_branch: 'reviewed', state: 'opened' },
+    });
+
+    expect((await gateway.post(`${mergeRequest}/approve`).set(maintainer)).status).toBe(201);
+    await until(async () => ofAction('approved').length === 1);
+    expect(ofAction('approved')[0]?.body).toMatchObject({
+      user: { username: 'hooks-maintainer' },
+      object_attributes: { iid: created.body.iid, action: 'approved' },
+      changes: {},
+    });
+    expect((await gateway.post(`${mergeRequest}/unapprove`).set(maintainer)).status).toBe(201);
+    await until(async () => ofAction('unapproved').length === 1);
+    expect(ofAction('unapproved')[0]?.headers['x-gitlab-event']).toBe('Merge Request Hook');
+  });
+
+  it('sends deployments as they run and finish, and feature flags as they are turned off', async () => {
+    await createHook({ url: `${receiverUrl}/delivery`, push_events: false, deployment_events: true, feature_flag_events: true });
+    const sha = (await gateway.get(`/api/v4/projects/${projectId}/repository/branches/main`).set(maintainer)).body.commit.id as string;
+    const deployment = await gateway
+      .post(`/api/v4/projects/${projectId}/deployments`)
+      .set(maintainer)
+      .send({ environment: 'staging', sha, ref: 'main', tag: false, status: 'running' });
+    expect(deployment.status).toBe(201);
+    const finished = await gateway
+      .put(`/api/v4/projects/${projectId}/deployments/${deployment.body.id}`)
+      .set(maintainer)
+      .send({ status: 'success' });
+    expect(finished.status).toBe(200);
+    const deployments = () => receivedAt('/delivery').filter((entry) => entry.body.object_kind === 'deployment');
+    await until(async () => deployments().length === 2);
+    expect(deployments().map((entry) => entry.body.status)).toEqual(['running', 'success']);
+    const [, success] = deployments();
+    expect(success?.headers['x-gitlab-event']).toBe('Deployment Hook');
+    expect(success?.body).toEqual({
+      object_kind: 'deployment',
+      status: 'success',
+      status_changed_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000$/),
+      deployment_id: deployment.body.id,
+      deployable_id: null,
+      deployable_url: null,
+      environment: 'staging',
+      environment_tier: 'staging',
+      environment_slug: 'staging',
+      environment_external_url: null,
+      project: expect.objectContaining({ id: projectId, path_with_namespace: 'root/hooked' }),
+      short_sha: sha.slice(0, 8),
+      user: {
+        id: maintainerId,
+        name: 'hooks-maintainer',
+        username: 'hooks-maintainer',
+        avatar_url: `${platform.url}/assets/no_avatar.png`,
+        email: '[REDACTED]',
+      },
+      user_url: `${platform.url}/hooks-maintainer`,
+      commit_url: `${platform.url}/root/hooked/-/commit/${sha}`,
+      commit_title: null,
+      ref: 'main',
+    });
+
+    const flag = await gateway
+      .post(`/api/v4/projects/${projectId}/feature_flags`)
+      .set(maintainer)
+      .send({ name: 'hooked_flag', description: 'Guards the hook', version: 'new_version_flag' });
+    expect(flag.status).toBe(201);
+    expect(
+      (await gateway.put(`/api/v4/projects/${projectId}/feature_flags/hooked_flag`).set(maintainer).send({ active: false })).status,
+    ).toBe(200);
+    await until(async () => receivedAt('/delivery').some((entry) => entry.body.object_kind === 'feature_flag'));
+    const flags = receivedAt('/delivery').filter((entry) => entry.body.object_kind === 'feature_flag');
+    expect(flags).toHaveLength(1);
+    expect(flags[0]?.headers['x-gitlab-event']).toBe('Feature Flag Hook');
+    expect(flags[0]?.body).toEqual({
+      object_kind: 'feature_flag',
+      project: expect.objectContaining({ id: projectId }),
+      user: {
+        id: maintainerId,
+        name: 'hooks-maintainer',
+        username: 'hooks-maintainer',
+        avatar_url: `${platform.url}/assets/no_avatar.png`,
+        email: '[REDACTED]',
+      },
+      user_url: `${platform.url}/hooks-maintainer`,
+      // The API shows no id of a flag.
+      object_attributes: { id: expect.any(Number), name: 'hooked_flag', description: 'Guards the hook', active: false },
     });
   });
 
@@ -405,6 +559,71 @@ describe('webhooks', () => {
     });
     expect(events?.body[0]).toMatchObject({ response_status: 'internal error' });
     expect(receivedAt('/guarded')).toEqual([]);
+  });
+
+  it("sends system hooks for memberships, with the member's email, and for a renamed group", async () => {
+    const hook = await gateway
+      .post('/api/v4/hooks')
+      .set(asRoot)
+      .send({ url: `${receiverUrl}/system-members` });
+    expect(hook.status).toBe(201);
+    const named = (eventName: string) => receivedAt('/system-members').filter((entry) => entry.body.event_name === eventName);
+    const member = await createUserWithToken(gateway, 'hooks-member', { name: 'Hooks Member' });
+    const added = await gateway.post(`/api/v4/projects/${projectId}/members`).set(asRoot).send({ user_id: member.id, access_level: 30 });
+    expect(added.status).toBe(201);
+    const group = await gateway.post('/api/v4/groups').set(asRoot).send({ name: 'Hooked Group', path: 'hooked-group' });
+    expect(group.status).toBe(201);
+    expect(
+      (await gateway.post(`/api/v4/groups/${group.body.id}/members`).set(asRoot).send({ user_id: member.id, access_level: 40 })).status,
+    ).toBe(201);
+    expect((await gateway.put(`/api/v4/groups/${group.body.id}`).set(asRoot).send({ path: 'hooked-team' })).status).toBe(200);
+    await until(async () => named('user_add_to_team').length === 1);
+    // The group's creator joined it as its owner first.
+    const groupMember = () => named('user_add_to_group').find((entry) => entry.body.user_id === member.id);
+    await until(async () => groupMember() !== undefined);
+    await until(async () => named('group_rename').length === 1);
+    const [team] = named('user_add_to_team');
+    expect(team?.headers['x-gitlab-event']).toBe('System Hook');
+    expect(team?.body).toEqual({
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      updated_at: expect.stringMatching(/Z$/),
+      event_name: 'user_add_to_team',
+      access_level: 'Developer',
+      project_id: projectId,
+      project_name: 'Hooked',
+      project_path: 'hooked',
+      project_path_with_namespace: 'root/hooked',
+      user_email: 'hooks-member@example.com',
+      user_name: 'Hooks Member',
+      user_username: 'hooks-member',
+      user_id: member.id,
+      project_visibility: 'private',
+    });
+    expect(named('user_add_to_group').map((entry) => entry.body.user_username)).toEqual(['root', 'hooks-member']);
+    expect(groupMember()?.body).toEqual({
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      event_name: 'user_add_to_group',
+      group_access: 'Maintainer',
+      group_id: group.body.id,
+      group_name: 'Hooked Group',
+      group_path: 'hooked-group',
+      user_email: 'hooks-member@example.com',
+      user_name: 'Hooks Member',
+      user_username: 'hooks-member',
+      user_id: member.id,
+      expires_at: null,
+    });
+    expect(named('group_rename')[0]?.body).toMatchObject({
+      event_name: 'group_rename',
+      name: 'Hooked Group',
+      path: 'hooked-team',
+      full_path: 'hooked-team',
+      group_id: group.body.id,
+      old_path: 'hooked-group',
+      old_full_path: 'hooked-group',
+    });
+    expect((await gateway.delete(`/api/v4/hooks/${hook.body.id}`).set(asRoot)).status).toBe(204);
   });
 
   it('keeps system hooks to administrators', async () => {

@@ -6,8 +6,8 @@ export type HookType = (typeof HOOK_TYPES)[number];
 export const BRANCH_FILTER_STRATEGIES = ['wildcard', 'regex', 'all_branches'] as const;
 export type BranchFilterStrategy = (typeof BRANCH_FILTER_STRATEGIES)[number];
 
-/** GitLab's trigger flags: which events a hook is sent (system hooks get their system events whatever they say). */
-export const TRIGGER_FLAGS = [
+/** The trigger flags a project hook takes, as GitLab's API declares them. */
+export const PROJECT_HOOK_FLAGS = [
   'push_events',
   'tag_push_events',
   'merge_requests_events',
@@ -24,11 +24,14 @@ export const TRIGGER_FLAGS = [
   'milestone_events',
   'emoji_events',
   'resource_access_token_events',
-  'repository_update_events',
-  'member_events',
-  'project_events',
-  'subgroup_events',
 ] as const;
+/** A group hook's: a project hook's and the group's own events. */
+export const GROUP_HOOK_FLAGS = [...PROJECT_HOOK_FLAGS, 'member_events', 'project_events', 'subgroup_events'] as const;
+/** A system hook's (which gets its system events whatever they say). */
+export const SYSTEM_HOOK_FLAGS = ['push_events', 'tag_push_events', 'merge_requests_events', 'repository_update_events'] as const;
+
+/** GitLab's trigger flags, each once: which events a hook is sent. */
+export const TRIGGER_FLAGS = [...GROUP_HOOK_FLAGS, 'repository_update_events'] as const;
 export type TriggerFlag = (typeof TRIGGER_FLAGS)[number];
 export type TriggerFlags = Record<TriggerFlag, boolean>;
 

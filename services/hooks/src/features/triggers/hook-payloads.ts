@@ -201,11 +201,17 @@ function changeTimestamp(iso: string | null): string | null {
   return iso === null ? null : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
+/** The attributes whose changes show as timestamps, compared to the millisecond. */
+const TIMESTAMP_ATTRIBUTES = new Set(['updated_at', 'closed_at']);
+
 /** GitLab's `changes`: `{ previous, current }` for each attribute whose value differs. */
 function changesOf(entries: Array<[string, unknown, unknown]>): Record<string, { previous: unknown; current: unknown }> {
   const changes: Record<string, { previous: unknown; current: unknown }> = {};
   for (const [key, previous, current] of entries) {
-    if (JSON.stringify(previous) !== JSON.stringify(current)) changes[key] = { previous, current };
+    if (JSON.stringify(previous) === JSON.stringify(current)) continue;
+    changes[key] = TIMESTAMP_ATTRIBUTES.has(key)
+      ? { previous: changeTimestamp(previous as string | null), current: changeTimestamp(current as string | null) }
+      : { previous, current };
   }
   return changes;
 }
@@ -261,7 +267,7 @@ function mergeRequestChanges(previous: MergeRequestFacts, current: MergeRequestF
     ['merge_commit_sha', previous.mergeCommitSha, current.mergeCommitSha],
     ['merge_status', previous.mergeStatus, current.mergeStatus],
     ['time_estimate', previous.timeEstimate, current.timeEstimate],
-    ['updated_at', changeTimestamp(previous.updatedAt), changeTimestamp(current.updatedAt)],
+    ['updated_at', previous.updatedAt, current.updatedAt],
     ['assignees', usersAttributes(previous.assigneeIds, users), usersAttributes(current.assigneeIds, users)],
     ['reviewers', usersAttributes(previous.reviewerIds, users), usersAttributes(current.reviewerIds, users)],
     ['total_time_spent', previous.totalTimeSpent, current.totalTimeSpent],
@@ -351,8 +357,8 @@ function issueChanges(previous: IssueFacts, current: IssueFacts, users: HookUser
     ['confidential', previous.confidential, current.confidential],
     ['milestone_id', previous.milestoneId, current.milestoneId],
     ['due_date', previous.dueDate, current.dueDate],
-    ['closed_at', changeTimestamp(previous.closedAt), changeTimestamp(current.closedAt)],
-    ['updated_at', changeTimestamp(previous.updatedAt), changeTimestamp(current.updatedAt)],
+    ['closed_at', previous.closedAt, current.closedAt],
+    ['updated_at', previous.updatedAt, current.updatedAt],
     ['assignees', usersAttributes(previous.assigneeIds, users), usersAttributes(current.assigneeIds, users)],
   ]);
 }

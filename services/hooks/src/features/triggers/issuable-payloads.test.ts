@@ -169,7 +169,7 @@ describe('note payloads', () => {
         url: 'http://example.com/gitlab-org/gitlab-test/-/merge_requests/1',
       },
     });
-    expect(payload.merge_request).not.toHaveProperty('action');
+    expect((payload as { merge_request: object }).merge_request).not.toHaveProperty('action');
     expect(payload).not.toHaveProperty('issue');
   });
 

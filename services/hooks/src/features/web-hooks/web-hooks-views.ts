@@ -1,6 +1,5 @@
 import { alertStatus } from '../core/auto-disabling.ts';
-import type { WebHook, WebHookLog } from '../core/web-hook.entity.ts';
-import { GROUP_HOOK_FLAGS, PROJECT_HOOK_FLAGS } from './web-hooks.schemas.ts';
+import { GROUP_HOOK_FLAGS, PROJECT_HOOK_FLAGS, type WebHook, type WebHookLog } from '../core/web-hook.entity.ts';
 
 /** GitLab's `Hook` entity: the token is never shown; URL variables and custom headers by name only. */
 function hookView(hook: WebHook, now: Date) {

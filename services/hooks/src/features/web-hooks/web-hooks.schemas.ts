@@ -1,38 +1,12 @@
 import { z } from 'zod';
 import { params } from '@platform/http';
-import { BRANCH_FILTER_STRATEGIES, type TriggerFlag } from '../core/web-hook.entity.ts';
-
-/** The trigger flags each kind of hook takes, as GitLab's API declares them. */
-export const PROJECT_HOOK_FLAGS = [
-  'push_events',
-  'tag_push_events',
-  'merge_requests_events',
-  'note_events',
-  'confidential_note_events',
-  'issues_events',
-  'confidential_issues_events',
-  'job_events',
-  'pipeline_events',
-  'wiki_page_events',
-  'deployment_events',
-  'feature_flag_events',
-  'releases_events',
-  'milestone_events',
-  'emoji_events',
-  'resource_access_token_events',
-] as const satisfies readonly TriggerFlag[];
-export const GROUP_HOOK_FLAGS = [
-  ...PROJECT_HOOK_FLAGS,
-  'member_events',
-  'project_events',
-  'subgroup_events',
-] as const satisfies readonly TriggerFlag[];
-export const SYSTEM_HOOK_FLAGS = [
-  'push_events',
-  'tag_push_events',
-  'merge_requests_events',
-  'repository_update_events',
-] as const satisfies readonly TriggerFlag[];
+import {
+  BRANCH_FILTER_STRATEGIES,
+  GROUP_HOOK_FLAGS,
+  PROJECT_HOOK_FLAGS,
+  SYSTEM_HOOK_FLAGS,
+  type TriggerFlag,
+} from '../core/web-hook.entity.ts';
 
 const keyValueList = z.array(z.object({ key: z.string().min(1).max(255), value: z.string().max(2048) })).max(20);
 
