@@ -29,6 +29,7 @@ import { createTimeTrackingFeature } from './features/time-tracking/time-trackin
 import { approvalsEntities, createApprovals, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
 import { createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
+import { createResourceEventsFeature, resourceEventsEntities } from './features/resource-events/resource-events-feature.ts';
 import { createSubscriptionsFeature, subscribedFacts, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
 import { SubscriptionsService } from './features/subscriptions/subscriptions-service.ts';
 import { PgSubscriptionStore } from './features/subscriptions/subscriptions-store.ts';
@@ -57,6 +58,7 @@ export function reviewService(
       ...deploymentsEntities,
       ...approvalsEntities,
       ...notesEntities,
+      ...resourceEventsEntities,
       ...subscriptionsEntities,
       ...storageMovesEntities,
       ...labelsEntities,
@@ -174,6 +176,7 @@ export function reviewService(
           users,
         }),
         notesFeature,
+        createResourceEventsFeature({ em, access, mergeRequests, issues: issuesFeature.issues, repositories, users, notes: notesFeature.notes }),
         createSubscriptionsFeature({ ...routeDeps, subscriptions }),
         createStorageMovesFeature({
           em,

@@ -20,6 +20,7 @@ import { Migration20261124203900_group_labels } from './Migration20261124203900_
 import { Migration20261126190000_protected_tags } from './Migration20261126190000_protected_tags.ts';
 import { Migration20261126210700_issue_links_and_label_subscriptions } from './Migration20261126210700_issue_links_and_label_subscriptions.ts';
 import { Migration20261126211300_discussions } from './Migration20261126211300_discussions.ts';
+import { Migration20261126212900_resource_state_events } from './Migration20261126212900_resource_state_events.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261126210700_issue_links_and_label_subscriptions,
   },
   { name: 'Migration20261126211300_discussions', class: Migration20261126211300_discussions },
+  { name: 'Migration20261126212900_resource_state_events', class: Migration20261126212900_resource_state_events },
 ];

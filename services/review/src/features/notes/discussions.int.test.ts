@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AuthenticatedCaller } from '@platform/auth';
 import { FakeIdentityAccess } from '@platform/identity-client';
 import { startService, type RunningService } from '@platform/service';
-import { startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { startServiceHarness, userCaller, waitFor, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
 import { FixedUserDirectory } from '../core/user-directory.ts';
@@ -247,5 +247,41 @@ describe('commit comments and discussions', () => {
     });
     const reply = await api('post', `/repository/commits/${featureSha}/discussions/${discussions.body[0].id}/notes`).send({ body: 'x' });
     expect(reply.body).toEqual({ message: '400 Bad request - Discussion can not be replied to.' });
+  });
+});
+
+describe('state changes', () => {
+  it('writes each close, reopen and merge as a resource state event and as a system note', async () => {
+    expect((await api('put', '/issues/1', reporter).send({ state_event: 'close' })).status).toBe(200);
+    expect((await api('put', '/issues/1', reporter).send({ state_event: 'reopen' })).status).toBe(200);
+    const events = await waitFor(async () => {
+      const listed = await api('get', '/issues/1/resource_state_events', guest);
+      return listed.body.length === 2 ? listed : undefined;
+    });
+    expect(events.headers['x-total']).toBe('2');
+    expect(events.body).toEqual([
+      expect.objectContaining({ user: expect.objectContaining({ username: 'viewer' }), resource_type: 'Issue', state: 'closed' }),
+      expect.objectContaining({ resource_type: 'Issue', state: 'reopened', created_at: expect.any(String) }),
+    ]);
+    const one = await api('get', `/issues/1/resource_state_events/${events.body[0].id}`, guest);
+    expect(one.body).toEqual(events.body[0]);
+    expect((await api('get', `/merge_requests/1/resource_state_events/${events.body[0].id}`)).status).toBe(404);
+    const notes = await api('get', '/issues/1/notes?sort=asc');
+    expect(notes.body.filter((note: { system: boolean }) => note.system)).toEqual([
+      expect.objectContaining({ body: 'closed', system: true, author: expect.objectContaining({ username: 'viewer' }) }),
+      expect.objectContaining({ body: 'reopened', system: true }),
+    ]);
+
+    expect((await api('put', '/merge_requests/1', maintainer).send({ state_event: 'close' })).status).toBe(200);
+    const closed = await waitFor(async () => {
+      const listed = await api('get', '/merge_requests/1/resource_state_events');
+      return listed.body.length === 1 ? listed.body : undefined;
+    });
+    expect(closed).toEqual([expect.objectContaining({ resource_type: 'MergeRequest', state: 'closed' })]);
+    const discussions = await api('get', '/merge_requests/1/discussions?per_page=100');
+    const system = discussions.body.filter((discussion: { notes: Array<{ system: boolean }> }) => discussion.notes[0]?.system);
+    expect(system).toEqual([
+      expect.objectContaining({ individual_note: true, notes: [expect.objectContaining({ body: 'closed', type: null })] }),
+    ]);
   });
 });

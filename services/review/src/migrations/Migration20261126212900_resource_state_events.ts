@@ -1,0 +1,25 @@
+import { Migration } from '@platform/db';
+
+/** GitLab's resource state events: who closed, reopened or merged a merge request or an issue, and when. */
+export class Migration20261126212900_resource_state_events extends Migration {
+  override name = 'Migration20261126212900_resource_state_events';
+
+  override up(): void {
+    this.addSql(`create table resource_state_events (
+      id bigserial primary key,
+      project_id bigint not null,
+      resource_type text not null check (resource_type in ('MergeRequest', 'Issue')),
+      resource_id bigint not null,
+      merge_request_id bigint generated always as (case when resource_type = 'MergeRequest' then resource_id end) stored
+        references merge_requests (id) on delete cascade,
+      issue_id bigint generated always as (case when resource_type = 'Issue' then resource_id end) stored
+        references issues (id) on delete cascade,
+      user_id bigint not null,
+      state text not null check (state in ('closed', 'reopened', 'merged')),
+      created_at timestamptz not null
+    )`);
+    this.addSql('create index resource_state_events_resource_idx on resource_state_events (resource_type, resource_id, id)');
+    this.addSql('create index resource_state_events_merge_request_idx on resource_state_events (merge_request_id)');
+    this.addSql('create index resource_state_events_issue_idx on resource_state_events (issue_id)');
+  }
+}
