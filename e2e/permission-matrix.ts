@@ -25,6 +25,11 @@ export interface MatrixEntry {
   belowRole?: 400 | 401;
   /** Query parameters the request needs to reach the route's service (`issue_type=incident` for incidents among issues). */
   query?: Record<string, string>;
+  /**
+   * What members from `fromRole` up to (not including) `minRole` get instead of 403, when GitLab
+   * finds the resource before it weighs their role (merging: the merge request, then `unauthorized!`).
+   */
+  belowMinRole?: { fromRole: number; status: number; why: string };
 }
 
 /** Fixture ids a matrix entry's body may name. */
@@ -304,7 +309,15 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid': project(ROLE.reporter),
   'PUT /api/v4/projects/:id/merge_requests/:merge_request_iid': project(ROLE.developer),
   'DELETE /api/v4/projects/:id/merge_requests/:merge_request_iid': project(ROLE.owner),
-  'PUT /api/v4/projects/:id/merge_requests/:merge_request_iid/merge': project(ROLE.developer),
+  // Reporters find the merge request first (the fixture's is unknown: 404); one they find they may not merge: 401.
+  'PUT /api/v4/projects/:id/merge_requests/:merge_request_iid/merge': {
+    ...project(ROLE.developer),
+    belowMinRole: { fromRole: ROLE.reporter, status: 404, why: 'no such merge request' },
+  },
+  'POST /api/v4/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds': {
+    ...project(ROLE.developer),
+    belowMinRole: { fromRole: ROLE.reporter, status: 404, why: 'no such merge request' },
+  },
   'PUT /api/v4/projects/:id/merge_requests/:merge_request_iid/rebase': project(ROLE.developer),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/changes': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/diffs': project(ROLE.reporter),
@@ -370,6 +383,10 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
     body: () => ({ body: 'Matrix' }),
   },
   'DELETE /api/v4/projects/:id/repository/commits/:commit_id/discussions/:discussion_id/notes/:note_id': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/merge_requests/:eventable_iid/resource_state_events': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/merge_requests/:eventable_iid/resource_state_events/:event_id': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/issues/:eventable_iid/resource_state_events': project(ROLE.guest),
+  'GET /api/v4/projects/:id/issues/:eventable_iid/resource_state_events/:event_id': project(ROLE.guest),
   'GET /api/v4/projects/:id/repository/commits/:sha/comments': project(ROLE.reporter),
   'POST /api/v4/projects/:id/repository/commits/:sha/comments': { ...project(ROLE.reporter), body: () => ({ note: 'Matrix' }) },
   'POST /api/v4/projects/:id/merge_requests/:merge_request_iid/subscribe': project(ROLE.reporter),
@@ -526,6 +543,8 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/users/:id/emails': user,
   'POST /api/v4/users/:id/emails': user,
   'DELETE /api/v4/users/:id/emails/:email_id': user,
+  'GET /api/v4/users/:user_id/memberships': user,
+  'GET /api/v4/user/activities': none,
   'GET /api/v4/keys': none,
   'POST /api/v4/users/:user_id/personal_access_tokens': user,
   'GET /api/v4/users/:user_id/impersonation_tokens': user,
@@ -542,6 +561,20 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   // GitLab looks the token up before it asks whether the caller may revoke it: an unknown one is 404 to every member.
   'DELETE /api/v4/projects/:id/access_tokens/:token_id': project(ROLE.guest),
   'POST /api/v4/projects/:id/access_tokens/:token_id/rotate': { ...project(ROLE.maintainer), belowRole: 401 },
+  'GET /api/v4/deploy_keys': none,
+  'POST /api/v4/deploy_keys': none,
+  'GET /api/v4/projects/:id/deploy_keys': project(ROLE.maintainer),
+  'GET /api/v4/projects/:id/deploy_keys/:key_id': project(ROLE.maintainer),
+  'POST /api/v4/projects/:id/deploy_keys': {
+    ...project(ROLE.maintainer),
+    body: () => ({
+      title: 'matrix',
+      key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIP5tNnUKVk0WUZA0m3IQl9oZ8QAcNmc0pe7zZ60uNjtR matrix@example',
+    }),
+  },
+  'PUT /api/v4/projects/:id/deploy_keys/:key_id': { ...project(ROLE.maintainer), body: () => ({ title: 'matrix' }) },
+  'POST /api/v4/projects/:id/deploy_keys/:key_id/enable': project(ROLE.maintainer),
+  'DELETE /api/v4/projects/:id/deploy_keys/:key_id': project(ROLE.maintainer),
   'GET /api/v4/deploy_tokens': none,
   'GET /api/v4/projects/:id/deploy_tokens': project(ROLE.maintainer),
   'POST /api/v4/projects/:id/deploy_tokens': { ...project(ROLE.maintainer), body: () => ({ name: 'matrix', scopes: ['read_repository'] }) },
