@@ -75,6 +75,7 @@ describe('route table', () => {
     ['/api/v4/metadata', 'identity'],
     ['/api/v4/personal_access_tokens/self', 'identity'],
     ['/api/v4/deploy_tokens', 'identity'],
+    ['/api/v4/deploy_keys', 'identity'],
     ['/api/v4/keys/3', 'identity'],
     ['/api/v4/keys', 'identity'],
     ['/uploads/-/system/project/avatar/7/logo.png', 'identity'],

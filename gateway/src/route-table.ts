@@ -79,7 +79,7 @@ export const routeTable: Route[] = [
   { pattern: /^\/.+\/(prometheus\/)?alerts\/notify(\/[^/]+\/[^/]+)?\.json$/, service: 'alerts', ownAuthentication: true },
   { pattern: /^\/api\/v4\/((users|projects)\/[^/]+\/)?events\/?$/, service: 'audit' },
   {
-    pattern: /^\/api\/v4\/(user|users|groups|projects|namespaces|keys|personal_access_tokens|deploy_tokens|version|metadata)(\/|$)/,
+    pattern: /^\/api\/v4\/(user|users|groups|projects|namespaces|keys|personal_access_tokens|deploy_tokens|deploy_keys|version|metadata)(\/|$)/,
     service: 'identity',
   },
   { pattern: /^\/api\/scim\/v2\//, service: 'identity', ownAuthentication: true },
