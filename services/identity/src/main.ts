@@ -26,6 +26,7 @@ import { createTokensFeature, tokensEntities } from './features/tokens/tokens-fe
 import { createUserStatusFeature, userStatusEntities } from './features/user-status/user-status-feature.ts';
 import { createUsersFeature, usersEntities } from './features/users/users-feature.ts';
 import { createUserEmailsFeature, userEmailsEntities } from './features/user-emails/user-emails-feature.ts';
+import { createUserMembershipsFeature } from './features/user-memberships/user-memberships-feature.ts';
 import { AvatarStorage } from './features/avatars/avatar-storage.ts';
 import { createUploadsFeature } from './features/uploads/uploads-feature.ts';
 
@@ -127,6 +128,7 @@ export function identityService(
         createSshKeysFeature({ em, users: users.users, views, settings }),
         createGpgKeysFeature({ em, users: users.users }),
         createUserEmailsFeature({ em, users: users.users }),
+        createUserMembershipsFeature({ em, users: users.store }),
         createUserStatusFeature({ em, users: users.users }),
         createSamlProvidersFeature({ em, groups: scim.singleSignOnGroups }),
         scim,
