@@ -32,7 +32,8 @@ const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 beforeAll(async () => {
   work = createWorkDir('repository-writes');
   git = await gitCli(work);
-  platform = await startTestPlatform({ services: ['identity', 'review', 'audit'] });
+  // admin: review bounds diffs by its `diff_max_patch_bytes`.
+  platform = await startTestPlatform({ services: ['identity', 'review', 'audit', 'admin'] });
   gateway = request(platform.url);
   developer = await createUserWithToken(gateway, 'writes-dev');
   const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'writes', path: 'writes', visibility: 'private' });
@@ -129,5 +130,38 @@ describe('API writes through the gateway', () => {
     expect((await git(['pull', '-q', '--ff-only'], clone)).code).toBe(0);
     expect(readFileSync(path.join(clone, 'c.txt'), 'utf8')).toBe('rewritten\n');
     expect((await git(['log', '-1', '--format=%an %s'], clone)).output.trim()).toBe('writes-dev Rewrite c');
+  });
+});
+
+describe('diff_max_patch_bytes', () => {
+  it('collapses a file whose patch is larger than the setting (too_large, no text) once an administrator lowered it', async () => {
+    // About 150 KB of patch: shown under GitLab's default of 204,800 bytes, too large under its least, 102,400.
+    const content = Array.from({ length: 3000 }, (_, line) => `line ${line} ${'x'.repeat(40)}`).join('\n');
+    const created = await gateway
+      .post(`/api/v4/projects/${projectId}/repository/commits`)
+      .set(developer.headers)
+      .send({
+        branch: 'large',
+        start_branch: 'main',
+        commit_message: 'Add a large file',
+        actions: [{ action: 'create', file_path: 'large.txt', content }],
+      });
+    expect(created.status).toBe(201);
+    const diffOf = async () =>
+      (await gateway.get(`/api/v4/projects/${projectId}/repository/commits/${created.body.id}/diff`).set(developer.headers)).body;
+    const shown = await diffOf();
+    expect(shown).toEqual([expect.objectContaining({ new_path: 'large.txt', too_large: false, collapsed: false })]);
+    expect(shown[0].diff.length).toBeGreaterThan(102_400);
+    try {
+      expect((await gateway.put('/api/v4/application/settings').set(asRoot).send({ diff_max_patch_bytes: 102_400 })).status).toBe(200);
+      // Settings reach review within seconds.
+      const collapsed = await waitFor(async () => {
+        const diff = await diffOf();
+        return diff[0]?.too_large ? diff : undefined;
+      });
+      expect(collapsed).toEqual([expect.objectContaining({ new_path: 'large.txt', diff: '', too_large: true, collapsed: true })]);
+    } finally {
+      await gateway.put('/api/v4/application/settings').set(asRoot).send({ diff_max_patch_bytes: 204_800 });
+    }
   });
 });

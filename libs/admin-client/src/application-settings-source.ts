@@ -49,6 +49,7 @@ export const DEFAULT_APPLICATION_SETTINGS: ApplicationSettings = {
   allowLocalRequestsFromSystemHooks: true,
   outboundLocalRequestsWhitelist: [],
   dnsRebindingProtectionEnabled: true,
+  diffMaxPatchBytes: 204_800,
 };
 
 /** The application settings as this instance knows them now. */

@@ -50,6 +50,8 @@ export interface ApplicationSettings {
   outboundLocalRequestsWhitelist: string[];
   /** Whether an outgoing request connects to the address its host name was checked at. */
   dnsRebindingProtectionEnabled: boolean;
+  /** The largest patch of one file a diff shows, in bytes; a larger one comes collapsed, without its text. */
+  diffMaxPatchBytes: number;
 }
 
 export interface ApplicationSettings_RepositoryStoragesWeightedEntry {
@@ -81,6 +83,7 @@ function createBaseApplicationSettings(): ApplicationSettings {
     allowLocalRequestsFromSystemHooks: false,
     outboundLocalRequestsWhitelist: [],
     dnsRebindingProtectionEnabled: false,
+    diffMaxPatchBytes: 0,
   };
 }
 
@@ -152,6 +155,9 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
     }
     if (message.dnsRebindingProtectionEnabled !== false) {
       writer.uint32(176).bool(message.dnsRebindingProtectionEnabled);
+    }
+    if (message.diffMaxPatchBytes !== 0) {
+      writer.uint32(184).int32(message.diffMaxPatchBytes);
     }
     return writer;
   },
@@ -348,6 +354,14 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
             message.dnsRebindingProtectionEnabled = reader.bool();
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.diffMaxPatchBytes = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -490,6 +504,11 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
         : isSet(object.dns_rebinding_protection_enabled)
         ? globalThis.Boolean(object.dns_rebinding_protection_enabled)
         : false,
+      diffMaxPatchBytes: isSet(object.diffMaxPatchBytes)
+        ? globalThis.Number(object.diffMaxPatchBytes)
+        : isSet(object.diff_max_patch_bytes)
+        ? globalThis.Number(object.diff_max_patch_bytes)
+        : 0,
     };
   },
 
@@ -567,6 +586,9 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
     if (message.dnsRebindingProtectionEnabled !== false) {
       obj.dnsRebindingProtectionEnabled = message.dnsRebindingProtectionEnabled;
     }
+    if (message.diffMaxPatchBytes !== 0) {
+      obj.diffMaxPatchBytes = Math.round(message.diffMaxPatchBytes);
+    }
     return obj;
   },
 
@@ -606,6 +628,7 @@ export const ApplicationSettings: MessageFns<ApplicationSettings> = {
     message.allowLocalRequestsFromSystemHooks = object.allowLocalRequestsFromSystemHooks ?? false;
     message.outboundLocalRequestsWhitelist = object.outboundLocalRequestsWhitelist?.map((e) => e) || [];
     message.dnsRebindingProtectionEnabled = object.dnsRebindingProtectionEnabled ?? false;
+    message.diffMaxPatchBytes = object.diffMaxPatchBytes ?? 0;
     return message;
   },
 };

@@ -32,6 +32,7 @@ export function sharedSettings(values: SettingValues, revision: number): Applica
     allowLocalRequestsFromSystemHooks: values.allow_local_requests_from_system_hooks === true,
     outboundLocalRequestsWhitelist: (values.outbound_local_requests_whitelist as string[] | undefined) ?? [],
     dnsRebindingProtectionEnabled: values.dns_rebinding_protection_enabled === true,
+    diffMaxPatchBytes: int(values.diff_max_patch_bytes),
   };
 }
 

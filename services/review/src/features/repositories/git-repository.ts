@@ -155,9 +155,12 @@ function parseCommit(record: string): GitCommit {
 
 export class GitRepository {
   readonly path: string;
+  readonly #diffLimits: () => DiffLimits;
 
-  constructor(directory: string) {
+  /** `diffLimits` bounds the diffs not given bounds of their own (the instance's settings; GitLab's defaults without). */
+  constructor(directory: string, options: { diffLimits?: () => DiffLimits } = {}) {
     this.path = directory;
+    this.#diffLimits = options.diffLimits ?? (() => DEFAULT_DIFF_LIMITS);
   }
 
   /** Creates the bare repository when missing; running it again changes nothing. */
@@ -540,7 +543,7 @@ export class GitRepository {
    * streamed from git so that a huge change costs no more than its bounds: at most `maxFiles`
    * files, and a file whose patch exceeds `maxPatchBytes` comes without it (`tooLarge`).
    */
-  async diff(base: string, head: string, limits: DiffLimits = DEFAULT_DIFF_LIMITS): Promise<FileDiff[]> {
+  async diff(base: string, head: string, limits: DiffLimits = this.#diffLimits()): Promise<FileDiff[]> {
     const unquoted = ['-c', 'core.quotePath=false'];
     const [entries, texts] = await Promise.all([
       this.#rawDiff([...unquoted, 'diff', '--raw', '-z', '-M', '--no-abbrev', base, head], limits.maxFiles),
@@ -556,7 +559,7 @@ export class GitRepository {
   }
 
   /** The changes of a commit against its first parent (everything, for a root commit). */
-  async commitDiff(commit: GitCommit, limits: DiffLimits = DEFAULT_DIFF_LIMITS): Promise<FileDiff[]> {
+  async commitDiff(commit: GitCommit, limits: DiffLimits = this.#diffLimits()): Promise<FileDiff[]> {
     return this.diff(commit.parentIds[0] ?? EMPTY_TREE, commit.id, limits);
   }
 

@@ -3,7 +3,7 @@ import type { ApplicationSettingsSource } from '@platform/admin-client';
 import type { EntityManager } from '@platform/db';
 import { ForbiddenError } from '@platform/errors';
 import type { Logger } from '@platform/logger';
-import { commitSubject, ZERO_SHA, GitRepository } from './git-repository.ts';
+import { commitSubject, DEFAULT_DIFF_LIMITS, ZERO_SHA, GitRepository, type DiffLimits } from './git-repository.ts';
 import type { Repository } from './repository.entity.ts';
 import type { RepositoryStore } from './repositories-store.ts';
 import { hashedDiskPath, type RepositoryStorages } from './repository-storages.ts';
@@ -55,7 +55,7 @@ export class RepositoriesService {
     em: EntityManager;
     store: RepositoryStore;
     storages: RepositoryStorages;
-    /** `repository_storages_weighted` chooses the storage of a new repository. */
+    /** `repository_storages_weighted` chooses the storage of a new repository; `diff_max_patch_bytes` bounds diffs. */
     settings: ApplicationSettingsSource;
     logger: Logger;
     onDefaultBranch: DefaultBranchListener;
@@ -74,7 +74,14 @@ export class RepositoriesService {
   }
 
   #open(repository: Repository): ProjectRepository {
-    return { projectId: repository.projectId, readOnly: repository.readOnly, git: new GitRepository(this.#storages.pathOf(repository)) };
+    const git = new GitRepository(this.#storages.pathOf(repository), { diffLimits: () => this.#diffLimits() });
+    return { projectId: repository.projectId, readOnly: repository.readOnly, git };
+  }
+
+  /** GitLab's `diff_max_patch_bytes` as the administrator set it (its default until the settings were read). */
+  #diffLimits(): DiffLimits {
+    const { diffMaxPatchBytes } = this.#settings.current();
+    return { ...DEFAULT_DIFF_LIMITS, maxPatchBytes: diffMaxPatchBytes > 0 ? diffMaxPatchBytes : DEFAULT_DIFF_LIMITS.maxPatchBytes };
   }
 
   /** The project's repository, created on a storage drawn by `repository_storages_weighted` when it has none yet. */
