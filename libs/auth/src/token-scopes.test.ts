@@ -38,6 +38,13 @@ describe('token scopes', () => {
     expect(hasScope(tokenWith('sudo', 'admin_mode'), 'read_api')).toBe(false);
   });
 
+  it('lets read_repository read repository files through the API, as GitLab does, and nothing else of it', () => {
+    expect(hasScope(tokenWith('read_repository'), 'read_code')).toBe(true);
+    expect(hasScope(tokenWith('read_api'), 'read_code')).toBe(true);
+    expect(hasScope(tokenWith('read_user'), 'read_code')).toBe(false);
+    expect(hasScope(tokenWith('read_registry'), 'read_code')).toBe(false);
+  });
+
   it('names the scopes that would have been accepted', () => {
     expect(() => requireScope(tokenWith('read_user'), 'read_api')).toThrow(InsufficientScopeError);
     try {

@@ -22,8 +22,20 @@ export const TOKEN_SCOPES = [
 ] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
-/** The scopes an endpoint can require: the API's, git over HTTP's and the container registry's. */
-export type RouteScope = 'api' | 'read_api' | 'read_user' | 'read_repository' | 'write_repository' | 'read_registry' | 'write_registry';
+/**
+ * The scopes an endpoint can require: the API's, git over HTTP's and the container registry's;
+ * `read_code` is a read of repository files, which GitLab's files API also allows `read_repository`
+ * tokens (its `allow_access_with_scope :read_repository` on GET and HEAD).
+ */
+export type RouteScope =
+  | 'api'
+  | 'read_api'
+  | 'read_user'
+  | 'read_code'
+  | 'read_repository'
+  | 'write_repository'
+  | 'read_registry'
+  | 'write_registry';
 
 /**
  * Which token scopes grant an endpoint declared with `scope`, as GitLab documents them: `api`
@@ -33,6 +45,7 @@ const GRANTED_BY: Record<RouteScope, TokenScope[]> = {
   api: ['api'],
   read_api: ['api', 'read_api'],
   read_user: ['api', 'read_api', 'read_user'],
+  read_code: ['api', 'read_api', 'read_repository'],
   read_repository: ['api', 'read_repository', 'write_repository'],
   write_repository: ['api', 'write_repository'],
   read_registry: ['api', 'read_registry', 'write_registry'],

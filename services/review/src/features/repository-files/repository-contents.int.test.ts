@@ -172,6 +172,18 @@ describe('GET /projects/:id/repository/files/:file_path', () => {
     expect((await harness.api.get('/api/v4/projects/7/repository/tree').set(harness.as(guest))).status).toBe(403);
     expect((await harness.api.get('/api/v4/projects/7/repository/archive').set(harness.as(stranger))).status).toBe(404);
   });
+
+  it("lets a read_repository token read files, blame and raw, as GitLab's files API does, and nothing else of the API", async () => {
+    const cloner = harness.as({ ...reporter, scopes: ['read_repository'] });
+    for (const path of ['README.md?ref=main', 'README.md/raw?ref=main', 'README.md/blame?ref=main']) {
+      expect((await harness.api.get(`/api/v4/projects/7/repository/files/${path}`).set(cloner)).status).toBe(200);
+    }
+    const tree = await harness.api.get('/api/v4/projects/7/repository/tree').set(cloner);
+    expect(tree.status).toBe(403);
+    expect(tree.body).toMatchObject({ error: 'insufficient_scope' });
+    const userToken = harness.as({ ...reporter, scopes: ['read_user'] });
+    expect((await harness.api.get('/api/v4/projects/7/repository/files/README.md?ref=main').set(userToken)).status).toBe(403);
+  });
 });
 
 describe('GET /projects/:id/repository/files/:file_path/raw and /blame', () => {

@@ -6,7 +6,7 @@ import type { IdentityAccess } from '@platform/identity-client';
 import { blobSha256, jsonWithBase64Content, rawBlobReply } from '../repositories/blob-content.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
-import { gitRevision, repositoryPath } from '../repositories/repository-params.ts';
+import { CONTENT_BODY_BYTES, gitRevision, repositoryPath } from '../repositories/repository-params.ts';
 import type { CommitWriter, CommitAction, CommitRequest } from '../repository-writes/commit-writer.ts';
 import { blameRangeView, fileHeaders, type FileFields } from './repository-file-views.ts';
 
@@ -103,7 +103,8 @@ export const repositoryFilesRoutes = [
     method: 'GET',
     path: '/api/v4/projects/:id/repository/files/:file_path',
     access: 'anonymous',
-    scope: 'read_api',
+    // GitLab's files API also takes read_repository tokens for its reads.
+    scope: 'read_code',
     input: fileInput,
     // HEAD is answered here too (express routes it to GET): the same headers, no body.
     handle: async ({ caller, input, deps, request }) => {
@@ -122,7 +123,8 @@ export const repositoryFilesRoutes = [
     method: 'GET',
     path: '/api/v4/projects/:id/repository/files/:file_path/raw',
     access: 'anonymous',
-    scope: 'read_api',
+    // GitLab's files API also takes read_repository tokens for its reads.
+    scope: 'read_code',
     input: z.object({
       id: params.idOrPath(),
       file_path: repositoryPath({ leadingSlash: true }),
@@ -142,7 +144,8 @@ export const repositoryFilesRoutes = [
     method: 'GET',
     path: '/api/v4/projects/:id/repository/files/:file_path/blame',
     access: 'anonymous',
-    scope: 'read_api',
+    // GitLab's files API also takes read_repository tokens for its reads.
+    scope: 'read_code',
     input: fileInput.extend({
       range: z.object({ start: params.integer().refine((line) => line > 0), end: params.integer().refine((line) => line > 0) }).optional(),
     }),
@@ -175,6 +178,7 @@ export const repositoryFilesRoutes = [
     scope: 'api',
     status: 201,
     input: contentInput,
+    bodyBytes: CONTENT_BODY_BYTES,
     handle: ({ caller, input, deps }) =>
       writeFile({
         deps,
@@ -190,6 +194,7 @@ export const repositoryFilesRoutes = [
     access: 'user',
     scope: 'api',
     input: contentInput,
+    bodyBytes: CONTENT_BODY_BYTES,
     handle: ({ caller, input, deps }) =>
       writeFile({
         deps,
