@@ -176,7 +176,16 @@ export function reviewService(
           users,
         }),
         notesFeature,
-        createResourceEventsFeature({ em, access, mergeRequests, issues: issuesFeature.issues, repositories, users, notes: notesFeature.notes }),
+        createResourceEventsFeature({
+          em,
+          access,
+          mergeRequests,
+          issues: issuesFeature.issues,
+          repositories,
+          users,
+          milestones,
+          notes: notesFeature.notes,
+        }),
         createSubscriptionsFeature({ ...routeDeps, subscriptions }),
         createStorageMovesFeature({
           em,

@@ -21,6 +21,7 @@ import { Migration20261126190000_protected_tags } from './Migration2026112619000
 import { Migration20261126210700_issue_links_and_label_subscriptions } from './Migration20261126210700_issue_links_and_label_subscriptions.ts';
 import { Migration20261126211300_discussions } from './Migration20261126211300_discussions.ts';
 import { Migration20261126212900_resource_state_events } from './Migration20261126212900_resource_state_events.ts';
+import { Migration20261126213400_resource_milestone_events } from './Migration20261126213400_resource_milestone_events.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const migrations: MigrationObject[] = [
   },
   { name: 'Migration20261126211300_discussions', class: Migration20261126211300_discussions },
   { name: 'Migration20261126212900_resource_state_events', class: Migration20261126212900_resource_state_events },
+  { name: 'Migration20261126213400_resource_milestone_events', class: Migration20261126213400_resource_milestone_events },
 ];

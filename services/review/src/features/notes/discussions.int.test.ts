@@ -285,3 +285,36 @@ describe('state changes', () => {
     ]);
   });
 });
+
+describe('milestone changes', () => {
+  it('writes each milestone set on or taken from an issue or a merge request as a resource milestone event', async () => {
+    const milestone = await api('post', '/milestones', maintainer).send({ title: 'v1' });
+    expect(milestone.status).toBe(201);
+    expect((await api('put', '/issues/1', reporter).send({ milestone_id: milestone.body.id })).status).toBe(200);
+    expect((await api('put', '/issues/1', reporter).send({ title: 'Talk about it more' })).status).toBe(200);
+    expect((await api('put', '/issues/1', reporter).send({ milestone_id: null })).status).toBe(200);
+    const events = await waitFor(async () => {
+      const listed = await api('get', '/issues/1/resource_milestone_events', guest);
+      return listed.body.length === 2 ? listed.body : undefined;
+    });
+    expect(events).toEqual([
+      expect.objectContaining({
+        user: expect.objectContaining({ username: 'viewer' }),
+        resource_type: 'Issue',
+        milestone: expect.objectContaining({ id: milestone.body.id, title: 'v1' }),
+        action: 'add',
+        state: 'opened',
+      }),
+      expect.objectContaining({ milestone: expect.objectContaining({ id: milestone.body.id }), action: 'remove' }),
+    ]);
+    expect((await api('get', `/issues/1/resource_milestone_events/${events[1].id}`)).body).toEqual(events[1]);
+    expect((await api('get', '/issues/1/resource_milestone_events/999999')).status).toBe(404);
+
+    expect((await api('put', '/merge_requests/1', maintainer).send({ milestone_id: milestone.body.id })).status).toBe(200);
+    const added = await waitFor(async () => {
+      const listed = await api('get', '/merge_requests/1/resource_milestone_events');
+      return listed.body.length === 1 ? listed.body : undefined;
+    });
+    expect(added).toEqual([expect.objectContaining({ resource_type: 'MergeRequest', action: 'add', state: 'closed' })]);
+  });
+});

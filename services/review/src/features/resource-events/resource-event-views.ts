@@ -1,4 +1,7 @@
 import type { UserSummary } from '../core/user-directory.ts';
+import type { Milestone } from '../milestones/milestone.entity.ts';
+import { milestoneView } from '../milestones/milestone-views.ts';
+import type { ResourceMilestoneEvent } from './resource-milestone-event.entity.ts';
 import type { ResourceStateEvent } from './resource-state-event.entity.ts';
 
 /** A resource state event as GitLab shows it. */
@@ -9,6 +12,24 @@ export function resourceStateEventView(event: ResourceStateEvent, users: Map<num
     created_at: event.createdAt.toISOString(),
     resource_type: event.resourceType,
     resource_id: event.resourceId,
+    state: event.state,
+  };
+}
+
+/** A resource milestone event as GitLab shows it, with its milestone (null once the milestone is gone). */
+export function resourceMilestoneEventView(
+  event: ResourceMilestoneEvent,
+  context: { users: Map<number, UserSummary>; milestones: Map<number, Milestone>; project: { webUrl: string } },
+) {
+  const milestone = context.milestones.get(event.milestoneId);
+  return {
+    id: event.id,
+    user: context.users.get(event.userId) ?? null,
+    created_at: event.createdAt.toISOString(),
+    resource_type: event.resourceType,
+    resource_id: event.resourceId,
+    milestone: milestone ? milestoneView(milestone, context.project) : null,
+    action: event.action,
     state: event.state,
   };
 }

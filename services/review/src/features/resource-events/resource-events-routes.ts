@@ -1,13 +1,20 @@
 import { z } from 'zod';
+import type { Caller } from '@platform/auth';
+import type { ProjectAccess } from '@platform/identity-client';
 import { params, routesOf } from '@platform/http';
 import type { UserDirectory } from '../core/user-directory.ts';
 import { findNoteable, type NoteableDeps } from '../notes/noteable-lookup.ts';
 import { positive } from '../notes/notes-routes.ts';
-import { resourceStateEventView } from './resource-event-views.ts';
+import type { MilestonesService } from '../milestones/milestones-service.ts';
+import { resourceMilestoneEventView, resourceStateEventView } from './resource-event-views.ts';
+import type { ResourceMilestoneEventsService } from './resource-milestone-events-service.ts';
+import type { ResourceMilestoneEvent } from './resource-milestone-event.entity.ts';
 import type { ResourceStateEventsService } from './resource-state-events-service.ts';
 
 export interface ResourceEventsRouteDeps extends NoteableDeps {
   stateEvents: ResourceStateEventsService;
+  milestoneEvents: ResourceMilestoneEventsService;
+  milestones: Pick<MilestonesService, 'byIds'>;
   users: UserDirectory;
 }
 
@@ -45,4 +52,47 @@ function stateEventRoutesOf(path: 'merge_requests' | 'issues') {
   ];
 }
 
-export const resourceEventsRoutes = [...stateEventRoutesOf('merge_requests'), ...stateEventRoutesOf('issues')];
+/** The milestone events of merge requests or issues (GitLab's resource milestone events API): listed oldest first, and one by id. */
+function milestoneEventRoutesOf(path: 'merge_requests' | 'issues') {
+  const base = `/api/v4/projects/:id/${path}/:eventable_id/resource_milestone_events`;
+  const perEventable = { id: params.idOrPath(), eventable_id: positive() };
+  const viewsOf = async (deps: ResourceEventsRouteDeps, caller: Caller, project: ProjectAccess, events: ResourceMilestoneEvent[]) => {
+    const [users, milestones] = await Promise.all([
+      deps.users.users([...new Set(events.map((event) => event.userId))], caller),
+      deps.milestones.byIds(project.id, [...new Set(events.map((event) => event.milestoneId))]),
+    ]);
+    return events.map((event) => resourceMilestoneEventView(event, { users, milestones, project }));
+  };
+  return [
+    route.list({
+      path: base,
+      access: 'user',
+      scope: 'read_api',
+      input: z.object(perEventable),
+      handle: async ({ caller, input, deps, window }) => {
+        const { project, noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_id });
+        const { items, total } = await deps.milestoneEvents.list(noteable, window);
+        return { items: await viewsOf(deps, caller, project, items), total };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/:resource_milestone_event_id`,
+      access: 'user',
+      scope: 'read_api',
+      input: z.object({ ...perEventable, resource_milestone_event_id: positive() }),
+      handle: async ({ caller, input, deps }) => {
+        const { project, noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_id });
+        const event = await deps.milestoneEvents.get(noteable, input.resource_milestone_event_id);
+        return (await viewsOf(deps, caller, project, [event]))[0];
+      },
+    }),
+  ];
+}
+
+export const resourceEventsRoutes = [
+  ...stateEventRoutesOf('merge_requests'),
+  ...stateEventRoutesOf('issues'),
+  ...milestoneEventRoutesOf('merge_requests'),
+  ...milestoneEventRoutesOf('issues'),
+];
