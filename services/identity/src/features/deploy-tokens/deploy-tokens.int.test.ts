@@ -1,6 +1,8 @@
 /** Deploy tokens against real PostgreSQL: project, group and instance lists, creation, deletion and refusals. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AuthenticatedCaller } from '@platform/auth';
+import { UnauthorizedError } from '@platform/errors';
+import { callUnary } from '@platform/grpc';
 import { adminCaller } from '@platform/testing';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
@@ -61,6 +63,11 @@ describe('deploy tokens', () => {
     });
     // A group's token is not the project's.
     expect((await kit.api.get(`/api/v4/projects/${projectId}/deploy_tokens/${named.body.id}`).set(kit.as(owner))).status).toBe(404);
+
+    // A deploy token is no user's token: the API does not take it.
+    await expect(callUnary(kit.grpc.authenticate.bind(kit.grpc), { token: created.body.token, sudo: '' })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
 
     expect((await kit.api.delete(`/api/v4/projects/${projectId}/deploy_tokens/${created.body.id}`).set(kit.as(owner))).status).toBe(204);
     expect((await kit.api.get(`/api/v4/projects/${projectId}/deploy_tokens`).set(kit.as(owner))).body).toEqual([]);
