@@ -259,10 +259,15 @@ describe('webhooks', () => {
     await until(async () => ofAction('open').length === 1);
     expect(ofAction('open')[0]?.body.changes).toEqual({});
 
+    const label = await gateway
+      .post(`/api/v4/projects/${projectId}/labels`)
+      .set(asRoot)
+      .send({ name: 'API', color: '#ffffff', description: 'API related issues' });
+    expect(label.status).toBe(201);
     const updated = await gateway
       .put(mergeRequest)
       .set(asRoot)
-      .send({ title: 'Draft: Review me', assignee_ids: [maintainerId] });
+      .send({ title: 'Draft: Review me', assignee_ids: [maintainerId], labels: 'API' });
     expect(updated.status).toBe(200);
     await until(async () => ofAction('update').length === 1);
     const update = ofAction('update')[0]?.body;
@@ -273,12 +278,32 @@ describe('webhooks', () => {
       avatar_url: `${platform.url}/assets/no_avatar.png`,
       email: '[REDACTED]',
     };
+    const apiLabel = {
+      id: label.body.id,
+      title: 'API',
+      color: '#ffffff',
+      project_id: projectId,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      updated_at: expect.stringMatching(/Z$/),
+      template: false,
+      description: 'API related issues',
+      type: 'ProjectLabel',
+      group_id: null,
+    };
     expect(update).toMatchObject({
-      object_attributes: { title: 'Draft: Review me', draft: true, assignee_ids: [maintainerId], assignee_id: maintainerId },
+      object_attributes: {
+        title: 'Draft: Review me',
+        draft: true,
+        assignee_ids: [maintainerId],
+        assignee_id: maintainerId,
+        labels: [apiLabel],
+      },
+      labels: [apiLabel],
       changes: {
         title: { previous: 'Review me', current: 'Draft: Review me' },
         draft: { previous: false, current: true },
         assignees: { previous: [], current: [assignee] },
+        labels: { previous: [], current: [apiLabel] },
         updated_at: { previous: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/), current: expect.any(String) },
       },
       assignees: [assignee],

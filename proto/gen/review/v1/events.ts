@@ -73,6 +73,8 @@ export interface MergeRequestChanged {
   /** Seconds. */
   timeEstimate: number;
   totalTimeSpent: number;
+  /** The titles of its labels (project labels, or labels of the project's groups). */
+  labels: string[];
 }
 
 /** A user approved a merge request, or took their approval back. */
@@ -169,6 +171,11 @@ export interface LabelChanged {
   color: string;
   /** The group of a group label; 0 for a project label. */
   groupId: number;
+  /** Empty when none. */
+  description: string;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** A project milestone as it is after the change; for a deletion, as it was. */
@@ -205,6 +212,8 @@ export interface IssueChanged {
   milestoneId: number;
   /** `YYYY-MM-DD`, empty when none. */
   dueDate: string;
+  /** The titles of its labels (project labels, or labels of the project's groups). */
+  labels: string[];
 }
 
 function createBaseRepositoryPushed(): RepositoryPushed {
@@ -596,6 +605,7 @@ function createBaseMergeRequestChanged(): MergeRequestChanged {
     mergeStatus: "",
     timeEstimate: 0,
     totalTimeSpent: 0,
+    labels: [],
   };
 }
 
@@ -665,6 +675,9 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     }
     if (message.totalTimeSpent !== 0) {
       writer.uint32(152).int32(message.totalTimeSpent);
+    }
+    for (const v of message.labels) {
+      writer.uint32(162).string(v!);
     }
     return writer;
   },
@@ -854,6 +867,14 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
             message.totalTimeSpent = reader.int32();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.labels.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -947,6 +968,9 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
         : isSet(object.total_time_spent)
         ? globalThis.Number(object.total_time_spent)
         : 0,
+      labels: globalThis.Array.isArray(object?.labels)
+        ? object.labels.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1009,6 +1033,9 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     if (message.totalTimeSpent !== 0) {
       obj.totalTimeSpent = Math.round(message.totalTimeSpent);
     }
+    if (message.labels?.length) {
+      obj.labels = message.labels;
+    }
     return obj;
   },
 
@@ -1036,6 +1063,7 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     message.mergeStatus = object.mergeStatus ?? "";
     message.timeEstimate = object.timeEstimate ?? 0;
     message.totalTimeSpent = object.totalTimeSpent ?? 0;
+    message.labels = object.labels?.map((e) => e) || [];
     return message;
   },
 };
@@ -2283,7 +2311,7 @@ export const RepositoryStorageChanged: MessageFns<RepositoryStorageChanged> = {
 };
 
 function createBaseLabelChanged(): LabelChanged {
-  return { projectId: 0, labelId: 0, name: "", color: "", groupId: 0 };
+  return { projectId: 0, labelId: 0, name: "", color: "", groupId: 0, description: "", createdAt: "", updatedAt: "" };
 }
 
 export const LabelChanged: MessageFns<LabelChanged> = {
@@ -2302,6 +2330,15 @@ export const LabelChanged: MessageFns<LabelChanged> = {
     }
     if (message.groupId !== 0) {
       writer.uint32(40).int64(message.groupId);
+    }
+    if (message.description !== "") {
+      writer.uint32(50).string(message.description);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(66).string(message.updatedAt);
     }
     return writer;
   },
@@ -2359,6 +2396,30 @@ export const LabelChanged: MessageFns<LabelChanged> = {
             message.groupId = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2390,6 +2451,17 @@ export const LabelChanged: MessageFns<LabelChanged> = {
         : isSet(object.group_id)
         ? globalThis.Number(object.group_id)
         : 0,
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
     };
   },
 
@@ -2410,6 +2482,15 @@ export const LabelChanged: MessageFns<LabelChanged> = {
     if (message.groupId !== 0) {
       obj.groupId = Math.round(message.groupId);
     }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
     return obj;
   },
 
@@ -2423,6 +2504,9 @@ export const LabelChanged: MessageFns<LabelChanged> = {
     message.name = object.name ?? "";
     message.color = object.color ?? "";
     message.groupId = object.groupId ?? 0;
+    message.description = object.description ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
     return message;
   },
 };
@@ -2584,6 +2668,7 @@ function createBaseIssueChanged(): IssueChanged {
     assigneeIds: [],
     milestoneId: 0,
     dueDate: "",
+    labels: [],
   };
 }
 
@@ -2634,6 +2719,9 @@ export const IssueChanged: MessageFns<IssueChanged> = {
     }
     if (message.dueDate !== "") {
       writer.uint32(114).string(message.dueDate);
+    }
+    for (const v of message.labels) {
+      writer.uint32(122).string(v!);
     }
     return writer;
   },
@@ -2773,6 +2861,14 @@ export const IssueChanged: MessageFns<IssueChanged> = {
             message.dueDate = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.labels.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2837,6 +2933,9 @@ export const IssueChanged: MessageFns<IssueChanged> = {
         : isSet(object.due_date)
         ? globalThis.String(object.due_date)
         : "",
+      labels: globalThis.Array.isArray(object?.labels)
+        ? object.labels.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -2884,6 +2983,9 @@ export const IssueChanged: MessageFns<IssueChanged> = {
     if (message.dueDate !== "") {
       obj.dueDate = message.dueDate;
     }
+    if (message.labels?.length) {
+      obj.labels = message.labels;
+    }
     return obj;
   },
 
@@ -2906,6 +3008,7 @@ export const IssueChanged: MessageFns<IssueChanged> = {
     message.assigneeIds = object.assigneeIds?.map((e) => e) || [];
     message.milestoneId = object.milestoneId ?? 0;
     message.dueDate = object.dueDate ?? "";
+    message.labels = object.labels?.map((e) => e) || [];
     return message;
   },
 };

@@ -58,6 +58,7 @@ const mergeRequest = {
   mergeStatus: 'unchecked',
   timeEstimate: 0,
   totalTimeSpent: 0,
+  labels: [],
 };
 /** A push replayed with its id, to show a redelivery records nothing twice. */
 const replayedPushId = randomUUID();

@@ -120,6 +120,7 @@ describe('activity of domain events', () => {
       mergeStatus: 'unchecked',
       timeEstimate: 0,
       totalTimeSpent: 0,
+      labels: [],
     };
     const actions = [
       reviewEvents.mergeRequestCreated,
@@ -149,6 +150,7 @@ describe('activity of domain events', () => {
       assigneeIds: [],
       milestoneId: 0,
       dueDate: '',
+      labels: [],
     };
     const actions = [reviewEvents.issueCreated, reviewEvents.issueClosed, reviewEvents.issueReopened].map((definition) =>
       activityOf(envelope(definition.event({ aggregateId: 7, data }))),

@@ -89,6 +89,7 @@ describe('merge request payloads', () => {
         mergeStatus: 'unchecked',
         timeEstimate: 5400,
         totalTimeSpent: 0,
+        labels: [],
       },
       action: 'open',
       project: { ...project, id: 14 },
@@ -141,6 +142,7 @@ describe('issue payloads', () => {
     createdAt: '2013-12-03T17:15:43.000Z',
     updatedAt: '2013-12-03T17:15:43.000Z',
     closedAt: null,
+    labels: [],
   };
 
   it("carry the issue's attributes as GitLab's issue event example", () => {

@@ -132,6 +132,35 @@ export function pushPayload(options: { push: PushFacts; project: HookProject; us
 }
 
 /** `approval`/`unapproval` for one user's approval; `approved`/`unapproved` when the merge request becomes (or stops being) approved. */
+/** A project or group label as payloads show it. */
+export interface LabelFacts {
+  id: number;
+  type: 'ProjectLabel' | 'GroupLabel';
+  title: string;
+  color: string;
+  description: string | null;
+  projectId: number | null;
+  groupId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A label's `hook_attrs`. */
+function labelAttributes(label: LabelFacts) {
+  return {
+    id: label.id,
+    title: label.title,
+    color: label.color,
+    project_id: label.projectId,
+    created_at: hookTimestamp(label.createdAt),
+    updated_at: hookTimestamp(label.updatedAt),
+    template: false,
+    description: label.description,
+    type: label.type,
+    group_id: label.groupId,
+  };
+}
+
 export type MergeRequestAction = 'open' | 'update' | 'close' | 'reopen' | 'merge' | 'approved' | 'unapproved' | 'approval' | 'unapproval';
 
 export interface MergeRequestFacts {
@@ -154,6 +183,7 @@ export interface MergeRequestFacts {
   /** Seconds. */
   timeEstimate: number;
   totalTimeSpent: number;
+  labels: LabelFacts[];
 }
 
 /** GitLab's `state_id` of a merge request's state. */
@@ -251,6 +281,7 @@ export function mergeRequestAttributes(mergeRequest: MergeRequestFacts, project:
     total_time_spent: mergeRequest.totalTimeSpent,
     url: `${project.webUrl}/-/merge_requests/${mergeRequest.iid}`,
     work_in_progress: draft,
+    labels: mergeRequest.labels.map(labelAttributes),
   };
 }
 
@@ -271,6 +302,7 @@ function mergeRequestChanges(previous: MergeRequestFacts, current: MergeRequestF
     ['assignees', usersAttributes(previous.assigneeIds, users), usersAttributes(current.assigneeIds, users)],
     ['reviewers', usersAttributes(previous.reviewerIds, users), usersAttributes(current.reviewerIds, users)],
     ['total_time_spent', previous.totalTimeSpent, current.totalTimeSpent],
+    ['labels', previous.labels.map(labelAttributes), current.labels.map(labelAttributes)],
   ]);
 }
 
@@ -297,7 +329,7 @@ export function mergeRequestPayload(options: {
     user: userAttributes(user),
     project: projectAttributes(project),
     object_attributes: { ...mergeRequestAttributes(mergeRequest, project), action },
-    labels: [],
+    labels: mergeRequest.labels.map(labelAttributes),
     changes: previous ? mergeRequestChanges(previous, mergeRequest, users) : {},
     repository: { name: project.name, url: sshUrl(project), description: project.description, homepage: project.webUrl },
     ...(assignees.length > 0 ? { assignees } : {}),
@@ -322,6 +354,7 @@ export interface IssueFacts {
   createdAt: string;
   updatedAt: string;
   closedAt: string | null;
+  labels: LabelFacts[];
 }
 
 /** An issue's `hook_attrs`, what its events and the events of its notes show of it. */
@@ -344,6 +377,7 @@ export function issueAttributes(issue: IssueFacts, project: HookProject) {
     url: `${project.webUrl}/-/issues/${issue.iid}`,
     assignee_ids: issue.assigneeIds,
     assignee_id: issue.assigneeIds[0] ?? null,
+    labels: issue.labels.map(labelAttributes),
     state: issue.state,
   };
 }
@@ -360,6 +394,7 @@ function issueChanges(previous: IssueFacts, current: IssueFacts, users: HookUser
     ['closed_at', previous.closedAt, current.closedAt],
     ['updated_at', previous.updatedAt, current.updatedAt],
     ['assignees', usersAttributes(previous.assigneeIds, users), usersAttributes(current.assigneeIds, users)],
+    ['labels', previous.labels.map(labelAttributes), current.labels.map(labelAttributes)],
   ]);
 }
 
@@ -387,7 +422,7 @@ export function issuePayload(options: {
     object_attributes: { ...issueAttributes(issue, project), action },
     repository: { name: project.name, url: sshUrl(project), description: project.description, homepage: project.webUrl },
     ...(assignees.length > 0 ? { assignees, assignee: assignees[0] } : {}),
-    labels: [],
+    labels: issue.labels.map(labelAttributes),
     changes: previous ? issueChanges(previous, issue, users) : {},
   };
 }

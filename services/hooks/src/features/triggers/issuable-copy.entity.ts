@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { LabelCopy } from './label-copy.entity.ts';
 
 export const ISSUABLE_TYPES = ['MergeRequest', 'Issue'] as const;
 export type IssuableType = (typeof ISSUABLE_TYPES)[number];
@@ -21,4 +22,4 @@ export const IssuableCopy = defineEntity({
 });
 export type IssuableCopy = InferEntity<typeof IssuableCopy>;
 
-export const triggersEntities = [IssuableCopy];
+export const triggersEntities = [IssuableCopy, LabelCopy];

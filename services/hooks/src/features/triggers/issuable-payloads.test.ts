@@ -39,6 +39,7 @@ const mergeRequest: MergeRequestFacts = {
   mergeStatus: 'cannot_be_merged',
   timeEstimate: 0,
   totalTimeSpent: 0,
+  labels: [],
 };
 const issue: IssueFacts = {
   id: 92,
@@ -54,6 +55,7 @@ const issue: IssueFacts = {
   createdAt: '2015-04-12T14:53:17Z',
   updatedAt: '2015-04-26T08:28:42Z',
   closedAt: null,
+  labels: [],
 };
 
 describe('merge request changes', () => {
@@ -98,6 +100,55 @@ describe('merge request changes', () => {
       state_id: { previous: 1, current: 2 },
       updated_at: { previous: '2015-03-21 18:27:27 UTC', current: '2015-03-22 10:00:00 UTC' },
     });
+  });
+});
+
+describe('labels', () => {
+  const api = {
+    id: 206,
+    type: 'ProjectLabel' as const,
+    title: 'API',
+    color: '#ffffff',
+    description: 'API related issues',
+    projectId: 14,
+    groupId: null,
+    createdAt: '2013-12-03T17:15:43.000Z',
+    updatedAt: '2013-12-03T17:15:43.000Z',
+  };
+  const platform = { ...api, id: 205, title: 'Platform', color: '#123123', description: 'Platform related issues' };
+
+  it("show a merge request's labels as GitLab's merge request event example, and a change of them", () => {
+    const payload = mergeRequestPayload({
+      mergeRequest: { ...mergeRequest, labels: [platform] },
+      action: 'update',
+      project,
+      user: root,
+      users,
+      previous: { ...mergeRequest, labels: [api] },
+    });
+    const apiAttributes = {
+      id: 206,
+      title: 'API',
+      color: '#ffffff',
+      project_id: 14,
+      created_at: '2013-12-03T17:15:43Z',
+      updated_at: '2013-12-03T17:15:43Z',
+      template: false,
+      description: 'API related issues',
+      type: 'ProjectLabel',
+      group_id: null,
+    };
+    const platformAttributes = { ...apiAttributes, id: 205, title: 'Platform', color: '#123123', description: 'Platform related issues' };
+    expect(payload.labels).toEqual([platformAttributes]);
+    expect(payload.object_attributes.labels).toEqual([platformAttributes]);
+    expect(payload.changes).toEqual({ labels: { previous: [apiAttributes], current: [platformAttributes] } });
+  });
+
+  it("show an issue's labels and their change", () => {
+    const payload = issuePayload({ issue: { ...issue, labels: [api] }, action: 'update', project, user: root, users, previous: issue });
+    expect(payload.labels).toEqual([expect.objectContaining({ id: 206, title: 'API', type: 'ProjectLabel' })]);
+    expect(payload.object_attributes.labels).toHaveLength(1);
+    expect(payload.changes).toEqual({ labels: { previous: [], current: [expect.objectContaining({ title: 'API' })] } });
   });
 });
 

@@ -33,13 +33,15 @@ import {
   notePayload,
   type IssueAction,
   type IssueFacts,
+  type LabelFacts,
   type MemberChange,
   type MergeRequestAction,
   type MergeRequestFacts,
   type Noteable,
 } from './hook-payloads.ts';
 import { PgIssuableCopyStore } from './issuable-copies-store.ts';
-import type { ProjectDirectory } from './project-directory.ts';
+import { PgLabelCopyStore } from './label-copies-store.ts';
+import type { HookProject, ProjectDirectory } from './project-directory.ts';
 
 const APPROVAL_ACTIONS = new Set<MergeRequestAction>(['approved', 'unapproved', 'approval', 'unapproval']);
 
@@ -72,14 +74,30 @@ function wants(hook: WebHook, trigger: ProjectTrigger): boolean {
 export function createTriggersFeature(deps: { em: EntityManager; store: PgHookStore; directory: ProjectDirectory }): TriggersFeature {
   const { store, directory } = deps;
   const copies = new PgIssuableCopyStore(deps.em);
+  const labels = new PgLabelCopyStore(deps.em);
+
+  /** The labels with these titles that the project's merge requests and issues carry. */
+  async function labelsOf(project: HookProject, titles: string[]): Promise<LabelFacts[]> {
+    const found = await labels.byTitles({ projectId: project.id, namespaceIds: project.namespaceIds, titles });
+    return found.map((label) => ({
+      ...label,
+      projectId: label.projectId ?? null,
+      groupId: label.groupId ?? null,
+      description: label.description ?? null,
+      createdAt: label.createdAt.toISOString(),
+      updatedAt: label.updatedAt.toISOString(),
+    }));
+  }
 
   async function deliverProjectEvent(options: {
     projectId: number;
     envelope: EventEnvelope;
     trigger: ProjectTrigger;
-    build: (project: NonNullable<Awaited<ReturnType<ProjectDirectory['project']>>>) => Promise<Record<string, unknown>>;
+    build: (project: HookProject) => Promise<Record<string, unknown>>;
+    /** The project, when the caller asked identity already. */
+    project?: HookProject;
   }): Promise<void> {
-    const project = await directory.project(options.projectId);
+    const project = options.project ?? (await directory.project(options.projectId));
     if (!project) return;
     const hooks = (await store.hooksForProject(project.id, project.namespaceIds)).filter((hook) => wants(hook, options.trigger));
     if (hooks.length === 0) return;
@@ -152,7 +170,7 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       });
     });
 
-  const mergeRequestFacts = (data: MergeRequestChanged, envelope: EventEnvelope): MergeRequestFacts => ({
+  const mergeRequestFacts = (data: MergeRequestChanged, envelope: EventEnvelope, titled: LabelFacts[]): MergeRequestFacts => ({
     id: data.mergeRequestId,
     iid: data.iid,
     title: data.title,
@@ -172,6 +190,7 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
     mergeStatus: data.mergeStatus || 'unchecked',
     timeEstimate: data.timeEstimate,
     totalTimeSpent: data.totalTimeSpent,
+    labels: titled,
   });
 
   /** A merge request's hooks: `changes` from the state its previous event described, which this one replaces. */
@@ -181,11 +200,13 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
     mergeRequest: MergeRequestFacts;
     action: MergeRequestAction;
     userId: number | undefined;
+    project?: HookProject;
   }): Promise<void> {
     const { mergeRequest, action } = options;
     const previous = await copies.find<MergeRequestFacts>('MergeRequest', mergeRequest.id);
     await copies.save({ type: 'MergeRequest', id: mergeRequest.id, projectId: options.projectId, facts: mergeRequest });
     await deliverProjectEvent({
+      project: options.project,
       projectId: options.projectId,
       envelope: options.envelope,
       trigger: { flag: 'merge_requests_events', hookName: 'merge_request_hooks', system: true },
@@ -205,15 +226,12 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
   }
 
   const mergeRequestHandler = (action: MergeRequestAction) => (definition: typeof reviewEvents.mergeRequestCreated) =>
-    onEvent(definition, (data, envelope) =>
-      deliverMergeRequest({
-        envelope,
-        projectId: data.projectId,
-        mergeRequest: mergeRequestFacts(data, envelope),
-        action,
-        userId: envelope.actor?.id,
-      }),
-    );
+    onEvent(definition, async (data, envelope) => {
+      const project = await directory.project(data.projectId);
+      if (!project) return;
+      const mergeRequest = mergeRequestFacts(data, envelope, await labelsOf(project, data.labels));
+      await deliverMergeRequest({ envelope, projectId: data.projectId, mergeRequest, action, userId: envelope.actor?.id, project });
+    });
 
   /**
    * An approval given or taken back: `approved` once no approval is missing, `approval` before;
@@ -237,6 +255,8 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
   // A confidential issue goes only to hooks asking for confidential issues, under their own hook name.
   const issueHandler = (action: IssueAction) => (definition: typeof reviewEvents.issueCreated) =>
     onEvent(definition, async (data, envelope) => {
+      const project = await directory.project(data.projectId);
+      if (!project) return;
       const issue: IssueFacts = {
         id: data.issueId,
         iid: data.iid,
@@ -252,10 +272,12 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
         createdAt: data.createdAt || envelope.occurredAt,
         updatedAt: data.updatedAt || envelope.occurredAt,
         closedAt: data.closedAt || null,
+        labels: await labelsOf(project, data.labels),
       };
       const previous = await copies.find<IssueFacts>('Issue', issue.id);
       await copies.save({ type: 'Issue', id: issue.id, projectId: data.projectId, facts: issue });
       await deliverProjectEvent({
+        project,
         projectId: data.projectId,
         envelope,
         trigger: data.confidential
@@ -315,6 +337,23 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       });
     });
 
+  /** A label as it is now, for the payloads of what carries it from now on. */
+  const labelHandler = (definition: typeof reviewEvents.labelCreated) =>
+    onEvent(definition, (data, envelope) =>
+      labels.save({
+        type: data.groupId ? 'GroupLabel' : 'ProjectLabel',
+        id: data.labelId,
+        projectId: data.groupId ? null : data.projectId,
+        groupId: data.groupId || null,
+        title: data.name,
+        color: data.color,
+        description: data.description || null,
+        // Events recorded before they carried the label's timestamps: when the change was.
+        createdAt: new Date(data.createdAt || envelope.occurredAt),
+        updatedAt: new Date(data.updatedAt || envelope.occurredAt),
+      }),
+    );
+
   const samples: TestSamples = {
     async sample({ trigger, projectId, caller }) {
       if (trigger !== 'push_events' && trigger !== 'tag_push_events') {
@@ -359,6 +398,9 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       approvalHandler(false)(reviewEvents.mergeRequestUnapproved),
       noteHandler('create')(reviewEvents.noteCreated),
       noteHandler('update')(reviewEvents.noteUpdated),
+      labelHandler(reviewEvents.labelCreated),
+      labelHandler(reviewEvents.labelUpdated),
+      onEvent(reviewEvents.labelDeleted, (data) => labels.remove(data.groupId ? 'GroupLabel' : 'ProjectLabel', data.labelId)),
       issueHandler('open')(reviewEvents.issueCreated),
       issueHandler('update')(reviewEvents.issueUpdated),
       issueHandler('close')(reviewEvents.issueClosed),

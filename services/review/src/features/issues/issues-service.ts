@@ -54,6 +54,7 @@ function issueEvent(issue: Issue) {
       assigneeIds: issue.assigneeIds,
       milestoneId: issue.milestoneId ?? 0,
       dueDate: issue.dueDate ?? '',
+      labels: issue.labels,
     },
   };
 }
@@ -122,6 +123,11 @@ export class IssuesService {
 
   byIids(projectId: number, iids: number[]): Promise<Issue[]> {
     return this.#store.byIids(projectId, iids);
+  }
+
+  /** The issues of any projects planned for a milestone (a group's serves several), newest first. */
+  byMilestone(milestoneId: number): Promise<Issue[]> {
+    return this.#store.byMilestone(milestoneId);
   }
 
   /** The issues of these ids, of any projects. */

@@ -40,17 +40,22 @@ export interface LabelInput {
   priority?: number | null | undefined;
 }
 
+/** What webhooks show of a label beside its name and color. */
+function labelTimes(label: Label | GroupLabel) {
+  return { description: label.description ?? '', createdAt: label.createdAt.toISOString(), updatedAt: label.updatedAt.toISOString() };
+}
+
 function labelEvent(label: Label) {
   return {
     aggregateId: label.projectId,
-    data: { projectId: label.projectId, groupId: 0, labelId: label.id, name: label.title, color: label.color },
+    data: { projectId: label.projectId, groupId: 0, labelId: label.id, name: label.title, color: label.color, ...labelTimes(label) },
   };
 }
 
 function groupLabelEvent(label: GroupLabel) {
   return {
     aggregateId: label.groupId,
-    data: { projectId: 0, groupId: label.groupId, labelId: label.id, name: label.title, color: label.color },
+    data: { projectId: 0, groupId: label.groupId, labelId: label.id, name: label.title, color: label.color, ...labelTimes(label) },
   };
 }
 

@@ -30,6 +30,7 @@ export function mergeRequestEventData(mergeRequest: MergeRequest) {
       mergeStatus: mergeRequest.mergeStatus,
       timeEstimate: mergeRequest.timeEstimate,
       totalTimeSpent: mergeRequest.totalTimeSpent,
+      labels: mergeRequest.labels,
     },
   };
 }
