@@ -1,7 +1,9 @@
 /**
  * python-gitlab drives the repository API (Project.files, Project.commits.create, cherry-pick and
- * revert, Project.repository_tree, Project.repository_archive, branches and Project.tags) through
- * the gateway (e2e/python-gitlab/drive_repository.py); git clone then reads back what it wrote.
+ * revert, Project.repository_tree, Project.repository_archive, branches and Project.tags), and the
+ * talk around them (a merge request's discussions and resource state events, issue notes and
+ * discussions, commit comments) through the gateway (e2e/python-gitlab/drive_repository.py); git
+ * clone then reads back what it wrote.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, spawnSync } from 'node:child_process';
@@ -58,6 +60,20 @@ describe('python-gitlab against the repository API', () => {
       tags: ['v1.0', 'v1.1'],
       tag_commit: true,
       tags_after_delete: ['v1.1'],
+      mr_thread: [
+        ['DiffNote', 'Why more?'],
+        ['DiscussionNote', 'Because'],
+      ],
+      mr_thread_line: 2,
+      blocking_before: false,
+      blocking_after: true,
+      mr_state_events: ['closed'],
+      issue_notes: ['Let us talk', 'Noted well'],
+      issue_discussions: [true, false],
+      commit_comments: [
+        ['Nice', null, null],
+        ['More!', 'README.md', 2],
+      ],
     });
 
     const clone = await git(['clone', '--quiet', gitRemote(platform.url, E2E_ROOT_TOKEN, 'root/py-repo'), 'clone']);

@@ -1,4 +1,4 @@
-"""Drives the repository API with python-gitlab: files, commits, tree, archive, branches and tags.
+"""Drives the repository API with python-gitlab: files, commits, tree, archive, branches and tags, and the talk around them.
 
 Reads GITLAB_URL and GITLAB_ROOT_TOKEN from the environment, asserts what it sees, and prints one
 JSON object of facts for the calling test (which clones the project to read the writes back);
@@ -9,6 +9,7 @@ import io
 import json
 import os
 import tarfile
+import time
 import zipfile
 
 import gitlab
@@ -80,5 +81,43 @@ facts["tags"] = [tag.name for tag in project.tags.list(order_by="version", sort=
 facts["tag_commit"] = project.tags.get("v1.0").commit["id"] == project.branches.get("main").commit["id"]
 project.tags.delete("v1.0")
 facts["tags_after_delete"] = [tag.name for tag in project.tags.list(get_all=True)]
+
+# Discussions: a diff thread on a merge request's change, replied to and resolved; its state events.
+talk = project.commits.create(
+    {"branch": "talk", "start_branch": "main", "commit_message": "Talk", "actions": [{"action": "update", "file_path": "README.md", "content": "the app\nand more\n"}]}
+)
+mr = project.mergerequests.create({"source_branch": "talk", "target_branch": "main", "title": "Talk"})
+refs = project.mergerequests.get(mr.iid).diff_refs
+position = {**refs, "position_type": "text", "old_path": "README.md", "new_path": "README.md", "new_line": 2}
+thread = mr.discussions.create({"body": "Why more?", "position": position})
+thread.notes.create({"body": "Because"})
+facts["mr_thread"] = [[note["type"], note["body"]] for note in mr.discussions.get(thread.id).attributes["notes"]]
+facts["mr_thread_line"] = thread.attributes["notes"][0]["position"]["new_line"]
+facts["blocking_before"] = project.mergerequests.get(mr.iid).blocking_discussions_resolved
+thread.resolved = True
+thread.save()
+facts["blocking_after"] = project.mergerequests.get(mr.iid).blocking_discussions_resolved
+mr.state_event = "close"
+mr.save()
+facts["mr_state_events"] = []
+deadline = time.monotonic() + 10
+while not facts["mr_state_events"] and time.monotonic() < deadline:
+    facts["mr_state_events"] = [event.state for event in mr.resourcestateevents.list()]
+    time.sleep(0.1)
+
+# Issue notes and discussions.
+issue = project.issues.create({"title": "Plan"})
+note = issue.notes.create({"body": "Noted"})
+note.body = "Noted well"
+note.save()
+issue.discussions.create({"body": "Let us talk"})
+facts["issue_notes"] = sorted(note.body for note in issue.notes.list())
+facts["issue_discussions"] = [discussion.individual_note for discussion in issue.discussions.list()]
+
+# Commit comments, one on a line the commit added.
+commit = project.commits.get(talk.id)
+commit.comments.create({"note": "Nice"})
+commit.comments.create({"note": "More!", "path": "README.md", "line": 2, "line_type": "new"})
+facts["commit_comments"] = [[comment.note, comment.path, comment.line] for comment in commit.comments.list()]
 
 print(json.dumps(facts))
