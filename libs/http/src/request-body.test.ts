@@ -45,6 +45,15 @@ const echoRoutes = [
     input: z.object({}),
     handle: async ({ request: req }) => requestParams(req),
   }),
+  route({
+    method: 'PUT',
+    path: '/api/v4/groups/:id',
+    access: 'anonymous',
+    scope: 'api',
+    input: z.object({ id: z.string(), name: z.string() }),
+    bodyBytes: 256 * 1024,
+    handle: async ({ input }) => ({ id: input.id, length: input.name.length }),
+  }),
 ];
 
 function app() {
@@ -58,6 +67,7 @@ function app() {
   return {
     post: (path = '/api/v4/groups') => request(service).post(path).set(callerHeader(anonymousCaller(), SECRET)),
     get: (path: string) => request(service).get(path).set(callerHeader(anonymousCaller(), SECRET)),
+    put: (path: string) => request(service).put(path).set(callerHeader(anonymousCaller(), SECRET)),
   };
 }
 
@@ -218,6 +228,15 @@ describe('request bodies', () => {
     expect(response.status).toBe(status);
     expect(response.headers['content-type']).toBe('application/json');
     expect(Object.keys(response.body as object).some((key) => key === 'message' || key === 'error')).toBe(true);
+  });
+
+  it('takes larger JSON and form bodies where the route declares a larger bound (bodyBytes), and only there', async () => {
+    const api = app();
+    const name = 'x'.repeat(200 * 1024);
+    expect((await api.put('/api/v4/groups/7').send({ name })).body).toEqual({ id: '7', length: name.length });
+    expect((await api.put('/api/v4/groups/7').type('form').send(`name=${name}`)).body).toEqual({ id: '7', length: name.length });
+    expect((await api.put('/api/v4/groups/7').send({ name: `${name}${name}` })).status).toBe(413);
+    expect((await api.post().send({ name, path: 'p' })).status).toBe(413);
   });
 
   it('words a refused content type as Grape does', async () => {

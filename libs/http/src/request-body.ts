@@ -170,14 +170,30 @@ function multipart(limits: BodyLimits): RequestHandler {
  * URL-encoded and multipart forms with nested keys; `application/octet-stream` and bodies without
  * a type stay unread for the route; anything else with a body is 415. Failures
  * carry their 4xx status for `errorToHttp`: too large 413, malformed 400, unknown charset 415.
+ * `largerBodyBytes` names the requests whose route takes larger JSON and form bodies (a file's content).
  */
-export function requestBodies(limits: BodyLimits = DEFAULT_BODY_LIMITS): RequestHandler[] {
+export function requestBodies(
+  limits: BodyLimits = DEFAULT_BODY_LIMITS,
+  largerBodyBytes: (req: Request) => number | undefined = () => undefined,
+): RequestHandler[] {
+  const bounded = (parserOf: (bytes: number) => RequestHandler): RequestHandler => {
+    const parsers = new Map<number, RequestHandler>();
+    return (req, res, next) => {
+      const bytes = largerBodyBytes(req) ?? limits.bodyBytes;
+      const parser = parsers.get(bytes) ?? parserOf(bytes);
+      parsers.set(bytes, parser);
+      parser(req, res, next);
+    };
+  };
   return [
     unsupportedContentType(),
     // Not strict: a bare JSON string is a body too (npm's dist-tag PUT sends the version as one);
     // a route that takes one reads it from the request, parameters come only from objects.
-    express.json({ limit: limits.bodyBytes, type: JSON_TYPES, strict: false }),
-    ...urlEncodedForm(limits),
+    bounded((bytes) => express.json({ limit: bytes, type: JSON_TYPES, strict: false })),
+    ...urlEncodedForm(
+      limits,
+      bounded((bytes) => express.text({ type: FORM_TYPE, limit: bytes })),
+    ),
     multipart(limits),
   ];
 }
@@ -186,7 +202,7 @@ export function requestBodies(limits: BodyLimits = DEFAULT_BODY_LIMITS): Request
  * URL-encoded forms, read as text and parsed exactly as query strings are (a repeated key takes its
  * last value): express.urlencoded's own parser would combine repeated keys into an array.
  */
-function urlEncodedForm(limits: BodyLimits): RequestHandler[] {
+function urlEncodedForm(limits: BodyLimits, readText: RequestHandler): RequestHandler[] {
   const parse = parseQueryString(limits);
   return [
     (req, _res, next) => {
@@ -198,7 +214,7 @@ function urlEncodedForm(limits: BodyLimits): RequestHandler[] {
       }
       next();
     },
-    express.text({ type: FORM_TYPE, limit: limits.bodyBytes }),
+    readText,
     (req, _res, next) => {
       if (typeof req.body !== 'string' || !req.is(FORM_TYPE)) {
         next();

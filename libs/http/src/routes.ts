@@ -77,6 +77,8 @@ export interface RouteSpec<Schema extends z.ZodType, Access extends RouteAccess,
   status?: number;
   /** The shape of a success's body, for the API documentation. */
   response?: z.ZodType;
+  /** A larger bound, in bytes, of this route's JSON and form bodies than the service's (a file's content). */
+  bodyBytes?: number;
   handle(context: RouteContext<z.output<Schema>, CallerFor<Access>, Deps>): Promise<unknown>;
 }
 
@@ -90,6 +92,7 @@ export interface CatalogueEntry {
   input: z.ZodType;
   status: number;
   response?: z.ZodType;
+  bodyBytes?: number;
 }
 
 export interface RouteDefinition<Deps> extends CatalogueEntry {
@@ -278,9 +281,28 @@ async function send(res: Response, route: CatalogueEntry, result: unknown): Prom
 }
 
 /** An express router serving `routes` with `deps`: what a service mounts. */
+/** The routes of a router that take larger bodies than their service's, matched by method and path. */
+const largeBodyRoutes = new WeakMap<Router, Array<{ method: string; path: RegExp; bytes: number }>>();
+
+/** A route path (`/api/v4/projects/:id/repository/files/:file_path`) as a pattern of the request paths it serves. */
+function pathPattern(path: string): RegExp {
+  const segments = path.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${segments.join('/')}/?$`);
+}
+
+/** The larger body bound of the request's route among `routers`, if its route declared one (`bodyBytes`). */
+export function declaredBodyBytes(routers: readonly Router[]): (req: Request) => number | undefined {
+  const routes = routers.flatMap((router) => largeBodyRoutes.get(router) ?? []);
+  return (req) => routes.find((route) => route.method === req.method && route.path.test(req.path))?.bytes;
+}
+
 export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>, deps: Deps): Router {
   const router = Router();
   if (routes.some((route) => route.access === 'administrator')) withAdministratorRoutes.add(router);
+  largeBodyRoutes.set(
+    router,
+    routes.flatMap((route) => (route.bodyBytes ? [{ method: route.method, path: pathPattern(route.path), bytes: route.bodyBytes }] : [])),
+  );
   for (const route of routes) {
     const method = route.method.toLowerCase() as Lowercase<HttpMethod>;
     router[method](route.path, (req, res, next) => {

@@ -10,7 +10,7 @@ import { requestLogging } from './request-logging.ts';
 import { isDraining } from './listen.ts';
 import { exactJsonContentType } from './json-responses.ts';
 import { openApiDocument } from './openapi.ts';
-import { routeCatalogue, servesAdministratorRoutes } from './routes.ts';
+import { declaredBodyBytes, routeCatalogue, servesAdministratorRoutes } from './routes.ts';
 import { EXTERNAL_URL } from './base-url.ts';
 import { rejectMalformedParams, rejectMalformedUrl } from './malformed-input.ts';
 import { parseQueryString, requestBodies, type BodyLimits } from './request-body.ts';
@@ -108,7 +108,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   });
   for (const router of streamingRoutes) app.use(router);
   app.use('/api', admission());
-  app.use(requestBodies(options.bodyLimits));
+  app.use(requestBodies(options.bodyLimits, declaredBodyBytes(options.routes)));
   app.use(rejectMalformedParams());
   if (options.requestScope) app.use('/api', options.requestScope);
   for (const router of options.routes) app.use(router);

@@ -5,7 +5,7 @@ import { pageParams, pageShape, params, reply, routesOf, type PageRequest } from
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
 import { accessRepository } from '../repositories/project-repositories.ts';
-import { gitRevision, repositoryPath } from '../repositories/repository-params.ts';
+import { CONTENT_BODY_BYTES, gitRevision, repositoryPath } from '../repositories/repository-params.ts';
 import type { GitRepository, RefKind } from '../repositories/git-repository.ts';
 import type { CommitAction, CommitWriter } from '../repository-writes/commit-writer.ts';
 import { PickRefusedError, type ChangePicker, type PickKind } from '../repository-writes/change-picker.ts';
@@ -266,6 +266,7 @@ export const commitsRoutes = [
     access: 'user',
     scope: 'api',
     status: 201,
+    bodyBytes: CONTENT_BODY_BYTES,
     input: z.object({
       id: params.idOrPath(),
       branch: gitRevision(),

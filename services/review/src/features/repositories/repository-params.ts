@@ -1,6 +1,12 @@
 /** Parameters naming things in a repository, validated before git sees them. */
 import { z } from 'zod';
 
+/**
+ * How large a JSON or form body the repository API's writes take (files, commits with their
+ * actions' contents, as text or base64), beyond the service's 1 MB; a larger one is 413.
+ */
+export const CONTENT_BODY_BYTES = 32 * 1024 * 1024;
+
 /** The longest ref or path the repository API takes. */
 const MAXIMUM_LENGTH = 1024;
 

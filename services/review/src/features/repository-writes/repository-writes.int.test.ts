@@ -29,7 +29,8 @@ const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 24, path: 'acme/branches', levels })
   .add({ resource: 'project', id: 25, path: 'acme/tags', levels })
   .add({ resource: 'project', id: 26, path: 'acme/picks', levels })
-  .add({ resource: 'project', id: 27, path: 'acme/archived', levels, archived: true });
+  .add({ resource: 'project', id: 27, path: 'acme/archived', levels, archived: true })
+  .add({ resource: 'project', id: 28, path: 'acme/large', levels });
 let harness: ServiceHarness<RunningService>;
 let dataDir: string;
 
@@ -192,6 +193,39 @@ describe('POST, PUT and DELETE /projects/:id/repository/files/:file_path', () =>
       commit_message: 'm',
     });
     expect(allowed.status).toBe(201);
+  });
+});
+
+describe('files of 5 MB, past the 1 MB bodies of other routes', () => {
+  it('are written as text and base64 through the files API and POST /repository/commits, and read back whole, raw and in JSON', async () => {
+    const text = `${'0123456789abcdef'.repeat(64)}\n`.repeat(5 * 1024);
+    const binary = Buffer.alloc(5 * 1024 * 1024, 7);
+    const files = '/api/v4/projects/28/repository/files';
+    const created = await api('post', `${files}/large.txt`).send({ branch: 'main', content: text, commit_message: 'Add a large file' });
+    expect(created.status).toBe(201);
+    const updated = await api('put', `${files}/large.txt`).send({
+      branch: 'main',
+      content: binary.toString('base64'),
+      encoding: 'base64',
+      commit_message: 'Make it binary',
+    });
+    expect(updated.status).toBe(200);
+    const committed = await api('post', '/api/v4/projects/28/repository/commits').send({
+      branch: 'main',
+      commit_message: 'Add another',
+      actions: [{ action: 'create', file_path: 'again.txt', content: text }],
+    });
+    expect(committed.status).toBe(201);
+
+    const read = await api('get', `${files}/large.txt?ref=main`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ file_name: 'large.txt', size: binary.length, encoding: 'base64' });
+    expect(Buffer.from(read.body.content, 'base64').equals(binary)).toBe(true);
+    const raw = await api('get', `${files}/again.txt/raw?ref=main`).buffer(true);
+    expect(raw.status).toBe(200);
+    expect(raw.text).toBe(text);
+    const clone = await cloneOf(28);
+    expect((await readFile(path.join(clone, 'large.txt'))).equals(binary)).toBe(true);
   });
 });
 
