@@ -21,6 +21,8 @@ interface MatrixCaller {
   blocked?: boolean;
   /** Scopes of the token; `api` unless narrowed. */
   scopes: TokenScope[];
+  /** A deploy token: git and the registries take it, the API never does. */
+  deployToken?: true;
 }
 
 let platform: Awaited<ReturnType<typeof startTestPlatform>>;
@@ -113,6 +115,7 @@ function expectationFor(route: CatalogueEntry, caller: MatrixCaller): Expectatio
   }
   // Unleash clients present the project's instance id, which no caller here has; a user's token counts for nothing.
   if (entry.target === 'unleash') return { status: 401, why: 'no Unleash instance id' };
+  if (caller.deployToken) return { status: 401, why: 'a deploy token is no API token' };
   if (!caller.token) {
     if (route.access !== 'anonymous') return { status: 401, why: 'anonymous' };
     if (entry.minRole !== undefined) return { status: 404, why: 'private resource' };
@@ -125,6 +128,9 @@ function expectationFor(route: CatalogueEntry, caller: MatrixCaller): Expectatio
   if (route.access === 'administrator' && !caller.isAdmin) return { status: 403, why: 'administrators only' };
   if (entry.minRole !== undefined && !caller.isAdmin && (caller.role ?? 0) < entry.minRole) {
     if (caller.role === undefined) return { status: 404, why: 'private resource, not a member' };
+    if (entry.belowMinRole && caller.role >= entry.belowMinRole.fromRole) {
+      return { status: entry.belowMinRole.status, why: entry.belowMinRole.why };
+    }
     return { status: entry.belowRole ?? 403, why: `needs role ${entry.minRole}` };
   }
   return { allowed: true };
@@ -183,6 +189,21 @@ beforeAll(async () => {
     callers.push({ name, token: await tokenFor(ids[name]!, ['api']), role: ROLE[name], scopes: ['api'] });
   }
   callers.push({ name: 'owner', token: ownerToken, role: ROLE.owner, scopes: ['api'] });
+  // A group access token acts as its bot, a member of the group at the token's role.
+  const groupBot = await created(
+    await gateway
+      .post(`/api/v4/groups/${fixture.groupId}/access_tokens`)
+      .set('PRIVATE-TOKEN', ownerToken)
+      .send({ name: 'matrix bot', scopes: ['api'], access_level: ROLE.developer }),
+  );
+  callers.push({ name: 'group access token (developer)', token: groupBot.token as string, role: ROLE.developer, scopes: ['api'] });
+  const deployToken = await created(
+    await gateway
+      .post(`/api/v4/projects/${fixture.projectId}/deploy_tokens`)
+      .set('PRIVATE-TOKEN', ownerToken)
+      .send({ name: 'matrix', scopes: ['read_repository', 'read_package_registry'] }),
+  );
+  callers.push({ name: 'deploy token', token: deployToken.token as string, scopes: [], deployToken: true });
   callers.push({ name: 'administrator', token: await tokenFor(1, ['api', 'sudo']), isAdmin: true, scopes: ['api', 'sudo'] });
   // Starting the platform and the fixture takes long on a machine busy with the rest of the suite.
 }, 180_000);

@@ -20,8 +20,10 @@ import { Migration20261124203900_group_labels } from './Migration20261124203900_
 import { Migration20261126190000_protected_tags } from './Migration20261126190000_protected_tags.ts';
 import { Migration20261126210700_issue_links_and_label_subscriptions } from './Migration20261126210700_issue_links_and_label_subscriptions.ts';
 import { Migration20261126211300_discussions } from './Migration20261126211300_discussions.ts';
+import { Migration20261126211700_group_milestones } from './Migration20261126211700_group_milestones.ts';
 import { Migration20261126212900_resource_state_events } from './Migration20261126212900_resource_state_events.ts';
 import { Migration20261126213400_resource_milestone_events } from './Migration20261126213400_resource_milestone_events.ts';
+import { Migration20261126213900_pipelines_and_auto_merges } from './Migration20261126213900_pipelines_and_auto_merges.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -52,6 +54,8 @@ export const migrations: MigrationObject[] = [
     class: Migration20261126210700_issue_links_and_label_subscriptions,
   },
   { name: 'Migration20261126211300_discussions', class: Migration20261126211300_discussions },
+  { name: 'Migration20261126211700_group_milestones', class: Migration20261126211700_group_milestones },
   { name: 'Migration20261126212900_resource_state_events', class: Migration20261126212900_resource_state_events },
   { name: 'Migration20261126213400_resource_milestone_events', class: Migration20261126213400_resource_milestone_events },
+  { name: 'Migration20261126213900_pipelines_and_auto_merges', class: Migration20261126213900_pipelines_and_auto_merges },
 ];

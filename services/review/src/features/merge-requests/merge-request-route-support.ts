@@ -15,6 +15,8 @@ import type { Mergeability } from './mergeability.ts';
 import type { MergeRequestsService } from './merge-requests-service.ts';
 import type { MergeRequestsReadModel } from './merge-requests-read-model.ts';
 import type { ApprovalCheck } from './merge-service.ts';
+import type { PipelineState } from './auto-merge-store.ts';
+import { headPipelineBasicView, headPipelineView } from './head-pipeline-views.ts';
 
 /** The merge requests deployments shipped: the lists' `environment`, `deployed_after` and `deployed_before`. */
 export interface DeployedMergeRequestIds {
@@ -43,6 +45,8 @@ export interface MergeRequestsRouteDeps {
   reactions: ReactionLookup;
   /** Whether a merge request has the approvals it needs (its views' `approved`). */
   isApproved: ApprovalCheck;
+  /** Its head pipeline and whether it merges when that succeeds (single views). */
+  pipelineState: (mergeRequest: MergeRequest) => Promise<PipelineState>;
 }
 
 /**
@@ -93,16 +97,17 @@ export async function detail(
   mergeRequest: MergeRequest,
   options: { divergedCommitsCount?: boolean; fromOwnProject?: boolean } = {},
 ) {
-  const [users, latest, approved, facts] = await Promise.all([
+  const [users, latest, approved, facts, pipelines] = await Promise.all([
     deps.users.users(userIdsOf([mergeRequest]), caller),
     deps.mergeRequests.latestVersion(mergeRequest),
     deps.isApproved(mergeRequest),
     deps.facts([mergeRequest], caller.kind === 'user' ? caller.userId : null),
+    deps.pipelineState(mergeRequest),
   ]);
   const divergedCommitsCount = options.divergedCommitsCount
     ? await deps.mergeability.divergedCommitsCount(scope.repository, mergeRequest)
     : undefined;
-  return mergeRequestDetailView(mergeRequest, {
+  const view = mergeRequestDetailView(mergeRequest, {
     project: scope.project,
     users,
     fromOwnProject: options.fromOwnProject ?? true,
@@ -111,4 +116,22 @@ export async function detail(
     divergedCommitsCount,
     approved,
   });
+  const { headPipeline, autoMerge } = pipelines;
+  const baseUrl = new URL(scope.project.webUrl).origin;
+  return {
+    ...view,
+    merge_when_pipeline_succeeds: autoMerge !== null,
+    merge_user:
+      view.merge_user ??
+      (autoMerge && {
+        id: autoMerge.mergeUserId,
+        username: autoMerge.mergeUserUsername,
+        name: autoMerge.mergeUserName,
+        state: 'active',
+        avatar_url: null,
+        web_url: `${baseUrl}/${autoMerge.mergeUserUsername}`,
+      }),
+    pipeline: headPipeline && headPipelineBasicView(headPipeline),
+    head_pipeline: headPipeline && headPipelineView(headPipeline, { baseUrl }),
+  };
 }

@@ -2,7 +2,7 @@ import { readModelDatabase, type EntityManager, type Orm } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
-import type { Feature } from '@platform/service';
+import { handleJob, type Feature } from '@platform/service';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
@@ -11,6 +11,11 @@ import type { UserDirectory } from '../core/user-directory.ts';
 import { CreateMergeRequestService, type ApproversOverridable } from './create-merge-request-service.ts';
 import { forkEventHandlers } from './fork-events.ts';
 import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
+import { HeadPipeline, MergeRequestAutoMerge } from './auto-merge.entity.ts';
+import { autoMergeEventHandlers } from './auto-merge-events.ts';
+import { autoMergeJob } from './auto-merge.jobs.ts';
+import { AutoMergeService } from './auto-merge-service.ts';
+import { PgAutoMergeStore } from './auto-merge-store.ts';
 import { mergeRequestEditsRoutes } from './merge-request-edits-routes.ts';
 import { factsFrom, type FactsSource, type ReactionLookup } from './merge-request-facts.ts';
 import type { DeployedMergeRequestIds, MergeRequestsRouteDeps } from './merge-request-route-support.ts';
@@ -27,7 +32,7 @@ import { RebaseService } from './rebase-service.ts';
 import { RefreshService } from './refresh-service.ts';
 import { UpdateMergeRequestService } from './update-merge-request-service.ts';
 
-export const mergeRequestsEntities = [MergeRequest, MergeRequestDiff];
+export const mergeRequestsEntities = [MergeRequest, MergeRequestDiff, HeadPipeline, MergeRequestAutoMerge];
 
 /** Merge requests as other features read them, built before those features; the operations come with the feature. */
 export interface MergeRequestsCore {
@@ -98,6 +103,7 @@ export function createMergeRequestsFeature(deps: {
   const approversOverridable: ApproversOverridable = (projectId) => approvals.mayOverrideApprovers(projectId);
   const refresh = new RefreshService({ em, store, repositories, versions, mergeability });
   repositories.onRefsChanged(({ projectId, changes }) => refresh.onRefsChanged(projectId, changes));
+  const autoMergeStore = new PgAutoMergeStore(em);
   const { labels, milestones } = deps;
   const routeDeps: MergeRequestsRouteDeps = {
     access: deps.access,
@@ -115,6 +121,7 @@ export function createMergeRequestsFeature(deps: {
     ]),
     reactions: deps.reactions,
     isApproved: (mergeRequest) => approvals.isApproved(mergeRequest),
+    pipelineState: (mergeRequest) => autoMergeStore.state(mergeRequest),
   };
   const updates = new UpdateMergeRequestService({ em, store, repositories, versions, mergeability, approversOverridable });
   const creation = new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable });
@@ -124,9 +131,20 @@ export function createMergeRequestsFeature(deps: {
     repositories,
     protectedBranches,
     isApproved: routeDeps.isApproved,
+    headPipelineStatus: async (mergeRequest) => (await autoMergeStore.headPipeline(mergeRequest))?.status ?? null,
     afterMerge: deps.afterMerge,
     logger,
   });
+  const autoMerges = new AutoMergeService({
+    em,
+    store: autoMergeStore,
+    mergeRequests: store,
+    merges,
+    access: deps.access,
+    repositories,
+    logger,
+  });
+  repositories.onRefsChanged(({ projectId, changes }) => autoMerges.onRefsChanged(projectId, changes));
   const rebases = new RebaseService({ store, repositories, protectedBranches, logger });
   return {
     updates,
@@ -134,9 +152,10 @@ export function createMergeRequestsFeature(deps: {
     routes: [
       createRouter(mergeRequestsRoutes, routeDeps),
       createRouter(mergeRequestEditsRoutes, { ...routeDeps, creation, updates }),
-      createRouter(mergeRoutes, { ...routeDeps, merges, rebases }),
+      createRouter(mergeRoutes, { ...routeDeps, merges, rebases, autoMerges }),
     ],
     rpcs: [mergeRequestsGrpc({ orm: deps.orm, deps: routeDeps, logger })],
-    consumes: forkEventHandlers(mergeRequests),
+    consumes: [...forkEventHandlers(mergeRequests), ...autoMergeEventHandlers(autoMerges)],
+    jobs: [handleJob(autoMergeJob, ({ mergeRequestId }) => autoMerges.carryOut(mergeRequestId))],
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
+import type { AutoMergeService } from './auto-merge-service.ts';
 import { params, routesOf } from '@platform/http';
 import { ACCESS_LEVEL } from '@platform/identity-client';
 import { mayPushCode } from '../repositories/repository-access.ts';
@@ -12,6 +13,7 @@ import type { RebaseService } from './rebase-service.ts';
 export interface MergeRoutesDeps extends MergeRequestsRouteDeps {
   merges: MergeService;
   rebases: RebaseService;
+  autoMerges: AutoMergeService;
 }
 
 const route = routesOf<MergeRoutesDeps>('review');
@@ -42,17 +44,35 @@ export const mergeRoutes = [
       auto_merge: params.boolean().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
-      const scope = await scopeOf(deps, caller, input.id, ACCESS_LEVEL.DEVELOPER);
+      // Readers find it (404 otherwise); who may not merge it is refused with GitLab's 401 (`can_be_merged_by?`).
+      const scope = await scopeOf(deps, caller, input.id);
       const existing = await deps.mergeRequests.find(scope.project.id, input.merge_request_iid);
-      const merged = await deps.merges.merge(scope, caller, input.merge_request_iid, {
+      if (!existing) throw new NotFoundError('Merge Request');
+      const options = {
         sha: input.sha,
-        mayPushToForkSource: existing && isFromFork(existing) ? await mayPushTo(deps, caller, existing.sourceProjectId) : false,
+        mayPushToForkSource: isFromFork(existing) ? await mayPushTo(deps, caller, existing.sourceProjectId) : false,
         squash: input.squash,
         shouldRemoveSourceBranch: input.should_remove_source_branch,
         mergeCommitMessage: input.merge_commit_message,
         squashCommitMessage: input.squash_commit_message,
-      });
+      };
+      const merged =
+        input.merge_when_pipeline_succeeds || input.auto_merge
+          ? await deps.autoMerges.mergeWhenPipelineSucceeds(scope, caller, input.merge_request_iid, options)
+          : await deps.merges.merge(scope, caller, input.merge_request_iid, options);
       return detail(deps, caller, scope, merged);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/merge_requests/:merge_request_iid/cancel_merge_when_pipeline_succeeds',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: z.object(perMergeRequest),
+    handle: async ({ caller, input, deps }) => {
+      const scope = await scopeOf(deps, caller, input.id);
+      return detail(deps, caller, scope, await deps.autoMerges.cancel(scope, caller, input.merge_request_iid));
     },
   }),
   route({

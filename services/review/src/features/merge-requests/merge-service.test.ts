@@ -55,7 +55,7 @@ const protectedBranches: MergeBranchRules = {
   actorOf: async (options) => ({ accessLevel: options.accessLevel, isAdmin: options.isAdmin, userId: options.userId }),
 };
 
-function services(options: { approved?: boolean; merged?: number[] } = {}) {
+function services(options: { approved?: boolean; merged?: number[]; pipelineStatus?: string } = {}) {
   const store = new FakeMergeRequestStore();
   const em = fakeTransactions<EntityManager>();
   const mergeability = new Mergeability({ em, store, repositories, logger });
@@ -67,6 +67,7 @@ function services(options: { approved?: boolean; merged?: number[] } = {}) {
     repositories,
     protectedBranches,
     isApproved: async () => options.approved ?? true,
+    headPipelineStatus: async () => options.pipelineStatus ?? null,
     afterMerge: [
       async ({ mergeRequest }) => {
         options.merged?.push(mergeRequest.iid);
@@ -82,7 +83,7 @@ function services(options: { approved?: boolean; merged?: number[] } = {}) {
   };
 }
 
-const scope = () => ({ project, repository });
+const scope = (onlyAllowMergeIfPipelineSucceeds = false) => ({ project: { ...project, onlyAllowMergeIfPipelineSucceeds }, repository });
 const open = (created: ReturnType<typeof services>, sourceBranch: string, title = `Merge ${sourceBranch}`) =>
   created.creation.create(scope(), author, {
     targetNamespaceIds: [1],
@@ -162,6 +163,23 @@ describe('merge requests on fakes', () => {
     const waiting = await open(unapproved, 'drafted', 'Ready');
     await expect(unapproved.merges.merge(scope(), developer, waiting.iid, {})).rejects.toEqual(new MethodNotAllowedError());
     expect(merged).toEqual([]);
+  });
+
+  it('waits for a successful head pipeline when the project only merges after one, and refuses a reporter with 401', async () => {
+    await commitOn('piped', 'piped.txt', 'piped\n');
+    const running = services({ merged, pipelineStatus: 'running' });
+    const waiting = await open(running, 'piped');
+    await expect(running.merges.merge(scope(true), developer, waiting.iid, {})).rejects.toEqual(new MethodNotAllowedError());
+    const none = services({ merged });
+    const withoutPipeline = await open(none, 'piped');
+    await expect(none.merges.merge(scope(true), developer, withoutPipeline.iid, {})).rejects.toEqual(new MethodNotAllowedError());
+    await expect(
+      none.merges.merge({ project: { ...project, accessLevel: 20 }, repository }, developer, withoutPipeline.iid, {}),
+    ).rejects.toEqual(new UnauthorizedError());
+    expect(merged).toEqual([]);
+    const passed = services({ merged, pipelineStatus: 'success' });
+    const green = await open(passed, 'piped');
+    expect(await passed.merges.merge(scope(true), developer, green.iid, {})).toMatchObject({ state: 'merged' });
   });
 
   it('refuses a stale sha as a conflict (409) and an unknown merge request with 404', async () => {

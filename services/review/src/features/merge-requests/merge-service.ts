@@ -8,6 +8,7 @@ import {
   UnprocessableError,
 } from '@platform/errors';
 import type { EntityManager } from '@platform/db';
+import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { reviewEvents } from '@platform/review-client';
 import { mayOnBranch } from '../protected-branches/branch-protection.ts';
@@ -31,6 +32,9 @@ export type MergeListener = (options: {
 /** What merging asks of the repositories: moving refs under a repository's lock (recorded as a push), and a fork's repository. */
 export type MergeRepositories = Pick<RepositoriesService, 'changeRefs' | 'find'>;
 
+/** The status of a merge request's head pipeline (its source branch's newest at its head commit); null without one. */
+export type HeadPipelineStatus = (mergeRequest: MergeRequest) => Promise<string | null>;
+
 /** What merging asks of protected branches: who may merge into the target. */
 export type MergeBranchRules = Pick<ProtectedBranchesService, 'list' | 'actorOf'>;
 
@@ -51,6 +55,7 @@ export class MergeService {
   readonly #repositories: MergeRepositories;
   readonly #protectedBranches: MergeBranchRules;
   readonly #isApproved: ApprovalCheck;
+  readonly #headPipelineStatus: HeadPipelineStatus;
   readonly #afterMerge: MergeListener[];
   readonly #logger: Logger;
 
@@ -61,6 +66,8 @@ export class MergeService {
     protectedBranches: MergeBranchRules;
     /** Merging waits for the approvals this asks for. */
     isApproved: ApprovalCheck;
+    /** What `only_allow_merge_if_pipeline_succeeds` waits for. */
+    headPipelineStatus: HeadPipelineStatus;
     /** Told of every merge, in order, after it was recorded. */
     afterMerge: MergeListener[];
     logger: Logger;
@@ -70,6 +77,7 @@ export class MergeService {
     this.#repositories = options.repositories;
     this.#protectedBranches = options.protectedBranches;
     this.#isApproved = options.isApproved;
+    this.#headPipelineStatus = options.headPipelineStatus;
     this.#afterMerge = options.afterMerge;
     this.#logger = options.logger;
   }
@@ -86,21 +94,15 @@ export class MergeService {
     const { project, repository } = scope;
     const mergeRequest = await this.#store.find(project.id, iid);
     if (!mergeRequest) throw new NotFoundError('Merge Request');
-    const protections = await this.#protectedBranches.list(project.id);
-    const actor = await this.#protectedBranches.actorOf({
-      projectId: project.id,
-      userId: caller.userId,
-      accessLevel: project.accessLevel,
-      isAdmin: project.isAdmin,
-    });
-    // An archived project is read-only: merging needs GitLab's push_code, which archiving prevents (`can_be_merged_by?`).
-    if (project.archived || !mayOnBranch({ action: 'merge', branch: mergeRequest.targetBranch, protections, actor })) {
-      throw new UnauthorizedError();
-    }
+    await this.requireMergeRight(scope, caller, mergeRequest);
     const refusal = mergeRefusal(mergeRequest);
     if (refusal) throw refusal;
     // GitLab's `mergeable?` is false while approvals are missing: the same refusal.
     if (!(await this.#isApproved(mergeRequest))) throw new MethodNotAllowedError();
+    // And while the head pipeline has not succeeded, when the project only merges after it did (`mergeable_ci_state?`).
+    if (project.onlyAllowMergeIfPipelineSucceeds && (await this.#headPipelineStatus(mergeRequest)) !== 'success') {
+      throw new MethodNotAllowedError();
+    }
     const merged = await this.#repositories.changeRefs(repository, caller, async () => {
       const source = await sourceHead({ repositories: this.#repositories, target: repository, mergeRequest });
       const targetHead = await branchHead(repository, mergeRequest.targetBranch);
@@ -169,6 +171,23 @@ export class MergeService {
     }
     for (const listener of this.#afterMerge) await listener({ mergeRequest: merged.mergeRequest, scope, caller });
     return merged.mergeRequest;
+  }
+
+  /** GitLab's `can_be_merged_by?`: developers and above who may merge into the target branch (its protection weighed); 401 otherwise. */
+  async requireMergeRight(scope: MergeRequestScope, caller: AuthenticatedCaller, mergeRequest: MergeRequest): Promise<void> {
+    const { project } = scope;
+    if (!project.isAdmin && project.accessLevel < ACCESS_LEVEL.DEVELOPER) throw new UnauthorizedError();
+    const protections = await this.#protectedBranches.list(project.id);
+    const actor = await this.#protectedBranches.actorOf({
+      projectId: project.id,
+      userId: caller.userId,
+      accessLevel: project.accessLevel,
+      isAdmin: project.isAdmin,
+    });
+    // An archived project is read-only: merging needs GitLab's push_code, which archiving prevents (`can_be_merged_by?`).
+    if (project.archived || !mayOnBranch({ action: 'merge', branch: mergeRequest.targetBranch, protections, actor })) {
+      throw new UnauthorizedError();
+    }
   }
 
   /** Deletes a merged fork's source branch in the fork, as a push there (unless it moved since). */

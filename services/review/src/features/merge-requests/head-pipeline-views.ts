@@ -1,0 +1,64 @@
+import type { HeadPipeline } from './auto-merge.entity.ts';
+
+const STATUS_WORDS: Record<string, { text: string; label: string }> = {
+  created: { text: 'Created', label: 'created' },
+  pending: { text: 'Pending', label: 'pending' },
+  running: { text: 'Running', label: 'running' },
+  success: { text: 'Passed', label: 'passed' },
+  failed: { text: 'Failed', label: 'failed' },
+  canceled: { text: 'Canceled', label: 'canceled' },
+  skipped: { text: 'Skipped', label: 'skipped' },
+};
+
+/** GitLab's `PipelineBasic`: a merge request's (deprecated) `pipeline`. */
+export function headPipelineBasicView(pipeline: HeadPipeline) {
+  return {
+    id: pipeline.id,
+    iid: pipeline.iid,
+    project_id: pipeline.projectId,
+    sha: pipeline.sha,
+    ref: pipeline.ref,
+    status: pipeline.status,
+    source: pipeline.source,
+    created_at: pipeline.createdAt.toISOString(),
+    updated_at: pipeline.updatedAt.toISOString(),
+    web_url: pipeline.webUrl,
+  };
+}
+
+/** GitLab's `Pipeline` detail: a merge request's `head_pipeline`. */
+export function headPipelineView(pipeline: HeadPipeline, options: { baseUrl: string }) {
+  const words = STATUS_WORDS[pipeline.status] ?? { text: pipeline.status, label: pipeline.status };
+  return {
+    ...headPipelineBasicView(pipeline),
+    before_sha: pipeline.beforeSha,
+    tag: pipeline.tag,
+    yaml_errors: null,
+    user: {
+      id: pipeline.userId,
+      username: pipeline.userUsername,
+      name: pipeline.userName,
+      state: 'active',
+      locked: false,
+      avatar_url: null,
+      web_url: `${options.baseUrl}/${pipeline.userUsername}`,
+    },
+    started_at: pipeline.startedAt?.toISOString() ?? null,
+    finished_at: pipeline.finishedAt?.toISOString() ?? null,
+    committed_at: null,
+    duration: pipeline.duration,
+    queued_duration: null,
+    coverage: pipeline.coverage,
+    detailed_status: {
+      icon: `status_${pipeline.status}`,
+      text: words.text,
+      label: words.label,
+      group: pipeline.status,
+      tooltip: words.label,
+      has_details: true,
+      details_path: new URL(pipeline.webUrl).pathname,
+      illustration: null,
+      favicon: `/assets/ci_favicons/favicon_status_${pipeline.status}.png`,
+    },
+  };
+}
