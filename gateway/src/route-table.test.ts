@@ -65,6 +65,7 @@ describe('route table', () => {
     ['/api/v4/projects/acme%2Fapp/labels/bug%20fix', 'review'],
     ['/api/v4/projects/7/milestones/3', 'review'],
     ['/api/v4/groups/acme%2Fteam/labels/bug', 'review'],
+    ['/api/v4/groups/acme%2Fteam/milestones/3/issues', 'review'],
     ['/api/v4/projects/7/issues', 'review'],
     ['/api/v4/projects/acme%2Fapp/issues/3', 'review'],
     ['/api/v4/projects/7/merge_requests/1/closes_issues', 'review'],

@@ -44,7 +44,7 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/project_repository_storage_moves(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository_storage_moves(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(labels|milestones)(\/|$)/, service: 'review' },
-  { pattern: /^\/api\/v4\/groups\/[^/]+\/labels(\/|$)/, service: 'review' },
+  { pattern: /^\/api\/v4\/groups\/[^/]+\/(labels|milestones)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages', slowReads: true },
   { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages', slowReads: true },
@@ -79,7 +79,8 @@ export const routeTable: Route[] = [
   { pattern: /^\/.+\/(prometheus\/)?alerts\/notify(\/[^/]+\/[^/]+)?\.json$/, service: 'alerts', ownAuthentication: true },
   { pattern: /^\/api\/v4\/((users|projects)\/[^/]+\/)?events\/?$/, service: 'audit' },
   {
-    pattern: /^\/api\/v4\/(user|users|groups|projects|namespaces|keys|personal_access_tokens|deploy_tokens|deploy_keys|version|metadata)(\/|$)/,
+    pattern:
+      /^\/api\/v4\/(user|users|groups|projects|namespaces|keys|personal_access_tokens|deploy_tokens|deploy_keys|version|metadata)(\/|$)/,
     service: 'identity',
   },
   { pattern: /^\/api\/scim\/v2\//, service: 'identity', ownAuthentication: true },

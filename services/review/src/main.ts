@@ -108,7 +108,7 @@ export function reviewService(
       const { repositories } = repositoriesFeature;
       const writes = createRepositoryWrites({ repositories, rules: protectedBranches });
       const labelsFeature = createLabelsFeature({ em, access, namespaceIdsOf: (projectId) => users.namespaceIdsOf(projectId) });
-      const milestonesFeature = createMilestonesFeature({ em, access });
+      const milestonesFeature = createMilestonesFeature({ em, access, namespaceIdsOf: (projectId) => users.namespaceIdsOf(projectId) });
       const { labels } = labelsFeature;
       const { milestones } = milestonesFeature;
       const deployments = new PgMergeRequestDeploymentStore(em);

@@ -52,6 +52,8 @@ export interface IssueStore {
   find(projectId: number, iid: number): Promise<Issue | null>;
   byIids(projectId: number, iids: number[]): Promise<Issue[]>;
   byIds(ids: number[]): Promise<Issue[]>;
+  /** The issues of any projects planned for a milestone, newest first. */
+  byMilestone(milestoneId: number): Promise<Issue[]>;
   list(options: { filter: IssueFilter; order: IssueOrder; offset: number; limit: number }): Promise<{ items: Issue[]; total: number }>;
   /** Writes the changes and the events they caused, in the caller's transaction. */
   save(options: { issue: Issue; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
@@ -145,6 +147,10 @@ export class PgIssueStore implements IssueStore {
   byIds(ids: number[]): Promise<Issue[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.#em.find(Issue, { id: { $in: [...new Set(ids)] } }, { orderBy: { id: 'asc' } });
+  }
+
+  byMilestone(milestoneId: number): Promise<Issue[]> {
+    return this.#em.find(Issue, { milestoneId }, { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
   }
 
   async list(options: { filter: IssueFilter; order: IssueOrder; offset: number; limit: number }) {

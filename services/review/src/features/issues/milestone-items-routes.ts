@@ -3,7 +3,7 @@ import { baseUrlOf, params, routesOf } from '@platform/http';
 import { planningProject } from '../core/issue-access.ts';
 import { listPage, listShape } from '../merge-requests/merge-request-finder.ts';
 import { readableProject, type MergeRequestsRouteDeps } from '../merge-requests/merge-request-route-support.ts';
-import { confidentialViewer, viewsOf, type IssuesRouteDeps } from './issue-route-support.ts';
+import { confidentialViewer, viewsAcrossProjects, viewsOf, type IssuesRouteDeps } from './issue-route-support.ts';
 import type { IssueFilter } from './issues-store.ts';
 
 export type MilestoneItemsRouteDeps = IssuesRouteDeps & MergeRequestsRouteDeps;
@@ -12,7 +12,7 @@ const route = routesOf<MilestoneItemsRouteDeps>('review');
 
 const perMilestone = { id: params.idOrPath(), milestone_id: params.integer().pipe(z.number().int().positive()) };
 
-/** What a project milestone carries: its issues and merge requests, as the caller may see them (GitLab's milestone_responses). */
+/** What a project's or a group's milestone carries: its issues and merge requests, as the caller may see them (GitLab's milestone_responses). */
 export const milestoneItemsRoutes = [
   route.list({
     path: '/api/v4/projects/:id/milestones/:milestone_id/issues',
@@ -48,6 +48,21 @@ export const milestoneItemsRoutes = [
         fromOwnProject: true,
         acrossProjects: false,
       });
+    },
+  }),
+  route.list({
+    path: '/api/v4/groups/:id/milestones/:milestone_id/issues',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object(perMilestone),
+    handle: async ({ caller, input, deps, window, request }) => {
+      const groupId = await deps.access.require({ resource: 'group', idOrPath: String(input.id), caller, minimumLevel: 0 });
+      const milestone = await deps.milestones.getInGroup(groupId, input.milestone_id);
+      // The group's projects' issues the caller sees, each project asked for once.
+      const issues = await deps.issues.byMilestone(milestone.id);
+      const views = await viewsAcrossProjects(deps, { caller, baseUrl: baseUrlOf(request) }, issues);
+      const visible = issues.flatMap((issue) => views.get(issue.id) ?? []);
+      return { items: visible.slice(window.offset, window.offset + window.limit), total: visible.length };
     },
   }),
 ];

@@ -24,7 +24,13 @@ const access = new FakeIdentityAccess()
   .add({ resource: 'group', id: 5, path: 'acme', levels: { 41: 20, 42: 10 } })
   .add({ resource: 'project', id: 9, path: 'acme/promoted', namespaceIds: [5], levels: { 41: 20, 42: 20 } })
   .add({ resource: 'project', id: 10, path: 'acme/loose', namespaceIds: [], levels: { 41: 20 } });
-const users = new FixedUserDirectory([
+/** Project 9 belongs to group 5: it uses the group's labels and milestones. */
+class GroupedUserDirectory extends FixedUserDirectory {
+  override async namespaceIdsOf(projectId: number): Promise<number[]> {
+    return projectId === 9 ? [5] : [];
+  }
+}
+const users = new GroupedUserDirectory([
   { id: 41, username: 'reporter' },
   { id: 42, username: 'guest' },
 ]);
@@ -295,5 +301,82 @@ describe('dates given as timestamps', () => {
       .set(harness.as(reporter))
       .send({ due_date: '2020-02-03T00:00:00.000Z' });
     expect(moved.body.due_date).toBe('2020-02-03');
+  });
+});
+
+describe('group milestones', () => {
+  const groupMilestones = '/api/v4/groups/5/milestones';
+
+  it("creates, lists, changes and deletes a group's milestones as GitLab shows them, for reporters of the group", async () => {
+    const created = await harness.api
+      .post(groupMilestones)
+      .set(harness.as(reporter))
+      .send({ title: 'Q1', description: 'Quarter', due_date: '2020-03-31T00:00:00Z' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(Number),
+      iid: 1,
+      group_id: 5,
+      title: 'Q1',
+      description: 'Quarter',
+      state: 'active',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      start_date: null,
+      due_date: '2020-03-31',
+      expired: true,
+      web_url: expect.stringMatching(/\/groups\/5\/-\/milestones\/1$/),
+    });
+    expect((await harness.api.post(groupMilestones).set(harness.as(reporter)).send({ title: 'Q2' })).body.iid).toBe(2);
+    const duplicate = await harness.api.post(groupMilestones).set(harness.as(reporter)).send({ title: 'Q1' });
+    expect([duplicate.status, duplicate.body]).toEqual([
+      400,
+      { message: { title: ['already being used for another group or project milestone.'] } },
+    ]);
+    expect((await harness.api.post(groupMilestones).set(harness.as(guest)).send({ title: 'Q3' })).status).toBe(403);
+    expect((await harness.api.post(groupMilestones).set(harness.as(stranger)).send({ title: 'Q3' })).status).toBe(404);
+    expect((await harness.api.post(groupMilestones).set(harness.as(reporter)).send({})).body).toEqual({ error: 'title is missing' });
+
+    const listed = await harness.api.get(`${groupMilestones}?state=active`).set(harness.as(guest));
+    expect(listed.body.map((milestone: { title: string }) => milestone.title)).toEqual(['Q1', 'Q2']);
+    expect((await harness.api.get(`${groupMilestones}/${created.body.id}`).set(harness.as(guest))).body.title).toBe('Q1');
+    // A project's milestone is not the group's.
+    const projectOne = await harness.api.get(`${milestones()}?iids[]=2`).set(harness.as(guest));
+    expect((await harness.api.get(`${groupMilestones}/${projectOne.body[0]?.id}`).set(harness.as(guest))).status).toBe(404);
+    const closed = await harness.api.put(`${groupMilestones}/${created.body.id}`).set(harness.as(reporter)).send({ state_event: 'close' });
+    expect(closed.body).toMatchObject({ state: 'closed', group_id: 5 });
+    expect((await harness.api.put(`${groupMilestones}/${created.body.id}`).set(harness.as(reporter)).send({})).status).toBe(400);
+    expect((await harness.api.put(`${groupMilestones}/${created.body.id}`).set(harness.as(guest)).send({ title: 'x' })).status).toBe(403);
+    expect((await harness.api.delete(`${groupMilestones}/${created.body.id}`).set(harness.as(reporter))).status).toBe(204);
+    expect((await harness.api.get(`${groupMilestones}/${created.body.id}`).set(harness.as(guest))).status).toBe(404);
+  });
+
+  it("plans the group's projects' issues with its milestones and lists them", async () => {
+    const milestone = await harness.api.post(groupMilestones).set(harness.as(reporter)).send({ title: 'Release' });
+    const issue = await harness.api
+      .post('/api/v4/projects/9/issues')
+      .set(harness.as(reporter))
+      .send({ title: 'Planned in the group', milestone_id: milestone.body.id });
+    expect(issue.body.milestone).toMatchObject({ id: milestone.body.id, group_id: 5, title: 'Release' });
+    expect(issue.body.milestone.project_id).toBeUndefined();
+    // A project outside the group cannot use it.
+    const outside = await harness.api
+      .post('/api/v4/projects/7/issues')
+      .set(harness.as(reporter))
+      .send({ title: 'Outside', milestone_id: milestone.body.id });
+    expect(outside.body.milestone).toBeNull();
+
+    const planned = await harness.api.get(`${groupMilestones}/${milestone.body.id}/issues`).set(harness.as(guest));
+    expect(planned.status).toBe(200);
+    expect(planned.body.map((item: { title: string }) => item.title)).toEqual(['Planned in the group']);
+    expect((await harness.api.get(`${groupMilestones}/${milestone.body.id}/issues`).set(harness.as(stranger))).status).toBe(404);
+    const withAncestors = await harness.api.get(`${milestones(9)}?include_ancestors=true`).set(harness.as(guest));
+    expect(withAncestors.body.map((item: { title: string }) => item.title)).toContain('Release');
+    expect((await harness.api.get(milestones(9)).set(harness.as(guest))).body.map((item: { title: string }) => item.title)).not.toContain(
+      'Release',
+    );
+
+    await harness.api.delete(`${groupMilestones}/${milestone.body.id}`).set(harness.as(reporter));
+    expect((await harness.api.get(`/api/v4/projects/9/issues/${issue.body.iid}`).set(harness.as(reporter))).body.milestone).toBeNull();
   });
 });

@@ -7,6 +7,8 @@ export type EmbeddedMilestone = Pick<
 > & {
   createdAt: Date | string;
   updatedAt: Date | string;
+  /** A group milestone's group (a project's has none). */
+  groupId?: number | null | undefined;
 };
 
 /** The milestone as issues embed it (GitLab's issue schema allows no more than these). */
@@ -14,7 +16,8 @@ export function embeddedMilestoneView(milestone: EmbeddedMilestone) {
   return {
     id: milestone.id,
     iid: milestone.iid,
-    project_id: milestone.projectId,
+    // GitLab shows `project_id` of a project's milestone and `group_id` of a group's.
+    ...(milestone.groupId ? { group_id: milestone.groupId } : { project_id: milestone.projectId }),
     title: milestone.title,
     description: milestone.description,
     state: milestone.state,
@@ -25,11 +28,14 @@ export function embeddedMilestoneView(milestone: EmbeddedMilestone) {
   };
 }
 
-/** GitLab's `Milestone` entity (`milestone.json`); `expired` only means something for a dated milestone. */
-export function milestoneView(milestone: Milestone, project: { webUrl: string }, today = new Date().toISOString().slice(0, 10)) {
+/**
+ * GitLab's `Milestone` entity (`milestone.json`); `expired` only means something for a dated
+ * milestone. `parent` is the web address of the project or group whose milestone it is.
+ */
+export function milestoneView(milestone: Milestone, parent: { webUrl: string }, today = new Date().toISOString().slice(0, 10)) {
   return {
     ...embeddedMilestoneView(milestone),
     expired: milestone.dueDate ? milestone.dueDate < today : null,
-    web_url: `${project.webUrl}/-/milestones/${milestone.iid}`,
+    web_url: `${parent.webUrl}/-/milestones/${milestone.iid}`,
   };
 }

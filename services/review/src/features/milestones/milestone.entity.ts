@@ -1,12 +1,13 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-/** A project milestone, numbered `iid` within the project; its title is unique there. */
+/** A project's or a group's milestone, numbered `iid` within it; its title is unique there. A group's serves the group's projects. */
 export const Milestone = defineEntity({
   name: 'Milestone',
   tableName: 'milestones',
   properties: {
     id: p.bigint('number').primary(),
-    projectId: p.bigint('number'),
+    projectId: p.bigint('number').nullable(),
+    groupId: p.bigint('number').nullable(),
     iid: p.integer(),
     title: p.text(),
     description: p.text().nullable(),

@@ -45,7 +45,11 @@ export const milestonesRoutes = [
         updatedBefore: input.updated_before,
         updatedAfter: input.updated_after,
       };
-      const { items, total } = await deps.milestones.list(project.id, { filter, ...window });
+      const parent = {
+        projectId: project.id,
+        groupIds: input.include_parent_milestones || input.include_ancestors ? project.namespaceIds : [],
+      };
+      const { items, total } = await deps.milestones.list(parent, { filter, ...window });
       return { items: items.map((milestone) => milestoneView(milestone, project)), total };
     },
   }),
@@ -75,7 +79,7 @@ export const milestonesRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
-      const created = await deps.milestones.create(project.id, caller, {
+      const created = await deps.milestones.create({ projectId: project.id }, caller, {
         title: input.title,
         description: input.description,
         dueDate: input.due_date,
@@ -102,7 +106,7 @@ export const milestonesRoutes = [
       const { id: _id, milestone_id: milestoneId, ...given } = input;
       if (Object.values(given).every((value) => value === undefined)) throw new InputError(UPDATE_FIELDS);
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
-      const updated = await deps.milestones.update(project.id, caller, milestoneId, {
+      const updated = await deps.milestones.update(await deps.milestones.get(project.id, milestoneId), caller, {
         title: input.title,
         description: input.description,
         dueDate: input.due_date,
@@ -121,7 +125,7 @@ export const milestonesRoutes = [
     input: z.object({ id: params.idOrPath(), milestone_id: milestoneIdParam() }),
     handle: async ({ caller, input, deps }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
-      await deps.milestones.delete(project.id, caller, input.milestone_id);
+      await deps.milestones.delete(await deps.milestones.get(project.id, input.milestone_id), caller);
     },
   }),
 ];

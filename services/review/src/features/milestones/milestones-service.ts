@@ -4,7 +4,7 @@ import type { EntityManager } from '@platform/db';
 import type { OutgoingEvent } from '@platform/events';
 import { reviewEvents } from '@platform/review-client';
 import type { Milestone } from './milestone.entity.ts';
-import type { MilestoneFilter, MilestoneStore } from './milestones-store.ts';
+import type { MilestoneFilter, MilestoneParent, MilestoneStore } from './milestones-store.ts';
 
 export interface MilestoneInput {
   title?: string | undefined;
@@ -17,9 +17,10 @@ export interface MilestoneInput {
 
 function milestoneEvent(milestone: Milestone) {
   return {
-    aggregateId: milestone.projectId,
+    // A group milestone's events are keyed by its group and name no project.
+    aggregateId: milestone.projectId ?? milestone.groupId ?? 0,
     data: {
-      projectId: milestone.projectId,
+      projectId: milestone.projectId ?? 0,
       milestoneId: milestone.id,
       iid: milestone.iid,
       title: milestone.title,
@@ -41,26 +42,47 @@ function validate(milestone: Pick<Milestone, 'title' | 'startDate' | 'dueDate'>)
 export class MilestonesService {
   readonly #em: EntityManager;
   readonly #store: MilestoneStore;
+  /** A project's namespace and its ancestors, top-level first: whose group milestones the project uses. */
+  readonly #namespaceIdsOf: (projectId: number) => Promise<number[]>;
 
-  constructor(options: { em: EntityManager; store: MilestoneStore }) {
+  constructor(options: { em: EntityManager; store: MilestoneStore; namespaceIdsOf: (projectId: number) => Promise<number[]> }) {
     this.#em = options.em;
     this.#store = options.store;
+    this.#namespaceIdsOf = options.namespaceIdsOf;
   }
 
-  list(projectId: number, options: { filter: MilestoneFilter; offset: number; limit: number }) {
-    return this.#store.list(projectId, options);
+  /** A project's milestones, or a group's; `parent` names both a project and its groups for a project's with its groups'. */
+  list(parent: MilestoneParent, options: { filter: MilestoneFilter; offset: number; limit: number }) {
+    return this.#store.list(parent, options);
   }
 
   async get(projectId: number, id: number): Promise<Milestone> {
-    const found = await this.#store.find(projectId, id);
-    if (!found) throw new NotFoundError('Milestone');
-    return found;
+    return this.#found(await this.#store.find({ projectId }, id));
   }
 
-  /** The project's milestones among `ids`, by id (those of other projects are left out). */
+  async getInGroup(groupId: number, id: number): Promise<Milestone> {
+    return this.#found(await this.#store.find({ groupIds: [groupId] }, id));
+  }
+
+  #found(milestone: Milestone | null): Milestone {
+    if (!milestone) throw new NotFoundError('Milestone');
+    return milestone;
+  }
+
+  /** Whether the project uses the milestone: its own, or one of its groups'. */
+  async #usedBy(projectId: number, milestone: Milestone, groupIds?: number[]): Promise<boolean> {
+    if (milestone.projectId === projectId) return true;
+    if (milestone.groupId === null || milestone.groupId === undefined) return false;
+    return (groupIds ?? (await this.#namespaceIdsOf(projectId))).includes(milestone.groupId);
+  }
+
+  /** The milestones among `ids` the project uses (its own and its groups'), by id. */
   async byIds(projectId: number, ids: number[]): Promise<Map<number, Milestone>> {
     const found = await this.#store.byIds(ids);
-    return new Map(found.filter((milestone) => milestone.projectId === projectId).map((milestone) => [milestone.id, milestone]));
+    const groupIds = found.some((milestone) => milestone.projectId !== projectId) ? await this.#namespaceIdsOf(projectId) : [];
+    const used = [];
+    for (const milestone of found) if (await this.#usedBy(projectId, milestone, groupIds)) used.push(milestone);
+    return new Map(used.map((milestone) => [milestone.id, milestone]));
   }
 
   byTitle(projectId: number, title: string): Promise<Milestone | null> {
@@ -81,22 +103,29 @@ export class MilestonesService {
     const carried = new Map<number, Milestone>();
     for (const item of items) {
       const milestone = item.milestoneId ? byId.get(item.milestoneId) : undefined;
-      if (milestone?.projectId === item.projectId) carried.set(item.id, milestone);
+      if (milestone && (await this.#usedBy(item.projectId, milestone))) carried.set(item.id, milestone);
     }
     return carried;
   }
 
-  /** A milestone id of the project as given to a merge request: 0 or null is none, an unknown one 404. */
+  /** A milestone id the project uses, as given to a merge request: 0 or null is none, an unknown one 404. */
   async given(projectId: number, milestoneId: number | null | undefined): Promise<number | null | undefined> {
     if (milestoneId === undefined) return undefined;
     if (milestoneId === null || milestoneId === 0) return null;
-    return (await this.get(projectId, milestoneId)).id;
+    if (!(await this.byIds(projectId, [milestoneId])).has(milestoneId)) throw new NotFoundError('Milestone');
+    return milestoneId;
   }
 
-  async create(projectId: number, caller: AuthenticatedCaller, input: MilestoneInput & { title: string }): Promise<Milestone> {
+  /** A project's milestone (`{ projectId }`) or a group's (`{ groupId }`). */
+  async create(
+    parent: { projectId: number; groupId?: undefined } | { groupId: number; projectId?: undefined },
+    caller: AuthenticatedCaller,
+    input: MilestoneInput & { title: string },
+  ): Promise<Milestone> {
     const now = new Date();
     const milestone = {
-      projectId,
+      projectId: parent.projectId ?? null,
+      groupId: parent.groupId ?? null,
       title: input.title.trim(),
       description: input.description ?? null,
       state: 'active',
@@ -115,8 +144,8 @@ export class MilestonesService {
     );
   }
 
-  async update(projectId: number, caller: AuthenticatedCaller, id: number, input: MilestoneInput): Promise<Milestone> {
-    const milestone = await this.get(projectId, id);
+  /** Changes a milestone found with `get` or `getInGroup`. */
+  async update(milestone: Milestone, caller: AuthenticatedCaller, input: MilestoneInput): Promise<Milestone> {
     if (input.title !== undefined) milestone.title = input.title.trim();
     if (input.description !== undefined) milestone.description = input.description;
     if (input.dueDate !== undefined) milestone.dueDate = input.dueDate;
@@ -136,8 +165,7 @@ export class MilestonesService {
     return milestone;
   }
 
-  async delete(projectId: number, caller: AuthenticatedCaller, id: number): Promise<void> {
-    const milestone = await this.get(projectId, id);
+  async delete(milestone: Milestone, caller: AuthenticatedCaller): Promise<void> {
     await this.#em.transactional(() =>
       this.#store.delete({ milestone, event: reviewEvents.milestoneDeleted.event(milestoneEvent(milestone)), actor: actorOf(caller) }),
     );

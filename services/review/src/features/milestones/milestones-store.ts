@@ -11,6 +11,31 @@ const MILESTONED_TABLES = ['merge_requests', 'issues'] as const;
 
 export type NewMilestone = Omit<Milestone, 'id' | 'iid'>;
 
+/** Whose milestones: a project's (and its groups' with `groupIds`), or the groups'. */
+export interface MilestoneParent {
+  projectId?: number | undefined;
+  groupIds?: number[] | undefined;
+}
+
+/** The advisory lock space of group milestones' iids (project iids use `nextIid`'s). */
+const GROUP_IID_LOCK = 7_305;
+
+/** The next iid of a group's milestones, under a transaction-scoped lock on the group's iids. */
+async function nextGroupIid(em: EntityManager, groupId: number): Promise<number> {
+  await em.execute('select pg_advisory_xact_lock(?, ?)', [GROUP_IID_LOCK, groupId]);
+  const [row] = await em.execute<Array<{ next: number }>>('select coalesce(max(iid), 0) + 1 as next from milestones where group_id = ?', [
+    groupId,
+  ]);
+  return Number(row?.next ?? 1);
+}
+
+function parentWhere(parent: MilestoneParent): Record<string, unknown> {
+  const any: Record<string, unknown>[] = [];
+  if (parent.projectId !== undefined) any.push({ projectId: parent.projectId });
+  if (parent.groupIds?.length) any.push({ groupId: { $in: parent.groupIds } });
+  return any.length === 0 ? { id: null } : { $or: any };
+}
+
 export interface MilestoneFilter {
   state?: 'active' | 'closed' | undefined;
   iids?: number[] | undefined;
@@ -24,15 +49,15 @@ export interface MilestoneFilter {
 export interface MilestoneStore {
   /** Ordered as GitLab lists them: soonest due first (undated last), then by title. */
   list(
-    projectId: number,
+    parent: MilestoneParent,
     options: { filter: MilestoneFilter; offset: number; limit: number },
   ): Promise<{ items: Milestone[]; total: number }>;
-  find(projectId: number, id: number): Promise<Milestone | null>;
+  find(parent: MilestoneParent, id: number): Promise<Milestone | null>;
   byIds(ids: number[]): Promise<Milestone[]>;
   byTitle(projectId: number, title: string): Promise<Milestone | null>;
   /** The ids of every project's milestones of that title. */
   idsByTitle(title: string): Promise<number[]>;
-  /** Adds the milestone with the project's next iid; a taken title is GitLab's validation error. */
+  /** Adds the milestone with its project's or group's next iid; a taken title is GitLab's validation error. */
   create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }): Promise<Milestone>;
   update(options: { milestone: Milestone; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
   delete(options: { milestone: Milestone; event: OutgoingEvent; actor: EventActor | null }): Promise<void>;
@@ -53,9 +78,9 @@ export class PgMilestoneStore implements MilestoneStore {
     this.#em = em;
   }
 
-  async list(projectId: number, options: { filter: MilestoneFilter; offset: number; limit: number }) {
+  async list(parent: MilestoneParent, options: { filter: MilestoneFilter; offset: number; limit: number }) {
     const { filter } = options;
-    const all: Record<string, unknown>[] = [{ projectId }];
+    const all: Record<string, unknown>[] = [parentWhere(parent)];
     if (filter.state) all.push({ state: filter.state });
     if (filter.iids) all.push({ iid: { $in: filter.iids } });
     if (filter.title !== undefined) all.push({ title: filter.title });
@@ -77,8 +102,8 @@ export class PgMilestoneStore implements MilestoneStore {
     return { items, total };
   }
 
-  find(projectId: number, id: number): Promise<Milestone | null> {
-    return this.#em.findOne(Milestone, { projectId, id });
+  find(parent: MilestoneParent, id: number): Promise<Milestone | null> {
+    return this.#em.findOne(Milestone, { $and: [parentWhere(parent), { id }] });
   }
 
   byIds(ids: number[]): Promise<Milestone[]> {
@@ -99,7 +124,8 @@ export class PgMilestoneStore implements MilestoneStore {
   async create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }) {
     const em = this.#em;
     try {
-      const iid = await nextIid(em, 'milestones', options.milestone.projectId);
+      const { projectId, groupId } = options.milestone;
+      const iid = projectId ? await nextIid(em, 'milestones', projectId) : await nextGroupIid(em, groupId ?? 0);
       return await insertWithEvent(em, Milestone, { ...options.milestone, iid } as Milestone, options);
     } catch (error) {
       throw translated(error);
