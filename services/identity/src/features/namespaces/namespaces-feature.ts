@@ -6,6 +6,7 @@ import type { AccessCore } from '../access/access-core.ts';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { GroupStore } from '../groups/groups-store.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
+import { ProjectsReadModel } from '../projects/projects-read-model.ts';
 import { namespacesGrpc } from './namespaces-grpc.ts';
 import { namespacesRoutes } from './namespaces-routes.ts';
 import { NamespacePathsReadModel } from './namespace-paths-read-model.ts';
@@ -32,6 +33,7 @@ export function createNamespacesFeature(deps: {
         groups: deps.groups,
         projects: deps.projects,
         namespaces: access.namespaces,
+        projectReads: new ProjectsReadModel(readModelDatabase(deps.em)),
         views,
         logger: deps.logger,
       }),

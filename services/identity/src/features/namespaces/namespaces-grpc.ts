@@ -18,6 +18,7 @@ import {
 } from '@platform/proto/identity/v1';
 import type { GroupStore } from '../groups/groups-store.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
+import type { ProjectAccessSummary, ProjectsReadModel } from '../projects/projects-read-model.ts';
 import type { Project } from '../access/project.entity.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { Group, Namespace, Visibility } from '../access/namespace.entity.ts';
@@ -58,10 +59,11 @@ export function namespacesGrpc(options: {
   groups: GroupStore;
   projects: ProjectStore;
   namespaces: NamespaceStore;
+  projectReads: ProjectsReadModel;
   views: NamespaceViewContext;
   logger: Logger;
 }): GrpcServiceBinding {
-  const { orm, access, groups, projects, namespaces, views, logger } = options;
+  const { orm, access, groups, projects, namespaces, projectReads, views, logger } = options;
 
   async function groupSummary(group: Group): Promise<GroupSummary> {
     const known = await namespaces.withAncestors([group]);
@@ -80,14 +82,33 @@ export function namespacesGrpc(options: {
 
   async function projectSummary(project: Project, namespace: Namespace): Promise<ProjectSummary> {
     const known = await namespaces.withAncestors([namespace]);
+    return summaryOf({
+      id: project.id,
+      name: project.name,
+      path: project.path,
+      description: project.description ?? null,
+      visibility: project.visibility as Visibility,
+      archived: project.archived,
+      defaultBranch: project.defaultBranch,
+      creatorId: project.creatorId ?? null,
+      createdAt: project.createdAt.toISOString(),
+      mergeMethod: project.mergeMethod,
+      forkedFromProjectId: project.forkedFromProjectId ?? null,
+      onlyAllowMergeIfPipelineSucceeds: project.onlyAllowMergeIfPipelineSucceeds,
+      namespace: { ...namespace, parentId: namespace.parentId ?? null, fullName: fullNameOf(namespace, known) },
+    });
+  }
+
+  function summaryOf(project: Omit<ProjectAccessSummary, 'accessLevel'>): ProjectSummary {
+    const { namespace } = project;
     return {
       id: project.id,
       name: project.name,
       path: project.path,
       pathWithNamespace: `${namespace.fullPath}/${project.path}`,
-      nameWithNamespace: `${fullNameOf(namespace, known)} / ${project.name}`,
+      nameWithNamespace: `${namespace.fullName} / ${project.name}`,
       description: project.description ?? '',
-      visibility: VISIBILITY[project.visibility as Visibility],
+      visibility: VISIBILITY[project.visibility],
       namespace: {
         id: namespace.id,
         name: namespace.name,
@@ -101,7 +122,7 @@ export function namespacesGrpc(options: {
       defaultBranch: project.defaultBranch,
       webUrl: `${views.externalUrl}/${namespace.fullPath}/${project.path}`,
       creatorId: project.creatorId ?? 0,
-      createdAt: project.createdAt.toISOString(),
+      createdAt: project.createdAt,
       namespaceAncestorIds: namespace.traversalIds,
       mergeMethod: project.mergeMethod,
       forkedFromProjectId: project.forkedFromProjectId ?? 0,
@@ -130,13 +151,11 @@ export function namespacesGrpc(options: {
         const viewer = await access.viewerOf(caller);
         const admin = isAdmin(viewer);
         if (request.projectIdOrPath !== undefined) {
-          const { project, namespace, accessLevel } = await access.project(viewer, parseIdOrPath(request.projectIdOrPath));
-          return {
-            allowed: admin || accessLevel >= request.minAccessLevel,
-            accessLevel,
-            isAdmin: admin,
-            project: await projectSummary(project, namespace),
-          };
+          // One statement, no entities: every project-scoped request of the other services asks this.
+          const found = await projectReads.accessSummary(viewer, parseIdOrPath(request.projectIdOrPath));
+          if (!found) throw new NotFoundError('Project');
+          const { accessLevel, ...project } = found;
+          return { allowed: admin || accessLevel >= request.minAccessLevel, accessLevel, isAdmin: admin, project: summaryOf(project) };
         }
         if (request.groupIdOrPath !== undefined) {
           const { group, accessLevel } = await access.group(viewer, parseIdOrPath(request.groupIdOrPath));

@@ -1,5 +1,6 @@
 /** The projects' read path against real PostgreSQL: GETs answer from the read model, without entities. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { callUnary } from '@platform/grpc';
 import { adminCaller, countHydrations } from '@platform/testing';
 import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
@@ -44,6 +45,32 @@ afterAll(async () => {
 });
 
 describe('the projects read path', () => {
+  it('answers CheckAccess for a project without hydrating a single entity, with the summary ResolveProject gives', async () => {
+    const grpc = kit.grpc;
+    const checks: Array<[AuthenticatedCaller, string, number]> = [
+      [admin as AuthenticatedCaller, String(appId), 0],
+      [owner, 'rm-proj/app', 50],
+      [developer, String(appId), 30],
+      [developer, String(fork.id as number), 50],
+      [outsider, String(appId), 0],
+    ];
+    const answers: Awaited<ReturnType<typeof checkAccess>>[] = [];
+    const checkAccess = (caller: AuthenticatedCaller, idOrPath: string) =>
+      callUnary(grpc.checkAccess.bind(grpc), { minAccessLevel: 30, projectIdOrPath: idOrPath }, { caller });
+    const hydrations = await countHydrations(async () => {
+      for (const [caller, idOrPath] of checks) answers.push(await checkAccess(caller, idOrPath));
+      await expect(checkAccess(outsider, String(personalId))).rejects.toMatchObject({ name: 'NotFoundError' });
+    });
+    expect(hydrations).toBe(0);
+    expect(answers.map((answer) => [answer.accessLevel, answer.allowed, answer.isAdmin])).toEqual(
+      checks.map(([caller, , level]) => [level, caller === admin || level >= 30, caller === admin]),
+    );
+    for (const [index, [, idOrPath]] of checks.entries()) {
+      const resolved = await callUnary(grpc.resolveProject.bind(grpc), { idOrPath });
+      expect(answers[index]?.project).toEqual(resolved.project);
+    }
+  });
+
   it('answers GET /projects/:id and the project lists without hydrating a single entity', async () => {
     const requests: Array<[Caller, string]> = [
       [admin, `/api/v4/projects/${appId}?with_custom_attributes=true`],

@@ -4,6 +4,7 @@ import {
   groupAccessLevel,
   groupVisibleTo,
   listedProjectVisibleTo,
+  projectAccessLevel,
   projectVisibleTo,
   projectWithAccess,
   type Viewer,
@@ -13,6 +14,33 @@ import type { Visibility } from '../access/namespace.entity.ts';
 import { namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
 import type { ListedProject, ProjectDetailsRow, SimpleProject } from './project-rows.ts';
+
+/** What `accessSummary` reads: a project's summary columns, its namespace, and the viewer's access level. */
+export interface ProjectAccessSummary {
+  id: number;
+  name: string;
+  path: string;
+  description: string | null;
+  visibility: Visibility;
+  archived: boolean;
+  defaultBranch: string;
+  creatorId: number | null;
+  createdAt: string;
+  mergeMethod: string;
+  forkedFromProjectId: number | null;
+  onlyAllowMergeIfPipelineSucceeds: boolean;
+  namespace: {
+    id: number;
+    name: string;
+    path: string;
+    kind: 'group' | 'user';
+    fullPath: string;
+    parentId: number | null;
+    traversalIds: number[];
+    fullName: string;
+  };
+  accessLevel: number;
+}
 
 /** Which projects a list holds, beyond the viewer's visibility. */
 export interface ProjectFilter {
@@ -219,6 +247,39 @@ export class ProjectsReadModel {
     if (!row?.visible) return undefined;
     const { visible: _visible, ...project } = row;
     return project;
+  }
+
+  /**
+   * A project as other services' access checks see it (`CheckAccess`): its summary's columns, its
+   * namespace with ancestry and full name, and the viewer's access level, in one statement;
+   * undefined when there is no such project or the viewer may not see it.
+   */
+  async accessSummary(viewer: Viewer, idOrPath: number | string): Promise<ProjectAccessSummary | undefined> {
+    const match = projectMatch(idOrPath);
+    if (!match) return undefined;
+    const { rows } = await sql<ProjectAccessSummary & { visible: boolean }>`
+      select p.id, p.name, p.path, p.description, p.visibility, p.archived, p.default_branch as "defaultBranch",
+        p.creator_id as "creatorId", ${sql.raw(isoTimestamp('p.created_at'))} as "createdAt", p.merge_method as "mergeMethod",
+        p.forked_from_project_id as "forkedFromProjectId",
+        p.only_allow_merge_if_pipeline_succeeds as "onlyAllowMergeIfPipelineSucceeds",
+        ${sql.raw(
+          jsonObject({
+            id: 'pn.id',
+            name: 'pn.name',
+            path: 'pn.path',
+            kind: 'pn.kind',
+            fullPath: 'pn.full_path',
+            parentId: 'pn.parent_id',
+            traversalIds: 'pn.traversal_ids',
+            fullName: namespaceFullName('pn'),
+          }),
+        )} as namespace,
+        ${projectAccessLevel(viewer)} as "accessLevel", ${projectVisibleTo(viewer)} as visible
+      from projects p join namespaces pn on pn.id = p.namespace_id where ${match}`.execute(this.#db);
+    const row = rows[0];
+    if (!row?.visible) return undefined;
+    const { visible: _visible, ...summary } = row;
+    return summary;
   }
 
   /** Whether the viewer may see the project: its id, or undefined. */
