@@ -1,4 +1,7 @@
-/** A project's groups and its storage against real PostgreSQL: `GET /projects/:id/groups` and `GET /projects/:id/storage`. */
+/**
+ * Projects' groups and storage, and users' projects, against real PostgreSQL: `GET /projects/:id/groups`,
+ * `GET /projects/:id/storage` and `GET /users/:user_id/projects`.
+ */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { adminCaller, callerHeader, userCaller } from '@platform/testing';
@@ -8,7 +11,7 @@ let harness: IdentityHarness;
 const admin = callerHeader(adminCaller());
 let asReporter: Record<string, string>;
 let asStranger: Record<string, string>;
-const ids = { top: 0, sub: 0, project: 0, shared: 0, hidden: 0, personal: 0 };
+const ids = { top: 0, sub: 0, project: 0, shared: 0, hidden: 0, personal: 0, publicPersonal: 0, reporter: 0 };
 
 async function created(path: string, body: Record<string, unknown>): Promise<{ id: number }> {
   const response = await harness.api.post(path).set(admin).send(body);
@@ -34,6 +37,8 @@ beforeAll(async () => {
   await created(`/api/v4/projects/${ids.project}/members`, { user_id: reporter.id, access_level: 20 });
   const personal = await harness.api.post('/api/v4/projects').set(asReporter).send({ name: 'Own' });
   ids.personal = personal.body.id;
+  ids.publicPersonal = (await harness.api.post('/api/v4/projects').set(asReporter).send({ name: 'Shown', visibility: 'public' })).body.id;
+  ids.reporter = reporter.id;
 });
 
 afterAll(async () => {
@@ -96,5 +101,30 @@ describe('GET /projects/:id/storage', () => {
   it('is for administrators only, and 404 for an unknown project', async () => {
     expect((await harness.api.get(`/api/v4/projects/${ids.project}/storage`).set(asReporter)).status).toBe(403);
     expect((await harness.api.get('/api/v4/projects/999999/storage').set(admin)).body).toEqual({ message: '404 Project Not Found' });
+  });
+});
+
+describe('GET /users/:user_id/projects', () => {
+  const projectIds = (body: Array<{ id: number }>) => body.map((project) => project.id).sort((a, b) => a - b);
+
+  it("lists the projects of the user's personal namespace that the caller may see, by id or username", async () => {
+    const own = await harness.api.get(`/api/v4/users/${ids.reporter}/projects`).set(asReporter);
+    expect([own.status, projectIds(own.body)]).toEqual([200, [ids.personal, ids.publicPersonal]]);
+    expect(own.body[0]).toMatchObject({ namespace: { kind: 'user', path: 'pg-reporter' } });
+    const byName = await harness.api.get('/api/v4/users/pg-reporter/projects').set(asStranger);
+    expect(projectIds(byName.body)).toEqual([ids.publicPersonal]);
+    const anonymous = await harness.api.get('/api/v4/users/pg-reporter/projects').set(callerHeader({ kind: 'anonymous' }));
+    expect(projectIds(anonymous.body)).toEqual([ids.publicPersonal]);
+    const filtered = await harness.api
+      .get(`/api/v4/users/${ids.reporter}/projects`)
+      .query({ visibility: 'private', simple: true })
+      .set(admin);
+    expect(projectIds(filtered.body)).toEqual([ids.personal]);
+  });
+
+  it('answers 404 for an unknown user and 400 for a bad order', async () => {
+    expect((await harness.api.get('/api/v4/users/nobody-here/projects').set(admin)).body).toEqual({ message: '404 User Not Found' });
+    const order = await harness.api.get(`/api/v4/users/${ids.reporter}/projects`).query({ order_by: 'size' }).set(admin);
+    expect(order.status).toBe(400);
   });
 });

@@ -1,11 +1,13 @@
-import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
+import type { PageWindow } from '@platform/db';
+import type { Keyset } from '../access/sql-helpers.ts';
 import { ConflictError, FieldValidationError, NotModifiedError } from '@platform/errors';
 import { idOrPathParams, params, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import type { Project } from '../access/project.entity.ts';
-import type { ProjectFilter } from './projects-read-model.ts';
+import type { ProjectFilter, ProjectOrder } from './projects-read-model.ts';
 import { PROJECT_ORDER_DEFAULTS, projectListFilter, projectOrder, type ProjectsService } from './projects-service.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
 import {
@@ -23,6 +25,8 @@ import {
   PROJECT_LIST_ORDERS,
   projectListQuery,
   projectQuery,
+  type ProjectListQuery,
+  userProjectListQuery,
   shareProjectParams,
   unshareProjectParams,
   updateProjectParams,
@@ -52,6 +56,47 @@ function projectChange(
     changed(deps, await deps.access.viewerOf(caller), (viewer) => apply(deps.projects, { viewer, caller, id: input.id }));
 }
 
+/** `GET /projects` and the lists that narrow it (a user's projects), as the caller may see them. */
+async function projectList(
+  request: {
+    caller: Caller;
+    input: ProjectListQuery;
+    deps: ProjectsRouteDeps;
+    window: PageWindow;
+    order: { by: ProjectOrder; sort: 'asc' | 'desc' };
+    keyset: Keyset | undefined;
+  },
+  narrowed: Partial<ProjectFilter>,
+) {
+  const {
+    caller,
+    input,
+    deps: { projects, access, views },
+    window,
+    order,
+    keyset,
+  } = request;
+  const viewer = await access.viewerOf(caller);
+  const filter: ProjectFilter = {
+    ...projectListFilter(viewer, input),
+    ...(input.search_namespaces ? { searchNamespaces: true } : {}),
+    ...(input.topic ? { topics: input.topic } : {}),
+    ...(input.id_after !== undefined ? { idAfter: input.id_after } : {}),
+    ...(input.id_before !== undefined ? { idBefore: input.id_before } : {}),
+    ...(input.last_activity_after ? { lastActivityAfter: input.last_activity_after } : {}),
+    ...(input.last_activity_before ? { lastActivityBefore: input.last_activity_before } : {}),
+    ...(input.custom_attributes && isAdmin(viewer) ? { customAttributes: input.custom_attributes } : {}),
+    ...narrowed,
+  };
+  const read = projectListRead(viewer, input);
+  if (keyset) {
+    const found = await projects.listAfter({ viewer, filter, keyset, read });
+    return { items: projectListViews(found, viewer, views), hasNext: found.hasMore };
+  }
+  const result = await projects.list({ viewer, filter, order: projectOrder(order, input.search), window, read });
+  return { items: projectListViews(result, viewer, views), total: result.total, hasNext: result.hasNext };
+}
+
 export const projectsRoutes = [
   route.list({
     path: '/api/v4/projects',
@@ -60,25 +105,20 @@ export const projectsRoutes = [
     input: projectListQuery,
     order: { by: PROJECT_LIST_ORDERS, ...PROJECT_ORDER_DEFAULTS },
     keyset: true,
-    handle: async ({ caller, input, deps: { projects, access, views }, window, order, keyset }) => {
-      const viewer = await access.viewerOf(caller);
-      const filter: ProjectFilter = {
-        ...projectListFilter(viewer, input),
-        ...(input.search_namespaces ? { searchNamespaces: true } : {}),
-        ...(input.topic ? { topics: input.topic } : {}),
-        ...(input.id_after !== undefined ? { idAfter: input.id_after } : {}),
-        ...(input.id_before !== undefined ? { idBefore: input.id_before } : {}),
-        ...(input.last_activity_after ? { lastActivityAfter: input.last_activity_after } : {}),
-        ...(input.last_activity_before ? { lastActivityBefore: input.last_activity_before } : {}),
-        ...(input.custom_attributes && isAdmin(viewer) ? { customAttributes: input.custom_attributes } : {}),
-      };
-      const read = projectListRead(viewer, input);
-      if (keyset) {
-        const found = await projects.listAfter({ viewer, filter, keyset, read });
-        return { items: projectListViews(found, viewer, views), hasNext: found.hasMore };
-      }
-      const result = await projects.list({ viewer, filter, order: projectOrder(order, input.search), window, read });
-      return { items: projectListViews(result, viewer, views), total: result.total, hasNext: result.hasNext };
+    handle: (request) => projectList(request, {}),
+  }),
+
+  // The projects of a user's personal namespace that the caller may see, listed as `/projects` lists them.
+  route.list({
+    path: '/api/v4/users/:user_id/projects',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: userProjectListQuery,
+    order: { by: PROJECT_LIST_ORDERS, ...PROJECT_ORDER_DEFAULTS },
+    keyset: true,
+    handle: async (request) => {
+      const namespaceId = await request.deps.projects.personalNamespaceIdOf(request.input.user_id);
+      return projectList(request, { namespaceIds: namespaceId === null ? [] : [namespaceId] });
     },
   }),
 

@@ -603,6 +603,13 @@ export class ProjectsService {
     return this.#readModel.list(options);
   }
 
+  /** The personal namespace of a user named by id or username (null without one); NotFoundError for nobody. */
+  async personalNamespaceIdOf(userIdOrUsername: string): Promise<number | null> {
+    const user = await this.#users.findByIdOrUsername(userIdOrUsername);
+    if (!user) throw new NotFoundError('User');
+    return (await this.#namespaces.personalNamespaceOf(user.id))?.id ?? null;
+  }
+
   /** Keyset pagination by id. */
   listAfter(options: { viewer: Viewer; filter: ProjectFilter; keyset: Keyset; read: ProjectListRead }): Promise<ProjectKeysetPage> {
     return this.#readModel.listAfter(options);

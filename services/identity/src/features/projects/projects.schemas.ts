@@ -143,6 +143,9 @@ export const projectListQuery = z.object({
   last_activity_before: params.datetime().optional(),
   custom_attributes: customAttributesParam().optional(),
 });
+
+/** `GET /users/:user_id/projects`: the `/projects` list of a user's personal namespace, the user by id or username. */
+export const userProjectListQuery = projectListQuery.extend({ user_id: z.string().max(255) });
 export type ProjectListQuery = z.output<typeof projectListQuery>;
 
 /** `order_by` of `GET /groups/:id/projects`. */
