@@ -1,10 +1,10 @@
 /**
  * A second, independent client: Debian's python-gitlab drives users, groups, projects, members,
- * access requests, keys and tokens through the gateway (e2e/python-gitlab/drive_platform.py).
+ * access requests, keys, emails and tokens through the gateway (e2e/python-gitlab/drive_platform.py).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, spawnSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { RunningPlatform } from '@platform/devstack';
@@ -27,17 +27,27 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-function openSshPublicKey(): string {
+/** An ed25519 public key in OpenSSH's form, and its SHA256 fingerprint as `ssh-keygen -l` prints it. */
+function openSshPublicKey(): { line: string; fingerprint: string } {
   const { publicKey } = generateKeyPairSync('ed25519');
   const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
   const field = (bytes: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
-  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]).toString('base64')} py@test`;
+  const blob = Buffer.concat([field(Buffer.from('ssh-ed25519')), field(raw)]);
+  const fingerprint = `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+  return { line: `ssh-ed25519 ${blob.toString('base64')} py@test`, fingerprint };
 }
 
 describe('python-gitlab end to end', () => {
-  it('drives users, keys, tokens, groups, projects, access requests, members, transfers, avatars and a blocked user', async () => {
+  it('drives users, keys, emails, memberships, tokens, groups, projects, access requests, members, transfers, avatars, namespaces and a blocked user', async () => {
+    const key = openSshPublicKey();
     const { stdout } = await promisify(execFile)(PYTHON, [script], {
-      env: { ...process.env, GITLAB_URL: platform.url, GITLAB_ROOT_TOKEN: E2E_ROOT_TOKEN, SSH_PUBLIC_KEY: openSshPublicKey() },
+      env: {
+        ...process.env,
+        GITLAB_URL: platform.url,
+        GITLAB_ROOT_TOKEN: E2E_ROOT_TOKEN,
+        SSH_PUBLIC_KEY: key.line,
+        SSH_KEY_FINGERPRINT: key.fingerprint,
+      },
     });
     const facts = JSON.parse(stdout) as Record<string, unknown>;
     expect(facts).toMatchObject({
@@ -62,6 +72,19 @@ describe('python-gitlab end to end', () => {
       blocked_refusal: [403, '403 Forbidden - Your account has been blocked.'],
       group_avatar_url: expect.stringMatching(/\/uploads\/-\/system\/group\/avatar\/\d+\/[^/]+\.png$/),
       group_avatar_downloaded: true,
+      key_by_id_owner: 'py-user',
+      key_by_fingerprint_title: 'py laptop',
+      user_emails: { 'py-work@example.com': true, 'py-home@example.com': false },
+      memberships: [
+        ['Namespace', 30],
+        ['Project', 40],
+      ],
+      user_projects: ['py-user/py-own'],
+      activities_listed: true,
+      namespace_exists: { exists: true, suggests: ['py-group1'] },
+      namespace_free: { exists: false, suggests: [] },
+      project_groups: ['py-group'],
+      project_storage: ['created_at', 'disk_path', 'project_id', 'repository_storage'],
     });
     expect(facts.active_usernames).toEqual(expect.arrayContaining(['root', 'py-user']));
   });

@@ -82,6 +82,26 @@ pictured.save()
 facts["group_avatar_url"] = root.groups.get(target.id).avatar_url
 facts["group_avatar_downloaded"] = root.http_get(f"/groups/{target.id}/avatar", raw=True).content == png
 
+# Keys by id and by fingerprint, with their owner (administrators).
+py_key = user.keys.list()[0]
+facts["key_by_id_owner"] = root.keys.get(py_key.id).user["username"]
+facts["key_by_fingerprint_title"] = root.keys.get(fingerprint=os.environ["SSH_KEY_FINGERPRINT"]).title
+
+# Emails: a secondary email confirmed by the administrator, and one the user adds unconfirmed.
+user.emails.create({"email": "py-work@example.com", "skip_confirmation": True})
+as_user.user.emails.create({"email": "py-home@example.com"})
+facts["user_emails"] = {e.email: e.confirmed_at is not None for e in user.emails.list(get_all=True)}
+
+# Memberships, a user's projects, user activities, namespace existence, a project's groups and storage.
+facts["memberships"] = sorted((m.source_type, m.access_level) for m in user.memberships.list(get_all=True))
+personal = as_user.projects.create({"name": "py-own", "visibility": "public"})
+facts["user_projects"] = [p.path_with_namespace for p in root.users.get(user.id).projects.list(get_all=True)]
+facts["activities_listed"] = isinstance(root.user_activities.list(get_all=True), list)
+facts["namespace_exists"] = root.namespaces.exists("py-group").attributes
+facts["namespace_free"] = root.namespaces.exists("py-nowhere").attributes
+facts["project_groups"] = [g["full_path"] for g in root.http_list(f"/projects/{project.id}/groups", get_all=True)]
+facts["project_storage"] = sorted(project.storage.get().attributes)
+
 # A blocked user's token is refused with GitLab's 403 and its reason, once the gateway heard of the block.
 blocked = root.users.create(
     {"email": "py-blocked@example.com", "username": "py-blocked", "name": "Py Blocked", "password": "a-long-enough-password"}
