@@ -14,8 +14,18 @@ describe('push events branch filters', () => {
     expect(branchMatches({ strategy: 'all_branches', filter: 'main', branch: 'feature' })).toBe(true);
   });
 
-  it('tell an invalid regular expression', () => {
+  it('tell an invalid regular expression, and one RE2 does not run (backreferences, lookarounds)', () => {
     expect(compileRegexFilter('(unclosed')).toBeUndefined();
-    expect(compileRegexFilter('^main$')).toBeInstanceOf(RegExp);
+    expect(compileRegexFilter('^(a)\\1$')).toBeUndefined();
+    expect(compileRegexFilter('^(?=main)')).toBeUndefined();
+    expect(compileRegexFilter('^main$')?.test('main')).toBe(true);
+  });
+
+  it('match a pattern that backtracks catastrophically in linear time', () => {
+    const started = performance.now();
+    const branch = `${'a'.repeat(100_000)}!`;
+    expect(branchMatches({ strategy: 'regex', filter: '^(a+)+$', branch })).toBe(false);
+    expect(branchMatches({ strategy: 'regex', filter: '^(a|aa)+$', branch })).toBe(false);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

@@ -2,7 +2,13 @@
  * `push_events_branch_filter` with its `branch_filter_strategy`: a wildcard (`*` matches any
  * characters, slashes included), a regular expression, or every branch. An empty filter lets
  * every branch through. Tag pushes are never filtered.
+ *
+ * A regular expression is a hook owner's untrusted input: as GitLab's `Gitlab::UntrustedRegexp`,
+ * it is RE2 syntax run by an RE2 engine, in time linear in the branch name's length (no
+ * backtracking, so no pattern can stall the consumer), and without RE2's missing features
+ * (backreferences, lookarounds).
  */
+import { RE2JS } from 're2js';
 import type { BranchFilterStrategy } from './web-hook.entity.ts';
 
 export function branchMatches(options: { strategy: BranchFilterStrategy; filter: string; branch: string }): boolean {
@@ -14,13 +20,13 @@ export function branchMatches(options: { strategy: BranchFilterStrategy; filter:
     .split('*')
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*?');
-  return new RegExp(`^${pattern}$`).test(branch);
+  return RE2JS.compile(`^${pattern}$`).test(branch);
 }
 
-/** The filter as a regular expression, or undefined when it is none (GitLab then refuses the hook). */
-export function compileRegexFilter(filter: string): RegExp | undefined {
+/** The filter as an RE2 regular expression, or undefined when it is none (GitLab then refuses the hook). */
+export function compileRegexFilter(filter: string): RE2JS | undefined {
   try {
-    return new RegExp(filter);
+    return RE2JS.compile(filter);
   } catch {
     return undefined;
   }
