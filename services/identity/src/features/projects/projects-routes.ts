@@ -112,7 +112,7 @@ export const projectsRoutes = [
   route.list({
     path: '/api/v4/users/:user_id/projects',
     access: 'anonymous',
-    scope: 'read_api',
+    scope: 'read_user',
     input: userProjectListQuery,
     order: { by: PROJECT_LIST_ORDERS, ...PROJECT_ORDER_DEFAULTS },
     keyset: true,
