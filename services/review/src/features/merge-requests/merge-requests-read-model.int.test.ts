@@ -65,9 +65,9 @@ beforeAll(async () => {
   const first = await insertMergeRequest({ iid: 1, title: 'First', milestoneId: Number(milestone?.id), labels: ['bug'] });
   await insertMergeRequest({ iid: 2, title: 'Second', state: 'merged' });
   await harness.sql(
-    `insert into notes (project_id, noteable_type, noteable_id, noteable_iid, author_id, body, system, created_at, updated_at)
-     values ($1, 'MergeRequest', $2, 1, 52, 'Looks good', false, now(), now()),
-            ($1, 'MergeRequest', $2, 1, 52, 'changed the description', true, now(), now())`,
+    `insert into notes (project_id, noteable_type, noteable_id, noteable_iid, author_id, body, system, discussion_id, created_at, updated_at)
+     values ($1, 'MergeRequest', $2, 1, 52, 'Looks good', false, md5('first'), now(), now()),
+            ($1, 'MergeRequest', $2, 1, 52, 'changed the description', true, md5('second'), now(), now())`,
     [PROJECT, first],
   );
   await harness.sql(
