@@ -79,6 +79,26 @@ describe('audit events of user events', () => {
     expect(auditEventFor(envelope('identity.user.updated', UserUpdated.toJSON({ user: grace, changes: [] })))).toBeUndefined();
   });
 
+  it('records deactivation, activation, bans and their lifting under their own names, as GitLab does', () => {
+    const stateChange = (from: string, to: string) =>
+      auditEventFor(
+        envelope(
+          'identity.user.updated',
+          UserUpdated.toJSON({ user: { ...grace, state: to }, changes: [{ attribute: 'state', from, to }] }),
+        ),
+      );
+    expect(stateChange('active', 'deactivated')).toMatchObject({
+      eventName: 'user_deactivate',
+      details: { ...userTarget, custom_message: 'Deactivated user' },
+    });
+    expect(stateChange('deactivated', 'active')).toMatchObject({
+      eventName: 'user_activate',
+      details: { custom_message: 'Activated user' },
+    });
+    expect(stateChange('active', 'banned')).toMatchObject({ eventName: 'ban_user', details: { custom_message: 'Banned user' } });
+    expect(stateChange('banned', 'active')).toMatchObject({ eventName: 'unban_user', details: { custom_message: 'Unbanned user' } });
+  });
+
   it('records blocking, unblocking and deletion', () => {
     expect(auditEventFor(envelope('identity.user.blocked', UserBlocked.toJSON({ user: grace })))).toMatchObject({
       eventName: 'user_blocked',

@@ -22,6 +22,19 @@ function changeAction(changes: AttributeChange[]): AuditAction {
   return { custom_message: `Changed ${changes.map((change) => change.attribute).join(', ')}` };
 }
 
+/**
+ * The state changes identity records as updates of `state`, under the names and messages GitLab's
+ * services give their audit events (`Users::DeactivateService`, `ActivateService`, `BanService`, `UnbanService`).
+ */
+function stateChangeAudit(change: AttributeChange | undefined): { eventName: string; message: string } | undefined {
+  if (change?.attribute !== 'state') return undefined;
+  if (change.to === 'deactivated') return { eventName: 'user_deactivate', message: 'Deactivated user' };
+  if (change.to === 'banned') return { eventName: 'ban_user', message: 'Banned user' };
+  if (change.from === 'banned' && change.to === 'active') return { eventName: 'unban_user', message: 'Unbanned user' };
+  if (change.from === 'deactivated' && change.to === 'active') return { eventName: 'user_activate', message: 'Activated user' };
+  return undefined;
+}
+
 /** Audit events for identity's user events, by event type. */
 export const userAuditEvents: AuditTranslation[] = [
   onEvent(identityEvents.userCreated, (data, event) => {
@@ -31,6 +44,8 @@ export const userAuditEvents: AuditTranslation[] = [
   onEvent(identityEvents.userUpdated, (data, event) => {
     const { user, changes } = data;
     if (!user || changes.length === 0) return undefined;
+    const state = changes.length === 1 ? stateChangeAudit(changes[0]) : undefined;
+    if (state) return userAuditEvent(event, { user, eventName: state.eventName, action: { custom_message: state.message } });
     return userAuditEvent(event, { user, eventName: 'user_updated', action: changeAction(changes) });
   }),
   onEvent(identityEvents.userBlocked, (data, event) => {
