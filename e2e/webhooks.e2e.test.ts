@@ -181,6 +181,8 @@ describe('webhooks', () => {
       object_kind: 'push',
       event_name: 'push',
       ref: 'refs/heads/main',
+      // The first push's default branch was not protected yet when it was pushed.
+      ref_protected: false,
       before: '0000000000000000000000000000000000000000',
       user_username: 'root',
       project_id: projectId,
@@ -202,9 +204,13 @@ describe('webhooks', () => {
       removed: [],
     });
     expect(commits[0]).toMatchObject({ added: ['README.md'], modified: [], removed: [] });
+    const protectedBranch = await gateway.post(`/api/v4/projects/${projectId}/protected_branches`).set(asRoot).send({ name: 'release/*' });
+    expect(protectedBranch.status).toBe(201);
     await push('release/1.0');
     await until(async () => receivedAt('/release-only').length >= 1);
-    expect(receivedAt('/release-only').map((entry) => entry.body.ref)).toEqual(['refs/heads/release/1.0']);
+    expect(receivedAt('/release-only').map((entry) => [entry.body.ref, entry.body.ref_protected])).toEqual([
+      ['refs/heads/release/1.0', true],
+    ]);
   });
 
   it('sends merge request events with their action', async () => {

@@ -20,6 +20,7 @@ describe('push payloads', () => {
     const payload = pushPayload({
       push: {
         ref: 'refs/heads/master',
+        refProtected: true,
         before: '95790bf891e76fee5e1747ab589903a6a1f80f22',
         after: 'da1560886d4f094c3e6c9ef40349f7d38b5d27d7',
         commitCount: 4,
@@ -41,6 +42,7 @@ describe('push payloads', () => {
     });
     expect(payload).toMatchObject({
       object_kind: 'push',
+      ref_protected: true,
       total_commits_count: 4,
       commits: [
         {

@@ -72,6 +72,8 @@ export interface PushedCommitFacts {
 
 export interface PushFacts {
   ref: string;
+  /** Whether the pushed branch is protected. */
+  refProtected: boolean;
   before: string;
   after: string;
   commitCount: number;
@@ -114,7 +116,7 @@ export function pushPayload(options: { push: PushFacts; project: HookProject; us
     before: push.before,
     after: push.after,
     ref: push.ref,
-    ref_protected: false,
+    ref_protected: push.refProtected,
     checkout_sha: push.after === BLANK_SHA ? null : push.after,
     message: null,
     user_id: user?.id ?? 0,

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { LabelCopy } from './label-copy.entity.ts';
+import { ProtectedBranchCopy } from './protected-branch-copy.entity.ts';
 
 export const ISSUABLE_TYPES = ['MergeRequest', 'Issue'] as const;
 export type IssuableType = (typeof ISSUABLE_TYPES)[number];
@@ -22,4 +23,4 @@ export const IssuableCopy = defineEntity({
 });
 export type IssuableCopy = InferEntity<typeof IssuableCopy>;
 
-export const triggersEntities = [IssuableCopy, LabelCopy];
+export const triggersEntities = [IssuableCopy, LabelCopy, ProtectedBranchCopy];

@@ -41,6 +41,7 @@ import {
 } from './hook-payloads.ts';
 import { PgIssuableCopyStore } from './issuable-copies-store.ts';
 import { PgLabelCopyStore } from './label-copies-store.ts';
+import { PgProtectedBranchCopyStore } from './protected-branch-copies-store.ts';
 import type { HookProject, ProjectDirectory } from './project-directory.ts';
 
 const APPROVAL_ACTIONS = new Set<MergeRequestAction>(['approved', 'unapproved', 'approval', 'unapproval']);
@@ -75,6 +76,7 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
   const { store, directory } = deps;
   const copies = new PgIssuableCopyStore(deps.em);
   const labels = new PgLabelCopyStore(deps.em);
+  const protectedBranches = new PgProtectedBranchCopyStore(deps.em);
 
   /** The labels with these titles that the project's merge requests and issues carry. */
   async function labelsOf(project: HookProject, titles: string[]): Promise<LabelFacts[]> {
@@ -354,6 +356,13 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       }),
     );
 
+  /** Whether the ref is a protected branch (protected tags have no events yet: a tag is named unprotected). */
+  async function isProtected(projectId: number, ref: string): Promise<boolean> {
+    if (!ref.startsWith('refs/heads/')) return false;
+    const branch = ref.slice('refs/heads/'.length);
+    return (await protectedBranches.names(projectId)).some((name) => branchMatches({ strategy: 'wildcard', filter: name, branch }));
+  }
+
   const samples: TestSamples = {
     async sample({ trigger, projectId, caller }) {
       if (trigger !== 'push_events' && trigger !== 'tag_push_events') {
@@ -365,7 +374,11 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       const ref = trigger === 'push_events' ? `refs/heads/${project.defaultBranch}` : `refs/tags/v1.0.0`;
       return {
         hookName: trigger === 'push_events' ? 'push_hooks' : 'tag_push_hooks',
-        data: pushPayload({ push: { ref, before: BLANK_SHA, after: BLANK_SHA, commitCount: 0, commits: [] }, project, user }),
+        data: pushPayload({
+          push: { ref, refProtected: await isProtected(project.id, ref), before: BLANK_SHA, after: BLANK_SHA, commitCount: 0, commits: [] },
+          project,
+          user,
+        }),
       };
     },
   };
@@ -373,8 +386,16 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
   return {
     samples,
     consumes: [
-      onEvent(reviewEvents.repositoryPushed, (data, envelope) => {
+      onEvent(reviewEvents.protectedBranchCreated, (data) =>
+        protectedBranches.save({ id: data.protectedBranchId, projectId: data.projectId, name: data.name }),
+      ),
+      onEvent(reviewEvents.protectedBranchUpdated, (data) =>
+        protectedBranches.save({ id: data.protectedBranchId, projectId: data.projectId, name: data.name }),
+      ),
+      onEvent(reviewEvents.protectedBranchDeleted, (data) => protectedBranches.remove(data.protectedBranchId)),
+      onEvent(reviewEvents.repositoryPushed, async (data, envelope) => {
         const tag = data.ref.startsWith('refs/tags/');
+        const refProtected = await isProtected(data.projectId, data.ref);
         return deliverProjectEvent({
           projectId: data.projectId,
           envelope,
@@ -383,7 +404,14 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
             : { flag: 'push_events', hookName: 'push_hooks', system: true, branch: data.ref.replace(/^refs\/heads\//, '') },
           build: async (project) =>
             pushPayload({
-              push: { ref: data.ref, before: data.before, after: data.after, commitCount: data.commitCount, commits: data.commits },
+              push: {
+                ref: data.ref,
+                refProtected,
+                before: data.before,
+                after: data.after,
+                commitCount: data.commitCount,
+                commits: data.commits,
+              },
               project,
               user: await actorOf(envelope),
             }),
