@@ -184,6 +184,7 @@ export function reviewService(
           repositories,
           users,
           milestones,
+          labels,
           notes: notesFeature.notes,
         }),
         createSubscriptionsFeature({ ...routeDeps, subscriptions }),

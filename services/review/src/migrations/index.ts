@@ -23,6 +23,7 @@ import { Migration20261126211300_discussions } from './Migration20261126211300_d
 import { Migration20261126211700_group_milestones } from './Migration20261126211700_group_milestones.ts';
 import { Migration20261126212900_resource_state_events } from './Migration20261126212900_resource_state_events.ts';
 import { Migration20261126213400_resource_milestone_events } from './Migration20261126213400_resource_milestone_events.ts';
+import { Migration20261126214000_resource_label_events } from './Migration20261126214000_resource_label_events.ts';
 import { Migration20261126213900_pipelines_and_auto_merges } from './Migration20261126213900_pipelines_and_auto_merges.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
@@ -58,4 +59,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126212900_resource_state_events', class: Migration20261126212900_resource_state_events },
   { name: 'Migration20261126213400_resource_milestone_events', class: Migration20261126213400_resource_milestone_events },
   { name: 'Migration20261126213900_pipelines_and_auto_merges', class: Migration20261126213900_pipelines_and_auto_merges },
+  { name: 'Migration20261126214000_resource_label_events', class: Migration20261126214000_resource_label_events },
 ];

@@ -318,3 +318,35 @@ describe('milestone changes', () => {
     expect(added).toEqual([expect.objectContaining({ resource_type: 'MergeRequest', action: 'add', state: 'closed' })]);
   });
 });
+
+describe('label changes', () => {
+  it('writes each label added to or removed from an issue or a merge request as a resource label event', async () => {
+    expect((await api('put', '/issues/1', reporter).send({ labels: 'bug,ui' })).status).toBe(200);
+    expect((await api('put', '/issues/1', reporter).send({ remove_labels: 'ui' })).status).toBe(200);
+    const events = await waitFor(async () => {
+      const listed = await api('get', '/issues/1/resource_label_events', guest);
+      return listed.body.length === 3 ? listed.body : undefined;
+    });
+    expect(events.map((event: { action: string; label: { name: string } }) => [event.action, event.label.name])).toEqual([
+      ['add', 'bug'],
+      ['add', 'ui'],
+      ['remove', 'ui'],
+    ]);
+    expect(events[0]).toMatchObject({
+      user: expect.objectContaining({ username: 'viewer' }),
+      resource_type: 'Issue',
+      label: expect.objectContaining({ id: expect.any(Number), color: expect.any(String) }),
+    });
+    expect((await api('get', `/issues/1/resource_label_events/${events[2].id}`)).body).toEqual(events[2]);
+    expect((await api('get', `/merge_requests/1/resource_label_events/${events[2].id}`)).status).toBe(404);
+
+    expect((await api('put', '/merge_requests/1', maintainer).send({ add_labels: 'bug' })).status).toBe(200);
+    const added = await waitFor(async () => {
+      const listed = await api('get', '/merge_requests/1/resource_label_events');
+      return listed.body.length === 1 ? listed.body : undefined;
+    });
+    expect(added).toEqual([
+      expect.objectContaining({ resource_type: 'MergeRequest', action: 'add', label: expect.objectContaining({ name: 'bug' }) }),
+    ]);
+  });
+});

@@ -1,12 +1,14 @@
 /**
  * Review's own merge request and issue events, as they concern their history, once per event (the
  * consumer claims each event id): each close, reopen and merge becomes a resource state event and
- * its system note; each change of milestone a resource milestone event.
+ * its system note; each change of milestone a resource milestone event, each label added or
+ * removed a resource label event.
  */
 import { onEvent, type EventDefinition, type EventEnvelope, type EventHandler } from '@platform/events';
 import type { IssueChanged, MergeRequestChanged } from '@platform/proto/review/v1/events';
 import { reviewEvents } from '@platform/review-client';
 import type { Noteable } from '../notes/noteable.ts';
+import type { ResourceLabelEventsService } from './resource-label-events-service.ts';
 import type { ResourceMilestoneEventsService } from './resource-milestone-events-service.ts';
 import type { ResourceState, ResourceStateEventsService } from './resource-state-events-service.ts';
 
@@ -41,6 +43,7 @@ function issueOf(data: IssueChanged): Resource {
 export function resourceEventHandlers(deps: {
   states: ResourceStateEventsService;
   milestones: ResourceMilestoneEventsService;
+  labels: ResourceLabelEventsService;
 }): EventHandler[] {
   const handler = <Data extends MergeRequestChanged | IssueChanged>(
     definition: EventDefinition<Data>,
@@ -55,6 +58,7 @@ export function resourceEventHandlers(deps: {
       const at = new Date(envelope.occurredAt);
       if (state) await deps.states.record({ noteable: resource, state, actor, at });
       await deps.milestones.observe({ noteable: resource, milestoneId: data.milestoneId || null, state: data.state, actor, at });
+      await deps.labels.observe({ noteable: resource, labels: data.labels, actor, at });
     });
   return [
     handler(reviewEvents.mergeRequestCreated, mergeRequestOf),

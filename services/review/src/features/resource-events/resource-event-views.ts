@@ -1,6 +1,9 @@
 import type { UserSummary } from '../core/user-directory.ts';
+import { labelBasicView } from '../labels/label-views.ts';
+import type { ListedLabel } from '../labels/labels-service.ts';
 import type { Milestone } from '../milestones/milestone.entity.ts';
 import { milestoneView } from '../milestones/milestone-views.ts';
+import type { ResourceLabelEvent } from './resource-label-event.entity.ts';
 import type { ResourceMilestoneEvent } from './resource-milestone-event.entity.ts';
 import type { ResourceStateEvent } from './resource-state-event.entity.ts';
 
@@ -31,5 +34,22 @@ export function resourceMilestoneEventView(
     milestone: milestone ? milestoneView(milestone, context.project) : null,
     action: event.action,
     state: event.state,
+  };
+}
+
+/** A resource label event as GitLab shows it, with its label (null once the project has no label of that title). */
+export function resourceLabelEventView(
+  event: ResourceLabelEvent,
+  context: { users: Map<number, UserSummary>; labels: Map<string, ListedLabel> },
+) {
+  const label = context.labels.get(event.labelTitle);
+  return {
+    id: event.id,
+    user: context.users.get(event.userId) ?? null,
+    created_at: event.createdAt.toISOString(),
+    resource_type: event.resourceType,
+    resource_id: event.resourceId,
+    label: label ? labelBasicView(label) : null,
+    action: event.action,
   };
 }

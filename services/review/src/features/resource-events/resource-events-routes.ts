@@ -5,8 +5,11 @@ import { params, routesOf } from '@platform/http';
 import type { UserDirectory } from '../core/user-directory.ts';
 import { findNoteable, type NoteableDeps } from '../notes/noteable-lookup.ts';
 import { positive } from '../notes/notes-routes.ts';
+import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
-import { resourceMilestoneEventView, resourceStateEventView } from './resource-event-views.ts';
+import { resourceLabelEventView, resourceMilestoneEventView, resourceStateEventView } from './resource-event-views.ts';
+import type { ResourceLabelEvent } from './resource-label-event.entity.ts';
+import type { ResourceLabelEventsService } from './resource-label-events-service.ts';
 import type { ResourceMilestoneEventsService } from './resource-milestone-events-service.ts';
 import type { ResourceMilestoneEvent } from './resource-milestone-event.entity.ts';
 import type { ResourceStateEventsService } from './resource-state-events-service.ts';
@@ -15,6 +18,8 @@ export interface ResourceEventsRouteDeps extends NoteableDeps {
   stateEvents: ResourceStateEventsService;
   milestoneEvents: ResourceMilestoneEventsService;
   milestones: Pick<MilestonesService, 'byIds'>;
+  labelEvents: ResourceLabelEventsService;
+  labels: Pick<LabelsService, 'visibleByTitles'>;
   users: UserDirectory;
 }
 
@@ -90,7 +95,48 @@ function milestoneEventRoutesOf(path: 'merge_requests' | 'issues') {
   ];
 }
 
+/** The label events of merge requests or issues (GitLab's resource label events API): listed oldest first, and one by id. */
+function labelEventRoutesOf(path: 'merge_requests' | 'issues') {
+  const base = `/api/v4/projects/:id/${path}/:eventable_id/resource_label_events`;
+  const perEventable = { id: params.idOrPath(), eventable_id: positive() };
+  const viewsOf = async (deps: ResourceEventsRouteDeps, caller: Caller, project: ProjectAccess, events: ResourceLabelEvent[]) => {
+    const [users, labels] = await Promise.all([
+      deps.users.users([...new Set(events.map((event) => event.userId))], caller),
+      deps.labels.visibleByTitles(project.id, [...new Set(events.map((event) => event.labelTitle))]),
+    ]);
+    const byTitle = new Map(labels.map((label) => [label.title, label]));
+    return events.map((event) => resourceLabelEventView(event, { users, labels: byTitle }));
+  };
+  return [
+    route.list({
+      path: base,
+      access: 'user',
+      scope: 'read_api',
+      input: z.object(perEventable),
+      handle: async ({ caller, input, deps, window }) => {
+        const { project, noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_id });
+        const { items, total } = await deps.labelEvents.list(noteable, window);
+        return { items: await viewsOf(deps, caller, project, items), total };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: `${base}/:resource_label_event_id`,
+      access: 'user',
+      scope: 'read_api',
+      input: z.object({ ...perEventable, resource_label_event_id: positive() }),
+      handle: async ({ caller, input, deps }) => {
+        const { project, noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_id });
+        const event = await deps.labelEvents.get(noteable, input.resource_label_event_id);
+        return (await viewsOf(deps, caller, project, [event]))[0];
+      },
+    }),
+  ];
+}
+
 export const resourceEventsRoutes = [
+  ...labelEventRoutesOf('merge_requests'),
+  ...labelEventRoutesOf('issues'),
   ...stateEventRoutesOf('merge_requests'),
   ...stateEventRoutesOf('issues'),
   ...milestoneEventRoutesOf('merge_requests'),
