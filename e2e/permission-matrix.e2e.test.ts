@@ -185,10 +185,7 @@ beforeAll(async () => {
   callers.push({ name: 'blocked user', token: blockedToken, role: ROLE.maintainer, blocked: true, scopes: ['api'] });
   callers.push({ name: 'external user', token: await tokenFor(ids.external!, ['api']), scopes: ['api'] });
   callers.push({ name: 'non-member', token: await tokenFor(ids.nonmember!, ['api']), scopes: ['api'] });
-  for (const name of ['guest', 'reporter', 'developer', 'maintainer'] as const) {
-    callers.push({ name, token: await tokenFor(ids[name]!, ['api']), role: ROLE[name], scopes: ['api'] });
-  }
-  callers.push({ name: 'owner', token: ownerToken, role: ROLE.owner, scopes: ['api'] });
+  // Before the owner and the administrator, whose calls of destructive routes delete the fixture.
   // A group access token acts as its bot, a member of the group at the token's role.
   const groupBot = await created(
     await gateway
@@ -204,6 +201,10 @@ beforeAll(async () => {
       .send({ name: 'matrix', scopes: ['read_repository', 'read_package_registry'] }),
   );
   callers.push({ name: 'deploy token', token: deployToken.token as string, scopes: [], deployToken: true });
+  for (const name of ['guest', 'reporter', 'developer', 'maintainer'] as const) {
+    callers.push({ name, token: await tokenFor(ids[name]!, ['api']), role: ROLE[name], scopes: ['api'] });
+  }
+  callers.push({ name: 'owner', token: ownerToken, role: ROLE.owner, scopes: ['api'] });
   callers.push({ name: 'administrator', token: await tokenFor(1, ['api', 'sudo']), isAdmin: true, scopes: ['api', 'sudo'] });
   // Starting the platform and the fixture takes long on a machine busy with the rest of the suite.
 }, 180_000);
