@@ -167,6 +167,8 @@ describe('merge when pipeline succeeds', () => {
     await eventually(iid, 'the running pipeline', (body) => body.head_pipeline?.status === 'running');
     expect((await merge(iid)).status).toBe(405);
     expect((await merge(iid, { auto_merge: true })).body.merge_when_pipeline_succeeds).toBe(true);
+    const listed = await gateway.get(`/api/v4/projects/${projectId}/merge_requests?source_branch=gated`).set(reporter.headers);
+    expect(listed.body).toMatchObject([{ iid, merge_when_pipeline_succeeds: true }]);
     const cancel = () =>
       gateway.post(`/api/v4/projects/${projectId}/merge_requests/${iid}/cancel_merge_when_pipeline_succeeds`).set(maintainer.headers);
     const canceled = await cancel();

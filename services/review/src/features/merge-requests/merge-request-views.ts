@@ -71,6 +71,8 @@ export type ListedMergeRequest = SimpleMergeRequest &
     mergedAt?: Timestamp | null | undefined;
     closedAt?: Timestamp | null | undefined;
     milestone: EmbeddedMilestone | null;
+    /** Set to merge when its pipeline succeeds (lists read it; single views ask the automatic merge itself). */
+    mergeWhenPipelineSucceeds?: boolean | undefined;
   };
 
 /** A merge request entity with the facts other features keep about it, as the list view shows it. */
@@ -158,7 +160,7 @@ export function mergeRequestView(mergeRequest: ListedMergeRequest, context: View
     work_in_progress: mergeRequest.draft,
     // Lists embed GitLab's milestone without `expired` and `web_url` (merge_requests.json).
     milestone: mergeRequest.milestone ? embeddedMilestoneView(mergeRequest.milestone) : null,
-    merge_when_pipeline_succeeds: false,
+    merge_when_pipeline_succeeds: mergeRequest.mergeWhenPipelineSucceeds ?? false,
     merge_status: mergeRequest.mergeStatus,
     detailed_merge_status: detailedMergeStatus(mergeRequest, context.project.mergeMethod),
     sha: mergeRequest.headSha ?? '',

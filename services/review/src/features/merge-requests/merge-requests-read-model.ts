@@ -61,6 +61,7 @@ const LISTED_COLUMNS: Record<keyof ListedMergeRequest, string> = {
   userNotesCount: '(select count(*)::integer from notes n where n.merge_request_id = mr.id and not n.system)',
   blockingDiscussionsResolved:
     'not exists (select 1 from notes n where n.merge_request_id = mr.id and n.resolvable and n.resolved_at is null)',
+  mergeWhenPipelineSucceeds: 'exists (select 1 from merge_request_auto_merges a where a.merge_request_id = mr.id)',
   upvotes: votes(UPVOTE),
   downvotes: votes(DOWNVOTE),
   // A milestone of another project (the merge request moved) is none.
