@@ -13,7 +13,7 @@ import { startService, type RunningService } from '@platform/service';
 import { gitlabSchemaErrors, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
-import { FixedUserDirectory } from '../core/user-directory.ts';
+import { FixedUserDirectory, type UserDirectory } from '../core/user-directory.ts';
 
 const reporter = userCaller(41, 'reporter');
 const guest = userCaller(42, 'guest');
@@ -24,16 +24,17 @@ const access = new FakeIdentityAccess()
   .add({ resource: 'group', id: 5, path: 'acme', levels: { 41: 20, 42: 10 } })
   .add({ resource: 'project', id: 9, path: 'acme/promoted', namespaceIds: [5], levels: { 41: 20, 42: 20 } })
   .add({ resource: 'project', id: 10, path: 'acme/loose', namespaceIds: [], levels: { 41: 20 } });
-/** Project 9 belongs to group 5: it uses the group's labels and milestones. */
-class GroupedUserDirectory extends FixedUserDirectory {
-  override async namespaceIdsOf(projectId: number): Promise<number[]> {
-    return projectId === 9 ? [5] : [];
-  }
-}
-const users = new GroupedUserDirectory([
+const directory = new FixedUserDirectory([
   { id: 41, username: 'reporter' },
   { id: 42, username: 'guest' },
 ]);
+/** Project 9 belongs to group 5: it uses the group's labels and milestones. */
+const users: UserDirectory = {
+  users: (ids) => directory.users(ids),
+  namespaceIdsOf: async (projectId) => (projectId === 9 ? [5] : []),
+  projectNames: (projectId) => directory.projectNames(projectId),
+  close: () => directory.close(),
+};
 let harness: ServiceHarness<RunningService>;
 let dataDir: string;
 
