@@ -381,3 +381,44 @@ describe('user counts', () => {
     });
   });
 });
+
+describe("group milestones, label subscriptions and issues' links through the gateway", () => {
+  it("plans a group's project's issues with the group's milestones, lists them, and links and follows its issues", async () => {
+    const group = await gateway.post('/api/v4/groups').set(asRoot).send({ name: 'Planners', path: 'planners' });
+    expect(group.status).toBe(201);
+    const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'plan', path: 'plan', namespace_id: group.body.id });
+    expect(project.status).toBe(201);
+    const milestone = await gateway
+      .post(`/api/v4/groups/${group.body.id}/milestones`)
+      .set(asRoot)
+      .send({ title: 'Q1', due_date: '2020-01-01T00:00:00Z' });
+    expect(milestone.status).toBe(201);
+    expect(milestone.body).toMatchObject({ group_id: group.body.id, due_date: '2020-01-01' });
+    const first = await gateway
+      .post(`/api/v4/projects/${project.body.id}/issues`)
+      .set(asRoot)
+      .send({ title: 'First', milestone_id: milestone.body.id });
+    expect(first.body.milestone).toMatchObject({ id: milestone.body.id, title: 'Q1' });
+    const second = await gateway.post(`/api/v4/projects/${project.body.id}/issues`).set(asRoot).send({ title: 'Second' });
+    const planned = await gateway.get(`/api/v4/groups/planners/milestones/${milestone.body.id}/issues`).set(asRoot);
+    expect(planned.body.map((issue: { title: string }) => issue.title)).toEqual(['First']);
+
+    const link = await gateway
+      .post(`/api/v4/projects/${project.body.id}/issues/${first.body.iid}/links`)
+      .set(asRoot)
+      .send({ target_project_id: project.body.id, target_issue_iid: second.body.iid, link_type: 'blocks' });
+    expect(link.status).toBe(201);
+    const linked = await gateway.get(`/api/v4/projects/${project.body.id}/issues/${second.body.iid}/links`).set(asRoot);
+    expect(linked.body.map((issue: { iid: number; link_type: string }) => [issue.iid, issue.link_type])).toEqual([
+      [first.body.iid, 'is_blocked_by'],
+    ]);
+    const participants = await gateway.get(`/api/v4/projects/${project.body.id}/issues/${first.body.iid}/participants`).set(asRoot);
+    expect(participants.body.map((user: { username: string }) => user.username)).toEqual(['root']);
+
+    await gateway.post(`/api/v4/groups/${group.body.id}/labels`).set(asRoot).send({ name: 'team', color: '#00ff00' });
+    const subscribed = await gateway.post(`/api/v4/groups/${group.body.id}/labels/team/subscribe`).set(asRoot);
+    expect([subscribed.status, subscribed.body.subscribed]).toEqual([201, true]);
+    const renamed = await gateway.put(`/api/v4/groups/${group.body.id}/labels`).set(asRoot).send({ name: 'team', new_name: 'crew' });
+    expect(renamed.body).toMatchObject({ name: 'crew', subscribed: true });
+  });
+});
