@@ -1,6 +1,7 @@
 /**
  * A second, independent client: Debian's python-gitlab drives users, groups, projects, members,
- * access requests, keys, emails and tokens through the gateway (e2e/python-gitlab/drive_platform.py).
+ * access requests, keys, emails and tokens through the gateway (e2e/python-gitlab/drive_platform.py),
+ * and project and group CI/CD variables (e2e/python-gitlab/drive_variables.py).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, spawnSync } from 'node:child_process';
@@ -14,13 +15,14 @@ const INSTALL = 'apt-get install python3-gitlab (or run `sh scripts/bootstrap.sh
 /** Debian's interpreter, for which the python3-gitlab package is installed. */
 const PYTHON = '/usr/bin/python3';
 const script = fileURLToPath(new URL('./python-gitlab/drive_platform.py', import.meta.url));
+const variablesScript = fileURLToPath(new URL('./python-gitlab/drive_variables.py', import.meta.url));
 
 let platform: RunningPlatform;
 
 beforeAll(async () => {
   const probe = spawnSync(PYTHON, ['-c', 'import gitlab; print(gitlab.__version__)'], { encoding: 'utf8' });
   if (probe.status !== 0) throw new Error(`python-gitlab is missing: ${INSTALL}`);
-  platform = await startTestPlatform({ services: ['identity'] });
+  platform = await startTestPlatform({ services: ['identity', 'admin'] });
 }, 180_000);
 
 afterAll(async () => {
@@ -87,5 +89,37 @@ describe('python-gitlab end to end', () => {
       project_storage: ['created_at', 'disk_path', 'project_id', 'repository_storage'],
     });
     expect(facts.active_usernames).toEqual(expect.arrayContaining(['root', 'py-user']));
+  });
+
+  it('manages project and group CI/CD variables with project.variables and group.variables', async () => {
+    const { stdout } = await promisify(execFile)(PYTHON, [variablesScript], {
+      env: { ...process.env, GITLAB_URL: platform.url, GITLAB_ROOT_TOKEN: E2E_ROOT_TOKEN },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      project_created: {
+        variable_type: 'env_var',
+        key: 'DEPLOY_TOKEN',
+        value: 'first-secret',
+        hidden: false,
+        protected: true,
+        masked: true,
+        raw: false,
+        environment_scope: '*',
+        description: null,
+      },
+      project_updated: { value: 'second-secret', variable_type: 'file', masked: true },
+      project_keys: [
+        ['DB_URL', '*'],
+        ['DB_URL', 'production'],
+        ['DEPLOY_TOKEN', '*'],
+      ],
+      ambiguous: [409, "There are multiple variables with provided parameters. Please use 'filter[environment_scope]'"],
+      filtered_value: 'postgres://production',
+      masked_refusal: [400, { value: ['is invalid'] }],
+      project_keys_after_delete: ['DB_URL', 'DB_URL'],
+      group_variable: { value: 'group-value', raw: true, protected: true, description: 'for every project', environment_scope: '*' },
+      group_keys_after_delete: [],
+      developer_refusal: 403,
+    });
   });
 });

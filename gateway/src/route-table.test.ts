@@ -14,6 +14,8 @@ describe('route table', () => {
     ['/api/v4/application/settings', 'admin'],
     ['/api/v4/admin/ci/variables', 'admin'],
     ['/api/v4/admin/ci/variables/DEPLOY_KEY', 'admin'],
+    ['/api/v4/projects/acme%2Fapp/variables', 'admin'],
+    ['/api/v4/groups/7/variables/DEPLOY_KEY', 'admin'],
     ['/api/v4/projects/7/packages', 'packages'],
     ['/api/v4/projects/7/environments', 'delivery'],
     ['/api/v4/projects/acme%2Fapp/deployments/3/merge_requests', 'delivery'],

@@ -70,6 +70,7 @@ export const routeTable: Route[] = [
   // Project, group and system hooks.
   { pattern: /^\/api\/v4\/((groups|projects)\/[^/]+\/)?hooks(\/|$)/, service: 'hooks' },
   { pattern: /^\/api\/v4\/(application\/settings|admin\/ci\/variables)(\/|$)/, service: 'admin' },
+  { pattern: /^\/api\/v4\/(projects|groups)\/[^/]+\/variables(\/|$)/, service: 'admin' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/alert_management(\/|$)/, service: 'alerts' },
   // Incidents are the issues of type incident; the alerts service owns them.
   { pattern: /^\/api\/v4\/projects\/[^/]+\/issues$/, query: { issue_type: 'incident' }, service: 'alerts' },

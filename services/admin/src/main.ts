@@ -1,4 +1,4 @@
-/** Composition root of the admin service: application settings and instance CI/CD variables. */
+/** Composition root of the admin service: application settings and CI/CD variables (instance, project and group). */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { ADMIN_TOPIC } from '@platform/admin-client';
 import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
@@ -36,7 +36,7 @@ export function adminService(
           : new FixedReviewRepositories());
       return [
         createApplicationSettingsFeature({ orm, em, logger, cipher, repositoryStorages }),
-        createCiVariablesFeature({ em, cipher, limit: config.MAX_CI_VARIABLES }),
+        createCiVariablesFeature({ em, cipher, limit: config.MAX_CI_VARIABLES, access }),
         identityAccessFeature(access),
       ];
     },

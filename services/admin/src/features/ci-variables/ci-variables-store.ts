@@ -1,19 +1,34 @@
-import { LockMode } from '@mikro-orm/core';
+import { FlushMode, LockMode } from '@mikro-orm/core';
+import { FieldValidationError } from '@platform/errors';
 import { findPage, type EntityManager, type Page, type PageWindow } from '@platform/db';
 import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
-import { CiVariable } from './ci-variable.entity.ts';
+import { CiVariable, type VariableOwner } from './ci-variable.entity.ts';
 
-/** Instance variables serialise their writes on this advisory lock, so the count limit holds under concurrent creates. */
+/**
+ * An owner's variables serialise their writes on an advisory lock, so the count limit and the
+ * key's uniqueness hold under concurrent creates: the instance's on this key, a project's or a
+ * group's on their kind and id.
+ */
 const VARIABLES_LOCK = 7_401;
+const OWNER_LOCK_KINDS = { instance: 0, project: 1, group: 2 } as const;
+const lockKeyOf = (owner: VariableOwner): number =>
+  owner.type === 'instance' ? VARIABLES_LOCK : OWNER_LOCK_KINDS[owner.type] * 2 ** 32 + owner.id;
 
 export type NewCiVariable = Omit<CiVariable, 'id'>;
 
+/** The variables of `owner` with this key, in one environment scope when it is given. */
+export interface VariableSelector {
+  owner: VariableOwner;
+  key: string;
+  environmentScope?: string | undefined;
+}
+
 export interface CiVariableStore {
-  list(window: PageWindow): Promise<Page<CiVariable>>;
-  find(key: string): Promise<CiVariable | null>;
+  list(owner: VariableOwner, window: PageWindow): Promise<Page<CiVariable>>;
+  find(selector: VariableSelector): Promise<CiVariable[]>;
   /**
    * Adds the variable and its events, in the caller's transaction; `check` runs first, told how
-   * many variables exist and whether the key is taken, with other writes held off.
+   * many variables its owner has and whether its key and scope are taken, with other writes held off.
    */
   create(options: {
     variable: NewCiVariable;
@@ -21,10 +36,31 @@ export interface CiVariableStore {
     events(created: CiVariable): OutgoingEvent[];
     actor: EventActor;
   }): Promise<CiVariable>;
-  /** In the caller's transaction, changes the variable found by key with `change`, which answers its events. */
-  update(options: { key: string; change(variable: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null>;
-  delete(options: { key: string; events(deleted: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null>;
+  /**
+   * In the caller's transaction, `change` is given the variables `selector` finds (none: null),
+   * changes one (or refuses) and answers it with its events. A key and scope another variable of
+   * the owner has is GitLab's "has already been taken".
+   */
+  update(options: {
+    selector: VariableSelector;
+    change(variables: CiVariable[]): { changed: CiVariable; events: OutgoingEvent[] };
+    actor: EventActor;
+  }): Promise<CiVariable | null>;
+  /** Deletes the one variable `selector` finds; `pick` chooses it among the matches or refuses. */
+  delete(options: {
+    selector: VariableSelector;
+    pick(variables: CiVariable[]): CiVariable | null;
+    events(deleted: CiVariable): OutgoingEvent[];
+    actor: EventActor;
+  }): Promise<CiVariable | null>;
 }
+
+const whereOf = (selector: VariableSelector) => ({
+  ownerType: selector.owner.type,
+  ownerId: selector.owner.id,
+  key: selector.key,
+  ...(selector.environmentScope === undefined ? {} : { environmentScope: selector.environmentScope }),
+});
 
 export class PgCiVariableStore implements CiVariableStore {
   readonly #em: EntityManager;
@@ -33,12 +69,12 @@ export class PgCiVariableStore implements CiVariableStore {
     this.#em = em;
   }
 
-  list(window: PageWindow): Promise<Page<CiVariable>> {
-    return findPage(this.#em, CiVariable, {}, { orderBy: { id: 'asc' }, window });
+  list(owner: VariableOwner, window: PageWindow): Promise<Page<CiVariable>> {
+    return findPage(this.#em, CiVariable, { ownerType: owner.type, ownerId: owner.id }, { orderBy: { id: 'asc' }, window });
   }
 
-  find(key: string): Promise<CiVariable | null> {
-    return this.#em.findOne(CiVariable, { key });
+  find(selector: VariableSelector): Promise<CiVariable[]> {
+    return this.#em.find(CiVariable, whereOf(selector), { orderBy: { id: 'asc' } });
   }
 
   async create(options: {
@@ -48,26 +84,55 @@ export class PgCiVariableStore implements CiVariableStore {
     actor: EventActor;
   }): Promise<CiVariable> {
     const em = this.#em;
-    await em.execute('select pg_advisory_xact_lock(?)', [VARIABLES_LOCK]);
-    options.check({ count: await em.count(CiVariable, {}), taken: (await em.count(CiVariable, { key: options.variable.key })) > 0 });
-    const created = em.create(CiVariable, options.variable);
+    const { variable } = options;
+    const owner = { type: variable.ownerType, id: variable.ownerId };
+    await em.execute('select pg_advisory_xact_lock(?)', [lockKeyOf(owner)]);
+    options.check({
+      count: await em.count(CiVariable, { ownerType: owner.type, ownerId: owner.id }),
+      taken: (await em.count(CiVariable, whereOf({ owner, key: variable.key, environmentScope: variable.environmentScope }))) > 0,
+    });
+    const created = em.create(CiVariable, variable);
     await em.flush();
     for (const event of options.events(created)) recordEvent(em, { ...event, actor: options.actor });
     return created;
   }
 
-  async update(options: { key: string; change(variable: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null> {
+  async update(options: {
+    selector: VariableSelector;
+    change(variables: CiVariable[]): { changed: CiVariable; events: OutgoingEvent[] };
+    actor: EventActor;
+  }): Promise<CiVariable | null> {
     const em = this.#em;
-    const variable = await em.findOne(CiVariable, { key: options.key }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!variable) return null;
-    for (const event of options.change(variable)) recordEvent(em, { ...event, actor: options.actor });
-    return variable;
+    const { owner } = options.selector;
+    await em.execute('select pg_advisory_xact_lock(?)', [lockKeyOf(owner)]);
+    const variables = await em.find(CiVariable, whereOf(options.selector), {
+      orderBy: { id: 'asc' },
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+    });
+    if (variables.length === 0) return null;
+    const { changed, events } = options.change(variables);
+    const taken = await em.count(
+      CiVariable,
+      {
+        ...whereOf({ owner, key: changed.key, environmentScope: changed.environmentScope }),
+        id: { $ne: changed.id },
+      },
+      { flushMode: FlushMode.COMMIT },
+    );
+    if (taken > 0) throw new FieldValidationError({ key: [`(${changed.key}) has already been taken`] });
+    for (const event of events) recordEvent(em, { ...event, actor: options.actor });
+    return changed;
   }
 
-  async delete(options: { key: string; events(deleted: CiVariable): OutgoingEvent[]; actor: EventActor }): Promise<CiVariable | null> {
+  async delete(options: {
+    selector: VariableSelector;
+    pick(variables: CiVariable[]): CiVariable | null;
+    events(deleted: CiVariable): OutgoingEvent[];
+    actor: EventActor;
+  }): Promise<CiVariable | null> {
     const em = this.#em;
-    await em.execute('select pg_advisory_xact_lock(?)', [VARIABLES_LOCK]);
-    const variable = await em.findOne(CiVariable, { key: options.key });
+    await em.execute('select pg_advisory_xact_lock(?)', [lockKeyOf(options.selector.owner)]);
+    const variable = options.pick(await em.find(CiVariable, whereOf(options.selector), { orderBy: { id: 'asc' } }));
     if (!variable) return null;
     em.remove(variable);
     for (const event of options.events(variable)) recordEvent(em, { ...event, actor: options.actor });

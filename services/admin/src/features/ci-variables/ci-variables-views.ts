@@ -10,3 +10,16 @@ export const variableView = ({ variable, value }: VariableWithValue) => ({
   raw: variable.raw,
   description: variable.description,
 });
+
+/** GitLab's project or group variable (`Entities::Ci::Variable`): the instance's fields with `hidden` and the environment scope. */
+export const scopedVariableView = ({ variable, value }: VariableWithValue) => ({
+  variable_type: variable.variableType,
+  key: variable.key,
+  value,
+  hidden: false,
+  protected: variable.protected,
+  masked: variable.masked,
+  raw: variable.raw,
+  environment_scope: variable.environmentScope,
+  description: variable.description,
+});

@@ -1,10 +1,11 @@
 /**
- * Instance CI/CD variables against real PostgreSQL and Kafka: GitLab's validation of keys, values
- * and masking, the count limit, values encrypted at rest, and an event for every change.
+ * CI/CD variables against real PostgreSQL and Kafka: the instance's (GitLab's validation of keys,
+ * values and masking, the count limit, values encrypted at rest, and an event for every change),
+ * and a project's or group's, managed by its maintainers, a project's unique by key and environment scope.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FakeIdentityAccess } from '@platform/identity-client';
+import { ACCESS_LEVEL, FakeIdentityAccess } from '@platform/identity-client';
 import { CiVariableUpdated } from '@platform/proto/admin/v1/events';
 import { startService, type RunningService } from '@platform/service';
 import { adminCaller, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
@@ -13,6 +14,12 @@ import { adminService } from '../../main.ts';
 
 const LIMIT = 4;
 const root = adminCaller();
+const maintainer = userCaller(31, 'maintainer');
+const developer = userCaller(32, 'developer');
+const identity = new FakeIdentityAccess()
+  .add({ resource: 'project', id: 7, path: 'acme/app', levels: { 31: ACCESS_LEVEL.MAINTAINER, 32: ACCESS_LEVEL.DEVELOPER } })
+  .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 31: ACCESS_LEVEL.MAINTAINER } })
+  .add({ resource: 'group', id: 3, path: 'acme', levels: { 31: ACCESS_LEVEL.MAINTAINER, 32: ACCESS_LEVEL.DEVELOPER } });
 let harness: ServiceHarness<RunningService>;
 
 beforeAll(async () => {
@@ -23,7 +30,7 @@ beforeAll(async () => {
       CI_VARIABLES_KEY: randomBytes(32).toString('base64'),
       MAX_CI_VARIABLES: String(LIMIT),
     },
-    start: (env) => startService(adminService(readConfig(env), { identityAccess: new FakeIdentityAccess() })),
+    start: (env) => startService(adminService(readConfig(env), { identityAccess: identity })),
   });
 });
 
@@ -131,5 +138,130 @@ describe('instance CI/CD variables', () => {
     expect((await harness.api.get('/api/v4/admin/ci/variables').set(harness.as(stranger))).status).toBe(403);
     expect((await harness.api.put('/api/v4/admin/ci/variables/NOPE').set(harness.as(root)).send({ value: 'x' })).status).toBe(404);
     expect((await harness.api.delete('/api/v4/admin/ci/variables/NOPE').set(harness.as(root))).status).toBe(404);
+  });
+});
+
+describe('project and group CI/CD variables', () => {
+  const projectVariables = '/api/v4/projects/acme%2Fapp/variables';
+
+  it('creates a project variable per environment scope, and asks for filter[environment_scope] when a key has several', async () => {
+    const all = await harness.api.post(projectVariables).set(harness.as(maintainer)).send({ key: 'DB_URL', value: 'postgres://all' });
+    expect(all.status).toBe(201);
+    expect(all.body).toEqual({
+      variable_type: 'env_var',
+      key: 'DB_URL',
+      value: 'postgres://all',
+      hidden: false,
+      protected: false,
+      masked: false,
+      raw: false,
+      environment_scope: '*',
+      description: null,
+    });
+    const production = await harness.api
+      .post('/api/v4/projects/7/variables')
+      .set(harness.as(maintainer))
+      .send({
+        key: 'DB_URL',
+        value: 'postgres://production',
+        environment_scope: 'production',
+        variable_type: 'file',
+        description: 'the database',
+      });
+    expect(production.status).toBe(201);
+    expect(production.body).toMatchObject({ environment_scope: 'production', variable_type: 'file', description: 'the database' });
+
+    const taken = await harness.api
+      .post(projectVariables)
+      .set(harness.as(maintainer))
+      .send({ key: 'DB_URL', value: 'again', environment_scope: 'production' });
+    expect(taken.status).toBe(400);
+    expect(taken.body).toEqual({ message: { key: ['(DB_URL) has already been taken'] } });
+
+    const ambiguous = await harness.api.get(`${projectVariables}/DB_URL`).set(harness.as(maintainer));
+    expect(ambiguous.status).toBe(409);
+    expect(ambiguous.body).toEqual({
+      message: "There are multiple variables with provided parameters. Please use 'filter[environment_scope]'",
+    });
+    const filtered = await harness.api.get(`${projectVariables}/DB_URL?filter[environment_scope]=production`).set(harness.as(maintainer));
+    expect(filtered.body).toEqual(production.body);
+
+    const updated = await harness.api
+      .put(`${projectVariables}/DB_URL?filter[environment_scope]=production`)
+      .set(harness.as(maintainer))
+      .send({ protected: true, environment_scope: 'production/*' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ value: 'postgres://production', protected: true, environment_scope: 'production/*' });
+    const collision = await harness.api
+      .put(`${projectVariables}/DB_URL?filter[environment_scope]=production/*`)
+      .set(harness.as(maintainer))
+      .send({ environment_scope: '*' });
+    expect(collision.status).toBe(400);
+    expect(collision.body).toEqual({ message: { key: ['(DB_URL) has already been taken'] } });
+
+    const listed = await harness.api.get(projectVariables).set(harness.as(maintainer));
+    expect(listed.headers['x-total']).toBe('2');
+    expect(listed.body.map((variable: { environment_scope: string }) => variable.environment_scope)).toEqual(['*', 'production/*']);
+    expect((await harness.api.get('/api/v4/projects/8/variables').set(harness.as(maintainer))).body).toEqual([]);
+    expect((await harness.api.get('/api/v4/admin/ci/variables/DB_URL').set(harness.as(root))).status).toBe(404);
+
+    expect((await harness.api.delete(`${projectVariables}/DB_URL`).set(harness.as(maintainer))).status).toBe(409);
+    expect((await harness.api.delete(`${projectVariables}/DB_URL?filter[environment_scope]=*`).set(harness.as(maintainer))).status).toBe(
+      204,
+    );
+    expect((await harness.api.get(`${projectVariables}/DB_URL`).set(harness.as(maintainer))).body).toMatchObject({
+      environment_scope: 'production/*',
+    });
+  });
+
+  it('keeps a project variable encrypted for its own owner, and applies the masking rules', async () => {
+    const masked = await harness.api
+      .post(projectVariables)
+      .set(harness.as(maintainer))
+      .send({ key: 'SECRET', value: 'short', masked: true });
+    expect(masked.status).toBe(400);
+    expect(masked.body).toEqual({ message: { value: ['is invalid'] } });
+    expect(
+      (
+        await harness.api
+          .post(projectVariables)
+          .set(harness.as(maintainer))
+          .send({ key: 'SECRET', value: 'long-enough-secret', masked: true })
+      ).status,
+    ).toBe(201);
+    const [row] = await harness.sql<{ encrypted_value: string; owner_type: string; owner_id: string }>(
+      "select encrypted_value, owner_type, owner_id from ci_variables where key = 'SECRET'",
+    );
+    expect(row).toMatchObject({ owner_type: 'project', owner_id: '7' });
+    expect(row?.encrypted_value).toMatch(/^v1:/);
+    expect(row?.encrypted_value).not.toContain('long-enough-secret');
+  });
+
+  it('manages group variables, whose environment scope is always *', async () => {
+    const created = await harness.api
+      .post('/api/v4/groups/acme/variables')
+      .set(harness.as(maintainer))
+      .send({ key: 'GROUP_TOKEN', value: 'group-value', raw: true, environment_scope: 'production' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ key: 'GROUP_TOKEN', value: 'group-value', raw: true, environment_scope: '*' });
+    const updated = await harness.api.put('/api/v4/groups/3/variables/GROUP_TOKEN').set(harness.as(maintainer)).send({ value: 'changed' });
+    expect(updated.body).toMatchObject({ value: 'changed', raw: true });
+    expect((await harness.api.get('/api/v4/groups/3/variables').set(harness.as(maintainer))).body).toEqual([updated.body]);
+    expect((await harness.api.delete('/api/v4/groups/3/variables/GROUP_TOKEN').set(harness.as(maintainer))).status).toBe(204);
+    expect((await harness.api.get('/api/v4/groups/3/variables/GROUP_TOKEN').set(harness.as(maintainer))).status).toBe(404);
+  });
+
+  it('is for maintainers: 403 for developers, 404 for strangers and unknown projects', async () => {
+    expect((await harness.api.get(projectVariables).set(harness.as(developer))).status).toBe(403);
+    expect((await harness.api.post('/api/v4/groups/3/variables').set(harness.as(developer)).send({ key: 'K', value: 'v' })).status).toBe(
+      403,
+    );
+    const stranger = await harness.api.get(projectVariables).set(harness.as(userCaller(33, 'stranger')));
+    expect(stranger.status).toBe(404);
+    expect(stranger.body).toEqual({ message: '404 Project Not Found' });
+    expect((await harness.api.get('/api/v4/projects/999/variables').set(harness.as(maintainer))).status).toBe(404);
+    const missing = await harness.api.post(projectVariables).set(harness.as(maintainer)).send({ key: 'NO_VALUE' });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'value is missing' });
   });
 });

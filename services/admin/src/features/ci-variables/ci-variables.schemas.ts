@@ -22,3 +22,18 @@ export const updateVariableParams = variableKeyParams.extend({ value: text(), ..
 
 export type CreateVariableParams = z.output<typeof createVariableParams>;
 export type UpdateVariableParams = z.output<typeof updateVariableParams>;
+
+/** `filter[environment_scope]`: which of a key's variables a read, update or delete means. */
+const filter = z.object({ environment_scope: text().optional() }).optional();
+const ownerId = { id: params.idOrPath() };
+const environmentScope = { environment_scope: text().optional() };
+
+/** A project's or group's variable by key. */
+export const scopedVariableKeyParams = variableKeyParams.extend({ ...ownerId, filter });
+
+export const createScopedVariableParams = createVariableParams.extend({ ...ownerId, ...environmentScope });
+
+/** GitLab's update takes every attribute as optional, the value too. */
+export const updateScopedVariableParams = scopedVariableKeyParams.extend({ value: text().optional(), ...attributes, ...environmentScope });
+
+export const scopedVariableListParams = z.object(ownerId);
