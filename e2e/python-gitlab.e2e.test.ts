@@ -1,11 +1,13 @@
 /**
  * A second, independent client: Debian's python-gitlab drives users, groups, projects, members,
  * access requests, keys, emails and tokens through the gateway (e2e/python-gitlab/drive_platform.py),
- * and project and group CI/CD variables (e2e/python-gitlab/drive_variables.py).
+ * project and group CI/CD variables (e2e/python-gitlab/drive_variables.py), and generic packages
+ * (e2e/python-gitlab/drive_generic_packages.py, and a curl-like streamed upload through the gateway).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, spawnSync } from 'node:child_process';
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { RunningPlatform } from '@platform/devstack';
@@ -16,13 +18,14 @@ const INSTALL = 'apt-get install python3-gitlab (or run `sh scripts/bootstrap.sh
 const PYTHON = '/usr/bin/python3';
 const script = fileURLToPath(new URL('./python-gitlab/drive_platform.py', import.meta.url));
 const variablesScript = fileURLToPath(new URL('./python-gitlab/drive_variables.py', import.meta.url));
+const genericPackagesScript = fileURLToPath(new URL('./python-gitlab/drive_generic_packages.py', import.meta.url));
 
 let platform: RunningPlatform;
 
 beforeAll(async () => {
   const probe = spawnSync(PYTHON, ['-c', 'import gitlab; print(gitlab.__version__)'], { encoding: 'utf8' });
   if (probe.status !== 0) throw new Error(`python-gitlab is missing: ${INSTALL}`);
-  platform = await startTestPlatform({ services: ['identity', 'admin'] });
+  platform = await startTestPlatform({ services: ['identity', 'admin', 'packages'] });
 }, 180_000);
 
 afterAll(async () => {
@@ -121,5 +124,46 @@ describe('python-gitlab end to end', () => {
       group_keys_after_delete: [],
       developer_refusal: 403,
     });
+  });
+
+  it('uploads and downloads generic packages with project.generic_packages, and streams a raw upload through the gateway', async () => {
+    const { stdout } = await promisify(execFile)(PYTHON, [genericPackagesScript], {
+      env: { ...process.env, GITLAB_URL: platform.url, GITLAB_ROOT_TOKEN: E2E_ROOT_TOKEN },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      upload_message: '201 Created',
+      byte_equal: true,
+      sha256: true,
+      packages: [['py-tools', '2.0.1', 'generic']],
+      files: [['tools.bin', 5 * 1024 * 1024 + 3]],
+    });
+
+    // As `curl --upload-file` sends it: an untyped body, in chunks, of 12 MB.
+    const project = (await (
+      await fetch(`${platform.url}/api/v4/projects`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'curl-generic' }),
+      })
+    ).json()) as { id: number };
+    const chunks = Array.from({ length: 12 }, () => randomBytes(1024 * 1024));
+    const fileUrl = `${platform.url}/api/v4/projects/${project.id}/packages/generic/curl-tools/1.0.0/big.bin`;
+    const uploaded = await fetch(`${fileUrl}?select=package_file`, {
+      method: 'PUT',
+      headers: { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN },
+      body: Readable.toWeb(Readable.from(chunks)) as ReadableStream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(uploaded.status).toBe(201);
+    const expected = createHash('sha256');
+    for (const chunk of chunks) expected.update(chunk);
+    const digest = expected.digest('hex');
+    expect(await uploaded.json()).toMatchObject({ file_name: 'big.bin', size: 12 * 1024 * 1024, file_sha256: digest });
+    const downloaded = await fetch(fileUrl, { headers: { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN } });
+    expect(downloaded.status).toBe(200);
+    const received = createHash('sha256');
+    for await (const chunk of Readable.fromWeb(downloaded.body as import('node:stream/web').ReadableStream))
+      received.update(chunk as Buffer);
+    expect(received.digest('hex')).toBe(digest);
   });
 });

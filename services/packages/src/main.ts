@@ -1,4 +1,4 @@
-/** Composition root of the packages service: the npm and Maven registries and the Packages API. */
+/** Composition root of the packages service: the npm and Maven registries, generic packages and the Packages API. */
 import { runService, type ServiceDefinition } from '@platform/service';
 import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
 import { readConfig, type PackagesConfig } from './config.ts';
@@ -8,6 +8,7 @@ import { createPackagesCore, createPackagesFeature } from './features/packages/p
 import { PACKAGES_TOPIC } from '@platform/packages-client';
 import { createNpmFeature } from './features/npm/npm-feature.ts';
 import { createMavenFeature } from './features/maven/maven-feature.ts';
+import { createGenericFeature } from './features/generic/generic-feature.ts';
 import { DEFAULT_BODY_LIMITS } from '@platform/http';
 import { containerRegistryEntities, createContainerRegistryFeature } from './features/container-registry/container-registry-feature.ts';
 
@@ -32,6 +33,7 @@ export function packagesService(
         createPackagesFeature({ core, access }),
         createNpmFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
         createMavenFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
+        createGenericFeature({ core, access, maxFileBytes: config.MAX_PACKAGE_FILE_BYTES }),
         createContainerRegistryFeature({ orm, em, access, logger, config }),
         identityAccessFeature(access),
       ];

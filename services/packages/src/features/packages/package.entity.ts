@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-export const PACKAGE_TYPES = ['npm', 'maven'] as const;
+export const PACKAGE_TYPES = ['npm', 'maven', 'generic'] as const;
 export type PackageType = (typeof PACKAGE_TYPES)[number];
 
 /** GitLab's package states: `hidden` (Maven's version-less metadata package) and `processing` are never listed. */

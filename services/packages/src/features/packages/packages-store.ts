@@ -197,6 +197,11 @@ export class PgPackageStore {
     await this.#em.nativeDelete(PackageFile, { id: file.id });
   }
 
+  /** Sets a version's state (a generic package uploaded again with a `status`), in the caller's transaction. */
+  async updateStatus(packageId: number, status: PackageStatus): Promise<void> {
+    await this.#em.nativeUpdate(Package, { id: packageId }, { status, updatedAt: new Date() });
+  }
+
   async updateMetadata(packageId: number, metadata: Record<string, unknown>): Promise<void> {
     await this.#em.nativeUpdate(Package, { id: packageId }, { metadata, updatedAt: new Date() });
   }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { params } from '@platform/http';
 import { PACKAGE_STATUSES } from './package.entity.ts';
 
-/** Every format GitLab names in `package_type`; this registry holds npm and Maven packages. */
+/** Every format GitLab names in `package_type`; this registry holds npm, Maven and generic packages. */
 const PACKAGE_TYPE_FILTER = z.enum([
   'conan',
   'maven',
