@@ -236,6 +236,40 @@ describe('notes on a merge request', () => {
   });
 });
 
+describe('threads that hold a merge back', () => {
+  it('refuses the merge with 405 while a thread is open, when the project asks for every thread resolved', async () => {
+    const threaded = await projectWithBranches({
+      name: 'threaded',
+      visibility: 'private',
+      members: [[maintainer, 40]],
+      branches: ['topic'],
+    });
+    const settings = await gateway
+      .put(`/api/v4/projects/${threaded}`)
+      .set(asRoot)
+      .send({ only_allow_merge_if_all_discussions_are_resolved: true });
+    expect(settings.body.only_allow_merge_if_all_discussions_are_resolved).toBe(true);
+    const opened = await gateway
+      .post(`/api/v4/projects/${threaded}/merge_requests`)
+      .set(maintainer.headers)
+      .send({ source_branch: 'topic', target_branch: 'main', title: 'A topic' });
+    expect(opened.status).toBe(201);
+    const thread = await gateway.post(mr('/discussions', threaded)).set(maintainer.headers).send({ body: 'Please reconsider' });
+    expect(thread.status).toBe(201);
+    expect((await gateway.get(mr('', threaded)).set(maintainer.headers)).body.blocking_discussions_resolved).toBe(false);
+
+    const refused = await gateway.put(mr('/merge', threaded)).set(maintainer.headers);
+    expect(refused).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });
+    const resolved = await gateway
+      .put(mr(`/discussions/${thread.body.id}`, threaded))
+      .set(maintainer.headers)
+      .send({ resolved: true });
+    expect(resolved.status).toBe(200);
+    const merged = await gateway.put(mr('/merge', threaded)).set(maintainer.headers);
+    expect(merged).toMatchObject({ status: 200, body: { state: 'merged' } });
+  });
+});
+
 describe('subscriptions', () => {
   it('subscribes the author and assignees, and answers 304 when nothing changes', async () => {
     expect((await gateway.get(mr()).set(author.headers)).body.subscribed).toBe(true);

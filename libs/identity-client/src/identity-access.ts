@@ -56,6 +56,8 @@ export interface ProjectAccess {
   archived: boolean;
   /** GitLab's `only_allow_merge_if_pipeline_succeeds`: merge requests merge only once their head pipeline succeeded. */
   onlyAllowMergeIfPipelineSucceeds: boolean;
+  /** GitLab's `only_allow_merge_if_all_discussions_are_resolved`: merge requests merge only once no resolvable thread is open. */
+  onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
 }
 
 /** Where a project sits now: what services that keep a copy of its path refresh after a move. */
@@ -120,6 +122,7 @@ function projectAccessOf(project: ProjectSummary, accessLevel: number, isAdmin: 
     forkedFromProjectId: project.forkedFromProjectId || null,
     archived: project.archived,
     onlyAllowMergeIfPipelineSucceeds: project.onlyAllowMergeIfPipelineSucceeds,
+    onlyAllowMergeIfAllDiscussionsAreResolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
   };
 }
 
@@ -200,6 +203,7 @@ export class FakeIdentityAccess implements IdentityAccess {
     namespaceIds: number[];
     archived: boolean;
     onlyAllowMergeIfPipelineSucceeds: boolean;
+    onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
   }> = [];
 
   /**
@@ -216,6 +220,7 @@ export class FakeIdentityAccess implements IdentityAccess {
     namespaceIds?: number[];
     archived?: boolean;
     onlyAllowMergeIfPipelineSucceeds?: boolean;
+    onlyAllowMergeIfAllDiscussionsAreResolved?: boolean;
   }): this {
     const levels = new Map(Object.entries(options.levels ?? {}).map(([userId, level]) => [Number(userId), level]));
     this.#resources.push({
@@ -227,6 +232,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       namespaceIds: options.namespaceIds ?? [],
       archived: options.archived ?? false,
       onlyAllowMergeIfPipelineSucceeds: options.onlyAllowMergeIfPipelineSucceeds ?? false,
+      onlyAllowMergeIfAllDiscussionsAreResolved: options.onlyAllowMergeIfAllDiscussionsAreResolved ?? false,
     });
     return this;
   }
@@ -251,6 +257,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       forkedFromProjectId: null,
       archived: found.archived,
       onlyAllowMergeIfPipelineSucceeds: found.onlyAllowMergeIfPipelineSucceeds,
+      onlyAllowMergeIfAllDiscussionsAreResolved: found.onlyAllowMergeIfAllDiscussionsAreResolved,
     };
   }
 

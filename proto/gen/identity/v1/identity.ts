@@ -258,6 +258,8 @@ export interface ProjectSummary {
   forkedFromProjectId: number;
   /** GitLab's `only_allow_merge_if_pipeline_succeeds`: merge requests merge only once their head pipeline succeeded. */
   onlyAllowMergeIfPipelineSucceeds: boolean;
+  /** GitLab's `only_allow_merge_if_all_discussions_are_resolved`: merge requests merge only once no resolvable thread is open. */
+  onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
 }
 
 export interface GroupSummary {
@@ -1219,6 +1221,7 @@ function createBaseProjectSummary(): ProjectSummary {
     mergeMethod: "",
     forkedFromProjectId: 0,
     onlyAllowMergeIfPipelineSucceeds: false,
+    onlyAllowMergeIfAllDiscussionsAreResolved: false,
   };
 }
 
@@ -1278,6 +1281,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     }
     if (message.onlyAllowMergeIfPipelineSucceeds !== false) {
       writer.uint32(136).bool(message.onlyAllowMergeIfPipelineSucceeds);
+    }
+    if (message.onlyAllowMergeIfAllDiscussionsAreResolved !== false) {
+      writer.uint32(144).bool(message.onlyAllowMergeIfAllDiscussionsAreResolved);
     }
     return writer;
   },
@@ -1441,6 +1447,14 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
             message.onlyAllowMergeIfPipelineSucceeds = reader.bool();
             continue;
           }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.onlyAllowMergeIfAllDiscussionsAreResolved = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1512,6 +1526,11 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
         : isSet(object.only_allow_merge_if_pipeline_succeeds)
         ? globalThis.Boolean(object.only_allow_merge_if_pipeline_succeeds)
         : false,
+      onlyAllowMergeIfAllDiscussionsAreResolved: isSet(object.onlyAllowMergeIfAllDiscussionsAreResolved)
+        ? globalThis.Boolean(object.onlyAllowMergeIfAllDiscussionsAreResolved)
+        : isSet(object.only_allow_merge_if_all_discussions_are_resolved)
+        ? globalThis.Boolean(object.only_allow_merge_if_all_discussions_are_resolved)
+        : false,
     };
   },
 
@@ -1568,6 +1587,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     if (message.onlyAllowMergeIfPipelineSucceeds !== false) {
       obj.onlyAllowMergeIfPipelineSucceeds = message.onlyAllowMergeIfPipelineSucceeds;
     }
+    if (message.onlyAllowMergeIfAllDiscussionsAreResolved !== false) {
+      obj.onlyAllowMergeIfAllDiscussionsAreResolved = message.onlyAllowMergeIfAllDiscussionsAreResolved;
+    }
     return obj;
   },
 
@@ -1595,6 +1617,7 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     message.mergeMethod = object.mergeMethod ?? "";
     message.forkedFromProjectId = object.forkedFromProjectId ?? 0;
     message.onlyAllowMergeIfPipelineSucceeds = object.onlyAllowMergeIfPipelineSucceeds ?? false;
+    message.onlyAllowMergeIfAllDiscussionsAreResolved = object.onlyAllowMergeIfAllDiscussionsAreResolved ?? false;
     return message;
   },
 };

@@ -95,6 +95,7 @@ export function namespacesGrpc(options: {
       mergeMethod: project.mergeMethod,
       forkedFromProjectId: project.forkedFromProjectId ?? null,
       onlyAllowMergeIfPipelineSucceeds: project.onlyAllowMergeIfPipelineSucceeds,
+      onlyAllowMergeIfAllDiscussionsAreResolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
       namespace: { ...namespace, parentId: namespace.parentId ?? null, fullName: fullNameOf(namespace, known) },
     });
   }
@@ -127,6 +128,7 @@ export function namespacesGrpc(options: {
       mergeMethod: project.mergeMethod,
       forkedFromProjectId: project.forkedFromProjectId ?? 0,
       onlyAllowMergeIfPipelineSucceeds: project.onlyAllowMergeIfPipelineSucceeds,
+      onlyAllowMergeIfAllDiscussionsAreResolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
     };
   }
 

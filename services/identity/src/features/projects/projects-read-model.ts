@@ -29,6 +29,7 @@ export interface ProjectAccessSummary {
   mergeMethod: string;
   forkedFromProjectId: number | null;
   onlyAllowMergeIfPipelineSucceeds: boolean;
+  onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
   namespace: {
     id: number;
     name: string;
@@ -262,6 +263,7 @@ export class ProjectsReadModel {
         p.creator_id as "creatorId", ${sql.raw(isoTimestamp('p.created_at'))} as "createdAt", p.merge_method as "mergeMethod",
         p.forked_from_project_id as "forkedFromProjectId",
         p.only_allow_merge_if_pipeline_succeeds as "onlyAllowMergeIfPipelineSucceeds",
+        p.only_allow_merge_if_all_discussions_are_resolved as "onlyAllowMergeIfAllDiscussionsAreResolved",
         ${sql.raw(
           jsonObject({
             id: 'pn.id',

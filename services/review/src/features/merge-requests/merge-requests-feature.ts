@@ -132,6 +132,8 @@ export function createMergeRequestsFeature(deps: {
     protectedBranches,
     isApproved: routeDeps.isApproved,
     headPipelineStatus: async (mergeRequest) => (await autoMergeStore.headPipeline(mergeRequest))?.status ?? null,
+    discussionsResolved: async (mergeRequest) =>
+      (await routeDeps.facts([mergeRequest], null)).get(mergeRequest.id)?.blockingDiscussionsResolved ?? true,
     afterMerge: deps.afterMerge,
     logger,
   });

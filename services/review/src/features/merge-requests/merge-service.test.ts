@@ -55,7 +55,7 @@ const protectedBranches: MergeBranchRules = {
   actorOf: async (options) => ({ accessLevel: options.accessLevel, isAdmin: options.isAdmin, userId: options.userId }),
 };
 
-function services(options: { approved?: boolean; merged?: number[]; pipelineStatus?: string } = {}) {
+function services(options: { approved?: boolean; merged?: number[]; pipelineStatus?: string; discussionsResolved?: boolean } = {}) {
   const store = new FakeMergeRequestStore();
   const em = fakeTransactions<EntityManager>();
   const mergeability = new Mergeability({ em, store, repositories, logger });
@@ -68,6 +68,7 @@ function services(options: { approved?: boolean; merged?: number[]; pipelineStat
     protectedBranches,
     isApproved: async () => options.approved ?? true,
     headPipelineStatus: async () => options.pipelineStatus ?? null,
+    discussionsResolved: async () => options.discussionsResolved ?? true,
     afterMerge: [
       async ({ mergeRequest }) => {
         options.merged?.push(mergeRequest.iid);
@@ -180,6 +181,20 @@ describe('merge requests on fakes', () => {
     const passed = services({ merged, pipelineStatus: 'success' });
     const green = await open(passed, 'piped');
     expect(await passed.merges.merge(scope(true), developer, green.iid, {})).toMatchObject({ state: 'merged' });
+  });
+
+  it('waits for every resolvable thread resolved when the project asks for it, as GitLab refuses with 405', async () => {
+    await commitOn('threads', 'threads.txt', 'threads\n');
+    const unresolved = services({ merged, discussionsResolved: false });
+    const discussed = await open(unresolved, 'threads');
+    const strict = { project: { ...project, onlyAllowMergeIfAllDiscussionsAreResolved: true }, repository };
+    await expect(unresolved.merges.merge(strict, developer, discussed.iid, {})).rejects.toEqual(new MethodNotAllowedError());
+    expect(merged).toEqual([]);
+    expect(await unresolved.merges.merge(scope(), developer, discussed.iid, {})).toMatchObject({ state: 'merged' });
+    const resolved = services({ merged, discussionsResolved: true });
+    await commitOn('threads', 'threads.txt', 'threads again\n');
+    const settled = await open(resolved, 'threads');
+    expect(await resolved.merges.merge(strict, developer, settled.iid, {})).toMatchObject({ state: 'merged' });
   });
 
   it('refuses a stale sha as a conflict (409) and an unknown merge request with 404', async () => {

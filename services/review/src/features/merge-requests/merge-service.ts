@@ -35,6 +35,9 @@ export type MergeRepositories = Pick<RepositoriesService, 'changeRefs' | 'find'>
 /** The status of a merge request's head pipeline (its source branch's newest at its head commit); null without one. */
 export type HeadPipelineStatus = (mergeRequest: MergeRequest) => Promise<string | null>;
 
+/** Whether no resolvable thread on the merge request is open. */
+export type DiscussionsResolved = (mergeRequest: MergeRequest) => Promise<boolean>;
+
 /** What merging asks of protected branches: who may merge into the target. */
 export type MergeBranchRules = Pick<ProtectedBranchesService, 'list' | 'actorOf'>;
 
@@ -56,6 +59,7 @@ export class MergeService {
   readonly #protectedBranches: MergeBranchRules;
   readonly #isApproved: ApprovalCheck;
   readonly #headPipelineStatus: HeadPipelineStatus;
+  readonly #discussionsResolved: DiscussionsResolved;
   readonly #afterMerge: MergeListener[];
   readonly #logger: Logger;
 
@@ -68,6 +72,8 @@ export class MergeService {
     isApproved: ApprovalCheck;
     /** What `only_allow_merge_if_pipeline_succeeds` waits for. */
     headPipelineStatus: HeadPipelineStatus;
+    /** What `only_allow_merge_if_all_discussions_are_resolved` waits for. */
+    discussionsResolved: DiscussionsResolved;
     /** Told of every merge, in order, after it was recorded. */
     afterMerge: MergeListener[];
     logger: Logger;
@@ -78,6 +84,7 @@ export class MergeService {
     this.#protectedBranches = options.protectedBranches;
     this.#isApproved = options.isApproved;
     this.#headPipelineStatus = options.headPipelineStatus;
+    this.#discussionsResolved = options.discussionsResolved;
     this.#afterMerge = options.afterMerge;
     this.#logger = options.logger;
   }
@@ -101,6 +108,10 @@ export class MergeService {
     if (!(await this.#isApproved(mergeRequest))) throw new MethodNotAllowedError();
     // And while the head pipeline has not succeeded, when the project only merges after it did (`mergeable_ci_state?`).
     if (project.onlyAllowMergeIfPipelineSucceeds && (await this.#headPipelineStatus(mergeRequest)) !== 'success') {
+      throw new MethodNotAllowedError();
+    }
+    // And while a resolvable thread is open, when the project asks for every one resolved (`mergeable_discussions_state?`).
+    if (project.onlyAllowMergeIfAllDiscussionsAreResolved && !(await this.#discussionsResolved(mergeRequest))) {
       throw new MethodNotAllowedError();
     }
     const merged = await this.#repositories.changeRefs(repository, caller, async () => {
