@@ -51,6 +51,8 @@ const project = (minRole: number, destructive = false): MatrixEntry => ({
   ...(destructive ? { destructive } : {}),
 });
 const user: MatrixEntry = { target: 'user' };
+/** A route of the fixture project that only administrators may call, whatever their membership. */
+const projectAdministrators: MatrixEntry = { target: 'project' };
 const none: MatrixEntry = { target: 'none' };
 const scim: MatrixEntry = { target: 'scim' };
 /** The Unleash client API: a project's instance id authenticates, never a user's token. */
@@ -441,7 +443,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'POST /api/v4/projects/:id/labels/:label_id/subscribe': project(ROLE.guest),
   'POST /api/v4/projects/:id/labels/:label_id/unsubscribe': project(ROLE.guest),
   'GET /api/v4/projects/:id/issues/:issue_iid/participants': project(ROLE.guest),
-  'GET /api/v4/projects/:id/issues/:issue_iid/user_agent_detail': project(ROLE.guest),
+  'GET /api/v4/projects/:id/issues/:issue_iid/user_agent_detail': projectAdministrators,
   'GET /api/v4/projects/:id/issues/:issue_iid/links': project(ROLE.guest),
   'POST /api/v4/projects/:id/issues/:issue_iid/links': {
     ...project(ROLE.guest),
