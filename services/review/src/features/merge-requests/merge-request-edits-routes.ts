@@ -6,7 +6,7 @@ import { ACCESS_LEVEL, requireProjectAccess } from '@platform/identity-client';
 import { codeReaders } from '../repositories/repository-access.ts';
 import { inSameForkNetwork } from './fork-network.ts';
 import type { MergeRequestScope } from './merge-request-refs.ts';
-import { detail, perMergeRequest, scopeOf, type MergeRequestsRouteDeps } from './merge-request-route-support.ts';
+import { detail, perMergeRequest, writableScopeOf, type MergeRequestsRouteDeps } from './merge-request-route-support.ts';
 import type { CreateMergeRequestService } from './create-merge-request-service.ts';
 import type { UpdateMergeRequestService } from './update-merge-request-service.ts';
 
@@ -30,6 +30,8 @@ async function targetScopeOf(
 ) {
   if (targetProjectId === undefined || targetProjectId === source.project.id) return source;
   const project = await requireProjectAccess({ access: deps.access, caller, idOrPath: targetProjectId, ...codeReaders() });
+  // Nothing is opened in an archived project, from a fork either.
+  if (project.archived) throw new ForbiddenError();
   if (!(await inSameForkNetwork(deps.access, source.project, project))) {
     throw new UnprocessableError(['Source project is not a fork of the target project']);
   }
@@ -71,7 +73,7 @@ export const mergeRequestEditsRoutes = [
     }),
     handle: async ({ caller, input, deps }) => {
       // GitLab's `create_merge_request_from`: developers of the source project (a fork's, for a fork).
-      const source = await scopeOf(deps, caller, input.id, ACCESS_LEVEL.DEVELOPER);
+      const source = await writableScopeOf(deps, caller, input.id, ACCESS_LEVEL.DEVELOPER);
       const scope = await targetScopeOf(deps, caller, source, input.target_project_id);
       // The merge request's milestone and labels are the target project's.
       const milestoneId = (await deps.milestones.given(scope.project.id, input.milestone_id)) ?? null;
@@ -122,7 +124,7 @@ export const mergeRequestEditsRoutes = [
       approvals_before_merge: approvalsBeforeMerge().optional(),
     }),
     handle: async ({ caller, input, deps }) => {
-      const scope = await scopeOf(deps, caller, input.id);
+      const scope = await writableScopeOf(deps, caller, input.id);
       // Developers edit merge requests; below that, only their authors do.
       if (!scope.project.isAdmin && scope.project.accessLevel < ACCESS_LEVEL.DEVELOPER) {
         const existing = await deps.mergeRequests.find(scope.project.id, input.merge_request_iid);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
+import { ForbiddenError } from '@platform/errors';
 import { pageParams, params, type PageQuery } from '@platform/http';
 import { requireProjectAccess, type IdentityAccess } from '@platform/identity-client';
 import type { LabelsService } from '../labels/labels-service.ts';
@@ -61,6 +62,21 @@ export async function scopeOf(
 ): Promise<MergeRequestScope> {
   const project = await readableProject(deps, caller, idOrPath, minimumLevel);
   return { project, repository: await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId }) };
+}
+
+/**
+ * `scopeOf` for a write to the project's merge requests: an archived project is read-only
+ * (GitLab's policy prevents every write of its features there), 403 whoever asks.
+ */
+export async function writableScopeOf(
+  deps: MergeRequestsRouteDeps,
+  caller: Caller,
+  idOrPath: string | number,
+  minimumLevel = 0,
+): Promise<MergeRequestScope> {
+  const scope = await scopeOf(deps, caller, idOrPath, minimumLevel);
+  if (scope.project.archived) throw new ForbiddenError();
+  return scope;
 }
 
 /** The project behind `:id` when the caller may read merge requests there (`scopeOf` without its repository). */

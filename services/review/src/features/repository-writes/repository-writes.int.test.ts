@@ -30,7 +30,8 @@ const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 25, path: 'acme/tags', levels })
   .add({ resource: 'project', id: 26, path: 'acme/picks', levels })
   .add({ resource: 'project', id: 27, path: 'acme/archived', levels, archived: true })
-  .add({ resource: 'project', id: 28, path: 'acme/large', levels });
+  .add({ resource: 'project', id: 28, path: 'acme/large', levels })
+  .add({ resource: 'project', id: 29, path: 'acme/to-archive', levels });
 let harness: ServiceHarness<RunningService>;
 let dataDir: string;
 
@@ -285,6 +286,32 @@ describe('an archived project', () => {
     expect((await api('post', '/api/v4/projects/27/repository/branches').send({ branch: 'b', ref: 'main' })).status).toBe(403);
     expect((await api('post', '/api/v4/projects/27/repository/tags').send({ tag_name: 't', ref: 'main' })).status).toBe(403);
     expect((await api('get', '/api/v4/projects/27/repository/branches', reporter)).status).toBe(200);
+  });
+
+  it('opens and changes no merge request once archived (403 for maintainers too), and still shows them', async () => {
+    await createFile(29, 'a.txt', 'a\n');
+    await createFile(29, 'b.txt', 'b\n', 'main');
+    expect((await api('post', '/api/v4/projects/29/repository/branches').send({ branch: 'topic', ref: 'main' })).status).toBe(201);
+    await createFile(29, 'c.txt', 'c\n', 'topic');
+    const opened = await api('post', '/api/v4/projects/29/merge_requests').send({
+      source_branch: 'topic',
+      target_branch: 'main',
+      title: 'Topic',
+    });
+    expect(opened.status).toBe(201);
+
+    access.remove(29).add({ resource: 'project', id: 29, path: 'acme/to-archive', levels, archived: true });
+    const edit = await api('put', `/api/v4/projects/29/merge_requests/${opened.body.iid}`).send({ title: 'Renamed' });
+    expect(edit.status).toBe(403);
+    expect(edit.body).toEqual({ message: '403 Forbidden' });
+    const again = await api('post', '/api/v4/projects/29/merge_requests').send({
+      source_branch: 'topic',
+      target_branch: 'main',
+      title: 'Again',
+    });
+    expect(again.status).toBe(403);
+    const shown = await api('get', `/api/v4/projects/29/merge_requests/${opened.body.iid}`, reporter);
+    expect(shown.body).toMatchObject({ title: 'Topic', state: 'opened' });
   });
 });
 
