@@ -4,7 +4,7 @@
  * each merge request's head pipeline from them and merges a merge request set to merge when its
  * pipeline succeeds by itself once it does (a job on review's queue); a failing pipeline, a push to
  * the source branch and a cancellation unset it, and `only_allow_merge_if_pipeline_succeeds` holds
- * a merge back until the pipeline succeeded. One platform for the whole file.
+ * a merge back until the pipeline succeeded, each recorded as GitLab's system note. One platform for the whole file.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
@@ -154,7 +154,8 @@ describe('merge when pipeline succeeds', () => {
   it('is unset by a failing pipeline, a push and a cancellation; the project setting holds merges back until green', async () => {
     const settings = await gateway.put(`/api/v4/projects/${projectId}`).set(asRoot).send({ only_allow_merge_if_pipeline_succeeds: true });
     expect(settings.status).toBe(200);
-    let head = await pushCommit('gated', 'gated.txt');
+    const first = await pushCommit('gated', 'gated.txt');
+    let head = first;
     const iid = await openMergeRequest('gated');
     // No pipeline: nothing to wait for, and the project merges only once one succeeded.
     expect(await merge(iid, { merge_when_pipeline_succeeds: true })).toMatchObject({
@@ -181,10 +182,11 @@ describe('merge when pipeline succeeds', () => {
     head = await pushCommit('gated', 'pushed.txt');
     await eventually(iid, 'the push to unset it', (body) => body.sha === head && body.merge_when_pipeline_succeeds === false);
 
-    // So does a failing pipeline.
+    // So does a failing pipeline. Setting it again while it is set records nothing new.
     await report(head, { state: 'running', ref: 'gated' });
     await eventually(iid, 'the new head pipeline', (body) => body.head_pipeline?.sha === head);
-    expect((await merge(iid, { merge_when_pipeline_succeeds: true })).body.merge_when_pipeline_succeeds).toBe(true);
+    for (let time = 0; time < 2; time += 1)
+      expect((await merge(iid, { merge_when_pipeline_succeeds: true })).body.merge_when_pipeline_succeeds).toBe(true);
     await report(head, { state: 'failed', ref: 'gated' });
     const failed = await eventually(iid, 'the failure to unset it', (body) => body.merge_when_pipeline_succeeds === false);
     expect(failed).toMatchObject({ state: 'opened', head_pipeline: { status: 'failed' } });
@@ -196,5 +198,23 @@ describe('merge when pipeline succeeds', () => {
     const merged = await merge(iid);
     expect(merged.status).toBe(200);
     expect(merged.body.state).toBe('merged');
+
+    // Each setting, cancellation and abort is GitLab's system note; an abort by the user who set it.
+    const notes = await gateway
+      .get(`/api/v4/projects/${projectId}/merge_requests/${iid}/notes?sort=asc&order_by=created_at`)
+      .set(reporter.headers);
+    expect(notes.status).toBe(200);
+    const autoMergeNotes = (notes.body as Array<{ body: string; system: boolean; author: { username: string } }>)
+      .filter((note) => note.body.includes('automatic merge'))
+      .map((note) => ({ body: note.body, system: note.system, author: note.author.username }));
+    const byMaintainer = (body: string) => ({ body, system: true, author: 'ci-maintainer' });
+    expect(autoMergeNotes).toEqual([
+      byMaintainer(`enabled an automatic merge when the pipeline for ${first} succeeds`),
+      byMaintainer('canceled the automatic merge'),
+      byMaintainer(`enabled an automatic merge when the pipeline for ${first} succeeds`),
+      byMaintainer('aborted the automatic merge because source branch was updated'),
+      byMaintainer(`enabled an automatic merge when the pipeline for ${head} succeeds`),
+      byMaintainer('aborted the automatic merge because pipeline did not succeed'),
+    ]);
   });
 });

@@ -29,6 +29,7 @@ import { createTimeTrackingFeature } from './features/time-tracking/time-trackin
 import { approvalsEntities, createApprovals, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
 import { createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
+import { mergeRequestNoteable } from './features/notes/noteable.ts';
 import { createResourceEventsFeature, resourceEventsEntities } from './features/resource-events/resource-events-feature.ts';
 import { createSubscriptionsFeature, subscribedFacts, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
 import { SubscriptionsService } from './features/subscriptions/subscriptions-service.ts';
@@ -135,6 +136,8 @@ export function reviewService(
         facts: [notesFeature.facts, awardEmojiFeature.facts, subscribedFacts(subscriptions)],
         reactions: awardEmojiFeature.reactions,
         afterMerge: [issuesFeature.closeMergedIssues],
+        systemNote: ({ mergeRequest, actor, body }) =>
+          notesFeature.notes.recordSystemNote({ noteable: mergeRequestNoteable(mergeRequest), authorId: actor.id, actor, body }),
       });
       const { routeDeps } = mergeRequestsFeature;
       return [

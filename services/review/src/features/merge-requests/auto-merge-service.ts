@@ -1,13 +1,14 @@
 import { DomainError, MethodNotAllowedError, NotAcceptableError, NotFoundError } from '@platform/errors';
-import type { AuthenticatedCaller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { EntityManager } from '@platform/db';
+import type { EventActor } from '@platform/events';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import type { PipelineChanged } from '@platform/proto/delivery/v1/events';
 import { enqueueJob } from '@platform/service';
 import type { RefChange } from '../repositories/ref-changes.ts';
 import type { RepositoriesService } from '../repositories/repositories-service.ts';
-import type { PgAutoMergeStore } from './auto-merge-store.ts';
+import type { ArmedMergeRequest, PgAutoMergeStore } from './auto-merge-store.ts';
 import { autoMergeJob } from './auto-merge.jobs.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { BRANCH_PREFIX, type MergeRequestScope } from './merge-request-refs.ts';
@@ -18,11 +19,15 @@ import type { MergeOptions, MergeService } from './merge-service.ts';
 /** A pipeline in these has not finished: a merge may wait for it. */
 const ACTIVE_STATUSES = ['created', 'pending', 'running'];
 
+/** Writes a system note on a merge request by this user (the notes feature's, given by the composition root). */
+export type MergeRequestSystemNote = (options: { mergeRequest: MergeRequest; actor: EventActor; body: string }) => Promise<unknown>;
+
 /**
  * GitLab's merge when pipeline succeeds (`AutoMerge::MergeWhenPipelineSucceedsService`): a merge
  * request whose head pipeline still runs is set to merge, and merges as the user who set it once
  * that pipeline succeeds (a job, so that a merge interrupted by a crash runs again); the pipeline
- * failing, a push to the source branch or a cancellation unsets it.
+ * failing, a push to the source branch or a cancellation unsets it. Each setting, cancellation and
+ * abort is recorded as GitLab's system note (`SystemNotes::MergeRequestsService`).
  */
 export class AutoMergeService {
   readonly #em: EntityManager;
@@ -32,6 +37,7 @@ export class AutoMergeService {
   readonly #access: IdentityAccess;
   readonly #repositories: Pick<RepositoriesService, 'ensure'>;
   readonly #logger: Logger;
+  readonly #systemNote: MergeRequestSystemNote;
 
   constructor(deps: {
     em: EntityManager;
@@ -41,6 +47,7 @@ export class AutoMergeService {
     access: IdentityAccess;
     repositories: Pick<RepositoriesService, 'ensure'>;
     logger: Logger;
+    systemNote: MergeRequestSystemNote;
   }) {
     this.#em = deps.em;
     this.#store = deps.store;
@@ -49,6 +56,7 @@ export class AutoMergeService {
     this.#access = deps.access;
     this.#repositories = deps.repositories;
     this.#logger = deps.logger;
+    this.#systemNote = deps.systemNote;
   }
 
   /**
@@ -69,8 +77,8 @@ export class AutoMergeService {
     if (!head || !ACTIVE_STATUSES.includes(head.status) || mergeRefusal(mergeRequest) || !mergeRequest.headSha) {
       throw new MethodNotAllowedError();
     }
-    await this.#em.transactional(() =>
-      this.#store.arm({
+    await this.#em.transactional(async () => {
+      const newlySet = await this.#store.arm({
         mergeRequestId: mergeRequest.id,
         mergeUserId: caller.userId,
         mergeUserUsername: caller.username,
@@ -80,8 +88,12 @@ export class AutoMergeService {
         shouldRemoveSourceBranch: options.shouldRemoveSourceBranch ?? null,
         mergeCommitMessage: options.mergeCommitMessage ?? null,
         squashCommitMessage: options.squashCommitMessage ?? null,
-      }),
-    );
+      });
+      if (newlySet) {
+        const body = `enabled an automatic merge when the pipeline for ${head.sha} succeeds`;
+        await this.#systemNote({ mergeRequest, actor: actorOf(caller), body });
+      }
+    });
     return mergeRequest;
   }
 
@@ -95,7 +107,12 @@ export class AutoMergeService {
     // GitLab's `can_cancel_auto_merge?`: who may merge it, or its author.
     if (mergeRequest.authorId !== caller.userId) await this.#merges.requireMergeRight(scope, caller, mergeRequest);
     if (mergeRequest.state !== 'opened') throw new MethodNotAllowedError();
-    if (!(await this.#em.transactional(() => this.#store.disarm(mergeRequest.id)))) throw new NotAcceptableError('Not Acceptable');
+    const canceled = await this.#em.transactional(async () => {
+      if (!(await this.#store.disarm(mergeRequest.id))) return false;
+      await this.#systemNote({ mergeRequest, actor: actorOf(caller), body: 'canceled the automatic merge' });
+      return true;
+    });
+    if (!canceled) throw new NotAcceptableError('Not Acceptable');
     return mergeRequest;
   }
 
@@ -133,7 +150,7 @@ export class AutoMergeService {
       for (const armed of waiting) {
         if (changed.status === 'success')
           enqueueJob(em, autoMergeJob, { mergeRequestId: armed.mergeRequestId, pipelineId: changed.pipelineId });
-        else await this.#store.disarm(armed.mergeRequestId);
+        else await this.#abort(armed, 'pipeline did not succeed');
       }
     });
   }
@@ -182,7 +199,15 @@ export class AutoMergeService {
     if (heads.size === 0) return;
     for (const armed of await this.#store.armedBySource(projectId, [...heads.keys()])) {
       const change = heads.get(armed.sourceBranch);
-      if (change && change.after !== armed.armedSha) await this.#em.transactional(() => this.#store.disarm(armed.mergeRequestId));
+      if (change && change.after !== armed.armedSha) await this.#em.transactional(() => this.#abort(armed, 'source branch was updated'));
     }
+  }
+
+  /** Unsets it and notes why (GitLab's `abort_merge_when_pipeline_succeeds`), as the user who set it: the change has no user of its own. */
+  async #abort(armed: ArmedMergeRequest, reason: string): Promise<void> {
+    if (!(await this.#store.disarm(armed.mergeRequestId))) return;
+    const mergeRequest = await this.#store.mergeRequest(armed.mergeRequestId);
+    if (mergeRequest)
+      await this.#systemNote({ mergeRequest, actor: armed.mergeUser, body: `aborted the automatic merge because ${reason}` });
   }
 }

@@ -17,6 +17,8 @@ export interface ArmedMergeRequest {
   iid: number;
   headSha: string | null;
   armedSha: string;
+  /** Who set it: the author of the system note that records its end. */
+  mergeUser: { id: number; username: string; name: string };
 }
 
 /** Delivery's pipelines as review keeps them, and the merge requests waiting for them; in the unit of work the service opened. */
@@ -116,12 +118,13 @@ export class PgAutoMergeStore {
     return new Set(rows.map((row) => row.mergeRequestId));
   }
 
-  /** Sets (or sets again) the merge request to merge when its pipeline succeeds. */
-  async arm(autoMerge: NewAutoMerge): Promise<void> {
+  /** Sets (or sets again) the merge request to merge when its pipeline succeeds; false when it was set already. */
+  async arm(autoMerge: NewAutoMerge): Promise<boolean> {
     const existing = await this.autoMergeOf(autoMerge.mergeRequestId);
     if (existing) this.#em.assign(existing, { ...autoMerge, createdAt: new Date() });
     else this.#em.create(MergeRequestAutoMerge, { ...autoMerge, createdAt: new Date() });
     await this.#em.flush();
+    return existing === null;
   }
 
   /** Cancels the merge when the pipeline succeeds; false when it was not set. */
@@ -133,9 +136,19 @@ export class PgAutoMergeStore {
   async armedBySource(sourceProjectId: number, branches: string[]): Promise<Array<ArmedMergeRequest & { sourceBranch: string }>> {
     if (branches.length === 0) return [];
     const rows = await this.#em.execute<
-      Array<{ id: string; project_id: string; iid: number; head_sha: string | null; sha: string; source_branch: string }>
+      Array<{
+        id: string;
+        project_id: string;
+        iid: number;
+        head_sha: string | null;
+        sha: string;
+        source_branch: string;
+        merge_user_id: string;
+        merge_user_username: string;
+        merge_user_name: string;
+      }>
     >(
-      `select m.id, m.project_id, m.iid, m.head_sha, a.sha, m.source_branch
+      `select m.id, m.project_id, m.iid, m.head_sha, a.sha, m.source_branch, a.merge_user_id, a.merge_user_username, a.merge_user_name
        from merge_request_auto_merges a join merge_requests m on m.id = a.merge_request_id
        where m.source_project_id = ? and m.source_branch in (${branches.map(() => '?').join(', ')}) and m.state = 'opened'
        order by m.id`,
@@ -148,6 +161,7 @@ export class PgAutoMergeStore {
       headSha: row.head_sha,
       armedSha: row.sha,
       sourceBranch: row.source_branch,
+      mergeUser: { id: Number(row.merge_user_id), username: row.merge_user_username, name: row.merge_user_name },
     }));
   }
 }

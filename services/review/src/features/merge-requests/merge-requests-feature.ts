@@ -14,7 +14,7 @@ import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
 import { HeadPipeline, MergeRequestAutoMerge } from './auto-merge.entity.ts';
 import { autoMergeEventHandlers } from './auto-merge-events.ts';
 import { autoMergeJob } from './auto-merge.jobs.ts';
-import { AutoMergeService } from './auto-merge-service.ts';
+import { AutoMergeService, type MergeRequestSystemNote } from './auto-merge-service.ts';
 import { PgAutoMergeStore } from './auto-merge-store.ts';
 import { mergeRequestEditsRoutes } from './merge-request-edits-routes.ts';
 import { factsFrom, type FactsSource, type ReactionLookup } from './merge-request-facts.ts';
@@ -96,6 +96,8 @@ export function createMergeRequestsFeature(deps: {
   reactions: ReactionLookup;
   /** Told of every merge once it was recorded (issues close those it names). */
   afterMerge: MergeListener[];
+  /** Writes the system notes of automatic merges (the notes feature's). */
+  systemNote: MergeRequestSystemNote;
 }): MergeRequestsFeature {
   const { repositories, logger, approvals, protectedBranches } = deps;
   const { em, store, mergeability, mergeRequests } = deps.core;
@@ -145,6 +147,7 @@ export function createMergeRequestsFeature(deps: {
     access: deps.access,
     repositories,
     logger,
+    systemNote: deps.systemNote,
   });
   repositories.onRefsChanged(({ projectId, changes }) => autoMerges.onRefsChanged(projectId, changes));
   const rebases = new RebaseService({ store, repositories, protectedBranches, logger });
