@@ -158,16 +158,13 @@ describe('project and group CI/CD variables', () => {
       environment_scope: '*',
       description: null,
     });
-    const production = await harness.api
-      .post('/api/v4/projects/7/variables')
-      .set(harness.as(maintainer))
-      .send({
-        key: 'DB_URL',
-        value: 'postgres://production',
-        environment_scope: 'production',
-        variable_type: 'file',
-        description: 'the database',
-      });
+    const production = await harness.api.post('/api/v4/projects/7/variables').set(harness.as(maintainer)).send({
+      key: 'DB_URL',
+      value: 'postgres://production',
+      environment_scope: 'production',
+      variable_type: 'file',
+      description: 'the database',
+    });
     expect(production.status).toBe(201);
     expect(production.body).toMatchObject({ environment_scope: 'production', variable_type: 'file', description: 'the database' });
 
