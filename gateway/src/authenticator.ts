@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import type { Caller } from '@platform/auth';
+import type { Caller, DeployTokenCaller } from '@platform/auth';
 import { UnavailableError } from '@platform/errors';
 import { callUnary } from '@platform/grpc';
 import type { Logger } from '@platform/logger';
@@ -24,14 +24,17 @@ export function credentialsOf(req: IncomingMessage, url: URL): { token?: string;
   return { ...(token ? { token } : {}), ...(sudo ? { sudo } : {}) };
 }
 
-/** Git's credentials: HTTP Basic with any username (`oauth2`, say) and a personal access token as password. */
-export function basicCredentialsOf(req: IncomingMessage): { token?: string } {
+/**
+ * Git's credentials: HTTP Basic with any username (`oauth2`, say) and a personal access token as
+ * password, or a deploy token's username and the token.
+ */
+export function basicCredentialsOf(req: IncomingMessage): { token?: string; username?: string } {
   const encoded = req.headers.authorization?.match(/^Basic\s+(\S+)$/i)?.[1];
   if (!encoded) return {};
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   const password = colon < 0 ? '' : decoded.slice(colon + 1);
-  return password ? { token: password } : {};
+  return password ? { token: password, username: decoded.slice(0, colon) } : {};
 }
 
 interface CacheEntry {
@@ -162,6 +165,25 @@ export class Authenticator {
       }
     }
     return caller;
+  }
+
+  /**
+   * A deploy token, asked of identity on every use and never cached: git and registry clients make
+   * a few requests per operation, and a revoked, deleted or expired token is refused at once.
+   */
+  async authenticateDeployToken(token: string, username: string | undefined): Promise<DeployTokenCaller> {
+    const response = await callUnary(
+      this.#client.authenticateDeployToken.bind(this.#client),
+      { token, username: username ?? '' },
+      { deadlineMs: AUTHENTICATION_DEADLINE_MS },
+    );
+    return {
+      id: response.id,
+      username: response.username,
+      scopes: response.scopes,
+      projectId: response.projectId || null,
+      groupId: response.groupId || null,
+    };
   }
 
   #ask(token: string, sudo: string | undefined, deadlineMs: number): Promise<AuthenticateResponse> {

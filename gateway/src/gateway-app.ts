@@ -59,6 +59,8 @@ const GIT_CHALLENGE = 'Basic realm="GitLab"';
 const GIT_ACCESS_DENIED = 'HTTP Basic: Access denied. If a token was provided, it was either incorrect, expired, or improperly scoped.';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** GitLab's prefix of deploy tokens, which identity's Authenticate does not know. */
+const DEPLOY_TOKEN_PREFIX = 'gldt-';
 
 const routeLabels = new Map<Route, string>();
 
@@ -140,9 +142,15 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   const authenticate = async (req: express.Request, route: Route, url: URL): Promise<Caller> => {
     const ip = clientIp(req);
     if (route.ownAuthentication) return anonymousCaller(ip);
-    const credentials: { token?: string; sudo?: string } = route.basicCredentials ? basicCredentialsOf(req) : credentialsOf(req, url);
+    const credentials: { token?: string; sudo?: string; username?: string } = route.basicCredentials
+      ? basicCredentialsOf(req)
+      : credentialsOf(req, url);
     const { token, sudo } = credentials;
     if (!token) return anonymousCaller(ip);
+    if (route.deployTokens && token.startsWith(DEPLOY_TOKEN_PREFIX)) {
+      const deployToken = await authenticator.authenticateDeployToken(token, credentials.username);
+      return ip ? { kind: 'anonymous', ip, deployToken } : { kind: 'anonymous', deployToken };
+    }
     const caller = await authenticator.authenticate(token, sudo);
     return ip ? { ...caller, ip } : caller;
   };

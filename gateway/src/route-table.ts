@@ -15,6 +15,11 @@ export interface Route {
    * password), and a refusal carries the Basic challenge so that the git CLI asks for them.
    */
   basicCredentials?: boolean;
+  /**
+   * Deploy tokens (`gldt-...`) are accepted here, as GitLab accepts them: git over HTTP and the
+   * registries. Everywhere else identity does not know them, and the caller gets 401.
+   */
+  deployTokens?: boolean;
   /** The body of a 401 for refused Basic credentials, where the protocol is not git's (the registry's token endpoint). */
   basicRefusal?: unknown;
   /** Query parameters the request must carry for this route: a list another service serves in part (incidents among issues). */
@@ -27,7 +32,13 @@ export interface Route {
 }
 
 export const routeTable: Route[] = [
-  { pattern: /^\/.+\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/, service: 'review', basicCredentials: true, slowReads: true },
+  {
+    pattern: /^\/.+\.git\/(info\/refs|git-upload-pack|git-receive-pack)$/,
+    service: 'review',
+    basicCredentials: true,
+    deployTokens: true,
+    slowReads: true,
+  },
   // A commit's statuses are posted by external CI systems and make pipelines: delivery keeps them.
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/commits\/[^/]+\/statuses$/, service: 'delivery' },
   { pattern: /^\/api\/v4\/projects\/[^/]+\/repository\/(branches|merged_branches|commits|tags)(\/|$)/, service: 'review' },
@@ -55,6 +66,7 @@ export const routeTable: Route[] = [
     pattern: /^\/jwt\/auth$/,
     service: 'packages',
     basicCredentials: true,
+    deployTokens: true,
     basicRefusal: { errors: [{ code: 'UNAUTHORIZED', message: 'HTTP Basic: Access denied' }] },
   },
   // The registry's notifications carry the shared secret, which packages checks itself.

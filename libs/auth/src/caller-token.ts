@@ -19,10 +19,38 @@ export interface AuthenticatedCaller {
   ip?: string;
 }
 
-export type Caller = AuthenticatedCaller | { kind: 'anonymous'; ip?: string };
+/**
+ * A deploy token: no user, so the API sees nobody (the gateway accepts deploy tokens only where
+ * GitLab does: git over HTTP and the package and container registries). The service of such a
+ * route decides what its scopes allow on the token's project, or on any project of its group.
+ */
+export interface DeployTokenCaller {
+  id: number;
+  username: string;
+  scopes: string[];
+  projectId: number | null;
+  groupId: number | null;
+}
+
+export type Caller = AuthenticatedCaller | { kind: 'anonymous'; ip?: string; deployToken?: DeployTokenCaller };
 
 export function anonymousCaller(ip?: string): Caller {
   return ip ? { kind: 'anonymous', ip } : { kind: 'anonymous' };
+}
+
+/** The deploy token a caller presented, if any. */
+export function deployTokenOf(caller: Caller): DeployTokenCaller | undefined {
+  return caller.kind === 'anonymous' ? caller.deployToken : undefined;
+}
+
+/**
+ * Whether the deploy token reaches the project (by id and its namespace's ancestors, top-level
+ * first) with a scope: its own project, or any project of its group or the group's subgroups.
+ */
+export function deployTokenCovers(token: DeployTokenCaller, project: { id: number; namespaceIds: number[] }, scope: string): boolean {
+  if (!token.scopes.includes(scope)) return false;
+  if (token.projectId !== null) return token.projectId === project.id;
+  return token.groupId !== null && project.namespaceIds.includes(token.groupId);
 }
 
 /**

@@ -5,8 +5,10 @@ export {
   signCaller,
   verifyCaller,
   anonymousCaller,
+  deployTokenOf,
+  deployTokenCovers,
 } from './caller-token.ts';
-export type { Caller, AuthenticatedCaller, CallerBinding, SigningOptions } from './caller-token.ts';
+export type { Caller, AuthenticatedCaller, CallerBinding, DeployTokenCaller, SigningOptions } from './caller-token.ts';
 export { requireUser, requireAdmin, requireCurrentAdmin, actorOf } from './caller-rules.ts';
 export type { Actor, AdministratorCheck } from './caller-rules.ts';
 export { TOKEN_SCOPES, scopesGranting, hasScope, requireScope, requireSudoScope } from './token-scopes.ts';

@@ -136,7 +136,7 @@ export function identityService(
         projects,
         members,
         createAccessRequestsFeature({ em, access: access.policy, members, users: users.store, views }),
-        createDeployTokensFeature({ em, access: access.policy }),
+        createDeployTokensFeature({ em, orm, access: access.policy, logger }),
         createDeployKeysFeature({ em, access: access.policy }),
         createResourceAccessTokensFeature({
           em,

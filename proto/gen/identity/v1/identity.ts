@@ -193,6 +193,21 @@ export interface AuthenticateResponse {
   tokenId: number;
 }
 
+export interface AuthenticateDeployTokenRequest {
+  token: string;
+  /** The username given with the token (HTTP Basic); empty when the protocol carries none. */
+  username: string;
+}
+
+export interface AuthenticateDeployTokenResponse {
+  id: number;
+  username: string;
+  scopes: string[];
+  /** The project or the group the token belongs to; 0 for the other. */
+  projectId: number;
+  groupId: number;
+}
+
 export interface AuthenticatedUser {
   id: number;
   username: string;
@@ -593,6 +608,236 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     message.scopes = object.scopes?.map((e) => e) || [];
     message.impersonatorId = object.impersonatorId ?? 0;
     message.tokenId = object.tokenId ?? 0;
+    return message;
+  },
+};
+
+function createBaseAuthenticateDeployTokenRequest(): AuthenticateDeployTokenRequest {
+  return { token: "", username: "" };
+}
+
+export const AuthenticateDeployTokenRequest: MessageFns<AuthenticateDeployTokenRequest> = {
+  encode(message: AuthenticateDeployTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.username !== "") {
+      writer.uint32(18).string(message.username);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuthenticateDeployTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuthenticateDeployTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuthenticateDeployTokenRequest {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+    };
+  },
+
+  toJSON(message: AuthenticateDeployTokenRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuthenticateDeployTokenRequest>, I>>(base?: I): AuthenticateDeployTokenRequest {
+    return AuthenticateDeployTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuthenticateDeployTokenRequest>, I>>(
+    object: I,
+  ): AuthenticateDeployTokenRequest {
+    const message = createBaseAuthenticateDeployTokenRequest();
+    message.token = object.token ?? "";
+    message.username = object.username ?? "";
+    return message;
+  },
+};
+
+function createBaseAuthenticateDeployTokenResponse(): AuthenticateDeployTokenResponse {
+  return { id: 0, username: "", scopes: [], projectId: 0, groupId: 0 };
+}
+
+export const AuthenticateDeployTokenResponse: MessageFns<AuthenticateDeployTokenResponse> = {
+  encode(message: AuthenticateDeployTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.username !== "") {
+      writer.uint32(18).string(message.username);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.projectId !== 0) {
+      writer.uint32(32).int64(message.projectId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(40).int64(message.groupId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuthenticateDeployTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuthenticateDeployTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuthenticateDeployTokenResponse {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: AuthenticateDeployTokenResponse): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuthenticateDeployTokenResponse>, I>>(base?: I): AuthenticateDeployTokenResponse {
+    return AuthenticateDeployTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuthenticateDeployTokenResponse>, I>>(
+    object: I,
+  ): AuthenticateDeployTokenResponse {
+    const message = createBaseAuthenticateDeployTokenResponse();
+    message.id = object.id ?? 0;
+    message.username = object.username ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.projectId = object.projectId ?? 0;
+    message.groupId = object.groupId ?? 0;
     return message;
   },
 };
@@ -3659,6 +3904,22 @@ export const IdentityServiceService = {
       Buffer.from(AuthenticateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AuthenticateResponse => AuthenticateResponse.decode(value),
   },
+  /**
+   * A deploy token (`gldt-...`) that is neither revoked nor expired, for git over HTTP and the
+   * registries. UNAUTHENTICATED when there is none, or when a username is given and is not the token's.
+   */
+  authenticateDeployToken: {
+    path: "/platform.identity.v1.IdentityService/AuthenticateDeployToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AuthenticateDeployTokenRequest): Buffer =>
+      Buffer.from(AuthenticateDeployTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AuthenticateDeployTokenRequest => AuthenticateDeployTokenRequest.decode(value),
+    responseSerialize: (value: AuthenticateDeployTokenResponse): Buffer =>
+      Buffer.from(AuthenticateDeployTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AuthenticateDeployTokenResponse =>
+      AuthenticateDeployTokenResponse.decode(value),
+  },
   /** User summaries by id, for services that show authors, assignees and approvers. */
   getUsers: {
     path: "/platform.identity.v1.IdentityService/GetUsers" as const,
@@ -3817,6 +4078,11 @@ export const IdentityServiceService = {
 export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** Resolves an access token, and an optional sudo target, to the acting user. */
   authenticate: handleUnaryCall<AuthenticateRequest, AuthenticateResponse>;
+  /**
+   * A deploy token (`gldt-...`) that is neither revoked nor expired, for git over HTTP and the
+   * registries. UNAUTHENTICATED when there is none, or when a username is given and is not the token's.
+   */
+  authenticateDeployToken: handleUnaryCall<AuthenticateDeployTokenRequest, AuthenticateDeployTokenResponse>;
   /** User summaries by id, for services that show authors, assignees and approvers. */
   getUsers: handleUnaryCall<GetUsersRequest, GetUsersResponse>;
   /**
@@ -3881,6 +4147,25 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AuthenticateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A deploy token (`gldt-...`) that is neither revoked nor expired, for git over HTTP and the
+   * registries. UNAUTHENTICATED when there is none, or when a username is given and is not the token's.
+   */
+  authenticateDeployToken(
+    request: AuthenticateDeployTokenRequest,
+    callback: (error: ServiceError | null, response: AuthenticateDeployTokenResponse) => void,
+  ): ClientUnaryCall;
+  authenticateDeployToken(
+    request: AuthenticateDeployTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AuthenticateDeployTokenResponse) => void,
+  ): ClientUnaryCall;
+  authenticateDeployToken(
+    request: AuthenticateDeployTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AuthenticateDeployTokenResponse) => void,
   ): ClientUnaryCall;
   /** User summaries by id, for services that show authors, assignees and approvers. */
   getUsers(

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Caller } from '@platform/auth';
+import type { Caller, DeployTokenCaller } from '@platform/auth';
 import type { Page, PageWindow } from '@platform/db';
-import { NotFoundError, RefusedError } from '@platform/errors';
+import { NotFoundError, RefusedError, UnauthorizedError } from '@platform/errors';
 import { ACCESS_LEVEL } from '@platform/identity-client';
 import { requireLevel, type AccessPolicy } from '../access/access-policy.ts';
 import { digestToken } from '../tokens/token-digest.ts';
-import type { DeployToken } from './deploy-token.entity.ts';
+import { deployTokenUsername, type DeployToken } from './deploy-token.entity.ts';
 import type { DeployTokenOwner, DeployTokenStore } from './deploy-tokens-store.ts';
 
 export type DeployTokenResource = 'project' | 'group';
@@ -39,6 +39,24 @@ export class DeployTokensService {
     this.#em = options.em;
     this.#tokens = options.tokens;
     this.#access = options.access;
+  }
+
+  /**
+   * The deploy token behind `plain`, while neither revoked nor expired; with HTTP Basic, GitLab also
+   * wants the token's username. Asked on every use, so a revocation or expiry counts at once.
+   */
+  async authenticate(plain: string, username: string | undefined): Promise<DeployTokenCaller> {
+    const token = plain.startsWith('gldt-') ? await this.#tokens.findByDigest(digestToken(plain)) : null;
+    if (!token || token.revoked || (token.expiresAt && token.expiresAt <= new Date())) throw new UnauthorizedError();
+    const tokenUsername = deployTokenUsername(token);
+    if (username !== undefined && username !== tokenUsername) throw new UnauthorizedError();
+    return {
+      id: token.id,
+      username: tokenUsername,
+      scopes: token.scopes,
+      projectId: token.projectId ?? null,
+      groupId: token.groupId ?? null,
+    };
   }
 
   listAll(active: boolean | undefined, window: PageWindow): Promise<Page<DeployToken>> {

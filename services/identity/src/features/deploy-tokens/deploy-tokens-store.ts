@@ -10,6 +10,7 @@ export type DeployTokenOwner = { projectId: number } | { groupId: number } | 'al
 
 export interface DeployTokenStore {
   findById(owner: DeployTokenOwner, id: number): Promise<DeployToken | null>;
+  findByDigest(tokenDigest: string): Promise<DeployToken | null>;
   /** `active`: neither revoked nor expired at `now`. */
   list(owner: DeployTokenOwner, filter: { active?: boolean; now: Date }, window: PageWindow): Promise<Page<DeployToken>>;
   insert(token: NewDeployToken): Promise<DeployToken>;
@@ -30,6 +31,10 @@ export class PgDeployTokenStore implements DeployTokenStore {
 
   findById(owner: DeployTokenOwner, id: number): Promise<DeployToken | null> {
     return this.#em.findOne(DeployToken, { $and: [{ id }, ownerFilter(owner)] });
+  }
+
+  findByDigest(tokenDigest: string): Promise<DeployToken | null> {
+    return this.#em.findOne(DeployToken, { tokenDigest });
   }
 
   list(owner: DeployTokenOwner, filter: { active?: boolean; now: Date }, window: PageWindow): Promise<Page<DeployToken>> {

@@ -1,3 +1,4 @@
+import { deployTokenCovers, deployTokenOf } from '@platform/auth';
 import type { Logger } from '@platform/logger';
 import { unaryHandler, type GrpcServiceBinding, type RpcScope } from '@platform/grpc';
 import { inUnitOfWork, type Orm } from '@platform/db';
@@ -154,7 +155,13 @@ export function namespacesGrpc(options: {
         const admin = isAdmin(viewer);
         if (request.projectIdOrPath !== undefined) {
           // One statement, no entities: every project-scoped request of the other services asks this.
-          const found = await projectReads.accessSummary(viewer, parseIdOrPath(request.projectIdOrPath));
+          // A deploy token sees its project, or its group's, whatever the visibility; its service decides what its scopes allow.
+          const deployToken = deployTokenOf(caller);
+          const found = await projectReads.accessSummary(
+            viewer,
+            parseIdOrPath(request.projectIdOrPath),
+            deployToken && ((project) => deployToken.scopes.some((scope) => deployTokenCovers(deployToken, project, scope))),
+          );
           if (!found) throw new NotFoundError('Project');
           const { accessLevel, ...project } = found;
           return { allowed: admin || accessLevel >= request.minAccessLevel, accessLevel, isAdmin: admin, project: summaryOf(project) };

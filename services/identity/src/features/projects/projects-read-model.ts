@@ -255,7 +255,12 @@ export class ProjectsReadModel {
    * namespace with ancestry and full name, and the viewer's access level, in one statement;
    * undefined when there is no such project or the viewer may not see it.
    */
-  async accessSummary(viewer: Viewer, idOrPath: number | string): Promise<ProjectAccessSummary | undefined> {
+  /** `alsoVisible`: makes a project the viewer cannot see visible all the same (a deploy token's own). */
+  async accessSummary(
+    viewer: Viewer,
+    idOrPath: number | string,
+    alsoVisible?: (project: { id: number; namespaceIds: number[] }) => boolean,
+  ): Promise<ProjectAccessSummary | undefined> {
     const match = projectMatch(idOrPath);
     if (!match) return undefined;
     const { rows } = await sql<ProjectAccessSummary & { visible: boolean }>`
@@ -279,7 +284,8 @@ export class ProjectsReadModel {
         ${projectAccessLevel(viewer)} as "accessLevel", ${projectVisibleTo(viewer)} as visible
       from projects p join namespaces pn on pn.id = p.namespace_id where ${match}`.execute(this.#db);
     const row = rows[0];
-    if (!row?.visible) return undefined;
+    if (!row) return undefined;
+    if (!row.visible && !alsoVisible?.({ id: row.id, namespaceIds: row.namespace.traversalIds })) return undefined;
     const { visible: _visible, ...summary } = row;
     return summary;
   }

@@ -1,15 +1,17 @@
 /**
  * `GET /jwt/auth`, GitLab's token endpoint for the container registry, outside the REST API: the
- * gateway authenticated the Basic credentials (a personal access token as password); here the
+ * gateway authenticated the Basic credentials (a personal access token as password, or a deploy
+ * token's username and token); here the
  * requested scopes become a token granting what the caller may do, and nothing more. A caller
  * without access still gets a token, granting nothing, which the registry then refuses.
  */
 import { Router, type Request, type Response } from 'express';
+import { deployTokenOf } from '@platform/auth';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import { callerOf, queryValues } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { ContainerRegistryService } from './container-registry-service.ts';
-import { abilitiesOf, mayOnContainerImages, projectOfRepositoryName, type ContainerImageAbility } from './registry-access.ts';
+import { abilitiesOf, callerMayOnContainerImages, projectOfRepositoryName, type ContainerImageAbility } from './registry-access.ts';
 import { parseScopes, type RegistryAccess, type RegistryTokenIssuer } from './registry-token.ts';
 
 /** The ability each registry action needs, as GitLab maps them. */
@@ -33,7 +35,7 @@ export function jwtAuthRoutes(deps: {
     const belowProject = requested.name === project.pathWithNamespace || requested.name.startsWith(`${project.pathWithNamespace}/`);
     const actions = requested.actions.filter((action) => {
       const ability = ABILITY_OF_ACTION[action];
-      return belowProject && ability !== undefined && abilities.has(ability) && mayOnContainerImages(project, ability);
+      return belowProject && ability !== undefined && abilities.has(ability) && callerMayOnContainerImages(caller, project, ability);
     });
     if (actions.length === 0) return undefined;
     // As GitLab, the repository exists from the first authorised push: the registry's notifications then find it.
@@ -52,14 +54,20 @@ export function jwtAuthRoutes(deps: {
       return;
     }
     const requested = parseScopes(queryValues(req, 'scope'));
-    if (requested.length === 0 && caller.kind !== 'user') {
+    const deployToken = deployTokenOf(caller);
+    if (deployToken && !deployToken.scopes.some((scope) => scope === 'read_registry' || scope === 'write_registry')) {
+      res.status(403).json({ errors: [{ code: 'DENIED', message: 'access forbidden' }] });
+      return;
+    }
+    // `docker login` asks for no scope: a user or a deploy token gets a token granting nothing; nobody else does.
+    if (requested.length === 0 && caller.kind !== 'user' && !deployToken) {
       res.status(403).json({ errors: [{ code: 'DENIED', message: 'access forbidden' }] });
       return;
     }
     const granted = (await Promise.all(requested.map((scope) => grant(req, scope)))).filter(
       (access): access is RegistryAccess => access !== undefined,
     );
-    const token = await deps.tokens.issue(caller.kind === 'user' ? caller.username : '', granted);
+    const token = await deps.tokens.issue(caller.kind === 'user' ? caller.username : (deployToken?.username ?? ''), granted);
     res.status(200).json({ token, access_token: token });
   };
 

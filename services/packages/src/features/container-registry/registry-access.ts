@@ -1,4 +1,4 @@
-import type { Caller } from '@platform/auth';
+import { deployTokenCovers, deployTokenOf, type Caller } from '@platform/auth';
 import { NotFoundError } from '@platform/errors';
 import {
   ACCESS_LEVEL,
@@ -38,9 +38,28 @@ export function abilitiesOfScopes(scopes: readonly string[]): Set<ContainerImage
   return abilities;
 }
 
-/** An anonymous caller reads public projects' images; a signed-in one what the token's scopes allow. */
+/** The deploy token scope behind each ability: deploy tokens pull and push, nothing more. */
+const DEPLOY_TOKEN_SCOPE_OF: Partial<Record<ContainerImageAbility, string>> = { read: 'read_registry', create: 'write_registry' };
+
+/**
+ * An anonymous caller reads public projects' images; a signed-in one what the token's scopes
+ * allow; a deploy token pulls with read_registry (public images too) and pushes with write_registry.
+ */
 export function abilitiesOf(caller: Caller): Set<ContainerImageAbility> {
-  return caller.kind === 'user' ? abilitiesOfScopes(caller.scopes) : new Set(['read']);
+  if (caller.kind === 'user') return abilitiesOfScopes(caller.scopes);
+  const deployToken = deployTokenOf(caller);
+  if (!deployToken) return new Set(['read']);
+  const abilities = new Set<ContainerImageAbility>(['read']);
+  if (deployToken.scopes.includes('write_registry')) abilities.add('create');
+  return abilities;
+}
+
+/** May the caller do `ability` with the project's images: by its access level, or as a deploy token of the project (or of its group). */
+export function callerMayOnContainerImages(caller: Caller, project: ProjectAccess, ability: ContainerImageAbility): boolean {
+  const deployToken = deployTokenOf(caller);
+  const scope = DEPLOY_TOKEN_SCOPE_OF[ability];
+  if (deployToken && scope !== undefined && deployTokenCovers(deployToken, project, scope)) return true;
+  return mayOnContainerImages(project, ability);
 }
 
 /** The project behind `idOrPath` when the caller may do `ability` with its images: 404 when unseen, 403 when too little access. */

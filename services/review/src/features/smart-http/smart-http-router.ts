@@ -5,7 +5,7 @@
  * the signed caller; refusals are plain text, which the git CLI shows as `remote:` lines.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { hasScope, type AuthenticatedCaller, type Caller } from '@platform/auth';
+import { deployTokenCovers, deployTokenOf, hasScope, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { inUnitOfWork, type Orm } from '@platform/db';
 import { NotFoundError } from '@platform/errors';
 import { callerOf } from '@platform/http';
@@ -61,13 +61,22 @@ function challenge(): GitRefusal {
 }
 
 /**
- * May `caller` use `service` on `project`? GitLab's order: an anonymous caller is challenged
+ * May `caller` use `service` on `project`? GitLab's order: a deploy token only reads; an anonymous caller is challenged
  * where it could be somebody with more rights; a token needs a git scope; then the access level;
  * then, for pushes, the read-only flag (checked by the caller, which knows the repository).
  */
 export function refusalFor(options: { caller: Caller; service: GitService; project: ProjectAccess | undefined }): GitRefusal | undefined {
   const { caller, service, project } = options;
   const push = service === 'git-receive-pack';
+  const deployToken = deployTokenOf(caller);
+  // GitLab's deploy tokens clone and fetch their project, or their group's, with read_repository; they never push.
+  if (deployToken) {
+    if (!project) return new GitRefusal(404, GIT_MESSAGES.notFound);
+    if (!deployTokenCovers(deployToken, project, 'read_repository') && !mayReadCode(project)) {
+      return new GitRefusal(403, GIT_MESSAGES.download);
+    }
+    return push ? new GitRefusal(403, GIT_MESSAGES.uploadScope) : undefined;
+  }
   if (caller.kind === 'user' && !hasScope(caller, 'read_repository')) return challenge();
   if (!project) return caller.kind === 'anonymous' ? challenge() : new GitRefusal(404, GIT_MESSAGES.notFound);
   if (caller.kind === 'anonymous' && (push || !mayReadCode(project))) return challenge();

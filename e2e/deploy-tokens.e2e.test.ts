@@ -1,0 +1,182 @@
+/**
+ * Deploy tokens where GitLab accepts them, through the real gateway (with its authentication cache
+ * on): the git CLI clones with a deploy token's username and token and is refused a push; the
+ * container registry's token endpoint grants pulls with read_registry and pushes with
+ * write_registry on the token's project, or its group's; the API never takes one; a revoked or
+ * expired token is refused at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import request from 'supertest';
+import { databaseUrlFor, type RunningPlatform } from '@platform/devstack';
+import { testEnvironment, waitFor } from '@platform/testing';
+import { createWorkDir, E2E_ROOT_TOKEN, removeWorkDir, startTestPlatform } from './harness.ts';
+import { gitCli, gitRemote, type Git } from './git-cli.ts';
+
+let platform: RunningPlatform & { databasePrefix: string };
+let gateway: ReturnType<typeof request>;
+let identity: pg.Client;
+let review: pg.Client;
+let work: string;
+let git: Git;
+const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
+
+interface DeployToken {
+  id: number;
+  username: string;
+  token: string;
+}
+
+async function createDeployToken(resource: 'projects' | 'groups', id: number, scopes: string[]): Promise<DeployToken> {
+  const response = await gateway
+    .post(`/api/v4/${resource}/${id}/deploy_tokens`)
+    .set(asRoot)
+    .send({ name: `ci-${scopes.join('-')}`, scopes });
+  expect(response.status).toBe(201);
+  return response.body as DeployToken;
+}
+
+/** The clone URL with the deploy token's username and token as HTTP Basic credentials. */
+function deployRemote(token: DeployToken, projectPath: string, username = token.username): string {
+  const url = new URL(`${platform.url}/${projectPath}.git`);
+  url.username = username;
+  url.password = token.token;
+  return url.toString();
+}
+
+const basic = (token: DeployToken) => `Basic ${Buffer.from(`${token.username}:${token.token}`).toString('base64')}`;
+
+async function registryAccess(token: DeployToken, scope: string): Promise<{ status: number; sub?: unknown; access?: unknown }> {
+  const response = await gateway.get('/jwt/auth').query({ service: 'container_registry', scope }).set('Authorization', basic(token));
+  if (response.status !== 200) return { status: response.status };
+  const claims = JSON.parse(Buffer.from(String(response.body.token).split('.')[1] ?? '', 'base64url').toString()) as Record<
+    string,
+    unknown
+  >;
+  return { status: 200, sub: claims.sub, access: claims.access };
+}
+
+async function createProject(name: string, namespaceId?: number): Promise<{ id: number; path: string }> {
+  const response = await gateway
+    .post('/api/v4/projects')
+    .set(asRoot)
+    .send({ name, path: name, visibility: 'private', ...(namespaceId ? { namespace_id: namespaceId } : {}) });
+  expect(response.status).toBe(201);
+  const id = response.body.id as number;
+  await waitFor(async () => (await review.query('select 1 from repositories where project_id = $1', [id])).rows[0]);
+  return { id, path: response.body.path_with_namespace as string };
+}
+
+beforeAll(async () => {
+  work = createWorkDir('deploy-tokens');
+  git = await gitCli(work);
+  platform = await startTestPlatform({ services: ['identity', 'review', 'packages'] });
+  gateway = request(platform.url);
+  const { postgresUrl } = testEnvironment();
+  identity = new pg.Client({ connectionString: databaseUrlFor(postgresUrl, `${platform.databasePrefix}identity`) });
+  review = new pg.Client({ connectionString: databaseUrlFor(postgresUrl, `${platform.databasePrefix}review`) });
+  await identity.connect();
+  await review.connect();
+}, 180_000);
+
+afterAll(async () => {
+  await identity?.end();
+  await review?.end();
+  await platform?.stop();
+  removeWorkDir(work);
+});
+
+describe('deploy tokens', () => {
+  let groupId: number;
+  let engine: { id: number; path: string };
+  let other: { id: number; path: string };
+
+  it('sets up a private group project with a commit, and a private project elsewhere', async () => {
+    const group = await gateway.post('/api/v4/groups').set(asRoot).send({ name: 'Fleet', path: 'fleet', visibility: 'private' });
+    expect(group.status).toBe(201);
+    groupId = group.body.id as number;
+    engine = await createProject('engine', groupId);
+    other = await createProject('other');
+
+    const seed = path.join(work, 'seed');
+    expect((await git(['clone', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, engine.path), seed])).code).toBe(0);
+    writeFileSync(path.join(seed, 'README.md'), 'engine\n');
+    expect((await git(['add', 'README.md'], seed)).code).toBe(0);
+    expect((await git(['commit', '-q', '-m', 'first'], seed)).code).toBe(0);
+    expect((await git(['push', '-q', 'origin', 'HEAD:main'], seed)).code).toBe(0);
+  });
+
+  it('clones its project with read_repository, and is refused a push, another project, and a wrong username', async () => {
+    const token = await createDeployToken('projects', engine.id, ['read_repository']);
+    expect(token.token).toMatch(/^gldt-/);
+    const clone = path.join(work, 'project-token');
+    const cloned = await git(['clone', '-q', deployRemote(token, engine.path), clone]);
+    expect(cloned.code).toBe(0);
+    expect(existsSync(path.join(clone, 'README.md'))).toBe(true);
+    expect((await git(['fetch', '-q', 'origin'], clone)).code).toBe(0);
+
+    writeFileSync(path.join(clone, 'deploy.txt'), 'deployed\n');
+    expect((await git(['add', 'deploy.txt'], clone)).code).toBe(0);
+    expect((await git(['commit', '-q', '-m', 'from a deploy token'], clone)).code).toBe(0);
+    const pushed = await git(['push', 'origin', 'HEAD:main'], clone);
+    expect(pushed.code).not.toBe(0);
+    expect(pushed.output).toContain('You are not allowed to upload code.');
+
+    const elsewhere = await git(['clone', '-q', deployRemote(token, other.path), path.join(work, 'elsewhere')]);
+    expect(elsewhere.code).not.toBe(0);
+    expect(elsewhere.output).toContain("The project you were looking for could not be found or you don't have permission to view it.");
+
+    const wrongUser = await git(['clone', '-q', deployRemote(token, engine.path, 'somebody'), path.join(work, 'wrong-user')]);
+    expect(wrongUser.code).not.toBe(0);
+    expect(wrongUser.output).toContain('HTTP Basic: Access denied');
+  });
+
+  it('clones any project of its group, and needs read_repository to clone at all', async () => {
+    const groupToken = await createDeployToken('groups', groupId, ['read_repository']);
+    expect((await git(['clone', '-q', deployRemote(groupToken, engine.path), path.join(work, 'group-token')])).code).toBe(0);
+    const registryOnly = await createDeployToken('projects', engine.id, ['read_registry']);
+    const refused = await git(['clone', '-q', deployRemote(registryOnly, engine.path), path.join(work, 'registry-only')]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain('You are not allowed to download code from this project.');
+  });
+
+  it('gets registry tokens for pulls with read_registry and pushes with write_registry, on its projects only', async () => {
+    const reader = await createDeployToken('groups', groupId, ['read_registry']);
+    const pulled = await registryAccess(reader, `repository:${engine.path}:pull,push`);
+    expect(pulled).toEqual({ status: 200, sub: reader.username, access: [{ type: 'repository', name: engine.path, actions: ['pull'] }] });
+
+    const writer = await createDeployToken('projects', engine.id, ['read_registry', 'write_registry']);
+    expect((await registryAccess(writer, `repository:${engine.path}/web:pull,push`)).access).toEqual([
+      { type: 'repository', name: `${engine.path}/web`, actions: ['pull', 'push'] },
+    ]);
+    expect((await registryAccess(writer, `repository:${other.path}:pull,push`)).access).toEqual([]);
+
+    const gitOnly = await createDeployToken('projects', engine.id, ['read_repository']);
+    expect((await registryAccess(gitOnly, `repository:${engine.path}:pull`)).status).toBe(403);
+  });
+
+  it('authenticates no API route', async () => {
+    const token = await createDeployToken('projects', engine.id, ['read_repository', 'read_registry']);
+    for (const headers of [{ 'PRIVATE-TOKEN': token.token }, { Authorization: `Bearer ${token.token}` }]) {
+      expect((await gateway.get(`/api/v4/projects/${engine.id}`).set(headers)).status).toBe(401);
+    }
+  });
+
+  it('is refused at once once revoked or expired', async () => {
+    const revoked = await createDeployToken('projects', engine.id, ['read_repository', 'read_registry']);
+    expect((await git(['ls-remote', deployRemote(revoked, engine.path)])).code).toBe(0);
+    expect((await registryAccess(revoked, `repository:${engine.path}:pull`)).status).toBe(200);
+    expect((await gateway.delete(`/api/v4/projects/${engine.id}/deploy_tokens/${revoked.id}`).set(asRoot)).status).toBe(204);
+    const afterRevocation = await git(['ls-remote', deployRemote(revoked, engine.path)]);
+    expect(afterRevocation.code).not.toBe(0);
+    expect(afterRevocation.output).toContain('HTTP Basic: Access denied');
+    expect((await registryAccess(revoked, `repository:${engine.path}:pull`)).status).toBe(401);
+
+    const expiring = await createDeployToken('projects', engine.id, ['read_repository']);
+    expect((await git(['ls-remote', deployRemote(expiring, engine.path)])).code).toBe(0);
+    await identity.query(`update deploy_tokens set expires_at = now() - interval '1 minute' where id = $1`, [expiring.id]);
+    expect((await git(['ls-remote', deployRemote(expiring, engine.path)])).code).not.toBe(0);
+  });
+});
