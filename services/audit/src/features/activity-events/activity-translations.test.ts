@@ -169,16 +169,22 @@ describe('activity of domain events', () => {
     expect(activityOf(envelope(reviewEvents.issueClosed.event({ aggregateId: 7, data }), null))).toBeUndefined();
   });
 
-  it('turns milestones created, closed, reopened and deleted into Milestone activity', () => {
-    const data = { projectId: 7, milestoneId: 12, iid: 2, title: 'v1.0', state: 'active' };
-    const actions = [
+  it("turns project milestones created, closed, reopened and deleted into Milestone activity, and a group milestone's into none", () => {
+    const milestoneEvents = [
       reviewEvents.milestoneCreated,
       reviewEvents.milestoneClosed,
       reviewEvents.milestoneReopened,
       reviewEvents.milestoneDeleted,
-    ].map((definition) => activityOf(envelope(definition.event({ aggregateId: 7, data }))));
+    ];
+    const data = { projectId: 7, milestoneId: 12, iid: 2, title: 'v1.0', state: 'active' };
+    const actions = milestoneEvents.map((definition) => activityOf(envelope(definition.event({ aggregateId: 7, data }))));
     expect(actions.map((activity) => activity?.action)).toEqual(['created', 'closed', 'reopened', 'destroyed']);
-    expect(actions[0]).toMatchObject({ targetType: 'Milestone', targetId: 12, targetIid: 2, targetTitle: 'v1.0' });
+    expect(actions[0]).toMatchObject({ projectId: 7, targetType: 'Milestone', targetId: 12, targetIid: 2, targetTitle: 'v1.0' });
+    // No project's activity: it would be recorded against project 0.
+    const ofGroup = { ...data, projectId: 0 };
+    for (const definition of milestoneEvents) {
+      expect(activityOf(envelope(definition.event({ aggregateId: 5, data: ofGroup })))).toBeUndefined();
+    }
   });
 
   it('credits joining and leaving a project to the member, not to whoever added them; groups and owners have none', () => {

@@ -126,9 +126,10 @@ function issueEvent(action: Action) {
       : undefined;
 }
 
+/** A project milestone's change; a group milestone's (project 0, keyed by its group) is no project's activity. */
 function milestoneEvent(action: Action) {
   return (data: MilestoneChanged, event: EventEnvelope) =>
-    event.actor
+    event.actor && data.projectId !== 0
       ? activityEvent(event, {
           author: event.actor,
           projectId: data.projectId,
@@ -141,7 +142,7 @@ function milestoneEvent(action: Action) {
 /**
  * The domain events that are activity in GitLab's sense: a project created, a user joining or
  * leaving a project, pushes, merge requests opened, closed, reopened and merged, comments, issues opened,
- * closed and reopened, and milestones created, closed, reopened and destroyed. Changes made
+ * closed and reopened, and project milestones created, closed, reopened and destroyed. Changes made
  * by the system (no actor) are not anybody's activity. Package events and container registry
  * tag pushes and deletions have none, as in GitLab: its events (`GET /events`) have no target type
  * for them and it records no contribution for them; they are audit events only.
