@@ -1,7 +1,7 @@
 /**
  * Webhooks through the real gateway, delivered to a real HTTP receiver on loopback: GitLab's
- * headers and payloads for pushes, merge requests (their changes and approvals), comments, issues,
- * deployments, feature flags and system hooks (memberships, renames), branch filters, the secret token never shown
+ * headers and payloads for pushes, merge requests (their changes and approvals), comments (on commits too), issues,
+ * deployments, feature flags, external pipelines and system hooks (memberships, renames), branch filters, the secret token never shown
  * back, failures recorded and not retried, resends with the same Idempotency-Key and event UUID,
  * auto-disabling and a test re-enabling, and the local-address guard at save and at delivery.
  */
@@ -421,6 +421,107 @@ describe('webhooks', () => {
       user_url: `${platform.url}/hooks-maintainer`,
       // The API shows no id of a flag.
       object_attributes: { id: expect.any(Number), name: 'hooked_flag', description: 'Guards the hook', active: false },
+    });
+  });
+
+  it("sends an external pipeline's status changes as GitLab's pipeline hook, with the pushed commit", async () => {
+    await createHook({ url: `${receiverUrl}/pipelines`, push_events: true, pipeline_events: true });
+    await push('piped');
+    await until(async () => receivedAt('/pipelines').some((entry) => entry.body.ref === 'refs/heads/piped'));
+    const sha = (await gateway.get(`/api/v4/projects/${projectId}/repository/branches/piped`).set(maintainer)).body.commit.id as string;
+    for (const state of ['running', 'success']) {
+      const posted = await gateway
+        .post(`/api/v4/projects/${projectId}/statuses/${sha}`)
+        .set(maintainer)
+        .send({ state, ref: 'piped', name: 'external-ci' });
+      expect(posted.status).toBe(201);
+    }
+    const pipelines = () => receivedAt('/pipelines').filter((entry) => entry.body.object_kind === 'pipeline');
+    await until(async () => pipelines().length === 2);
+    expect(pipelines().map((entry) => entry.body.object_attributes)).toEqual([
+      expect.objectContaining({ status: 'running', detailed_status: 'running', finished_at: null, duration: null }),
+      expect.objectContaining({ status: 'success', detailed_status: 'passed' }),
+    ]);
+    const [, success] = pipelines();
+    expect(success?.headers['x-gitlab-event']).toBe('Pipeline Hook');
+    const pipeline = (await gateway.get(`/api/v4/projects/${projectId}/pipelines`).set(maintainer).query({ sha })).body[0];
+    // The first branch pushed becomes the default branch, protected by default.
+    const protectedBranches = (await gateway.get(`/api/v4/projects/${projectId}/protected_branches`).set(maintainer)).body as Array<{
+      name: string;
+    }>;
+    expect(success?.body).toEqual({
+      object_kind: 'pipeline',
+      object_attributes: {
+        id: pipeline.id,
+        iid: pipeline.iid,
+        name: null,
+        ref: 'piped',
+        tag: false,
+        sha,
+        before_sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+        source: 'external',
+        status: 'success',
+        detailed_status: 'passed',
+        stages: [],
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/),
+        finished_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/),
+        duration: expect.any(Number),
+        queued_duration: null,
+        protected_ref: protectedBranches.some((branch) => branch.name === 'piped'),
+        variables: [],
+        url: `${platform.url}/root/hooked/-/pipelines/${pipeline.id}`,
+      },
+      merge_request: null,
+      user: {
+        id: maintainerId,
+        name: 'hooks-maintainer',
+        username: 'hooks-maintainer',
+        avatar_url: `${platform.url}/assets/no_avatar.png`,
+        email: '[REDACTED]',
+      },
+      project: expect.objectContaining({ id: projectId, path_with_namespace: 'root/hooked', ci_config_path: null }),
+      commit: {
+        id: sha,
+        message: 'Change for piped\n',
+        title: 'Change for piped',
+        timestamp: expect.any(String),
+        url: `${platform.url}/root/hooked/-/commit/${sha}`,
+        author: { name: expect.any(String), email: expect.any(String) },
+      },
+      builds: [],
+    });
+    expect(success?.body.project).not.toHaveProperty('homepage');
+  });
+
+  it('sends a comment on a commit with the commit, as GitLab does', async () => {
+    await createHook({ url: `${receiverUrl}/commit-notes`, push_events: true, note_events: true });
+    await push('commented');
+    await until(async () => receivedAt('/commit-notes').some((entry) => entry.body.ref === 'refs/heads/commented'));
+    const sha = (await gateway.get(`/api/v4/projects/${projectId}/repository/branches/commented`).set(maintainer)).body.commit.id as string;
+    const comment = await gateway
+      .post(`/api/v4/projects/${projectId}/repository/commits/${sha}/comments`)
+      .set(maintainer)
+      .send({ note: 'Looks right' });
+    expect(comment.status).toBe(201);
+    const notes = () => receivedAt('/commit-notes').filter((entry) => entry.body.object_kind === 'note');
+    await until(async () => notes().length === 1);
+    expect(notes()[0]?.headers['x-gitlab-event']).toBe('Note Hook');
+    expect(notes()[0]?.body).toMatchObject({
+      event_type: 'note',
+      object_attributes: {
+        note: 'Looks right',
+        noteable_type: 'Commit',
+        commit_id: sha,
+        noteable_id: null,
+        author_id: maintainerId,
+        url: expect.stringMatching(new RegExp(`^${platform.url}/root/hooked/-/commit/${sha}#note_\\d+$`)),
+      },
+      commit: {
+        id: sha,
+        message: 'Change for commented\n',
+        title: 'Change for commented',
+        url: `${platform.url}/root/hooked/-/commit/${sha}`,
+      },
     });
   });
 

@@ -75,6 +75,12 @@ export interface MergeRequestChanged {
   totalTimeSpent: number;
   /** The titles of its labels (project labels, or labels of the project's groups). */
   labels: string[];
+  /** An update that changed the title: the title before it (unset otherwise). */
+  previousTitle?:
+    | string
+    | undefined;
+  /** An update that changed the description. */
+  descriptionChanged?: boolean | undefined;
 }
 
 /** A user approved a merge request, or took their approval back. */
@@ -132,7 +138,7 @@ export interface NoteChanged {
   projectId: number;
   noteId: number;
   body: string;
-  /** GitLab's class name of what the note is on: MergeRequest. */
+  /** GitLab's class name of what the note is on: MergeRequest, Issue or Commit. */
   noteableType: string;
   noteableId: number;
   /** The number of what it is on within the project (`!iid`). */
@@ -143,6 +149,8 @@ export interface NoteChanged {
   system: boolean;
   /** ISO 8601. */
   createdAt: string;
+  /** The commit's sha for a note on a commit (noteable_type `Commit`, noteable_id 0); empty otherwise. */
+  commitId: string;
 }
 
 /** A repository storage move as it is after the transition the event's type names. */
@@ -214,6 +222,12 @@ export interface IssueChanged {
   dueDate: string;
   /** The titles of its labels (project labels, or labels of the project's groups). */
   labels: string[];
+  /** An update that changed the title: the title before it (unset otherwise). */
+  previousTitle?:
+    | string
+    | undefined;
+  /** An update that changed the description. */
+  descriptionChanged?: boolean | undefined;
 }
 
 function createBaseRepositoryPushed(): RepositoryPushed {
@@ -606,6 +620,8 @@ function createBaseMergeRequestChanged(): MergeRequestChanged {
     timeEstimate: 0,
     totalTimeSpent: 0,
     labels: [],
+    previousTitle: undefined,
+    descriptionChanged: undefined,
   };
 }
 
@@ -678,6 +694,12 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     }
     for (const v of message.labels) {
       writer.uint32(162).string(v!);
+    }
+    if (message.previousTitle !== undefined) {
+      writer.uint32(170).string(message.previousTitle);
+    }
+    if (message.descriptionChanged !== undefined) {
+      writer.uint32(176).bool(message.descriptionChanged);
     }
     return writer;
   },
@@ -875,6 +897,22 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
             message.labels.push(reader.string());
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.previousTitle = reader.string();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.descriptionChanged = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -971,6 +1009,16 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
       labels: globalThis.Array.isArray(object?.labels)
         ? object.labels.map((e: any) => globalThis.String(e))
         : [],
+      previousTitle: isSet(object.previousTitle)
+        ? globalThis.String(object.previousTitle)
+        : isSet(object.previous_title)
+        ? globalThis.String(object.previous_title)
+        : undefined,
+      descriptionChanged: isSet(object.descriptionChanged)
+        ? globalThis.Boolean(object.descriptionChanged)
+        : isSet(object.description_changed)
+        ? globalThis.Boolean(object.description_changed)
+        : undefined,
     };
   },
 
@@ -1036,6 +1084,12 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     if (message.labels?.length) {
       obj.labels = message.labels;
     }
+    if (message.previousTitle !== undefined) {
+      obj.previousTitle = message.previousTitle;
+    }
+    if (message.descriptionChanged !== undefined) {
+      obj.descriptionChanged = message.descriptionChanged;
+    }
     return obj;
   },
 
@@ -1064,6 +1118,8 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     message.timeEstimate = object.timeEstimate ?? 0;
     message.totalTimeSpent = object.totalTimeSpent ?? 0;
     message.labels = object.labels?.map((e) => e) || [];
+    message.previousTitle = object.previousTitle ?? undefined;
+    message.descriptionChanged = object.descriptionChanged ?? undefined;
     return message;
   },
 };
@@ -1828,6 +1884,7 @@ function createBaseNoteChanged(): NoteChanged {
     authorId: 0,
     system: false,
     createdAt: "",
+    commitId: "",
   };
 }
 
@@ -1862,6 +1919,9 @@ export const NoteChanged: MessageFns<NoteChanged> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(82).string(message.createdAt);
+    }
+    if (message.commitId !== "") {
+      writer.uint32(90).string(message.commitId);
     }
     return writer;
   },
@@ -1959,6 +2019,14 @@ export const NoteChanged: MessageFns<NoteChanged> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.commitId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2015,6 +2083,11 @@ export const NoteChanged: MessageFns<NoteChanged> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      commitId: isSet(object.commitId)
+        ? globalThis.String(object.commitId)
+        : isSet(object.commit_id)
+        ? globalThis.String(object.commit_id)
+        : "",
     };
   },
 
@@ -2050,6 +2123,9 @@ export const NoteChanged: MessageFns<NoteChanged> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.commitId !== "") {
+      obj.commitId = message.commitId;
+    }
     return obj;
   },
 
@@ -2068,6 +2144,7 @@ export const NoteChanged: MessageFns<NoteChanged> = {
     message.authorId = object.authorId ?? 0;
     message.system = object.system ?? false;
     message.createdAt = object.createdAt ?? "";
+    message.commitId = object.commitId ?? "";
     return message;
   },
 };
@@ -2669,6 +2746,8 @@ function createBaseIssueChanged(): IssueChanged {
     milestoneId: 0,
     dueDate: "",
     labels: [],
+    previousTitle: undefined,
+    descriptionChanged: undefined,
   };
 }
 
@@ -2722,6 +2801,12 @@ export const IssueChanged: MessageFns<IssueChanged> = {
     }
     for (const v of message.labels) {
       writer.uint32(122).string(v!);
+    }
+    if (message.previousTitle !== undefined) {
+      writer.uint32(130).string(message.previousTitle);
+    }
+    if (message.descriptionChanged !== undefined) {
+      writer.uint32(136).bool(message.descriptionChanged);
     }
     return writer;
   },
@@ -2869,6 +2954,22 @@ export const IssueChanged: MessageFns<IssueChanged> = {
             message.labels.push(reader.string());
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.previousTitle = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.descriptionChanged = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2936,6 +3037,16 @@ export const IssueChanged: MessageFns<IssueChanged> = {
       labels: globalThis.Array.isArray(object?.labels)
         ? object.labels.map((e: any) => globalThis.String(e))
         : [],
+      previousTitle: isSet(object.previousTitle)
+        ? globalThis.String(object.previousTitle)
+        : isSet(object.previous_title)
+        ? globalThis.String(object.previous_title)
+        : undefined,
+      descriptionChanged: isSet(object.descriptionChanged)
+        ? globalThis.Boolean(object.descriptionChanged)
+        : isSet(object.description_changed)
+        ? globalThis.Boolean(object.description_changed)
+        : undefined,
     };
   },
 
@@ -2986,6 +3097,12 @@ export const IssueChanged: MessageFns<IssueChanged> = {
     if (message.labels?.length) {
       obj.labels = message.labels;
     }
+    if (message.previousTitle !== undefined) {
+      obj.previousTitle = message.previousTitle;
+    }
+    if (message.descriptionChanged !== undefined) {
+      obj.descriptionChanged = message.descriptionChanged;
+    }
     return obj;
   },
 
@@ -3009,6 +3126,8 @@ export const IssueChanged: MessageFns<IssueChanged> = {
     message.milestoneId = object.milestoneId ?? 0;
     message.dueDate = object.dueDate ?? "";
     message.labels = object.labels?.map((e) => e) || [];
+    message.previousTitle = object.previousTitle ?? undefined;
+    message.descriptionChanged = object.descriptionChanged ?? undefined;
     return message;
   },
 };

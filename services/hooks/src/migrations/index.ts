@@ -4,6 +4,7 @@ import { Migration20261126190000_hook_delivery_lease } from './Migration20261126
 import { Migration20261126205500_issuable_copies } from './Migration20261126205500_issuable_copies.ts';
 import { Migration20261126212500_label_copies } from './Migration20261126212500_label_copies.ts';
 import { Migration20261126214500_protected_branch_copies } from './Migration20261126214500_protected_branch_copies.ts';
+import { Migration20261126221000_commit_copies } from './Migration20261126221000_commit_copies.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126205500_issuable_copies', class: Migration20261126205500_issuable_copies },
   { name: 'Migration20261126212500_label_copies', class: Migration20261126212500_label_copies },
   { name: 'Migration20261126214500_protected_branch_copies', class: Migration20261126214500_protected_branch_copies },
+  { name: 'Migration20261126221000_commit_copies', class: Migration20261126221000_commit_copies },
 ];

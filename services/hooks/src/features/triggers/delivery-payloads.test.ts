@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { deploymentPayload, featureFlagPayload } from './delivery-payloads.ts';
+import { deploymentPayload, featureFlagPayload, pipelinePayload } from './delivery-payloads.ts';
 import type { HookProject } from './project-directory.ts';
 
 const project: HookProject = {
@@ -83,6 +83,100 @@ describe('feature flag payloads', () => {
       user: { id: 1, name: 'Administrator', username: 'root', avatar_url: null, email: '[REDACTED]' },
       user_url: 'http://10.126.0.2:3000/root',
       object_attributes: { id: 6, name: 'test-feature-flag', description: 'test-feature-flag-description', active: true },
+    });
+  });
+});
+
+describe('pipeline payloads', () => {
+  const pipeline = {
+    id: 31,
+    iid: 3,
+    ref: 'master',
+    tag: false,
+    sha: 'bcbb5ec396a2c0f828686f14fac9b80b780504f2',
+    beforeSha: 'bcbb5ec396a2c0f828686f14fac9b80b780504f2',
+    source: 'external',
+    status: 'success',
+    protectedRef: true,
+    createdAt: '2016-08-12T15:23:28.512Z',
+    finishedAt: '2016-08-12T15:26:29.104Z',
+    duration: 63,
+  };
+
+  it("carry an external pipeline as GitLab's pipeline event example, with its commit and no stages, builds or merge request", () => {
+    const payload = pipelinePayload({
+      pipeline,
+      commit: {
+        id: 'bcbb5ec396a2c0f828686f14fac9b80b780504f2',
+        message: 'test\n',
+        authorName: 'User',
+        authorEmail: 'user@gitlab.com',
+        timestamp: '2016-08-12T17:23:21+02:00',
+      },
+      project,
+      user: root,
+    });
+    expect(payload).toEqual({
+      object_kind: 'pipeline',
+      object_attributes: {
+        id: 31,
+        iid: 3,
+        name: null,
+        ref: 'master',
+        tag: false,
+        sha: 'bcbb5ec396a2c0f828686f14fac9b80b780504f2',
+        before_sha: 'bcbb5ec396a2c0f828686f14fac9b80b780504f2',
+        source: 'external',
+        status: 'success',
+        detailed_status: 'passed',
+        stages: [],
+        created_at: '2016-08-12 15:23:28 UTC',
+        finished_at: '2016-08-12 15:26:29 UTC',
+        duration: 63,
+        queued_duration: null,
+        protected_ref: true,
+        variables: [],
+        url: 'http://10.126.0.2:3000/root/test-deployment-webhooks/-/pipelines/31',
+      },
+      merge_request: null,
+      user: { id: 1, name: 'Administrator', username: 'root', avatar_url: null, email: '[REDACTED]' },
+      project: {
+        id: 30,
+        name: 'test-deployment-webhooks',
+        description: '',
+        web_url: 'http://10.126.0.2:3000/root/test-deployment-webhooks',
+        avatar_url: null,
+        git_ssh_url: 'git@10.126.0.2:root/test-deployment-webhooks.git',
+        git_http_url: 'http://10.126.0.2:3000/root/test-deployment-webhooks.git',
+        namespace: 'Administrator',
+        visibility_level: 0,
+        path_with_namespace: 'root/test-deployment-webhooks',
+        default_branch: 'master',
+        ci_config_path: null,
+      },
+      commit: {
+        id: 'bcbb5ec396a2c0f828686f14fac9b80b780504f2',
+        message: 'test\n',
+        title: 'test',
+        timestamp: '2016-08-12T17:23:21+02:00',
+        url: 'http://10.126.0.2:3000/root/test-deployment-webhooks/-/commit/bcbb5ec396a2c0f828686f14fac9b80b780504f2',
+        author: { name: 'User', email: 'user@gitlab.com' },
+      },
+      builds: [],
+    });
+  });
+
+  it('show a running pipeline unfinished, and no commit or user when none is known', () => {
+    const payload = pipelinePayload({
+      pipeline: { ...pipeline, status: 'running', protectedRef: false, finishedAt: null, duration: null },
+      commit: undefined,
+      project,
+      user: undefined,
+    });
+    expect(payload).toMatchObject({
+      object_attributes: { status: 'running', detailed_status: 'running', finished_at: null, duration: null, protected_ref: false },
+      user: null,
+      commit: null,
     });
   });
 });

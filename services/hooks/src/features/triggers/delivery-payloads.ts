@@ -1,8 +1,9 @@
 /**
- * The deployment and feature flag bodies GitLab sends (`Gitlab::DataBuilder::Deployment`,
- * `Gitlab::DataBuilder::FeatureFlag`), built from the delivery service's events.
+ * The deployment, feature flag and pipeline bodies GitLab sends (`Gitlab::DataBuilder::Deployment`,
+ * `Gitlab::DataBuilder::FeatureFlag`, `Gitlab::DataBuilder::Pipeline`), built from the delivery
+ * service's events.
  */
-import { projectAttributes, userAttributes } from './hook-payloads.ts';
+import { changeTimestamp, commitHookAttributes, projectAttributes, userAttributes, type CommitFacts } from './hook-payloads.ts';
 import type { HookProject, HookUser } from './project-directory.ts';
 
 /** The instance's URL, which prefixes every project's web URL. */
@@ -80,5 +81,71 @@ export function featureFlagPayload(options: { featureFlag: FeatureFlagFacts; pro
       description: featureFlag.description,
       active: featureFlag.active,
     },
+  };
+}
+
+/** An external pipeline: the commit statuses an external CI posted for one sha and ref. */
+export interface PipelineFacts {
+  id: number;
+  iid: number;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  source: string;
+  status: string;
+  /** Whether its ref is a protected branch or tag. */
+  protectedRef: boolean;
+  createdAt: string;
+  finishedAt: string | null;
+  duration: number | null;
+}
+
+/** The label of a pipeline's detailed status (`Gitlab::Ci::Status::*#label`): a success shows as `passed`. */
+function detailedStatus(status: string): string {
+  return status === 'success' ? 'passed' : status;
+}
+
+/**
+ * A pipeline event: sent when an external pipeline is created and whenever its status changes.
+ * An external pipeline has no stages, variables or builds, and no merge request (only merge
+ * request pipelines name one); its commit is null when no push described it.
+ */
+export function pipelinePayload(options: {
+  pipeline: PipelineFacts;
+  commit: CommitFacts | undefined;
+  project: HookProject;
+  user: HookUser | undefined;
+}) {
+  const { pipeline, commit, project, user } = options;
+  // `hook_attrs(backward: false)`: without the fields older payloads repeated.
+  const { homepage: _homepage, url: _url, ssh_url: _sshUrl, http_url: _httpUrl, ...projectFields } = projectAttributes(project);
+  return {
+    object_kind: 'pipeline',
+    object_attributes: {
+      id: pipeline.id,
+      iid: pipeline.iid,
+      name: null,
+      ref: pipeline.ref,
+      tag: pipeline.tag,
+      sha: pipeline.sha,
+      before_sha: pipeline.beforeSha,
+      source: pipeline.source,
+      status: pipeline.status,
+      detailed_status: detailedStatus(pipeline.status),
+      stages: [],
+      created_at: changeTimestamp(pipeline.createdAt),
+      finished_at: changeTimestamp(pipeline.finishedAt),
+      duration: pipeline.duration,
+      queued_duration: null,
+      protected_ref: pipeline.protectedRef,
+      variables: [],
+      url: `${project.webUrl}/-/pipelines/${pipeline.id}`,
+    },
+    merge_request: null,
+    user: user ? userAttributes(user) : null,
+    project: projectFields,
+    commit: commit ? commitHookAttributes(commit, project) : null,
+    builds: [],
   };
 }

@@ -93,12 +93,7 @@ export function commitTitle(message: string): string {
 /** A commit's `hook_attrs` with its changed files. */
 function commitAttributes(commit: PushedCommitFacts, project: HookProject) {
   return {
-    id: commit.id,
-    message: commit.message,
-    title: commitTitle(commit.message),
-    timestamp: commit.timestamp,
-    url: `${project.webUrl}/-/commit/${commit.id}`,
-    author: { name: commit.authorName, email: commit.authorEmail },
+    ...commitHookAttributes(commit, project),
     added: commit.added,
     modified: commit.modified,
     removed: commit.removed,
@@ -229,7 +224,7 @@ function usersAttributes(ids: number[], users: HookUsers) {
 }
 
 /** A timestamp as `changes` show it (Ruby's `Time#to_s` in UTC): `2017-09-15 16:50:55 UTC`. */
-function changeTimestamp(iso: string | null): string | null {
+export function changeTimestamp(iso: string | null): string | null {
   return iso === null ? null : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
@@ -441,8 +436,42 @@ export interface NoteFacts {
   updatedAt: string;
 }
 
+/** A commit as its push described it: what a comment on it shows. */
+export interface CommitFacts {
+  id: string;
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  timestamp: string;
+}
+
+/** A commit's `hook_attrs`, without changed files. */
+export function commitHookAttributes(commit: CommitFacts, project: HookProject) {
+  return {
+    id: commit.id,
+    message: commit.message,
+    title: commitTitle(commit.message),
+    timestamp: commit.timestamp,
+    url: `${project.webUrl}/-/commit/${commit.id}`,
+    author: { name: commit.authorName, email: commit.authorEmail },
+  };
+}
+
 /** What a note is on, as far as its earlier events told. */
-export type Noteable = { mergeRequest: MergeRequestFacts } | { issue: IssueFacts };
+export type Noteable = { mergeRequest: MergeRequestFacts } | { issue: IssueFacts } | { commit: CommitFacts };
+
+/** The part of a note's payload naming what it is on. */
+function noteableAttributes(noteable: Noteable, project: HookProject) {
+  if ('mergeRequest' in noteable) return { merge_request: mergeRequestAttributes(noteable.mergeRequest, project) };
+  if ('issue' in noteable) return { issue: issueAttributes(noteable.issue, project) };
+  return { commit: commitHookAttributes(noteable.commit, project) };
+}
+
+/** Where a note is shown: its merge request, issue or commit, at the note. */
+function noteUrl(note: NoteFacts, noteable: Noteable, project: HookProject): string {
+  if ('commit' in noteable) return `${project.webUrl}/-/commit/${noteable.commit.id}#note_${note.id}`;
+  return `${project.webUrl}/-/${'issue' in noteable ? 'issues' : 'merge_requests'}/${note.noteableIid}#note_${note.id}`;
+}
 
 /**
  * A comment event (`Gitlab::DataBuilder::Note`): the note, and what it is on under `merge_request`
@@ -457,7 +486,6 @@ export function notePayload(options: {
 }) {
   const { note, action, noteable, project, user } = options;
   const confidential = 'issue' in noteable && noteable.issue.confidential;
-  const noteablePath = note.noteableType === 'Issue' ? 'issues' : 'merge_requests';
   return {
     object_kind: 'note',
     event_type: confidential ? 'confidential_note' : 'note',
@@ -475,16 +503,14 @@ export function notePayload(options: {
       project_id: project.id,
       attachment: null,
       line_code: null,
-      commit_id: '',
-      noteable_id: note.noteableId,
+      commit_id: 'commit' in noteable ? noteable.commit.id : '',
+      noteable_id: 'commit' in noteable ? null : note.noteableId,
       system: false,
       st_diff: null,
       action,
-      url: `${project.webUrl}/-/${noteablePath}/${note.noteableIid}#note_${note.id}`,
+      url: noteUrl(note, noteable, project),
     },
-    ...('mergeRequest' in noteable
-      ? { merge_request: mergeRequestAttributes(noteable.mergeRequest, project) }
-      : { issue: issueAttributes(noteable.issue, project) }),
+    ...noteableAttributes(noteable, project),
   };
 }
 

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { CommitCopy } from './commit-copy.entity.ts';
 import { LabelCopy } from './label-copy.entity.ts';
 import { ProtectedBranchCopy } from './protected-branch-copy.entity.ts';
 
@@ -23,4 +24,4 @@ export const IssuableCopy = defineEntity({
 });
 export type IssuableCopy = InferEntity<typeof IssuableCopy>;
 
-export const triggersEntities = [IssuableCopy, LabelCopy, ProtectedBranchCopy];
+export const triggersEntities = [IssuableCopy, LabelCopy, ProtectedBranchCopy, CommitCopy];

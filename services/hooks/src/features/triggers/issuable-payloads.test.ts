@@ -245,4 +245,48 @@ describe('note payloads', () => {
     });
     expect(secret.event_type).toBe('confidential_note');
   });
+
+  it("carry a comment on a commit with the commit as GitLab's comment on a commit example", () => {
+    const commit = {
+      id: 'cfe32cf61b73a0d5e9f13e774abde7ff789b1660',
+      message: 'Add submodule\n\nSigned-off-by: Example User <user@example.com.com>\n',
+      authorName: 'Example User',
+      authorEmail: 'user@example.com',
+      timestamp: '2014-02-27T10:06:20+02:00',
+    };
+    const payload = notePayload({
+      note: {
+        ...note,
+        id: 1243,
+        body: 'This is a commit comment. How does this work?',
+        noteableType: 'Commit',
+        noteableId: 0,
+        noteableIid: 0,
+      },
+      action: 'create',
+      noteable: { commit },
+      project,
+      user: root,
+    });
+    expect(payload).toMatchObject({
+      event_type: 'note',
+      object_attributes: {
+        id: 1243,
+        noteable_type: 'Commit',
+        commit_id: 'cfe32cf61b73a0d5e9f13e774abde7ff789b1660',
+        noteable_id: null,
+        url: 'http://example.com/gitlab-org/gitlab-test/-/commit/cfe32cf61b73a0d5e9f13e774abde7ff789b1660#note_1243',
+      },
+      commit: {
+        id: 'cfe32cf61b73a0d5e9f13e774abde7ff789b1660',
+        message: 'Add submodule\n\nSigned-off-by: Example User <user@example.com.com>\n',
+        title: 'Add submodule',
+        timestamp: '2014-02-27T10:06:20+02:00',
+        url: 'http://example.com/gitlab-org/gitlab-test/-/commit/cfe32cf61b73a0d5e9f13e774abde7ff789b1660',
+        author: { name: 'Example User', email: 'user@example.com' },
+      },
+    });
+    expect(payload).not.toHaveProperty('merge_request');
+    expect(payload).not.toHaveProperty('issue');
+  });
 });

@@ -19,7 +19,7 @@ import { branchMatches } from '../core/branch-filter.ts';
 import type { PendingDelivery, PgHookStore } from '../core/hook-store.ts';
 import type { TriggerFlag, WebHook } from '../core/web-hook.entity.ts';
 import type { TestSamples } from '../web-hooks/web-hooks-routes.ts';
-import { deploymentPayload, featureFlagPayload } from './delivery-payloads.ts';
+import { deploymentPayload, featureFlagPayload, pipelinePayload } from './delivery-payloads.ts';
 import {
   BLANK_SHA,
   groupMemberSystemPayload,
@@ -39,6 +39,7 @@ import {
   type MergeRequestFacts,
   type Noteable,
 } from './hook-payloads.ts';
+import { PgCommitCopyStore } from './commit-copies-store.ts';
 import { PgIssuableCopyStore } from './issuable-copies-store.ts';
 import { PgLabelCopyStore } from './label-copies-store.ts';
 import { PgProtectedBranchCopyStore } from './protected-branch-copies-store.ts';
@@ -77,6 +78,7 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
   const copies = new PgIssuableCopyStore(deps.em);
   const labels = new PgLabelCopyStore(deps.em);
   const protectedBranches = new PgProtectedBranchCopyStore(deps.em);
+  const commits = new PgCommitCopyStore(deps.em);
 
   /** The labels with these titles that the project's merge requests and issues carry. */
   async function labelsOf(project: HookProject, titles: string[]): Promise<LabelFacts[]> {
@@ -195,6 +197,39 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
     labels: titled,
   });
 
+  /** An external pipeline's hooks, when it is created and whenever its status changes. */
+  const pipelineHandler = (definition: typeof deliveryEvents.pipelineCreated) =>
+    onEvent(definition, async (data, envelope) => {
+      if (data.previousStatus === data.status) return;
+      const protectedRef = await isProtected(data.projectId, `${data.tag ? 'refs/tags/' : 'refs/heads/'}${data.ref}`);
+      const commit = await commits.find(data.projectId, data.sha);
+      await deliverProjectEvent({
+        projectId: data.projectId,
+        envelope,
+        trigger: { flag: 'pipeline_events', hookName: 'pipeline_hooks', system: false },
+        build: async (project) =>
+          pipelinePayload({
+            pipeline: {
+              id: data.pipelineId,
+              iid: data.iid,
+              ref: data.ref,
+              tag: data.tag,
+              sha: data.sha,
+              beforeSha: data.beforeSha || BLANK_SHA,
+              source: data.source || 'external',
+              status: data.status,
+              protectedRef,
+              createdAt: data.createdAt || envelope.occurredAt,
+              finishedAt: data.finishedAt || null,
+              duration: data.duration ?? null,
+            },
+            commit,
+            project,
+            user: data.userId ? (await directory.users([data.userId])).get(data.userId) : undefined,
+          }),
+      });
+    });
+
   /** A merge request's hooks: `changes` from the state its previous event described, which this one replaces. */
   async function deliverMergeRequest(options: {
     envelope: EventEnvelope;
@@ -297,7 +332,8 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
   /**
    * A comment made or edited (deletions and system notes send nothing, as GitLab): on a
    * confidential issue, only to hooks asking for confidential notes. What it is on is shown as
-   * that merge request's or issue's last event described it; a note on one never described is not sent.
+   * that merge request's or issue's last event, or the commit's push, described it; a note on one
+   * never described is not sent.
    */
   const noteHandler = (action: 'create' | 'update') => (definition: typeof reviewEvents.noteCreated) =>
     onEvent(definition, async (data, envelope) => {
@@ -309,6 +345,9 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       } else if (data.noteableType === 'Issue') {
         const issue = await copies.find<IssueFacts>('Issue', data.noteableId);
         noteable = issue && { issue };
+      } else if (data.noteableType === 'Commit' && data.commitId) {
+        const commit = await commits.find(data.projectId, data.commitId);
+        noteable = commit && { commit };
       }
       if (!noteable) return;
       const confidential = 'issue' in noteable && noteable.issue.confidential;
@@ -394,6 +433,16 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       ),
       onEvent(reviewEvents.protectedBranchDeleted, (data) => protectedBranches.remove(data.protectedBranchId)),
       onEvent(reviewEvents.repositoryPushed, async (data, envelope) => {
+        await commits.save(
+          data.commits.map((commit) => ({
+            projectId: data.projectId,
+            sha: commit.id,
+            message: commit.message,
+            authorName: commit.authorName,
+            authorEmail: commit.authorEmail,
+            timestamp: commit.timestamp,
+          })),
+        );
         const tag = data.ref.startsWith('refs/tags/');
         const refProtected = await isProtected(data.projectId, data.ref);
         return deliverProjectEvent({
@@ -459,6 +508,8 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       }),
       deploymentHandler(deliveryEvents.deploymentCreated),
       deploymentHandler(deliveryEvents.deploymentUpdated),
+      pipelineHandler(deliveryEvents.pipelineCreated),
+      pipelineHandler(deliveryEvents.pipelineUpdated),
       onEvent(deliveryEvents.featureFlagToggled, (data, envelope) =>
         deliverProjectEvent({
           projectId: data.projectId,

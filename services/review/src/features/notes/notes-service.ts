@@ -25,6 +25,7 @@ function eventOf(note: Note, noteable: Noteable) {
       authorId: note.authorId,
       system: note.system,
       createdAt: note.createdAt.toISOString(),
+      commitId: note.commitId ?? '',
     },
   };
 }
