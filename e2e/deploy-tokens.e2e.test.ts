@@ -2,10 +2,12 @@
  * Deploy tokens where GitLab accepts them, through the real gateway (with its authentication cache
  * on): the git CLI clones with a deploy token's username and token and is refused a push; the
  * container registry's token endpoint grants pulls with read_registry and pushes with
- * write_registry on the token's project, or its group's; the API never takes one; a revoked or
+ * write_registry on the token's project, or its group's; the npm and Maven registries serve
+ * packages with read_package_registry; the API never takes one; a revoked or
  * expired token is refused at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -56,6 +58,20 @@ async function registryAccess(token: DeployToken, scope: string): Promise<{ stat
     unknown
   >;
   return { status: 200, sub: claims.sub, access: claims.access };
+}
+
+/** A registry file, whatever its content type, as text. */
+async function download(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const response = await gateway
+    .get(url)
+    .set(headers)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+  return { status: response.status, body: (response.body as Buffer).toString() };
 }
 
 async function createProject(name: string, namespaceId?: number): Promise<{ id: number; path: string }> {
@@ -155,6 +171,45 @@ describe('deploy tokens', () => {
 
     const gitOnly = await createDeployToken('projects', engine.id, ['read_repository']);
     expect((await registryAccess(gitOnly, `repository:${engine.path}:pull`)).status).toBe(403);
+  });
+
+  it('installs npm packages and downloads Maven files with read_package_registry, from its projects only', async () => {
+    const tarball = Buffer.from('engine tarball');
+    const published = await gateway
+      .put(`/api/v4/projects/${engine.id}/packages/npm/@fleet%2fengine`)
+      .set(asRoot)
+      .send({
+        name: '@fleet/engine',
+        versions: {
+          '1.0.0': { name: '@fleet/engine', version: '1.0.0', dist: { shasum: createHash('sha1').update(tarball).digest('hex') } },
+        },
+        _attachments: { '@fleet/engine-1.0.0.tgz': { data: tarball.toString('base64'), length: tarball.length } },
+        'dist-tags': { latest: '1.0.0' },
+      });
+    expect(published.status).toBe(200);
+    const pom = '<project><groupId>fleet</groupId><artifactId>engine</artifactId><version>1.0</version></project>';
+    const mavenFile = `/api/v4/projects/${engine.id}/packages/maven/fleet/engine/1.0/engine-1.0.pom`;
+    expect((await gateway.put(mavenFile).set(asRoot).set('Content-Type', 'application/octet-stream').send(pom)).status).toBe(200);
+
+    const reader = await createDeployToken('groups', groupId, ['read_package_registry']);
+    // npm's `_authToken` is a bearer token; the instance-level endpoint finds the project by the package's scope.
+    let tarballUrl = '';
+    for (const url of [`/api/v4/projects/${engine.id}/packages/npm/@fleet%2fengine`, '/api/v4/packages/npm/@fleet%2fengine']) {
+      const document = await gateway.get(url).set('Authorization', `Bearer ${reader.token}`);
+      expect(document.status).toBe(200);
+      expect(document.body['dist-tags']).toEqual({ latest: '1.0.0' });
+      tarballUrl = new URL(String(document.body.versions['1.0.0'].dist.tarball)).pathname;
+    }
+    expect(await download(tarballUrl, { 'Deploy-Token': reader.token })).toEqual({ status: 200, body: tarball.toString() });
+    // Maven takes the token as the `Deploy-Token` header or as HTTP Basic credentials.
+    expect(await download(mavenFile, { 'Deploy-Token': reader.token })).toEqual({ status: 200, body: pom });
+    expect(await download(mavenFile, { Authorization: basic(reader) })).toEqual({ status: 200, body: pom });
+
+    const gitOnly = await createDeployToken('projects', engine.id, ['read_repository']);
+    expect((await gateway.get(mavenFile).set('Deploy-Token', gitOnly.token)).status).toBe(403);
+    const otherProjects = await createDeployToken('projects', other.id, ['read_package_registry']);
+    expect((await gateway.get(mavenFile).set('Deploy-Token', otherProjects.token)).status).toBe(404);
+    expect((await gateway.get(mavenFile).set('Deploy-Token', 'gldt-not-a-token')).status).toBe(401);
   });
 
   it('authenticates no API route', async () => {

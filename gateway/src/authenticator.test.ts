@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { IncomingMessage } from 'node:http';
 import type { IdentityServiceClient } from '@platform/proto/identity/v1';
-import { Authenticator, basicCredentialsOf, credentialsOf } from './authenticator.ts';
+import { Authenticator, basicCredentialsOf, deployTokenCredentialsOf, credentialsOf } from './authenticator.ts';
 
 function requestWith(headers: Record<string, string>): IncomingMessage {
   return { headers } as unknown as IncomingMessage;
@@ -59,9 +59,16 @@ describe('credentialsOf', () => {
 describe('basicCredentialsOf', () => {
   const basic = (userAndPassword: string) => requestWith({ authorization: `Basic ${Buffer.from(userAndPassword).toString('base64')}` });
 
-  it('takes the password as the token, whatever the username', () => {
-    expect(basicCredentialsOf(basic('oauth2:glpat-secret'))).toEqual({ token: 'glpat-secret' });
-    expect(basicCredentialsOf(basic('ada:with:colons'))).toEqual({ token: 'with:colons' });
+  it('takes the password as the token, and the username for deploy tokens', () => {
+    expect(basicCredentialsOf(basic('oauth2:glpat-secret'))).toEqual({ token: 'glpat-secret', username: 'oauth2' });
+    expect(basicCredentialsOf(basic('ada:with:colons'))).toEqual({ token: 'with:colons', username: 'ada' });
+  });
+
+  it("finds a registry's deploy token in the Deploy-Token header, the bearer token or the Basic password", () => {
+    expect(deployTokenCredentialsOf(requestWith({ 'deploy-token': 'gldt-a' }))).toEqual({ token: 'gldt-a' });
+    expect(deployTokenCredentialsOf(requestWith({ authorization: 'Bearer gldt-b' }))).toEqual({ token: 'gldt-b' });
+    expect(deployTokenCredentialsOf(basic('gitlab+deploy-token-1:gldt-c'))).toEqual({ token: 'gldt-c', username: 'gitlab+deploy-token-1' });
+    expect(deployTokenCredentialsOf(requestWith({ 'private-token': 'gldt-d' }))).toEqual({});
   });
 
   it('finds no token without a password or Basic credentials', () => {

@@ -37,6 +37,18 @@ export function basicCredentialsOf(req: IncomingMessage): { token?: string; user
   return password ? { token: password, username: decoded.slice(0, colon) } : {};
 }
 
+/**
+ * A deploy token where the registries take one, as GitLab finds it: the `Deploy-Token` header, the
+ * bearer token (npm's `_authToken`), or the HTTP Basic password (Maven, with the token's username).
+ */
+export function deployTokenCredentialsOf(req: IncomingMessage): { token?: string; username?: string } {
+  const header = req.headers['deploy-token'];
+  if (typeof header === 'string' && header) return { token: header };
+  const bearer = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
+  if (bearer) return { token: bearer };
+  return basicCredentialsOf(req);
+}
+
 interface CacheEntry {
   caller: AuthenticatedCaller;
   /** Until then the entry is used without asking identity. */

@@ -17,7 +17,7 @@ import {
   requestLogging,
 } from '@platform/http';
 import type { Logger } from '@platform/logger';
-import { Authenticator, basicCredentialsOf, credentialsOf } from './authenticator.ts';
+import { Authenticator, basicCredentialsOf, credentialsOf, deployTokenCredentialsOf } from './authenticator.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { routeFor, SERVICES, type Route } from './route-table.ts';
 import type { Upstreams } from './upstreams.ts';
@@ -145,12 +145,15 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     const credentials: { token?: string; sudo?: string; username?: string } = route.basicCredentials
       ? basicCredentialsOf(req)
       : credentialsOf(req, url);
+    if (route.deployTokens) {
+      const presented = route.basicCredentials ? credentials : deployTokenCredentialsOf(req);
+      if (presented.token?.startsWith(DEPLOY_TOKEN_PREFIX)) {
+        const deployToken = await authenticator.authenticateDeployToken(presented.token, presented.username);
+        return ip ? { kind: 'anonymous', ip, deployToken } : { kind: 'anonymous', deployToken };
+      }
+    }
     const { token, sudo } = credentials;
     if (!token) return anonymousCaller(ip);
-    if (route.deployTokens && token.startsWith(DEPLOY_TOKEN_PREFIX)) {
-      const deployToken = await authenticator.authenticateDeployToken(token, credentials.username);
-      return ip ? { kind: 'anonymous', ip, deployToken } : { kind: 'anonymous', deployToken };
-    }
     const caller = await authenticator.authenticate(token, sudo);
     return ip ? { ...caller, ip } : caller;
   };
@@ -183,6 +186,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
           // Services learn who calls from the signed header alone; credentials stay here.
           delete req.headers['private-token'];
           delete req.headers.authorization;
+          delete req.headers['deploy-token'];
         }
         void upstream.forward(req, res, {
           ...responseTimeout,

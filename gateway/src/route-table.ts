@@ -57,8 +57,15 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(labels|milestones)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/groups\/[^/]+\/(labels|milestones)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
+  // The npm and Maven registries: their clients may present deploy tokens.
+  {
+    pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages\/(npm|maven)\//,
+    service: 'packages',
+    deployTokens: true,
+    slowReads: true,
+  },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages(\/|$)/, service: 'packages', slowReads: true },
-  { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages', slowReads: true },
+  { pattern: /^\/api\/v4\/packages\/(npm|maven)\//, service: 'packages', deployTokens: true, slowReads: true },
   { pattern: /^\/api\/v4\/(projects|groups)\/[^/]+\/registry\/repositories(\/|$)/, service: 'packages' },
   { pattern: /^\/api\/v4\/registry\/repositories\/[^/]+$/, service: 'packages' },
   // The container registry's token endpoint: Docker clients send a personal access token as a Basic password.

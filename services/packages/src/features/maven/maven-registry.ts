@@ -3,7 +3,7 @@ import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import type { EntityManager } from '@platform/db';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-import { mayOnPackages } from '../packages/package-access.ts';
+import { callerMayOnPackages } from '../packages/package-access.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
 import type { PgPackageStore } from '../packages/packages-store.ts';
 import { packagesEvents } from '@platform/packages-client';
@@ -150,7 +150,7 @@ export class MavenRegistry {
         if (error instanceof NotFoundError) return undefined;
         throw error;
       });
-      if (project && mayOnPackages(project, 'read')) return project;
+      if (project && callerMayOnPackages(options.caller, project, 'read')) return project;
     }
     throw new NotFoundError('Package');
   }

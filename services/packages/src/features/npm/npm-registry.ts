@@ -3,7 +3,7 @@ import { ConflictError, ForbiddenError, InputError, NotFoundError } from '@platf
 import type { EntityManager } from '@platform/db';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Readable } from 'node:stream';
-import { mayOnPackages } from '../packages/package-access.ts';
+import { callerMayOnPackages } from '../packages/package-access.ts';
 import type { Package } from '../packages/package.entity.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
 import type { PgPackageStore } from '../packages/packages-store.ts';
@@ -245,7 +245,12 @@ export class NpmRegistry {
           if (error instanceof NotFoundError) return undefined;
           throw error;
         });
-        if (project && project.pathWithNamespace.split('/')[0]?.toLowerCase() === scope && mayOnPackages(project, 'read')) return project;
+        if (
+          project &&
+          project.pathWithNamespace.split('/')[0]?.toLowerCase() === scope &&
+          callerMayOnPackages(options.caller, project, 'read')
+        )
+          return project;
       }
     }
     throw new NotFoundError('Package');

@@ -4,7 +4,7 @@ import type { Caller } from '@platform/auth';
 import { ForbiddenError, InputError } from '@platform/errors';
 import { baseUrlOf, parseParams, reply, requestParams, routesOf } from '@platform/http';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-import { mayOnPackages, projectFor, type PackageAction } from '../packages/package-access.ts';
+import { callerMayOnPackages, projectFor, type PackageAction } from '../packages/package-access.ts';
 import type { NpmRegistry } from './npm-registry.ts';
 import { npmPackageDocumentView } from './npm-views.ts';
 import {
@@ -41,7 +41,7 @@ function taggedVersion(request: Request): string {
 /** At instance level the package's scope finds the project; then the same rights apply. */
 async function scopedProject(deps: NpmRouteDeps, options: { name: string; caller: Caller; action: PackageAction }): Promise<ProjectAccess> {
   const project = await deps.npm.projectOfScopedPackage({ name: options.name, caller: options.caller });
-  if (!mayOnPackages(project, options.action)) throw new ForbiddenError();
+  if (!callerMayOnPackages(options.caller, project, options.action)) throw new ForbiddenError();
   return project;
 }
 

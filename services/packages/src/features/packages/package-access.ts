@@ -1,4 +1,5 @@
-import type { Caller } from '@platform/auth';
+import { deployTokenCovers, deployTokenOf, type Caller } from '@platform/auth';
+import { ForbiddenError } from '@platform/errors';
 import {
   ACCESS_LEVEL,
   hasProjectAccess,
@@ -26,11 +27,33 @@ export function mayOnPackages(project: ProjectAccess, action: PackageAction): bo
   return hasProjectAccess(project, PACKAGE_ACCESS[action]);
 }
 
+/** The deploy token scope GitLab asks for each action: deploy tokens read and publish, never delete. */
+const DEPLOY_TOKEN_SCOPE_OF: Partial<Record<PackageAction, string>> = { read: 'read_package_registry', publish: 'write_package_registry' };
+
+/** May the caller do `action` with the project's packages: by its access level, or as a deploy token of the project (or of its group). */
+export function callerMayOnPackages(caller: Caller, project: ProjectAccess, action: PackageAction): boolean {
+  const deployToken = deployTokenOf(caller);
+  const scope = DEPLOY_TOKEN_SCOPE_OF[action];
+  if (deployToken && scope !== undefined && deployTokenCovers(deployToken, project, scope)) return true;
+  return mayOnPackages(project, action);
+}
+
 /**
  * The project behind `idOrPath` when the caller may do `action` with its packages: 404 when
  * they cannot see the project, 403 when they see it with too little access.
  */
-export async function projectFor(options: { access: IdentityAccess; caller: Caller; idOrPath: string | number; action: PackageAction }) {
+export async function projectFor(options: {
+  access: IdentityAccess;
+  caller: Caller;
+  idOrPath: string | number;
+  action: PackageAction;
+}): Promise<ProjectAccess> {
+  if (deployTokenOf(options.caller)) {
+    // Identity shows a deploy token its own projects; what it may do there is decided here.
+    const project = await options.access.project({ idOrPath: String(options.idOrPath), caller: options.caller });
+    if (!callerMayOnPackages(options.caller, project, options.action)) throw new ForbiddenError();
+    return project;
+  }
   return requireProjectAccess({
     access: options.access,
     caller: options.caller,
