@@ -16,6 +16,7 @@ import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
 import { FixedUserDirectory } from '../core/user-directory.ts';
 import { runGit } from '../repositories/git-command.ts';
+import { CONTENT_BODY_BYTES } from '../repositories/repository-params.ts';
 import { hashedDiskPath } from '../repositories/repository-storages.ts';
 
 const developer = userCaller(51, 'dev');
@@ -167,10 +168,10 @@ describe('POST, PUT and DELETE /projects/:id/repository/files/:file_path', () =>
       commit_message: 'm',
     });
     expect(option.status).toBe(400);
-    // Bodies past the service's bound are refused before they are read whole: no 500, no memory growth.
+    // Bodies past the content routes' bound are refused before they are read whole: no 500, no memory growth.
     const huge = await api('post', '/api/v4/projects/22/repository/files/huge.bin').send({
       branch: 'main',
-      content: 'x'.repeat(3 * 1024 * 1024),
+      content: 'x'.repeat(CONTENT_BODY_BYTES + 1),
       commit_message: 'm',
     });
     expect(huge.status).toBe(413);
