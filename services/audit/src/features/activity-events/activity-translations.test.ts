@@ -245,6 +245,7 @@ describe('activity of domain events', () => {
       authorId: 4,
       system: false,
       createdAt: '2026-11-22T09:59:59.000Z',
+      commitId: '',
     };
     expect(activityOf(envelope(reviewEvents.noteCreated.event({ aggregateId: 7, data })))).toMatchObject({
       action: 'commented',
