@@ -22,6 +22,7 @@ import { issuesRoutes } from './issues-routes.ts';
 import type { IssuesRouteDeps } from './issue-route-support.ts';
 import { closingIssueIids } from './merge-request-closing.ts';
 import { milestoneItemsRoutes, type MilestoneItemsRouteDeps } from './milestone-items-routes.ts';
+import { issueMergeRequestsRoutes } from './issue-merge-requests-routes.ts';
 
 export const issuesEntities = [Issue, IssueLink, IssueUserAgentDetail];
 
@@ -72,7 +73,10 @@ export function createIssuesFeature(deps: {
   };
 }
 
-/** A milestone's issues and merge requests: built once the merge requests' route dependencies exist. */
+/**
+ * A milestone's issues and merge requests, and the merge requests that close an issue: built once
+ * the merge requests' route dependencies exist.
+ */
 export function createMilestoneItemsFeature(deps: MilestoneItemsRouteDeps): Feature {
-  return { routes: [createRouter(milestoneItemsRoutes, deps)] };
+  return { routes: [createRouter(milestoneItemsRoutes, deps), createRouter(issueMergeRequestsRoutes, deps)] };
 }

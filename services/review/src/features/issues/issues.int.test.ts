@@ -21,13 +21,16 @@ const reporter = userCaller(51, 'reporter');
 const guest = userCaller(52, 'guest');
 const stranger = userCaller(53, 'stranger');
 const newcomer = userCaller(54, 'newcomer');
+const developer = userCaller(55, 'dev');
 const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 7, path: 'acme/app', levels: { 51: 20, 52: 10 } })
-  .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 51: 20, 52: 10, 54: 10 } });
+  .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 51: 20, 52: 10, 54: 10 } })
+  .add({ resource: 'project', id: 9, path: 'acme/fixes', levels: { 51: 20, 55: 30 } });
 const users = new FixedUserDirectory([
   { id: 51, username: 'reporter' },
   { id: 52, username: 'guest' },
   { id: 54, username: 'newcomer' },
+  { id: 55, username: 'dev' },
 ]);
 const settings = new FixedApplicationSettings();
 let harness: ServiceHarness<RunningService>;
@@ -320,6 +323,39 @@ describe("issues' links, participants and user agent detail", () => {
     const bare = await harness.api.post(issues()).set(harness.as(reporter)).unset('User-Agent').send({ title: 'No agent' });
     const missing = await harness.api.get(`${issues()}/${bare.body.iid}/user_agent_detail`).set(harness.as(adminCaller()));
     expect([missing.status, missing.body]).toEqual([404, { message: '404 UserAgentDetail Not Found' }]);
+  });
+});
+
+describe('GET /projects/:id/issues/:issue_iid/closed_by', () => {
+  it('lists the merge requests whose closing references name the issue, into the default branch only', async () => {
+    const as = harness.as(developer);
+    const file = (branch: string, name: string) =>
+      harness.api
+        .post(`/api/v4/projects/9/repository/files/${name}`)
+        .set(as)
+        .send({ branch, content: name, commit_message: `Add ${name}` });
+    expect((await file('main', 'README.md')).status).toBe(201);
+    for (const branch of ['fix', 'docs', 'stacked']) {
+      expect((await harness.api.post('/api/v4/projects/9/repository/branches').set(as).send({ branch, ref: 'main' })).status).toBe(201);
+      expect((await file(branch, `${branch}.txt`)).status).toBe(201);
+    }
+    const first = await create({ title: 'Broken' }, developer, 9);
+    const second = await create({ title: 'Also broken' }, developer, 9);
+    const open = (body: object) => harness.api.post('/api/v4/projects/9/merge_requests').set(as).send(body);
+    const closing = await open({ source_branch: 'fix', target_branch: 'main', title: 'Fix it', description: `Closes #${first.body.iid}` });
+    expect(closing.status).toBe(201);
+    await open({ source_branch: 'docs', target_branch: 'main', title: 'Docs', description: `See #${first.body.iid}` });
+    await open({ source_branch: 'stacked', target_branch: 'fix', title: 'Stacked', description: `Fixes #${first.body.iid}` });
+
+    const closedBy = await harness.api.get(`${issues(9)}/${first.body.iid}/closed_by`).set(harness.as(reporter));
+    expect(closedBy.status).toBe(200);
+    expect(closedBy.body).toEqual([
+      expect.objectContaining({ iid: closing.body.iid, title: 'Fix it', state: 'opened', project_id: 9, target_branch: 'main' }),
+    ]);
+    expect(closedBy.headers['x-total']).toBe('1');
+    expect((await harness.api.get(`${issues(9)}/${second.body.iid}/closed_by`).set(harness.as(reporter))).body).toEqual([]);
+    expect((await harness.api.get(`${issues(9)}/${first.body.iid}/closed_by`).set(harness.as(stranger))).status).toBe(404);
+    expect((await harness.api.get(`${issues(9)}/999/closed_by`).set(harness.as(reporter))).status).toBe(404);
   });
 });
 
