@@ -149,6 +149,7 @@ export class IssuesService {
 
   async update(projectId: number, caller: AuthenticatedCaller, iid: number, changes: IssueChanges, triage: boolean): Promise<Issue> {
     const issue = await this.get(projectId, iid);
+    const previous = { title: issue.title, description: issue.description };
     if (changes.title !== undefined) issue.title = changes.title;
     if (changes.description !== undefined) issue.description = changes.description;
     if (changes.confidential !== undefined) issue.confidential = changes.confidential;
@@ -172,7 +173,12 @@ export class IssuesService {
       events.push(reviewEvents.issueReopened.event(issueEvent(issue)));
     }
     issue.updatedAt = now;
-    events.push(reviewEvents.issueUpdated.event(issueEvent(issue)));
+    const updated = issueEvent(issue);
+    const edits = {
+      ...(issue.title !== previous.title ? { previousTitle: previous.title } : {}),
+      ...(issue.description !== previous.description ? { descriptionChanged: true } : {}),
+    };
+    events.push(reviewEvents.issueUpdated.event({ ...updated, data: { ...updated.data, ...edits } }));
     await this.#em.transactional(() => this.#store.save({ issue, events, actor: actorOf(caller) }));
     return issue;
   }

@@ -63,6 +63,7 @@ export class UpdateMergeRequestService {
     const mergeRequest = await this.#store.find(scope.project.id, iid);
     if (!mergeRequest) throw new NotFoundError('Merge Request');
     const events: OutgoingEvent[] = [];
+    const previous = { title: mergeRequest.title, description: mergeRequest.description };
     let newTargetHead: string | null = null;
     if (changes.targetBranch !== undefined && changes.targetBranch !== mergeRequest.targetBranch) {
       if (!isFromFork(mergeRequest) && changes.targetBranch === mergeRequest.sourceBranch) {
@@ -97,7 +98,12 @@ export class UpdateMergeRequestService {
       events.push(reviewEvents.mergeRequestReopened.event(mergeRequestEventData(mergeRequest)));
     }
     mergeRequest.updatedAt = now;
-    events.push(reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(mergeRequest)));
+    const updated = mergeRequestEventData(mergeRequest);
+    const edits = {
+      ...(mergeRequest.title !== previous.title ? { previousTitle: previous.title } : {}),
+      ...(mergeRequest.description !== previous.description ? { descriptionChanged: true } : {}),
+    };
+    events.push(reviewEvents.mergeRequestUpdated.event({ ...updated, data: { ...updated.data, ...edits } }));
     await this.#em.transactional(() => this.#store.save({ mergeRequest, events, actor: actorOf(caller) }));
     // Another target is another diff, as GitLab reloads it: a new version against the new target.
     if (newTargetHead && mergeRequest.headSha) {

@@ -350,3 +350,28 @@ describe('label changes', () => {
     ]);
   });
 });
+
+describe('title and description changes', () => {
+  it("writes GitLab's system notes for a changed title (an inline diff) and a changed description", async () => {
+    const issue = await api('post', '/issues').send({ title: 'Fix the bug', description: 'It crashes' });
+    expect(issue.status).toBe(201);
+    const iid = issue.body.iid;
+    expect((await api('put', `/issues/${iid}`).send({ title: 'Fix the crash', description: 'It crashes on start' })).status).toBe(200);
+    expect((await api('put', `/issues/${iid}`).send({ title: 'Fix the crash', description: 'It crashes on start' })).status).toBe(200);
+    const systemNotes = async (url: string, count: number) =>
+      waitFor(async () => {
+        const notes = await api('get', `${url}/notes?sort=asc`);
+        const edits = notes.body
+          .filter((note: { system: boolean; body: string }) => note.system && note.body.startsWith('changed'))
+          .map((note: { body: string }) => note.body);
+        return edits.length >= count ? edits : undefined;
+      });
+    expect(await systemNotes(`/issues/${iid}`, 2)).toEqual([
+      'changed title from **Fix the {-bug-}** to **Fix the {+crash+}**',
+      'changed the description',
+    ]);
+
+    expect((await api('put', '/merge_requests/1', maintainer).send({ title: 'Shout louder' })).status).toBe(200);
+    expect(await systemNotes('/merge_requests/1', 1)).toEqual(['changed title from **Shout** to **Shout{+ louder+}**']);
+  });
+});

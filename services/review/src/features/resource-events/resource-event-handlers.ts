@@ -2,15 +2,17 @@
  * Review's own merge request and issue events, as they concern their history, once per event (the
  * consumer claims each event id): each close, reopen and merge becomes a resource state event and
  * its system note; each change of milestone a resource milestone event, each label added or
- * removed a resource label event.
+ * removed a resource label event; an update of the title or the description GitLab's system note.
  */
 import { onEvent, type EventDefinition, type EventEnvelope, type EventHandler } from '@platform/events';
 import type { IssueChanged, MergeRequestChanged } from '@platform/proto/review/v1/events';
 import { reviewEvents } from '@platform/review-client';
 import type { Noteable } from '../notes/noteable.ts';
+import type { NotesService } from '../notes/notes-service.ts';
 import type { ResourceLabelEventsService } from './resource-label-events-service.ts';
 import type { ResourceMilestoneEventsService } from './resource-milestone-events-service.ts';
 import type { ResourceState, ResourceStateEventsService } from './resource-state-events-service.ts';
+import { titleChangeNote } from './title-change-note.ts';
 
 type Resource = Noteable & { id: number };
 
@@ -44,6 +46,7 @@ export function resourceEventHandlers(deps: {
   states: ResourceStateEventsService;
   milestones: ResourceMilestoneEventsService;
   labels: ResourceLabelEventsService;
+  notes: Pick<NotesService, 'recordSystemNote'>;
 }): EventHandler[] {
   const handler = <Data extends MergeRequestChanged | IssueChanged>(
     definition: EventDefinition<Data>,
@@ -59,6 +62,11 @@ export function resourceEventHandlers(deps: {
       if (state) await deps.states.record({ noteable: resource, state, actor, at });
       await deps.milestones.observe({ noteable: resource, milestoneId: data.milestoneId || null, state: data.state, actor, at });
       await deps.labels.observe({ noteable: resource, labels: data.labels, actor, at });
+      const edits = [
+        ...(data.previousTitle !== undefined ? [titleChangeNote(data.previousTitle, data.title)] : []),
+        ...(data.descriptionChanged ? ['changed the description'] : []),
+      ];
+      for (const body of edits) await deps.notes.recordSystemNote({ noteable: resource, authorId: actor.id, actor, body });
     });
   return [
     handler(reviewEvents.mergeRequestCreated, mergeRequestOf),

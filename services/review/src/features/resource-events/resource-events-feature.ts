@@ -38,6 +38,6 @@ export function createResourceEventsFeature(
   const labelEvents = new ResourceLabelEventsService({ em: deps.em, store: new PgResourceLabelEventStore(deps.em) });
   return {
     routes: [createRouter(resourceEventsRoutes, { ...deps, stateEvents, milestoneEvents, labelEvents })],
-    consumes: resourceEventHandlers({ states: stateEvents, milestones: milestoneEvents, labels: labelEvents }),
+    consumes: resourceEventHandlers({ states: stateEvents, milestones: milestoneEvents, labels: labelEvents, notes: deps.notes }),
   };
 }
