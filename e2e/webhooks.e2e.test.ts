@@ -525,6 +525,22 @@ describe('webhooks', () => {
     });
   });
 
+  it('says whether a pushed tag is protected', async () => {
+    await createHook({ url: `${receiverUrl}/tags`, push_events: false, tag_push_events: true });
+    const protectedTag = await gateway.post(`/api/v4/projects/${projectId}/protected_tags`).set(maintainer).send({ name: 'release-*' });
+    expect(protectedTag.status).toBe(201);
+    for (const tag of ['release-1', 'nightly-1']) {
+      expect((await git(['tag', tag])).code).toBe(0);
+      expect((await git(['push', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, 'root/hooked'), `refs/tags/${tag}`])).code).toBe(0);
+    }
+    const tagPushes = () => receivedAt('/tags').filter((entry) => entry.body.object_kind === 'tag_push');
+    await until(async () => tagPushes().length === 2);
+    expect(tagPushes().map((entry) => [entry.body.ref, entry.body.ref_protected])).toEqual([
+      ['refs/tags/release-1', true],
+      ['refs/tags/nightly-1', false],
+    ]);
+  });
+
   it('sends issue events, a confidential issue only to hooks asking for confidential issues', async () => {
     await createHook({ url: `${receiverUrl}/issues`, push_events: false, issues_events: true });
     await createHook({ url: `${receiverUrl}/confidential`, push_events: false, confidential_issues_events: true });

@@ -153,6 +153,16 @@ export interface NoteChanged {
   commitId: string;
 }
 
+/**
+ * A protected tag (a tag name or a wildcard such as `v*`) as it is after its protection; for an
+ * unprotection, as it was.
+ */
+export interface ProtectedTagChanged {
+  projectId: number;
+  protectedTagId: number;
+  name: string;
+}
+
 /** A repository storage move as it is after the transition the event's type names. */
 export interface RepositoryStorageMoveChanged {
   projectId: number;
@@ -2145,6 +2155,115 @@ export const NoteChanged: MessageFns<NoteChanged> = {
     message.system = object.system ?? false;
     message.createdAt = object.createdAt ?? "";
     message.commitId = object.commitId ?? "";
+    return message;
+  },
+};
+
+function createBaseProtectedTagChanged(): ProtectedTagChanged {
+  return { projectId: 0, protectedTagId: 0, name: "" };
+}
+
+export const ProtectedTagChanged: MessageFns<ProtectedTagChanged> = {
+  encode(message: ProtectedTagChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.protectedTagId !== 0) {
+      writer.uint32(16).int64(message.protectedTagId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProtectedTagChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProtectedTagChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.protectedTagId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProtectedTagChanged {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      protectedTagId: isSet(object.protectedTagId)
+        ? globalThis.Number(object.protectedTagId)
+        : isSet(object.protected_tag_id)
+        ? globalThis.Number(object.protected_tag_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: ProtectedTagChanged): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.protectedTagId !== 0) {
+      obj.protectedTagId = Math.round(message.protectedTagId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProtectedTagChanged>, I>>(base?: I): ProtectedTagChanged {
+    return ProtectedTagChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProtectedTagChanged>, I>>(object: I): ProtectedTagChanged {
+    const message = createBaseProtectedTagChanged();
+    message.projectId = object.projectId ?? 0;
+    message.protectedTagId = object.protectedTagId ?? 0;
+    message.name = object.name ?? "";
     return message;
   },
 };

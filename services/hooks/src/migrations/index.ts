@@ -5,6 +5,7 @@ import { Migration20261126205500_issuable_copies } from './Migration202611262055
 import { Migration20261126212500_label_copies } from './Migration20261126212500_label_copies.ts';
 import { Migration20261126214500_protected_branch_copies } from './Migration20261126214500_protected_branch_copies.ts';
 import { Migration20261126221000_commit_copies } from './Migration20261126221000_commit_copies.ts';
+import { Migration20261126222500_protected_tag_copies } from './Migration20261126222500_protected_tag_copies.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126212500_label_copies', class: Migration20261126212500_label_copies },
   { name: 'Migration20261126214500_protected_branch_copies', class: Migration20261126214500_protected_branch_copies },
   { name: 'Migration20261126221000_commit_copies', class: Migration20261126221000_commit_copies },
+  { name: 'Migration20261126222500_protected_tag_copies', class: Migration20261126222500_protected_tag_copies },
 ];

@@ -43,6 +43,7 @@ import { PgCommitCopyStore } from './commit-copies-store.ts';
 import { PgIssuableCopyStore } from './issuable-copies-store.ts';
 import { PgLabelCopyStore } from './label-copies-store.ts';
 import { PgProtectedBranchCopyStore } from './protected-branch-copies-store.ts';
+import { PgProtectedTagCopyStore } from './protected-tag-copies-store.ts';
 import type { HookProject, ProjectDirectory } from './project-directory.ts';
 
 const APPROVAL_ACTIONS = new Set<MergeRequestAction>(['approved', 'unapproved', 'approval', 'unapproval']);
@@ -79,6 +80,7 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
   const labels = new PgLabelCopyStore(deps.em);
   const protectedBranches = new PgProtectedBranchCopyStore(deps.em);
   const commits = new PgCommitCopyStore(deps.em);
+  const protectedTags = new PgProtectedTagCopyStore(deps.em);
 
   /** The labels with these titles that the project's merge requests and issues carry. */
   async function labelsOf(project: HookProject, titles: string[]): Promise<LabelFacts[]> {
@@ -395,11 +397,13 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       }),
     );
 
-  /** Whether the ref is a protected branch (protected tags have no events yet: a tag is named unprotected). */
+  /** Whether the ref is a protected branch or tag (by name or wildcard). */
   async function isProtected(projectId: number, ref: string): Promise<boolean> {
-    if (!ref.startsWith('refs/heads/')) return false;
-    const branch = ref.slice('refs/heads/'.length);
-    return (await protectedBranches.names(projectId)).some((name) => branchMatches({ strategy: 'wildcard', filter: name, branch }));
+    const tag = ref.startsWith('refs/tags/');
+    if (!tag && !ref.startsWith('refs/heads/')) return false;
+    const name = ref.replace(/^refs\/(heads|tags)\//, '');
+    const names = tag ? await protectedTags.names(projectId) : await protectedBranches.names(projectId);
+    return names.some((filter) => branchMatches({ strategy: 'wildcard', filter, branch: name }));
   }
 
   const samples: TestSamples = {
@@ -432,6 +436,10 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
         protectedBranches.save({ id: data.protectedBranchId, projectId: data.projectId, name: data.name }),
       ),
       onEvent(reviewEvents.protectedBranchDeleted, (data) => protectedBranches.remove(data.protectedBranchId)),
+      onEvent(reviewEvents.protectedTagCreated, (data) =>
+        protectedTags.save({ id: data.protectedTagId, projectId: data.projectId, name: data.name }),
+      ),
+      onEvent(reviewEvents.protectedTagDeleted, (data) => protectedTags.remove(data.protectedTagId)),
       onEvent(reviewEvents.repositoryPushed, async (data, envelope) => {
         await commits.save(
           data.commits.map((commit) => ({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Caller } from '@platform/auth';
+import { actorOf, type Caller } from '@platform/auth';
 import { pageParams, pageShape, params, routesOf } from '@platform/http';
 import { ACCESS_LEVEL, requireProjectAccess, type IdentityAccess, type ProjectAccess } from '@platform/identity-client';
 import { protectedTagView } from './protected-tag-views.ts';
@@ -60,7 +60,12 @@ export const protectedTagsRoutes = [
     handle: async ({ caller, input, deps }) => {
       const project = await maintainedProject(deps, caller, input.id);
       return protectedTagView(
-        await deps.protectedTags.protect({ projectId: project.id, name: input.name, createAccessLevel: input.create_access_level }),
+        await deps.protectedTags.protect({
+          projectId: project.id,
+          name: input.name,
+          createAccessLevel: input.create_access_level,
+          actor: caller.kind === 'user' ? actorOf(caller) : null,
+        }),
       );
     },
   }),
@@ -73,7 +78,11 @@ export const protectedTagsRoutes = [
     input: z.object({ id: params.idOrPath(), name: nameParam }),
     handle: async ({ caller, input, deps }) => {
       const project = await maintainedProject(deps, caller, input.id);
-      await deps.protectedTags.unprotect(project.id, input.name);
+      await deps.protectedTags.unprotect({
+        projectId: project.id,
+        name: input.name,
+        actor: caller.kind === 'user' ? actorOf(caller) : null,
+      });
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@platform/db';
+import type { EventActor } from '@platform/events';
 import { NotFoundError, UnprocessableError } from '@platform/errors';
 import type { TagProtection } from '../protected-branches/branch-protection.ts';
 import type { ProtectedTagsReadModel } from './protected-tags-read-model.ts';
@@ -27,16 +28,21 @@ export class ProtectedTagsService {
   }
 
   /** Protects `name` (a wildcard protects every tag it matches); GitLab's 422 when the project protects it already. */
-  async protect(input: { projectId: number; name: string; createAccessLevel: number }): Promise<TagProtection> {
+  async protect(input: { projectId: number; name: string; createAccessLevel: number; actor: EventActor | null }): Promise<TagProtection> {
     const id = await this.#em.transactional(() =>
-      this.#store.insert({ projectId: input.projectId, name: input.name, createAccessLevels: [input.createAccessLevel] }),
+      this.#store.insert({
+        projectId: input.projectId,
+        name: input.name,
+        createAccessLevels: [input.createAccessLevel],
+        actor: input.actor,
+      }),
     );
     if (id === null) throw new UnprocessableError(['Name has already been taken']);
     return this.get(input.projectId, input.name);
   }
 
-  async unprotect(projectId: number, name: string): Promise<void> {
-    const deleted = await this.#em.transactional(() => this.#store.delete(projectId, name));
+  async unprotect(input: { projectId: number; name: string; actor: EventActor | null }): Promise<void> {
+    const deleted = await this.#em.transactional(() => this.#store.delete(input));
     if (!deleted) throw new NotFoundError();
   }
 }

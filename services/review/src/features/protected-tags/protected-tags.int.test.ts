@@ -1,6 +1,6 @@
 /**
  * Protected tags against real PostgreSQL and Kafka (identity's access answers come from a fake): the
- * protected tags API, and the tags API refusing what GitLab refuses of a protected tag.
+ * protected tags API, the tags API refusing what GitLab refuses of a protected tag, and their events.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -114,5 +114,16 @@ describe('/projects/:id/protected_tags', () => {
     expect((await api('delete', `/protected_tags/${encodeURIComponent('v*')}`)).status).toBe(404);
     const unprotected = await createTag('v2.0', developer);
     expect([unprotected.status, unprotected.body.protected]).toEqual([201, false]);
+  });
+
+  it('records each protection added or removed as an event, for the webhooks that say whether a tag is protected', async () => {
+    const created = await harness.outboxEvents('review.protected_tag.created');
+    const wildcard = created.find((event) => (event.data as { name: string }).name === 'v*');
+    expect(wildcard).toMatchObject({ aggregateId: '31', actor: { id: 52 }, data: { projectId: 31, name: 'v*' } });
+    expect((await harness.outboxEvents('review.protected_tag.deleted')).map((event) => event.data)).toContainEqual({
+      projectId: 31,
+      protectedTagId: (wildcard?.data as { protectedTagId: number }).protectedTagId,
+      name: 'v*',
+    });
   });
 });
