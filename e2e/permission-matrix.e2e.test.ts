@@ -115,7 +115,12 @@ function expectationFor(route: CatalogueEntry, caller: MatrixCaller): Expectatio
   }
   // Unleash clients present the project's instance id, which no caller here has; a user's token counts for nothing.
   if (entry.target === 'unleash') return { status: 401, why: 'no Unleash instance id' };
-  if (caller.deployToken) return { status: 401, why: 'a deploy token is no API token' };
+  if (caller.deployToken) {
+    // The npm and Maven registries take a deploy token (here the Deploy-Token header); its read_package_registry only reads.
+    if (!/\/packages\/(npm|maven)\//.test(route.path)) return { status: 401, why: 'a deploy token is no API token' };
+    if (route.method !== 'GET') return { status: 403, why: 'a deploy token with read_package_registry only reads' };
+    return { allowed: true };
+  }
   if (!caller.token) {
     if (route.access !== 'anonymous') return { status: 401, why: 'anonymous' };
     if (entry.minRole !== undefined) return { status: 404, why: 'private resource' };
@@ -238,6 +243,7 @@ describe('the permission matrix', () => {
         const expectation = expectationFor(route, caller);
         let call = gateway[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](path);
         if (caller.token) call = call.set('PRIVATE-TOKEN', caller.token);
+        if (caller.deployToken && caller.token) call = call.set('Deploy-Token', caller.token);
         if (route.method !== 'GET' && route.method !== 'DELETE') {
           const entry = MATRIX_ENTRIES[`${route.method} ${route.path}`];
           call = call.send(entry?.body?.({ userId: fixture.victimId, otherGroupId: fixture.otherGroupId }) ?? {});

@@ -1,8 +1,12 @@
 import { ForbiddenError, UnauthorizedError } from '@platform/errors';
 import type { AuthenticatedCaller, Caller } from './caller-token.ts';
 
+/**
+ * The signed-in user; 401 for anybody else, but 403 for a deploy token: it authenticated, and a
+ * registry's writes it may not do (deploy tokens never act as a user) are forbidden, as GitLab says.
+ */
 export function requireUser(caller: Caller): AuthenticatedCaller {
-  if (caller.kind !== 'user') throw new UnauthorizedError();
+  if (caller.kind !== 'user') throw caller.deployToken ? new ForbiddenError() : new UnauthorizedError();
   return caller;
 }
 
