@@ -381,10 +381,18 @@ describe('the API documentation page', () => {
       await page.goto(`${platform.url}/api/docs`);
       await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
       // Swagger UI renders a long operation list virtually: an operation exists in the page once scrolled to.
+      // Each step waits two frames for the rendering to catch up, so that a loaded machine skips no operation.
+      const rendered = () => page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+      const atBottom = async () =>
+        (await page.evaluate('window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 1')) === true;
       const scrolledTo = async (apiPath: string) => {
         const operation = page.locator(`[data-path="${apiPath}"]`);
         await page.evaluate('window.scrollTo(0, 0)');
-        for (let turn = 0; turn < 200 && (await operation.count()) === 0; turn += 1) await page.mouse.wheel(0, 600);
+        await rendered();
+        while ((await operation.count()) === 0 && !(await atBottom())) {
+          await page.mouse.wheel(0, 300);
+          await rendered();
+        }
         return operation.count();
       };
       expect(await scrolledTo('/api/v4/version')).toBeGreaterThan(0);
@@ -393,5 +401,5 @@ describe('the API documentation page', () => {
     } finally {
       await browser.close();
     }
-  });
+  }, 180_000);
 });
