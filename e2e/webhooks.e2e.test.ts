@@ -245,6 +245,14 @@ describe('webhooks', () => {
         reviewer_ids: [],
         milestone_id: null,
         created_at: (mergeRequest.body.created_at as string).replace(/\.\d{3}Z$/, 'Z'),
+        last_commit: {
+          id: mergeRequest.body.sha,
+          message: 'Change for feature\n',
+          title: 'Change for feature',
+          timestamp: expect.any(String),
+          url: `${platform.url}/root/hooked/-/commit/${mergeRequest.body.sha}`,
+          author: { name: expect.any(String), email: expect.any(String) },
+        },
       },
     });
   });

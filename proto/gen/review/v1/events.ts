@@ -80,7 +80,11 @@ export interface MergeRequestChanged {
     | string
     | undefined;
   /** An update that changed the description. */
-  descriptionChanged?: boolean | undefined;
+  descriptionChanged?:
+    | boolean
+    | undefined;
+  /** The source branch's head when last seen (webhooks' `last_commit`); unset when unknown. */
+  lastCommitId?: string | undefined;
 }
 
 /** A user approved a merge request, or took their approval back. */
@@ -632,6 +636,7 @@ function createBaseMergeRequestChanged(): MergeRequestChanged {
     labels: [],
     previousTitle: undefined,
     descriptionChanged: undefined,
+    lastCommitId: undefined,
   };
 }
 
@@ -710,6 +715,9 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     }
     if (message.descriptionChanged !== undefined) {
       writer.uint32(176).bool(message.descriptionChanged);
+    }
+    if (message.lastCommitId !== undefined) {
+      writer.uint32(186).string(message.lastCommitId);
     }
     return writer;
   },
@@ -923,6 +931,14 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
             message.descriptionChanged = reader.bool();
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.lastCommitId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1029,6 +1045,11 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
         : isSet(object.description_changed)
         ? globalThis.Boolean(object.description_changed)
         : undefined,
+      lastCommitId: isSet(object.lastCommitId)
+        ? globalThis.String(object.lastCommitId)
+        : isSet(object.last_commit_id)
+        ? globalThis.String(object.last_commit_id)
+        : undefined,
     };
   },
 
@@ -1100,6 +1121,9 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     if (message.descriptionChanged !== undefined) {
       obj.descriptionChanged = message.descriptionChanged;
     }
+    if (message.lastCommitId !== undefined) {
+      obj.lastCommitId = message.lastCommitId;
+    }
     return obj;
   },
 
@@ -1130,6 +1154,7 @@ export const MergeRequestChanged: MessageFns<MergeRequestChanged> = {
     message.labels = object.labels?.map((e) => e) || [];
     message.previousTitle = object.previousTitle ?? undefined;
     message.descriptionChanged = object.descriptionChanged ?? undefined;
+    message.lastCommitId = object.lastCommitId ?? undefined;
     return message;
   },
 };

@@ -181,6 +181,8 @@ export interface MergeRequestFacts {
   timeEstimate: number;
   totalTimeSpent: number;
   labels: LabelFacts[];
+  /** The source branch's head as its push described it; null (or absent, in copies kept before) when unknown. */
+  lastCommit?: CommitFacts | null;
 }
 
 /** GitLab's `state_id` of a merge request's state. */
@@ -257,6 +259,7 @@ export function mergeRequestAttributes(mergeRequest: MergeRequestFacts, project:
     draft,
     id: mergeRequest.id,
     iid: mergeRequest.iid,
+    last_commit: mergeRequest.lastCommit ? commitHookAttributes(mergeRequest.lastCommit, project) : null,
     merge_commit_sha: mergeRequest.mergeCommitSha,
     merge_status: mergeRequest.mergeStatus,
     milestone_id: mergeRequest.milestoneId,

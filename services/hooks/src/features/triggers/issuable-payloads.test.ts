@@ -93,6 +93,26 @@ describe('merge request changes', () => {
     expect(payload).not.toHaveProperty('reviewers');
   });
 
+  it("show the source branch's head as last_commit, as GitLab's merge request event example, and null when unknown", () => {
+    const lastCommit = {
+      id: 'da1560886d4f094c3e6c9ef40349f7d38b5d27d7',
+      message: 'fixed readme',
+      authorName: 'GitLab dev user',
+      authorEmail: 'gitlabdev@dv6700.(none)',
+      timestamp: '2012-01-03T23:36:29+02:00',
+    };
+    const payload = mergeRequestPayload({ mergeRequest: { ...mergeRequest, lastCommit }, action: 'open', project, user: root, users });
+    expect(payload.object_attributes.last_commit).toEqual({
+      id: 'da1560886d4f094c3e6c9ef40349f7d38b5d27d7',
+      message: 'fixed readme',
+      title: 'fixed readme',
+      timestamp: '2012-01-03T23:36:29+02:00',
+      url: 'http://example.com/gitlab-org/gitlab-test/-/commit/da1560886d4f094c3e6c9ef40349f7d38b5d27d7',
+      author: { name: 'GitLab dev user', email: 'gitlabdev@dv6700.(none)' },
+    });
+    expect(mergeRequestPayload({ mergeRequest, action: 'open', project, user: root, users }).object_attributes.last_commit).toBeNull();
+  });
+
   it('name the state change of a closed merge request', () => {
     const closed = { ...mergeRequest, state: 'closed', updatedAt: '2015-03-22T10:00:00Z' };
     const payload = mergeRequestPayload({ mergeRequest: closed, action: 'close', project, user: root, users, previous: mergeRequest });

@@ -38,6 +38,7 @@ import {
   type MergeRequestAction,
   type MergeRequestFacts,
   type Noteable,
+  type CommitFacts,
 } from './hook-payloads.ts';
 import { PgCommitCopyStore } from './commit-copies-store.ts';
 import { PgIssuableCopyStore } from './issuable-copies-store.ts';
@@ -176,7 +177,12 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       });
     });
 
-  const mergeRequestFacts = (data: MergeRequestChanged, envelope: EventEnvelope, titled: LabelFacts[]): MergeRequestFacts => ({
+  const mergeRequestFacts = (
+    data: MergeRequestChanged,
+    envelope: EventEnvelope,
+    titled: LabelFacts[],
+    lastCommit: CommitFacts | undefined,
+  ): MergeRequestFacts => ({
     id: data.mergeRequestId,
     iid: data.iid,
     title: data.title,
@@ -197,6 +203,7 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
     timeEstimate: data.timeEstimate,
     totalTimeSpent: data.totalTimeSpent,
     labels: titled,
+    lastCommit: lastCommit ?? null,
   });
 
   /** An external pipeline's hooks, when it is created and whenever its status changes. */
@@ -268,7 +275,9 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
     onEvent(definition, async (data, envelope) => {
       const project = await directory.project(data.projectId);
       if (!project) return;
-      const mergeRequest = mergeRequestFacts(data, envelope, await labelsOf(project, data.labels));
+      // The head lives in the source project's repository, whose pushes described it.
+      const lastCommit = data.lastCommitId ? await commits.find(data.sourceProjectId || data.projectId, data.lastCommitId) : undefined;
+      const mergeRequest = mergeRequestFacts(data, envelope, await labelsOf(project, data.labels), lastCommit);
       await deliverMergeRequest({ envelope, projectId: data.projectId, mergeRequest, action, userId: envelope.actor?.id, project });
     });
 

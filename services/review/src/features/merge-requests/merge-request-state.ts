@@ -31,6 +31,7 @@ export function mergeRequestEventData(mergeRequest: MergeRequest) {
       timeEstimate: mergeRequest.timeEstimate,
       totalTimeSpent: mergeRequest.totalTimeSpent,
       labels: mergeRequest.labels,
+      ...(mergeRequest.headSha ? { lastCommitId: mergeRequest.headSha } : {}),
     },
   };
 }
