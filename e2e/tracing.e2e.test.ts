@@ -55,16 +55,24 @@ describe('tracing', () => {
     );
     // The consumer's own database work joins the trace too.
     expect(auditSpans).toEqual(expect.arrayContaining([expect.stringMatching(/^pg\.query:INSERT/)]));
+    // Each process prints a span once it ends, on its own time (the gateway's request span after the
+    // response is flushed): each is waited for in turn.
+    const spansIncluding = (service: string, expected: unknown[]) =>
+      waitFor(
+        async () => {
+          const names = spansOf(service, traceId);
+          return expect.arrayContaining(expected).asymmetricMatch(names) ? names : undefined;
+        },
+        { what: `${service}'s spans in the request's trace` },
+      );
     // The gateway: the incoming request, identity's gRPC Authenticate, the proxied request.
-    expect(spansOf('gateway', traceId)).toEqual(expect.arrayContaining(['POST', 'grpc.platform.identity.v1.IdentityService/Authenticate']));
+    await spansIncluding('gateway', ['POST', 'grpc.platform.identity.v1.IdentityService/Authenticate']);
     // Identity: the gRPC call, the HTTP request, and the transaction that wrote the user and its event.
-    expect(spansOf('identity', traceId)).toEqual(
-      expect.arrayContaining([
-        'grpc.platform.identity.v1.IdentityService/Authenticate',
-        'POST /api/v4/users',
-        expect.stringMatching(/^pg\.query:INSERT/),
-        expect.stringMatching(/^pg\.query:COMMIT/),
-      ]),
-    );
+    await spansIncluding('identity', [
+      'grpc.platform.identity.v1.IdentityService/Authenticate',
+      'POST /api/v4/users',
+      expect.stringMatching(/^pg\.query:INSERT/),
+      expect.stringMatching(/^pg\.query:COMMIT/),
+    ]);
   });
 });

@@ -21,7 +21,8 @@ let orm: Orm | undefined;
 
 beforeAll(async () => {
   // The database as the release before this migration left it, holding one file of each kind.
-  const previous = await openServiceDatabase({ ...service, migrations: migrations.slice(0, -1) }, logger);
+  const before = migrations.findIndex((migration) => migration.name === 'Migration20261126173000_scoped_npm_file_names');
+  const previous = await openServiceDatabase({ ...service, migrations: migrations.slice(0, before) }, logger);
   try {
     const connection = previous.em.getConnection();
     await connection.execute(`insert into packages (id, project_id, project_path, namespace_ids, name, version, package_type, created_at, updated_at)
