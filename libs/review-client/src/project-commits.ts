@@ -11,7 +11,20 @@ export interface ProjectCommits {
   resolve(options: { caller: AuthenticatedCaller; projectId: number; revisions: string[] }): Promise<Array<string | null>>;
   /** The branches whose history contains the commit `sha`, sorted by name; as the caller may read the repository. */
   branchesContaining(options: { caller: AuthenticatedCaller; projectId: number; sha: string }): Promise<string[]>;
+  /** The commit with the full sha `sha`, null when the repository has none; as the caller may read the repository. */
+  commit(options: { caller: AuthenticatedCaller; projectId: number; sha: string }): Promise<CommitDetails | null>;
   close(): void;
+}
+
+/** A commit as pushes describe it. */
+export interface CommitDetails {
+  id: string;
+  /** The whole message as written. */
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  /** ISO 8601 with the committer's offset. */
+  committedDate: string;
 }
 
 /** Asks review's ResolveCommits over gRPC, for the caller. */
@@ -44,6 +57,15 @@ export class GrpcProjectCommits implements ProjectCommits {
     return response.branchNames;
   }
 
+  async commit(options: Parameters<ProjectCommits['commit']>[0]): Promise<CommitDetails | null> {
+    const response = await callUnary(
+      this.#client.getCommit.bind(this.#client),
+      { projectId: options.projectId, sha: options.sha },
+      { caller: options.caller, deadlineMs: 5_000 },
+    );
+    return response.commit ?? null;
+  }
+
   close(): void {
     this.#client.close();
   }
@@ -52,6 +74,14 @@ export class GrpcProjectCommits implements ProjectCommits {
 /** Repositories held in memory, each a map from the revisions it knows to their commits: for tests. */
 export class FakeProjectCommits implements ProjectCommits {
   readonly #repositories = new Map<number, Map<string, string>>();
+  readonly #details = new Map<string, CommitDetails>();
+
+  /** Describes a commit of a project's repository (its sha names it from then on). */
+  describe(projectId: number, commit: CommitDetails): this {
+    this.add(projectId, { [commit.id]: commit.id });
+    this.#details.set(`${projectId}:${commit.id}`, commit);
+    return this;
+  }
 
   /** Adds revisions of a project's repository; a commit's own sha names it too. */
   add(projectId: number, revisions: Record<string, string>): this {
@@ -73,6 +103,10 @@ export class FakeProjectCommits implements ProjectCommits {
       .filter(([revision, sha]) => sha === options.sha && revision !== sha)
       .map(([revision]) => revision)
       .sort();
+  }
+
+  async commit(options: Parameters<ProjectCommits['commit']>[0]): Promise<CommitDetails | null> {
+    return this.#details.get(`${options.projectId}:${options.sha}`) ?? null;
   }
 
   close(): void {}

@@ -88,6 +88,27 @@ export interface CreateRepositoryResponse {
   storage: string;
 }
 
+export interface GetCommitRequest {
+  projectId: number;
+  /** A full commit sha. */
+  sha: string;
+}
+
+export interface GetCommitResponse {
+  /** Unset when the repository has no such commit. */
+  commit: Commit | undefined;
+}
+
+export interface Commit {
+  id: string;
+  /** The whole message as written, its final newline included. */
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  /** When it was committed, ISO 8601 with the committer's offset (as pushes describe commits). */
+  committedDate: string;
+}
+
 function createBaseListDeployedMergeRequestsRequest(): ListDeployedMergeRequestsRequest {
   return { projectId: 0, sha: "", previousSha: "", parameters: {} };
 }
@@ -1046,6 +1067,309 @@ export const CreateRepositoryResponse: MessageFns<CreateRepositoryResponse> = {
   },
 };
 
+function createBaseGetCommitRequest(): GetCommitRequest {
+  return { projectId: 0, sha: "" };
+}
+
+export const GetCommitRequest: MessageFns<GetCommitRequest> = {
+  encode(message: GetCommitRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.sha !== "") {
+      writer.uint32(18).string(message.sha);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCommitRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCommitRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.sha = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCommitRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      sha: isSet(object.sha) ? globalThis.String(object.sha) : "",
+    };
+  },
+
+  toJSON(message: GetCommitRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.sha !== "") {
+      obj.sha = message.sha;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCommitRequest>, I>>(base?: I): GetCommitRequest {
+    return GetCommitRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCommitRequest>, I>>(object: I): GetCommitRequest {
+    const message = createBaseGetCommitRequest();
+    message.projectId = object.projectId ?? 0;
+    message.sha = object.sha ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCommitResponse(): GetCommitResponse {
+  return { commit: undefined };
+}
+
+export const GetCommitResponse: MessageFns<GetCommitResponse> = {
+  encode(message: GetCommitResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.commit !== undefined) {
+      Commit.encode(message.commit, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCommitResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCommitResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.commit = Commit.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetCommitResponse {
+    return { commit: isSet(object.commit) ? Commit.fromJSON(object.commit) : undefined };
+  },
+
+  toJSON(message: GetCommitResponse): unknown {
+    const obj: any = {};
+    if (message.commit !== undefined) {
+      obj.commit = Commit.toJSON(message.commit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetCommitResponse>, I>>(base?: I): GetCommitResponse {
+    return GetCommitResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetCommitResponse>, I>>(object: I): GetCommitResponse {
+    const message = createBaseGetCommitResponse();
+    message.commit = (object.commit !== undefined && object.commit !== null)
+      ? Commit.fromPartial(object.commit)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCommit(): Commit {
+  return { id: "", message: "", authorName: "", authorEmail: "", committedDate: "" };
+}
+
+export const Commit: MessageFns<Commit> = {
+  encode(message: Commit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.authorName !== "") {
+      writer.uint32(26).string(message.authorName);
+    }
+    if (message.authorEmail !== "") {
+      writer.uint32(34).string(message.authorEmail);
+    }
+    if (message.committedDate !== "") {
+      writer.uint32(42).string(message.committedDate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Commit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.authorName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.authorEmail = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.committedDate = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Commit {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      authorName: isSet(object.authorName)
+        ? globalThis.String(object.authorName)
+        : isSet(object.author_name)
+        ? globalThis.String(object.author_name)
+        : "",
+      authorEmail: isSet(object.authorEmail)
+        ? globalThis.String(object.authorEmail)
+        : isSet(object.author_email)
+        ? globalThis.String(object.author_email)
+        : "",
+      committedDate: isSet(object.committedDate)
+        ? globalThis.String(object.committedDate)
+        : isSet(object.committed_date)
+        ? globalThis.String(object.committed_date)
+        : "",
+    };
+  },
+
+  toJSON(message: Commit): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.authorName !== "") {
+      obj.authorName = message.authorName;
+    }
+    if (message.authorEmail !== "") {
+      obj.authorEmail = message.authorEmail;
+    }
+    if (message.committedDate !== "") {
+      obj.committedDate = message.committedDate;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Commit>, I>>(base?: I): Commit {
+    return Commit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Commit>, I>>(object: I): Commit {
+    const message = createBaseCommit();
+    message.id = object.id ?? "";
+    message.message = object.message ?? "";
+    message.authorName = object.authorName ?? "";
+    message.authorEmail = object.authorEmail ?? "";
+    message.committedDate = object.committedDate ?? "";
+    return message;
+  },
+};
+
 /**
  * The review service answers other services' questions about merge requests. Every call carries
  * metadata `x-platform-caller` signed with the internal secret, acting for the user who asked.
@@ -1132,6 +1456,19 @@ export const ReviewServiceService = {
       Buffer.from(CreateRepositoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateRepositoryResponse => CreateRepositoryResponse.decode(value),
   },
+  /**
+   * A commit of a project's repository by its full sha, as the caller may read it: what webhooks
+   * show of a commit no push described to them (a comment on an older commit).
+   */
+  getCommit: {
+    path: "/platform.review.v1.ReviewService/GetCommit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCommitRequest): Buffer => Buffer.from(GetCommitRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCommitRequest => GetCommitRequest.decode(value),
+    responseSerialize: (value: GetCommitResponse): Buffer => Buffer.from(GetCommitResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCommitResponse => GetCommitResponse.decode(value),
+  },
 } as const;
 
 export interface ReviewServiceServer extends UntypedServiceImplementation {
@@ -1161,6 +1498,11 @@ export interface ReviewServiceServer extends UntypedServiceImplementation {
    * fork's as a copy of its upstream's), unless it exists; answers the storage it is on.
    */
   createRepository: handleUnaryCall<CreateRepositoryRequest, CreateRepositoryResponse>;
+  /**
+   * A commit of a project's repository by its full sha, as the caller may read it: what webhooks
+   * show of a commit no push described to them (a comment on an older commit).
+   */
+  getCommit: handleUnaryCall<GetCommitRequest, GetCommitResponse>;
 }
 
 export interface ReviewServiceClient extends Client {
@@ -1259,6 +1601,25 @@ export interface ReviewServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateRepositoryResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A commit of a project's repository by its full sha, as the caller may read it: what webhooks
+   * show of a commit no push described to them (a comment on an older commit).
+   */
+  getCommit(
+    request: GetCommitRequest,
+    callback: (error: ServiceError | null, response: GetCommitResponse) => void,
+  ): ClientUnaryCall;
+  getCommit(
+    request: GetCommitRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCommitResponse) => void,
+  ): ClientUnaryCall;
+  getCommit(
+    request: GetCommitRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCommitResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,5 +1,5 @@
 /**
- * ResolveCommits through a real gRPC server and review-client's client, against real PostgreSQL,
+ * ResolveCommits and GetCommit through a real gRPC server and review-client's client, against real PostgreSQL,
  * Kafka and a repository on disk (identity's access answers come from a fake): which commits a
  * project's branches, tags and shas name, for whom, and nothing for a project never pushed to.
  */
@@ -83,5 +83,25 @@ describe('ResolveCommits', () => {
       InputError,
     );
     await expect(commits.resolve({ caller: developer, projectId: 7, revisions: [''] })).rejects.toBeInstanceOf(InputError);
+  });
+});
+
+describe('GetCommit', () => {
+  it('answers a commit by its full sha as pushes describe it, and none for an unknown sha', async () => {
+    expect(await commits.commit({ caller: developer, projectId: 7, sha: first })).toEqual({
+      id: first,
+      message: 'add a\n',
+      authorName: 'Dev',
+      authorEmail: 'dev@example.com',
+      committedDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/),
+    });
+    expect(await commits.commit({ caller: developer, projectId: 7, sha: 'f'.repeat(40) })).toBeNull();
+    expect(await commits.commit({ caller: developer, projectId: 9, sha: first })).toBeNull();
+  });
+
+  it('refuses callers who may not read the code, and what is no full sha', async () => {
+    await expect(commits.commit({ caller: stranger, projectId: 7, sha: first })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(commits.commit({ caller: guest, projectId: 7, sha: first })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(commits.commit({ caller: developer, projectId: 7, sha: 'main' })).rejects.toBeInstanceOf(InputError);
   });
 });

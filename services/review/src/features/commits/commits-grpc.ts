@@ -6,6 +6,7 @@ import { requireProjectAccess, type IdentityAccess } from '@platform/identity-cl
 import type { Logger } from '@platform/logger';
 import {
   ReviewServiceService,
+  type GetCommitResponse,
   type ListBranchesContainingResponse,
   type ResolveCommitsResponse,
   type ReviewServiceServer,
@@ -18,6 +19,8 @@ const MAXIMUM_REVISIONS = 10;
 /** As long as the commit API takes. */
 const MAXIMUM_REVISION_LENGTH = 1024;
 
+const FULL_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
 /** What other services ask about a repository's commits, for the user they act for. */
 export function commitsGrpc(options: {
   /** What the calls read repositories in, a unit of work each. */
@@ -26,7 +29,7 @@ export function commitsGrpc(options: {
   repositories: RepositoriesService;
   logger: Logger;
 }): GrpcServiceBinding {
-  const implementation: Pick<ReviewServiceServer, 'resolveCommits' | 'listBranchesContaining'> = {
+  const implementation: Pick<ReviewServiceServer, 'resolveCommits' | 'listBranchesContaining' | 'getCommit'> = {
     resolveCommits: unaryHandler(options.logger, async (request, context): Promise<ResolveCommitsResponse> => {
       const caller = requireUser(context.caller);
       if (request.revisions.length > MAXIMUM_REVISIONS) throw new InputError(`at most ${MAXIMUM_REVISIONS} revisions`);
@@ -43,17 +46,34 @@ export function commitsGrpc(options: {
     }),
     listBranchesContaining: unaryHandler(options.logger, async (request, context): Promise<ListBranchesContainingResponse> => {
       const caller = requireUser(context.caller);
-      if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(request.sha)) throw new InputError('sha is a full commit id');
+      if (!FULL_SHA.test(request.sha)) throw new InputError('sha is a full commit id');
       const project = await requireProjectAccess({ access: options.access, caller, idOrPath: request.projectId, ...codeReaders() });
       const repository = await inUnitOfWork(options.orm, () => options.repositories.find(project.id));
       if (!repository || !(await repository.git.resolveCommit(request.sha))) return { branchNames: [] };
       const refs = await repository.git.refsContaining(request.sha, ['branch']);
       return { branchNames: refs.map((ref) => ref.name).sort() };
     }),
+    getCommit: unaryHandler(options.logger, async (request, context): Promise<GetCommitResponse> => {
+      const caller = requireUser(context.caller);
+      if (!FULL_SHA.test(request.sha)) throw new InputError('sha is a full commit id');
+      const project = await requireProjectAccess({ access: options.access, caller, idOrPath: request.projectId, ...codeReaders() });
+      const repository = await inUnitOfWork(options.orm, () => options.repositories.find(project.id));
+      if (!repository || (await repository.git.resolveCommit(request.sha)) !== request.sha) return { commit: undefined };
+      const commit = await repository.git.commit(request.sha);
+      return {
+        commit: {
+          id: commit.id,
+          message: commit.message,
+          authorName: commit.authorName,
+          authorEmail: commit.authorEmail,
+          committedDate: commit.committedDate,
+        },
+      };
+    }),
   };
   return {
     definition: ReviewServiceService,
     implementation,
-    scopes: { resolveCommits: ['read_api'], listBranchesContaining: ['read_api'] },
+    scopes: { resolveCommits: ['read_api'], listBranchesContaining: ['read_api'], getCommit: ['read_api'] },
   };
 }
