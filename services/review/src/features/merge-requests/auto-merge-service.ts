@@ -1,8 +1,8 @@
-import { DomainError, MethodNotAllowedError, NotAcceptableError, NotFoundError } from '@platform/errors';
+import { ConflictError, DomainError, MethodNotAllowedError, NotAcceptableError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { EntityManager } from '@platform/db';
 import type { EventActor } from '@platform/events';
-import type { IdentityAccess } from '@platform/identity-client';
+import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import type { PipelineChanged } from '@platform/proto/delivery/v1/events';
 import { enqueueJob } from '@platform/service';
@@ -18,6 +18,25 @@ import type { MergeOptions, MergeService } from './merge-service.ts';
 
 /** A pipeline in these has not finished: a merge may wait for it. */
 const ACTIVE_STATUSES = ['created', 'pending', 'running'];
+
+/**
+ * Why GitLab's `MergeService` refused a queued merge, as it words the merge error that aborts the
+ * automatic merge: a fast-forward project's source behind its target first, then anything else
+ * that keeps it from being mergeable (a conflict, missing approvals or pipeline, a draft).
+ */
+export function mergeErrorOf(
+  error: DomainError,
+  options: { project: Pick<ProjectAccess, 'mergeMethod'> | null; mergeRequest: MergeRequest },
+): string {
+  // The user who set it no longer sees the project (null), or may no longer merge into its target.
+  if (!options.project || error instanceof UnauthorizedError) return 'You are not allowed to merge this merge request';
+  if (error instanceof ConflictError) return 'Branch has been updated since the merge was requested. Please review the changes.';
+  const { mergeRequest } = options;
+  if (options.project.mergeMethod !== 'merge' && mergeRequest.mergeStatus === 'can_be_merged' && !mergeRequest.fastForwardPossible) {
+    return 'Only fast-forward merge is allowed for your project. Please update your source branch';
+  }
+  return 'Merge request is not mergeable';
+}
 
 /** Writes a system note on a merge request by this user (the notes feature's, given by the composition root). */
 export type MergeRequestSystemNote = (options: { mergeRequest: MergeRequest; actor: EventActor; body: string }) => Promise<unknown>;
@@ -174,8 +193,9 @@ export class AutoMergeService {
       isAdmin: false,
       scopes: ['api'],
     };
+    let project: ProjectAccess | null = null;
     try {
-      const project = await this.#access.project({ idOrPath: String(found.projectId), caller });
+      project = await this.#access.project({ idOrPath: String(found.projectId), caller });
       const repository = await this.#repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId });
       await this.#merges.merge({ project, repository }, caller, found.iid, {
         sha: autoMerge.sha,
@@ -186,8 +206,11 @@ export class AutoMergeService {
       });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      this.#logger.info({ mergeRequestId, reason: error.message }, 'the merge when the pipeline succeeded was refused: unset');
-      await this.#em.transactional(() => this.#store.disarm(mergeRequestId));
+      // The merge service kept what it learnt (a conflict, a source behind its target) on the merge request.
+      const refused = (await this.#store.mergeRequest(mergeRequestId)) ?? found;
+      const reason = mergeErrorOf(error, { project, mergeRequest: refused });
+      this.#logger.info({ mergeRequestId, reason }, 'the merge when the pipeline succeeded was refused: unset');
+      await this.#em.transactional(() => this.abort({ mergeRequest: refused, actor: actorOf(caller), reason }));
     }
   }
 
@@ -203,11 +226,23 @@ export class AutoMergeService {
     }
   }
 
-  /** Unsets it and notes why (GitLab's `abort_merge_when_pipeline_succeeds`), as the user who set it: the change has no user of its own. */
+  /**
+   * Unsets it and notes why (GitLab's `AutoMergeService#abort`), in the transaction the caller
+   * opened: by `actor`, the user whose change ended it (GitLab's `current_user`); nothing when it
+   * was not set.
+   */
+  async abort(options: { mergeRequest: MergeRequest; actor: EventActor; reason: string }): Promise<void> {
+    if (!(await this.#store.disarm(options.mergeRequest.id))) return;
+    await this.#systemNote({
+      mergeRequest: options.mergeRequest,
+      actor: options.actor,
+      body: `aborted the automatic merge because ${options.reason}`,
+    });
+  }
+
+  /** Unsets it when a pipeline or a push ended it, as the user who set it: the change has no user of its own. */
   async #abort(armed: ArmedMergeRequest, reason: string): Promise<void> {
-    if (!(await this.#store.disarm(armed.mergeRequestId))) return;
     const mergeRequest = await this.#store.mergeRequest(armed.mergeRequestId);
-    if (mergeRequest)
-      await this.#systemNote({ mergeRequest, actor: armed.mergeUser, body: `aborted the automatic merge because ${reason}` });
+    if (mergeRequest) await this.abort({ mergeRequest, actor: armed.mergeUser, reason });
   }
 }

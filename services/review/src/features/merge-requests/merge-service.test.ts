@@ -55,7 +55,22 @@ const protectedBranches: MergeBranchRules = {
   actorOf: async (options) => ({ accessLevel: options.accessLevel, isAdmin: options.isAdmin, userId: options.userId }),
 };
 
-function services(options: { approved?: boolean; merged?: number[]; pipelineStatus?: string; discussionsResolved?: boolean } = {}) {
+/** An automatic merge aborted through updates: which merge request, why and by whom. */
+interface AbortedAutoMerge {
+  iid: number;
+  reason: string;
+  by: string;
+}
+
+function services(
+  options: {
+    approved?: boolean;
+    merged?: number[];
+    pipelineStatus?: string;
+    discussionsResolved?: boolean;
+    aborted?: AbortedAutoMerge[];
+  } = {},
+) {
   const store = new FakeMergeRequestStore();
   const em = fakeTransactions<EntityManager>();
   const mergeability = new Mergeability({ em, store, repositories, logger });
@@ -79,7 +94,19 @@ function services(options: { approved?: boolean; merged?: number[]; pipelineStat
   return {
     store,
     creation: new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable }),
-    updates: new UpdateMergeRequestService({ em, store, repositories, versions, mergeability, approversOverridable }),
+    updates: new UpdateMergeRequestService({
+      em,
+      store,
+      repositories,
+      versions,
+      mergeability,
+      approversOverridable,
+      autoMerges: {
+        abort: async ({ mergeRequest, actor, reason }) => {
+          options.aborted?.push({ iid: mergeRequest.iid, reason, by: actor.username });
+        },
+      },
+    }),
     merges,
   };
 }
@@ -225,6 +252,22 @@ describe('merge requests on fakes', () => {
       'review.merge_request.reopened',
       'review.merge_request.updated',
     ]);
+  });
+
+  it("aborts a merge set to happen when the pipeline succeeds on closing the merge request or changing its target, with GitLab's reasons", async () => {
+    await commitOn('aborted', 'aborted.txt', 'aborted\n');
+    await commitOn('release', 'release.txt', 'release\n');
+    const aborted: AbortedAutoMerge[] = [];
+    const created = services({ merged, aborted });
+    const retargeted = await open(created, 'aborted');
+    await created.updates.update(scope(), author, retargeted.iid, { title: 'Renamed' });
+    expect(aborted).toEqual([]);
+    await created.updates.update(scope(), author, retargeted.iid, { targetBranch: 'release' });
+    expect(aborted).toEqual([{ iid: retargeted.iid, reason: 'target branch was changed', by: 'ada' }]);
+    await created.updates.update(scope(), developer, retargeted.iid, { targetBranch: 'main', stateEvent: 'close' });
+    expect(aborted.at(-1)).toEqual({ iid: retargeted.iid, reason: 'merge request was closed', by: 'dev' });
+    await created.updates.update(scope(), developer, retargeted.iid, { stateEvent: 'close' });
+    expect(aborted).toHaveLength(2);
   });
 
   it('refuses to merge in an archived project with 401 (merging needs push_code, which archiving prevents), and to rebase there with 403', async () => {

@@ -3,6 +3,7 @@ import type { EntityManager } from '@platform/db';
 import type { OutgoingEvent } from '@platform/events';
 import { InputError, NotFoundError, UnprocessableError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
+import type { IssuableHistory, IssuableTransition } from '../core/issuable-history.ts';
 import { isDraftTitle } from '../core/merge-request-text.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { branchHead, isFromFork, sourceHead, type MergeRequestScope, type RepositoryFinder } from './merge-request-refs.ts';
@@ -11,6 +12,7 @@ import type { MergeRequestVersions } from './merge-request-versions.ts';
 import type { Mergeability } from './mergeability.ts';
 import type { MergeRequestStore } from './merge-requests-store.ts';
 import type { ApproversOverridable } from './create-merge-request-service.ts';
+import type { AutoMergeService } from './auto-merge-service.ts';
 
 export interface MergeRequestChanges {
   title?: string | undefined;
@@ -33,7 +35,8 @@ export interface MergeRequestChanges {
 
 /**
  * Changes merge requests (GitLab's `MergeRequests::UpdateService`), closing and reopening them by
- * `state_event` as its close and reopen services do: a new target is a new diff version.
+ * `state_event` as its close and reopen services do: a new target is a new diff version. Closing
+ * it or changing its target aborts a merge set to happen when the pipeline succeeds.
  */
 export class UpdateMergeRequestService {
   readonly #em: EntityManager;
@@ -42,6 +45,8 @@ export class UpdateMergeRequestService {
   readonly #versions: MergeRequestVersions;
   readonly #mergeability: Mergeability;
   readonly #approversOverridable: ApproversOverridable;
+  readonly #history: IssuableHistory;
+  readonly #autoMerges: Pick<AutoMergeService, 'abort'>;
 
   constructor(options: {
     em: EntityManager;
@@ -50,6 +55,9 @@ export class UpdateMergeRequestService {
     versions: MergeRequestVersions;
     mergeability: Mergeability;
     approversOverridable: ApproversOverridable;
+    /** Where each change is written as GitLab's system notes and resource events. */
+    history: IssuableHistory;
+    autoMerges: Pick<AutoMergeService, 'abort'>;
   }) {
     this.#em = options.em;
     this.#store = options.store;
@@ -57,12 +65,16 @@ export class UpdateMergeRequestService {
     this.#versions = options.versions;
     this.#mergeability = options.mergeability;
     this.#approversOverridable = options.approversOverridable;
+    this.#history = options.history;
+    this.#autoMerges = options.autoMerges;
   }
 
   async update(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number, changes: MergeRequestChanges): Promise<MergeRequest> {
     const mergeRequest = await this.#store.find(scope.project.id, iid);
     if (!mergeRequest) throw new NotFoundError('Merge Request');
     const events: OutgoingEvent[] = [];
+    // Why a merge when the pipeline succeeds no longer holds (GitLab's close and update services' `abort_auto_merge`); closing says it first.
+    let abortReason: string | null = null;
     const previous = { title: mergeRequest.title, description: mergeRequest.description };
     let newTargetHead: string | null = null;
     if (changes.targetBranch !== undefined && changes.targetBranch !== mergeRequest.targetBranch) {
@@ -73,6 +85,7 @@ export class UpdateMergeRequestService {
       if (!newTargetHead) throw new InputError(`Invalid target branch: ${changes.targetBranch}`);
       mergeRequest.targetBranch = changes.targetBranch;
       mergeRequest.mergeStatus = 'unchecked';
+      abortReason = 'target branch was changed';
     }
     if (changes.title !== undefined) {
       mergeRequest.title = changes.title;
@@ -92,9 +105,13 @@ export class UpdateMergeRequestService {
     if (changes.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(mergeRequest.projectId)))
       mergeRequest.approvalsBeforeMerge = changes.approvalsBeforeMerge;
     const now = new Date();
+    let transition: IssuableTransition | undefined;
     if (changes.stateEvent === 'close' && close(mergeRequest, { closedById: caller.userId, at: now })) {
+      transition = 'closed';
       events.push(reviewEvents.mergeRequestClosed.event(mergeRequestEventData(mergeRequest)));
+      abortReason = 'merge request was closed';
     } else if (changes.stateEvent === 'reopen' && reopen(mergeRequest, { at: now })) {
+      transition = 'reopened';
       events.push(reviewEvents.mergeRequestReopened.event(mergeRequestEventData(mergeRequest)));
     }
     mergeRequest.updatedAt = now;
@@ -104,7 +121,12 @@ export class UpdateMergeRequestService {
       ...(mergeRequest.description !== previous.description ? { descriptionChanged: true } : {}),
     };
     events.push(reviewEvents.mergeRequestUpdated.event({ ...updated, data: { ...updated.data, ...edits } }));
-    await this.#em.transactional(() => this.#store.save({ mergeRequest, events, actor: actorOf(caller) }));
+    const actor = actorOf(caller);
+    await this.#em.transactional(async () => {
+      await this.#store.save({ mergeRequest, events, actor });
+      await this.#history({ type: 'MergeRequest', issuable: mergeRequest, transition, ...edits, actor, at: now });
+      if (abortReason) await this.#autoMerges.abort({ mergeRequest, actor, reason: abortReason });
+    });
     // Another target is another diff, as GitLab reloads it: a new version against the new target.
     if (newTargetHead && mergeRequest.headSha) {
       const head = (await sourceHead({ repositories: this.#repositories, target: scope.repository, mergeRequest })) ?? mergeRequest.headSha;
