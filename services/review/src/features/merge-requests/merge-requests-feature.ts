@@ -3,7 +3,6 @@ import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { handleJob, type Feature } from '@platform/service';
-import type { IssuableHistory } from '../core/issuable-history.ts';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
@@ -44,17 +43,10 @@ export interface MergeRequestsCore {
   readModel: MergeRequestsReadModel;
   mergeability: Mergeability;
   mergeRequests: MergeRequestsService;
-  /** What each change writes to the merge request's history (the resource events feature's). */
-  history: IssuableHistory;
 }
 
-export function createMergeRequestsCore(deps: {
-  em: EntityManager;
-  repositories: RepositoriesService;
-  logger: Logger;
-  history: IssuableHistory;
-}): MergeRequestsCore {
-  const { em, history } = deps;
+export function createMergeRequestsCore(deps: { em: EntityManager; repositories: RepositoriesService; logger: Logger }): MergeRequestsCore {
+  const { em } = deps;
   const store = new PgMergeRequestStore(em);
   const mergeability = new Mergeability({ em, store, repositories: deps.repositories, logger: deps.logger });
   return {
@@ -62,8 +54,7 @@ export function createMergeRequestsCore(deps: {
     store,
     readModel: new MergeRequestsReadModel(readModelDatabase(deps.em)),
     mergeability,
-    mergeRequests: new MergeRequestsService({ em, store, mergeability, history }),
-    history,
+    mergeRequests: new MergeRequestsService({ em, store, mergeability }),
   };
 }
 
@@ -109,7 +100,7 @@ export function createMergeRequestsFeature(deps: {
   systemNote: MergeRequestSystemNote;
 }): MergeRequestsFeature {
   const { repositories, logger, approvals, protectedBranches } = deps;
-  const { em, store, mergeability, mergeRequests, history } = deps.core;
+  const { em, store, mergeability, mergeRequests } = deps.core;
   const versions = new MergeRequestVersions({ em, store, listeners: [(version) => approvals.onNewVersion(version)] });
   const approversOverridable: ApproversOverridable = (projectId) => approvals.mayOverrideApprovers(projectId);
   const refresh = new RefreshService({ em, store, repositories, versions, mergeability });
@@ -134,11 +125,10 @@ export function createMergeRequestsFeature(deps: {
     isApproved: (mergeRequest) => approvals.isApproved(mergeRequest),
     pipelineState: (mergeRequest) => autoMergeStore.state(mergeRequest),
   };
-  const creation = new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable, history });
+  const creation = new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable });
   const merges = new MergeService({
     em,
     store,
-    history,
     repositories,
     protectedBranches,
     isApproved: routeDeps.isApproved,
@@ -159,16 +149,7 @@ export function createMergeRequestsFeature(deps: {
     systemNote: deps.systemNote,
   });
   repositories.onRefsChanged(({ projectId, changes }) => autoMerges.onRefsChanged(projectId, changes));
-  const updates = new UpdateMergeRequestService({
-    em,
-    store,
-    repositories,
-    versions,
-    mergeability,
-    approversOverridable,
-    autoMerges,
-    history,
-  });
+  const updates = new UpdateMergeRequestService({ em, store, repositories, versions, mergeability, approversOverridable, autoMerges });
   const rebases = new RebaseService({ store, repositories, protectedBranches, logger });
   return {
     updates,
