@@ -45,6 +45,13 @@ describe('token scopes', () => {
     expect(hasScope(tokenWith('read_registry'), 'read_code')).toBe(false);
   });
 
+  it('lets a self_rotate token rotate itself and nothing more, as api tokens may too', () => {
+    expect(hasScope(tokenWith('self_rotate'), 'self_rotate')).toBe(true);
+    expect(hasScope(tokenWith('api'), 'self_rotate')).toBe(true);
+    expect(hasScope(tokenWith('read_api'), 'self_rotate')).toBe(false);
+    expect(hasScope(tokenWith('self_rotate'), 'read_api')).toBe(false);
+  });
+
   it('names the scopes that would have been accepted', () => {
     expect(() => requireScope(tokenWith('read_user'), 'read_api')).toThrow(InsufficientScopeError);
     try {

@@ -25,7 +25,8 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 /**
  * The scopes an endpoint can require: the API's, git over HTTP's and the container registry's;
  * `read_code` is a read of repository files, which GitLab's files API also allows `read_repository`
- * tokens (its `allow_access_with_scope :read_repository` on GET and HEAD).
+ * tokens (its `allow_access_with_scope :read_repository` on GET and HEAD); `self_rotate` is a
+ * token's rotation of itself, which GitLab also grants `self_rotate` tokens.
  */
 export type RouteScope =
   | 'api'
@@ -35,7 +36,8 @@ export type RouteScope =
   | 'read_repository'
   | 'write_repository'
   | 'read_registry'
-  | 'write_registry';
+  | 'write_registry'
+  | 'self_rotate';
 
 /**
  * Which token scopes grant an endpoint declared with `scope`, as GitLab documents them: `api`
@@ -50,6 +52,7 @@ const GRANTED_BY: Record<RouteScope, TokenScope[]> = {
   write_repository: ['api', 'write_repository'],
   read_registry: ['api', 'read_registry', 'write_registry'],
   write_registry: ['api', 'write_registry'],
+  self_rotate: ['api', 'self_rotate'],
 };
 
 export function scopesGranting(scope: RouteScope): TokenScope[] {

@@ -99,6 +99,43 @@ describe('project access tokens', () => {
     expect(inactive.body[0]).toMatchObject({ revoked: true, active: false, access_level: 40 });
   });
 
+  it('rotates itself through /personal_access_tokens/self/rotate with the self_rotate scope, its bot keeping the project', async () => {
+    const created = await kit.api
+      .post(`/api/v4/projects/${projectId}/access_tokens`)
+      .set(kit.as(owner))
+      .send({ name: 'self-rotating', scopes: ['self_rotate', 'read_repository'], access_level: 30, expires_at: '2999-01-01' });
+    expect(created.status).toBe(201);
+    const { user: bot } = await authenticate(created.body.token);
+    // The caller the gateway signs for a request made with the token.
+    const asToken = (tokenId: number, scopes: string[]) => kit.as({ ...userCaller(bot!.id, bot!.username), scopes, tokenId });
+    const rotated = await kit.api
+      .post('/api/v4/personal_access_tokens/self/rotate')
+      .set(asToken(created.body.id, created.body.scopes))
+      .send({ expires_at: '2999-06-01' });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toMatchObject({ name: 'self-rotating', user_id: bot!.id, scopes: ['self_rotate', 'read_repository'] });
+    expect(rotated.body.expires_at).toBe('2999-06-01');
+    expect(rotated.body.token).toMatch(/^glpat-/);
+    await expect(authenticate(created.body.token)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect((await authenticate(rotated.body.token)).user?.id).toBe(bot!.id);
+    const member = await kit.api.get(`/api/v4/projects/${projectId}/members/${bot!.id}`).set(kit.as(owner));
+    expect(member.body).toMatchObject({ access_level: 30 });
+    const listed = await kit.api.get(`/api/v4/projects/${projectId}/access_tokens/${rotated.body.id}`).set(kit.as(owner));
+    expect(listed.body).toMatchObject({ access_level: 30, resource_type: 'project', resource_id: projectId });
+
+    // self_rotate grants nothing else; a token with neither it nor api may not rotate itself.
+    const shown = await kit.api.get(`/api/v4/projects/${projectId}`).set(asToken(rotated.body.id, ['self_rotate']));
+    expect(shown.status).toBe(403);
+    expect(shown.body).toMatchObject({ error: 'insufficient_scope' });
+    const byId = await kit.api
+      .post(`/api/v4/personal_access_tokens/${rotated.body.id}/rotate`)
+      .set(asToken(rotated.body.id, ['self_rotate']));
+    expect(byId.status).toBe(403);
+    const readOnly = await kit.api.post('/api/v4/personal_access_tokens/self/rotate').set(asToken(rotated.body.id, ['read_api']));
+    expect(readOnly.status).toBe(403);
+    expect(readOnly.body).toMatchObject({ error: 'insufficient_scope', scope: 'api self_rotate' });
+  });
+
   it("refuses as GitLab does: 404 outside, 401 reading or rotating below maintainer, 400 creating or granting beyond one's role", async () => {
     const tokens = `/api/v4/projects/${projectId}/access_tokens`;
     expect((await kit.api.get(tokens).set(kit.as(outsider))).status).toBe(404);

@@ -77,7 +77,7 @@ export const tokensRoutes = [
     method: 'POST',
     path: '/api/v4/personal_access_tokens/self/rotate',
     access: 'user',
-    scope: 'api',
+    scope: 'self_rotate',
     input: rotateTokenParams,
     handle: async ({ caller, input, deps: { tokens } }) => {
       const { token, plain } = await tokens.rotate(caller, 'self', input.expires_at);
