@@ -45,6 +45,8 @@ import {
   ScimUserDeprovisioned,
   ScimUserProvisioned,
 } from '@platform/proto/identity/v1/scim-events';
+import { UserEmailAdded, UserEmailRemoved } from '@platform/proto/identity/v1/user-email-events';
+import { DeployKeyAdded, DeployKeyRemoved } from '@platform/proto/identity/v1/deploy-key-events';
 
 /** Identity's events travel on one topic, keyed by the aggregate id. */
 export const IDENTITY_TOPIC = 'identity.events';
@@ -60,6 +62,12 @@ export const identityEvents = {
   sshKeyRemoved: defineEvent('identity.ssh_key.removed', SshKeyRemoved, topic),
   gpgKeyAdded: defineEvent('identity.gpg_key.added', GpgKeyAdded, topic),
   gpgKeyRemoved: defineEvent('identity.gpg_key.removed', GpgKeyRemoved, topic),
+  /** Keyed by the email's owner. */
+  userEmailAdded: defineEvent('identity.user_email.added', UserEmailAdded, topic),
+  userEmailRemoved: defineEvent('identity.user_email.removed', UserEmailRemoved, topic),
+  /** Keyed by the key. */
+  deployKeyAdded: defineEvent('identity.deploy_key.added', DeployKeyAdded, topic),
+  deployKeyRemoved: defineEvent('identity.deploy_key.removed', DeployKeyRemoved, topic),
   /** Keyed by the token's owner, like its revocation. */
   personalAccessTokenCreated: defineEvent('identity.personal_access_token.created', PersonalAccessTokenCreated, topic),
   /** Keyed by the token's owner, in order with the owner's own events; caches of authentications drop the owner's answers. */

@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthenticatedCaller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { Page, PageWindow } from '@platform/db';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
+import { recordEvent } from '@platform/events';
 import { ACCESS_LEVEL } from '@platform/identity-client';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import { parseSshKey } from '../ssh-keys/ssh-key-parsing.ts';
 import type { DeployKey } from './deploy-key.entity.ts';
 import type { DeployKeyStore, EnabledDeployKey } from './deploy-keys-store.ts';
+import { deployKeyAddedEvent, deployKeyRemovedEvent } from './deploy-keys.events.ts';
 
 export interface NewDeployKeyInput {
   key: string;
@@ -14,11 +16,18 @@ export interface NewDeployKeyInput {
   expiresAt?: Date | undefined;
 }
 
+/** The project a key is enabled on, as events name it. */
+interface KeyProject {
+  id: number;
+  pathWithNamespace: string;
+}
+
 /**
  * Deploy keys, as GitLab's: maintainers add keys to their projects, enable a key they can reach
  * (one of another project they maintain, or an instance key) on another project, choose whether
  * it may push there, and disable it; a key enabled nowhere that is not an instance key goes with
- * its last project. Administrators list every key and add instance keys.
+ * its last project. Administrators list every key and add instance keys. Keys added, enabled and
+ * disabled are events (audited).
  */
 export class DeployKeysService {
   readonly #em: EntityManager;
@@ -37,22 +46,44 @@ export class DeployKeysService {
 
   /** `POST /deploy_keys`: an instance key, enabled nowhere yet. */
   async createInstanceKey(caller: AuthenticatedCaller, input: NewDeployKeyInput): Promise<DeployKey> {
-    return this.#em.transactional(() => this.#newKey(caller, input, true));
+    return this.#em.transactional(async (em) => {
+      const key = await this.#newKey(caller, input, true);
+      recordEvent(em, { ...deployKeyAddedEvent(key), actor: actorOf(caller) });
+      return key;
+    });
   }
 
-  async #projectId(caller: AuthenticatedCaller, idOrPath: number | string): Promise<number> {
+  async #project(caller: AuthenticatedCaller, idOrPath: number | string): Promise<KeyProject> {
     const viewer = await this.#access.viewerOf(caller);
-    return (await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVEL.MAINTAINER)).project.id;
+    const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVEL.MAINTAINER);
+    return { id: project.id, pathWithNamespace: `${namespace.fullPath}/${project.path}` };
   }
 
   async list(caller: AuthenticatedCaller, idOrPath: number | string, window: PageWindow): Promise<Page<EnabledDeployKey>> {
-    return this.#keys.listOfProject(await this.#projectId(caller, idOrPath), window);
+    return this.#keys.listOfProject((await this.#project(caller, idOrPath)).id, window);
   }
 
   async get(caller: AuthenticatedCaller, idOrPath: number | string, keyId: number): Promise<EnabledDeployKey> {
-    const enabled = await this.#keys.findEnabled(await this.#projectId(caller, idOrPath), keyId);
+    return this.#enabledOn(await this.#project(caller, idOrPath), keyId);
+  }
+
+  async #enabledOn(project: KeyProject, keyId: number): Promise<EnabledDeployKey> {
+    const enabled = await this.#keys.findEnabled(project.id, keyId);
     if (!enabled) throw new NotFoundError('Deploy Key');
     return enabled;
+  }
+
+  /** Enables `key` on `project`, an event whoever enables it. */
+  async #enable(options: {
+    caller: AuthenticatedCaller;
+    key: DeployKey;
+    project: KeyProject;
+    canPush: boolean;
+  }): Promise<EnabledDeployKey> {
+    const { key, project, canPush } = options;
+    const link = await this.#keys.enable({ keyId: key.id, projectId: project.id, canPush });
+    recordEvent(this.#em, { ...deployKeyAddedEvent(key, { project, canPush }), actor: actorOf(options.caller) });
+    return { key, link };
   }
 
   /**
@@ -64,19 +95,17 @@ export class DeployKeysService {
     idOrPath: number | string,
     input: NewDeployKeyInput & { canPush: boolean },
   ): Promise<EnabledDeployKey> {
-    const projectId = await this.#projectId(caller, idOrPath);
+    const project = await this.#project(caller, idOrPath);
     const parsed = parseSshKey(input.key);
     return this.#em.transactional(async () => {
       const existing = parsed.ok ? await this.#keys.findByFingerprint(parsed.key.fingerprintSha256) : null;
       if (existing) {
-        const enabled = await this.#keys.findEnabled(projectId, existing.id);
+        const enabled = await this.#keys.findEnabled(project.id, existing.id);
         if (enabled) return enabled;
-        if (await this.#reaches(caller, existing)) {
-          return { key: existing, link: await this.#keys.enable({ keyId: existing.id, projectId, canPush: input.canPush }) };
-        }
+        if (await this.#reaches(caller, existing)) return this.#enable({ caller, key: existing, project, canPush: input.canPush });
       }
       const key = await this.#newKey(caller, input, false);
-      return { key, link: await this.#keys.enable({ keyId: key.id, projectId, canPush: input.canPush }) };
+      return this.#enable({ caller, key, project, canPush: input.canPush });
     });
   }
 
@@ -99,21 +128,24 @@ export class DeployKeysService {
 
   /** `POST /projects/:id/deploy_keys/:key_id/enable`: a key the caller can reach, enabled read-only here. */
   async enable(caller: AuthenticatedCaller, idOrPath: number | string, keyId: number): Promise<DeployKey> {
-    const projectId = await this.#projectId(caller, idOrPath);
+    const project = await this.#project(caller, idOrPath);
     return this.#em.transactional(async () => {
       const key = await this.#keys.findById(keyId);
       if (!key || !(await this.#reaches(caller, key))) throw new NotFoundError('Deploy Key');
-      if (!(await this.#keys.findEnabled(projectId, key.id))) await this.#keys.enable({ keyId: key.id, projectId, canPush: false });
+      if (!(await this.#keys.findEnabled(project.id, key.id))) await this.#enable({ caller, key, project, canPush: false });
       return key;
     });
   }
 
   /** Disables the key here; a project key enabled nowhere else goes with it. */
   async remove(caller: AuthenticatedCaller, idOrPath: number | string, keyId: number): Promise<void> {
-    const enabled = await this.get(caller, idOrPath, keyId);
-    await this.#em.transactional(async () => {
-      await this.#keys.disable(enabled.link);
-      if (!enabled.key.public && (await this.#keys.projectIdsOf(enabled.key.id)).length === 0) await this.#keys.remove(enabled.key);
+    const project = await this.#project(caller, idOrPath);
+    const { key, link } = await this.#enabledOn(project, keyId);
+    await this.#em.transactional(async (em) => {
+      await this.#keys.disable(link);
+      const keyDeleted = !key.public && (await this.#keys.projectIdsOf(key.id)).length === 0;
+      recordEvent(em, { ...deployKeyRemovedEvent(key, { project, keyDeleted }), actor: actorOf(caller) });
+      if (keyDeleted) await this.#keys.remove(key);
     });
   }
 

@@ -1,8 +1,9 @@
-/** Deploy keys against real PostgreSQL: project keys, enabling one on another project, can_push, instance keys, refusals. */
+/** Deploy keys against real PostgreSQL: project keys, enabling one on another project, can_push, instance keys, refusals, events. */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import sshpk from 'sshpk';
 import type { AuthenticatedCaller } from '@platform/auth';
+import { DeployKeyAdded, DeployKeyRemoved } from '@platform/proto/identity/v1/deploy-key-events';
 import { adminCaller } from '@platform/testing';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
@@ -111,5 +112,44 @@ describe('deploy keys', () => {
     });
     const nothing = await kit.api.put(`/api/v4/projects/${strangersId}/deploy_keys/${theirs.body.id}`).set(kit.as(stranger)).send({});
     expect(nothing.body).toEqual({ error: 'title, can_push are missing, at least one parameter must be provided' });
+  });
+});
+
+describe('deploy key events', () => {
+  it('records a key added to a project, enabled on another, disabled there and deleted with its last project, and an instance key', async () => {
+    const added = await kit.api
+      .post(`/api/v4/projects/${appId}/deploy_keys`)
+      .set(kit.as(maintainer))
+      .send({ key: publicKeyLine(), title: 'audited', can_push: true });
+    expect(added.status).toBe(201);
+    expect((await kit.api.post(`/api/v4/projects/${docsId}/deploy_keys/${added.body.id}/enable`).set(kit.as(maintainer))).status).toBe(201);
+    expect((await kit.api.delete(`/api/v4/projects/${docsId}/deploy_keys/${added.body.id}`).set(kit.as(maintainer))).status).toBe(204);
+    expect((await kit.api.delete(`/api/v4/projects/${appId}/deploy_keys/${added.body.id}`).set(kit.as(maintainer))).status).toBe(204);
+    const instance = await kit.api.post('/api/v4/deploy_keys').set(kit.as(adminCaller())).send({ key: publicKeyLine(), title: 'fleet' });
+    expect(instance.status).toBe(201);
+
+    const ofKey = (keyId: number) => (event: { aggregateId: string }) => event.aggregateId === String(keyId);
+    const addedEvents = (await kit.outboxEvents('identity.deploy_key.added')).filter(ofKey(added.body.id));
+    expect(addedEvents.map((event) => DeployKeyAdded.fromJSON(event.data))).toEqual([
+      {
+        key: { id: added.body.id, title: 'audited', fingerprintSha256: expect.any(String), public: false },
+        project: { id: appId, pathWithNamespace: 'keys/app' },
+        canPush: true,
+      },
+      { key: expect.objectContaining({ id: added.body.id }), project: { id: docsId, pathWithNamespace: 'keys/docs' }, canPush: false },
+    ]);
+    expect(addedEvents.map((event) => event.actor)).toMatchObject([{ id: maintainer.userId }, { id: maintainer.userId }]);
+    const removedEvents = (await kit.outboxEvents('identity.deploy_key.removed')).filter(ofKey(added.body.id));
+    expect(removedEvents.map((event) => DeployKeyRemoved.fromJSON(event.data))).toEqual([
+      { key: expect.objectContaining({ id: added.body.id }), project: { id: docsId, pathWithNamespace: 'keys/docs' }, keyDeleted: false },
+      { key: expect.objectContaining({ id: added.body.id }), project: { id: appId, pathWithNamespace: 'keys/app' }, keyDeleted: true },
+    ]);
+    const [instanceEvent] = (await kit.outboxEvents('identity.deploy_key.added')).filter(ofKey(instance.body.id));
+    expect(DeployKeyAdded.fromJSON(instanceEvent?.data)).toEqual({
+      key: expect.objectContaining({ id: instance.body.id, title: 'fleet', public: true }),
+      project: undefined,
+      canPush: false,
+    });
+    expect(instanceEvent?.actor).toMatchObject({ id: adminCaller().userId });
   });
 });

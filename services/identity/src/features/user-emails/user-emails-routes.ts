@@ -48,7 +48,7 @@ export const userEmailsRoutes = [
     input: ownEmailParams,
     status: 204,
     handle: async ({ caller, input, deps: { emails, users } }) => {
-      await emails.remove(await users.find(caller.userId), input.email_id);
+      await emails.remove(caller, await users.find(caller.userId), input.email_id);
     },
   }),
 
@@ -79,8 +79,8 @@ export const userEmailsRoutes = [
     scope: 'api',
     input: userEmailParams,
     status: 204,
-    handle: async ({ input, deps: { emails, users } }) => {
-      await emails.remove(await users.find(input.id), input.email_id);
+    handle: async ({ caller, input, deps: { emails, users } }) => {
+      await emails.remove(caller, await users.find(input.id), input.email_id);
     },
   }),
 ];

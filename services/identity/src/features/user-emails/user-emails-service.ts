@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Caller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { Page, PageWindow } from '@platform/db';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
+import { recordEvent } from '@platform/events';
 import type { User } from '../users/user.entity.ts';
 import type { UserEmail } from './user-email.entity.ts';
 import type { UserEmailStore } from './user-emails-store.ts';
+import { userEmailAddedEvent, userEmailRemovedEvent } from './user-emails.events.ts';
 
 /** GitLab's (Devise's) check of an address. */
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+$/;
@@ -12,7 +14,7 @@ const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+$/;
 /**
  * Users' secondary emails. Routes resolve the owner and check who may act; a new address is
  * unconfirmed unless an administrator skips its confirmation, and only confirmed addresses
- * identify their user (commit authors).
+ * identify their user (commit authors). Each address added or removed is an event (audited).
  */
 export class UserEmailsService {
   readonly #em: EntityManager;
@@ -35,19 +37,27 @@ export class UserEmailsService {
   }
 
   /** `skip_confirmation` counts for administrators only, as in GitLab's `Emails::CreateService`. */
-  async add(actor: Caller, owner: User, input: { email: string; skip_confirmation?: boolean | undefined }): Promise<UserEmail> {
+  async add(
+    actor: AuthenticatedCaller,
+    owner: User,
+    input: { email: string; skip_confirmation?: boolean | undefined },
+  ): Promise<UserEmail> {
     const address = input.email.trim();
     if (!address) throw new FieldValidationError({ email: ["can't be blank"] });
     if (!EMAIL_PATTERN.test(address)) throw new FieldValidationError({ email: ['is invalid'] });
-    const confirmed = input.skip_confirmation === true && actor.kind === 'user' && actor.isAdmin;
-    return this.#em.transactional(() =>
-      this.#emails.insert({ userId: owner.id, email: address, confirmedAt: confirmed ? new Date() : null }),
-    );
+    const confirmed = input.skip_confirmation === true && actor.isAdmin;
+    return this.#em.transactional(async (em) => {
+      const email = await this.#emails.insert({ userId: owner.id, email: address, confirmedAt: confirmed ? new Date() : null });
+      recordEvent(em, { ...userEmailAddedEvent(owner, email), actor: actorOf(actor) });
+      return email;
+    });
   }
 
-  async remove(owner: User, emailId: number): Promise<void> {
-    await this.#em.transactional(async () => {
-      await this.#emails.remove(await this.get(owner, emailId));
+  async remove(actor: AuthenticatedCaller, owner: User, emailId: number): Promise<void> {
+    await this.#em.transactional(async (em) => {
+      const email = await this.get(owner, emailId);
+      recordEvent(em, { ...userEmailRemovedEvent(owner, email), actor: actorOf(actor) });
+      await this.#emails.remove(email);
     });
   }
 }

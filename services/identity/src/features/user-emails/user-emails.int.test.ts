@@ -1,6 +1,7 @@
-/** Users' secondary emails against real PostgreSQL: own and administrators' endpoints, confirmation, and commit-author matching. */
+/** Users' secondary emails against real PostgreSQL: own and administrators' endpoints, confirmation, commit-author matching and events. */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { callUnary } from '@platform/grpc';
+import { UserEmailAdded, UserEmailRemoved } from '@platform/proto/identity/v1/user-email-events';
 import { adminCaller, callerHeader, userCaller } from '@platform/testing';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
@@ -83,5 +84,35 @@ describe('/users/:id/emails (administrators)', () => {
     expect(await find('OTHER-CI@example.com')).toEqual([other.id]);
     expect(await find('owner-work@example.com')).toEqual([owner.id]);
     expect(await find('other-unverified@example.com')).toEqual([]);
+  });
+});
+
+describe('user email events', () => {
+  it("records each address added and removed, with the owner and whoever acted, for the owner's audit events", async () => {
+    const added = await harness.api
+      .post(`/api/v4/users/${owner.id}/emails`)
+      .set(admin)
+      .send({ email: 'owner-audited@example.com', skip_confirmation: true });
+    expect(added.status).toBe(201);
+    expect((await harness.api.delete(`/api/v4/user/emails/${added.body.id}`).set(asOwner)).status).toBe(204);
+    const ofThisEmail = (event: { data: unknown }, decode: (data: unknown) => { email?: { id: number } | undefined }) =>
+      decode(event.data).email?.id === added.body.id;
+    const addedEvent = (await harness.outboxEvents('identity.user_email.added')).find((event) =>
+      ofThisEmail(event, (data) => UserEmailAdded.fromJSON(data)),
+    );
+    expect(UserEmailAdded.fromJSON(addedEvent?.data)).toEqual({
+      userId: owner.id,
+      username: owner.username,
+      email: { id: added.body.id, email: 'owner-audited@example.com', confirmedAt: expect.any(String) },
+    });
+    expect(addedEvent?.actor).toMatchObject({ id: adminCaller().userId });
+    const removedEvent = (await harness.outboxEvents('identity.user_email.removed')).find((event) =>
+      ofThisEmail(event, (data) => UserEmailRemoved.fromJSON(data)),
+    );
+    expect(UserEmailRemoved.fromJSON(removedEvent?.data)).toMatchObject({
+      userId: owner.id,
+      email: { email: 'owner-audited@example.com' },
+    });
+    expect(removedEvent?.actor).toMatchObject({ id: owner.id });
   });
 });
