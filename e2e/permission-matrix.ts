@@ -256,6 +256,8 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/packages/maven/*path/:file_name': none,
   'PUT /api/v4/projects/:id/packages/generic/:package_name/:package_version/:file_name': project(ROLE.developer),
   'GET /api/v4/projects/:id/packages/generic/:package_name/:package_version/:file_name': project(ROLE.reporter),
+  'PUT /api/v4/projects/:id/packages/generic/:package_name/:package_version/*path/:file_name': project(ROLE.developer),
+  'GET /api/v4/projects/:id/packages/generic/:package_name/:package_version/*path/:file_name': project(ROLE.reporter),
   'GET /api/v4/projects/:id/environments': project(ROLE.reporter),
   'GET /api/v4/projects/:id/environments/:environment_id': project(ROLE.reporter),
   'POST /api/v4/projects/:id/environments': { ...project(ROLE.developer), body: () => ({ name: 'matrix' }) },

@@ -8,9 +8,9 @@ import { genericRoutes } from './generic-routes.ts';
 /** Generic packages over the shared package store and files. */
 export function createGenericFeature(deps: { core: PackagesCore; access: IdentityAccess; maxFileBytes: number }): Feature {
   const generic = new GenericRegistry({
-    em: deps.core.em,
     store: deps.core.store,
     storage: deps.core.storage,
+    packages: deps.core.packages,
     maxFileBytes: deps.maxFileBytes,
   });
   return { routes: [createRouter(genericRoutes, { access: deps.access, generic })] };

@@ -1,7 +1,8 @@
 /**
  * Generic packages against real PostgreSQL and Kafka (identity's access answers come from a fake):
  * a multi-megabyte file streamed in and back byte for byte, `select=package_file`, `status`,
- * GitLab's name and version rules, and the packages in the Packages API.
+ * files under directories, a file name uploaded twice, GitLab's name, version and path rules,
+ * and the packages in the Packages API.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -108,10 +109,79 @@ describe('generic packages', () => {
     expect((await harness.api.get('/api/v4/projects/7/packages?package_name=hidden-tool').set(harness.as(developer))).body).toHaveLength(1);
   });
 
+  it('files a file under directories by its escaped path, as GitLab names it, and serves it only at that path', async () => {
+    const uploaded = await harness.api
+      .put(`${filePath('docs', '1.0.0', 'my%20site/v(1)/notes~1.txt')}?select=package_file&status=hidden`)
+      .set(harness.as(developer))
+      .send(Buffer.from('nested'));
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body).toMatchObject({ file_name: 'my%20site%2Fv%281%29%2Fnotes%7E1.txt', size: 6 });
+
+    const downloaded = await harness.api
+      .get(filePath('docs', '1.0.0', 'my%20site/v(1)/notes~1.txt'))
+      .set(harness.as(reporter))
+      .buffer(true)
+      .parse(binary);
+    expect(downloaded.status).toBe(200);
+    expect(downloaded.headers['content-disposition']).toContain('attachment; filename="notes~1.txt"');
+    expect(bytes(downloaded).toString()).toBe('nested');
+    expect((await harness.api.get(filePath('docs', '1.0.0', 'notes~1.txt')).set(harness.as(reporter))).status).toBe(404);
+    expect((await harness.api.get(filePath('docs', '1.0.0', 'my%20site/notes~1.txt')).set(harness.as(reporter))).status).toBe(404);
+    // Hidden, as its first upload asked: out of the lists, still downloadable.
+    expect((await harness.api.get('/api/v4/projects/7/packages?package_name=docs').set(harness.as(reporter))).body).toEqual([]);
+
+    await harness.api
+      .put(`${filePath('docs', '1.0.0', 'index.html')}?status=default`)
+      .set(harness.as(developer))
+      .send(Buffer.from('<html>'));
+    const [listed] = (await harness.api.get('/api/v4/projects/7/packages?package_name=docs').set(harness.as(reporter))).body;
+    const files = await harness.api.get(`/api/v4/projects/7/packages/${listed.id}/package_files`).set(harness.as(reporter));
+    expect(files.body.map((file: { file_name: string }) => file.file_name)).toEqual(['my%20site%2Fv%281%29%2Fnotes%7E1.txt', 'index.html']);
+  });
+
+  it('keeps both files when a file name is uploaded again: downloads serve the newest, the package lists both', async () => {
+    const first = await harness.api
+      .put(`${filePath('nightly', '2.0.0', 'tool')}?select=package_file`)
+      .set(harness.as(developer))
+      .send(Buffer.from('first build'));
+    const second = await harness.api
+      .put(`${filePath('nightly', '2.0.0', 'tool')}?select=package_file`)
+      .set(harness.as(developer))
+      .send(Buffer.from('second'));
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body.id).toBeGreaterThan(first.body.id);
+    expect(second.body).toMatchObject({ file_name: 'tool', size: 6, package_id: first.body.package_id });
+
+    const downloaded = await harness.api
+      .get(filePath('nightly', '2.0.0', 'tool'))
+      .set(harness.as(reporter))
+      .buffer(true)
+      .parse(binary);
+    expect(bytes(downloaded).toString()).toBe('second');
+    const files = await harness.api.get(`/api/v4/projects/7/packages/${first.body.package_id}/package_files`).set(harness.as(reporter));
+    expect(files.body).toEqual([
+      expect.objectContaining({ id: first.body.id, file_name: 'tool', size: 11 }),
+      expect.objectContaining({ id: second.body.id, file_name: 'tool', size: 6 }),
+    ]);
+  });
+
+  it("accepts `~` inside a file name, as GitLab's file name rule does", async () => {
+    const uploaded = await harness.api
+      .put(`${filePath('tool', '1.0.0', 'tool~1.txt')}?select=package_file`)
+      .set(harness.as(developer))
+      .send(Buffer.from('x'));
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body).toMatchObject({ file_name: 'tool~1.txt' });
+  });
+
   it.each([
     ['bad name', filePath('bad%20name', '1.0.0', 'f.txt'), { error: 'package_name is invalid' }],
     ['a version with ..', filePath('tool', '1..0', 'f.txt'), { error: 'package_version is invalid' }],
     ['a file name with a space', filePath('tool', '1.0.0', 'my%20file.txt'), { error: 'file_name is invalid' }],
+    ['a file name ending in ~', filePath('tool', '1.0.0', 'f.txt~'), { error: 'file_name is invalid' }],
+    ['directories that climb out', filePath('tool', '1.0.0', 'a/..%5Cb/f.txt'), { error: 'path should be a valid file path' }],
+    ['directories encoded twice', filePath('tool', '1.0.0', '%252E%252E/f.txt'), { error: 'path should be a valid file path' }],
+    ['a path from the root', `${filePath('tool', '1.0.0', 'f.txt')}?path=/etc`, { error: 'path should be a valid file path' }],
     ['an unknown status', `${filePath('tool', '1.0.0', 'f.txt')}?status=processing`, { error: 'status does not have a valid value' }],
   ])('refuses %s as GitLab does', async (_, url, error) => {
     const response = await harness.api.put(url).set(harness.as(developer)).send(Buffer.from('x'));

@@ -1,18 +1,18 @@
 import type { Readable } from 'node:stream';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { ConflictError, InputError, NotFoundError } from '@platform/errors';
-import type { EntityManager } from '@platform/db';
+import { NotFoundError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
-import { packagesEvents } from '@platform/packages-client';
-import type { Package, PackageFile } from '../packages/package.entity.ts';
+import type { PackageFile } from '../packages/package.entity.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
+import type { PackagesService } from '../packages/packages-service.ts';
 import type { PgPackageStore } from '../packages/packages-store.ts';
-import { packageEventData } from '../packages/packages.events.ts';
 
 /** Which file of which package version a request names. */
 export interface GenericTarget {
   name: string;
   version: string;
+  /** The directories before the file's name (`dist/linux`), if any. */
+  path?: string | undefined;
   fileName: string;
 }
 
@@ -23,26 +23,41 @@ export interface GenericDownload {
 }
 
 /**
+ * What Ruby's `URI.encode_uri_component` leaves as it is; JavaScript's `encodeURIComponent` also
+ * leaves `!`, `~`, `'`, `(` and `)`, which Ruby escapes.
+ */
+const escapeAsRuby = (value: string) =>
+  encodeURIComponent(value).replace(/[!~'()]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * The package file's name as GitLab records it: the file's name, or with directories the whole
+ * path escaped as one URI component (`dist/linux/tool` is `dist%2Flinux%2Ftool`).
+ */
+export const packageFileName = (target: GenericTarget) =>
+  target.path ? escapeAsRuby(`${target.path}/${target.fileName}`) : target.fileName;
+
+/**
  * GitLab's generic packages: files of any kind uploaded under a package name and version,
  * streamed to storage as they arrive and back as they are read.
  */
 export class GenericRegistry {
-  readonly #em: EntityManager;
   readonly #store: PgPackageStore;
   readonly #storage: PackageFileStorage;
+  readonly #packages: PackagesService;
   readonly #maxFileBytes: number;
 
-  constructor(deps: { em: EntityManager; store: PgPackageStore; storage: PackageFileStorage; maxFileBytes: number }) {
-    this.#em = deps.em;
+  constructor(deps: { store: PgPackageStore; storage: PackageFileStorage; packages: PackagesService; maxFileBytes: number }) {
     this.#store = deps.store;
     this.#storage = deps.storage;
+    this.#packages = deps.packages;
     this.#maxFileBytes = deps.maxFileBytes;
   }
 
   /**
    * Stores the file in its package version, creating the version with the first file (in
    * `status`, default `default`); a later upload with a `status` sets the version's. A file of
-   * the same name is replaced.
+   * the same name is kept beside the earlier ones (GitLab allows duplicates unless a namespace
+   * setting refuses them, which the platform does not have): downloads serve the newest.
    */
   async upload(
     project: ProjectAccess,
@@ -52,65 +67,26 @@ export class GenericRegistry {
     const { target } = options;
     const staged = await this.#storage.stage(options.body, { maxBytes: this.#maxFileBytes });
     const storagePath = await staged.commit();
-    const file = {
-      fileName: target.fileName,
-      size: staged.size,
-      fileMd5: staged.md5,
-      fileSha1: staged.sha1,
-      fileSha256: staged.sha256,
-      storagePath,
-    };
-    const version = { projectId: project.id, packageType: 'generic' as const, name: target.name, version: target.version };
-    const putIn = async (existing: Package) => {
-      const replaced = await this.#em.transactional(async () => {
-        const previous = await this.#store.putFile({ packageId: existing.id, file });
-        if (options.status && options.status !== existing.status) await this.#store.updateStatus(existing.id, options.status);
-        return previous;
-      });
-      if (replaced) await this.#storage.remove(replaced);
-    };
-    try {
-      const existing = await this.#store.findVersion(version);
-      if (existing) await putIn(existing);
-      else {
-        await this.#em.transactional(() =>
-          this.#store.insertPackage({
-            package: {
-              projectId: project.id,
-              projectPath: project.pathWithNamespace,
-              namespaceIds: project.namespaceIds,
-              name: target.name,
-              version: target.version,
-              packageType: 'generic',
-              status: options.status ?? 'default',
-              metadata: null,
-              creatorId: caller.userId,
-            },
-            file,
-            events: (created) =>
-              created.status === 'default'
-                ? [packagesEvents.packagePublished.event({ aggregateId: project.id, data: packageEventData(created) })]
-                : [],
-            actor: actorOf(caller),
-          }),
-        );
-      }
-    } catch (error) {
-      // A concurrent upload created the version first: the file joins it.
-      const winner = error instanceof ConflictError ? await this.#store.findVersion(version) : null;
-      if (!winner) {
-        await this.#storage.remove(storagePath);
-        throw error;
-      }
-      await putIn(winner);
-    }
-    const stored = await this.#store.findVersion(version);
-    const saved = stored && (await this.#store.findFile({ packageId: stored.id, fileName: target.fileName }));
-    if (!saved) throw new InputError('file is missing');
-    return saved;
+    return this.#packages.addFile({
+      project,
+      packageType: 'generic',
+      name: target.name,
+      version: target.version,
+      status: options.status,
+      file: {
+        fileName: packageFileName(target),
+        size: staged.size,
+        fileMd5: staged.md5,
+        fileSha1: staged.sha1,
+        fileSha256: staged.sha256,
+        storagePath,
+      },
+      replace: false,
+      publisher: { creatorId: caller.userId, actor: actorOf(caller) },
+    });
   }
 
-  /** The file of a version in a servable state (default or hidden, as GitLab's installable packages). */
+  /** The newest file of that name in a version in a servable state (default or hidden, as GitLab's installable packages). */
   async download(project: ProjectAccess, target: GenericTarget): Promise<GenericDownload> {
     const item = await this.#store.findVersion({
       projectId: project.id,
@@ -120,7 +96,7 @@ export class GenericRegistry {
     });
     const file =
       item && (item.status === 'default' || item.status === 'hidden')
-        ? await this.#store.findFile({ packageId: item.id, fileName: target.fileName })
+        ? await this.#store.findFile({ packageId: item.id, fileName: packageFileName(target) })
         : null;
     if (!file) throw new NotFoundError();
     return { file, stream: await this.#storage.read(file.storagePath) };

@@ -18,6 +18,7 @@ const route = routesOf<GenericRouteDeps>('packages');
 const targetOf = (input: GenericFileParams): GenericTarget => ({
   name: input.package_name,
   version: input.package_version,
+  path: input.path,
   fileName: input.file_name,
 });
 
@@ -27,11 +28,20 @@ function uploadedBody(request: Request): Readable {
   return request;
 }
 
+/**
+ * A package file's address: its name alone, or after directories (`dist/linux/tool`), which GitLab
+ * accepts the same way (its route's optional `*path`).
+ */
+const FILE_PATHS = [
+  '/api/v4/projects/:id/packages/generic/:package_name/:package_version/:file_name',
+  '/api/v4/projects/:id/packages/generic/:package_name/:package_version/*path/:file_name',
+];
+
 /** GitLab's generic packages: upload a file to a package version, download it back. */
-export const genericRoutes = [
+export const genericRoutes = FILE_PATHS.flatMap((path) => [
   route({
     method: 'PUT',
-    path: '/api/v4/projects/:id/packages/generic/:package_name/:package_version/:file_name',
+    path,
     access: 'user',
     scope: 'api',
     status: 201,
@@ -49,7 +59,7 @@ export const genericRoutes = [
 
   route({
     method: 'GET',
-    path: '/api/v4/projects/:id/packages/generic/:package_name/:package_version/:file_name',
+    path,
     access: 'anonymous',
     scope: 'read_api',
     input: genericFileParams,
@@ -60,11 +70,11 @@ export const genericRoutes = [
         headers: {
           'Content-Type': 'application/octet-stream',
           'Content-Length': String(file.size),
-          'Content-Disposition': `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+          'Content-Disposition': `attachment; filename="${input.file_name}"; filename*=UTF-8''${encodeURIComponent(input.file_name)}`,
           'X-Checksum-SHA256': file.fileSha256,
         },
         stream,
       });
     },
   }),
-];
+]);

@@ -1,12 +1,13 @@
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import type { EntityManager, Page, PageWindow } from '@platform/db';
-import { NotFoundError } from '@platform/errors';
+import type { EventActor } from '@platform/events';
+import { ConflictError, NotFoundError } from '@platform/errors';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { mayOnPackages } from './package-access.ts';
-import type { Package, PackageFile, PackageStatus, PackageTag } from './package.entity.ts';
+import type { Package, PackageFile, PackageStatus, PackageTag, PackageType } from './package.entity.ts';
 import type { PackageFileStorage } from './package-file-storage.ts';
-import type { PackageFileOrder, PackageFilter, PackageOrder, PgPackageStore } from './packages-store.ts';
+import type { NewPackageFile, PackageFileOrder, PackageFilter, PackageOrder, PgPackageStore } from './packages-store.ts';
 import { packagesEvents } from '@platform/packages-client';
 import { packageEventData } from './packages.events.ts';
 
@@ -18,6 +19,22 @@ export interface PackageListOptions {
   orderBy: PackageOrder;
   sort: 'asc' | 'desc';
   window: PageWindow;
+}
+
+/** A stored file going into a version of a package, which it creates when it is the version's first. */
+export interface AddedFile {
+  project: ProjectAccess;
+  packageType: PackageType;
+  name: string;
+  version: string | null;
+  /** The version's state; when undefined, a new version is `default` and an existing one keeps its own. */
+  status?: PackageStatus | undefined;
+  /** Its bytes, committed to storage: removed again when the file cannot be recorded. */
+  file: NewPackageFile;
+  /** Whether it takes the place of a file of the same name (Maven's redeploys) or is kept beside it (generic). */
+  replace: boolean;
+  /** Who publishes: the new version's creator and the actor of its event. */
+  publisher: { creatorId: number | null; actor: EventActor | null };
 }
 
 /** A listed package with what its view needs. */
@@ -85,6 +102,61 @@ export class PackagesService {
 
   async files(project: ProjectAccess, packageId: number, order?: { by: PackageFileOrder; sort: 'asc' | 'desc' }): Promise<PackageFile[]> {
     return this.#store.files((await this.#found(project, packageId)).id, order);
+  }
+
+  /**
+   * Records a stored file in its package version, creating the version (with the event saying it
+   * was published, unless it is not listed) or joining the existing one, also when a concurrent
+   * upload created it first. Answers the file's record.
+   */
+  async addFile(added: AddedFile): Promise<PackageFile> {
+    const version = { projectId: added.project.id, packageType: added.packageType, name: added.name, version: added.version };
+    const join = async (existing: Package) => {
+      const { file, replaced } = await this.#em.transactional(async () => {
+        const result = await this.#store.addFile({ packageId: existing.id, file: added.file, replace: added.replace });
+        if (added.status && added.status !== existing.status) await this.#store.updateStatus(existing.id, added.status);
+        return result;
+      });
+      if (replaced) await this.#removeFiles([replaced]);
+      return file;
+    };
+    const create = () =>
+      this.#em.transactional(async () => {
+        const created = await this.#store.insertPackage({
+          package: {
+            ...version,
+            projectPath: added.project.pathWithNamespace,
+            namespaceIds: added.project.namespaceIds,
+            status: added.status ?? 'default',
+            metadata: null,
+            creatorId: added.publisher.creatorId,
+          },
+          file: added.file,
+          events: (item) =>
+            item.status === 'default'
+              ? [packagesEvents.packagePublished.event({ aggregateId: item.projectId, data: packageEventData(item) })]
+              : [],
+          actor: added.publisher.actor,
+        });
+        const file = await this.#store.findFile({ packageId: created.id, fileName: added.file.fileName });
+        if (!file) throw new Error(`package ${created.id} lost the file it was created with`);
+        return file;
+      });
+    try {
+      const existing = await this.#store.findVersion(version);
+      if (existing) return await join(existing);
+      try {
+        return await create();
+      } catch (error) {
+        // A concurrent upload created the version first: the file joins it.
+        const winner = error instanceof ConflictError ? await this.#store.findVersion(version) : null;
+        if (!winner) throw error;
+        return await join(winner);
+      }
+    } catch (error) {
+      await this.#removeFiles([added.file.storagePath]);
+      throw error;
+    }
   }
 
   /** Removes the package and its files; the event tells audit. */

@@ -132,8 +132,9 @@ export class PgPackageStore {
     return this.#em.find(PackageFile, { packageId: { $in: packageIds } }, { orderBy: { id: 'asc' } });
   }
 
+  /** The newest file of that name in a package: a generic package keeps every upload of a name, and serves the last. */
   findFile(options: { packageId: number; fileName: string }): Promise<PackageFile | null> {
-    return this.#em.findOne(PackageFile, { packageId: options.packageId, fileName: options.fileName });
+    return this.#em.findOne(PackageFile, { packageId: options.packageId, fileName: options.fileName }, { orderBy: { id: 'desc' } });
   }
 
   /**
@@ -179,6 +180,30 @@ export class PgPackageStore {
     em.create(PackageFile, { ...options.file, packageId: options.packageId, createdAt: now });
     await em.nativeUpdate(Package, { id: options.packageId }, { updatedAt: now });
     return undefined;
+  }
+
+  /**
+   * Adds a file to a package in the caller's transaction. With `replace`, the file takes the place
+   * of one of the same name, whose storage path it answers as `replaced`; without, both are kept.
+   */
+  async addFile(options: {
+    packageId: number;
+    file: NewPackageFile;
+    replace: boolean;
+  }): Promise<{ file: PackageFile; replaced?: string | undefined }> {
+    const em = this.#em;
+    const existing = options.replace ? await this.findFile({ packageId: options.packageId, fileName: options.file.fileName }) : null;
+    const now = new Date();
+    await em.nativeUpdate(Package, { id: options.packageId }, { updatedAt: now });
+    if (existing) {
+      const replaced = existing.storagePath;
+      em.assign(existing, { ...options.file, createdAt: now });
+      await em.flush();
+      return { file: existing, replaced };
+    }
+    const file = em.create(PackageFile, { ...options.file, packageId: options.packageId, createdAt: now });
+    await em.flush();
+    return { file };
   }
 
   /**
