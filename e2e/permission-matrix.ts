@@ -328,6 +328,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/changes': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/diffs': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/commits': project(ROLE.reporter),
+  'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/pipelines': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/versions': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/versions/:version_id': project(ROLE.reporter),
   'GET /api/v4/projects/:id/merge_requests/:merge_request_iid/notes': project(ROLE.reporter),

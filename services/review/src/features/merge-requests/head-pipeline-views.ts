@@ -10,8 +10,14 @@ const STATUS_WORDS: Record<string, { text: string; label: string }> = {
   skipped: { text: 'Skipped', label: 'skipped' },
 };
 
-/** GitLab's `PipelineBasic`: a merge request's (deprecated) `pipeline`. */
-export function headPipelineBasicView(pipeline: HeadPipeline) {
+/** A pipeline as lists show it: what `PipelineBasic` reads, timestamps as ISO 8601 strings (as read models select them). */
+export type ListedPipeline = Pick<HeadPipeline, 'id' | 'iid' | 'projectId' | 'sha' | 'ref' | 'status' | 'source' | 'webUrl'> & {
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** GitLab's `PipelineBasic`: a merge request's pipelines as they are listed. */
+export function pipelineBasicView(pipeline: ListedPipeline) {
   return {
     id: pipeline.id,
     iid: pipeline.iid,
@@ -20,10 +26,15 @@ export function headPipelineBasicView(pipeline: HeadPipeline) {
     ref: pipeline.ref,
     status: pipeline.status,
     source: pipeline.source,
-    created_at: pipeline.createdAt.toISOString(),
-    updated_at: pipeline.updatedAt.toISOString(),
+    created_at: pipeline.createdAt,
+    updated_at: pipeline.updatedAt,
     web_url: pipeline.webUrl,
   };
+}
+
+/** GitLab's `PipelineBasic` of a merge request's head pipeline: its (deprecated) `pipeline`. */
+export function headPipelineBasicView(pipeline: HeadPipeline) {
+  return pipelineBasicView({ ...pipeline, createdAt: pipeline.createdAt.toISOString(), updatedAt: pipeline.updatedAt.toISOString() });
 }
 
 /** GitLab's `Pipeline` detail: a merge request's `head_pipeline`. */

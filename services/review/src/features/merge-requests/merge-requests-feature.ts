@@ -17,6 +17,8 @@ import { autoMergeJob } from './auto-merge.jobs.ts';
 import { AutoMergeService, type MergeRequestSystemNote } from './auto-merge-service.ts';
 import { PgAutoMergeStore } from './auto-merge-store.ts';
 import { mergeRequestEditsRoutes } from './merge-request-edits-routes.ts';
+import { MergeRequestPipelinesReadModel } from './merge-request-pipelines-read-model.ts';
+import { mergeRequestPipelinesRoutes } from './merge-request-pipelines-routes.ts';
 import { factsFrom, type FactsSource, type ReactionLookup } from './merge-request-facts.ts';
 import type { DeployedMergeRequestIds, MergeRequestsRouteDeps } from './merge-request-route-support.ts';
 import { MergeRequestVersions, type VersionListener } from './merge-request-versions.ts';
@@ -158,6 +160,10 @@ export function createMergeRequestsFeature(deps: {
       createRouter(mergeRequestsRoutes, routeDeps),
       createRouter(mergeRequestEditsRoutes, { ...routeDeps, creation, updates }),
       createRouter(mergeRoutes, { ...routeDeps, merges, rebases, autoMerges }),
+      createRouter(mergeRequestPipelinesRoutes, {
+        access: deps.access,
+        pipelines: new MergeRequestPipelinesReadModel(readModelDatabase(em)),
+      }),
     ],
     rpcs: [mergeRequestsGrpc({ orm: deps.orm, deps: routeDeps, logger })],
     consumes: [...forkEventHandlers(mergeRequests), ...autoMergeEventHandlers(autoMerges)],
