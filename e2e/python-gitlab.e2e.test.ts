@@ -134,8 +134,13 @@ describe('python-gitlab end to end', () => {
       upload_message: '201 Created',
       byte_equal: true,
       sha256: true,
+      nested: 'second notes',
       packages: [['py-tools', '2.0.1', 'generic']],
-      files: [['tools.bin', 5 * 1024 * 1024 + 3]],
+      files: [
+        ['tools.bin', 5 * 1024 * 1024 + 3],
+        ['docs%2Fnotes.txt', 11],
+        ['docs%2Fnotes.txt', 12],
+      ],
     });
 
     // As `curl --upload-file` sends it: an untyped body, in chunks, of 12 MB.
