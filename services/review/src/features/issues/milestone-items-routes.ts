@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { baseUrlOf, params, routesOf } from '@platform/http';
 import { planningProject } from '../core/issue-access.ts';
-import { listPage, listShape } from '../merge-requests/merge-request-finder.ts';
+import { acrossProjectsPage, listPage, listShape } from '../merge-requests/merge-request-finder.ts';
 import { readableProject, type MergeRequestsRouteDeps } from '../merge-requests/merge-request-route-support.ts';
 import { confidentialViewer, viewsAcrossProjects, viewsOf, type IssuesRouteDeps } from './issue-route-support.ts';
 import type { IssueFilter } from './issues-store.ts';
@@ -63,6 +63,23 @@ export const milestoneItemsRoutes = [
       const views = await viewsAcrossProjects(deps, { caller, baseUrl: baseUrlOf(request) }, issues);
       const visible = issues.flatMap((issue) => views.get(issue.id) ?? []);
       return { items: visible.slice(window.offset, window.offset + window.limit), total: visible.length };
+    },
+  }),
+  route.list({
+    path: '/api/v4/groups/:id/milestones/:milestone_id/merge_requests',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object(perMilestone),
+    handle: async ({ caller, input, deps }) => {
+      const groupId = await deps.access.require({ resource: 'group', idOrPath: String(input.id), caller, minimumLevel: 0 });
+      const milestone = await deps.milestones.getInGroup(groupId, input.milestone_id);
+      // The group's and its subgroups' projects' merge requests the caller may read.
+      return acrossProjectsPage({
+        deps,
+        caller,
+        input: z.object(listShape).parse({ state: 'all', page: input.page, per_page: input.per_page }),
+        filter: { groupId, milestone: { kind: 'is', value: [milestone.id] } },
+      });
     },
   }),
 ];

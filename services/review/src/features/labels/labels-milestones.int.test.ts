@@ -18,15 +18,17 @@ import { FixedUserDirectory, type UserDirectory } from '../core/user-directory.t
 const reporter = userCaller(41, 'reporter');
 const guest = userCaller(42, 'guest');
 const stranger = userCaller(43, 'stranger');
+const developer = userCaller(44, 'developer');
 const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 7, path: 'acme/app', levels: { 41: 20, 42: 10 } })
   .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 41: 20 } })
   .add({ resource: 'group', id: 5, path: 'acme', levels: { 41: 20, 42: 10 } })
-  .add({ resource: 'project', id: 9, path: 'acme/promoted', namespaceIds: [5], levels: { 41: 20, 42: 20 } })
+  .add({ resource: 'project', id: 9, path: 'acme/promoted', namespaceIds: [5], levels: { 41: 20, 42: 20, 44: 30 } })
   .add({ resource: 'project', id: 10, path: 'acme/loose', namespaceIds: [], levels: { 41: 20 } });
 const directory = new FixedUserDirectory([
   { id: 41, username: 'reporter' },
   { id: 42, username: 'guest' },
+  { id: 44, username: 'developer' },
 ]);
 /** Project 9 belongs to group 5: it uses the group's labels and milestones. */
 const users: UserDirectory = {
@@ -379,5 +381,41 @@ describe('group milestones', () => {
 
     await harness.api.delete(`${groupMilestones}/${milestone.body.id}`).set(harness.as(reporter));
     expect((await harness.api.get(`/api/v4/projects/9/issues/${issue.body.iid}`).set(harness.as(reporter))).body.milestone).toBeNull();
+  });
+  it("plans the group's projects' merge requests with its milestones, shows them with the group's pages and lists them", async () => {
+    const milestone = await harness.api.post(groupMilestones).set(harness.as(reporter)).send({ title: 'Train' });
+    const as = harness.as(developer);
+    const file = (branch: string) =>
+      harness.api
+        .post(`/api/v4/projects/9/repository/files/${branch}.txt`)
+        .set(as)
+        .send({ branch, content: branch, commit_message: `Add ${branch}` });
+    expect((await file('main')).status).toBe(201);
+    expect((await harness.api.post('/api/v4/projects/9/repository/branches').set(as).send({ branch: 'train', ref: 'main' })).status).toBe(
+      201,
+    );
+    expect((await file('train')).status).toBe(201);
+    const opened = await harness.api
+      .post('/api/v4/projects/9/merge_requests')
+      .set(as)
+      .send({ source_branch: 'train', target_branch: 'main', title: 'On the train', milestone_id: milestone.body.id });
+    expect(opened.status).toBe(201);
+    const shown = { id: milestone.body.id, iid: milestone.body.iid, group_id: 5, title: 'Train' };
+    expect(opened.body.milestone).toMatchObject({ ...shown, web_url: expect.stringMatching(/\/groups\/acme\/-\/milestones\/\d+$/) });
+    expect(opened.body.milestone.project_id).toBeUndefined();
+    const listed = await harness.api.get('/api/v4/projects/9/merge_requests').set(harness.as(reporter));
+    expect(listed.body.map((item: { milestone: unknown }) => item.milestone)).toEqual([expect.objectContaining(shown)]);
+
+    const path = `${groupMilestones}/${milestone.body.id}/merge_requests`;
+    const carried = await harness.api.get(path).set(harness.as(reporter));
+    expect([carried.status, carried.headers['x-total']]).toEqual([200, '1']);
+    expect(carried.body).toEqual([
+      expect.objectContaining({ iid: opened.body.iid, title: 'On the train', milestone: expect.objectContaining(shown) }),
+    ]);
+    expect((await harness.api.get(path).set(harness.as(stranger))).status).toBe(404);
+    expect((await harness.api.get(`${groupMilestones}/999999/merge_requests`).set(harness.as(reporter))).status).toBe(404);
+    const cleared = await harness.api.put(`/api/v4/projects/9/merge_requests/${opened.body.iid}`).set(as).send({ milestone_id: 0 });
+    expect(cleared.body.milestone).toBeNull();
+    expect((await harness.api.get(path).set(harness.as(reporter))).body).toEqual([]);
   });
 });

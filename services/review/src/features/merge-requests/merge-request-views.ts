@@ -1,7 +1,7 @@
 import type { MergeMethod } from '@platform/identity-client';
 import { labelBasicView } from '../labels/label-views.ts';
 import type { ListedLabel } from '../labels/labels-service.ts';
-import { embeddedMilestoneView, milestoneView, type EmbeddedMilestone } from '../milestones/milestone-views.ts';
+import { embeddedMilestoneView, milestoneParentPages, milestoneView, type EmbeddedMilestone } from '../milestones/milestone-views.ts';
 import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
 import { diffView } from '../commits/commit-views.ts';
 import { humanDuration, taskCompletionStatus } from '../core/merge-request-text.ts';
@@ -211,6 +211,8 @@ function detailedMergeStatus(
 export function mergeRequestDetailView(
   mergeRequest: MergeRequest,
   context: ViewContext & {
+    /** Its project's groups, top-level first: whose milestone it may carry. */
+    project: { namespaceIds: number[] };
     /** What other features keep about it, as the caller sees it. */
     facts: MergeRequestFacts;
     latest: MergeRequestDiff | undefined;
@@ -223,7 +225,7 @@ export function mergeRequestDetailView(
   const { milestone } = context.facts;
   return {
     ...view,
-    milestone: milestone ? milestoneView(milestone, context.project) : null,
+    milestone: milestone ? milestoneView(milestone, milestoneParentPages(milestone, context.project)) : null,
     detailed_merge_status: view.detailed_merge_status === 'mergeable' && !context.approved ? 'not_approved' : view.detailed_merge_status,
     subscribed: context.facts.subscribed,
     changes_count: context.latest ? String(context.latest.filesCount) : '0',

@@ -64,11 +64,11 @@ const LISTED_COLUMNS: Record<keyof ListedMergeRequest, string> = {
   mergeWhenPipelineSucceeds: 'exists (select 1 from merge_request_auto_merges a where a.merge_request_id = mr.id)',
   upvotes: votes(UPVOTE),
   downvotes: votes(DOWNVOTE),
-  // A milestone of another project (the merge request moved) is none.
-  milestone: `(select json_build_object('id', m.id, 'iid', m.iid, 'projectId', m.project_id, 'title', m.title,
+  // The project's milestone or one of its groups'; a milestone of another project (the merge request moved) is none.
+  milestone: `(select json_build_object('id', m.id, 'iid', m.iid, 'projectId', m.project_id, 'groupId', m.group_id, 'title', m.title,
       'description', m.description, 'state', m.state, 'createdAt', ${isoTimestamp('m.created_at')},
       'updatedAt', ${isoTimestamp('m.updated_at')}, 'dueDate', m.due_date, 'startDate', m.start_date)
-    from milestones m where m.id = mr.milestone_id and m.project_id = mr.project_id)`,
+    from milestones m where m.id = mr.milestone_id and (m.project_id = mr.project_id or m.group_id = any(mr.target_namespace_ids)))`,
 };
 
 const SELECT_LISTS: Record<MergeRequestListView, string> = {

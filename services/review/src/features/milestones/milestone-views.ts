@@ -39,3 +39,22 @@ export function milestoneView(milestone: Milestone, parent: { webUrl: string }, 
     web_url: `${parent.webUrl}/-/milestones/${milestone.iid}`,
   };
 }
+
+/**
+ * Where a milestone's pages are for a project that uses it: the project's own, or the group's
+ * (`/groups/<full path>`; the project's path names its groups in the order of `namespaceIds`).
+ */
+export function milestoneParentPages(
+  milestone: { groupId?: number | null | undefined },
+  project: { webUrl: string; pathWithNamespace: string; namespaceIds: number[] },
+): { webUrl: string } {
+  const depth = milestone.groupId ? project.namespaceIds.indexOf(milestone.groupId) : -1;
+  if (depth < 0) return project;
+  const base = project.webUrl.slice(0, project.webUrl.length - project.pathWithNamespace.length - 1);
+  return {
+    webUrl: `${base}/groups/${project.pathWithNamespace
+      .split('/')
+      .slice(0, depth + 1)
+      .join('/')}`,
+  };
+}
