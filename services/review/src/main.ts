@@ -28,9 +28,13 @@ import { GrpcUserDirectory, type UserDirectory } from './features/core/user-dire
 import { createTimeTrackingFeature } from './features/time-tracking/time-tracking-feature.ts';
 import { approvalsEntities, createApprovals, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
-import { createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
+import { createNotes, createNotesFeature, notesEntities } from './features/notes/notes-feature.ts';
 import { mergeRequestNoteable } from './features/notes/noteable.ts';
-import { createResourceEventsFeature, resourceEventsEntities } from './features/resource-events/resource-events-feature.ts';
+import {
+  createResourceEvents,
+  createResourceEventsFeature,
+  resourceEventsEntities,
+} from './features/resource-events/resource-events-feature.ts';
 import { createSubscriptionsFeature, subscribedFacts, subscriptionsEntities } from './features/subscriptions/subscriptions-feature.ts';
 import { SubscriptionsService } from './features/subscriptions/subscriptions-service.ts';
 import { PgSubscriptionStore } from './features/subscriptions/subscriptions-store.ts';
@@ -113,12 +117,16 @@ export function reviewService(
       const { labels } = labelsFeature;
       const { milestones } = milestonesFeature;
       const deployments = new PgMergeRequestDeploymentStore(em);
+      // The history of merge requests and issues (system notes, resource events) before the features whose changes write it.
+      const notes = createNotes(em);
+      const resourceEvents = createResourceEvents({ em, notes });
+      const { history } = resourceEvents;
       // Merge requests as other features read them first; their operations once approvals, issues and the views' facts exist.
-      const core = createMergeRequestsCore({ em, repositories, logger });
+      const core = createMergeRequestsCore({ em, repositories, logger, history });
       const { mergeRequests } = core;
       const approvals = createApprovals({ em, directory, repositories, mergeRequests, protectedBranches });
-      const issuesFeature = createIssuesFeature({ em, access, labels, milestones, users, mergeRequests, repositories, settings });
-      const notesFeature = createNotesFeature({ em, access, mergeRequests, issues: issuesFeature.issues, repositories, users });
+      const issuesFeature = createIssuesFeature({ em, access, labels, milestones, users, mergeRequests, repositories, settings, history });
+      const notesFeature = createNotesFeature({ notes, access, mergeRequests, issues: issuesFeature.issues, repositories, users });
       const awardEmojiFeature = createAwardEmojiFeature({ em, access, mergeRequests, users });
       const subscriptions = new SubscriptionsService({ store: new PgSubscriptionStore(em) });
       const mergeRequestsFeature = createMergeRequestsFeature({
@@ -137,7 +145,7 @@ export function reviewService(
         reactions: awardEmojiFeature.reactions,
         afterMerge: [issuesFeature.closeMergedIssues],
         systemNote: ({ mergeRequest, actor, body }) =>
-          notesFeature.notes.recordSystemNote({ noteable: mergeRequestNoteable(mergeRequest), authorId: actor.id, actor, body }),
+          notes.recordSystemNote({ noteable: mergeRequestNoteable(mergeRequest), actor, body }),
       });
       const { routeDeps } = mergeRequestsFeature;
       return [
@@ -180,7 +188,7 @@ export function reviewService(
         }),
         notesFeature,
         createResourceEventsFeature({
-          em,
+          events: resourceEvents,
           access,
           mergeRequests,
           issues: issuesFeature.issues,
@@ -188,7 +196,6 @@ export function reviewService(
           users,
           milestones,
           labels,
-          notes: notesFeature.notes,
         }),
         createSubscriptionsFeature({ ...routeDeps, subscriptions }),
         createStorageMovesFeature({

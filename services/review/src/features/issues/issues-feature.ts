@@ -3,6 +3,7 @@ import type { EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
+import type { IssuableHistory } from '../core/issuable-history.ts';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import type { MergeListener } from '../merge-requests/merge-service.ts';
@@ -47,9 +48,10 @@ export function createIssuesFeature(deps: {
   mergeRequests: MergeRequestsService;
   repositories: RepositoriesService;
   settings: ApplicationSettingsSource;
+  history: IssuableHistory;
 }): IssuesFeature {
   const store = new PgIssueStore(deps.em);
-  const issues = new IssuesService({ em: deps.em, store, labels: deps.labels, milestones: deps.milestones });
+  const issues = new IssuesService({ em: deps.em, store, labels: deps.labels, milestones: deps.milestones, history: deps.history });
   const closeMergedIssues: MergeListener = async ({ mergeRequest, scope, caller }) => {
     const iids = await closingIssueIids({
       mergeRequest,

@@ -3,6 +3,7 @@ import { NotFoundError } from '@platform/errors';
 import type { OutgoingEvent } from '@platform/events';
 import type { EntityManager } from '@platform/db';
 import { reviewEvents } from '@platform/review-client';
+import type { IssuableHistory, IssuableTransition } from '../core/issuable-history.ts';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { Issue } from './issue.entity.ts';
@@ -64,12 +65,21 @@ export class IssuesService {
   readonly #store: IssueStore;
   readonly #labels: LabelsService;
   readonly #milestones: MilestonesService;
+  readonly #history: IssuableHistory;
 
-  constructor(options: { em: EntityManager; store: IssueStore; labels: LabelsService; milestones: MilestonesService }) {
+  constructor(options: {
+    em: EntityManager;
+    store: IssueStore;
+    labels: LabelsService;
+    milestones: MilestonesService;
+    /** Where each change is written as GitLab's system notes and resource events. */
+    history: IssuableHistory;
+  }) {
     this.#em = options.em;
     this.#store = options.store;
     this.#labels = options.labels;
     this.#milestones = options.milestones;
+    this.#history = options.history;
   }
 
   /** A milestone id of the project, or null: GitLab drops a milestone the project does not have. */
@@ -82,8 +92,9 @@ export class IssuesService {
   async create(projectId: number, caller: AuthenticatedCaller, input: NewIssueInput, triage: boolean): Promise<Issue> {
     const now = new Date();
     const labels = triage && input.labels ? await this.#labels.ensure(projectId, caller, input.labels) : [];
-    return this.#em.transactional(async () =>
-      this.#store.create({
+    const actor = actorOf(caller);
+    return this.#em.transactional(async () => {
+      const issue = await this.#store.create({
         issue: {
           projectId,
           title: input.title,
@@ -102,10 +113,12 @@ export class IssuesService {
           updatedAt: now,
         },
         event: (created) => reviewEvents.issueCreated.event(issueEvent(created)),
-        actor: actorOf(caller),
+        actor,
         origin: input.origin,
-      }),
-    );
+      });
+      await this.#history({ type: 'Issue', issuable: issue, actor, at: now });
+      return issue;
+    });
   }
 
   /** Where the issue was created from: 404 UserAgentDetail when it was created without a user agent. */
@@ -165,11 +178,14 @@ export class IssuesService {
     }
     const now = new Date();
     const events: OutgoingEvent[] = [];
+    let transition: IssuableTransition | undefined;
     if (changes.stateEvent === 'close' && issue.state === 'opened') {
       Object.assign(issue, { state: 'closed', closedAt: now, closedById: caller.userId });
+      transition = 'closed';
       events.push(reviewEvents.issueClosed.event(issueEvent(issue)));
     } else if (changes.stateEvent === 'reopen' && issue.state === 'closed') {
       Object.assign(issue, { state: 'opened', closedAt: null, closedById: null });
+      transition = 'reopened';
       events.push(reviewEvents.issueReopened.event(issueEvent(issue)));
     }
     issue.updatedAt = now;
@@ -179,7 +195,11 @@ export class IssuesService {
       ...(issue.description !== previous.description ? { descriptionChanged: true } : {}),
     };
     events.push(reviewEvents.issueUpdated.event({ ...updated, data: { ...updated.data, ...edits } }));
-    await this.#em.transactional(() => this.#store.save({ issue, events, actor: actorOf(caller) }));
+    const actor = actorOf(caller);
+    await this.#em.transactional(async () => {
+      await this.#store.save({ issue, events, actor });
+      await this.#history({ type: 'Issue', issuable: issue, transition, ...edits, actor, at: now });
+    });
     return issue;
   }
 
@@ -189,9 +209,11 @@ export class IssuesService {
       if (issue.state !== 'opened') continue;
       const now = new Date();
       Object.assign(issue, { state: 'closed', closedAt: now, closedById: caller.userId, updatedAt: now });
-      await this.#em.transactional(() =>
-        this.#store.save({ issue, events: [reviewEvents.issueClosed.event(issueEvent(issue))], actor: actorOf(caller) }),
-      );
+      const actor = actorOf(caller);
+      await this.#em.transactional(async () => {
+        await this.#store.save({ issue, events: [reviewEvents.issueClosed.event(issueEvent(issue))], actor });
+        await this.#history({ type: 'Issue', issuable: issue, transition: 'closed', actor, at: now });
+      });
     }
   }
 }

@@ -2,6 +2,7 @@ import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { EntityManager } from '@platform/db';
 import { ConflictError, InputError, UnprocessableError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
+import type { IssuableHistory } from '../core/issuable-history.ts';
 import { isDraftTitle } from '../core/merge-request-text.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
@@ -41,6 +42,7 @@ export class CreateMergeRequestService {
   readonly #versions: MergeRequestVersions;
   readonly #mergeability: Mergeability;
   readonly #approversOverridable: ApproversOverridable;
+  readonly #history: IssuableHistory;
 
   constructor(options: {
     em: EntityManager;
@@ -49,12 +51,15 @@ export class CreateMergeRequestService {
     mergeability: Mergeability;
     /** `approvals_before_merge` is taken only where this allows it, and silently dropped elsewhere (as GitLab). */
     approversOverridable: ApproversOverridable;
+    /** Where its labels and milestone start its history. */
+    history: IssuableHistory;
   }) {
     this.#em = options.em;
     this.#store = options.store;
     this.#versions = options.versions;
     this.#mergeability = options.mergeability;
     this.#approversOverridable = options.approversOverridable;
+    this.#history = options.history;
   }
 
   async create(scope: MergeRequestScope, caller: AuthenticatedCaller, input: NewMergeRequestInput): Promise<MergeRequest> {
@@ -80,8 +85,9 @@ export class CreateMergeRequestService {
     const now = new Date();
     const approvalsBeforeMerge =
       input.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(project.id)) ? input.approvalsBeforeMerge : null;
-    const created = await this.#em.transactional(() =>
-      this.#store.create({
+    const actor = actorOf(caller);
+    const created = await this.#em.transactional(async () => {
+      const mergeRequest = await this.#store.create({
         mergeRequest: {
           projectId: project.id,
           sourceProjectId: source.projectId,
@@ -120,9 +126,11 @@ export class CreateMergeRequestService {
           updatedAt: now,
         },
         event: (mergeRequest) => reviewEvents.mergeRequestCreated.event(mergeRequestEventData(mergeRequest)),
-        actor: actorOf(caller),
-      }),
-    );
+        actor,
+      });
+      await this.#history({ type: 'MergeRequest', issuable: mergeRequest, actor, at: now });
+      return mergeRequest;
+    });
     // The fork's commits come into the target repository, kept by the merge request's own ref.
     if (fromFork) await repository.git.fetchCommit({ source: source.git, sha: sourceHead, into: headRef(created) });
     await this.#versions.record({ repository, mergeRequest: created, heads: { sourceHead, targetHead }, cause: 'created' });

@@ -3,6 +3,7 @@ import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { handleJob, type Feature } from '@platform/service';
+import type { IssuableHistory } from '../core/issuable-history.ts';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
@@ -45,10 +46,17 @@ export interface MergeRequestsCore {
   readModel: MergeRequestsReadModel;
   mergeability: Mergeability;
   mergeRequests: MergeRequestsService;
+  /** What each change writes to the merge request's history (the resource events feature's). */
+  history: IssuableHistory;
 }
 
-export function createMergeRequestsCore(deps: { em: EntityManager; repositories: RepositoriesService; logger: Logger }): MergeRequestsCore {
-  const { em } = deps;
+export function createMergeRequestsCore(deps: {
+  em: EntityManager;
+  repositories: RepositoriesService;
+  logger: Logger;
+  history: IssuableHistory;
+}): MergeRequestsCore {
+  const { em, history } = deps;
   const store = new PgMergeRequestStore(em);
   const mergeability = new Mergeability({ em, store, repositories: deps.repositories, logger: deps.logger });
   return {
@@ -56,7 +64,8 @@ export function createMergeRequestsCore(deps: { em: EntityManager; repositories:
     store,
     readModel: new MergeRequestsReadModel(readModelDatabase(deps.em)),
     mergeability,
-    mergeRequests: new MergeRequestsService({ em, store, mergeability }),
+    mergeRequests: new MergeRequestsService({ em, store, mergeability, history }),
+    history,
   };
 }
 
@@ -102,7 +111,7 @@ export function createMergeRequestsFeature(deps: {
   systemNote: MergeRequestSystemNote;
 }): MergeRequestsFeature {
   const { repositories, logger, approvals, protectedBranches } = deps;
-  const { em, store, mergeability, mergeRequests } = deps.core;
+  const { em, store, mergeability, mergeRequests, history } = deps.core;
   const versions = new MergeRequestVersions({ em, store, listeners: [(version) => approvals.onNewVersion(version)] });
   const approversOverridable: ApproversOverridable = (projectId) => approvals.mayOverrideApprovers(projectId);
   const refresh = new RefreshService({ em, store, repositories, versions, mergeability });
@@ -127,10 +136,11 @@ export function createMergeRequestsFeature(deps: {
     isApproved: (mergeRequest) => approvals.isApproved(mergeRequest),
     pipelineState: (mergeRequest) => autoMergeStore.state(mergeRequest),
   };
-  const creation = new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable });
+  const creation = new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable, history });
   const merges = new MergeService({
     em,
     store,
+    history,
     repositories,
     protectedBranches,
     isApproved: routeDeps.isApproved,
@@ -151,7 +161,16 @@ export function createMergeRequestsFeature(deps: {
     systemNote: deps.systemNote,
   });
   repositories.onRefsChanged(({ projectId, changes }) => autoMerges.onRefsChanged(projectId, changes));
-  const updates = new UpdateMergeRequestService({ em, store, repositories, versions, mergeability, approversOverridable, autoMerges });
+  const updates = new UpdateMergeRequestService({
+    em,
+    store,
+    repositories,
+    versions,
+    mergeability,
+    approversOverridable,
+    autoMerges,
+    history,
+  });
   const rebases = new RebaseService({ store, repositories, protectedBranches, logger });
   return {
     updates,

@@ -3,6 +3,7 @@ import type { EntityManager } from '@platform/db';
 import type { EventActor } from '@platform/events';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
+import type { IssuableHistory } from '../core/issuable-history.ts';
 import type { FileDiff, GitCommit } from '../repositories/git-repository.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
@@ -30,11 +31,13 @@ export class MergeRequestsService {
   readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
   readonly #mergeability: Mergeability;
+  readonly #history: IssuableHistory;
 
-  constructor(options: { em: EntityManager; store: MergeRequestStore; mergeability: Mergeability }) {
+  constructor(options: { em: EntityManager; store: MergeRequestStore; mergeability: Mergeability; history: IssuableHistory }) {
     this.#em = options.em;
     this.#store = options.store;
     this.#mergeability = options.mergeability;
+    this.#history = options.history;
   }
 
   async get(projectId: number, iid: number): Promise<MergeRequest> {
@@ -127,21 +130,23 @@ export class MergeRequestsService {
   /**
    * Closes the open merge requests from a fork into other projects once the fork left its network
    * (unlinked or deleted), as GitLab's unlinking does; they stay readable from their projects,
-   * whose repositories keep their commits.
+   * whose repositories keep their commits. A close nobody made has no user to show in the history.
    */
   async closeFromFork(forkProjectId: number, actor: EventActor | null): Promise<void> {
     for (const mergeRequest of await this.#store.openFromFork(forkProjectId)) {
-      close(mergeRequest, { closedById: actor?.id ?? null, at: new Date() });
-      await this.#em.transactional(() =>
-        this.#store.save({
+      const at = new Date();
+      close(mergeRequest, { closedById: actor?.id ?? null, at });
+      await this.#em.transactional(async () => {
+        await this.#store.save({
           mergeRequest,
           events: [
             reviewEvents.mergeRequestClosed.event(mergeRequestEventData(mergeRequest)),
             reviewEvents.mergeRequestUpdated.event(mergeRequestEventData(mergeRequest)),
           ],
           actor,
-        }),
-      );
+        });
+        if (actor) await this.#history({ type: 'MergeRequest', issuable: mergeRequest, transition: 'closed', actor, at });
+      });
     }
   }
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@platform/db';
 import type { OutgoingEvent } from '@platform/events';
 import { InputError, NotFoundError, UnprocessableError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
+import type { IssuableHistory, IssuableTransition } from '../core/issuable-history.ts';
 import { isDraftTitle } from '../core/merge-request-text.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { branchHead, isFromFork, sourceHead, type MergeRequestScope, type RepositoryFinder } from './merge-request-refs.ts';
@@ -44,6 +45,7 @@ export class UpdateMergeRequestService {
   readonly #versions: MergeRequestVersions;
   readonly #mergeability: Mergeability;
   readonly #approversOverridable: ApproversOverridable;
+  readonly #history: IssuableHistory;
   readonly #autoMerges: Pick<AutoMergeService, 'abort'>;
 
   constructor(options: {
@@ -53,6 +55,8 @@ export class UpdateMergeRequestService {
     versions: MergeRequestVersions;
     mergeability: Mergeability;
     approversOverridable: ApproversOverridable;
+    /** Where each change is written as GitLab's system notes and resource events. */
+    history: IssuableHistory;
     autoMerges: Pick<AutoMergeService, 'abort'>;
   }) {
     this.#em = options.em;
@@ -61,6 +65,7 @@ export class UpdateMergeRequestService {
     this.#versions = options.versions;
     this.#mergeability = options.mergeability;
     this.#approversOverridable = options.approversOverridable;
+    this.#history = options.history;
     this.#autoMerges = options.autoMerges;
   }
 
@@ -100,10 +105,13 @@ export class UpdateMergeRequestService {
     if (changes.approvalsBeforeMerge !== undefined && (await this.#approversOverridable(mergeRequest.projectId)))
       mergeRequest.approvalsBeforeMerge = changes.approvalsBeforeMerge;
     const now = new Date();
+    let transition: IssuableTransition | undefined;
     if (changes.stateEvent === 'close' && close(mergeRequest, { closedById: caller.userId, at: now })) {
+      transition = 'closed';
       events.push(reviewEvents.mergeRequestClosed.event(mergeRequestEventData(mergeRequest)));
       abortReason = 'merge request was closed';
     } else if (changes.stateEvent === 'reopen' && reopen(mergeRequest, { at: now })) {
+      transition = 'reopened';
       events.push(reviewEvents.mergeRequestReopened.event(mergeRequestEventData(mergeRequest)));
     }
     mergeRequest.updatedAt = now;
@@ -116,6 +124,7 @@ export class UpdateMergeRequestService {
     const actor = actorOf(caller);
     await this.#em.transactional(async () => {
       await this.#store.save({ mergeRequest, events, actor });
+      await this.#history({ type: 'MergeRequest', issuable: mergeRequest, transition, ...edits, actor, at: now });
       if (abortReason) await this.#autoMerges.abort({ mergeRequest, actor, reason: abortReason });
     });
     // Another target is another diff, as GitLab reloads it: a new version against the new target.

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AuthenticatedCaller } from '@platform/auth';
 import { FakeIdentityAccess } from '@platform/identity-client';
 import { startService, type RunningService } from '@platform/service';
-import { startServiceHarness, userCaller, waitFor, type ServiceHarness } from '@platform/testing';
+import { startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
 import { FixedUserDirectory } from '../core/user-directory.ts';
@@ -251,13 +251,15 @@ describe('commit comments and discussions', () => {
 });
 
 describe('state changes', () => {
-  it('writes each close, reopen and merge as a resource state event and as a system note', async () => {
+  it('writes each close, reopen and merge as a resource state event and as a system note, with the change', async () => {
     expect((await api('put', '/issues/1', reporter).send({ state_event: 'close' })).status).toBe(200);
+    // Read at once: GitLab writes them in the change's transaction, nothing catches up later.
+    const afterClose = await api('get', '/issues/1/resource_state_events', guest);
+    expect(afterClose.body).toEqual([expect.objectContaining({ state: 'closed' })]);
+    const systemNotes = (await api('get', '/issues/1/notes')).body.filter((note: { system: boolean }) => note.system);
+    expect(systemNotes).toEqual([expect.objectContaining({ body: 'closed' })]);
     expect((await api('put', '/issues/1', reporter).send({ state_event: 'reopen' })).status).toBe(200);
-    const events = await waitFor(async () => {
-      const listed = await api('get', '/issues/1/resource_state_events', guest);
-      return listed.body.length === 2 ? listed : undefined;
-    });
+    const events = await api('get', '/issues/1/resource_state_events', guest);
     expect(events.headers['x-total']).toBe('2');
     expect(events.body).toEqual([
       expect.objectContaining({ user: expect.objectContaining({ username: 'viewer' }), resource_type: 'Issue', state: 'closed' }),
@@ -273,16 +275,43 @@ describe('state changes', () => {
     ]);
 
     expect((await api('put', '/merge_requests/1', maintainer).send({ state_event: 'close' })).status).toBe(200);
-    const closed = await waitFor(async () => {
-      const listed = await api('get', '/merge_requests/1/resource_state_events');
-      return listed.body.length === 1 ? listed.body : undefined;
-    });
-    expect(closed).toEqual([expect.objectContaining({ resource_type: 'MergeRequest', state: 'closed' })]);
+    const closed = await api('get', '/merge_requests/1/resource_state_events');
+    expect(closed.body).toEqual([expect.objectContaining({ resource_type: 'MergeRequest', state: 'closed' })]);
     const discussions = await api('get', '/merge_requests/1/discussions?per_page=100');
     const system = discussions.body.filter((discussion: { notes: Array<{ system: boolean }> }) => discussion.notes[0]?.system);
     expect(system).toEqual([
       expect.objectContaining({ individual_note: true, notes: [expect.objectContaining({ body: 'closed', type: null })] }),
     ]);
+  });
+
+  it('writes a merge as a merged state event and closes the issues it names, each with its system note', async () => {
+    const branch = await api('post', '/repository/commits', maintainer).send({
+      branch: 'fix',
+      start_branch: 'main',
+      commit_message: 'Add a fix',
+      actions: [{ action: 'create', file_path: 'FIX.md', content: 'fixed\n' }],
+    });
+    expect(branch.status).toBe(201);
+    const issue = await api('post', '/issues').send({ title: 'Broken' });
+    const opened = await api('post', '/merge_requests', maintainer).send({
+      source_branch: 'fix',
+      target_branch: 'main',
+      title: 'Fix it',
+      description: `Closes #${issue.body.iid}`,
+    });
+    expect(opened.status).toBe(201);
+    const merged = await api('put', `/merge_requests/${opened.body.iid}/merge`, maintainer);
+    expect(merged.status).toBe(200);
+    expect((await api('get', `/merge_requests/${opened.body.iid}/resource_state_events`)).body).toEqual([
+      expect.objectContaining({ user: expect.objectContaining({ username: 'boss' }), resource_type: 'MergeRequest', state: 'merged' }),
+    ]);
+    expect((await api('get', `/merge_requests/${opened.body.iid}/notes`)).body).toEqual([
+      expect.objectContaining({ body: 'merged', system: true }),
+    ]);
+    expect((await api('get', `/issues/${issue.body.iid}/resource_state_events`)).body).toEqual([
+      expect.objectContaining({ resource_type: 'Issue', state: 'closed' }),
+    ]);
+    expect((await api('get', `/issues/${issue.body.iid}/notes`)).body).toEqual([expect.objectContaining({ body: 'closed', system: true })]);
   });
 });
 
@@ -293,10 +322,7 @@ describe('milestone changes', () => {
     expect((await api('put', '/issues/1', reporter).send({ milestone_id: milestone.body.id })).status).toBe(200);
     expect((await api('put', '/issues/1', reporter).send({ title: 'Talk about it more' })).status).toBe(200);
     expect((await api('put', '/issues/1', reporter).send({ milestone_id: null })).status).toBe(200);
-    const events = await waitFor(async () => {
-      const listed = await api('get', '/issues/1/resource_milestone_events', guest);
-      return listed.body.length === 2 ? listed.body : undefined;
-    });
+    const events = (await api('get', '/issues/1/resource_milestone_events', guest)).body;
     expect(events).toEqual([
       expect.objectContaining({
         user: expect.objectContaining({ username: 'viewer' }),
@@ -311,10 +337,7 @@ describe('milestone changes', () => {
     expect((await api('get', '/issues/1/resource_milestone_events/999999')).status).toBe(404);
 
     expect((await api('put', '/merge_requests/1', maintainer).send({ milestone_id: milestone.body.id })).status).toBe(200);
-    const added = await waitFor(async () => {
-      const listed = await api('get', '/merge_requests/1/resource_milestone_events');
-      return listed.body.length === 1 ? listed.body : undefined;
-    });
+    const added = (await api('get', '/merge_requests/1/resource_milestone_events')).body;
     expect(added).toEqual([expect.objectContaining({ resource_type: 'MergeRequest', action: 'add', state: 'closed' })]);
   });
 });
@@ -323,10 +346,7 @@ describe('label changes', () => {
   it('writes each label added to or removed from an issue or a merge request as a resource label event', async () => {
     expect((await api('put', '/issues/1', reporter).send({ labels: 'bug,ui' })).status).toBe(200);
     expect((await api('put', '/issues/1', reporter).send({ remove_labels: 'ui' })).status).toBe(200);
-    const events = await waitFor(async () => {
-      const listed = await api('get', '/issues/1/resource_label_events', guest);
-      return listed.body.length === 3 ? listed.body : undefined;
-    });
+    const events = (await api('get', '/issues/1/resource_label_events', guest)).body;
     expect(events.map((event: { action: string; label: { name: string } }) => [event.action, event.label.name])).toEqual([
       ['add', 'bug'],
       ['add', 'ui'],
@@ -341,10 +361,7 @@ describe('label changes', () => {
     expect((await api('get', `/merge_requests/1/resource_label_events/${events[2].id}`)).status).toBe(404);
 
     expect((await api('put', '/merge_requests/1', maintainer).send({ add_labels: 'bug' })).status).toBe(200);
-    const added = await waitFor(async () => {
-      const listed = await api('get', '/merge_requests/1/resource_label_events');
-      return listed.body.length === 1 ? listed.body : undefined;
-    });
+    const added = (await api('get', '/merge_requests/1/resource_label_events')).body;
     expect(added).toEqual([
       expect.objectContaining({ resource_type: 'MergeRequest', action: 'add', label: expect.objectContaining({ name: 'bug' }) }),
     ]);
@@ -358,20 +375,16 @@ describe('title and description changes', () => {
     const iid = issue.body.iid;
     expect((await api('put', `/issues/${iid}`).send({ title: 'Fix the crash', description: 'It crashes on start' })).status).toBe(200);
     expect((await api('put', `/issues/${iid}`).send({ title: 'Fix the crash', description: 'It crashes on start' })).status).toBe(200);
-    const systemNotes = async (url: string, count: number) =>
-      waitFor(async () => {
-        const notes = await api('get', `${url}/notes?sort=asc`);
-        const edits = notes.body
-          .filter((note: { system: boolean; body: string }) => note.system && note.body.startsWith('changed'))
-          .map((note: { body: string }) => note.body);
-        return edits.length >= count ? edits : undefined;
-      });
-    expect(await systemNotes(`/issues/${iid}`, 2)).toEqual([
+    const systemNotes = async (url: string) =>
+      (await api('get', `${url}/notes?sort=asc`)).body
+        .filter((note: { system: boolean; body: string }) => note.system && note.body.startsWith('changed'))
+        .map((note: { body: string }) => note.body);
+    expect(await systemNotes(`/issues/${iid}`)).toEqual([
       'changed title from **Fix the {-bug-}** to **Fix the {+crash+}**',
       'changed the description',
     ]);
 
     expect((await api('put', '/merge_requests/1', maintainer).send({ title: 'Shout louder' })).status).toBe(200);
-    expect(await systemNotes('/merge_requests/1', 1)).toEqual(['changed title from **Shout** to **Shout{+ louder+}**']);
+    expect(await systemNotes('/merge_requests/1')).toEqual(['changed title from **Shout** to **Shout{+ louder+}**']);
   });
 });

@@ -17,9 +17,13 @@ import { commitCommentsRoutes } from './commit-comments-routes.ts';
 export { notesEntities };
 
 export interface NotesFeature extends Feature {
-  notes: NotesService;
   /** `user_notes_count` and `blocking_discussions_resolved` of merge request views. */
   facts: FactsSource;
+}
+
+/** Notes on the unit of work of `em`: built before the features whose changes write system notes. */
+export function createNotes(em: EntityManager): NotesService {
+  return new NotesService({ em, store: new PgNoteStore(em) });
 }
 
 /**
@@ -28,22 +32,20 @@ export interface NotesFeature extends Feature {
  * blocking it.
  */
 export function createNotesFeature(deps: {
-  em: EntityManager;
+  notes: NotesService;
   access: IdentityAccess;
   mergeRequests: MergeRequestsService;
   issues: IssueLookup;
   repositories: RepositoriesService;
   users: UserDirectory;
 }): NotesFeature {
-  const notes = new NotesService({ em: deps.em, store: new PgNoteStore(deps.em) });
-  const routeDeps = { ...deps, notes };
+  const { notes } = deps;
   return {
-    notes,
     facts: async (mergeRequests) => {
       const ids = mergeRequests.map((mergeRequest) => mergeRequest.id);
       const [counts, unresolved] = await Promise.all([notes.userNotesCounts(ids), notes.unresolvedCounts(ids)]);
       return new Map(ids.map((id) => [id, { userNotesCount: counts.get(id) ?? 0, blockingDiscussionsResolved: !unresolved.has(id) }]));
     },
-    routes: [createRouter([...notesRoutes, ...discussionsRoutes, ...commitCommentsRoutes], routeDeps)],
+    routes: [createRouter([...notesRoutes, ...discussionsRoutes, ...commitCommentsRoutes], deps)],
   };
 }

@@ -90,21 +90,26 @@ export class NotesService {
     const { project, noteable, caller } = options;
     const kind = options.kind ?? { type: null };
     this.#requireOpenDiscussion(project, noteable);
-    return this.#add({
-      noteable,
-      actor: actorOf(caller),
-      authorId: caller.userId,
-      body: options.body,
-      system: false,
-      type: kind.type,
-      discussionId: newDiscussionId(),
-      ...(kind.type === 'DiffNote' ? { position: kind.position, versionId: kind.versionId, commitId: kind.commitId } : {}),
-    });
+    return this.#em.transactional(() =>
+      this.#insert({
+        noteable,
+        actor: actorOf(caller),
+        authorId: caller.userId,
+        body: options.body,
+        system: false,
+        type: kind.type,
+        discussionId: newDiscussionId(),
+        ...(kind.type === 'DiffNote' ? { position: kind.position, versionId: kind.versionId, commitId: kind.commitId } : {}),
+      }),
+    );
   }
 
-  /** A system note: the platform's record of a change, by whoever made it. */
-  recordSystemNote(options: { noteable: Noteable; authorId: number; actor: EventActor; body: string }): Promise<Note> {
-    return this.#add({ ...options, system: true, type: null, discussionId: newDiscussionId() });
+  /**
+   * A system note: the platform's record of a change, by whoever made it. Written in the caller's
+   * transaction, the change's own, so that it is there as soon as the change is.
+   */
+  recordSystemNote(options: { noteable: Noteable; actor: EventActor; body: string }): Promise<Note> {
+    return this.#insert({ ...options, authorId: options.actor.id, system: true, type: null, discussionId: newDiscussionId() });
   }
 
   /** A reply to a discussion; replying to a lone comment on a merge request or an issue turns it into a thread. */
@@ -127,7 +132,7 @@ export class NotesService {
         first.resolvable = takesResolvableThreads(noteable);
         await this.#store.save({ notes: [first], events: [], actor: actorOf(caller) });
       }
-      return this.#add({
+      return this.#insert({
         noteable,
         actor: actorOf(caller),
         authorId: caller.userId,
@@ -219,7 +224,8 @@ export class NotesService {
     if (changed.length > 0) await this.#em.transactional(() => this.#store.save({ notes: changed, events: [], actor: actorOf(caller) }));
   }
 
-  #add(options: {
+  /** Adds the note and its event, in the caller's transaction. */
+  #insert(options: {
     noteable: Noteable;
     actor: EventActor;
     authorId: number;
@@ -233,31 +239,29 @@ export class NotesService {
   }): Promise<Note> {
     const { noteable } = options;
     const now = new Date();
-    return this.#em.transactional(() =>
-      this.#store.create({
-        note: {
-          projectId: noteable.projectId,
-          noteableType: noteable.type,
-          noteableId: noteable.id,
-          noteableIid: noteable.iid,
-          type: options.type,
-          discussionId: options.discussionId,
-          commitId: noteable.commitId ?? options.commitId ?? null,
-          position: options.position ?? null,
-          mergeRequestDiffId: options.versionId ?? null,
-          authorId: options.authorId,
-          body: options.body,
-          system: options.system,
-          resolvable: options.type !== null && !options.system && takesResolvableThreads(noteable),
-          resolvedAt: null,
-          resolvedById: null,
-          createdAt: now,
-          updatedAt: now,
-        },
-        event: (created) => reviewEvents.noteCreated.event(eventOf(created, noteable)),
-        actor: options.actor,
-      }),
-    );
+    return this.#store.create({
+      note: {
+        projectId: noteable.projectId,
+        noteableType: noteable.type,
+        noteableId: noteable.id,
+        noteableIid: noteable.iid,
+        type: options.type,
+        discussionId: options.discussionId,
+        commitId: noteable.commitId ?? options.commitId ?? null,
+        position: options.position ?? null,
+        mergeRequestDiffId: options.versionId ?? null,
+        authorId: options.authorId,
+        body: options.body,
+        system: options.system,
+        resolvable: options.type !== null && !options.system && takesResolvableThreads(noteable),
+        resolvedAt: null,
+        resolvedById: null,
+        createdAt: now,
+        updatedAt: now,
+      },
+      event: (created) => reviewEvents.noteCreated.event(eventOf(created, noteable)),
+      actor: options.actor,
+    });
   }
 
   /** GitLab's `resolve_note`: the merge request's author, and whoever may push to the project. */

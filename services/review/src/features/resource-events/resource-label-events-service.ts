@@ -1,5 +1,4 @@
 import { NotFoundError } from '@platform/errors';
-import type { EntityManager } from '@platform/db';
 import type { EventActor } from '@platform/events';
 import type { Noteable } from '../notes/noteable.ts';
 import type { ResourceLabelEvent } from './resource-label-event.entity.ts';
@@ -7,35 +6,31 @@ import type { ResourceLabelEventStore } from './resource-label-events-store.ts';
 
 /** The label changes of merge requests and issues (GitLab's resource label events): an `add` per label added, a `remove` per label removed. */
 export class ResourceLabelEventsService {
-  readonly #em: EntityManager;
   readonly #store: ResourceLabelEventStore;
 
-  constructor(options: { em: EntityManager; store: ResourceLabelEventStore }) {
-    this.#em = options.em;
+  constructor(options: { store: ResourceLabelEventStore }) {
     this.#store = options.store;
   }
 
-  /** Records what differs between the labels a merge request or issue has now and those its history says it had. */
+  /** Records what differs between the labels a merge request or issue has now and those its history says it had, in the caller's transaction. */
   async observe(options: { noteable: Noteable & { id: number }; labels: string[]; actor: EventActor; at: Date }): Promise<void> {
     const { noteable } = options;
     const resource = { resourceType: noteable.type, resourceId: noteable.id };
-    await this.#em.transactional(async () => {
-      const had = new Set(await this.#store.current(resource));
-      const has = new Set(options.labels);
-      const event = (labelTitle: string, action: 'add' | 'remove') => ({
-        projectId: noteable.projectId,
-        ...resource,
-        userId: options.actor.id,
-        labelTitle,
-        action,
-        createdAt: options.at,
-      });
-      const events = [
-        ...[...has].filter((title) => !had.has(title)).map((title) => event(title, 'add')),
-        ...[...had].filter((title) => !has.has(title)).map((title) => event(title, 'remove')),
-      ];
-      if (events.length > 0) await this.#store.add(events);
+    const had = new Set(await this.#store.current(resource));
+    const has = new Set(options.labels);
+    const event = (labelTitle: string, action: 'add' | 'remove') => ({
+      projectId: noteable.projectId,
+      ...resource,
+      userId: options.actor.id,
+      labelTitle,
+      action,
+      createdAt: options.at,
     });
+    const events = [
+      ...[...has].filter((title) => !had.has(title)).map((title) => event(title, 'add')),
+      ...[...had].filter((title) => !has.has(title)).map((title) => event(title, 'remove')),
+    ];
+    if (events.length > 0) await this.#store.add(events);
   }
 
   list(noteable: Noteable, window: { offset: number; limit: number }) {

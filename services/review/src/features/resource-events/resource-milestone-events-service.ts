@@ -1,5 +1,4 @@
 import { NotFoundError } from '@platform/errors';
-import type { EntityManager } from '@platform/db';
 import type { EventActor } from '@platform/events';
 import type { Noteable } from '../notes/noteable.ts';
 import type { ResourceMilestoneEvent } from './resource-milestone-event.entity.ts';
@@ -11,31 +10,27 @@ import type { ResourceMilestoneEventStore } from './resource-milestone-events-st
  * GitLab's `ResourceEvents::ChangeMilestoneService` records them.
  */
 export class ResourceMilestoneEventsService {
-  readonly #em: EntityManager;
   readonly #store: ResourceMilestoneEventStore;
 
-  constructor(options: { em: EntityManager; store: ResourceMilestoneEventStore }) {
-    this.#em = options.em;
+  constructor(options: { store: ResourceMilestoneEventStore }) {
     this.#store = options.store;
   }
 
-  /** Records the milestone a merge request or issue has now (null for none), when its history says it had another. */
+  /** Records the milestone a merge request or issue has now (null for none), when its history says it had another, in the caller's transaction. */
   async observe(options: { noteable: Noteable & { id: number }; milestoneId: number | null; state: string; actor: EventActor; at: Date }) {
     const { noteable } = options;
     const resource = { resourceType: noteable.type, resourceId: noteable.id };
-    await this.#em.transactional(async () => {
-      const latest = await this.#store.latest(resource);
-      const current = latest?.action === 'add' ? latest.milestoneId : null;
-      if (current === options.milestoneId) return;
-      await this.#store.add({
-        projectId: noteable.projectId,
-        ...resource,
-        userId: options.actor.id,
-        milestoneId: options.milestoneId ?? (current as number),
-        action: options.milestoneId === null ? 'remove' : 'add',
-        state: options.state,
-        createdAt: options.at,
-      });
+    const latest = await this.#store.latest(resource);
+    const current = latest?.action === 'add' ? latest.milestoneId : null;
+    if (current === options.milestoneId) return;
+    await this.#store.add({
+      projectId: noteable.projectId,
+      ...resource,
+      userId: options.actor.id,
+      milestoneId: options.milestoneId ?? (current as number),
+      action: options.milestoneId === null ? 'remove' : 'add',
+      state: options.state,
+      createdAt: options.at,
     });
   }
 

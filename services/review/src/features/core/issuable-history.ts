@@ -1,0 +1,37 @@
+import type { EventActor } from '@platform/events';
+
+/** A state a merge request or an issue was put in. */
+export type IssuableTransition = 'closed' | 'reopened' | 'merged';
+
+/** A merge request or an issue as its history sees it, after a change. */
+export interface Issuable {
+  id: number;
+  projectId: number;
+  iid: number;
+  title: string;
+  authorId: number;
+  state: string;
+  milestoneId?: number | null | undefined;
+  labels: string[];
+}
+
+/** A change of a merge request or an issue, by a user. */
+export interface IssuableChange {
+  type: 'MergeRequest' | 'Issue';
+  /** As it is after the change. */
+  issuable: Issuable;
+  /** The state the change put it in, when it closed, reopened or merged it. */
+  transition?: IssuableTransition | undefined;
+  /** The title before the change, when the change gave it another. */
+  previousTitle?: string | undefined;
+  descriptionChanged?: boolean | undefined;
+  actor: EventActor;
+  at: Date;
+}
+
+/**
+ * Writes what a change means to the history of a merge request or an issue (GitLab's system notes
+ * and resource state, milestone and label events), in the caller's transaction: the one of the
+ * change, so that whoever reads the history once the change is answered sees it, as in GitLab.
+ */
+export type IssuableHistory = (change: IssuableChange) => Promise<void>;
