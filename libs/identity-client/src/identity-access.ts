@@ -56,6 +56,8 @@ export interface ProjectAccess {
   archived: boolean;
   /** GitLab's `only_allow_merge_if_pipeline_succeeds`: merge requests merge only once their head pipeline succeeded. */
   onlyAllowMergeIfPipelineSucceeds: boolean;
+  /** GitLab's `allow_merge_on_skipped_pipeline`: a skipped head pipeline counts as succeeded where one must succeed. */
+  allowMergeOnSkippedPipeline: boolean;
   /** GitLab's `only_allow_merge_if_all_discussions_are_resolved`: merge requests merge only once no resolvable thread is open. */
   onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
 }
@@ -122,6 +124,7 @@ function projectAccessOf(project: ProjectSummary, accessLevel: number, isAdmin: 
     forkedFromProjectId: project.forkedFromProjectId || null,
     archived: project.archived,
     onlyAllowMergeIfPipelineSucceeds: project.onlyAllowMergeIfPipelineSucceeds,
+    allowMergeOnSkippedPipeline: project.allowMergeOnSkippedPipeline,
     onlyAllowMergeIfAllDiscussionsAreResolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
   };
 }
@@ -203,6 +206,7 @@ export class FakeIdentityAccess implements IdentityAccess {
     namespaceIds: number[];
     archived: boolean;
     onlyAllowMergeIfPipelineSucceeds: boolean;
+    allowMergeOnSkippedPipeline: boolean;
     onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
   }> = [];
 
@@ -220,6 +224,7 @@ export class FakeIdentityAccess implements IdentityAccess {
     namespaceIds?: number[];
     archived?: boolean;
     onlyAllowMergeIfPipelineSucceeds?: boolean;
+    allowMergeOnSkippedPipeline?: boolean;
     onlyAllowMergeIfAllDiscussionsAreResolved?: boolean;
   }): this {
     const levels = new Map(Object.entries(options.levels ?? {}).map(([userId, level]) => [Number(userId), level]));
@@ -232,6 +237,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       namespaceIds: options.namespaceIds ?? [],
       archived: options.archived ?? false,
       onlyAllowMergeIfPipelineSucceeds: options.onlyAllowMergeIfPipelineSucceeds ?? false,
+      allowMergeOnSkippedPipeline: options.allowMergeOnSkippedPipeline ?? false,
       onlyAllowMergeIfAllDiscussionsAreResolved: options.onlyAllowMergeIfAllDiscussionsAreResolved ?? false,
     });
     return this;
@@ -257,6 +263,7 @@ export class FakeIdentityAccess implements IdentityAccess {
       forkedFromProjectId: null,
       archived: found.archived,
       onlyAllowMergeIfPipelineSucceeds: found.onlyAllowMergeIfPipelineSucceeds,
+      allowMergeOnSkippedPipeline: found.allowMergeOnSkippedPipeline,
       onlyAllowMergeIfAllDiscussionsAreResolved: found.onlyAllowMergeIfAllDiscussionsAreResolved,
     };
   }

@@ -275,6 +275,8 @@ export interface ProjectSummary {
   onlyAllowMergeIfPipelineSucceeds: boolean;
   /** GitLab's `only_allow_merge_if_all_discussions_are_resolved`: merge requests merge only once no resolvable thread is open. */
   onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
+  /** GitLab's `allow_merge_on_skipped_pipeline`: a skipped head pipeline lets a merge request merge where one must succeed (false until set). */
+  allowMergeOnSkippedPipeline: boolean;
 }
 
 export interface GroupSummary {
@@ -1467,6 +1469,7 @@ function createBaseProjectSummary(): ProjectSummary {
     forkedFromProjectId: 0,
     onlyAllowMergeIfPipelineSucceeds: false,
     onlyAllowMergeIfAllDiscussionsAreResolved: false,
+    allowMergeOnSkippedPipeline: false,
   };
 }
 
@@ -1529,6 +1532,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     }
     if (message.onlyAllowMergeIfAllDiscussionsAreResolved !== false) {
       writer.uint32(144).bool(message.onlyAllowMergeIfAllDiscussionsAreResolved);
+    }
+    if (message.allowMergeOnSkippedPipeline !== false) {
+      writer.uint32(152).bool(message.allowMergeOnSkippedPipeline);
     }
     return writer;
   },
@@ -1700,6 +1706,14 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
             message.onlyAllowMergeIfAllDiscussionsAreResolved = reader.bool();
             continue;
           }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.allowMergeOnSkippedPipeline = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1776,6 +1790,11 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
         : isSet(object.only_allow_merge_if_all_discussions_are_resolved)
         ? globalThis.Boolean(object.only_allow_merge_if_all_discussions_are_resolved)
         : false,
+      allowMergeOnSkippedPipeline: isSet(object.allowMergeOnSkippedPipeline)
+        ? globalThis.Boolean(object.allowMergeOnSkippedPipeline)
+        : isSet(object.allow_merge_on_skipped_pipeline)
+        ? globalThis.Boolean(object.allow_merge_on_skipped_pipeline)
+        : false,
     };
   },
 
@@ -1835,6 +1854,9 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     if (message.onlyAllowMergeIfAllDiscussionsAreResolved !== false) {
       obj.onlyAllowMergeIfAllDiscussionsAreResolved = message.onlyAllowMergeIfAllDiscussionsAreResolved;
     }
+    if (message.allowMergeOnSkippedPipeline !== false) {
+      obj.allowMergeOnSkippedPipeline = message.allowMergeOnSkippedPipeline;
+    }
     return obj;
   },
 
@@ -1863,6 +1885,7 @@ export const ProjectSummary: MessageFns<ProjectSummary> = {
     message.forkedFromProjectId = object.forkedFromProjectId ?? 0;
     message.onlyAllowMergeIfPipelineSucceeds = object.onlyAllowMergeIfPipelineSucceeds ?? false;
     message.onlyAllowMergeIfAllDiscussionsAreResolved = object.onlyAllowMergeIfAllDiscussionsAreResolved ?? false;
+    message.allowMergeOnSkippedPipeline = object.allowMergeOnSkippedPipeline ?? false;
     return message;
   },
 };

@@ -16,6 +16,7 @@ import { Migration20261126210900_deploy_tokens } from './Migration20261126210900
 import { Migration20261126211800_deploy_keys } from './Migration20261126211800_deploy_keys.ts';
 import { Migration20261126211500_user_emails } from './Migration20261126211500_user_emails.ts';
 import { Migration20261126212600_user_activity_index } from './Migration20261126212600_user_activity_index.ts';
+import { Migration20261127001600_allow_merge_on_skipped_pipeline } from './Migration20261127001600_allow_merge_on_skipped_pipeline.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126211500_user_emails', class: Migration20261126211500_user_emails },
   { name: 'Migration20261126211800_deploy_keys', class: Migration20261126211800_deploy_keys },
   { name: 'Migration20261126212600_user_activity_index', class: Migration20261126212600_user_activity_index },
+  { name: 'Migration20261127001600_allow_merge_on_skipped_pipeline', class: Migration20261127001600_allow_merge_on_skipped_pipeline },
 ];

@@ -67,6 +67,8 @@ export const Project = defineEntity({
     emailsDisabled: p.boolean().default(false),
     resolveOutdatedDiffDiscussions: p.boolean().default(false),
     onlyAllowMergeIfPipelineSucceeds: p.boolean().default(false),
+    /** GitLab's `allow_merge_on_skipped_pipeline`: a skipped head pipeline counts as succeeded; null until set. */
+    allowMergeOnSkippedPipeline: p.boolean().nullable(),
     onlyAllowMergeIfAllDiscussionsAreResolved: p.boolean().default(false),
     removeSourceBranchAfterMerge: p.boolean().default(true),
     printingMergeRequestLinkEnabled: p.boolean().default(true),

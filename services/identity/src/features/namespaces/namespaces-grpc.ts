@@ -96,6 +96,7 @@ export function namespacesGrpc(options: {
       mergeMethod: project.mergeMethod,
       forkedFromProjectId: project.forkedFromProjectId ?? null,
       onlyAllowMergeIfPipelineSucceeds: project.onlyAllowMergeIfPipelineSucceeds,
+      allowMergeOnSkippedPipeline: project.allowMergeOnSkippedPipeline ?? null,
       onlyAllowMergeIfAllDiscussionsAreResolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
       namespace: { ...namespace, parentId: namespace.parentId ?? null, fullName: fullNameOf(namespace, known) },
     });
@@ -129,6 +130,7 @@ export function namespacesGrpc(options: {
       mergeMethod: project.mergeMethod,
       forkedFromProjectId: project.forkedFromProjectId ?? 0,
       onlyAllowMergeIfPipelineSucceeds: project.onlyAllowMergeIfPipelineSucceeds,
+      allowMergeOnSkippedPipeline: project.allowMergeOnSkippedPipeline ?? false,
       onlyAllowMergeIfAllDiscussionsAreResolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
     };
   }

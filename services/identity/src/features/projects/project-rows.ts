@@ -57,6 +57,7 @@ export type ListedProject = SimpleProject &
     | 'ciConfigPath'
     | 'publicJobs'
     | 'onlyAllowMergeIfPipelineSucceeds'
+    | 'allowMergeOnSkippedPipeline'
     | 'requestAccessEnabled'
     | 'onlyAllowMergeIfAllDiscussionsAreResolved'
     | 'removeSourceBranchAfterMerge'

@@ -146,7 +146,7 @@ export function projectView(project: ListedProject, context: NamespaceViewContex
     public_jobs: project.publicJobs,
     shared_with_groups: project.shares.map(sharedWithGroupView),
     only_allow_merge_if_pipeline_succeeds: project.onlyAllowMergeIfPipelineSucceeds,
-    allow_merge_on_skipped_pipeline: null,
+    allow_merge_on_skipped_pipeline: project.allowMergeOnSkippedPipeline ?? null,
     request_access_enabled: project.requestAccessEnabled,
     only_allow_merge_if_all_discussions_are_resolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
     remove_source_branch_after_merge: project.removeSourceBranchAfterMerge,

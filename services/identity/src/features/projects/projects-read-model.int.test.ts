@@ -130,4 +130,21 @@ describe('the projects read path', () => {
     expect([readAllows, writtenAllows]).toEqual([true, false]);
     expect(JSON.stringify(readRest)).toBe(JSON.stringify(writtenRest));
   });
+
+  it('shows allow_merge_on_skipped_pipeline, null until it is set, and carries it in the summary services merge by', async () => {
+    const before = await kit.api.get(`/api/v4/projects/${personalId}`).set(kit.as(owner));
+    expect(before.body.allow_merge_on_skipped_pipeline).toBeNull();
+    const updated = await kit.api
+      .put(`/api/v4/projects/${personalId}`)
+      .set(kit.as(owner))
+      .send({ allow_merge_on_skipped_pipeline: true, only_allow_merge_if_pipeline_succeeds: true });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ allow_merge_on_skipped_pipeline: true, only_allow_merge_if_pipeline_succeeds: true });
+    expect((await kit.api.get(`/api/v4/projects/${personalId}`).set(kit.as(owner))).body.allow_merge_on_skipped_pipeline).toBe(true);
+    const resolved = await callUnary(kit.grpc.resolveProject.bind(kit.grpc), { idOrPath: String(personalId) });
+    expect(resolved.project).toMatchObject({ allowMergeOnSkippedPipeline: true, onlyAllowMergeIfPipelineSucceeds: true });
+    expect(
+      (await kit.api.put(`/api/v4/projects/${personalId}`).set(kit.as(owner)).send({ allow_merge_on_skipped_pipeline: 'maybe' })).status,
+    ).toBe(400);
+  });
 });

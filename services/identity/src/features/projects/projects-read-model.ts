@@ -29,6 +29,7 @@ export interface ProjectAccessSummary {
   mergeMethod: string;
   forkedFromProjectId: number | null;
   onlyAllowMergeIfPipelineSucceeds: boolean;
+  allowMergeOnSkippedPipeline: boolean | null;
   onlyAllowMergeIfAllDiscussionsAreResolved: boolean;
   namespace: {
     id: number;
@@ -163,6 +164,7 @@ const LISTED_COLUMNS: Record<Exclude<keyof ListedProject, 'forkedFrom' | 'shares
   ciConfigPath: 'p.ci_config_path',
   publicJobs: 'p.public_jobs',
   onlyAllowMergeIfPipelineSucceeds: 'p.only_allow_merge_if_pipeline_succeeds',
+  allowMergeOnSkippedPipeline: 'p.allow_merge_on_skipped_pipeline',
   requestAccessEnabled: 'p.request_access_enabled',
   onlyAllowMergeIfAllDiscussionsAreResolved: 'p.only_allow_merge_if_all_discussions_are_resolved',
   removeSourceBranchAfterMerge: 'p.remove_source_branch_after_merge',
@@ -268,6 +270,7 @@ export class ProjectsReadModel {
         p.creator_id as "creatorId", ${sql.raw(isoTimestamp('p.created_at'))} as "createdAt", p.merge_method as "mergeMethod",
         p.forked_from_project_id as "forkedFromProjectId",
         p.only_allow_merge_if_pipeline_succeeds as "onlyAllowMergeIfPipelineSucceeds",
+        p.allow_merge_on_skipped_pipeline as "allowMergeOnSkippedPipeline",
         p.only_allow_merge_if_all_discussions_are_resolved as "onlyAllowMergeIfAllDiscussionsAreResolved",
         ${sql.raw(
           jsonObject({

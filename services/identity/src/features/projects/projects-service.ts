@@ -100,6 +100,7 @@ function attributeChanges(
   set('emailsDisabled', input.emails_disabled ?? (input.emails_enabled === undefined ? undefined : !input.emails_enabled));
   set('resolveOutdatedDiffDiscussions', input.resolve_outdated_diff_discussions);
   set('onlyAllowMergeIfPipelineSucceeds', input.only_allow_merge_if_pipeline_succeeds);
+  set('allowMergeOnSkippedPipeline', input.allow_merge_on_skipped_pipeline);
   set('onlyAllowMergeIfAllDiscussionsAreResolved', input.only_allow_merge_if_all_discussions_are_resolved);
   set('removeSourceBranchAfterMerge', input.remove_source_branch_after_merge);
   set('printingMergeRequestLinkEnabled', input.printing_merge_request_link_enabled);

@@ -58,6 +58,7 @@ const projectAttributes = {
   emails_enabled: params.boolean().optional(),
   resolve_outdated_diff_discussions: params.boolean().optional(),
   only_allow_merge_if_pipeline_succeeds: params.boolean().optional(),
+  allow_merge_on_skipped_pipeline: params.boolean().optional(),
   only_allow_merge_if_all_discussions_are_resolved: params.boolean().optional(),
   remove_source_branch_after_merge: params.boolean().optional(),
   printing_merge_request_link_enabled: params.boolean().optional(),

@@ -79,8 +79,9 @@ export class AutoMergeService {
   }
 
   /**
-   * `PUT .../merge` with `merge_when_pipeline_succeeds` (or `auto_merge`): merges now when the head
-   * pipeline succeeded, waits for it while it runs, and refuses (405) without a running one.
+   * `PUT .../merge` with `merge_when_pipeline_succeeds` (or `auto_merge`): waits for the head
+   * pipeline while it runs; without a running one (none, passed, skipped, failed) it merges now
+   * when the merge request may be merged, as GitLab's API falls back to an immediate merge.
    */
   async mergeWhenPipelineSucceeds(
     scope: MergeRequestScope,
@@ -92,10 +93,8 @@ export class AutoMergeService {
     if (!mergeRequest) throw new NotFoundError('Merge Request');
     await this.#merges.requireMergeRight(scope, caller, mergeRequest);
     const head = await this.#store.headPipeline(mergeRequest);
-    if (head?.status === 'success') return this.#merges.merge(scope, caller, iid, options);
-    if (!head || !ACTIVE_STATUSES.includes(head.status) || mergeRefusal(mergeRequest) || !mergeRequest.headSha) {
-      throw new MethodNotAllowedError();
-    }
+    if (!head || !ACTIVE_STATUSES.includes(head.status)) return this.#merges.merge(scope, caller, iid, options);
+    if (mergeRefusal(mergeRequest) || !mergeRequest.headSha) throw new MethodNotAllowedError();
     await this.#em.transactional(async () => {
       const newlySet = await this.#store.arm({
         mergeRequestId: mergeRequest.id,

@@ -7,7 +7,6 @@ import { ConflictError, ForbiddenError, MethodNotAllowedError, NotAcceptableErro
 import type { ProjectAccess } from '@platform/identity-client';
 import { createLogger } from '@platform/logger';
 import { fakeTransactions, userCaller } from '@platform/testing';
-import type { IssuableChange } from '../core/issuable-history.ts';
 import { runGit } from '../repositories/git-command.ts';
 import { GitRepository } from '../repositories/git-repository.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
@@ -77,15 +76,9 @@ function services(
   const mergeability = new Mergeability({ em, store, repositories, logger });
   const versions = new MergeRequestVersions({ em, store, listeners: [] });
   const approversOverridable = async () => true;
-  // What each change wrote to the merge request's history, in order.
-  const history: IssuableChange[] = [];
-  const recordHistory = async (change: IssuableChange) => {
-    history.push(change);
-  };
   const merges = new MergeService({
     em,
     store,
-    history: recordHistory,
     repositories,
     protectedBranches,
     isApproved: async () => options.approved ?? true,
@@ -100,8 +93,7 @@ function services(
   });
   return {
     store,
-    history,
-    creation: new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable, history: recordHistory }),
+    creation: new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable }),
     updates: new UpdateMergeRequestService({
       em,
       store,
@@ -109,7 +101,6 @@ function services(
       versions,
       mergeability,
       approversOverridable,
-      history: recordHistory,
       autoMerges: {
         abort: async ({ mergeRequest, actor, reason }) => {
           options.aborted?.push({ iid: mergeRequest.iid, reason, by: actor.username });
@@ -171,10 +162,6 @@ describe('merge requests on fakes', () => {
       .split(' ');
     expect(parents).toEqual([result.mergeCommitSha, target, head]);
     expect(created.store.events.map((event) => event.type)).toEqual(['review.merge_request.created', 'review.merge_request.merged']);
-    expect(created.history).toMatchObject([
-      { type: 'MergeRequest', issuable: { iid: mergeRequest.iid }, actor: { username: 'ada' } },
-      { type: 'MergeRequest', transition: 'merged', actor: { username: 'dev' } },
-    ]);
     expect(merged).toEqual([mergeRequest.iid]);
   });
 
@@ -223,6 +210,16 @@ describe('merge requests on fakes', () => {
     expect(await passed.merges.merge(scope(true), developer, green.iid, {})).toMatchObject({ state: 'merged' });
   });
 
+  it('merges past a skipped head pipeline only where the project allows merging on skipped pipelines', async () => {
+    await commitOn('skipped', 'skipped.txt', 'skipped\n');
+    const skipped = services({ merged, pipelineStatus: 'skipped' });
+    const mergeRequest = await open(skipped, 'skipped');
+    await expect(skipped.merges.merge(scope(true), developer, mergeRequest.iid, {})).rejects.toEqual(new MethodNotAllowedError());
+    const allowing = { ...scope(true), project: { ...scope(true).project, allowMergeOnSkippedPipeline: true } };
+    expect(await skipped.merges.merge(allowing, developer, mergeRequest.iid, {})).toMatchObject({ state: 'merged' });
+    expect(merged).toEqual([mergeRequest.iid]);
+  });
+
   it('waits for every resolvable thread resolved when the project asks for it, as GitLab refuses with 405', async () => {
     await commitOn('threads', 'threads.txt', 'threads\n');
     const unresolved = services({ merged, discussionsResolved: false });
@@ -265,7 +262,6 @@ describe('merge requests on fakes', () => {
       'review.merge_request.reopened',
       'review.merge_request.updated',
     ]);
-    expect(created.history.map((change) => change.transition)).toEqual([undefined, 'closed', undefined, 'reopened']);
   });
 
   it("aborts a merge set to happen when the pipeline succeeds on closing the merge request or changing its target, with GitLab's reasons", async () => {

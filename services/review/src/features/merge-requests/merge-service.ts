@@ -8,10 +8,9 @@ import {
   UnprocessableError,
 } from '@platform/errors';
 import type { EntityManager } from '@platform/db';
-import { ACCESS_LEVEL } from '@platform/identity-client';
+import { ACCESS_LEVEL, type ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { reviewEvents } from '@platform/review-client';
-import type { IssuableHistory } from '../core/issuable-history.ts';
 import { mayOnBranch } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
@@ -36,6 +35,14 @@ export type MergeRepositories = Pick<RepositoriesService, 'changeRefs' | 'find'>
 /** The status of a merge request's head pipeline (its source branch's newest at its head commit); null without one. */
 export type HeadPipelineStatus = (mergeRequest: MergeRequest) => Promise<string | null>;
 
+/**
+ * GitLab's `mergeable_ci_state?` where a pipeline must succeed: the head pipeline succeeded, or was
+ * skipped in a project that allows merging then (`allow_merge_on_skipped_pipeline`).
+ */
+export function headPipelinePassed(status: string | null, project: Pick<ProjectAccess, 'allowMergeOnSkippedPipeline'>): boolean {
+  return status === 'success' || (status === 'skipped' && project.allowMergeOnSkippedPipeline);
+}
+
 /** Whether no resolvable thread on the merge request is open. */
 export type DiscussionsResolved = (mergeRequest: MergeRequest) => Promise<boolean>;
 
@@ -56,7 +63,6 @@ export interface MergeOptions {
 export class MergeService {
   readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
-  readonly #history: IssuableHistory;
   readonly #repositories: MergeRepositories;
   readonly #protectedBranches: MergeBranchRules;
   readonly #isApproved: ApprovalCheck;
@@ -68,8 +74,6 @@ export class MergeService {
   constructor(options: {
     em: EntityManager;
     store: MergeRequestStore;
-    /** Where the merge is written as a state event and its system note. */
-    history: IssuableHistory;
     repositories: MergeRepositories;
     protectedBranches: MergeBranchRules;
     /** Merging waits for the approvals this asks for. */
@@ -84,7 +88,6 @@ export class MergeService {
   }) {
     this.#em = options.em;
     this.#store = options.store;
-    this.#history = options.history;
     this.#repositories = options.repositories;
     this.#protectedBranches = options.protectedBranches;
     this.#isApproved = options.isApproved;
@@ -111,8 +114,8 @@ export class MergeService {
     if (refusal) throw refusal;
     // GitLab's `mergeable?` is false while approvals are missing: the same refusal.
     if (!(await this.#isApproved(mergeRequest))) throw new MethodNotAllowedError();
-    // And while the head pipeline has not succeeded, when the project only merges after it did (`mergeable_ci_state?`).
-    if (project.onlyAllowMergeIfPipelineSucceeds && (await this.#headPipelineStatus(mergeRequest)) !== 'success') {
+    // And while the head pipeline has not passed, when the project only merges after it did (`mergeable_ci_state?`).
+    if (project.onlyAllowMergeIfPipelineSucceeds && !headPipelinePassed(await this.#headPipelineStatus(mergeRequest), project)) {
       throw new MethodNotAllowedError();
     }
     // And while a resolvable thread is open, when the project asks for every one resolved (`mergeable_discussions_state?`).
@@ -162,18 +165,19 @@ export class MergeService {
       }
       const removeSource = options.shouldRemoveSourceBranch ?? mergeRequest.forceRemoveSourceBranch;
       if (removeSource && !isFromFork(mergeRequest)) await repository.git.deleteRef(`${BRANCH_PREFIX}${mergeRequest.sourceBranch}`, source);
-      const at = new Date();
       markMerged(mergeRequest, {
         mergedById: caller.userId,
-        at,
+        at: new Date(),
         headSha: source,
         // GitLab records no merge commit for a fast-forward: the target's head is the source's own commit.
         mergeCommitSha: project.mergeMethod === 'ff' ? null : newTargetHead,
       });
       // In the transaction that holds the repository's lock (`changeRefs`).
-      const actor = actorOf(caller);
-      await this.#store.save({ mergeRequest, events: [reviewEvents.mergeRequestMerged.event(mergeRequestEventData(mergeRequest))], actor });
-      await this.#history({ type: 'MergeRequest', issuable: mergeRequest, transition: 'merged', actor, at });
+      await this.#store.save({
+        mergeRequest,
+        events: [reviewEvents.mergeRequestMerged.event(mergeRequestEventData(mergeRequest))],
+        actor: actorOf(caller),
+      });
       return { mergeRequest, sourceHead: source, removeSource };
     });
     if (!merged) {

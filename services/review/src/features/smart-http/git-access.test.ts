@@ -16,6 +16,7 @@ const project = (visibility: ProjectAccess['visibility'], accessLevel: number): 
   forkedFromProjectId: null,
   archived: false,
   onlyAllowMergeIfPipelineSucceeds: false,
+  allowMergeOnSkippedPipeline: false,
   onlyAllowMergeIfAllDiscussionsAreResolved: false,
 });
 const user = (scopes: string[]): AuthenticatedCaller => ({ kind: 'user', userId: 2, username: 'dev', name: 'Dev', isAdmin: false, scopes });
