@@ -5,6 +5,8 @@
  */
 import { defineEvent } from '@platform/events';
 import {
+  DeployTokenCreated,
+  DeployTokenDestroyed,
   GpgKeyAdded,
   GpgKeyRemoved,
   SshKeyAdded,
@@ -68,6 +70,9 @@ export const identityEvents = {
   /** Keyed by the key. */
   deployKeyAdded: defineEvent('identity.deploy_key.added', DeployKeyAdded, topic),
   deployKeyRemoved: defineEvent('identity.deploy_key.removed', DeployKeyRemoved, topic),
+  /** Keyed by the deploy token. */
+  deployTokenCreated: defineEvent('identity.deploy_token.created', DeployTokenCreated, topic),
+  deployTokenDestroyed: defineEvent('identity.deploy_token.destroyed', DeployTokenDestroyed, topic),
   /** Keyed by the token's owner, like its revocation. */
   personalAccessTokenCreated: defineEvent('identity.personal_access_token.created', PersonalAccessTokenCreated, topic),
   /** Keyed by the token's owner, in order with the owner's own events; caches of authentications drop the owner's answers. */

@@ -116,6 +116,37 @@ export interface PersonalAccessTokenCreated {
   rotatedFromId: number;
 }
 
+/** A deploy token as it was when the event happened; the token itself is left out. */
+export interface DeployTokenSnapshot {
+  id: number;
+  name: string;
+  username: string;
+  scopes: string[];
+  /** ISO 8601; empty for a token that never expires. */
+  expiresAt: string;
+}
+
+/** The project or the group a deploy token belongs to, whose audit events record it. */
+export interface DeployTokenOwner {
+  /** Exactly one of the two is set; the other is 0. */
+  projectId: number;
+  groupId: number;
+  /** The project's path with its namespace, or the group's full path. */
+  fullPath: string;
+}
+
+/** A deploy token created for a project or a group; keyed by the token. */
+export interface DeployTokenCreated {
+  token: DeployTokenSnapshot | undefined;
+  owner: DeployTokenOwner | undefined;
+}
+
+/** A deploy token deleted from its project or group, which ends it at once; keyed by the token. */
+export interface DeployTokenDestroyed {
+  token: DeployTokenSnapshot | undefined;
+  owner: DeployTokenOwner | undefined;
+}
+
 function createBaseUserSnapshot(): UserSnapshot {
   return { id: 0, username: "", name: "", email: "", isAdmin: false, state: "", privateProfile: false };
 }
@@ -1693,6 +1724,434 @@ export const PersonalAccessTokenCreated: MessageFns<PersonalAccessTokenCreated> 
     message.scopes = object.scopes?.map((e) => e) || [];
     message.expiresAt = object.expiresAt ?? "";
     message.rotatedFromId = object.rotatedFromId ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeployTokenSnapshot(): DeployTokenSnapshot {
+  return { id: 0, name: "", username: "", scopes: [], expiresAt: "" };
+}
+
+export const DeployTokenSnapshot: MessageFns<DeployTokenSnapshot> = {
+  encode(message: DeployTokenSnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.username !== "") {
+      writer.uint32(26).string(message.username);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(42).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeployTokenSnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeployTokenSnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeployTokenSnapshot {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: DeployTokenSnapshot): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeployTokenSnapshot>, I>>(base?: I): DeployTokenSnapshot {
+    return DeployTokenSnapshot.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeployTokenSnapshot>, I>>(object: I): DeployTokenSnapshot {
+    const message = createBaseDeployTokenSnapshot();
+    message.id = object.id ?? 0;
+    message.name = object.name ?? "";
+    message.username = object.username ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseDeployTokenOwner(): DeployTokenOwner {
+  return { projectId: 0, groupId: 0, fullPath: "" };
+}
+
+export const DeployTokenOwner: MessageFns<DeployTokenOwner> = {
+  encode(message: DeployTokenOwner, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(16).int64(message.groupId);
+    }
+    if (message.fullPath !== "") {
+      writer.uint32(26).string(message.fullPath);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeployTokenOwner {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeployTokenOwner();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fullPath = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeployTokenOwner {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      fullPath: isSet(object.fullPath)
+        ? globalThis.String(object.fullPath)
+        : isSet(object.full_path)
+        ? globalThis.String(object.full_path)
+        : "",
+    };
+  },
+
+  toJSON(message: DeployTokenOwner): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.fullPath !== "") {
+      obj.fullPath = message.fullPath;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeployTokenOwner>, I>>(base?: I): DeployTokenOwner {
+    return DeployTokenOwner.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeployTokenOwner>, I>>(object: I): DeployTokenOwner {
+    const message = createBaseDeployTokenOwner();
+    message.projectId = object.projectId ?? 0;
+    message.groupId = object.groupId ?? 0;
+    message.fullPath = object.fullPath ?? "";
+    return message;
+  },
+};
+
+function createBaseDeployTokenCreated(): DeployTokenCreated {
+  return { token: undefined, owner: undefined };
+}
+
+export const DeployTokenCreated: MessageFns<DeployTokenCreated> = {
+  encode(message: DeployTokenCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== undefined) {
+      DeployTokenSnapshot.encode(message.token, writer.uint32(10).fork()).join();
+    }
+    if (message.owner !== undefined) {
+      DeployTokenOwner.encode(message.owner, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeployTokenCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeployTokenCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = DeployTokenSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.owner = DeployTokenOwner.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeployTokenCreated {
+    return {
+      token: isSet(object.token) ? DeployTokenSnapshot.fromJSON(object.token) : undefined,
+      owner: isSet(object.owner) ? DeployTokenOwner.fromJSON(object.owner) : undefined,
+    };
+  },
+
+  toJSON(message: DeployTokenCreated): unknown {
+    const obj: any = {};
+    if (message.token !== undefined) {
+      obj.token = DeployTokenSnapshot.toJSON(message.token);
+    }
+    if (message.owner !== undefined) {
+      obj.owner = DeployTokenOwner.toJSON(message.owner);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeployTokenCreated>, I>>(base?: I): DeployTokenCreated {
+    return DeployTokenCreated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeployTokenCreated>, I>>(object: I): DeployTokenCreated {
+    const message = createBaseDeployTokenCreated();
+    message.token = (object.token !== undefined && object.token !== null)
+      ? DeployTokenSnapshot.fromPartial(object.token)
+      : undefined;
+    message.owner = (object.owner !== undefined && object.owner !== null)
+      ? DeployTokenOwner.fromPartial(object.owner)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeployTokenDestroyed(): DeployTokenDestroyed {
+  return { token: undefined, owner: undefined };
+}
+
+export const DeployTokenDestroyed: MessageFns<DeployTokenDestroyed> = {
+  encode(message: DeployTokenDestroyed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== undefined) {
+      DeployTokenSnapshot.encode(message.token, writer.uint32(10).fork()).join();
+    }
+    if (message.owner !== undefined) {
+      DeployTokenOwner.encode(message.owner, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeployTokenDestroyed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeployTokenDestroyed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = DeployTokenSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.owner = DeployTokenOwner.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeployTokenDestroyed {
+    return {
+      token: isSet(object.token) ? DeployTokenSnapshot.fromJSON(object.token) : undefined,
+      owner: isSet(object.owner) ? DeployTokenOwner.fromJSON(object.owner) : undefined,
+    };
+  },
+
+  toJSON(message: DeployTokenDestroyed): unknown {
+    const obj: any = {};
+    if (message.token !== undefined) {
+      obj.token = DeployTokenSnapshot.toJSON(message.token);
+    }
+    if (message.owner !== undefined) {
+      obj.owner = DeployTokenOwner.toJSON(message.owner);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeployTokenDestroyed>, I>>(base?: I): DeployTokenDestroyed {
+    return DeployTokenDestroyed.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeployTokenDestroyed>, I>>(object: I): DeployTokenDestroyed {
+    const message = createBaseDeployTokenDestroyed();
+    message.token = (object.token !== undefined && object.token !== null)
+      ? DeployTokenSnapshot.fromPartial(object.token)
+      : undefined;
+    message.owner = (object.owner !== undefined && object.owner !== null)
+      ? DeployTokenOwner.fromPartial(object.owner)
+      : undefined;
     return message;
   },
 };

@@ -8,8 +8,12 @@ import { namespaceAuditEvents } from './translations/namespace-audit-events.ts';
 import { packageAuditEvents } from './translations/package-audit-events.ts';
 import { alertAuditEvents } from './translations/alert-audit-events.ts';
 import { settingsAuditEvents } from './translations/settings-audit-events.ts';
+import { ciVariableAuditEvents } from './translations/ci-variable-audit-events.ts';
+import { userEmailAuditEvents } from './translations/user-email-audit-events.ts';
+import { deployKeyAuditEvents } from './translations/deploy-key-audit-events.ts';
 import { approvalAuditEvents } from './translations/approval-audit-events.ts';
 import { tokenAuditEvents } from './translations/token-audit-events.ts';
+import { deployTokenAuditEvents } from './translations/deploy-token-audit-events.ts';
 import { protectedBranchAuditEvents } from './translations/protected-branch-audit-events.ts';
 import { deliveryAuditEvents } from './translations/delivery-audit-events.ts';
 
@@ -22,8 +26,12 @@ export const auditTranslations: AuditTranslation[] = [
   ...packageAuditEvents,
   ...alertAuditEvents,
   ...settingsAuditEvents,
+  ...ciVariableAuditEvents,
+  ...userEmailAuditEvents,
+  ...deployKeyAuditEvents,
   ...approvalAuditEvents,
   ...tokenAuditEvents,
+  ...deployTokenAuditEvents,
   ...protectedBranchAuditEvents,
   ...deliveryAuditEvents,
 ];

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Caller, DeployTokenCaller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller, type Caller, type DeployTokenCaller } from '@platform/auth';
 import type { Page, PageWindow } from '@platform/db';
 import { NotFoundError, RefusedError, UnauthorizedError } from '@platform/errors';
+import { recordEvent } from '@platform/events';
 import { ACCESS_LEVEL } from '@platform/identity-client';
 import { requireLevel, type AccessPolicy } from '../access/access-policy.ts';
 import { digestToken } from '../tokens/token-digest.ts';
 import { deployTokenUsername, type DeployToken } from './deploy-token.entity.ts';
-import type { DeployTokenOwner, DeployTokenStore } from './deploy-tokens-store.ts';
+import type { DeployTokenStore } from './deploy-tokens-store.ts';
+import { deployTokenCreatedEvent, deployTokenDestroyedEvent, type OwnerOfDeployToken } from './deploy-tokens.events.ts';
 
 export type DeployTokenResource = 'project' | 'group';
 
@@ -64,16 +66,16 @@ export class DeployTokensService {
   }
 
   /** The project or group behind `:id` (404 when invisible), once the caller is found a maintainer there. */
-  async #owner(caller: Caller, resource: DeployTokenResource, idOrPath: number | string): Promise<DeployTokenOwner> {
+  async #owner(caller: Caller, resource: DeployTokenResource, idOrPath: number | string): Promise<OwnerOfDeployToken> {
     const viewer = await this.#access.viewerOf(caller);
     if (resource === 'project') {
-      const { project, accessLevel } = await this.#access.project(viewer, idOrPath);
+      const { project, namespace, accessLevel } = await this.#access.project(viewer, idOrPath);
       requireLevel(viewer, accessLevel, ACCESS_LEVEL.MAINTAINER);
-      return { projectId: project.id };
+      return { projectId: project.id, fullPath: `${namespace.fullPath}/${project.path}` };
     }
     const { group, accessLevel } = await this.#access.group(viewer, idOrPath);
     requireLevel(viewer, accessLevel, ACCESS_LEVEL.MAINTAINER);
-    return { groupId: group.id };
+    return { groupId: group.id, fullPath: group.fullPath };
   }
 
   async list(options: {
@@ -96,7 +98,7 @@ export class DeployTokensService {
   }
 
   async create(options: {
-    caller: Caller;
+    caller: AuthenticatedCaller;
     resource: DeployTokenResource;
     idOrPath: number | string;
     input: NewDeployTokenInput;
@@ -107,26 +109,36 @@ export class DeployTokensService {
       throw new RefusedError("Username can contain only letters, digits, '_', '-', '+', and '.'");
     }
     const plain = generateDeployToken();
-    const token = await this.#em.transactional(() =>
-      this.#tokens.insert({
+    const token = await this.#em.transactional(async (em) => {
+      const created = await this.#tokens.insert({
         name: input.name,
         username: input.username ?? null,
         tokenDigest: digestToken(plain),
         scopes: input.scopes,
         expiresAt: input.expiresAt ?? null,
-        projectId: owner !== 'all' && 'projectId' in owner ? owner.projectId : null,
-        groupId: owner !== 'all' && 'groupId' in owner ? owner.groupId : null,
-      }),
-    );
+        projectId: 'projectId' in owner ? owner.projectId : null,
+        groupId: 'groupId' in owner ? owner.groupId : null,
+      });
+      recordEvent(em, { ...deployTokenCreatedEvent(created, owner), actor: actorOf(options.caller) });
+      return created;
+    });
     return { token, plain };
   }
 
-  async remove(options: { caller: Caller; resource: DeployTokenResource; idOrPath: number | string; tokenId: number }): Promise<void> {
+  /** Deletes the token, which ends it at once (GitLab's destroy, audited as `deploy_token_destroyed`). */
+  async remove(options: {
+    caller: AuthenticatedCaller;
+    resource: DeployTokenResource;
+    idOrPath: number | string;
+    tokenId: number;
+  }): Promise<void> {
     const owner = await this.#owner(options.caller, options.resource, options.idOrPath);
-    await this.#em.transactional(async () => {
+    await this.#em.transactional(async (em) => {
       const token = await this.#tokens.findById(owner, options.tokenId);
       if (!token) throw new NotFoundError();
+      const destroyed = deployTokenDestroyedEvent(token, owner);
       await this.#tokens.remove(token);
+      recordEvent(em, { ...destroyed, actor: actorOf(options.caller) });
     });
   }
 }

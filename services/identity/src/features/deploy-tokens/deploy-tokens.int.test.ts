@@ -71,6 +71,36 @@ describe('deploy tokens', () => {
 
     expect((await kit.api.delete(`/api/v4/projects/${projectId}/deploy_tokens/${created.body.id}`).set(kit.as(owner))).status).toBe(204);
     expect((await kit.api.get(`/api/v4/projects/${projectId}/deploy_tokens`).set(kit.as(owner))).body).toEqual([]);
+
+    // Creations and deletions are recorded for audit, with the project or group and who did it (proto3 JSON leaves out zeros).
+    const recorded = (await kit.outboxEvents('identity.deploy_token.created')).map((event) => ({
+      data: event.data,
+      actor: (event.actor as { id: number } | null)?.id,
+    }));
+    expect(recorded).toContainEqual({
+      data: {
+        token: {
+          id: created.body.id,
+          name: 'ci',
+          username: `gitlab+deploy-token-${created.body.id}`,
+          scopes: ['read_repository', 'read_package_registry'],
+          expiresAt: '2999-01-01T00:00:00.000Z',
+        },
+        owner: { projectId, fullPath: 'deploys/shipped' },
+      },
+      actor: owner.userId,
+    });
+    expect(recorded).toContainEqual({
+      data: {
+        token: { id: named.body.id, name: 'registry', username: 'my-deployer', scopes: ['read_registry', 'write_registry'] },
+        owner: { groupId, fullPath: 'deploys' },
+      },
+      actor: owner.userId,
+    });
+    const destroyed = await kit.outboxEvents('identity.deploy_token.destroyed');
+    expect(destroyed.map((event) => event.data)).toEqual([
+      expect.objectContaining({ token: expect.objectContaining({ id: created.body.id }), owner: expect.objectContaining({ projectId }) }),
+    ]);
     expect((await kit.api.delete(`/api/v4/projects/${projectId}/deploy_tokens/${created.body.id}`).set(kit.as(owner))).status).toBe(404);
   });
 
