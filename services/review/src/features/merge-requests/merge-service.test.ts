@@ -7,6 +7,7 @@ import { ConflictError, ForbiddenError, MethodNotAllowedError, NotAcceptableErro
 import type { ProjectAccess } from '@platform/identity-client';
 import { createLogger } from '@platform/logger';
 import { fakeTransactions, userCaller } from '@platform/testing';
+import type { IssuableChange } from '../core/issuable-history.ts';
 import { runGit } from '../repositories/git-command.ts';
 import { GitRepository } from '../repositories/git-repository.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
@@ -76,9 +77,15 @@ function services(
   const mergeability = new Mergeability({ em, store, repositories, logger });
   const versions = new MergeRequestVersions({ em, store, listeners: [] });
   const approversOverridable = async () => true;
+  // What each change wrote to the merge request's history, in order.
+  const history: IssuableChange[] = [];
+  const recordHistory = async (change: IssuableChange) => {
+    history.push(change);
+  };
   const merges = new MergeService({
     em,
     store,
+    history: recordHistory,
     repositories,
     protectedBranches,
     isApproved: async () => options.approved ?? true,
@@ -93,7 +100,8 @@ function services(
   });
   return {
     store,
-    creation: new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable }),
+    history,
+    creation: new CreateMergeRequestService({ em, store, versions, mergeability, approversOverridable, history: recordHistory }),
     updates: new UpdateMergeRequestService({
       em,
       store,
@@ -101,6 +109,7 @@ function services(
       versions,
       mergeability,
       approversOverridable,
+      history: recordHistory,
       autoMerges: {
         abort: async ({ mergeRequest, actor, reason }) => {
           options.aborted?.push({ iid: mergeRequest.iid, reason, by: actor.username });
@@ -162,6 +171,10 @@ describe('merge requests on fakes', () => {
       .split(' ');
     expect(parents).toEqual([result.mergeCommitSha, target, head]);
     expect(created.store.events.map((event) => event.type)).toEqual(['review.merge_request.created', 'review.merge_request.merged']);
+    expect(created.history).toMatchObject([
+      { type: 'MergeRequest', issuable: { iid: mergeRequest.iid }, actor: { username: 'ada' } },
+      { type: 'MergeRequest', transition: 'merged', actor: { username: 'dev' } },
+    ]);
     expect(merged).toEqual([mergeRequest.iid]);
   });
 
@@ -262,6 +275,7 @@ describe('merge requests on fakes', () => {
       'review.merge_request.reopened',
       'review.merge_request.updated',
     ]);
+    expect(created.history.map((change) => change.transition)).toEqual([undefined, 'closed', undefined, 'reopened']);
   });
 
   it("aborts a merge set to happen when the pipeline succeeds on closing the merge request or changing its target, with GitLab's reasons", async () => {

@@ -11,6 +11,7 @@ import type { EntityManager } from '@platform/db';
 import { ACCESS_LEVEL, type ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
 import { reviewEvents } from '@platform/review-client';
+import type { IssuableHistory } from '../core/issuable-history.ts';
 import { mayOnBranch } from '../protected-branches/branch-protection.ts';
 import type { ProtectedBranchesService } from '../protected-branches/protected-branches-service.ts';
 import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
@@ -63,6 +64,7 @@ export interface MergeOptions {
 export class MergeService {
   readonly #em: EntityManager;
   readonly #store: MergeRequestStore;
+  readonly #history: IssuableHistory;
   readonly #repositories: MergeRepositories;
   readonly #protectedBranches: MergeBranchRules;
   readonly #isApproved: ApprovalCheck;
@@ -74,6 +76,8 @@ export class MergeService {
   constructor(options: {
     em: EntityManager;
     store: MergeRequestStore;
+    /** Where the merge is written as a state event and its system note. */
+    history: IssuableHistory;
     repositories: MergeRepositories;
     protectedBranches: MergeBranchRules;
     /** Merging waits for the approvals this asks for. */
@@ -88,6 +92,7 @@ export class MergeService {
   }) {
     this.#em = options.em;
     this.#store = options.store;
+    this.#history = options.history;
     this.#repositories = options.repositories;
     this.#protectedBranches = options.protectedBranches;
     this.#isApproved = options.isApproved;
@@ -165,19 +170,18 @@ export class MergeService {
       }
       const removeSource = options.shouldRemoveSourceBranch ?? mergeRequest.forceRemoveSourceBranch;
       if (removeSource && !isFromFork(mergeRequest)) await repository.git.deleteRef(`${BRANCH_PREFIX}${mergeRequest.sourceBranch}`, source);
+      const at = new Date();
       markMerged(mergeRequest, {
         mergedById: caller.userId,
-        at: new Date(),
+        at,
         headSha: source,
         // GitLab records no merge commit for a fast-forward: the target's head is the source's own commit.
         mergeCommitSha: project.mergeMethod === 'ff' ? null : newTargetHead,
       });
       // In the transaction that holds the repository's lock (`changeRefs`).
-      await this.#store.save({
-        mergeRequest,
-        events: [reviewEvents.mergeRequestMerged.event(mergeRequestEventData(mergeRequest))],
-        actor: actorOf(caller),
-      });
+      const actor = actorOf(caller);
+      await this.#store.save({ mergeRequest, events: [reviewEvents.mergeRequestMerged.event(mergeRequestEventData(mergeRequest))], actor });
+      await this.#history({ type: 'MergeRequest', issuable: mergeRequest, transition: 'merged', actor, at });
       return { mergeRequest, sourceHead: source, removeSource };
     });
     if (!merged) {
