@@ -20,6 +20,10 @@ describe('FakeIdentityAccess', () => {
   it('answers the id of a group or project found by id or path when the level suffices', async () => {
     await expect(access.require({ resource: 'group', idOrPath: 'top', caller: user(10), minimumLevel: 50 })).resolves.toBe(3);
     await expect(access.require({ resource: 'project', idOrPath: '9', caller: user(10), minimumLevel: 40 })).resolves.toBe(9);
+    await expect(access.requireResource({ resource: 'project', idOrPath: '9', caller: user(10), minimumLevel: 40 })).resolves.toEqual({
+      id: 9,
+      fullPath: 'top/app',
+    });
   });
 
   it('forbids a member whose level is too low', async () => {

@@ -35,6 +35,13 @@ function mergeMethodOf(value: string): MergeMethod {
   return value === 'rebase_merge' || value === 'ff' ? value : 'merge';
 }
 
+/** A group or project a caller may act on, named as events name it. */
+export interface AccessibleResource {
+  id: number;
+  /** The group's full path, or the project's path with its namespace. */
+  fullPath: string;
+}
+
 /** A project as a caller sees it, with the caller's rights there. */
 export interface ProjectAccess {
   id: number;
@@ -78,6 +85,8 @@ export interface IdentityAccess extends AdministratorCheck {
    * there. NotFoundError when it does not exist or the user may not see it; ForbiddenError otherwise.
    */
   require(requirement: AccessRequirement): Promise<number>;
+  /** `require`, answering the group's or project's full path too. */
+  requireResource(requirement: AccessRequirement): Promise<AccessibleResource>;
   /**
    * The project behind `idOrPath` as the caller sees it, for services that weigh the rights
    * themselves (git reads depend on visibility too). NotFoundError when it does not exist or the
@@ -141,6 +150,10 @@ export class GrpcIdentityAccess implements IdentityAccess {
   }
 
   async require(requirement: AccessRequirement): Promise<number> {
+    return (await this.requireResource(requirement)).id;
+  }
+
+  async requireResource(requirement: AccessRequirement): Promise<AccessibleResource> {
     const response = await callUnary(
       this.#client.checkAccess.bind(this.#client),
       {
@@ -150,9 +163,12 @@ export class GrpcIdentityAccess implements IdentityAccess {
       { caller: requirement.caller },
     );
     if (!response.allowed) throw new ForbiddenError();
-    const id = requirement.resource === 'group' ? response.group?.id : response.project?.id;
-    if (id === undefined) throw new Error(`CheckAccess answered without the ${requirement.resource}`);
-    return id;
+    const resource =
+      requirement.resource === 'group'
+        ? response.group && { id: response.group.id, fullPath: response.group.fullPath }
+        : response.project && { id: response.project.id, fullPath: response.project.pathWithNamespace };
+    if (!resource) throw new Error(`CheckAccess answered without the ${requirement.resource}`);
+    return resource;
   }
 
   async project(options: { idOrPath: string; caller: Caller }): Promise<ProjectAccess> {
@@ -289,6 +305,10 @@ export class FakeIdentityAccess implements IdentityAccess {
   }
 
   async require(requirement: AccessRequirement): Promise<number> {
+    return (await this.requireResource(requirement)).id;
+  }
+
+  async requireResource(requirement: AccessRequirement): Promise<AccessibleResource> {
     const found = this.#resources.find(
       (entry) =>
         entry.resource === requirement.resource && (String(entry.id) === requirement.idOrPath || entry.path === requirement.idOrPath),
@@ -298,7 +318,7 @@ export class FakeIdentityAccess implements IdentityAccess {
     // Like identity, a resource the user has no access to at all is invisible, not forbidden.
     if (!found || level === undefined) throw new NotFoundError(requirement.resource === 'group' ? 'Group' : 'Project');
     if (level < requirement.minimumLevel) throw new ForbiddenError();
-    return found.id;
+    return { id: found.id, fullPath: found.path };
   }
 
   /** The signed flag is the truth here: a fake has no users of its own. */

@@ -2,6 +2,7 @@ export { identityClientConfig, GrpcIdentityAccess, FakeIdentityAccess, identityA
 export type {
   IdentityAccess,
   AccessRequirement,
+  AccessibleResource,
   AccessResource,
   ProjectAccess,
   ProjectVisibility,

@@ -27,7 +27,10 @@ export interface ApplicationSettingChanged {
   settings: ApplicationSettings | undefined;
 }
 
-/** An instance CI/CD variable, without its value (values never leave the admin service). */
+/**
+ * A CI/CD variable of the instance, a group or a project, without its value (values never leave
+ * the admin service).
+ */
 export interface CiVariable {
   key: string;
   /** `env_var` or `file`. */
@@ -35,6 +38,20 @@ export interface CiVariable {
   protected: boolean;
   masked: boolean;
   raw: boolean;
+  id: number;
+  /** The environments a project's variable is for (`*`: all of them); `*` for others. */
+  environmentScope: string;
+  /** Unset for the instance's. */
+  owner: CiVariableOwner | undefined;
+}
+
+/** The group or project a variable belongs to. */
+export interface CiVariableOwner {
+  /** `group` or `project`. */
+  type: string;
+  id: number;
+  /** The group's full path, or the project's path with its namespace. */
+  fullPath: string;
 }
 
 export interface CiVariableCreated {
@@ -43,8 +60,8 @@ export interface CiVariableCreated {
 
 /**
  * One attribute of a variable changed (`protected`, `masked`, `raw`, `variable_type`, `value`,
- * `description`); a request changing several records one event for each. `from` and `to` are
- * empty for `value`, which never leaves the admin service.
+ * `description`, a project variable's `environment_scope`); a request changing several records
+ * one event for each. `from` and `to` are empty for `value`, which never leaves the admin service.
  */
 export interface CiVariableUpdated {
   variable: CiVariable | undefined;
@@ -193,7 +210,16 @@ export const ApplicationSettingChanged: MessageFns<ApplicationSettingChanged> = 
 };
 
 function createBaseCiVariable(): CiVariable {
-  return { key: "", variableType: "", protected: false, masked: false, raw: false };
+  return {
+    key: "",
+    variableType: "",
+    protected: false,
+    masked: false,
+    raw: false,
+    id: 0,
+    environmentScope: "",
+    owner: undefined,
+  };
 }
 
 export const CiVariable: MessageFns<CiVariable> = {
@@ -212,6 +238,15 @@ export const CiVariable: MessageFns<CiVariable> = {
     }
     if (message.raw !== false) {
       writer.uint32(40).bool(message.raw);
+    }
+    if (message.id !== 0) {
+      writer.uint32(48).int64(message.id);
+    }
+    if (message.environmentScope !== "") {
+      writer.uint32(58).string(message.environmentScope);
+    }
+    if (message.owner !== undefined) {
+      CiVariableOwner.encode(message.owner, writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -269,6 +304,30 @@ export const CiVariable: MessageFns<CiVariable> = {
             message.raw = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.environmentScope = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.owner = CiVariableOwner.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -292,6 +351,13 @@ export const CiVariable: MessageFns<CiVariable> = {
       protected: isSet(object.protected) ? globalThis.Boolean(object.protected) : false,
       masked: isSet(object.masked) ? globalThis.Boolean(object.masked) : false,
       raw: isSet(object.raw) ? globalThis.Boolean(object.raw) : false,
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      environmentScope: isSet(object.environmentScope)
+        ? globalThis.String(object.environmentScope)
+        : isSet(object.environment_scope)
+        ? globalThis.String(object.environment_scope)
+        : "",
+      owner: isSet(object.owner) ? CiVariableOwner.fromJSON(object.owner) : undefined,
     };
   },
 
@@ -312,6 +378,15 @@ export const CiVariable: MessageFns<CiVariable> = {
     if (message.raw !== false) {
       obj.raw = message.raw;
     }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.environmentScope !== "") {
+      obj.environmentScope = message.environmentScope;
+    }
+    if (message.owner !== undefined) {
+      obj.owner = CiVariableOwner.toJSON(message.owner);
+    }
     return obj;
   },
 
@@ -325,6 +400,116 @@ export const CiVariable: MessageFns<CiVariable> = {
     message.protected = object.protected ?? false;
     message.masked = object.masked ?? false;
     message.raw = object.raw ?? false;
+    message.id = object.id ?? 0;
+    message.environmentScope = object.environmentScope ?? "";
+    message.owner = (object.owner !== undefined && object.owner !== null)
+      ? CiVariableOwner.fromPartial(object.owner)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCiVariableOwner(): CiVariableOwner {
+  return { type: "", id: 0, fullPath: "" };
+}
+
+export const CiVariableOwner: MessageFns<CiVariableOwner> = {
+  encode(message: CiVariableOwner, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    if (message.fullPath !== "") {
+      writer.uint32(26).string(message.fullPath);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CiVariableOwner {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCiVariableOwner();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fullPath = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CiVariableOwner {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      fullPath: isSet(object.fullPath)
+        ? globalThis.String(object.fullPath)
+        : isSet(object.full_path)
+        ? globalThis.String(object.full_path)
+        : "",
+    };
+  },
+
+  toJSON(message: CiVariableOwner): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.fullPath !== "") {
+      obj.fullPath = message.fullPath;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CiVariableOwner>, I>>(base?: I): CiVariableOwner {
+    return CiVariableOwner.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CiVariableOwner>, I>>(object: I): CiVariableOwner {
+    const message = createBaseCiVariableOwner();
+    message.type = object.type ?? "";
+    message.id = object.id ?? 0;
+    message.fullPath = object.fullPath ?? "";
     return message;
   },
 };
@@ -597,6 +782,17 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

@@ -10,6 +10,8 @@ export type VariableOwnerType = (typeof VARIABLE_OWNER_TYPES)[number];
 export interface VariableOwner {
   type: VariableOwnerType;
   id: number;
+  /** The group's full path or the project's path with its namespace, as events name them; none for the instance. */
+  fullPath?: string;
 }
 
 /** A CI/CD variable of the instance, a project or a group; its value is kept encrypted (`ValueCipher`). */

@@ -92,13 +92,13 @@ export const ciVariablesRoutes = [
 
 /** Maintainers of a project or group manage its variables (GitLab's `admin_cicd_variables`). */
 async function ownerOf(options: { deps: CiVariablesRouteDeps; caller: Caller; resource: AccessResource; id: string | number }) {
-  const id = await options.deps.access.require({
+  const { id, fullPath } = await options.deps.access.requireResource({
     resource: options.resource,
     idOrPath: String(options.id),
     caller: options.caller,
     minimumLevel: ACCESS_LEVEL.MAINTAINER,
   });
-  return { type: options.resource, id } satisfies VariableOwner;
+  return { type: options.resource, id, fullPath } satisfies VariableOwner;
 }
 
 /** GitLab's project-level and group-level CI/CD variables APIs, for maintainers. */

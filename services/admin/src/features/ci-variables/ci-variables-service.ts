@@ -80,8 +80,8 @@ function onlyOf(variables: CiVariable[]): CiVariable {
 
 /**
  * CI/CD variables of the instance, projects and groups: values encrypted at rest, the instance's
- * limited in number, a project's unique by key and environment scope, every change of the
- * instance's an event.
+ * limited in number, a project's unique by key and environment scope, every change an event
+ * (audited, never with a value).
  */
 export class CiVariablesService {
   readonly #em: EntityManager;
@@ -106,11 +106,6 @@ export class CiVariablesService {
 
   #withValue(variable: CiVariable): VariableWithValue {
     return { variable, value: this.#cipher.decrypt(variable.encryptedValue, CiVariablesService.#contextOf(variable)) };
-  }
-
-  /** Events are the instance's: audit records them as instance changes. */
-  static #eventsOf(variable: CiVariable, events: OutgoingEvent[]): OutgoingEvent[] {
-    return variable.ownerType === 'instance' ? events : [];
   }
 
   static #selectorOf(target: VariableTarget): VariableSelector {
@@ -162,7 +157,7 @@ export class CiVariablesService {
             throw new FieldValidationError({ base: [`Maximum number of ci instance level variables (${this.#limit}) exceeded`] });
           }
         },
-        events: (variable) => CiVariablesService.#eventsOf(variable, [variableCreated(variable)]),
+        events: (variable) => [variableCreated(variable, owner)],
         actor: options.actor,
       }),
     );
@@ -171,6 +166,7 @@ export class CiVariablesService {
 
   async update(options: { target: VariableTarget; attributes: VariableAttributes; actor: EventActor }): Promise<VariableWithValue> {
     const { attributes } = options;
+    const owner = options.target.owner ?? INSTANCE;
     let value = '';
     const updated = await this.#em.transactional(() =>
       this.#store.update({
@@ -196,7 +192,7 @@ export class CiVariablesService {
           variable.environmentScope = environmentScope;
           if (attributes.description !== undefined) variable.description = attributes.description;
           const events: OutgoingEvent[] = [];
-          if (valueChanged) events.push(variableUpdated(variable, { attribute: 'value', from: '', to: '' }));
+          if (valueChanged) events.push(variableUpdated(variable, { owner, change: { attribute: 'value', from: '', to: '' } }));
           for (const [attribute, field] of [
             ['variable_type', 'variableType'],
             ['protected', 'protected'],
@@ -206,11 +202,12 @@ export class CiVariablesService {
             ['environment_scope', 'environmentScope'],
           ] as const) {
             if (before[field] !== variable[field]) {
-              events.push(variableUpdated(variable, { attribute, from: String(before[field] ?? ''), to: String(variable[field] ?? '') }));
+              const change = { attribute, from: String(before[field] ?? ''), to: String(variable[field] ?? '') };
+              events.push(variableUpdated(variable, { owner, change }));
             }
           }
           if (events.length > 0) variable.updatedAt = new Date();
-          return { changed: variable, events: CiVariablesService.#eventsOf(variable, events) };
+          return { changed: variable, events };
         },
       }),
     );
@@ -224,7 +221,7 @@ export class CiVariablesService {
         selector: CiVariablesService.#selectorOf(options.target),
         pick: (variables) => (variables.length === 0 ? null : onlyOf(variables)),
         actor: options.actor,
-        events: (variable) => CiVariablesService.#eventsOf(variable, [variableDeleted(variable)]),
+        events: (variable) => [variableDeleted(variable, options.target.owner ?? INSTANCE)],
       }),
     );
     if (!deleted) throw new NotFoundError('Variable');

@@ -1,12 +1,13 @@
 /**
  * CI/CD variables against real PostgreSQL and Kafka: the instance's (GitLab's validation of keys,
  * values and masking, the count limit, values encrypted at rest, and an event for every change),
- * and a project's or group's, managed by its maintainers, a project's unique by key and environment scope.
+ * and a project's or group's, managed by its maintainers, a project's unique by key and environment scope,
+ * each change an event naming the group or project.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ACCESS_LEVEL, FakeIdentityAccess } from '@platform/identity-client';
-import { CiVariableUpdated } from '@platform/proto/admin/v1/events';
+import { CiVariableCreated, CiVariableDeleted, CiVariableUpdated } from '@platform/proto/admin/v1/events';
 import { startService, type RunningService } from '@platform/service';
 import { adminCaller, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
@@ -246,6 +247,57 @@ describe('project and group CI/CD variables', () => {
     expect((await harness.api.get('/api/v4/groups/3/variables').set(harness.as(maintainer))).body).toEqual([updated.body]);
     expect((await harness.api.delete('/api/v4/groups/3/variables/GROUP_TOKEN').set(harness.as(maintainer))).status).toBe(204);
     expect((await harness.api.get('/api/v4/groups/3/variables/GROUP_TOKEN').set(harness.as(maintainer))).status).toBe(404);
+  });
+
+  it('records each change of a project or group variable as an event naming its owner, never its value', async () => {
+    const variables = '/api/v4/projects/acme%2Fother/variables';
+    const created = await harness.api
+      .post(variables)
+      .set(harness.as(maintainer))
+      .send({ key: 'AUDITED', value: 'first-secret', environment_scope: 'staging' });
+    expect(created.status).toBe(201);
+    const changed = await harness.api
+      .put(`${variables}/AUDITED`)
+      .set(harness.as(maintainer))
+      .send({ value: 'second-secret', protected: true });
+    expect(changed.status).toBe(200);
+    expect((await harness.api.delete(`${variables}/AUDITED`).set(harness.as(maintainer))).status).toBe(204);
+    const group = await harness.api.post('/api/v4/groups/3/variables').set(harness.as(maintainer)).send({ key: 'AUDITED', value: 'x' });
+    expect(group.status).toBe(201);
+
+    const project = { type: 'project', id: 8, fullPath: 'acme/other' };
+    const audited = <T extends { variable?: { key: string } | undefined }>(type: string, decode: (data: unknown) => T) =>
+      harness
+        .outboxEvents(type)
+        .then((events) =>
+          events.map((event) => ({ data: decode(event.data), actor: event.actor })).filter(({ data }) => data.variable?.key === 'AUDITED'),
+        );
+    const [createdEvent, groupEvent] = await audited('admin.ci_variable.created', (data) => CiVariableCreated.fromJSON(data));
+    expect(createdEvent).toEqual({
+      data: {
+        variable: {
+          key: 'AUDITED',
+          id: expect.any(Number),
+          environmentScope: 'staging',
+          variableType: 'env_var',
+          protected: false,
+          masked: false,
+          raw: false,
+          owner: project,
+        },
+      },
+      actor: expect.objectContaining({ id: maintainer.userId }),
+    });
+    expect(groupEvent?.data.variable?.owner).toEqual({ type: 'group', id: 3, fullPath: 'acme' });
+    const updates = await audited('admin.ci_variable.updated', (data) => CiVariableUpdated.fromJSON(data));
+    expect(updates.map(({ data }) => [data.variable?.owner, data.attribute, data.from, data.to])).toEqual([
+      [project, 'value', '', ''],
+      [project, 'protected', 'false', 'true'],
+    ]);
+    const [deletedEvent] = await audited('admin.ci_variable.deleted', (data) => CiVariableDeleted.fromJSON(data));
+    expect(deletedEvent?.data.variable).toMatchObject({ id: createdEvent?.data.variable?.id, owner: project });
+    const envelopes = await harness.sql<{ envelope: string }>('select envelope::text from outbox');
+    expect(envelopes.filter((row) => /first-secret|second-secret/.test(row.envelope))).toEqual([]);
   });
 
   it('is for maintainers: 403 for developers, 404 for strangers and unknown projects', async () => {

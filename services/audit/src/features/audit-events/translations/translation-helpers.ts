@@ -52,3 +52,15 @@ export function auditEvent(
     },
   };
 }
+
+/**
+ * Instance-level changes are audit events of the administrator who made them (entity `User`), as
+ * GitLab records them; without an actor (the system), of the system's author.
+ */
+export function instanceAuditEvent(
+  event: EventEnvelope,
+  options: { eventName: string; target: AuditTarget; action: AuditAction },
+): NewAuditEvent {
+  const administrator = event.actor ?? { id: SYSTEM_AUTHOR.id, username: SYSTEM_AUTHOR.name };
+  return auditEvent(event, { ...options, entity: { type: 'User', id: administrator.id, path: administrator.username } });
+}
