@@ -3,7 +3,7 @@
  * on): the git CLI clones with a deploy token's username and token and is refused a push; the
  * container registry's token endpoint grants pulls with read_registry and pushes with
  * write_registry on the token's project, or its group's; the npm and Maven registries serve
- * packages with read_package_registry; the API never takes one; a revoked or
+ * packages with read_package_registry and take published ones with write_package_registry; the API never takes one; a revoked or
  * expired token is refused at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -210,6 +210,57 @@ describe('deploy tokens', () => {
     const otherProjects = await createDeployToken('projects', other.id, ['read_package_registry']);
     expect((await gateway.get(mavenFile).set('Deploy-Token', otherProjects.token)).status).toBe(404);
     expect((await gateway.get(mavenFile).set('Deploy-Token', 'gldt-not-a-token')).status).toBe(401);
+  });
+
+  it('publishes npm packages and deploys Maven files with write_package_registry, to its projects only', async () => {
+    const tarball = Buffer.from('deployed tarball');
+    const npmPublish = (version: string) => ({
+      name: '@fleet/deployed',
+      versions: { [version]: { name: '@fleet/deployed', version } },
+      _attachments: { [`@fleet/deployed-${version}.tgz`]: { data: tarball.toString('base64'), length: tarball.length } },
+      'dist-tags': { latest: version },
+    });
+    const npmPackage = `/api/v4/projects/${engine.id}/packages/npm/@fleet%2fdeployed`;
+    const writer = await createDeployToken('groups', groupId, ['read_package_registry', 'write_package_registry']);
+    // npm's `_authToken` is a bearer token.
+    expect((await gateway.put(npmPackage).set('Authorization', `Bearer ${writer.token}`).send(npmPublish('1.0.0'))).status).toBe(200);
+    const tagged = await gateway
+      .put(`/api/v4/projects/${engine.id}/packages/npm/-/package/@fleet%2fdeployed/dist-tags/stable`)
+      .set('Deploy-Token', writer.token)
+      .set('Content-Type', 'application/json')
+      .send('"1.0.0"');
+    expect(tagged.status).toBe(204);
+    const document = await gateway.get(npmPackage).set('Deploy-Token', writer.token);
+    expect(document.body['dist-tags']).toEqual({ latest: '1.0.0', stable: '1.0.0' });
+
+    const pom = '<project><groupId>fleet</groupId><artifactId>deployed</artifactId><version>2.0</version></project>';
+    const mavenFile = `/api/v4/projects/${engine.id}/packages/maven/fleet/deployed/2.0/deployed-2.0.pom`;
+    const deployed = await gateway
+      .put(mavenFile)
+      .set('Authorization', basic(writer))
+      .set('Content-Type', 'application/octet-stream')
+      .send(pom);
+    expect(deployed.status).toBe(200);
+    expect(await download(mavenFile, { 'Deploy-Token': writer.token })).toEqual({ status: 200, body: pom });
+
+    // read_package_registry alone only reads; a token of another project does not see this one; nor do deleting or deprecating.
+    const reader = await createDeployToken('projects', engine.id, ['read_package_registry']);
+    expect((await gateway.put(npmPackage).set('Deploy-Token', reader.token).send(npmPublish('1.0.1'))).status).toBe(403);
+    const readerDeploy = await gateway.put(mavenFile).set('Deploy-Token', reader.token).set('Content-Type', 'application/octet-stream');
+    expect(readerDeploy.status).toBe(403);
+    const elsewhere = await createDeployToken('projects', other.id, ['write_package_registry']);
+    expect((await gateway.put(npmPackage).set('Deploy-Token', elsewhere.token).send(npmPublish('1.0.2'))).status).toBe(404);
+    expect((await gateway.put(mavenFile).set('Deploy-Token', elsewhere.token).send(pom)).status).toBe(404);
+    const unpublish = await gateway.delete(`${npmPackage}/-rev/1`).set('Deploy-Token', writer.token);
+    expect(unpublish.status).toBe(403);
+    const deprecate = await gateway
+      .put(npmPackage)
+      .set('Deploy-Token', writer.token)
+      .set('npm-command', 'deprecate')
+      .send(npmPublish('1.0.0'));
+    expect(deprecate.status).toBe(403);
+    expect((await gateway.put(npmPackage).set('Deploy-Token', 'gldt-not-a-token').send(npmPublish('1.0.3'))).status).toBe(401);
+    expect(Object.keys((await gateway.get(npmPackage).set('Deploy-Token', writer.token)).body.versions)).toEqual(['1.0.0']);
   });
 
   it('authenticates no API route', async () => {

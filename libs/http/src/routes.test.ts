@@ -58,6 +58,14 @@ const thingRoutes = [
     input: z.object({ id: params.integer() }),
     handle: async () => reply({ headers: { 'Content-Type': 'image/png' }, body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }),
   }),
+  route({
+    method: 'PUT',
+    path: '/api/v4/things/:id/package',
+    access: 'user_or_deploy_token',
+    scope: 'api',
+    input: z.object({ id: params.integer() }),
+    handle: async ({ caller }) => ({ by: caller.kind === 'user' ? caller.username : caller.deployToken?.username }),
+  }),
 ];
 
 /** Who is an administrator now, as the service owning users would answer; user 5 is one until a test demotes them. */
@@ -122,6 +130,22 @@ describe('declared routes', () => {
     const notAdmin = await app.delete('/api/v4/things/1').set(as(['api']));
     expect(notAdmin.status).toBe(403);
     expect(notAdmin.body).toEqual({ message: '403 Forbidden' });
+  });
+
+  it('lets a deploy token in where the route takes one, still refusing an anonymous caller and a narrow user token', async () => {
+    const deployToken = callerHeader(
+      {
+        kind: 'anonymous',
+        deployToken: { id: 3, username: 'gitlab+deploy-token-3', scopes: ['write_package_registry'], projectId: 1, groupId: null },
+      },
+      SECRET,
+    );
+    expect((await app.put('/api/v4/things/1/package').set(deployToken)).body).toEqual({ by: 'gitlab+deploy-token-3' });
+    expect((await app.put('/api/v4/things/1/package').set(as(['api']))).body).toEqual({ by: 'ada' });
+    expect((await app.put('/api/v4/things/1/package').set(anonymous)).status).toBe(401);
+    expect((await app.put('/api/v4/things/1/package').set(as(['read_api']))).body).toEqual(insufficient('api'));
+    // A route for users alone refuses the deploy token as forbidden.
+    expect((await app.post('/api/v4/things').set(deployToken).send({ name: 'x' })).status).toBe(403);
   });
 
   it('confirms an administrator with the administrator check, not the signed flag alone', async () => {
@@ -204,6 +228,7 @@ describe('route catalogue', () => {
       expect.objectContaining({ method: 'DELETE', path: '/api/v4/things/:id', access: 'administrator', scope: 'api', status: 204 }),
       expect.objectContaining({ method: 'GET', path: '/api/v4/users/:id/things', scope: 'read_user' }),
       expect.objectContaining({ method: 'GET', path: '/api/v4/things/:id/picture', scope: 'read_api' }),
+      expect.objectContaining({ method: 'PUT', path: '/api/v4/things/:id/package', access: 'user_or_deploy_token' }),
     ]);
     expect(routeCatalogue().find((entry) => entry.service === 'test')?.input).toBeInstanceOf(z.ZodObject);
   });

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import {
+  deployTokenOf,
   requireCurrentAdmin,
   requireScope,
   requireUser,
@@ -19,10 +20,13 @@ import { keysetHeaders, keysetOf, keysetShape, pageParams, pageShape, setPaginat
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** Who may call a route: anybody (signed in or not), signed-in users, or administrators only. */
-export type RouteAccess = 'anonymous' | 'user' | 'administrator';
+/**
+ * Who may call a route: anybody (signed in or not), signed-in users, signed-in users and deploy
+ * tokens (the package registries' writes, which GitLab lets a deploy token do), or administrators only.
+ */
+export type RouteAccess = 'anonymous' | 'user' | 'user_or_deploy_token' | 'administrator';
 
-type CallerFor<Access extends RouteAccess> = Access extends 'anonymous' ? Caller : AuthenticatedCaller;
+type CallerFor<Access extends RouteAccess> = Access extends 'anonymous' | 'user_or_deploy_token' ? Caller : AuthenticatedCaller;
 
 interface ReplyOptions {
   status?: number;
@@ -257,6 +261,7 @@ async function admittedCaller(req: Request, route: CatalogueEntry): Promise<Call
   const caller = callerOf(req);
   if (caller.kind === 'user') requireScope(caller, route.scope);
   if (route.access === 'user') return requireUser(caller);
+  if (route.access === 'user_or_deploy_token') return deployTokenOf(caller) ? caller : requireUser(caller);
   if (route.access === 'administrator') return requireCurrentAdmin(caller, administratorCheckOf(req));
   return caller;
 }
@@ -280,7 +285,6 @@ async function send(res: Response, route: CatalogueEntry, result: unknown): Prom
   else res.json(replied.body);
 }
 
-/** An express router serving `routes` with `deps`: what a service mounts. */
 /** The routes of a router that take larger bodies than their service's, matched by method and path. */
 const largeBodyRoutes = new WeakMap<Router, Array<{ method: string; path: RegExp; bytes: number }>>();
 
@@ -296,6 +300,7 @@ export function declaredBodyBytes(routers: readonly Router[]): (req: Request) =>
   return (req) => routes.find((route) => route.method === req.method && route.path.test(req.path))?.bytes;
 }
 
+/** An express router serving `routes` with `deps`: what a service mounts. */
 export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>, deps: Deps): Router {
   const router = Router();
   if (routes.some((route) => route.access === 'administrator')) withAdministratorRoutes.add(router);

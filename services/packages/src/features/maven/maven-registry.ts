@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
-import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
+import type { Caller } from '@platform/auth';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
 import type { EntityManager } from '@platform/db';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-import { callerMayOnPackages } from '../packages/package-access.ts';
+import { callerMayOnPackages, publisherOf } from '../packages/package-access.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
 import type { PgPackageStore } from '../packages/packages-store.ts';
 import { packagesEvents } from '@platform/packages-client';
@@ -54,7 +54,8 @@ export class MavenRegistry {
    * creating its package with the first one; a checksum upload is compared with the stored
    * file's digest instead (ConflictError when they differ).
    */
-  async upload(project: ProjectAccess, caller: AuthenticatedCaller, options: { target: MavenTarget; body: Readable }): Promise<void> {
+  async upload(project: ProjectAccess, caller: Caller, options: { target: MavenTarget; body: Readable }): Promise<void> {
+    const publisher = publisherOf(caller);
     const { target } = options;
     const existing = await this.#store.findVersion({
       projectId: project.id,
@@ -101,14 +102,14 @@ export class MavenRegistry {
             packageType: 'maven',
             status: target.version === null ? 'hidden' : 'default',
             metadata: null,
-            creatorId: caller.userId,
+            creatorId: publisher.creatorId,
           },
           file,
           events: (created) =>
             created.status === 'default'
               ? [packagesEvents.packagePublished.event({ aggregateId: project.id, data: packageEventData(created) })]
               : [],
-          actor: actorOf(caller),
+          actor: publisher.actor,
         }),
       );
     } catch (error) {

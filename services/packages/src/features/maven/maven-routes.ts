@@ -38,7 +38,7 @@ export const mavenRoutes = [
   route({
     method: 'PUT',
     path: '/api/v4/projects/:id/packages/maven/*path/:file_name',
-    access: 'user',
+    access: 'user_or_deploy_token',
     scope: 'api',
     input: mavenRouteParams,
     handle: async ({ caller, input, deps, request }) => {

@@ -1,9 +1,9 @@
-import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
+import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '@platform/errors';
 import type { EntityManager } from '@platform/db';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Readable } from 'node:stream';
-import { callerMayOnPackages } from '../packages/package-access.ts';
+import { callerMayOnPackages, publisherOf } from '../packages/package-access.ts';
 import type { Package } from '../packages/package.entity.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
 import type { PgPackageStore } from '../packages/packages-store.ts';
@@ -67,7 +67,8 @@ export class NpmRegistry {
   }
 
   /** Stores the one version `npm publish` sent, its tarball verified against the digests npm computed. */
-  async publish(project: ProjectAccess, caller: AuthenticatedCaller, input: NpmPublishInput): Promise<Package> {
+  async publish(project: ProjectAccess, caller: Caller, input: NpmPublishInput): Promise<Package> {
+    const publisher = publisherOf(caller);
     const name = input.package_name;
     const versions = Object.values(input.versions);
     const attachments = Object.values(input._attachments);
@@ -106,7 +107,7 @@ export class NpmRegistry {
             packageType: 'npm',
             status: 'default',
             metadata: { ...manifest, dist: { shasum: staged.sha1, integrity } },
-            creatorId: caller.userId,
+            creatorId: publisher.creatorId,
           },
           file: {
             fileName: tarballName(name, version),
@@ -120,7 +121,7 @@ export class NpmRegistry {
             .filter(([, tagged]) => tagged === version)
             .map(([tag]) => tag),
           events: (created) => [packagesEvents.packagePublished.event({ aggregateId: project.id, data: packageEventData(created) })],
-          actor: actorOf(caller),
+          actor: publisher.actor,
         }),
       );
     } catch (error) {

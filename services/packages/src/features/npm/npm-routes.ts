@@ -56,7 +56,7 @@ export const npmRoutes = [
   route({
     method: 'PUT',
     path: '/api/v4/projects/:id/packages/npm/:package_name',
-    access: 'user',
+    access: 'user_or_deploy_token',
     scope: 'api',
     input: projectNpmPackageParams.loose(),
     handle: async ({ caller, input, deps, request }) => {
@@ -156,7 +156,7 @@ export const npmRoutes = [
   route({
     method: 'PUT',
     path: '/api/v4/projects/:id/packages/npm/-/package/:package_name/dist-tags/:tag',
-    access: 'user',
+    access: 'user_or_deploy_token',
     scope: 'api',
     status: 204,
     input: projectDistTagParams,
@@ -218,7 +218,7 @@ export const npmRoutes = [
   route({
     method: 'PUT',
     path: '/api/v4/packages/npm/-/package/:package_name/dist-tags/:tag',
-    access: 'user',
+    access: 'user_or_deploy_token',
     scope: 'api',
     status: 204,
     input: instanceDistTagParams,

@@ -1,4 +1,4 @@
-import { deployTokenCovers, deployTokenOf, type Caller } from '@platform/auth';
+import { actorOf, deployTokenCovers, deployTokenOf, type Actor, type Caller } from '@platform/auth';
 import { ForbiddenError } from '@platform/errors';
 import {
   ACCESS_LEVEL,
@@ -36,6 +36,11 @@ export function callerMayOnPackages(caller: Caller, project: ProjectAccess, acti
   const scope = DEPLOY_TOKEN_SCOPE_OF[action];
   if (deployToken && scope !== undefined && deployTokenCovers(deployToken, project, scope)) return true;
   return mayOnPackages(project, action);
+}
+
+/** Who a publish is recorded as: the user; nobody for a deploy token, whose packages GitLab gives no creator. */
+export function publisherOf(caller: Caller): { creatorId: number | null; actor: Actor | null } {
+  return caller.kind === 'user' ? { creatorId: caller.userId, actor: actorOf(caller) } : { creatorId: null, actor: null };
 }
 
 /**
