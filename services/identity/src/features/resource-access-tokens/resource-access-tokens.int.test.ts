@@ -219,3 +219,29 @@ describe('group access tokens', () => {
     expect((await kit.api.get(`${tokens}/999999`).set(kit.as(owner))).body).toEqual({ message: '404 Group Access Token Not Found' });
   });
 });
+
+describe('access tokens of a deleted project or group', () => {
+  it('authenticate no more, as GitLab deletes the bots with their project or group', async () => {
+    const doomedGroup = (
+      await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Doomed', path: 'doomed', visibility: 'private' })
+    ).body.id;
+    const doomedProject = (await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Doomed app', namespace_id: groupId }))
+      .body.id;
+    const projectToken = await kit.api
+      .post(`/api/v4/projects/${doomedProject}/access_tokens`)
+      .set(kit.as(owner))
+      .send({ name: 'doomed-project', scopes: ['api'] });
+    const groupToken = await kit.api
+      .post(`/api/v4/groups/${doomedGroup}/access_tokens`)
+      .set(kit.as(owner))
+      .send({ name: 'doomed-group', scopes: ['api'] });
+    expect((await authenticate(projectToken.body.token)).user?.id).toBe(projectToken.body.user_id);
+    expect((await authenticate(groupToken.body.token)).user?.id).toBe(groupToken.body.user_id);
+
+    expect((await kit.api.delete(`/api/v4/projects/${doomedProject}`).set(kit.as(owner))).status).toBe(202);
+    await expect(authenticate(projectToken.body.token)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect((await authenticate(groupToken.body.token)).user?.id).toBe(groupToken.body.user_id);
+    expect((await kit.api.delete(`/api/v4/groups/${doomedGroup}`).set(kit.as(owner))).status).toBe(202);
+    await expect(authenticate(groupToken.body.token)).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+});

@@ -116,6 +116,14 @@ export class TokensService {
     const token = plain ? await this.#tokens.findByDigest(digestToken(plain)) : null;
     if (!token || token.revoked) throw new UnauthorizedError();
     if (isExpired(token)) throw new InvalidTokenError('Token has expired.');
+    // GitLab deletes a project's or group's bots with it, and their tokens end there.
+    if (
+      token.resourceType &&
+      token.resourceId &&
+      !(await this.#tokens.resourceExists({ type: token.resourceType, id: token.resourceId }))
+    ) {
+      throw new UnauthorizedError();
+    }
     const user = await this.#users.findById(token.userId);
     if (!user) throw new UnauthorizedError();
     if (user.state === 'deactivated') {

@@ -1,6 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage, likePattern, type Page, type PageWindow } from '@platform/db';
+import { Namespace } from '../access/namespace.entity.ts';
+import { Project } from '../access/project.entity.ts';
 import { PersonalAccessToken } from './personal-access-token.entity.ts';
 
 export type NewToken = Pick<PersonalAccessToken, 'userId' | 'name' | 'tokenDigest' | 'scopes' | 'expiresAt'> &
@@ -35,6 +37,8 @@ export interface TokenStore {
   revoke(id: number): Promise<boolean>;
   /** Records a use unless one was recorded since `unlessSince`: at most one write per interval. */
   touchLastUsed(id: number, options: { now: Date; unlessSince: Date }): Promise<void>;
+  /** Whether the project or group a project or group access token was made for still exists. */
+  resourceExists(resource: { type: 'project' | 'group'; id: number }): Promise<boolean>;
 }
 
 export class PgTokenStore implements TokenStore {
@@ -50,6 +54,14 @@ export class PgTokenStore implements TokenStore {
 
   findById(id: number): Promise<PersonalAccessToken | null> {
     return this.#em.findOne(PersonalAccessToken, { id });
+  }
+
+  async resourceExists(resource: { type: 'project' | 'group'; id: number }): Promise<boolean> {
+    const found =
+      resource.type === 'project'
+        ? await this.#em.count(Project, { id: resource.id })
+        : await this.#em.count(Namespace, { id: resource.id, kind: 'group' });
+    return found > 0;
   }
 
   list(filter: TokenListFilter, window: PageWindow): Promise<Page<PersonalAccessToken>> {
