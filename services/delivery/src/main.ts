@@ -6,15 +6,27 @@ import { readConfig, type DeliveryConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { createDeploymentsFeature, deploymentsEntities } from './features/deployments/deployments-feature.ts';
 import { createFeatureFlagsFeature, featureFlagsEntities } from './features/feature-flags/feature-flags-feature.ts';
-import { GrpcDeployedMergeRequests, GrpcProjectCommits, type DeployedMergeRequests, type ProjectCommits } from '@platform/review-client';
+import {
+  GrpcBranchUpdates,
+  GrpcDeployedMergeRequests,
+  GrpcProjectCommits,
+  type BranchUpdates,
+  type DeployedMergeRequests,
+  type ProjectCommits,
+} from '@platform/review-client';
 import { createUnleashFeature } from './features/unleash/unleash-feature.ts';
 import { commitStatusesEntities, createCommitStatusesFeature } from './features/commit-statuses/commit-statuses-feature.ts';
 import { createPipelinesFeature, pipelinesEntities } from './features/pipelines/pipelines-feature.ts';
 
-/** `identityAccess` and `projectCommits` replace the gRPC clients to identity and review (tests give fakes). */
+/** `identityAccess`, `projectCommits` and `branchUpdates` replace the gRPC clients to identity and review (tests give fakes). */
 export function deliveryService(
   config: DeliveryConfig,
-  clients: { identityAccess?: IdentityAccess; deployedMergeRequests?: DeployedMergeRequests; projectCommits?: ProjectCommits } = {},
+  clients: {
+    identityAccess?: IdentityAccess;
+    deployedMergeRequests?: DeployedMergeRequests;
+    projectCommits?: ProjectCommits;
+    branchUpdates?: BranchUpdates;
+  } = {},
 ): ServiceDefinition<DeliveryConfig> {
   return {
     name: 'delivery',
@@ -28,12 +40,13 @@ export function deliveryService(
       const review = { address: config.REVIEW_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
       const mergeRequests = clients.deployedMergeRequests ?? new GrpcDeployedMergeRequests(review);
       const commits = clients.projectCommits ?? new GrpcProjectCommits(review);
+      const branches = clients.branchUpdates ?? new GrpcBranchUpdates(review);
       const featureFlags = createFeatureFlagsFeature({ em, access });
       return [
         createDeploymentsFeature({ em, access, mergeRequests, commits }),
         featureFlags,
         createPipelinesFeature({ em, access }),
-        createCommitStatusesFeature({ em, access, commits }),
+        createCommitStatusesFeature({ em, access, commits, branches }),
         createUnleashFeature({
           flags: featureFlags.flags,
           clients: featureFlags.clients,

@@ -93,6 +93,8 @@ export function reviewService(
       const { protectedTags } = protectedTagsFeature;
       const protectedBranchesFeature = createProtectedBranchesFeature({
         em,
+        orm,
+        logger,
         access,
         users,
         groups: directory,

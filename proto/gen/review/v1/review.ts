@@ -109,6 +109,16 @@ export interface Commit {
   committedDate: string;
 }
 
+export interface CheckBranchUpdateRequest {
+  projectId: number;
+  /** A branch name, without `refs/heads/`. */
+  branch: string;
+}
+
+export interface CheckBranchUpdateResponse {
+  allowed: boolean;
+}
+
 function createBaseListDeployedMergeRequestsRequest(): ListDeployedMergeRequestsRequest {
   return { projectId: 0, sha: "", previousSha: "", parameters: {} };
 }
@@ -1370,6 +1380,162 @@ export const Commit: MessageFns<Commit> = {
   },
 };
 
+function createBaseCheckBranchUpdateRequest(): CheckBranchUpdateRequest {
+  return { projectId: 0, branch: "" };
+}
+
+export const CheckBranchUpdateRequest: MessageFns<CheckBranchUpdateRequest> = {
+  encode(message: CheckBranchUpdateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.branch !== "") {
+      writer.uint32(18).string(message.branch);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckBranchUpdateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckBranchUpdateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.branch = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckBranchUpdateRequest {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      branch: isSet(object.branch) ? globalThis.String(object.branch) : "",
+    };
+  },
+
+  toJSON(message: CheckBranchUpdateRequest): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.branch !== "") {
+      obj.branch = message.branch;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckBranchUpdateRequest>, I>>(base?: I): CheckBranchUpdateRequest {
+    return CheckBranchUpdateRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckBranchUpdateRequest>, I>>(object: I): CheckBranchUpdateRequest {
+    const message = createBaseCheckBranchUpdateRequest();
+    message.projectId = object.projectId ?? 0;
+    message.branch = object.branch ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckBranchUpdateResponse(): CheckBranchUpdateResponse {
+  return { allowed: false };
+}
+
+export const CheckBranchUpdateResponse: MessageFns<CheckBranchUpdateResponse> = {
+  encode(message: CheckBranchUpdateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.allowed !== false) {
+      writer.uint32(8).bool(message.allowed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckBranchUpdateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckBranchUpdateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.allowed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckBranchUpdateResponse {
+    return { allowed: isSet(object.allowed) ? globalThis.Boolean(object.allowed) : false };
+  },
+
+  toJSON(message: CheckBranchUpdateResponse): unknown {
+    const obj: any = {};
+    if (message.allowed !== false) {
+      obj.allowed = message.allowed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckBranchUpdateResponse>, I>>(base?: I): CheckBranchUpdateResponse {
+    return CheckBranchUpdateResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckBranchUpdateResponse>, I>>(object: I): CheckBranchUpdateResponse {
+    const message = createBaseCheckBranchUpdateResponse();
+    message.allowed = object.allowed ?? false;
+    return message;
+  },
+};
+
 /**
  * The review service answers other services' questions about merge requests. Every call carries
  * metadata `x-platform-caller` signed with the internal secret, acting for the user who asked.
@@ -1469,6 +1635,22 @@ export const ReviewServiceService = {
     responseSerialize: (value: GetCommitResponse): Buffer => Buffer.from(GetCommitResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetCommitResponse => GetCommitResponse.decode(value),
   },
+  /**
+   * Whether the caller may update a branch of a project's repository, pushing to it or merging
+   * into it, its protection weighed (GitLab's `can_update_branch?`): who may post an external CI's
+   * commit statuses for a protected branch.
+   */
+  checkBranchUpdate: {
+    path: "/platform.review.v1.ReviewService/CheckBranchUpdate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckBranchUpdateRequest): Buffer =>
+      Buffer.from(CheckBranchUpdateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckBranchUpdateRequest => CheckBranchUpdateRequest.decode(value),
+    responseSerialize: (value: CheckBranchUpdateResponse): Buffer =>
+      Buffer.from(CheckBranchUpdateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckBranchUpdateResponse => CheckBranchUpdateResponse.decode(value),
+  },
 } as const;
 
 export interface ReviewServiceServer extends UntypedServiceImplementation {
@@ -1503,6 +1685,12 @@ export interface ReviewServiceServer extends UntypedServiceImplementation {
    * show of a commit no push described to them (a comment on an older commit).
    */
   getCommit: handleUnaryCall<GetCommitRequest, GetCommitResponse>;
+  /**
+   * Whether the caller may update a branch of a project's repository, pushing to it or merging
+   * into it, its protection weighed (GitLab's `can_update_branch?`): who may post an external CI's
+   * commit statuses for a protected branch.
+   */
+  checkBranchUpdate: handleUnaryCall<CheckBranchUpdateRequest, CheckBranchUpdateResponse>;
 }
 
 export interface ReviewServiceClient extends Client {
@@ -1620,6 +1808,26 @@ export interface ReviewServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetCommitResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Whether the caller may update a branch of a project's repository, pushing to it or merging
+   * into it, its protection weighed (GitLab's `can_update_branch?`): who may post an external CI's
+   * commit statuses for a protected branch.
+   */
+  checkBranchUpdate(
+    request: CheckBranchUpdateRequest,
+    callback: (error: ServiceError | null, response: CheckBranchUpdateResponse) => void,
+  ): ClientUnaryCall;
+  checkBranchUpdate(
+    request: CheckBranchUpdateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckBranchUpdateResponse) => void,
+  ): ClientUnaryCall;
+  checkBranchUpdate(
+    request: CheckBranchUpdateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckBranchUpdateResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,9 +1,9 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { EntityManager, Page, PageWindow } from '@platform/db';
 import { deliveryEvents } from '@platform/delivery-client';
-import { NotFoundError } from '@platform/errors';
+import { ForbiddenError, NotFoundError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
-import type { ProjectCommits } from '@platform/review-client';
+import type { BranchUpdates, ProjectCommits } from '@platform/review-client';
 import { FINISHED_STATUSES, type CiStatus, type Pipeline } from '../pipelines/pipeline.entity.ts';
 import { pipelineEventData } from '../pipelines/pipeline-events.ts';
 import type { CommitStatus } from './commit-status.entity.ts';
@@ -37,12 +37,21 @@ export class CommitStatusesService {
   readonly #store: PgCommitStatusStore;
   readonly #readModel: CommitStatusesReadModel;
   readonly #commits: ProjectCommits;
+  readonly #branches: BranchUpdates;
 
-  constructor(deps: { em: EntityManager; store: PgCommitStatusStore; readModel: CommitStatusesReadModel; commits: ProjectCommits }) {
+  constructor(deps: {
+    em: EntityManager;
+    store: PgCommitStatusStore;
+    readModel: CommitStatusesReadModel;
+    commits: ProjectCommits;
+    /** Who may update a protected branch: only they post its statuses. */
+    branches: BranchUpdates;
+  }) {
     this.#em = deps.em;
     this.#store = deps.store;
     this.#readModel = deps.readModel;
     this.#commits = deps.commits;
+    this.#branches = deps.branches;
   }
 
   /** The statuses of a commit (only the latest of each name unless `all`); 404 when the sha names no commit. */
@@ -61,6 +70,8 @@ export class CommitStatusesService {
    * `ref`, `pipelineId` when given) is updated, otherwise a new one is added (retrying older ones of
    * its name), in a new external pipeline when none matches. The ref defaults to the pipeline's, then
    * to the first branch containing the commit. The pipeline's status follows its latest statuses.
+   * A caller who may neither push to the ref nor merge into it (a protected branch) is refused (403),
+   * as GitLab's `update_pipeline` is on a protected ref.
    */
   async post(project: ProjectAccess, caller: AuthenticatedCaller, posted: PostedStatus): Promise<CommitStatus> {
     const [sha] = await this.#commits.resolve({ caller, projectId: project.id, revisions: [posted.sha] });
@@ -70,6 +81,7 @@ export class CommitStatusesService {
     if (posted.pipelineId !== undefined && !known) throw new NotFoundError('Pipeline for pipeline_id, sha and ref');
     const ref = posted.ref ?? known?.ref ?? (await this.#commits.branchesContaining({ caller, projectId: project.id, sha }))[0];
     if (!ref) throw new NotFoundError('References for commit');
+    if (!(await this.#branches.mayUpdate({ caller, projectId: project.id, branch: ref }))) throw new ForbiddenError();
     const name = posted.name ?? 'default';
     return this.#em.transactional(async () => {
       await this.#store.lockCommit(project.id, sha);

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FakeIdentityAccess } from '@platform/identity-client';
-import { FakeProjectCommits } from '@platform/review-client';
+import { FakeBranchUpdates, FakeProjectCommits } from '@platform/review-client';
 import { startService, type RunningService } from '@platform/service';
 import { countHydrations, gitlabSchemaErrors, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
@@ -17,23 +17,28 @@ import { deliveryService } from '../../main.ts';
 const developer = userCaller(41, 'ci-bot');
 const reporter = userCaller(42, 'reader');
 const guest = userCaller(43, 'guest');
+const maintainer = userCaller(44, 'releaser');
 const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 17, path: 'acme/ci', namespaceIds: [5], levels: { 41: 30, 42: 20, 43: 10 } })
-  .add({ resource: 'project', id: 18, path: 'acme/public', namespaceIds: [5], isPublic: true, levels: { 41: 30 } });
+  .add({ resource: 'project', id: 18, path: 'acme/public', namespaceIds: [5], isPublic: true, levels: { 41: 30 } })
+  .add({ resource: 'project', id: 19, path: 'acme/released', namespaceIds: [5], levels: { 41: 30, 44: 40 } });
 const head = 'b'.repeat(40);
 const other = 'c'.repeat(40);
 const lonely = 'd'.repeat(40);
 const commits = new FakeProjectCommits()
   .add(17, { main: head, feature: other })
   .add(17, { [lonely]: lonely })
-  .add(18, { main: head });
+  .add(18, { main: head })
+  .add(19, { release: head, feature: head });
+/** Project 19's `release` is protected: only its maintainer pushes or merges there. */
+const branchUpdates = new FakeBranchUpdates().protect(19, 'release', [44]);
 let harness: ServiceHarness<RunningService>;
 
 beforeAll(async () => {
   harness = await startServiceHarness({
     label: 'delivery_commit_statuses',
     env: { KAFKA_TOPIC_PREFIX: `delivery-test-${randomUUID()}.` },
-    start: (env) => startService(deliveryService(readConfig(env), { identityAccess: access, projectCommits: commits })),
+    start: (env) => startService(deliveryService(readConfig(env), { identityAccess: access, projectCommits: commits, branchUpdates })),
   });
 });
 
@@ -186,6 +191,21 @@ describe('posting commit statuses', () => {
     expect(await statuses('f'.repeat(40))).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });
     expect(await statuses(lonely)).toMatchObject({ status: 200, body: [] });
     expect((await harness.api.get(`/api/v4/projects/17/pipelines/999999`).set(harness.as(reporter))).status).toBe(404);
+  });
+});
+
+describe('statuses on a protected branch', () => {
+  it('are refused (403) to a caller who may neither push to it nor merge into it, and make no pipeline', async () => {
+    expect(await post(head, { state: 'running', ref: 'release' }, { project: 19 })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
+    const listed = () => harness.api.get('/api/v4/projects/19/pipelines').set(harness.as(maintainer));
+    expect((await listed()).body).toEqual([]);
+    expect((await post(head, { state: 'running', ref: 'feature' }, { project: 19 })).status).toBe(201);
+    const released = await post(head, { state: 'running', ref: 'release' }, { project: 19, caller: maintainer });
+    expect(released).toMatchObject({ status: 201, body: { ref: 'release', author: { username: 'releaser' } } });
+    expect((await listed()).body.map((pipeline: { ref: string }) => pipeline.ref)).toEqual(['release', 'feature']);
   });
 });
 

@@ -1,7 +1,8 @@
 import type { Caller } from '@platform/auth';
-import type { EntityManager } from '@platform/db';
+import type { EntityManager, Orm } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
+import type { Logger } from '@platform/logger';
 import type { Feature } from '@platform/service';
 import type { UserDirectory } from '../core/user-directory.ts';
 import type { SmartHttpDeps } from '../smart-http/smart-http-router.ts';
@@ -11,6 +12,7 @@ import { PgProtectedBranchStore } from './protected-branches-store.ts';
 import { ProtectedBranchesService, type GroupMembership, type TagProtections } from './protected-branches-service.ts';
 import { protectedBranchesRoutes } from './protected-branches-routes.ts';
 import { PreReceiveHook } from './pre-receive-hook.ts';
+import { protectedBranchesGrpc } from './protected-branches-grpc.ts';
 
 export const protectedBranchesEntities = [ProtectedBranch, ProtectedBranchAccessLevel];
 
@@ -23,6 +25,9 @@ export interface ProtectedBranchesFeature extends Feature {
 /** Protected branches: who may push, merge and force-push to which branches, enforced on every push by git's pre-receive hook. */
 export function createProtectedBranchesFeature(deps: {
   em: EntityManager;
+  /** What gRPC calls open their units of work on. */
+  orm: Orm;
+  logger: Logger;
   access: IdentityAccess;
   users: UserDirectory;
   /** Identity's groups: their members, and their names in the entries that name them. */
@@ -62,6 +67,7 @@ export function createProtectedBranchesFeature(deps: {
         }),
       ),
     routes: [createRouter(protectedBranchesRoutes, { access: deps.access, protectedBranches, entryNames })],
+    rpcs: [protectedBranchesGrpc({ orm: deps.orm, access: deps.access, protectedBranches, logger: deps.logger })],
     start: () => preReceiveHook.install(),
   };
 }

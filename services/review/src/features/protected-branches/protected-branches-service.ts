@@ -1,8 +1,9 @@
 import type { EntityManager } from '@platform/db';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
-import { ACCESS_LEVEL } from '@platform/identity-client';
+import { ACCESS_LEVEL, type ProjectAccess } from '@platform/identity-client';
 import {
   admits,
+  mayOnBranch,
   type AccessEntry,
   type Actor,
   type BranchProtection,
@@ -66,6 +67,20 @@ export class ProtectedBranchesService {
 
   list(projectId: number): Promise<BranchProtection[]> {
     return this.#store.list(projectId);
+  }
+
+  /**
+   * GitLab's `can_update_branch?`: whether the user may push to the branch or merge into it, its
+   * protection weighed; nobody may in an archived project, which is read-only.
+   */
+  async mayUpdateBranch(options: { project: ProjectAccess; userId: number; branch: string }): Promise<boolean> {
+    const { project, branch } = options;
+    if (project.archived) return false;
+    const [protections, actor] = await Promise.all([
+      this.list(project.id),
+      this.actorOf({ projectId: project.id, userId: options.userId, accessLevel: project.accessLevel, isAdmin: project.isAdmin }),
+    ]);
+    return (['push', 'merge'] as const).some((action) => mayOnBranch({ action, branch, protections, actor }));
   }
 
   async get(projectId: number, name: string): Promise<BranchProtection> {
