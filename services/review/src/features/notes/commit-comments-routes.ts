@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RefusedError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import { gitRevision, repositoryPath } from '../repositories/repository-params.ts';
-import { commitNoteView, noteUserIds } from './note-views.ts';
+import { commitNoteViews } from './note-views.ts';
 import { findNoteable, type FoundNoteable } from './noteable-lookup.ts';
 import type { NewNoteKind } from './notes-service.ts';
 import { noteBody, requireText, type NotesRouteDeps } from './notes-routes.ts';
@@ -46,8 +46,7 @@ export const commitCommentsRoutes = [
     handle: async ({ caller, input, deps, window }) => {
       const { noteable } = await findNoteable(deps, { caller, path: 'commits', id: input.id, noteable: input.sha });
       const { items, total } = await deps.notes.list(noteable, { order: { by: 'created_at', sort: 'asc' }, ...window });
-      const users = await deps.users.users(noteUserIds(items), caller);
-      return { items: items.map((note) => commitNoteView(note, users)), total };
+      return { items: await commitNoteViews({ users: deps.users, caller }, items), total };
     },
   }),
   route({
@@ -78,7 +77,8 @@ export const commitCommentsRoutes = [
           ? await onLine(found, { path: input.path, line: input.line, lineType: input.line_type })
           : undefined;
       const note = await deps.notes.create({ project, noteable, caller, body, ...(kind ? { kind } : {}) });
-      return commitNoteView(note, await deps.users.users(noteUserIds([note]), caller));
+      const [view] = await commitNoteViews({ users: deps.users, caller }, [note]);
+      return view;
     },
   }),
 ];

@@ -4,9 +4,9 @@ import { InputError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import { gitRevision } from '../repositories/repository-params.ts';
 import type { PositionInput } from './diff-position.ts';
-import { discussionView, noteUserIds, noteView } from './note-views.ts';
+import { discussionViews, oneDiscussionView, oneNoteView } from './note-views.ts';
 import { findNoteable, type NoteablePath } from './noteable-lookup.ts';
-import { noteBody, positive, requireText, type NotesRouteDeps } from './notes-routes.ts';
+import { noteBody, noteRoutes, positive, requireText, type NotesRouteDeps } from './notes-routes.ts';
 
 const route = routesOf<NotesRouteDeps>('review');
 
@@ -57,8 +57,7 @@ function discussionRoutesOf(path: NoteablePath) {
       handle: async ({ caller, input, deps, window }) => {
         const { noteable } = await found(deps, caller, input);
         const { items, total } = await deps.notes.discussions(noteable, window);
-        const users = await deps.users.users(noteUserIds(items.flat()), caller);
-        return { items: items.map((notes) => discussionView(notes, users)), total };
+        return { items: await discussionViews({ users: deps.users, caller }, items), total };
       },
     }),
     route({
@@ -70,7 +69,7 @@ function discussionRoutesOf(path: NoteablePath) {
       handle: async ({ caller, input, deps }) => {
         const { noteable } = await found(deps, caller, input);
         const notes = await deps.notes.discussion(noteable, input.discussion_id);
-        return discussionView(notes, await deps.users.users(noteUserIds(notes), caller));
+        return oneDiscussionView({ users: deps.users, caller }, notes);
       },
     }),
     route({
@@ -94,7 +93,7 @@ function discussionRoutesOf(path: NoteablePath) {
             ? { ...(await diffNote(given.position)), ...(given.commit_id ? { commitId: given.commit_id } : {}) }
             : { type: 'DiscussionNote' as const };
         const note = await deps.notes.create({ project, noteable, caller, body, kind });
-        return discussionView([note], await deps.users.users(noteUserIds([note]), caller));
+        return oneDiscussionView({ users: deps.users, caller }, [note]);
       },
     }),
     route({
@@ -113,21 +112,10 @@ function discussionRoutesOf(path: NoteablePath) {
           discussionId: input.discussion_id,
           body: requireText(input.body),
         });
-        return noteView(note, await deps.users.users(noteUserIds([note]), caller));
+        return oneNoteView({ users: deps.users, caller }, note);
       },
     }),
-    route({
-      method: 'GET',
-      path: `${base}/:discussion_id/notes/:note_id`,
-      access: 'user',
-      scope: 'read_api',
-      input: z.object({ ...perDiscussion, note_id: positive() }),
-      handle: async ({ caller, input, deps }) => {
-        const { noteable } = await found(deps, caller, input);
-        const note = await deps.notes.get(noteable, input.note_id);
-        return noteView(note, await deps.users.users(noteUserIds([note]), caller));
-      },
-    }),
+    ...noteRoutes({ path: `${base}/:discussion_id/notes`, shape: perDiscussion, found }),
     route({
       method: 'PUT',
       path: `${base}/:discussion_id/notes/:note_id`,
@@ -144,19 +132,7 @@ function discussionRoutesOf(path: NoteablePath) {
           input.resolved === undefined
             ? await deps.notes.update({ project, noteable, caller, noteId: input.note_id, body: requireText(input.body ?? '') })
             : await deps.notes.resolveNote({ project, noteable, caller, noteId: input.note_id, resolved: input.resolved });
-        return noteView(note, await deps.users.users(noteUserIds([note]), caller));
-      },
-    }),
-    route({
-      method: 'DELETE',
-      path: `${base}/:discussion_id/notes/:note_id`,
-      access: 'user',
-      scope: 'api',
-      status: 204,
-      input: z.object({ ...perDiscussion, note_id: positive() }),
-      handle: async ({ caller, input, deps }) => {
-        const { project, noteable } = await found(deps, caller, input);
-        await deps.notes.delete({ project, noteable, caller, noteId: input.note_id });
+        return oneNoteView({ users: deps.users, caller }, note);
       },
     }),
   ];
@@ -178,7 +154,7 @@ function discussionRoutesOf(path: NoteablePath) {
           discussionId: input.discussion_id,
           resolved: input.resolved,
         });
-        return discussionView(notes, await deps.users.users(noteUserIds(notes), caller));
+        return oneDiscussionView({ users: deps.users, caller }, notes);
       },
     }),
   ];

@@ -3,8 +3,8 @@ import type { Caller } from '@platform/auth';
 import { RefusedError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import type { UserDirectory } from '../core/user-directory.ts';
-import { noteUserIds, noteView } from './note-views.ts';
-import { findNoteable, type NoteableDeps } from './noteable-lookup.ts';
+import { noteViews, oneNoteView } from './note-views.ts';
+import { findNoteable, type FoundNoteable, type NoteableDeps } from './noteable-lookup.ts';
 import type { NotesService } from './notes-service.ts';
 
 export interface NotesRouteDeps extends NoteableDeps {
@@ -23,6 +23,44 @@ export function requireText(text: string): string {
     throw new RefusedError('400 Bad request - Note {:note=>["can\'t be blank"]}');
   }
   return text;
+}
+
+/**
+ * Shows and deletes one note at `path` (`.../notes/:note_id`): the notes API and the discussions
+ * API name the same note, under the parameters of `shape`, found by `found`.
+ */
+export function noteRoutes(options: {
+  path: string;
+  shape: { id: ReturnType<typeof params.idOrPath> } & z.ZodRawShape;
+  found: (deps: NotesRouteDeps, caller: Caller, input: { id: string | number }) => Promise<FoundNoteable>;
+}) {
+  const { found } = options;
+  const input = z.object({ ...options.shape, note_id: positive() });
+  return [
+    route({
+      method: 'GET',
+      path: `${options.path}/:note_id`,
+      access: 'user',
+      scope: 'read_api',
+      input,
+      handle: async ({ caller, input, deps }) => {
+        const { noteable } = await found(deps, caller, input);
+        return oneNoteView({ users: deps.users, caller }, await deps.notes.get(noteable, input.note_id));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: `${options.path}/:note_id`,
+      access: 'user',
+      scope: 'api',
+      status: 204,
+      input,
+      handle: async ({ caller, input, deps }) => {
+        const { project, noteable } = await found(deps, caller, input);
+        await deps.notes.delete({ project, noteable, caller, noteId: input.note_id });
+      },
+    }),
+  ];
 }
 
 /** The notes of merge requests (`:merge_request_iid`) or issues (`:issue_iid`): listed, shown, added, edited, deleted. */
@@ -46,22 +84,10 @@ function notesRoutesOf(path: 'merge_requests' | 'issues') {
       handle: async ({ caller, input, deps, window, order }) => {
         const { noteable } = await found(deps, caller, input);
         const { items, total } = await deps.notes.list(noteable, { order, offset: window.offset, limit: window.limit });
-        const users = await deps.users.users(noteUserIds(items), caller);
-        return { items: items.map((note) => noteView(note, users)), total };
+        return { items: await noteViews({ users: deps.users, caller }, items), total };
       },
     }),
-    route({
-      method: 'GET',
-      path: `${base}/:note_id`,
-      access: 'user',
-      scope: 'read_api',
-      input: z.object({ ...perNoteable, note_id: positive() }),
-      handle: async ({ caller, input, deps }) => {
-        const { noteable } = await found(deps, caller, input);
-        const note = await deps.notes.get(noteable, input.note_id);
-        return noteView(note, await deps.users.users(noteUserIds([note]), caller));
-      },
-    }),
+    ...noteRoutes({ path: base, shape: perNoteable, found }),
     route({
       method: 'POST',
       path: base,
@@ -72,7 +98,7 @@ function notesRoutesOf(path: 'merge_requests' | 'issues') {
       handle: async ({ caller, input, deps }) => {
         const { project, noteable } = await found(deps, caller, input);
         const note = await deps.notes.create({ project, noteable, caller, body: requireText(input.body) });
-        return noteView(note, await deps.users.users(noteUserIds([note]), caller));
+        return oneNoteView({ users: deps.users, caller }, note);
       },
     }),
     route({
@@ -84,19 +110,7 @@ function notesRoutesOf(path: 'merge_requests' | 'issues') {
       handle: async ({ caller, input, deps }) => {
         const { project, noteable } = await found(deps, caller, input);
         const note = await deps.notes.update({ project, noteable, caller, noteId: input.note_id, body: requireText(input.body) });
-        return noteView(note, await deps.users.users(noteUserIds([note]), caller));
-      },
-    }),
-    route({
-      method: 'DELETE',
-      path: `${base}/:note_id`,
-      access: 'user',
-      scope: 'api',
-      status: 204,
-      input: z.object({ ...perNoteable, note_id: positive() }),
-      handle: async ({ caller, input, deps }) => {
-        const { project, noteable } = await found(deps, caller, input);
-        await deps.notes.delete({ project, noteable, caller, noteId: input.note_id });
+        return oneNoteView({ users: deps.users, caller }, note);
       },
     }),
   ];

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { Caller } from '@platform/auth';
 import type { ProjectAccess } from '@platform/identity-client';
 import { params, routesOf } from '@platform/http';
-import type { UserDirectory } from '../core/user-directory.ts';
+import type { UserDirectory, UserSummary } from '../core/user-directory.ts';
 import { findNoteable, type NoteableDeps } from '../notes/noteable-lookup.ts';
+import type { Noteable } from '../notes/noteable.ts';
 import { positive } from '../notes/notes-routes.ts';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
@@ -12,6 +13,7 @@ import type { ResourceLabelEvent } from './resource-label-event.entity.ts';
 import type { ResourceLabelEventsService } from './resource-label-events-service.ts';
 import type { ResourceMilestoneEventsService } from './resource-milestone-events-service.ts';
 import type { ResourceMilestoneEvent } from './resource-milestone-event.entity.ts';
+import type { ResourceStateEvent } from './resource-state-event.entity.ts';
 import type { ResourceStateEventsService } from './resource-state-events-service.ts';
 
 export interface ResourceEventsRouteDeps extends NoteableDeps {
@@ -25,87 +27,88 @@ export interface ResourceEventsRouteDeps extends NoteableDeps {
 
 const route = routesOf<ResourceEventsRouteDeps>('review');
 
-/** The state events of merge requests or issues (GitLab's resource state events API): listed oldest first, and one by id. */
-function stateEventRoutesOf(path: 'merge_requests' | 'issues') {
-  const base = `/api/v4/projects/:id/${path}/:eventable_iid/resource_state_events`;
-  const perEventable = { id: params.idOrPath(), eventable_iid: positive() };
-  return [
-    route.list({
-      path: base,
-      access: 'user',
-      scope: 'read_api',
-      input: z.object(perEventable),
-      handle: async ({ caller, input, deps, window }) => {
-        const { noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_iid });
-        const { items, total } = await deps.stateEvents.list(noteable, window);
-        const users = await deps.users.users([...new Set(items.map((event) => event.userId))], caller);
-        return { items: items.map((event) => resourceStateEventView(event, users)), total };
-      },
-    }),
-    route({
-      method: 'GET',
-      path: `${base}/:event_id`,
-      access: 'user',
-      scope: 'read_api',
-      input: z.object({ ...perEventable, event_id: positive() }),
-      handle: async ({ caller, input, deps }) => {
-        const { noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_iid });
-        const event = await deps.stateEvents.get(noteable, input.event_id);
-        return resourceStateEventView(event, await deps.users.users([event.userId], caller));
-      },
-    }),
-  ];
+/** What events are shown for: the caller, in a project. */
+interface ViewContext {
+  deps: ResourceEventsRouteDeps;
+  caller: Caller;
+  project: ProjectAccess;
 }
 
-/** The milestone events of merge requests or issues (GitLab's resource milestone events API): listed oldest first, and one by id. */
-function milestoneEventRoutesOf(path: 'merge_requests' | 'issues') {
-  const base = `/api/v4/projects/:id/${path}/:eventable_id/resource_milestone_events`;
-  const perEventable = { id: params.idOrPath(), eventable_id: positive() };
-  const viewsOf = async (deps: ResourceEventsRouteDeps, caller: Caller, project: ProjectAccess, events: ResourceMilestoneEvent[]) => {
+/** One kind of event of the history of merge requests and issues, as its API names and shows it. */
+interface EventKind<Event> {
+  /** The last segment of its paths. */
+  resource: string;
+  /** GitLab names the merge request's or issue's parameter, and the event's, per kind. */
+  eventableParam: 'eventable_iid' | 'eventable_id';
+  eventParam: string;
+  events: (deps: ResourceEventsRouteDeps) => {
+    list(noteable: Noteable, window: { offset: number; limit: number }): Promise<{ items: Event[]; total: number }>;
+    get(noteable: Noteable, id: number): Promise<Event>;
+  };
+  views: (context: ViewContext, events: Event[]) => Promise<unknown[]>;
+}
+
+function usersOf(context: ViewContext, events: Array<{ userId: number }>): Promise<Map<number, UserSummary>> {
+  return context.deps.users.users([...new Set(events.map((event) => event.userId))], context.caller);
+}
+
+/** GitLab's resource state events API. */
+const stateEvents: EventKind<ResourceStateEvent> = {
+  resource: 'resource_state_events',
+  eventableParam: 'eventable_iid',
+  eventParam: 'event_id',
+  events: (deps) => deps.stateEvents,
+  views: async (context, events) => {
+    const users = await usersOf(context, events);
+    return events.map((event) => resourceStateEventView(event, users));
+  },
+};
+
+/** GitLab's resource milestone events API, each with its milestone. */
+const milestoneEvents: EventKind<ResourceMilestoneEvent> = {
+  resource: 'resource_milestone_events',
+  eventableParam: 'eventable_id',
+  eventParam: 'resource_milestone_event_id',
+  events: (deps) => deps.milestoneEvents,
+  views: async (context, events) => {
+    const { deps, project } = context;
     const [users, milestones] = await Promise.all([
-      deps.users.users([...new Set(events.map((event) => event.userId))], caller),
+      usersOf(context, events),
       deps.milestones.byIds(project.id, [...new Set(events.map((event) => event.milestoneId))]),
     ]);
     return events.map((event) => resourceMilestoneEventView(event, { users, milestones, project }));
-  };
-  return [
-    route.list({
-      path: base,
-      access: 'user',
-      scope: 'read_api',
-      input: z.object(perEventable),
-      handle: async ({ caller, input, deps, window }) => {
-        const { project, noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_id });
-        const { items, total } = await deps.milestoneEvents.list(noteable, window);
-        return { items: await viewsOf(deps, caller, project, items), total };
-      },
-    }),
-    route({
-      method: 'GET',
-      path: `${base}/:resource_milestone_event_id`,
-      access: 'user',
-      scope: 'read_api',
-      input: z.object({ ...perEventable, resource_milestone_event_id: positive() }),
-      handle: async ({ caller, input, deps }) => {
-        const { project, noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_id });
-        const event = await deps.milestoneEvents.get(noteable, input.resource_milestone_event_id);
-        return (await viewsOf(deps, caller, project, [event]))[0];
-      },
-    }),
-  ];
-}
+  },
+};
 
-/** The label events of merge requests or issues (GitLab's resource label events API): listed oldest first, and one by id. */
-function labelEventRoutesOf(path: 'merge_requests' | 'issues') {
-  const base = `/api/v4/projects/:id/${path}/:eventable_id/resource_label_events`;
-  const perEventable = { id: params.idOrPath(), eventable_id: positive() };
-  const viewsOf = async (deps: ResourceEventsRouteDeps, caller: Caller, project: ProjectAccess, events: ResourceLabelEvent[]) => {
+/** GitLab's resource label events API, each with its label. */
+const labelEvents: EventKind<ResourceLabelEvent> = {
+  resource: 'resource_label_events',
+  eventableParam: 'eventable_id',
+  eventParam: 'resource_label_event_id',
+  events: (deps) => deps.labelEvents,
+  views: async (context, events) => {
     const [users, labels] = await Promise.all([
-      deps.users.users([...new Set(events.map((event) => event.userId))], caller),
-      deps.labels.visibleByTitles(project.id, [...new Set(events.map((event) => event.labelTitle))]),
+      usersOf(context, events),
+      context.deps.labels.visibleByTitles(context.project.id, [...new Set(events.map((event) => event.labelTitle))]),
     ]);
     const byTitle = new Map(labels.map((label) => [label.title, label]));
     return events.map((event) => resourceLabelEventView(event, { users, labels: byTitle }));
+  },
+};
+
+/** One kind of events of merge requests or issues: listed oldest first, and one by id. */
+function eventRoutesOf<Event>(path: 'merge_requests' | 'issues', kind: EventKind<Event>) {
+  const base = `/api/v4/projects/:id/${path}/:${kind.eventableParam}/${kind.resource}`;
+  // Typed as one key each; at run time the keys are the kind's own, read back by name.
+  const perEventable = { id: params.idOrPath(), [kind.eventableParam]: positive() } as {
+    id: ReturnType<typeof params.idOrPath>;
+    eventable: ReturnType<typeof positive>;
+  };
+  const perEvent = { ...perEventable, [kind.eventParam]: positive() } as typeof perEventable & { event: ReturnType<typeof positive> };
+  const named = (input: object, param: string) => (input as Record<string, number>)[param] as number;
+  const found = async (deps: ResourceEventsRouteDeps, caller: Caller, input: { id: string | number }) => {
+    const { project, noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: named(input, kind.eventableParam) });
+    return { noteable, context: { deps, caller, project } };
   };
   return [
     route.list({
@@ -114,31 +117,32 @@ function labelEventRoutesOf(path: 'merge_requests' | 'issues') {
       scope: 'read_api',
       input: z.object(perEventable),
       handle: async ({ caller, input, deps, window }) => {
-        const { project, noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_id });
-        const { items, total } = await deps.labelEvents.list(noteable, window);
-        return { items: await viewsOf(deps, caller, project, items), total };
+        const { noteable, context } = await found(deps, caller, input);
+        const { items, total } = await kind.events(deps).list(noteable, window);
+        return { items: await kind.views(context, items), total };
       },
     }),
     route({
       method: 'GET',
-      path: `${base}/:resource_label_event_id`,
+      path: `${base}/:${kind.eventParam}`,
       access: 'user',
       scope: 'read_api',
-      input: z.object({ ...perEventable, resource_label_event_id: positive() }),
+      input: z.object(perEvent),
       handle: async ({ caller, input, deps }) => {
-        const { project, noteable } = await findNoteable(deps, { caller, path, id: input.id, noteable: input.eventable_id });
-        const event = await deps.labelEvents.get(noteable, input.resource_label_event_id);
-        return (await viewsOf(deps, caller, project, [event]))[0];
+        const { noteable, context } = await found(deps, caller, input);
+        const event = await kind.events(deps).get(noteable, named(input, kind.eventParam));
+        const [view] = await kind.views(context, [event]);
+        return view;
       },
     }),
   ];
 }
 
 export const resourceEventsRoutes = [
-  ...labelEventRoutesOf('merge_requests'),
-  ...labelEventRoutesOf('issues'),
-  ...stateEventRoutesOf('merge_requests'),
-  ...stateEventRoutesOf('issues'),
-  ...milestoneEventRoutesOf('merge_requests'),
-  ...milestoneEventRoutesOf('issues'),
+  ...eventRoutesOf('merge_requests', labelEvents),
+  ...eventRoutesOf('issues', labelEvents),
+  ...eventRoutesOf('merge_requests', stateEvents),
+  ...eventRoutesOf('issues', stateEvents),
+  ...eventRoutesOf('merge_requests', milestoneEvents),
+  ...eventRoutesOf('issues', milestoneEvents),
 ];
