@@ -473,6 +473,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'GET /api/v4/groups/:id/milestones/:milestone_id/issues': group(ROLE.guest),
   'GET /api/v4/groups/:id/milestones/:milestone_id/merge_requests': group(ROLE.guest),
   'GET /api/v4/projects/:id/milestones/:milestone_id/merge_requests': project(ROLE.reporter),
+  'POST /api/v4/projects/:id/milestones/:milestone_id/promote': project(ROLE.reporter),
   // Webhooks: maintainers manage a project's, owners a group's, administrators the system hooks.
   'GET /api/v4/projects/:id/hooks': project(ROLE.maintainer),
   'GET /api/v4/projects/:id/hooks/:hook_id': project(ROLE.maintainer),

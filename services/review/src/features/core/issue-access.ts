@@ -1,4 +1,5 @@
 import type { Caller } from '@platform/auth';
+import { ForbiddenError, NotFoundError } from '@platform/errors';
 import {
   ACCESS_LEVEL,
   hasProjectAccess,
@@ -44,4 +45,25 @@ export function issueVisibleTo(
 ): boolean {
   if (!issue.confidential || mayManageIssues(project)) return true;
   return caller.kind === 'user' && (issue.authorId === caller.userId || issue.assigneeIds.includes(caller.userId));
+}
+
+/**
+ * The group a project belongs to, when the caller may manage its labels and milestones there
+ * (GitLab's `admin_label` and `admin_milestone` on `user_project.group`, what promotion asks):
+ * 403 for a project of a user's namespace, or too little access to its group.
+ */
+export async function projectGroup(options: { access: IdentityAccess; caller: Caller; project: ProjectAccess }): Promise<number> {
+  const namespaceId = options.project.namespaceIds.at(-1);
+  if (namespaceId === undefined) throw new ForbiddenError();
+  try {
+    return await options.access.require({
+      resource: 'group',
+      idOrPath: String(namespaceId),
+      caller: options.caller,
+      minimumLevel: ACCESS_LEVEL.REPORTER,
+    });
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new ForbiddenError();
+    throw error;
+  }
 }

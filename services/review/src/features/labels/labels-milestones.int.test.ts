@@ -24,16 +24,17 @@ const access = new FakeIdentityAccess()
   .add({ resource: 'project', id: 8, path: 'acme/other', levels: { 41: 20 } })
   .add({ resource: 'group', id: 5, path: 'acme', levels: { 41: 20, 42: 10 } })
   .add({ resource: 'project', id: 9, path: 'acme/promoted', namespaceIds: [5], levels: { 41: 20, 42: 20, 44: 30 } })
-  .add({ resource: 'project', id: 10, path: 'acme/loose', namespaceIds: [], levels: { 41: 20 } });
+  .add({ resource: 'project', id: 10, path: 'acme/loose', namespaceIds: [], levels: { 41: 20 } })
+  .add({ resource: 'project', id: 11, path: 'acme/sibling', namespaceIds: [5], levels: { 41: 20 } });
 const directory = new FixedUserDirectory([
   { id: 41, username: 'reporter' },
   { id: 42, username: 'guest' },
   { id: 44, username: 'developer' },
 ]);
-/** Project 9 belongs to group 5: it uses the group's labels and milestones. */
+/** Projects 9 and 11 belong to group 5: they use the group's labels and milestones. */
 const users: UserDirectory = {
   users: (ids) => directory.users(ids),
-  namespaceIdsOf: async (projectId) => (projectId === 9 ? [5] : []),
+  namespaceIdsOf: async (projectId) => ([9, 11].includes(projectId) ? [5] : []),
   projectNames: (projectId) => directory.projectNames(projectId),
   close: () => directory.close(),
 };
@@ -417,5 +418,77 @@ describe('group milestones', () => {
     const cleared = await harness.api.put(`/api/v4/projects/9/merge_requests/${opened.body.iid}`).set(as).send({ milestone_id: 0 });
     expect(cleared.body.milestone).toBeNull();
     expect((await harness.api.get(path).set(harness.as(reporter))).body).toEqual([]);
+  });
+  it("promotes a project's milestone to its group: what the group's projects planned with that title follows, for reporters of both", async () => {
+    const as = harness.as(developer);
+    if ((await harness.api.get('/api/v4/projects/9/repository/branches/main').set(as)).status === 404) {
+      await harness.api
+        .post('/api/v4/projects/9/repository/files/main.txt')
+        .set(as)
+        .send({ branch: 'main', content: 'm', commit_message: 'Add' });
+    }
+    await harness.api.post('/api/v4/projects/9/repository/branches').set(as).send({ branch: 'launch', ref: 'main' });
+    await harness.api
+      .post('/api/v4/projects/9/repository/files/launch.txt')
+      .set(as)
+      .send({ branch: 'launch', content: 'l', commit_message: 'Launch' });
+    const launch = { title: 'Launch', description: 'Go', start_date: '2030-01-01', due_date: '2030-02-01' };
+    const own = await harness.api.post(milestones(9)).set(harness.as(reporter)).send(launch);
+    const sibling = await harness.api.post(milestones(11)).set(harness.as(reporter)).send({ title: 'Launch' });
+    const outside = await harness.api.post(milestones(7)).set(harness.as(reporter)).send({ title: 'Launch' });
+    const planned = await harness.api
+      .post('/api/v4/projects/9/issues')
+      .set(harness.as(reporter))
+      .send({ title: 'P', milestone_id: own.body.id });
+    const siblingPlanned = await harness.api
+      .post('/api/v4/projects/11/issues')
+      .set(harness.as(reporter))
+      .send({ title: 'S', milestone_id: sibling.body.id });
+    const outsidePlanned = await harness.api
+      .post('/api/v4/projects/7/issues')
+      .set(harness.as(reporter))
+      .send({ title: 'O', milestone_id: outside.body.id });
+    const opened = await harness.api
+      .post('/api/v4/projects/9/merge_requests')
+      .set(as)
+      .send({ source_branch: 'launch', target_branch: 'main', title: 'Launch it', milestone_id: own.body.id });
+    expect(opened.body.milestone).toMatchObject({ id: own.body.id });
+
+    const promote = (project: number, milestoneId: number, caller = reporter) =>
+      harness.api.post(`${milestones(project)}/${milestoneId}/promote`).set(harness.as(caller));
+    // A reporter of the project who is a guest of the group, a stranger, a project without a group.
+    expect((await promote(9, own.body.id, guest)).status).toBe(403);
+    expect((await promote(9, own.body.id, stranger)).status).toBe(404);
+    expect((await promote(10, own.body.id)).status).toBe(403);
+    expect((await promote(9, 999999)).status).toBe(404);
+    const promoted = await promote(9, own.body.id);
+    expect([promoted.status, promoted.body]).toEqual([200, 200]);
+
+    const inGroup = await harness.api.get(`${groupMilestones}?title=Launch`).set(harness.as(reporter));
+    expect(inGroup.body).toEqual([expect.objectContaining({ ...launch, group_id: 5, state: 'active' })]);
+    const groupMilestone = inGroup.body[0];
+    expect(groupMilestone.id).not.toBe(own.body.id);
+    expect((await harness.api.get(`${milestones(9)}/${own.body.id}`).set(harness.as(reporter))).status).toBe(404);
+    expect((await harness.api.get(`${milestones(11)}/${sibling.body.id}`).set(harness.as(reporter))).status).toBe(404);
+    expect((await harness.api.get(`${milestones(7)}/${outside.body.id}`).set(harness.as(reporter))).status).toBe(200);
+    const carried = async (project: number, iid: number) =>
+      (await harness.api.get(`/api/v4/projects/${project}/issues/${iid}`).set(harness.as(reporter))).body.milestone;
+    expect(await carried(9, planned.body.iid)).toMatchObject({ id: groupMilestone.id, group_id: 5 });
+    expect(await carried(11, siblingPlanned.body.iid)).toMatchObject({ id: groupMilestone.id, group_id: 5 });
+    expect(await carried(7, outsidePlanned.body.iid)).toMatchObject({ id: outside.body.id, project_id: 7 });
+    const merged = await harness.api.get(`/api/v4/projects/9/merge_requests/${opened.body.iid}`).set(harness.as(reporter));
+    expect(merged.body.milestone).toMatchObject({ id: groupMilestone.id, group_id: 5 });
+    const deleted = await harness.outboxEvents('review.milestone.deleted');
+    expect(deleted.map((event) => (event.data as { milestoneId: number }).milestoneId)).toEqual(
+      expect.arrayContaining([own.body.id, sibling.body.id]),
+    );
+
+    // A title the group has already.
+    const again = await harness.api.post(milestones(9)).set(harness.as(reporter)).send({ title: 'Launch' });
+    const refused = await promote(9, again.body.id);
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { message: 'Promotion failed - Title already being used for another group or project milestone.' },
+    ]);
   });
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { ForbiddenError, InputError, NotFoundError } from '@platform/errors';
+import { InputError } from '@platform/errors';
 import type { Caller } from '@platform/auth';
 import { params, reply, routesOf } from '@platform/http';
 import { ACCESS_LEVEL, type IdentityAccess } from '@platform/identity-client';
-import { planningProject } from '../core/issue-access.ts';
+import { planningProject, projectGroup } from '../core/issue-access.ts';
 import { labelChangeShape, newLabelShape, requireSomeChange } from './label-params.ts';
 import { labelBasicView, projectLabelView } from './label-views.ts';
 import { listedProjectLabel, type LabelsService, type ListedLabel } from './labels-service.ts';
@@ -30,21 +30,6 @@ async function viewsOf(deps: LabelsRouteDeps, caller: Caller, projectId: number,
     ),
   ]);
   return labels.map((label) => projectLabelView(label, counts.get(label.title), subscribed.has(label.id)));
-}
-
-/**
- * The group a project belongs to, when the caller may manage its labels (GitLab's `admin_label` on
- * `user_project.group`): 403 for a project of a user's namespace or too little access to its group.
- */
-async function projectGroupOf(deps: LabelsRouteDeps, caller: Caller, namespaceIds: number[]): Promise<number> {
-  const namespaceId = namespaceIds.at(-1);
-  if (namespaceId === undefined) throw new ForbiddenError();
-  try {
-    return await deps.access.require({ resource: 'group', idOrPath: String(namespaceId), caller, minimumLevel: ACCESS_LEVEL.REPORTER });
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new ForbiddenError();
-    throw error;
-  }
 }
 
 /** Subscribes the caller to a label the project sees, or unsubscribes them: the label (201), or 304 when nothing changed. */
@@ -208,7 +193,7 @@ export const labelsRoutes = [
     input: z.object({ id: params.idOrPath(), label_id: z.string().min(1).max(255) }),
     handle: async ({ caller, input, deps }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
-      const groupId = await projectGroupOf(deps, caller, project.namespaceIds);
+      const groupId = await projectGroup({ access: deps.access, caller, project });
       const promoted = await deps.labels.promote(project.id, caller, input.label_id, groupId);
       const subscribed = await deps.labels.subscribedAmong([promoted.id], caller.userId);
       return { ...labelBasicView({ ...promoted, description: promoted.description ?? null }), subscribed: subscribed.has(promoted.id) };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '@platform/errors';
 import { dateParam, params, routesOf } from '@platform/http';
 import { ACCESS_LEVEL, type IdentityAccess } from '@platform/identity-client';
-import { planningProject } from '../core/issue-access.ts';
+import { planningProject, projectGroup } from '../core/issue-access.ts';
 import { milestoneView } from './milestone-views.ts';
 import type { MilestonesService } from './milestones-service.ts';
 
@@ -126,6 +126,22 @@ export const milestonesRoutes = [
     handle: async ({ caller, input, deps }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
       await deps.milestones.delete(await deps.milestones.get(project.id, input.milestone_id), caller);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v4/projects/:id/milestones/:milestone_id/promote',
+    access: 'user',
+    scope: 'api',
+    status: 200,
+    input: z.object({ id: params.idOrPath(), milestone_id: milestoneIdParam() }),
+    handle: async ({ caller, input, deps }) => {
+      // Reporters of the project and of its group; the milestone is looked for once both are settled.
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id, minimumLevel: ACCESS_LEVEL.REPORTER });
+      const groupId = await projectGroup({ access: deps.access, caller, project });
+      await deps.milestones.promote(await deps.milestones.get(project.id, input.milestone_id), caller, groupId);
+      // GitLab answers `status(200)`, whose value is its body.
+      return 200;
     },
   }),
 ];

@@ -1,5 +1,5 @@
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
-import { FieldValidationError, NotFoundError } from '@platform/errors';
+import { FieldValidationError, NotFoundError, RefusedError } from '@platform/errors';
 import type { EntityManager } from '@platform/db';
 import type { OutgoingEvent } from '@platform/events';
 import { reviewEvents } from '@platform/review-client';
@@ -170,4 +170,45 @@ export class MilestonesService {
       this.#store.delete({ milestone, event: reviewEvents.milestoneDeleted.event(milestoneEvent(milestone)), actor: actorOf(caller) }),
     );
   }
+
+  /**
+   * Promotes a project's milestone (found with `get`) to the project's group (GitLab's `Milestones::PromoteService`):
+   * the group gets a milestone of its title, description and dates, active as GitLab's copy is; the
+   * issues and merge requests of the group's projects carrying a milestone of that title carry the
+   * group's instead, and those project milestones are deleted.
+   */
+  async promote(milestone: Milestone, caller: AuthenticatedCaller, groupId: number): Promise<Milestone> {
+    const taken = await this.#store.list({ groupIds: [groupId] }, { filter: { title: milestone.title }, offset: 0, limit: 1 });
+    if (taken.total > 0) throw promotionFailed('Title already being used for another group or project milestone.');
+    const replaced: Milestone[] = [];
+    for (const sameTitled of await this.#store.projectMilestonesTitled(milestone.title)) {
+      // The group's own projects, not its subgroups' (GitLab's `group.projects`).
+      if ((await this.#namespaceIdsOf(sameTitled.projectId ?? 0)).at(-1) === groupId) replaced.push(sameTitled);
+    }
+    const now = new Date();
+    return this.#em.transactional(() =>
+      this.#store.replaceWithGroupMilestone({
+        milestone: {
+          projectId: null,
+          groupId,
+          title: milestone.title,
+          description: milestone.description ?? null,
+          state: 'active',
+          startDate: milestone.startDate ?? null,
+          dueDate: milestone.dueDate ?? null,
+          createdAt: now,
+          updatedAt: now,
+        },
+        event: (created) => reviewEvents.milestoneCreated.event(milestoneEvent(created)),
+        replaced,
+        replacedEvents: replaced.map((old) => reviewEvents.milestoneDeleted.event(milestoneEvent(old))),
+        actor: actorOf(caller),
+      }),
+    );
+  }
+}
+
+/** GitLab's words for a promotion it refuses (400). */
+function promotionFailed(reason: string): RefusedError {
+  return new RefusedError(`Promotion failed - ${reason}`);
 }

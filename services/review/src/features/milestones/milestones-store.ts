@@ -57,10 +57,23 @@ export interface MilestoneStore {
   byTitle(projectId: number, title: string): Promise<Milestone | null>;
   /** The ids of every project's milestones of that title. */
   idsByTitle(title: string): Promise<number[]>;
+  /** Every project's milestones of that title (not groups'). */
+  projectMilestonesTitled(title: string): Promise<Milestone[]>;
   /** Adds the milestone with its project's or group's next iid; a taken title is GitLab's validation error. */
   create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }): Promise<Milestone>;
   update(options: { milestone: Milestone; events: OutgoingEvent[]; actor: EventActor | null }): Promise<void>;
   delete(options: { milestone: Milestone; event: OutgoingEvent; actor: EventActor | null }): Promise<void>;
+  /**
+   * Adds the group milestone `milestone` in place of the project milestones `replaced`: what
+   * carried one of those carries it, and they are deleted, each with its event of `replacedEvents`.
+   */
+  replaceWithGroupMilestone(options: {
+    milestone: NewMilestone;
+    event: (created: Milestone) => OutgoingEvent;
+    replaced: Milestone[];
+    replacedEvents: OutgoingEvent[];
+    actor: EventActor | null;
+  }): Promise<Milestone>;
 }
 
 /** GitLab's words for a title already used by another milestone of the project. */
@@ -121,6 +134,10 @@ export class PgMilestoneStore implements MilestoneStore {
     return rows.map((row) => Number(row.id));
   }
 
+  projectMilestonesTitled(title: string): Promise<Milestone[]> {
+    return this.#em.find(Milestone, { title, projectId: { $ne: null } }, { orderBy: { id: 'asc' } });
+  }
+
   async create(options: { milestone: NewMilestone; event: (created: Milestone) => OutgoingEvent; actor: EventActor | null }) {
     const em = this.#em;
     try {
@@ -150,5 +167,24 @@ export class PgMilestoneStore implements MilestoneStore {
     }
     await em.nativeDelete(Milestone, { id: options.milestone.id });
     recordEvent(em, { ...options.event, actor: options.actor });
+  }
+
+  async replaceWithGroupMilestone(options: {
+    milestone: NewMilestone;
+    event: (created: Milestone) => OutgoingEvent;
+    replaced: Milestone[];
+    replacedEvents: OutgoingEvent[];
+    actor: EventActor | null;
+  }): Promise<Milestone> {
+    const em = this.#em;
+    const ids = options.replaced.map((milestone) => milestone.id);
+    const created = await this.create({ milestone: options.milestone, event: options.event, actor: options.actor });
+    const placeholders = ids.map(() => '?').join(', ');
+    for (const table of MILESTONED_TABLES) {
+      await em.execute(`update ${table} set milestone_id = ? where milestone_id in (${placeholders})`, [created.id, ...ids]);
+    }
+    await em.nativeDelete(Milestone, { id: { $in: ids } });
+    for (const event of options.replacedEvents) recordEvent(em, { ...event, actor: options.actor });
+    return created;
   }
 }
