@@ -447,6 +447,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'POST /api/v4/projects/:id/labels/:label_id/unsubscribe': project(ROLE.guest),
   'GET /api/v4/projects/:id/issues/:issue_iid/participants': project(ROLE.guest),
   'GET /api/v4/projects/:id/issues/:issue_iid/closed_by': project(ROLE.guest),
+  'GET /api/v4/projects/:id/issues/:issue_iid/related_merge_requests': project(ROLE.guest),
   'GET /api/v4/projects/:id/issues/:issue_iid/user_agent_detail': projectAdministrators,
   'GET /api/v4/projects/:id/issues/:issue_iid/links': project(ROLE.guest),
   'POST /api/v4/projects/:id/issues/:issue_iid/links': {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { closedIssueIids } from './closing-references.ts';
+import { closedIssueIids, referencedIssueIids, referencedMergeRequestIids } from './closing-references.ts';
 
 const project = { pathWithNamespace: 'acme/app', webUrl: 'https://gitlab.example/acme/app' };
 
@@ -17,5 +17,24 @@ describe('closing references', () => {
     expect(closedIssueIids('Closes other/project#6 and https://gitlab.example/other/project/-/issues/7', project)).toEqual([]);
     expect(closedIssueIids('Prefix #8', project)).toEqual([]);
     expect(closedIssueIids('Enclosed #9', project)).toEqual([]);
+  });
+});
+
+describe('mentions', () => {
+  it("finds the project's issues a text mentions in any of GitLab's reference forms", () => {
+    expect(referencedIssueIids('See #4, and acme/app#5 (https://gitlab.example/acme/app/-/issues/6).', project)).toEqual([4, 5, 6]);
+    expect(referencedIssueIids('Closes #7\n#7 again', project)).toEqual([7]);
+  });
+
+  it('leaves out other projects, merge requests and what is no reference', () => {
+    expect(referencedIssueIids('other/project#1 https://gitlab.example/other/project/-/issues/2', project)).toEqual([]);
+    expect(referencedIssueIids('abc#3 !4 https://gitlab.example/acme/app/-/merge_requests/5', project)).toEqual([]);
+  });
+
+  it("finds the project's merge requests a text mentions", () => {
+    expect(referencedMergeRequestIids('Done in !2 and acme/app!3; https://gitlab.example/acme/app/-/merge_requests/4', project)).toEqual([
+      2, 3, 4,
+    ]);
+    expect(referencedMergeRequestIids('other/project!5 #6 wow!7', project)).toEqual([]);
   });
 });

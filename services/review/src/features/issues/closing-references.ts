@@ -1,35 +1,65 @@
+/** A project a reference may name: by its full path, or by its web address. */
+export interface ReferencedProject {
+  pathWithNamespace: string;
+  webUrl: string;
+}
+
+const PROJECT_PATH = String.raw`(?:[\w.-]+\/)+[\w.-]+`;
+/** GitLab's reference forms: `#12`, `group/project#12`, or the issue's address. */
+const ISSUE_REFERENCE = String.raw`(?:${PROJECT_PATH})?#\d+|https?:\/\/[^\s]+\/-\/issues\/\d+`;
+/** The same of merge requests: `!12`, `group/project!12`, or the merge request's address. */
+const MERGE_REQUEST_REFERENCE = String.raw`(?:${PROJECT_PATH})?!\d+|https?:\/\/[^\s]+\/-\/merge_requests\/\d+`;
+/** A reference starts a word: `abc#12` names nothing. */
+const referencesOf = (reference: string) => new RegExp(String.raw`(?<![\w.\/-])(?:${reference})`, 'g');
+
 /**
  * GitLab's default `issue_closing_pattern`: a closing word (close, closes, closed, closing, fix,
  * fixes, fixed, fixing, resolve, resolves, resolved, resolving, implement, implements,
  * implemented, implementing), an optional colon, then one or more issue references separated by
  * commas, spaces or "and".
  */
-const ISSUE_REFERENCE = String.raw`(?:(?:[\w.-]+\/)+[\w.-]+)?#\d+|https?:\/\/[^\s]+\/-\/issues\/\d+`;
 const CLOSING_PATTERN = new RegExp(
   String.raw`\b(?:[Cc]los(?:e[sd]?|ing)|\b[Ff]ix(?:e[sd]|ing)?|\b[Rr]esolv(?:e[sd]?|ing)|\b[Ii]mplement(?:s|ed|ing)?):? +` +
     String.raw`(?:(?:issues? +)?(?:${ISSUE_REFERENCE})(?: *,? +and +| *,? *)?)+`,
   'g',
 );
-const REFERENCE = new RegExp(`(${ISSUE_REFERENCE})`, 'g');
+
+/** The iids of the project's issues or merge requests that the references of `pattern` in `text` name; other projects' are left out. */
+function ownIids(text: string, pattern: RegExp, options: { project: ReferencedProject; marker: '#' | '!'; pages: string }): number[] {
+  const iids = new Set<number>();
+  const ownPath = options.project.pathWithNamespace.toLowerCase();
+  const ownPages = `${options.project.webUrl.toLowerCase()}/-/${options.pages}/`;
+  for (const [reference] of text.matchAll(pattern)) {
+    const lower = reference.toLowerCase();
+    if (lower.startsWith('http')) {
+      if (lower.startsWith(ownPages)) iids.add(Number(lower.slice(ownPages.length)));
+      continue;
+    }
+    const at = lower.lastIndexOf(options.marker);
+    const path = lower.slice(0, at);
+    if (path === '' || path === ownPath) iids.add(Number(lower.slice(at + 1)));
+  }
+  return [...iids];
+}
+
+/** The iids of this project's issues that `text` mentions (`#12`, `acme/app#12`, the issue's address). */
+export function referencedIssueIids(text: string, project: ReferencedProject): number[] {
+  return ownIids(text, referencesOf(ISSUE_REFERENCE), { project, marker: '#', pages: 'issues' });
+}
+
+/** The iids of this project's merge requests that `text` mentions (`!12`, `acme/app!12`, the merge request's address). */
+export function referencedMergeRequestIids(text: string, project: ReferencedProject): number[] {
+  return ownIids(text, referencesOf(MERGE_REQUEST_REFERENCE), { project, marker: '!', pages: 'merge_requests' });
+}
 
 /**
  * The iids of this project's issues that `text` says it closes ("Closes #12", "Fixes #3, #4 and
  * acme/app#5", "Resolves https://host/acme/app/-/issues/6"); references to other projects are left out.
  */
-export function closedIssueIids(text: string, project: { pathWithNamespace: string; webUrl: string }): number[] {
+export function closedIssueIids(text: string, project: ReferencedProject): number[] {
   const iids = new Set<number>();
-  const ownPath = project.pathWithNamespace.toLowerCase();
-  const ownIssues = `${project.webUrl.toLowerCase()}/-/issues/`;
   for (const [phrase] of text.matchAll(CLOSING_PATTERN)) {
-    for (const [reference] of phrase.matchAll(REFERENCE)) {
-      const lower = reference.toLowerCase();
-      if (lower.startsWith('http')) {
-        if (lower.startsWith(ownIssues)) iids.add(Number(lower.slice(ownIssues.length)));
-        continue;
-      }
-      const [path, iid] = lower.split('#');
-      if (path === '' || path === ownPath) iids.add(Number(iid));
-    }
+    for (const iid of referencedIssueIids(phrase, project)) iids.add(iid);
   }
   return [...iids];
 }

@@ -4,6 +4,8 @@ import { planningProject } from '../core/issue-access.ts';
 import { listPage, listShape } from '../merge-requests/merge-request-finder.ts';
 import type { ProjectAccess } from '@platform/identity-client';
 import { mayReadCode } from '../repositories/repository-access.ts';
+import { referencedIssueIids, referencedMergeRequestIids } from './closing-references.ts';
+import type { Issue } from './issue.entity.ts';
 import { visibleIssue } from './issue-route-support.ts';
 import { closingIssueIids } from './merge-request-closing.ts';
 import type { MilestoneItemsRouteDeps } from './milestone-items-routes.ts';
@@ -32,6 +34,21 @@ async function closingMergeRequestIids(deps: MilestoneItemsRouteDeps, project: P
   }
 }
 
+/**
+ * The iids of the project's merge requests related to the issue (GitLab's ReferencedMergeRequestsService):
+ * those whose title, description or comments mention it (closing ones among them), and those the
+ * issue's title, description or comments mention.
+ */
+async function relatedMergeRequestIids(deps: MilestoneItemsRouteDeps, project: ProjectAccess, issue: Issue): Promise<number[]> {
+  const iids = new Set<number>();
+  for (const { iid, text } of await deps.mentions.mergeRequestTextsNaming({ projectId: project.id, issueIid: issue.iid })) {
+    if (referencedIssueIids(text, project).includes(issue.iid)) iids.add(iid);
+  }
+  const issueTexts = [issue.title, issue.description, ...(await deps.mentions.issueCommentBodies(issue.id))];
+  for (const text of issueTexts) for (const iid of referencedMergeRequestIids(text, project)) iids.add(iid);
+  return [...iids];
+}
+
 /** The merge requests an issue is linked to. */
 export const issueMergeRequestsRoutes = [
   route.list({
@@ -50,6 +67,30 @@ export const issueMergeRequestsRoutes = [
         deps,
         caller,
         input: z.object(listShape).parse({ state: 'all' }),
+        filter: { projectIds: [project.id], iids },
+        window: { page: Math.floor(window.offset / window.limit) + 1, perPage: window.limit, offset: window.offset },
+        projectOf: async () => project,
+        fromOwnProject: true,
+        acrossProjects: false,
+      });
+    },
+  }),
+  route.list({
+    path: '/api/v4/projects/:id/issues/:issue_iid/related_merge_requests',
+    access: 'user',
+    scope: 'read_api',
+    input: z.object({ id: params.idOrPath(), issue_iid: params.integer().pipe(z.number().int().positive()) }),
+    handle: async ({ caller, input, deps, window }) => {
+      const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
+      const issue = await visibleIssue(deps, project, caller, input.issue_iid);
+      if (!mayReadCode(project)) return { items: [], total: 0 };
+      const iids = await relatedMergeRequestIids(deps, project, issue);
+      if (iids.length === 0) return { items: [], total: 0 };
+      return listPage({
+        deps,
+        caller,
+        // By iid, as GitLab sorts them: iids follow creation.
+        input: z.object(listShape).parse({ state: 'all', order_by: 'created_at', sort: 'asc' }),
         filter: { projectIds: [project.id], iids },
         window: { page: Math.floor(window.offset / window.limit) + 1, perPage: window.limit, offset: window.offset },
         projectOf: async () => project,

@@ -9,6 +9,7 @@ import type { RepositoriesService } from '../repositories/repositories-service.t
 import { issueVisibleTo, mayManageIssues, planningProject } from '../core/issue-access.ts';
 import { issueUserIds, issueView } from './issue-views.ts';
 import type { Issue } from './issue.entity.ts';
+import type { IssueMentionsReadModel } from './issue-mentions-read-model.ts';
 import type { IssuesService } from './issues-service.ts';
 
 export interface IssuesRouteDeps {
@@ -21,6 +22,8 @@ export interface IssuesRouteDeps {
   repositories: RepositoriesService;
   /** Refuses (429) an issue creation over the `issues_create_limit` setting. */
   checkCreationRate: (caller: AuthenticatedCaller) => Promise<void>;
+  /** Where issues and merge requests mention each other. */
+  mentions: IssueMentionsReadModel;
 }
 
 /** Who sees confidential issues: reporters and above all of them, others those they wrote or are assigned. */

@@ -1,5 +1,5 @@
 import type { ApplicationSettingsSource } from '@platform/admin-client';
-import type { EntityManager } from '@platform/db';
+import { readModelDatabase, type EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
 import type { Feature } from '@platform/service';
@@ -24,6 +24,7 @@ import type { IssuesRouteDeps } from './issue-route-support.ts';
 import { closingIssueIids } from './merge-request-closing.ts';
 import { milestoneItemsRoutes, type MilestoneItemsRouteDeps } from './milestone-items-routes.ts';
 import { issueMergeRequestsRoutes } from './issue-merge-requests-routes.ts';
+import { IssueMentionsReadModel } from './issue-mentions-read-model.ts';
 
 export const issuesEntities = [Issue, IssueLink, IssueUserAgentDetail];
 
@@ -66,7 +67,7 @@ export function createIssuesFeature(deps: {
     createdSince: (authorId, since) => issues.countCreatedSince(authorId, since),
   });
   const links = new IssueLinksService({ em: deps.em, store: new PgIssueLinkStore(deps.em) });
-  const routeDeps = { ...deps, issues, checkCreationRate };
+  const routeDeps = { ...deps, issues, checkCreationRate, mentions: new IssueMentionsReadModel(readModelDatabase(deps.em)) };
   return {
     issues,
     routeDeps,

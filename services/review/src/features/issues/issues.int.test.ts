@@ -359,6 +359,57 @@ describe('GET /projects/:id/issues/:issue_iid/closed_by', () => {
   });
 });
 
+describe('GET /projects/:id/issues/:issue_iid/related_merge_requests', () => {
+  it('lists the merge requests that mention the issue and those the issue mentions, by iid, as GitLab shows merge requests', async () => {
+    const as = harness.as(developer);
+    if ((await harness.api.get('/api/v4/projects/9/repository/branches/main').set(as)).status === 404) {
+      await harness.api
+        .post('/api/v4/projects/9/repository/files/main.txt')
+        .set(as)
+        .send({ branch: 'main', content: 'm', commit_message: 'Add' });
+    }
+    const open = async (branch: string, body: { title: string; description?: string }) => {
+      await harness.api.post('/api/v4/projects/9/repository/branches').set(as).send({ branch, ref: 'main' });
+      await harness.api
+        .post(`/api/v4/projects/9/repository/files/${branch}.txt`)
+        .set(as)
+        .send({ branch, content: branch, commit_message: `Add ${branch}` });
+      const opened = await harness.api
+        .post('/api/v4/projects/9/merge_requests')
+        .set(as)
+        .send({ source_branch: branch, target_branch: 'main', ...body });
+      expect(opened.status).toBe(201);
+      return opened.body.iid as number;
+    };
+    const issue = (await create({ title: 'Much talked about' }, developer, 9)).body;
+    const describing = await open('rel-describing', { title: 'Describing', description: `Related to #${issue.iid}` });
+    const commenting = await open('rel-commenting', { title: 'Commenting', description: `Not #${issue.iid}0 but` });
+    await harness.api
+      .post(`/api/v4/projects/9/merge_requests/${commenting}/notes`)
+      .set(as)
+      .send({ body: `about acme/fixes#${issue.iid}` });
+    const mentioned = await open('rel-mentioned', { title: 'Mentioned' });
+    await open('rel-silent', { title: 'Silent', description: `See !${describing}` });
+    await harness.api
+      .post(`${issues(9)}/${issue.iid}/notes`)
+      .set(as)
+      .send({ body: `Done in !${mentioned}` });
+
+    const related = await harness.api.get(`${issues(9)}/${issue.iid}/related_merge_requests`).set(harness.as(reporter));
+    expect(related.status).toBe(200);
+    expect(related.headers['x-total']).toBe('3');
+    expect(related.body).toEqual([
+      expect.objectContaining({ iid: describing, title: 'Describing', project_id: 9, state: 'opened', references: expect.any(Object) }),
+      expect.objectContaining({ iid: commenting, title: 'Commenting' }),
+      expect.objectContaining({ iid: mentioned, title: 'Mentioned' }),
+    ]);
+    const unrelated = (await create({ title: 'Quiet' }, developer, 9)).body;
+    expect((await harness.api.get(`${issues(9)}/${unrelated.iid}/related_merge_requests`).set(as)).body).toEqual([]);
+    expect((await harness.api.get(`${issues(9)}/${issue.iid}/related_merge_requests`).set(harness.as(stranger))).status).toBe(404);
+    expect((await harness.api.get(`${issues(9)}/999/related_merge_requests`).set(as)).status).toBe(404);
+  });
+});
+
 describe("a milestone's issues", () => {
   it('lists the issues planned for a milestone, confidential ones only to those they concern, and 404 for an unknown milestone', async () => {
     const milestone = await harness.api.post('/api/v4/projects/7/milestones').set(harness.as(reporter)).send({ title: 'v9' });

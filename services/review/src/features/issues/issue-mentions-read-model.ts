@@ -1,0 +1,47 @@
+import { sql, type Kysely } from 'kysely';
+
+/** A merge request's text that may mention an issue: its title and description, or one of its comments. */
+export interface MergeRequestText {
+  iid: number;
+  text: string;
+}
+
+/**
+ * What mentions what between a project's issues and merge requests, read as text for GitLab's
+ * reference parsing (GitLab keeps these mentions as cross-reference notes; here they are read
+ * where they were written).
+ */
+export class IssueMentionsReadModel {
+  readonly #db: Kysely<unknown>;
+
+  constructor(db: Kysely<unknown>) {
+    this.#db = db;
+  }
+
+  /**
+   * The texts of the project's merge requests (titles with descriptions, and comments) that may
+   * mention issue `issueIid`: those holding `#<iid>` or `/-/issues/<iid>`, which parsing confirms.
+   */
+  async mergeRequestTextsNaming(options: { projectId: number; issueIid: number }): Promise<MergeRequestText[]> {
+    const short = `#${options.issueIid}`;
+    const address = `/-/issues/${options.issueIid}`;
+    const naming = (column: string) => sql`(strpos(${sql.raw(column)}, ${short}) > 0 or strpos(${sql.raw(column)}, ${address}) > 0)`;
+    const { rows } = await sql<MergeRequestText>`
+      select mr.iid, mr.title || E'\n' || coalesce(mr.description, '') as text
+        from merge_requests mr
+        where mr.project_id = ${options.projectId} and (${naming('mr.title')} or ${naming('mr.description')})
+      union all
+      select mr.iid, n.body as text
+        from notes n join merge_requests mr on mr.id = n.merge_request_id
+        where mr.project_id = ${options.projectId} and not n.system and ${naming('n.body')}`.execute(this.#db);
+    return rows;
+  }
+
+  /** The bodies of the comments on an issue, where it may mention merge requests. */
+  async issueCommentBodies(issueId: number): Promise<string[]> {
+    const { rows } = await sql<{ body: string }>`select n.body from notes n where n.issue_id = ${issueId} and not n.system`.execute(
+      this.#db,
+    );
+    return rows.map((row) => row.body);
+  }
+}
