@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import type { AuthenticatedCaller } from '@platform/auth';
 import { NotFoundError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { PackageFile } from '../packages/package.entity.ts';
@@ -82,7 +82,7 @@ export class GenericRegistry {
         storagePath,
       },
       replace: false,
-      publisher: { creatorId: caller.userId, actor: actorOf(caller) },
+      caller,
     });
   }
 

@@ -8,9 +8,9 @@ import { mavenRoutes } from './maven-routes.ts';
 /** The Maven repository over the shared package store and files. */
 export function createMavenFeature(deps: { core: PackagesCore; access: IdentityAccess; maxFileBytes: number }): Feature {
   const maven = new MavenRegistry({
-    em: deps.core.em,
     store: deps.core.store,
     storage: deps.core.storage,
+    packages: deps.core.packages,
     access: deps.access,
     maxFileBytes: deps.maxFileBytes,
   });

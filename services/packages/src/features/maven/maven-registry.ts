@@ -1,13 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { Caller } from '@platform/auth';
 import { ConflictError, InputError, NotFoundError } from '@platform/errors';
-import type { EntityManager } from '@platform/db';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
-import { callerMayOnPackages, publisherOf } from '../packages/package-access.ts';
+import { callerMayOnPackages } from '../packages/package-access.ts';
 import type { PackageFileStorage } from '../packages/package-file-storage.ts';
+import type { PackagesService } from '../packages/packages-service.ts';
 import type { PgPackageStore } from '../packages/packages-store.ts';
-import { packagesEvents } from '@platform/packages-client';
-import { packageEventData } from '../packages/packages.events.ts';
 import { CHECKSUM_EXTENSIONS, type MavenTarget } from './maven-coordinates.ts';
 
 /** A checksum body is one hex digest, perhaps followed by a file name (`sha1sum`'s output). */
@@ -29,22 +27,22 @@ async function text(body: Readable, maxBytes: number): Promise<string> {
 
 /** GitLab's Maven repository: deploys (files and their checksums) and downloads. */
 export class MavenRegistry {
-  readonly #em: EntityManager;
   readonly #store: PgPackageStore;
   readonly #storage: PackageFileStorage;
+  readonly #packages: PackagesService;
   readonly #access: IdentityAccess;
   readonly #maxFileBytes: number;
 
   constructor(deps: {
-    em: EntityManager;
     store: PgPackageStore;
     storage: PackageFileStorage;
+    packages: PackagesService;
     access: IdentityAccess;
     maxFileBytes: number;
   }) {
-    this.#em = deps.em;
     this.#store = deps.store;
     this.#storage = deps.storage;
+    this.#packages = deps.packages;
     this.#access = deps.access;
     this.#maxFileBytes = deps.maxFileBytes;
   }
@@ -55,7 +53,6 @@ export class MavenRegistry {
    * file's digest instead (ConflictError when they differ).
    */
   async upload(project: ProjectAccess, caller: Caller, options: { target: MavenTarget; body: Readable }): Promise<void> {
-    const publisher = publisherOf(caller);
     const { target } = options;
     const existing = await this.#store.findVersion({
       projectId: project.id,
@@ -76,52 +73,23 @@ export class MavenRegistry {
       await staged.discard();
       throw new InputError('file is missing');
     }
-    const storagePath = await staged.commit();
-    const file = {
-      fileName: target.fileName,
-      size: staged.size,
-      fileMd5: staged.md5,
-      fileSha1: staged.sha1,
-      fileSha256: staged.sha256,
-      storagePath,
-    };
-    const putIn = async (packageId: number) => {
-      const replaced = await this.#em.transactional(() => this.#store.putFile({ packageId, file }));
-      if (replaced) await this.#storage.remove(replaced);
-    };
-    try {
-      if (existing) return await putIn(existing.id);
-      await this.#em.transactional(() =>
-        this.#store.insertPackage({
-          package: {
-            projectId: project.id,
-            projectPath: project.pathWithNamespace,
-            namespaceIds: project.namespaceIds,
-            name: target.name,
-            version: target.version,
-            packageType: 'maven',
-            status: target.version === null ? 'hidden' : 'default',
-            metadata: null,
-            creatorId: publisher.creatorId,
-          },
-          file,
-          events: (created) =>
-            created.status === 'default'
-              ? [packagesEvents.packagePublished.event({ aggregateId: project.id, data: packageEventData(created) })]
-              : [],
-          actor: publisher.actor,
-        }),
-      );
-    } catch (error) {
-      // A concurrent deploy created the package first: the file joins it.
-      const winner =
-        error instanceof ConflictError
-          ? await this.#store.findVersion({ projectId: project.id, packageType: 'maven', name: target.name, version: target.version })
-          : null;
-      if (winner) return await putIn(winner.id);
-      await this.#storage.remove(storagePath);
-      throw error;
-    }
+    await this.#packages.addFile({
+      project,
+      packageType: 'maven',
+      name: target.name,
+      version: target.version,
+      status: target.version === null ? 'hidden' : undefined,
+      file: {
+        fileName: target.fileName,
+        size: staged.size,
+        fileMd5: staged.md5,
+        fileSha1: staged.sha1,
+        fileSha256: staged.sha256,
+        storagePath: await staged.commit(),
+      },
+      replace: true,
+      caller,
+    });
   }
 
   async download(project: ProjectAccess, target: MavenTarget): Promise<MavenDownload> {

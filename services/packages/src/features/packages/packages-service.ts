@@ -1,10 +1,9 @@
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import type { EntityManager, Page, PageWindow } from '@platform/db';
-import type { EventActor } from '@platform/events';
 import { ConflictError, NotFoundError } from '@platform/errors';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
-import { mayOnPackages } from './package-access.ts';
+import { mayOnPackages, publisherOf } from './package-access.ts';
 import type { Package, PackageFile, PackageStatus, PackageTag, PackageType } from './package.entity.ts';
 import type { PackageFileStorage } from './package-file-storage.ts';
 import type { NewPackageFile, PackageFileOrder, PackageFilter, PackageOrder, PgPackageStore } from './packages-store.ts';
@@ -33,8 +32,8 @@ export interface AddedFile {
   file: NewPackageFile;
   /** Whether it takes the place of a file of the same name (Maven's redeploys) or is kept beside it (generic). */
   replace: boolean;
-  /** Who publishes: the new version's creator and the actor of its event. */
-  publisher: { creatorId: number | null; actor: EventActor | null };
+  /** Who publishes: a new version's creator and the actor of its event. */
+  caller: Caller;
 }
 
 /** A listed package with what its view needs. */
@@ -111,6 +110,7 @@ export class PackagesService {
    */
   async addFile(added: AddedFile): Promise<PackageFile> {
     const version = { projectId: added.project.id, packageType: added.packageType, name: added.name, version: added.version };
+    const publisher = publisherOf(added.caller);
     const join = async (existing: Package) => {
       const { file, replaced } = await this.#em.transactional(async () => {
         const result = await this.#store.addFile({ packageId: existing.id, file: added.file, replace: added.replace });
@@ -129,14 +129,14 @@ export class PackagesService {
             namespaceIds: added.project.namespaceIds,
             status: added.status ?? 'default',
             metadata: null,
-            creatorId: added.publisher.creatorId,
+            creatorId: publisher.creatorId,
           },
           file: added.file,
           events: (item) =>
             item.status === 'default'
               ? [packagesEvents.packagePublished.event({ aggregateId: item.projectId, data: packageEventData(item) })]
               : [],
-          actor: added.publisher.actor,
+          actor: publisher.actor,
         });
         const file = await this.#store.findFile({ packageId: created.id, fileName: added.file.fileName });
         if (!file) throw new Error(`package ${created.id} lost the file it was created with`);

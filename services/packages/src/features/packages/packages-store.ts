@@ -164,25 +164,6 @@ export class PgPackageStore {
   }
 
   /**
-   * Adds a file to a package, replacing one of the same name, in the caller's transaction;
-   * answers the replaced file's storage path.
-   */
-  async putFile(options: { packageId: number; file: NewPackageFile }): Promise<string | undefined> {
-    const em = this.#em;
-    const existing = await em.findOne(PackageFile, { packageId: options.packageId, fileName: options.file.fileName });
-    const now = new Date();
-    if (existing) {
-      const replaced = existing.storagePath;
-      em.assign(existing, { ...options.file, createdAt: now });
-      await em.nativeUpdate(Package, { id: options.packageId }, { updatedAt: now });
-      return replaced;
-    }
-    em.create(PackageFile, { ...options.file, packageId: options.packageId, createdAt: now });
-    await em.nativeUpdate(Package, { id: options.packageId }, { updatedAt: now });
-    return undefined;
-  }
-
-  /**
    * Adds a file to a package in the caller's transaction. With `replace`, the file takes the place
    * of one of the same name, whose storage path it answers as `replaced`; without, both are kept.
    */
