@@ -4,7 +4,10 @@
  * each merge request's head pipeline from them and merges a merge request set to merge when its
  * pipeline succeeds by itself once it does (a job on review's queue); a failing pipeline, a push to
  * the source branch and a cancellation unset it, and `only_allow_merge_if_pipeline_succeeds` holds
- * a merge back until the pipeline succeeded, each recorded as GitLab's system note. One platform for the whole file.
+ * a merge back until the pipeline succeeded (or was skipped, where `allow_merge_on_skipped_pipeline`
+ * lets it), each recorded as GitLab's system note; closing the merge request aborts the automatic
+ * merge. A merge request lists its pipelines, and only who may update a protected branch posts its
+ * statuses. One platform for the whole file.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
@@ -62,7 +65,7 @@ interface MergeRequestBody {
   state: string;
   sha: string;
   merge_when_pipeline_succeeds: boolean;
-  head_pipeline: { sha: string; status: string } | null;
+  head_pipeline: { id: number; sha: string; status: string } | null;
   pipeline: { id: number; status: string } | null;
 }
 
@@ -216,5 +219,72 @@ describe('merge when pipeline succeeds', () => {
       byMaintainer(`enabled an automatic merge when the pipeline for ${head} succeeds`),
       byMaintainer('aborted the automatic merge because pipeline did not succeed'),
     ]);
+  });
+});
+
+describe('merge request pipelines, skipped pipelines, closing and protected branches', () => {
+  it("lists a merge request's pipelines at the heads it had, newest first", async () => {
+    const first = await pushCommit('listed', 'listed.txt');
+    const iid = await openMergeRequest('listed');
+    const atFirst = await report(first, { state: 'success', ref: 'listed' });
+    const second = await pushCommit('listed', 'listed-again.txt');
+    const atSecond = await report(second, { state: 'running', ref: 'listed' });
+    await eventually(iid, 'the second head pipeline', (body) => body.head_pipeline?.id === atSecond.pipeline_id);
+
+    const listed = await gateway.get(`/api/v4/projects/${projectId}/merge_requests/${iid}/pipelines`).set(reporter.headers);
+    expect(listed.status).toBe(200);
+    expect(listed.headers['x-total']).toBe('2');
+    expect(listed.body.map((pipeline: { id: number }) => pipeline.id)).toEqual([atSecond.pipeline_id, atFirst.pipeline_id]);
+    for (const pipeline of listed.body) expect(gitlabSchemaErrors('pipeline/basic.json', pipeline)).toEqual([]);
+    expect(listed.body[0]).toMatchObject({ project_id: projectId, sha: second, ref: 'listed', status: 'running', source: 'external' });
+    expect(listed.body[0].web_url).toMatch(new RegExp(`/root/gated/-/pipelines/${atSecond.pipeline_id}$`));
+  });
+
+  it('merges past a skipped pipeline only once the project allows merging on skipped pipelines', async () => {
+    // The project merges only once the pipeline succeeded (set above).
+    const head = await pushCommit('skipping', 'skipping.txt');
+    const iid = await openMergeRequest('skipping');
+    await report(head, { state: 'skipped', ref: 'skipping' });
+    await eventually(iid, 'the skipped pipeline', (body) => body.head_pipeline?.status === 'skipped');
+    expect((await merge(iid)).status).toBe(405);
+    const allowed = await gateway.put(`/api/v4/projects/${projectId}`).set(asRoot).send({ allow_merge_on_skipped_pipeline: true });
+    expect(allowed.body).toMatchObject({ only_allow_merge_if_pipeline_succeeds: true, allow_merge_on_skipped_pipeline: true });
+    const merged = await merge(iid);
+    expect(merged.status).toBe(200);
+    expect(merged.body.state).toBe('merged');
+  });
+
+  it('aborts the automatic merge when the merge request is closed, by the user who closed it', async () => {
+    const head = await pushCommit('closing', 'closing.txt');
+    const iid = await openMergeRequest('closing');
+    await report(head, { state: 'running', ref: 'closing' });
+    await eventually(iid, 'the running pipeline', (body) => body.head_pipeline?.status === 'running');
+    expect((await merge(iid, { merge_when_pipeline_succeeds: true })).body.merge_when_pipeline_succeeds).toBe(true);
+    const closed = await gateway
+      .put(`/api/v4/projects/${projectId}/merge_requests/${iid}`)
+      .set(developer.headers)
+      .send({ state_event: 'close' });
+    expect(closed.body).toMatchObject({ state: 'closed', merge_when_pipeline_succeeds: false });
+    await report(head, { state: 'success', ref: 'closing' });
+    const passed = await eventually(iid, 'the green pipeline', (body) => body.head_pipeline?.status === 'success');
+    expect(passed.state).toBe('closed');
+    const notes = await gateway
+      .get(`/api/v4/projects/${projectId}/merge_requests/${iid}/notes?sort=asc&order_by=created_at`)
+      .set(reporter.headers);
+    const aborted = (notes.body as Array<{ body: string; system: boolean; author: { username: string } }>).filter((note) =>
+      note.body.startsWith('aborted the automatic merge'),
+    );
+    expect(aborted.map((note) => [note.body, note.system, note.author.username])).toEqual([
+      ['aborted the automatic merge because merge request was closed', true, 'ci-developer'],
+    ]);
+  });
+
+  it('takes the statuses of a protected branch only from who may push to it or merge into it', async () => {
+    const head = (await git(['rev-parse', 'origin/main'])).output.trim();
+    const post = (headers: Record<string, string>) =>
+      gateway.post(`/api/v4/projects/${projectId}/statuses/${head}`).set(headers).send({ state: 'success', ref: 'main', name: 'deploy' });
+    // The default branch is protected: maintainers push and merge there, developers do not.
+    expect(await post(developer.headers)).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await post(maintainer.headers)).toMatchObject({ status: 201, body: { ref: 'main', status: 'success', name: 'deploy' } });
   });
 });
