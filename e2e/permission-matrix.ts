@@ -489,6 +489,7 @@ export const MATRIX_ENTRIES: Record<string, MatrixEntry> = {
   'POST /api/v4/groups/:id/hooks': { ...group(ROLE.owner), body: () => ({ url: 'http://93.184.215.14/hook' }) },
   'PUT /api/v4/groups/:id/hooks/:hook_id': { ...group(ROLE.owner), body: () => ({ push_events: false }) },
   'DELETE /api/v4/groups/:id/hooks/:hook_id': group(ROLE.owner),
+  'POST /api/v4/groups/:id/hooks/:hook_id/test/:trigger': group(ROLE.owner),
   'GET /api/v4/groups/:id/hooks/:hook_id/events': group(ROLE.owner),
   'POST /api/v4/groups/:id/hooks/:hook_id/events/:hook_log_id/resend': group(ROLE.owner),
   'GET /api/v4/hooks': none,

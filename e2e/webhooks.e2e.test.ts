@@ -1,9 +1,10 @@
 /**
  * Webhooks through the real gateway, delivered to a real HTTP receiver on loopback: GitLab's
- * headers and payloads for pushes, merge requests (their changes and approvals), comments (on commits too), issues,
- * deployments, feature flags, external pipelines and system hooks (memberships, renames), branch filters, the secret token never shown
- * back, failures recorded and not retried, resends with the same Idempotency-Key and event UUID,
- * auto-disabling and a test re-enabling, and the local-address guard at save and at delivery.
+ * headers and payloads for pushes, merge requests (their changes and approvals), comments (on commits too, one no push described), issues,
+ * deployments, feature flags, external pipelines, system hooks (memberships, renames) and a group's own member, project and
+ * subgroup events, branch filters, the secret token never shown back, failures recorded and not retried, resends with the
+ * same Idempotency-Key and event UUID, auto-disabling and a test re-enabling, tests of project and group hooks with
+ * GitLab's samples, and the local-address guard at save and at delivery.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
@@ -499,6 +500,16 @@ describe('webhooks', () => {
       builds: [],
     });
     expect(success?.body.project).not.toHaveProperty('homepage');
+
+    // GitLab's pipeline test sends the project's latest pipeline.
+    const hook = (await gateway.get(`/api/v4/projects/${projectId}/hooks`).set(maintainer)).body.find(
+      (entry: { url: string }) => entry.url === `${receiverUrl}/pipelines`,
+    ) as { id: number };
+    const test = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/test/pipeline_events`).set(maintainer);
+    expect(test.status).toBe(201);
+    expect(pipelines()).toHaveLength(3);
+    expect(pipelines()[2]?.headers['x-gitlab-event']).toBe('Pipeline Hook');
+    expect(pipelines()[2]?.body).toEqual(success?.body);
   });
 
   it('sends a comment on a commit with the commit, as GitLab does', async () => {
@@ -529,6 +540,35 @@ describe('webhooks', () => {
         message: 'Change for commented\n',
         title: 'Change for commented',
         url: `${platform.url}/root/hooked/-/commit/${sha}`,
+      },
+    });
+  });
+
+  it('sends a comment on a commit no push described with the commit as review knows it', async () => {
+    await createHook({ url: `${receiverUrl}/old-commit-notes`, push_events: false, note_events: true });
+    // A push describes its newest twenty commits only: the first of these twenty-one is never described.
+    for (let index = 1; index <= 21; index++) {
+      writeFileSync(path.join(work, 'README.md'), `bulk ${index}\n`);
+      expect((await git(['commit', '-q', '-am', `Bulk change ${index}`])).code).toBe(0);
+    }
+    expect((await git(['push', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, 'root/hooked'), 'HEAD:refs/heads/bulk'])).code).toBe(0);
+    const oldest = (await git(['rev-parse', 'HEAD~20'])).output.trim();
+    const comment = await gateway
+      .post(`/api/v4/projects/${projectId}/repository/commits/${oldest}/comments`)
+      .set(maintainer)
+      .send({ note: 'Why this?' });
+    expect(comment.status).toBe(201);
+    await until(async () => receivedAt('/old-commit-notes').length === 1);
+    expect(receivedAt('/old-commit-notes')[0]?.body).toMatchObject({
+      object_kind: 'note',
+      object_attributes: { note: 'Why this?', noteable_type: 'Commit', commit_id: oldest, noteable_id: null },
+      commit: {
+        id: oldest,
+        message: 'Bulk change 1\n',
+        title: 'Bulk change 1',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/),
+        url: `${platform.url}/root/hooked/-/commit/${oldest}`,
+        author: { name: 'Dev', email: 'dev@example.com' },
       },
     });
   });
@@ -793,5 +833,161 @@ describe('webhooks', () => {
     const listed = await gateway.get('/api/v4/hooks').set(asRoot);
     expect(listed.body.map((hook: { id: number }) => hook.id)).toEqual([created.body.id]);
     expect((await gateway.delete(`/api/v4/hooks/${created.body.id}`).set(asRoot)).status).toBe(204);
+  });
+});
+
+describe('group hooks', () => {
+  let groupId: number;
+
+  /** Creates a group hook once the hooks service has seen the settings allowing local requests. */
+  async function createGroupHook(body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    let created: request.Response | undefined;
+    await until(async () => {
+      created = await gateway.post(`/api/v4/groups/${groupId}/hooks`).set(asRoot).send(body);
+      return created.status === 201;
+    });
+    return created?.body as Record<string, unknown>;
+  }
+
+  beforeAll(async () => {
+    await setSettings({ allow_local_requests_from_web_hooks_and_services: true });
+    const group = await gateway.post('/api/v4/groups').set(asRoot).send({ name: 'Hook Owners', path: 'hook-owners' });
+    expect(group.status).toBe(201);
+    groupId = group.body.id as number;
+  });
+
+  it("sends the group's own member, project and subgroup events to the hooks asking for them", async () => {
+    const hook = await createGroupHook({
+      url: `${receiverUrl}/group-events`,
+      push_events: false,
+      member_events: true,
+      project_events: true,
+      subgroup_events: true,
+    });
+    expect(hook).toMatchObject({ group_id: groupId, push_events: false, member_events: true, project_events: true, subgroup_events: true });
+    const shown = await gateway.get(`/api/v4/groups/${groupId}/hooks/${String(hook.id)}`).set(asRoot);
+    expect(shown.body).toMatchObject({ member_events: true, project_events: true, subgroup_events: true });
+    await createGroupHook({ url: `${receiverUrl}/group-pushes` });
+
+    const member = await createUserWithToken(gateway, 'group-hooks-member', { name: 'Group Hooks Member' });
+    const members = `/api/v4/groups/${groupId}/members`;
+    expect((await gateway.post(members).set(asRoot).send({ user_id: member.id, access_level: 30 })).status).toBe(201);
+    expect((await gateway.put(`${members}/${member.id}`).set(asRoot).send({ access_level: 40 })).status).toBe(200);
+    expect((await gateway.delete(`${members}/${member.id}`).set(asRoot)).status).toBe(204);
+    const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Grouped', path: 'grouped', namespace_id: groupId });
+    expect(project.status).toBe(201);
+    // The test platform adjourns no deletion: the project goes at once.
+    expect((await gateway.delete(`/api/v4/projects/${project.body.id}`).set(asRoot)).status).toBe(202);
+    const subgroup = await gateway.post('/api/v4/groups').set(asRoot).send({ name: 'Team', path: 'team', parent_id: groupId });
+    expect(subgroup.status).toBe(201);
+    expect((await gateway.delete(`/api/v4/groups/${subgroup.body.id}`).set(asRoot)).status).toBe(202);
+
+    const named = (eventName: string) =>
+      receivedAt('/group-events').filter(
+        (entry) => entry.body.event_name === eventName && (entry.body.user_id === undefined || entry.body.user_id === member.id),
+      );
+    const events = ['user_add_to_group', 'user_update_for_group', 'user_remove_from_group', 'project_create', 'project_destroy'];
+    await until(async () => [...events, 'subgroup_create', 'subgroup_destroy'].every((event) => named(event).length === 1));
+    expect(named('user_add_to_group')[0]?.headers['x-gitlab-event']).toBe('Member Hook');
+    expect(named('user_add_to_group')[0]?.body).toEqual({
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      updated_at: expect.stringMatching(/Z$/),
+      group_name: 'Hook Owners',
+      group_path: 'hook-owners',
+      group_id: groupId,
+      user_username: 'group-hooks-member',
+      user_name: 'Group Hooks Member',
+      user_email: '[REDACTED]',
+      user_id: member.id,
+      group_access: 'Developer',
+      group_plan: null,
+      expires_at: null,
+      event_name: 'user_add_to_group',
+    });
+    expect(named('user_update_for_group')[0]?.body).toMatchObject({ group_access: 'Maintainer' });
+    expect(named('user_remove_from_group')[0]?.headers['x-gitlab-event']).toBe('Member Hook');
+    expect(named('project_create')[0]?.headers['x-gitlab-event']).toBe('Project Hook');
+    for (const event of ['project_create', 'project_destroy']) {
+      expect(named(event)[0]?.body).toMatchObject({
+        event_name: event,
+        name: 'Grouped',
+        path: 'grouped',
+        path_with_namespace: 'hook-owners/grouped',
+        project_id: project.body.id,
+        project_visibility: 'private',
+      });
+    }
+    expect(named('subgroup_create')[0]?.headers['x-gitlab-event']).toBe('Subgroup Hook');
+    const subgroupFields = {
+      name: 'Team',
+      path: 'team',
+      full_path: 'hook-owners/team',
+      group_id: subgroup.body.id,
+      parent_group_id: groupId,
+      parent_name: 'Hook Owners',
+      parent_path: 'hook-owners',
+      parent_full_path: 'hook-owners',
+    };
+    expect(named('subgroup_create')[0]?.body).toEqual({
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      updated_at: expect.stringMatching(/Z$/),
+      event_name: 'subgroup_create',
+      ...subgroupFields,
+    });
+    expect(named('subgroup_destroy')[0]?.body).toMatchObject({ event_name: 'subgroup_destroy', ...subgroupFields });
+    // A hook that did not ask for them (only pushes, its default) gets none.
+    expect(receivedAt('/group-pushes')).toEqual([]);
+  });
+
+  it("tests a group hook with the group's first project that has commits, answering as GitLab does without one", async () => {
+    const hook = await createGroupHook({ url: `${receiverUrl}/group-tests` });
+    const test = (trigger: string) => gateway.post(`/api/v4/groups/${groupId}/hooks/${String(hook.id)}/test/${trigger}`).set(asRoot);
+    const withoutProject = await test('push_events');
+    expect(withoutProject.status).toBe(422);
+    expect(withoutProject.body).toEqual({ message: 'Ensure the group has a project with commits.' });
+    const groupOnly = await test('member_events');
+    expect(groupOnly.status).toBe(400);
+    expect(groupOnly.body).toEqual({ error: 'trigger does not have a valid value' });
+
+    const project = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'Tested', path: 'tested', namespace_id: groupId });
+    expect(project.status).toBe(201);
+    expect((await git(['push', '-q', gitRemote(platform.url, E2E_ROOT_TOKEN, 'hook-owners/tested'), 'HEAD:refs/heads/main'])).code).toBe(0);
+    await until(async () => (await test('push_events')).status === 201);
+    expect(receivedAt('/group-tests')[0]?.headers['x-gitlab-event']).toBe('Push Hook');
+    expect(receivedAt('/group-tests')[0]?.body).toMatchObject({ object_kind: 'push', project: { id: project.body.id } });
+
+    const noPipeline = await test('pipeline_events');
+    expect(noPipeline.status).toBe(422);
+    expect(noPipeline.body).toEqual({ message: 'Ensure the project has CI pipelines.' });
+    const sha = (await git(['rev-parse', 'HEAD'])).output.trim();
+    const status = await gateway
+      .post(`/api/v4/projects/${project.body.id}/statuses/${sha}`)
+      .set(asRoot)
+      .send({ state: 'success', ref: 'main', name: 'external-ci' });
+    expect(status.status).toBe(201);
+    await until(async () => (await test('pipeline_events')).status === 201);
+    const pipeline = receivedAt('/group-tests').find((entry) => entry.body.object_kind === 'pipeline');
+    expect(pipeline?.headers['x-gitlab-event']).toBe('Pipeline Hook');
+    expect(pipeline?.body).toMatchObject({
+      object_attributes: { id: status.body.pipeline_id, sha, ref: 'main', status: 'success', detailed_status: 'passed' },
+      user: { username: 'root' },
+      project: { id: project.body.id, path_with_namespace: 'hook-owners/tested' },
+      commit: { id: sha, url: `${platform.url}/hook-owners/tested/-/commit/${sha}` },
+    });
+
+    const noIssue = await test('issues_events');
+    expect(noIssue.status).toBe(422);
+    expect(noIssue.body).toEqual({ message: 'Ensure the project has issues.' });
+    const issue = await gateway.post(`/api/v4/projects/${project.body.id}/issues`).set(asRoot).send({ title: 'Tested issue' });
+    expect(issue.status).toBe(201);
+    await until(async () => (await test('issues_events')).status === 201);
+    const sent = receivedAt('/group-tests').find((entry) => entry.body.object_kind === 'issue');
+    expect(sent?.headers['x-gitlab-event']).toBe('Issue Hook');
+    expect(sent?.body).toMatchObject({
+      event_type: 'issue',
+      user: { username: 'root' },
+      object_attributes: { id: issue.body.id, title: 'Tested issue', action: 'open' },
+    });
+    expect((await test('deployment_events')).body).toEqual({ message: 'Testing not available for this hook' });
   });
 });

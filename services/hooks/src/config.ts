@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { adminClientConfig } from '@platform/admin-client';
-import { loadConfig, serviceConfig } from '@platform/config';
+import { grpcAddressFromEnv, loadConfig, serviceConfig } from '@platform/config';
 import { identityClientConfig } from '@platform/identity-client';
 
 export const configSchema = serviceConfig({ name: 'hooks', httpPort: 3008 })
   .extend(identityClientConfig.shape)
   .extend(adminClientConfig.shape)
   .extend({
+    REVIEW_GRPC_ADDRESS: grpcAddressFromEnv
+      .default('127.0.0.1:50052')
+      .describe("review's gRPC address, asked for a commit that a comment or a pipeline is on when no push described it"),
     WEBHOOK_TIMEOUT_MS: z.coerce
       .number()
       .int()

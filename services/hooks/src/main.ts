@@ -1,6 +1,7 @@
 /** Composition root of the hooks service: project, group and system webhooks, fed by the domain events. */
 import { applicationSettingsFeature, applicationSettingsSource, type ApplicationSettingsSource } from '@platform/admin-client';
 import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
+import { GrpcProjectCommits, type ProjectCommits } from '@platform/review-client';
 import { runService, type ServiceDefinition } from '@platform/service';
 import { readConfig, type HooksConfig } from './config.ts';
 import { coreEntities, createCoreFeature } from './features/core/core-feature.ts';
@@ -10,10 +11,15 @@ import { GrpcProjectDirectory, type ProjectDirectory } from './features/triggers
 import { createWebHooksFeature } from './features/web-hooks/web-hooks-feature.ts';
 import { migrations } from './migrations/index.ts';
 
-/** Tests replace the clients of identity and admin with fakes. */
+/** Tests replace the clients of identity, review and admin with fakes. */
 export function hooksService(
   config: HooksConfig,
-  clients: { identityAccess?: IdentityAccess; directory?: ProjectDirectory; settings?: ApplicationSettingsSource } = {},
+  clients: {
+    identityAccess?: IdentityAccess;
+    directory?: ProjectDirectory;
+    commits?: ProjectCommits;
+    settings?: ApplicationSettingsSource;
+  } = {},
 ): ServiceDefinition<HooksConfig> {
   return {
     name: 'hooks',
@@ -24,6 +30,8 @@ export function hooksService(
       const identity = { address: config.IDENTITY_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET };
       const access = clients.identityAccess ?? new GrpcIdentityAccess(identity);
       const directory = clients.directory ?? new GrpcProjectDirectory(identity);
+      const commits =
+        clients.commits ?? new GrpcProjectCommits({ address: config.REVIEW_GRPC_ADDRESS, internalSecret: config.INTERNAL_SECRET });
       const settings =
         clients.settings ??
         applicationSettingsSource({
@@ -41,14 +49,19 @@ export function hooksService(
         logger,
         delivery: { instanceUrl: config.EXTERNAL_URL, gitlabVersion: config.GITLAB_VERSION, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
       });
-      const triggers = createTriggersFeature({ em, store: core.store, directory });
+      const triggers = createTriggersFeature({ em, store: core.store, directory, commits });
       return [
         core,
         triggers,
         createWebHooksFeature({ em, access, store: core.store, deliveries: core.deliveries, settings, samples: triggers.samples }),
         applicationSettingsFeature(settings),
         identityAccessFeature(access),
-        { stop: () => directory.close() },
+        {
+          stop: () => {
+            directory.close();
+            commits.close();
+          },
+        },
       ];
     },
   };

@@ -78,6 +78,12 @@ export class PgHookStore {
     );
   }
 
+  /** The hooks of these groups: where a group's own events (members, projects, subgroups) go. */
+  groupHooks(groupIds: number[]): Promise<WebHook[]> {
+    if (groupIds.length === 0) return Promise.resolve([]);
+    return this.#em.find(WebHook, { type: 'GroupHook', groupId: { $in: groupIds } }, { orderBy: { id: 'asc' } });
+  }
+
   systemHooks(): Promise<WebHook[]> {
     return this.#em.find(WebHook, { type: 'SystemHook' }, { orderBy: { id: 'asc' } });
   }

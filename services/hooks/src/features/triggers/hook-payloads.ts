@@ -675,3 +675,60 @@ export function groupMemberSystemPayload(options: {
     event_name: GROUP_MEMBER_EVENTS[options.change],
   };
 }
+
+/** What group member hooks call a membership's change: a denied access request is `denied` there. */
+const MEMBER_HOOK_EVENTS: Record<MemberChange, string> = {
+  ...GROUP_MEMBER_EVENTS,
+  revoke: 'user_access_request_denied_for_group',
+};
+
+/**
+ * A group membership's Member Hook body, for the group's own hooks (and its ancestors'): the system
+ * hook's, with the group's plan (none on a self-managed instance) and the member's email redacted,
+ * since no public email is known here.
+ */
+export function groupMemberHookPayload(options: {
+  change: MemberChange;
+  member: MemberFacts;
+  group: { id: number; name: string; path: string };
+  occurredAt: string;
+}) {
+  return {
+    ...groupMemberSystemPayload(options),
+    user_email: '[REDACTED]',
+    group_plan: null,
+    event_name: MEMBER_HOOK_EVENTS[options.change],
+  };
+}
+
+/** A group as subgroup hooks describe it and its parent. */
+export interface SubgroupFacts {
+  id: number;
+  name: string;
+  path: string;
+  fullPath: string;
+}
+
+/** A subgroup created in, or removed from, a group (`Gitlab::HookData::SubgroupBuilder`), for the parent's hooks and its ancestors'. */
+export function subgroupPayload(options: {
+  event: 'subgroup_create' | 'subgroup_destroy';
+  subgroup: SubgroupFacts;
+  parent: SubgroupFacts;
+  occurredAt: string;
+}) {
+  const { subgroup, parent } = options;
+  const at = hookTimestamp(options.occurredAt);
+  return {
+    created_at: at,
+    updated_at: at,
+    event_name: options.event,
+    name: subgroup.name,
+    path: subgroup.path,
+    full_path: subgroup.fullPath,
+    group_id: subgroup.id,
+    parent_group_id: parent.id,
+    parent_name: parent.name,
+    parent_path: parent.path,
+    parent_full_path: parent.fullPath,
+  };
+}

@@ -15,6 +15,12 @@ export class PgIssuableCopyStore {
     return copy ? (copy.facts as Facts) : undefined;
   }
 
+  /** The facts of the project's newest merge request or issue; undefined when it has none. */
+  async latest<Facts>(type: IssuableType, projectId: number): Promise<Facts | undefined> {
+    const copy = await this.#em.findOne(IssuableCopy, { type, projectId }, { orderBy: { id: 'desc' } });
+    return copy ? (copy.facts as Facts) : undefined;
+  }
+
   /** Records the merge request's or issue's facts as they are now. */
   async save(options: { type: IssuableType; id: number; projectId: number; facts: object }): Promise<void> {
     await this.#em.upsert(IssuableCopy, {

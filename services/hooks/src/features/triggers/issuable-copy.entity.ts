@@ -1,8 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { CommitCopy } from './commit-copy.entity.ts';
 import { LabelCopy } from './label-copy.entity.ts';
+import { PipelineCopy } from './pipeline-copy.entity.ts';
 import { ProtectedBranchCopy } from './protected-branch-copy.entity.ts';
 import { ProtectedTagCopy } from './protected-tag-copy.entity.ts';
+import { PushedProject } from './pushed-project.entity.ts';
 
 export const ISSUABLE_TYPES = ['MergeRequest', 'Issue'] as const;
 export type IssuableType = (typeof ISSUABLE_TYPES)[number];
@@ -25,4 +27,4 @@ export const IssuableCopy = defineEntity({
 });
 export type IssuableCopy = InferEntity<typeof IssuableCopy>;
 
-export const triggersEntities = [IssuableCopy, LabelCopy, ProtectedBranchCopy, CommitCopy, ProtectedTagCopy];
+export const triggersEntities = [IssuableCopy, LabelCopy, ProtectedBranchCopy, CommitCopy, ProtectedTagCopy, PipelineCopy, PushedProject];

@@ -25,10 +25,22 @@ export interface HookUser {
   avatarUrl: string | null;
 }
 
-/** Projects and users by id, asked on the service's own behalf. */
+/** What payloads show of a group, and whose group hooks see its events. */
+export interface HookGroup {
+  id: number;
+  name: string;
+  path: string;
+  fullPath: string;
+  /** The group and its ancestors, top-level first. */
+  ancestorIds: number[];
+}
+
+/** Projects, groups and users by id, asked on the service's own behalf. */
 export interface ProjectDirectory {
   /** Undefined once the project is gone. */
   project(id: number): Promise<HookProject | undefined>;
+  /** Undefined once the group is gone, or for a namespace that is no group (a user's). */
+  group(id: number): Promise<HookGroup | undefined>;
   users(ids: number[]): Promise<Map<number, HookUser>>;
   close(): void;
 }
@@ -65,6 +77,17 @@ export class GrpcProjectDirectory implements ProjectDirectory {
         defaultBranch: project.defaultBranch,
         webUrl: project.webUrl,
       };
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  async group(id: number): Promise<HookGroup | undefined> {
+    try {
+      const { group } = await callUnary(this.#client.resolveGroup.bind(this.#client), { idOrPath: String(id) });
+      if (!group) return undefined;
+      return { id: group.id, name: group.name, path: group.path, fullPath: group.fullPath, ancestorIds: group.ancestorIds };
     } catch (error) {
       if (error instanceof NotFoundError) return undefined;
       throw error;

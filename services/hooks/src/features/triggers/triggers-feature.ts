@@ -4,24 +4,26 @@
  * transaction that marks the event processed; nothing is sent here. Payloads are built once, at
  * the event, from the event and what identity says of the project and the user.
  */
+import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import type { EntityManager } from '@platform/db';
-import type { EventEnvelope } from '@platform/events';
+import type { EventActor, EventEnvelope } from '@platform/events';
 import { onEvent } from '@platform/events';
-import { UnprocessableError } from '@platform/errors';
+import { DomainError, UnprocessableError } from '@platform/errors';
 import { deliveryEvents } from '@platform/delivery-client';
 import { identityEvents } from '@platform/identity-client';
 import { MembershipSourceType, type MemberSnapshot } from '@platform/proto/identity/v1/namespace-events';
 import type { MergeRequestChanged } from '@platform/proto/review/v1/events';
-import { reviewEvents } from '@platform/review-client';
+import { reviewEvents, type ProjectCommits } from '@platform/review-client';
 import type { Feature } from '@platform/service';
 import { isExecutable } from '../core/auto-disabling.ts';
 import { branchMatches } from '../core/branch-filter.ts';
 import type { PendingDelivery, PgHookStore } from '../core/hook-store.ts';
 import type { TriggerFlag, WebHook } from '../core/web-hook.entity.ts';
 import type { TestSamples } from '../web-hooks/web-hooks-routes.ts';
-import { deploymentPayload, featureFlagPayload, pipelinePayload } from './delivery-payloads.ts';
+import { deploymentPayload, featureFlagPayload, pipelinePayload, type PipelineFacts } from './delivery-payloads.ts';
 import {
   BLANK_SHA,
+  groupMemberHookPayload,
   groupMemberSystemPayload,
   groupSystemPayload,
   issuePayload,
@@ -29,6 +31,7 @@ import {
   projectMemberSystemPayload,
   projectSystemPayload,
   pushPayload,
+  subgroupPayload,
   userSystemPayload,
   notePayload,
   type IssueAction,
@@ -43,9 +46,11 @@ import {
 import { PgCommitCopyStore } from './commit-copies-store.ts';
 import { PgIssuableCopyStore } from './issuable-copies-store.ts';
 import { PgLabelCopyStore } from './label-copies-store.ts';
+import { PgPipelineCopyStore } from './pipeline-copies-store.ts';
 import { PgProtectedBranchCopyStore } from './protected-branch-copies-store.ts';
 import { PgProtectedTagCopyStore } from './protected-tag-copies-store.ts';
-import type { HookProject, ProjectDirectory } from './project-directory.ts';
+import { PgPushedProjectStore } from './pushed-projects-store.ts';
+import type { HookGroup, HookProject, ProjectDirectory } from './project-directory.ts';
 
 const APPROVAL_ACTIONS = new Set<MergeRequestAction>(['approved', 'unapproved', 'approval', 'unapproval']);
 
@@ -75,13 +80,114 @@ function wants(hook: WebHook, trigger: ProjectTrigger): boolean {
   return isExecutable(hook.type, hook, new Date());
 }
 
-export function createTriggersFeature(deps: { em: EntityManager; store: PgHookStore; directory: ProjectDirectory }): TriggersFeature {
+/** What a pipeline's copy keeps: its facts and who ran it. */
+interface PipelineCopyFacts extends PipelineFacts {
+  userId: number;
+}
+
+/** The user an event's actor was, as review's calls take it: reading what they read. */
+function callerOf(actor: EventActor): AuthenticatedCaller {
+  return { kind: 'user', userId: actor.id, username: actor.username, name: actor.name, isAdmin: false, scopes: ['read_api'] };
+}
+
+/** What a hook test sends for each trigger GitLab can test with data kept here, and what it says without any. */
+const TEST_SAMPLES = {
+  push_events: { hookName: 'push_hooks' },
+  tag_push_events: { hookName: 'tag_push_hooks' },
+  pipeline_events: { hookName: 'pipeline_hooks', missing: 'Ensure the project has CI pipelines.' },
+  merge_requests_events: { hookName: 'merge_request_hooks', missing: 'Ensure the project has merge requests.' },
+  issues_events: { hookName: 'issue_hooks', missing: 'Ensure the project has issues.' },
+  confidential_issues_events: { hookName: 'confidential_issue_hooks', missing: 'Ensure the project has issues.' },
+} as const;
+
+export function createTriggersFeature(deps: {
+  em: EntityManager;
+  store: PgHookStore;
+  directory: ProjectDirectory;
+  /** Review's commits: those no push described. */
+  commits: ProjectCommits;
+}): TriggersFeature {
   const { store, directory } = deps;
   const copies = new PgIssuableCopyStore(deps.em);
   const labels = new PgLabelCopyStore(deps.em);
   const protectedBranches = new PgProtectedBranchCopyStore(deps.em);
   const commits = new PgCommitCopyStore(deps.em);
   const protectedTags = new PgProtectedTagCopyStore(deps.em);
+  const pipelines = new PgPipelineCopyStore(deps.em);
+  const pushedProjects = new PgPushedProjectStore(deps.em);
+
+  /**
+   * The commit as a push described it, else as review answers `caller` (who commented on it, ran
+   * its pipeline or tests a hook), kept for the next time; undefined when unknown or not theirs to read.
+   */
+  async function commitOf(projectId: number, sha: string, caller: AuthenticatedCaller | undefined): Promise<CommitFacts | undefined> {
+    const copy = await commits.find(projectId, sha);
+    if (copy || !caller) return copy;
+    let found;
+    try {
+      found = await deps.commits.commit({ caller, projectId, sha });
+    } catch (error) {
+      if (error instanceof DomainError) return undefined;
+      throw error;
+    }
+    if (!found) return undefined;
+    const { id, committedDate: timestamp, ...described } = found;
+    await commits.save([{ projectId, sha: id, timestamp, ...described }]);
+    return { id, timestamp, ...described };
+  }
+
+  /** The group's hooks and its ancestors' that asked for one of the group's own events. */
+  async function deliverGroupEvent(options: {
+    group: HookGroup;
+    envelope: EventEnvelope;
+    flag: 'member_events' | 'project_events' | 'subgroup_events';
+    hookName: string;
+    data: Record<string, unknown>;
+  }): Promise<void> {
+    const now = new Date();
+    const hooks = (await store.groupHooks(options.group.ancestorIds)).filter(
+      (hook) => hook.triggers[options.flag] && isExecutable(hook.type, hook, now),
+    );
+    await store.recordPending(
+      hooks.map((hook) => ({ hook, trigger: options.hookName, eventUuid: options.envelope.id, data: options.data })),
+    );
+  }
+
+  /** A project created in, or deleted from, a group: a Project Hook to the group's hooks. */
+  async function deliverGroupProjectEvent(options: {
+    envelope: EventEnvelope;
+    event: 'project_create' | 'project_destroy';
+    project: Parameters<typeof projectSystemPayload>[0]['project'] & { namespaceId: number };
+  }): Promise<void> {
+    const group = await directory.group(options.project.namespaceId);
+    if (!group) return;
+    const { envelope, event, project } = options;
+    await deliverGroupEvent({
+      group,
+      envelope,
+      flag: 'project_events',
+      hookName: 'project_hooks',
+      data: projectSystemPayload({ event, project, owner: envelope.actor, occurredAt: envelope.occurredAt }),
+    });
+  }
+
+  /** A subgroup created in, or removed from, its parent: a Subgroup Hook to the parent's hooks. */
+  async function deliverSubgroupEvent(options: {
+    envelope: EventEnvelope;
+    event: 'subgroup_create' | 'subgroup_destroy';
+    subgroup: { id: number; name: string; path: string; fullPath: string; parentId: number };
+  }): Promise<void> {
+    const { envelope, event, subgroup } = options;
+    const parent = subgroup.parentId ? await directory.group(subgroup.parentId) : undefined;
+    if (!parent) return;
+    await deliverGroupEvent({
+      group: parent,
+      envelope,
+      flag: 'subgroup_events',
+      hookName: 'subgroup_hooks',
+      data: subgroupPayload({ event, subgroup, parent, occurredAt: envelope.occurredAt }),
+    });
+  }
 
   /** The labels with these titles that the project's merge requests and issues carry. */
   async function labelsOf(project: HookProject, titles: string[]): Promise<LabelFacts[]> {
@@ -139,7 +245,13 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
     };
     if (member.sourceType === MembershipSourceType.MEMBERSHIP_SOURCE_TYPE_GROUP) {
       const group = { id: member.sourceId, name: member.sourceName, path: member.sourceFullPath.split('/').at(-1) ?? '' };
-      await deliverSystemEvent(envelope, groupMemberSystemPayload({ change, member: facts, group, occurredAt: envelope.occurredAt }));
+      const occurredAt = envelope.occurredAt;
+      await deliverSystemEvent(envelope, groupMemberSystemPayload({ change, member: facts, group, occurredAt }));
+      const hooked = await directory.group(member.sourceId);
+      if (hooked) {
+        const data = groupMemberHookPayload({ change, member: facts, group, occurredAt });
+        await deliverGroupEvent({ group: hooked, envelope, flag: 'member_events', hookName: 'member_hooks', data });
+      }
       return;
     }
     const project = await directory.project(member.sourceId);
@@ -209,30 +321,32 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
   /** An external pipeline's hooks, when it is created and whenever its status changes. */
   const pipelineHandler = (definition: typeof deliveryEvents.pipelineCreated) =>
     onEvent(definition, async (data, envelope) => {
-      if (data.previousStatus === data.status) return;
       const protectedRef = await isProtected(data.projectId, `${data.tag ? 'refs/tags/' : 'refs/heads/'}${data.ref}`);
-      const commit = await commits.find(data.projectId, data.sha);
+      const pipeline: PipelineCopyFacts = {
+        id: data.pipelineId,
+        iid: data.iid,
+        ref: data.ref,
+        tag: data.tag,
+        sha: data.sha,
+        beforeSha: data.beforeSha || BLANK_SHA,
+        source: data.source || 'external',
+        status: data.status,
+        protectedRef,
+        createdAt: data.createdAt || envelope.occurredAt,
+        finishedAt: data.finishedAt || null,
+        duration: data.duration ?? null,
+        userId: data.userId,
+      };
+      await pipelines.save({ id: pipeline.id, projectId: data.projectId, facts: pipeline });
+      if (data.previousStatus === data.status) return;
       await deliverProjectEvent({
         projectId: data.projectId,
         envelope,
         trigger: { flag: 'pipeline_events', hookName: 'pipeline_hooks', system: false },
         build: async (project) =>
           pipelinePayload({
-            pipeline: {
-              id: data.pipelineId,
-              iid: data.iid,
-              ref: data.ref,
-              tag: data.tag,
-              sha: data.sha,
-              beforeSha: data.beforeSha || BLANK_SHA,
-              source: data.source || 'external',
-              status: data.status,
-              protectedRef,
-              createdAt: data.createdAt || envelope.occurredAt,
-              finishedAt: data.finishedAt || null,
-              duration: data.duration ?? null,
-            },
-            commit,
+            pipeline,
+            commit: await commitOf(data.projectId, data.sha, envelope.actor ? callerOf(envelope.actor) : undefined),
             project,
             user: data.userId ? (await directory.users([data.userId])).get(data.userId) : undefined,
           }),
@@ -343,8 +457,9 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
   /**
    * A comment made or edited (deletions and system notes send nothing, as GitLab): on a
    * confidential issue, only to hooks asking for confidential notes. What it is on is shown as
-   * that merge request's or issue's last event, or the commit's push, described it; a note on one
-   * never described is not sent.
+   * that merge request's or issue's last event described it, and a commit as its push did or else
+   * as review says it to the comment's author; a note on a merge request or issue never described
+   * is not sent.
    */
   const noteHandler = (action: 'create' | 'update') => (definition: typeof reviewEvents.noteCreated) =>
     onEvent(definition, async (data, envelope) => {
@@ -357,7 +472,7 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
         const issue = await copies.find<IssueFacts>('Issue', data.noteableId);
         noteable = issue && { issue };
       } else if (data.noteableType === 'Commit' && data.commitId) {
-        const commit = await commits.find(data.projectId, data.commitId);
+        const commit = await commitOf(data.projectId, data.commitId, envelope.actor ? callerOf(envelope.actor) : undefined);
         noteable = commit && { commit };
       }
       if (!noteable) return;
@@ -415,23 +530,59 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
     return names.some((filter) => branchMatches({ strategy: 'wildcard', filter, branch: name }));
   }
 
+  /** GitLab's sample of a trigger (`Integrations::ProjectTestData`): the project's latest of what the trigger is about. */
+  async function sampleData(options: {
+    trigger: keyof typeof TEST_SAMPLES;
+    project: HookProject;
+    caller: Caller;
+  }): Promise<Record<string, unknown> | undefined> {
+    const { trigger, project, caller } = options;
+    const userId = caller.kind === 'user' ? caller.userId : undefined;
+    if (trigger === 'push_events' || trigger === 'tag_push_events') {
+      const ref = trigger === 'push_events' ? `refs/heads/${project.defaultBranch}` : `refs/tags/v1.0.0`;
+      return pushPayload({
+        push: { ref, refProtected: await isProtected(project.id, ref), before: BLANK_SHA, after: BLANK_SHA, commitCount: 0, commits: [] },
+        project,
+        user: userId ? (await directory.users([userId])).get(userId) : undefined,
+      });
+    }
+    if (trigger === 'pipeline_events') {
+      const pipeline = await pipelines.latest<PipelineCopyFacts>(project.id);
+      if (!pipeline) return undefined;
+      return pipelinePayload({
+        pipeline,
+        commit: await commitOf(project.id, pipeline.sha, caller.kind === 'user' ? caller : undefined),
+        project,
+        user: pipeline.userId ? (await directory.users([pipeline.userId])).get(pipeline.userId) : undefined,
+      });
+    }
+    if (trigger === 'merge_requests_events') {
+      const mergeRequest = await copies.latest<MergeRequestFacts>('MergeRequest', project.id);
+      if (!mergeRequest) return undefined;
+      const users = await directory.users([...mergeRequest.assigneeIds, ...mergeRequest.reviewerIds, ...(userId ? [userId] : [])]);
+      return mergeRequestPayload({ mergeRequest, action: 'open', project, user: userId ? users.get(userId) : undefined, users });
+    }
+    const issue = await copies.latest<IssueFacts>('Issue', project.id);
+    if (!issue) return undefined;
+    const users = await directory.users([...issue.assigneeIds, ...(userId ? [userId] : [])]);
+    return issuePayload({ issue, action: 'open', project, user: userId ? users.get(userId) : undefined, users });
+  }
+
   const samples: TestSamples = {
     async sample({ trigger, projectId, caller }) {
-      if (trigger !== 'push_events' && trigger !== 'tag_push_events') {
-        throw new UnprocessableError('Testing not available for this hook');
-      }
+      if (!Object.hasOwn(TEST_SAMPLES, trigger)) throw new UnprocessableError('Testing not available for this hook');
+      const sample = TEST_SAMPLES[trigger as keyof typeof TEST_SAMPLES];
       const project = await directory.project(projectId);
       if (!project) throw new UnprocessableError('Ensure the project has at least one commit.');
-      const user = caller.kind === 'user' ? (await directory.users([caller.userId])).get(caller.userId) : undefined;
-      const ref = trigger === 'push_events' ? `refs/heads/${project.defaultBranch}` : `refs/tags/v1.0.0`;
-      return {
-        hookName: trigger === 'push_events' ? 'push_hooks' : 'tag_push_hooks',
-        data: pushPayload({
-          push: { ref, refProtected: await isProtected(project.id, ref), before: BLANK_SHA, after: BLANK_SHA, commitCount: 0, commits: [] },
-          project,
-          user,
-        }),
-      };
+      const data = await sampleData({ trigger: trigger as keyof typeof TEST_SAMPLES, project, caller });
+      if (!data) throw new UnprocessableError('missing' in sample ? sample.missing : 'Testing not available for this hook');
+      return { hookName: sample.hookName, data };
+    },
+
+    async groupProject(groupId) {
+      const projectId = await pushedProjects.first(groupId);
+      if (projectId === undefined) throw new UnprocessableError('Ensure the group has a project with commits.');
+      return projectId;
     },
   };
 
@@ -460,9 +611,14 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
             timestamp: commit.timestamp,
           })),
         );
+        const project = await directory.project(data.projectId);
+        if (!project) return;
+        const namespaceId = project.namespaceIds.at(-1);
+        if (data.after !== BLANK_SHA && namespaceId !== undefined) await pushedProjects.save({ projectId: project.id, namespaceId });
         const tag = data.ref.startsWith('refs/tags/');
         const refProtected = await isProtected(data.projectId, data.ref);
         return deliverProjectEvent({
+          project,
           projectId: data.projectId,
           envelope,
           trigger: tag
@@ -500,18 +656,21 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
       issueHandler('close')(reviewEvents.issueClosed),
       issueHandler('reopen')(reviewEvents.issueReopened),
       onEvent(identityEvents.projectCreated, async ({ project }, envelope) => {
-        if (project)
-          await deliverSystemEvent(
-            envelope,
-            projectSystemPayload({ event: 'project_create', project, owner: envelope.actor, occurredAt: envelope.occurredAt }),
-          );
+        if (!project) return;
+        await deliverSystemEvent(
+          envelope,
+          projectSystemPayload({ event: 'project_create', project, owner: envelope.actor, occurredAt: envelope.occurredAt }),
+        );
+        await deliverGroupProjectEvent({ envelope, event: 'project_create', project });
       }),
       onEvent(identityEvents.projectDeleted, async ({ project }, envelope) => {
-        if (project)
-          await deliverSystemEvent(
-            envelope,
-            projectSystemPayload({ event: 'project_destroy', project, owner: envelope.actor, occurredAt: envelope.occurredAt }),
-          );
+        if (!project) return;
+        await pushedProjects.remove(project.id);
+        await deliverSystemEvent(
+          envelope,
+          projectSystemPayload({ event: 'project_destroy', project, owner: envelope.actor, occurredAt: envelope.occurredAt }),
+        );
+        await deliverGroupProjectEvent({ envelope, event: 'project_destroy', project });
       }),
       onEvent(identityEvents.userCreated, async ({ user }, envelope) => {
         if (user) await deliverSystemEvent(envelope, userSystemPayload({ event: 'user_create', user, occurredAt: envelope.occurredAt }));
@@ -520,8 +679,9 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
         if (user) await deliverSystemEvent(envelope, userSystemPayload({ event: 'user_destroy', user, occurredAt: envelope.occurredAt }));
       }),
       onEvent(identityEvents.groupCreated, async ({ group }, envelope) => {
-        if (group)
-          await deliverSystemEvent(envelope, groupSystemPayload({ event: 'group_create', group, occurredAt: envelope.occurredAt }));
+        if (!group) return;
+        await deliverSystemEvent(envelope, groupSystemPayload({ event: 'group_create', group, occurredAt: envelope.occurredAt }));
+        await deliverSubgroupEvent({ envelope, event: 'subgroup_create', subgroup: group });
       }),
       deploymentHandler(deliveryEvents.deploymentCreated),
       deploymentHandler(deliveryEvents.deploymentUpdated),
@@ -563,17 +723,18 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
         }
       }),
       onEvent(identityEvents.projectTransferred, async ({ project, previousPathWithNamespace }, envelope) => {
-        if (project)
-          await deliverSystemEvent(
-            envelope,
-            projectSystemPayload({
-              event: 'project_transfer',
-              project,
-              owner: envelope.actor,
-              occurredAt: envelope.occurredAt,
-              oldPathWithNamespace: previousPathWithNamespace,
-            }),
-          );
+        if (!project) return;
+        await pushedProjects.move(project.id, project.namespaceId);
+        await deliverSystemEvent(
+          envelope,
+          projectSystemPayload({
+            event: 'project_transfer',
+            project,
+            owner: envelope.actor,
+            occurredAt: envelope.occurredAt,
+            oldPathWithNamespace: previousPathWithNamespace,
+          }),
+        );
       }),
       onEvent(identityEvents.userUpdated, async ({ user, changes }, envelope) => {
         const username = changes.find((change) => change.attribute === 'username');
@@ -592,8 +753,9 @@ export function createTriggersFeature(deps: { em: EntityManager; store: PgHookSt
           );
       }),
       onEvent(identityEvents.groupDeleted, async ({ group }, envelope) => {
-        if (group)
-          await deliverSystemEvent(envelope, groupSystemPayload({ event: 'group_destroy', group, occurredAt: envelope.occurredAt }));
+        if (!group) return;
+        await deliverSystemEvent(envelope, groupSystemPayload({ event: 'group_destroy', group, occurredAt: envelope.occurredAt }));
+        await deliverSubgroupEvent({ envelope, event: 'subgroup_destroy', subgroup: group });
       }),
     ],
   };

@@ -19,6 +19,7 @@ import {
   projectHookResendInput,
   projectParams,
   systemHookParams,
+  testGroupHookInput,
   testProjectHookInput,
   updateGroupHookInput,
   updateProjectHookInput,
@@ -29,6 +30,8 @@ import {
 export interface TestSamples {
   /** UnprocessableError (GitLab's wording) when the project has nothing to show for the trigger. */
   sample(options: { trigger: string; projectId: number; caller: Caller }): Promise<{ hookName: string; data: Record<string, unknown> }>;
+  /** The project a group hook's test describes: the group's first with commits; UnprocessableError when none has any. */
+  groupProject(groupId: number): Promise<number>;
 }
 
 export interface WebHooksRouteDeps {
@@ -192,6 +195,22 @@ export const webHooksRoutes = [
     status: 204,
     input: groupHookParams,
     handle: async ({ caller, input, deps }) => deps.hooks.remove(await groupOwner(deps, caller, input.id), input.hook_id),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v4/groups/:id/hooks/:hook_id/test/:trigger',
+    access: 'user',
+    scope: 'api',
+    status: 201,
+    input: testGroupHookInput,
+    // GitLab tests a group hook with its group's first project that has commits.
+    handle: async ({ caller, input, deps }) => {
+      const owner = await groupOwner(deps, caller, input.id);
+      await deps.hooks.get(owner, input.hook_id);
+      const projectId = await deps.samples.groupProject(owner.groupId);
+      const sample = await deps.samples.sample({ trigger: input.trigger, projectId, caller });
+      return testOutcome(await deps.hooks.test(owner, input.hook_id, sample.hookName, sample.data));
+    },
   }),
   route.list({
     path: '/api/v4/groups/:id/hooks/:hook_id/events',

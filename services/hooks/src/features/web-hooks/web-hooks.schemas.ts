@@ -55,10 +55,11 @@ export const updateSystemHookInput = systemHookParams.extend({
   ...flagsShape(SYSTEM_HOOK_FLAGS),
 });
 
-/** The triggers a hook can be tested with (`POST .../hooks/:hook_id/test/:trigger`). */
+/** The triggers a hook can be tested with (`POST .../hooks/:hook_id/test/:trigger`): a project hook's, for group hooks too. */
 export const TEST_TRIGGERS = PROJECT_HOOK_FLAGS;
 
 export const testProjectHookInput = projectHookParams.extend({ trigger: z.enum(TEST_TRIGGERS) });
+export const testGroupHookInput = groupHookParams.extend({ trigger: z.enum(TEST_TRIGGERS) });
 
 const STATUS_CATEGORIES = ['successful', 'client_failure', 'server_failure'] as const;
 export const hookEventsInput = z.object({
