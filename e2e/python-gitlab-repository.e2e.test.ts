@@ -3,7 +3,9 @@
  * revert, Project.repository_tree, Project.repository_archive, branches and Project.tags), and the
  * talk around them (a merge request's discussions and resource state events, issue notes and
  * discussions, commit comments) through the gateway (e2e/python-gitlab/drive_repository.py); git
- * clone then reads back what it wrote.
+ * clone then reads back what it wrote. It also plans (e2e/python-gitlab/drive_planning.py): group
+ * milestones with their issues and merge requests, label subscriptions, issue links, related merge
+ * requests and milestone promotion.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, spawnSync } from 'node:child_process';
@@ -19,6 +21,7 @@ const INSTALL = 'apt-get install python3-gitlab (or run `sh scripts/bootstrap.sh
 /** Debian's interpreter, for which the python3-gitlab package is installed. */
 const PYTHON = '/usr/bin/python3';
 const script = fileURLToPath(new URL('./python-gitlab/drive_repository.py', import.meta.url));
+const planningScript = fileURLToPath(new URL('./python-gitlab/drive_planning.py', import.meta.url));
 
 let platform: RunningPlatform;
 let work: string;
@@ -92,5 +95,27 @@ describe('python-gitlab against the repository API', () => {
       'Add README',
     ]);
     expect((await git(['tag', '--list'], cloned)).output.trim()).toBe('v1.1');
+  }, 180_000);
+
+  it('plans with group milestones, label subscriptions, issue links, related merge requests and promotion as python-gitlab does', async () => {
+    const { stdout } = await promisify(execFile)(PYTHON, [planningScript], {
+      env: { ...process.env, GITLAB_URL: platform.url, GITLAB_ROOT_TOKEN: E2E_ROOT_TOKEN },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      group_milestones: [['Q1', expect.any(Number)]],
+      group_milestone: { title: 'Q1', description: 'First quarter', due_date: '2030-03-31', state: 'active' },
+      mr_milestone_group: true,
+      milestone_issues: ['Plan it'],
+      milestone_merge_requests: ['Do it'],
+      label_subscribed: [true, true],
+      label_unsubscribed: [false, false],
+      link_ends: true,
+      links: [[2, 'blocks']],
+      links_after_delete: [],
+      related_merge_requests: ['Do it'],
+      promote_answer: 200,
+      after_promotion: { group_titles: ['Launch', 'Q1'], project_titles: [], issue_milestone: ['Launch', expect.any(Number)] },
+      promotion_refusal: [403, '403 Forbidden'],
+    });
   }, 180_000);
 });
