@@ -33,5 +33,7 @@ export interface IssuableChange {
  * Writes what a change means to the history of a merge request or an issue (GitLab's system notes
  * and resource state, milestone and label events), in the caller's transaction: the one of the
  * change, so that whoever reads the history once the change is answered sees it, as in GitLab.
+ * Called once the change is written, whose row lock makes concurrent changes of one merge request
+ * or issue wait for each other (ADR 10).
  */
 export type IssuableHistory = (change: IssuableChange) => Promise<void>;
