@@ -32,9 +32,13 @@ const directory = new FixedUserDirectory([
   { id: 44, username: 'developer' },
 ]);
 /** Projects 9 and 11 belong to group 5: they use the group's labels and milestones. */
+const placements = new Map([
+  [9, [5]],
+  [11, [5]],
+]);
 const users: UserDirectory = {
   users: (ids) => directory.users(ids),
-  namespaceIdsOf: async (projectId) => ([9, 11].includes(projectId) ? [5] : []),
+  namespaceIdsOf: async (projectId) => placements.get(projectId) ?? [],
   projectNames: (projectId) => directory.projectNames(projectId),
   close: () => directory.close(),
 };
@@ -483,12 +487,32 @@ describe('group milestones', () => {
       expect.arrayContaining([own.body.id, sibling.body.id]),
     );
 
-    // A title the group has already.
-    const again = await harness.api.post(milestones(9)).set(harness.as(reporter)).send({ title: 'Launch' });
-    const refused = await promote(9, again.body.id);
+    // A title the group has, which a project moved into the group may hold.
+    await harness.api.post(groupMilestones).set(harness.as(reporter)).send({ title: 'Moved' });
+    const moved = await harness.api.post(milestones(10)).set(harness.as(reporter)).send({ title: 'Moved' });
+    access.move(10, { pathWithNamespace: 'acme/loose', namespaceIds: [5] });
+    placements.set(10, [5]);
+    const refused = await promote(10, moved.body.id);
     expect([refused.status, refused.body]).toEqual([
       400,
       { message: 'Promotion failed - Title already being used for another group or project milestone.' },
     ]);
+  });
+
+  it("keeps a title once among a group's milestones and its own projects', as GitLab validates them", async () => {
+    const taken = { message: { title: ['already being used for another group or project milestone.'] } };
+    await harness.api.post(groupMilestones).set(harness.as(reporter)).send({ title: 'Shared' });
+    const inProject = await harness.api.post(milestones(11)).set(harness.as(reporter)).send({ title: 'Shared' });
+    expect([inProject.status, inProject.body]).toEqual([400, taken]);
+    const own = await harness.api.post(milestones(11)).set(harness.as(reporter)).send({ title: 'Own' });
+    const inGroup = await harness.api.post(groupMilestones).set(harness.as(reporter)).send({ title: 'Own' });
+    expect([inGroup.status, inGroup.body]).toEqual([400, taken]);
+    const renamed = await harness.api
+      .put(`${milestones(11)}/${own.body.id}`)
+      .set(harness.as(reporter))
+      .send({ title: 'Shared' });
+    expect([renamed.status, renamed.body]).toEqual([400, taken]);
+    // A project outside the group keeps its own titles.
+    expect((await harness.api.post(milestones(8)).set(harness.as(reporter)).send({ title: 'Shared' })).status).toBe(201);
   });
 });

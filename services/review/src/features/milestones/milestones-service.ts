@@ -29,6 +29,9 @@ function milestoneEvent(milestone: Milestone) {
   };
 }
 
+/** GitLab's words for a title another milestone of the project or its group holds. */
+const TITLE_TAKEN = 'already being used for another group or project milestone.';
+
 /** GitLab's milestone validations: a title, and a due date not before the start date. */
 function validate(milestone: Pick<Milestone, 'title' | 'startDate' | 'dueDate'>): void {
   const problems: Record<string, string[]> = {};
@@ -116,6 +119,33 @@ export class MilestonesService {
     return milestoneId;
   }
 
+  /**
+   * GitLab's rule that a title is used once among a project's milestones and its group's, and so
+   * among a group's and its own projects' (the project's own duplicates are the database's to refuse).
+   */
+  async #requireTitleFree(milestone: { projectId: number | null; groupId: number | null; title: string }): Promise<void> {
+    const { projectId, groupId, title } = milestone;
+    const taken = projectId
+      ? await this.#groupHasTitle((await this.#namespaceIdsOf(projectId)).at(-1), title)
+      : (await this.#groupProjectsMilestonesTitled(groupId ?? 0, title)).length > 0;
+    if (taken) throw new FieldValidationError({ title: [TITLE_TAKEN] });
+  }
+
+  async #groupHasTitle(groupId: number | undefined, title: string): Promise<boolean> {
+    if (groupId === undefined) return false;
+    const { total } = await this.#store.list({ groupIds: [groupId] }, { filter: { title }, offset: 0, limit: 1 });
+    return total > 0;
+  }
+
+  /** The milestones of that title of the group's own projects (GitLab's `group.projects`, not its subgroups'). */
+  async #groupProjectsMilestonesTitled(groupId: number, title: string): Promise<Milestone[]> {
+    const found: Milestone[] = [];
+    for (const milestone of await this.#store.projectMilestonesTitled(title)) {
+      if ((await this.#namespaceIdsOf(milestone.projectId ?? 0)).at(-1) === groupId) found.push(milestone);
+    }
+    return found;
+  }
+
   /** A project's milestone (`{ projectId }`) or a group's (`{ groupId }`). */
   async create(
     parent: { projectId: number; groupId?: undefined } | { groupId: number; projectId?: undefined },
@@ -135,6 +165,7 @@ export class MilestonesService {
       updatedAt: now,
     };
     validate(milestone);
+    await this.#requireTitleFree(milestone);
     return this.#em.transactional(() =>
       this.#store.create({
         milestone,
@@ -146,11 +177,13 @@ export class MilestonesService {
 
   /** Changes a milestone found with `get` or `getInGroup`. */
   async update(milestone: Milestone, caller: AuthenticatedCaller, input: MilestoneInput): Promise<Milestone> {
+    const retitled = input.title !== undefined && input.title.trim() !== milestone.title;
     if (input.title !== undefined) milestone.title = input.title.trim();
     if (input.description !== undefined) milestone.description = input.description;
     if (input.dueDate !== undefined) milestone.dueDate = input.dueDate;
     if (input.startDate !== undefined) milestone.startDate = input.startDate;
     validate(milestone);
+    if (retitled) await this.#requireTitleFree(milestone);
     const events: OutgoingEvent[] = [];
     if (input.stateEvent === 'close' && milestone.state === 'active') {
       milestone.state = 'closed';
@@ -178,13 +211,9 @@ export class MilestonesService {
    * group's instead, and those project milestones are deleted.
    */
   async promote(milestone: Milestone, caller: AuthenticatedCaller, groupId: number): Promise<Milestone> {
-    const taken = await this.#store.list({ groupIds: [groupId] }, { filter: { title: milestone.title }, offset: 0, limit: 1 });
-    if (taken.total > 0) throw promotionFailed('Title already being used for another group or project milestone.');
-    const replaced: Milestone[] = [];
-    for (const sameTitled of await this.#store.projectMilestonesTitled(milestone.title)) {
-      // The group's own projects, not its subgroups' (GitLab's `group.projects`).
-      if ((await this.#namespaceIdsOf(sameTitled.projectId ?? 0)).at(-1) === groupId) replaced.push(sameTitled);
-    }
+    // A project moved into the group may hold a title the group has.
+    if (await this.#groupHasTitle(groupId, milestone.title)) throw promotionFailed(`Title ${TITLE_TAKEN}`);
+    const replaced = await this.#groupProjectsMilestonesTitled(groupId, milestone.title);
     const now = new Date();
     return this.#em.transactional(() =>
       this.#store.replaceWithGroupMilestone({
