@@ -104,7 +104,7 @@ describe('python-gitlab against the repository API', () => {
     expect(JSON.parse(stdout)).toEqual({
       group_milestones: [['Q1', expect.any(Number)]],
       group_milestone: { title: 'Q1', description: 'First quarter', due_date: '2030-03-31', state: 'active' },
-      mr_milestone_group: true,
+      mr_milestone: [true, true],
       milestone_issues: ['Plan it'],
       milestone_merge_requests: ['Do it'],
       label_subscribed: [true, true],

@@ -30,7 +30,8 @@ issue = project.issues.create({"title": "Plan it", "milestone_id": milestone.id}
 mr = project.mergerequests.create(
     {"source_branch": "feature", "target_branch": "main", "title": "Do it", "description": f"Closes #{issue.iid}", "milestone_id": milestone.id}
 )
-facts["mr_milestone_group"] = project.mergerequests.get(mr.iid).milestone["group_id"] == group.id
+shown = project.mergerequests.get(mr.iid).milestone
+facts["mr_milestone"] = [shown["group_id"] == group.id, shown["web_url"] == f"{url}/groups/py-plan/-/milestones/{milestone.iid}"]
 facts["milestone_issues"] = [item.title for item in milestone.issues()]
 facts["milestone_merge_requests"] = [item.title for item in milestone.merge_requests()]
 
