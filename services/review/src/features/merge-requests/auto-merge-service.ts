@@ -227,14 +227,15 @@ export class AutoMergeService {
 
   /**
    * Unsets it and notes why (GitLab's `AutoMergeService#abort`), in the transaction the caller
-   * opened: by `actor`, the user whose change ended it (GitLab's `current_user`); nothing when it
-   * was not set.
+   * opened: by `actor`, the user whose change ended it (GitLab's `current_user`), or by the user who
+   * set it when the change has no user of its own; nothing when it was not set.
    */
-  async abort(options: { mergeRequest: MergeRequest; actor: EventActor; reason: string }): Promise<void> {
-    if (!(await this.#store.disarm(options.mergeRequest.id))) return;
+  async abort(options: { mergeRequest: MergeRequest; actor: EventActor | null; reason: string }): Promise<void> {
+    const mergeUser = await this.#store.disarm(options.mergeRequest.id);
+    if (!mergeUser) return;
     await this.#systemNote({
       mergeRequest: options.mergeRequest,
-      actor: options.actor,
+      actor: options.actor ?? mergeUser,
       body: `aborted the automatic merge because ${options.reason}`,
     });
   }
@@ -242,6 +243,6 @@ export class AutoMergeService {
   /** Unsets it when a pipeline or a push ended it, as the user who set it: the change has no user of its own. */
   async #abort(armed: ArmedMergeRequest, reason: string): Promise<void> {
     const mergeRequest = await this.#store.mergeRequest(armed.mergeRequestId);
-    if (mergeRequest) await this.abort({ mergeRequest, actor: armed.mergeUser, reason });
+    if (mergeRequest) await this.abort({ mergeRequest, actor: null, reason });
   }
 }

@@ -17,8 +17,6 @@ export interface ArmedMergeRequest {
   iid: number;
   headSha: string | null;
   armedSha: string;
-  /** Who set it: the author of the system note that records its end. */
-  mergeUser: { id: number; username: string; name: string };
 }
 
 /** Delivery's pipelines as review keeps them, and the merge requests waiting for them; in the unit of work the service opened. */
@@ -127,9 +125,13 @@ export class PgAutoMergeStore {
     return existing === null;
   }
 
-  /** Cancels the merge when the pipeline succeeds; false when it was not set. */
-  async disarm(mergeRequestId: number): Promise<boolean> {
-    return (await this.#em.nativeDelete(MergeRequestAutoMerge, { mergeRequestId })) > 0;
+  /** Cancels the merge when the pipeline succeeds: the user who had set it; null when it was not set. */
+  async disarm(mergeRequestId: number): Promise<{ id: number; username: string; name: string } | null> {
+    const [removed] = await this.#em.execute<Array<{ merge_user_id: string; merge_user_username: string; merge_user_name: string }>>(
+      `delete from merge_request_auto_merges where merge_request_id = ? returning merge_user_id, merge_user_username, merge_user_name`,
+      [mergeRequestId],
+    );
+    return removed ? { id: Number(removed.merge_user_id), username: removed.merge_user_username, name: removed.merge_user_name } : null;
   }
 
   /** The open merge requests from this project's branch (any branch of `branches`) set to merge when their pipeline succeeds. */
@@ -143,12 +145,9 @@ export class PgAutoMergeStore {
         head_sha: string | null;
         sha: string;
         source_branch: string;
-        merge_user_id: string;
-        merge_user_username: string;
-        merge_user_name: string;
       }>
     >(
-      `select m.id, m.project_id, m.iid, m.head_sha, a.sha, m.source_branch, a.merge_user_id, a.merge_user_username, a.merge_user_name
+      `select m.id, m.project_id, m.iid, m.head_sha, a.sha, m.source_branch
        from merge_request_auto_merges a join merge_requests m on m.id = a.merge_request_id
        where m.source_project_id = ? and m.source_branch in (${branches.map(() => '?').join(', ')}) and m.state = 'opened'
        order by m.id`,
@@ -161,7 +160,6 @@ export class PgAutoMergeStore {
       headSha: row.head_sha,
       armedSha: row.sha,
       sourceBranch: row.source_branch,
-      mergeUser: { id: Number(row.merge_user_id), username: row.merge_user_username, name: row.merge_user_name },
     }));
   }
 }

@@ -185,7 +185,7 @@ export function createMergeRequestsFeature(deps: {
       }),
     ],
     rpcs: [mergeRequestsGrpc({ orm: deps.orm, deps: routeDeps, logger })],
-    consumes: [...forkEventHandlers(mergeRequests), ...autoMergeEventHandlers(autoMerges)],
+    consumes: [...forkEventHandlers({ mergeRequests, autoMerges }), ...autoMergeEventHandlers(autoMerges)],
     jobs: [handleJob(autoMergeJob, ({ mergeRequestId }) => autoMerges.carryOut(mergeRequestId))],
   };
 }

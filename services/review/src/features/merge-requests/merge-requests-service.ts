@@ -132,8 +132,14 @@ export class MergeRequestsService {
    * (unlinked or deleted), as GitLab's unlinking does; they stay readable from their projects,
    * whose repositories keep their commits. A close nobody made has no user to show in the history.
    */
-  async closeFromFork(forkProjectId: number, actor: EventActor | null): Promise<void> {
-    for (const mergeRequest of await this.#store.openFromFork(forkProjectId)) {
+  async closeFromFork(options: {
+    forkProjectId: number;
+    actor: EventActor | null;
+    /** What else closing one does, in its transaction (a merge set to happen when the pipeline succeeds is aborted). */
+    whenClosed: (mergeRequest: MergeRequest) => Promise<void>;
+  }): Promise<void> {
+    const { actor } = options;
+    for (const mergeRequest of await this.#store.openFromFork(options.forkProjectId)) {
       const at = new Date();
       close(mergeRequest, { closedById: actor?.id ?? null, at });
       await this.#em.transactional(async () => {
@@ -146,6 +152,7 @@ export class MergeRequestsService {
           actor,
         });
         if (actor) await this.#history({ type: 'MergeRequest', issuable: mergeRequest, transition: 'closed', actor, at });
+        await options.whenClosed(mergeRequest);
       });
     }
   }

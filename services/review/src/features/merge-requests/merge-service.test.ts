@@ -112,7 +112,7 @@ function services(
       history: recordHistory,
       autoMerges: {
         abort: async ({ mergeRequest, actor, reason }) => {
-          options.aborted?.push({ iid: mergeRequest.iid, reason, by: actor.username });
+          options.aborted?.push({ iid: mergeRequest.iid, reason, by: actor?.username ?? 'the user who set it' });
         },
       },
     }),
