@@ -3,9 +3,9 @@
  * events at the right level, through the real gateway: personal access tokens issued, rotated and
  * revoked and secondary emails added and removed (the owner's), branches protected, changed and
  * unprotected (the project's), the default branch's protection on a first push included, deploy
- * keys added, enabled and removed (the project's; an instance key, the administrator's), and
- * project and group CI/CD variables created, changed and deleted (the project's or group's, never
- * with a value).
+ * keys added, enabled and removed (the project's; an instance key, the administrator's), deploy
+ * tokens created and deleted (the project's or group's), and project and group CI/CD variables
+ * created, changed and deleted (the project's or group's, never with a value).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
@@ -270,5 +270,58 @@ describe('audit coverage', () => {
       },
     });
     expect(JSON.stringify([...projectEvents, ...groupEvents])).not.toMatch(/secret-value/);
+  });
+
+  it("records deploy tokens created and deleted as their project's or group's audit events", async () => {
+    const group = await gateway.post('/api/v4/groups').set(asRoot).send({ name: 'Deploying', path: 'deploying', visibility: 'private' });
+    expect(group.status).toBe(201);
+    const project = await gateway
+      .post('/api/v4/projects')
+      .set(asRoot)
+      .send({ name: 'shipped', path: 'shipped', namespace_id: group.body.id, visibility: 'private' });
+    expect(project.status).toBe(201);
+    const projectToken = await gateway
+      .post(`/api/v4/projects/${project.body.id}/deploy_tokens`)
+      .set(asRoot)
+      .send({ name: 'ci', scopes: ['read_repository', 'read_registry'] });
+    expect(projectToken.status).toBe(201);
+    const groupToken = await gateway
+      .post(`/api/v4/groups/${group.body.id}/deploy_tokens`)
+      .set(asRoot)
+      .send({ name: 'registry', scopes: ['read_package_registry'] });
+    expect(groupToken.status).toBe(201);
+    expect((await gateway.delete(`/api/v4/projects/${project.body.id}/deploy_tokens/${projectToken.body.id}`).set(asRoot)).status).toBe(
+      204,
+    );
+
+    const projectEvents = await auditEventsAt(`/api/v4/projects/${project.body.id}/audit_events`, [
+      'deploy_token_created',
+      'deploy_token_destroyed',
+    ]);
+    const deployTokenEvents = projectEvents.filter((event) => event.event_name.startsWith('deploy_token_'));
+    const message = (verb: string) =>
+      `${verb} project deploy token with name: ci with token_id: ${projectToken.body.id} with scopes: [:read_repository, :read_registry].`;
+    expect(deployTokenEvents.map((event) => [event.event_name, event.details.custom_message])).toEqual([
+      ['deploy_token_destroyed', message('Destroyed')],
+      ['deploy_token_created', message('Created')],
+    ]);
+    for (const event of deployTokenEvents) {
+      expect(event).toMatchObject({
+        author_id: 1,
+        entity_type: 'Project',
+        entity_id: project.body.id,
+        details: { target_id: projectToken.body.id, target_type: 'DeployToken', target_details: 'ci', entity_path: 'deploying/shipped' },
+      });
+    }
+    const groupEvents = await auditEventsAt(`/api/v4/groups/${group.body.id}/audit_events`, ['deploy_token_created']);
+    expect(groupEvents.find((event) => event.event_name === 'deploy_token_created')).toMatchObject({
+      entity_type: 'Group',
+      entity_id: group.body.id,
+      details: {
+        custom_message: `Created group deploy token with name: registry with token_id: ${groupToken.body.id} with scopes: [:read_package_registry].`,
+        entity_path: 'deploying',
+      },
+    });
+    expect(JSON.stringify([...projectEvents, ...groupEvents])).not.toContain(projectToken.body.token);
   });
 });
