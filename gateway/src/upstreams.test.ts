@@ -10,7 +10,7 @@ import { propagation, type TextMapPropagator } from '@opentelemetry/api';
 import { listen } from '@platform/http';
 import { createLogger } from '@platform/logger';
 import { waitFor } from '@platform/testing';
-import { UpstreamPool, type UpstreamPoolOptions } from './upstreams.ts';
+import { CONNECTIONS_PER_ADDRESS, UpstreamPool, type UpstreamPoolOptions } from './upstreams.ts';
 
 const logger = createLogger({ name: 'upstreams-test', level: 'silent' });
 const closers: Array<() => Promise<void>> = [];
@@ -292,6 +292,44 @@ describe('UpstreamPool', () => {
     for (let index = 0; index < 10; index += 1) expect((await send(url)).status).toBe(200);
     expect(pool.circuits()[first.url]).toBe('open');
     expect(second.served.count).toBe(15);
+  });
+});
+
+describe('a service with every connection busy', () => {
+  it('is sent no further request; one waiting in the gateway past its timeout is answered 504 then', async () => {
+    const held: http.ServerResponse[] = [];
+    const reached: string[] = [];
+    const { url: serviceUrl } = await listening(
+      http.createServer((req, res) => {
+        reached.push(req.url ?? '');
+        if (req.url === '/api/v4/held') held.push(res);
+        else res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      }),
+    );
+    const pool = new UpstreamPool({
+      service: 'test',
+      logger,
+      connectTimeoutMs: 500,
+      responseTimeoutMs: 300,
+      failuresToOpen: 3,
+      halfOpenAfterMs: 500,
+      urls: [serviceUrl],
+    });
+    closers.push(() => pool.close());
+    // The held requests may wait for as long as the test takes; the others have the pool's 300 ms.
+    const { url } = await listening(
+      http.createServer((req, res) => void pool.forward(req, res, req.url === '/api/v4/held' ? { responseTimeoutMs: 30_000 } : {})),
+    );
+    const heldAnswers = Array.from({ length: CONNECTIONS_PER_ADDRESS }, () =>
+      fetch(`${url}/api/v4/held`, { signal: AbortSignal.timeout(10_000) }).then((response) => response.status),
+    );
+    await waitFor(async () => held.length === CONNECTIONS_PER_ADDRESS || undefined, { what: 'every connection busy' });
+    // Queued behind the busy connections: 504 at its timeout, not once a connection frees, and never sent.
+    expect((await fetch(`${url}/api/v4/queued`, { signal: AbortSignal.timeout(5000) })).status).toBe(504);
+    for (const res of held) res.writeHead(200).end();
+    expect(await Promise.all(heldAnswers)).toEqual(heldAnswers.map(() => 200));
+    expect((await fetch(`${url}/api/v4/after`, { signal: AbortSignal.timeout(5000) })).status).toBe(200);
+    expect(reached.filter((path) => path !== '/api/v4/held')).toEqual(['/api/v4/after']);
   });
 });
 

@@ -130,6 +130,14 @@ function gitlabError(res: ServerResponse, status: number, message: string): void
   res.end(JSON.stringify({ message }));
 }
 
+/**
+ * Connections to one address of a service; past them, requests wait in the gateway. Bounding them
+ * at 32 did not lower the services' resident memory after an overload (each service already works
+ * on at most 16 requests at once: libs/http admission), so they stay many (docs/read-path.md,
+ * "Memory after the bench").
+ */
+export const CONNECTIONS_PER_ADDRESS = 256;
+
 /** One address of a service, its connections and its circuit. */
 class Upstream {
   readonly url: string;
@@ -141,7 +149,7 @@ class Upstream {
       handleWhen((error) => !(error instanceof ClientGoneError)),
       { halfOpenAfter: options.halfOpenAfterMs, breaker: new ConsecutiveBreaker(options.failuresToOpen) },
     );
-    this.connections = new Pool(url, { ...connectionOptions(options), connections: 256 });
+    this.connections = new Pool(url, { ...connectionOptions(options), connections: CONNECTIONS_PER_ADDRESS });
   }
 }
 
@@ -300,7 +308,10 @@ export class UpstreamPool {
       let answered = false;
       const abort = (reason: Error) => {
         cut ??= reason;
-        controller?.abort(reason);
+        if (controller) return controller.abort(reason);
+        // Still queued for a connection: settled now; undici drops it once it would start it.
+        done();
+        reject(reason);
       };
       const clientGone = () => {
         if (!res.writableFinished) abort(new ClientGoneError());
