@@ -256,6 +256,19 @@ describe('webhooks', () => {
         },
       },
     });
+
+    // GitLab's merge request test sends the project's latest merge request, opened by the tester.
+    const hook = (await gateway.get(`/api/v4/projects/${projectId}/hooks`).set(maintainer)).body.find(
+      (entry: { url: string }) => entry.url === `${receiverUrl}/push`,
+    ) as { id: number };
+    const test = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/test/merge_requests_events`).set(maintainer);
+    expect(test.status).toBe(201);
+    const sample = receivedAt('/push').filter((entry) => entry.body.object_kind === 'merge_request')[1];
+    expect(sample?.headers['x-gitlab-event']).toBe('Merge Request Hook');
+    expect(sample?.body).toMatchObject({
+      user: { username: 'hooks-maintainer' },
+      object_attributes: { iid: mergeRequest.body.iid, title: 'Add a feature', action: 'open' },
+    });
   });
 
   it('sends the changes of a merge request, its comments, and its approvals as GitLab does', async () => {

@@ -11,8 +11,6 @@ export interface ProjectCommits {
   resolve(options: { caller: AuthenticatedCaller; projectId: number; revisions: string[] }): Promise<Array<string | null>>;
   /** The branches whose history contains the commit `sha`, sorted by name; as the caller may read the repository. */
   branchesContaining(options: { caller: AuthenticatedCaller; projectId: number; sha: string }): Promise<string[]>;
-  /** The commit with the full sha `sha`, null when the repository has none; as the caller may read the repository. */
-  commit(options: { caller: AuthenticatedCaller; projectId: number; sha: string }): Promise<CommitDetails | null>;
   close(): void;
 }
 
@@ -27,7 +25,7 @@ export interface CommitDetails {
   committedDate: string;
 }
 
-/** Asks review's ResolveCommits over gRPC, for the caller. */
+/** Asks review's ResolveCommits, ListBranchesContaining and GetCommit over gRPC, for the caller. */
 export class GrpcProjectCommits implements ProjectCommits {
   readonly #client: ReviewServiceClient;
 
@@ -57,7 +55,8 @@ export class GrpcProjectCommits implements ProjectCommits {
     return response.branchNames;
   }
 
-  async commit(options: Parameters<ProjectCommits['commit']>[0]): Promise<CommitDetails | null> {
+  /** The commit with the full sha `sha`, null when the repository has none; as the caller may read the repository. */
+  async commit(options: { caller: AuthenticatedCaller; projectId: number; sha: string }): Promise<CommitDetails | null> {
     const response = await callUnary(
       this.#client.getCommit.bind(this.#client),
       { projectId: options.projectId, sha: options.sha },
@@ -95,11 +94,6 @@ export class FakeProjectCommits implements ProjectCommits {
       .filter(([revision, sha]) => sha === options.sha && revision !== sha)
       .map(([revision]) => revision)
       .sort();
-  }
-
-  /** The fake knows revisions, not what commits say: none is described. */
-  async commit(): Promise<CommitDetails | null> {
-    return null;
   }
 
   close(): void {}

@@ -1,12 +1,12 @@
 /** Composition root of the hooks service: project, group and system webhooks, fed by the domain events. */
 import { applicationSettingsFeature, applicationSettingsSource, type ApplicationSettingsSource } from '@platform/admin-client';
 import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
-import { GrpcProjectCommits, type ProjectCommits } from '@platform/review-client';
+import { GrpcProjectCommits } from '@platform/review-client';
 import { runService, type ServiceDefinition } from '@platform/service';
 import { readConfig, type HooksConfig } from './config.ts';
 import { coreEntities, createCoreFeature } from './features/core/core-feature.ts';
 import { triggersEntities } from './features/triggers/issuable-copy.entity.ts';
-import { createTriggersFeature } from './features/triggers/triggers-feature.ts';
+import { createTriggersFeature, type CommitLookup } from './features/triggers/triggers-feature.ts';
 import { GrpcProjectDirectory, type ProjectDirectory } from './features/triggers/project-directory.ts';
 import { createWebHooksFeature } from './features/web-hooks/web-hooks-feature.ts';
 import { migrations } from './migrations/index.ts';
@@ -17,7 +17,7 @@ export function hooksService(
   clients: {
     identityAccess?: IdentityAccess;
     directory?: ProjectDirectory;
-    commits?: ProjectCommits;
+    commits?: CommitLookup;
     settings?: ApplicationSettingsSource;
   } = {},
 ): ServiceDefinition<HooksConfig> {

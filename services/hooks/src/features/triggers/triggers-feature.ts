@@ -13,7 +13,7 @@ import { deliveryEvents } from '@platform/delivery-client';
 import { identityEvents } from '@platform/identity-client';
 import { MembershipSourceType, type MemberSnapshot } from '@platform/proto/identity/v1/namespace-events';
 import type { MergeRequestChanged } from '@platform/proto/review/v1/events';
-import { reviewEvents, type ProjectCommits } from '@platform/review-client';
+import { reviewEvents, type CommitDetails } from '@platform/review-client';
 import type { Feature } from '@platform/service';
 import { isExecutable } from '../core/auto-disabling.ts';
 import { branchMatches } from '../core/branch-filter.ts';
@@ -80,6 +80,13 @@ function wants(hook: WebHook, trigger: ProjectTrigger): boolean {
   return isExecutable(hook.type, hook, new Date());
 }
 
+/** Commits as review knows them (its GetCommit), read as a user. */
+export interface CommitLookup {
+  /** Null when the repository has no commit with the full sha `sha`. */
+  commit(options: { caller: AuthenticatedCaller; projectId: number; sha: string }): Promise<CommitDetails | null>;
+  close(): void;
+}
+
 /** What a pipeline's copy keeps: its facts and who ran it. */
 interface PipelineCopyFacts extends PipelineFacts {
   userId: number;
@@ -105,7 +112,7 @@ export function createTriggersFeature(deps: {
   store: PgHookStore;
   directory: ProjectDirectory;
   /** Review's commits: those no push described. */
-  commits: ProjectCommits;
+  commits: CommitLookup;
 }): TriggersFeature {
   const { store, directory } = deps;
   const copies = new PgIssuableCopyStore(deps.em);
