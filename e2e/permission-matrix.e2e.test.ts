@@ -2,11 +2,17 @@
  * The permission sweep: every catalogued route, through the gateway, as every kind of caller and
  * as tokens of narrower scopes, against a private group and project. A caller GitLab refuses must
  * be refused with GitLab's exact status (401 anonymous, 403 `insufficient_scope`, 403 blocked or
- * administrator-only, 404 invisible, 403 too low a role), and no cell may answer 5xx.
+ * administrator-only, 404 invisible, 403 too low a role), and no cell may answer 5xx. Every kind of
+ * credential is a caller: personal, impersonation, project and group access tokens, deploy tokens
+ * of each registry scope, and tokens the platform no longer accepts (revoked, expired, the bot's of
+ * a deleted project), which are 401 everywhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import request from 'supertest';
 import { scopesGranting, type TokenScope } from '@platform/auth';
+import { databaseUrlFor } from '@platform/devstack';
+import { testEnvironment } from '@platform/testing';
 import type { CatalogueEntry } from '@platform/http';
 import { E2E_ROOT_TOKEN, startTestPlatform } from './harness.ts';
 import { MATRIX_ENTRIES, ROLE } from './permission-matrix.ts';
@@ -17,19 +23,23 @@ interface MatrixCaller {
   token?: string;
   /** Role on the fixture group and project; undefined for none. */
   role?: number;
+  /** The role is the fixture project's only (a project access token's bot), not its group's. */
+  projectRoleOnly?: true;
   isAdmin?: boolean;
   blocked?: boolean;
   /** Scopes of the token; `api` unless narrowed. */
   scopes: TokenScope[];
-  /** A deploy token: git and the registries take it, the API never does. */
-  deployToken?: true;
+  /** A deploy token, with the package registry scope it has: git and the registries take it, the API never does. */
+  deployToken?: 'read_package_registry' | 'write_package_registry';
+  /** A token the platform no longer accepts, and why: 401 on every route. */
+  refused?: string;
 }
 
 let platform: Awaited<ReturnType<typeof startTestPlatform>>;
 let gateway: ReturnType<typeof request>;
 let catalogue: readonly CatalogueEntry[];
 const callers: MatrixCaller[] = [];
-const fixture = { groupId: 0, groupPath: '', projectId: 0, otherGroupId: 0, victimId: 0 };
+const fixture = { groupId: 0, groupPath: '', projectId: 0, otherGroupId: 0, victimId: 0, projectDeleted: false };
 
 const asRoot = { 'PRIVATE-TOKEN': E2E_ROOT_TOKEN };
 
@@ -63,6 +73,53 @@ async function tokenFor(userId: number, scopes: TokenScope[]): Promise<string> {
       .send({ name: `matrix-${scopes.join('-')}`, scopes }),
   );
   return body.token as string;
+}
+
+/**
+ * Tokens that once worked and work no more: a revoked one, an expired one, and the token of a
+ * bot whose project was deleted.
+ */
+async function refusedCallers(userId: number, ownerToken: string): Promise<MatrixCaller[]> {
+  const revoked = await created(
+    await gateway
+      .post(`/api/v4/users/${userId}/personal_access_tokens`)
+      .set(asRoot)
+      .send({ name: 'matrix-revoked', scopes: ['api'] }),
+  );
+  if ((await gateway.delete(`/api/v4/personal_access_tokens/${revoked.id}`).set(asRoot)).status !== 204) throw new Error('fixture: revoke');
+  const expiring = await created(
+    await gateway
+      .post(`/api/v4/users/${userId}/personal_access_tokens`)
+      .set(asRoot)
+      .send({ name: 'matrix-expired', scopes: ['api'] }),
+  );
+  const identity = new pg.Client({ connectionString: databaseUrlFor(testEnvironment().postgresUrl, `${platform.databasePrefix}identity`) });
+  await identity.connect();
+  try {
+    await identity.query(`update personal_access_tokens set expires_at = current_date - 1 where id = $1`, [expiring.id]);
+  } finally {
+    await identity.end();
+  }
+  const doomed = await created(
+    await gateway
+      .post('/api/v4/projects')
+      .set('PRIVATE-TOKEN', ownerToken)
+      .send({ name: 'Matrix doomed', path: 'doomed', namespace_id: fixture.groupId, visibility: 'private' }),
+  );
+  const orphan = await created(
+    await gateway
+      .post(`/api/v4/projects/${doomed.id}/access_tokens`)
+      .set('PRIVATE-TOKEN', ownerToken)
+      .send({ name: 'matrix orphan', scopes: ['api'], access_level: ROLE.maintainer }),
+  );
+  if ((await gateway.delete(`/api/v4/projects/${doomed.id}`).set('PRIVATE-TOKEN', ownerToken)).status !== 202) {
+    throw new Error('fixture: project deletion');
+  }
+  return [
+    { name: 'revoked token', token: revoked.token as string, scopes: ['api'], refused: 'revoked' },
+    { name: 'expired token', token: expiring.token as string, scopes: ['api'], refused: 'expired' },
+    { name: "deleted project's bot", token: orphan.token as string, scopes: ['api'], refused: 'its project is deleted' },
+  ];
 }
 
 /** Each route's path with the fixture's ids in place of its parameters. */
@@ -115,11 +172,17 @@ function expectationFor(route: CatalogueEntry, caller: MatrixCaller): Expectatio
   }
   // Unleash clients present the project's instance id, which no caller here has; a user's token counts for nothing.
   if (entry.target === 'unleash') return { status: 401, why: 'no Unleash instance id' };
+  if (caller.refused) return { status: 401, why: caller.refused };
+  if (caller.projectRoleOnly && fixture.projectDeleted) return { status: 401, why: "a bot's project is deleted (by a destructive route)" };
   if (caller.deployToken) {
-    // The npm and Maven registries take a deploy token (here the Deploy-Token header); its read_package_registry only reads.
+    // The npm and Maven registries take a deploy token (here the Deploy-Token header): read_package_registry
+    // reads, write_package_registry also publishes where the route takes a deploy token; none deletes.
     if (!/\/packages\/(npm|maven)\//.test(route.path)) return { status: 401, why: 'a deploy token is no API token' };
-    if (route.method !== 'GET') return { status: 403, why: 'a deploy token with read_package_registry only reads' };
-    return { allowed: true };
+    if (route.method === 'GET') return { allowed: true };
+    if (route.access === 'user_or_deploy_token' && caller.deployToken === 'write_package_registry') return { allowed: true };
+    // At instance level the package's scope finds the project, before the token's scopes count: no project holds 424242.
+    if (route.access === 'user_or_deploy_token' && entry.target === 'none') return { status: 404, why: 'no project holds the package' };
+    return { status: 403, why: 'a deploy token publishes only with write_package_registry, and never deletes' };
   }
   if (!caller.token) {
     if (route.access !== 'anonymous') return { status: 401, why: 'anonymous' };
@@ -131,6 +194,12 @@ function expectationFor(route: CatalogueEntry, caller: MatrixCaller): Expectatio
     return { status: 403, why: `needs ${route.scope}`, insufficientScope: true };
   }
   if (route.access === 'administrator' && !caller.isAdmin) return { status: 403, why: 'administrators only' };
+  if (caller.projectRoleOnly && entry.target === 'group') {
+    // GitLab shows a private group to the members of its projects, without a role in it: what any
+    // member may do there they may (read, request access), nothing that takes a role.
+    if (entry.minRole === ROLE.guest) return { allowed: true };
+    return { status: entry.belowRole ?? 403, why: 'sees the group as a member of its project, without a role' };
+  }
   if (entry.minRole !== undefined && !caller.isAdmin && (caller.role ?? 0) < entry.minRole) {
     if (caller.role === undefined) return { status: 404, why: 'private resource, not a member' };
     if (entry.belowMinRole && caller.role >= entry.belowMinRole.fromRole) {
@@ -205,7 +274,42 @@ beforeAll(async () => {
       .set('PRIVATE-TOKEN', ownerToken)
       .send({ name: 'matrix', scopes: ['read_repository', 'read_package_registry'] }),
   );
-  callers.push({ name: 'deploy token', token: deployToken.token as string, scopes: [], deployToken: true });
+  callers.push({ name: 'deploy token', token: deployToken.token as string, scopes: [], deployToken: 'read_package_registry' });
+  const writingDeployToken = await created(
+    await gateway
+      .post(`/api/v4/projects/${fixture.projectId}/deploy_tokens`)
+      .set('PRIVATE-TOKEN', ownerToken)
+      .send({ name: 'matrix writer', scopes: ['read_package_registry', 'write_package_registry'] }),
+  );
+  callers.push({
+    name: 'deploy token (write_package_registry)',
+    token: writingDeployToken.token as string,
+    scopes: [],
+    deployToken: 'write_package_registry',
+  });
+  // A project access token acts as its bot, a member of the project (not of its group) at the token's role.
+  const projectBot = await created(
+    await gateway
+      .post(`/api/v4/projects/${fixture.projectId}/access_tokens`)
+      .set('PRIVATE-TOKEN', ownerToken)
+      .send({ name: 'matrix project bot', scopes: ['api'], access_level: ROLE.maintainer }),
+  );
+  callers.push({
+    name: 'project access token (maintainer)',
+    token: projectBot.token as string,
+    role: ROLE.maintainer,
+    projectRoleOnly: true,
+    scopes: ['api'],
+  });
+  // An impersonation token acts as its user, with that user's rights.
+  const impersonation = await created(
+    await gateway
+      .post(`/api/v4/users/${ids.developer}/impersonation_tokens`)
+      .set(asRoot)
+      .send({ name: 'matrix', scopes: ['api'] }),
+  );
+  callers.push({ name: 'impersonation token (developer)', token: impersonation.token as string, role: ROLE.developer, scopes: ['api'] });
+  callers.push(...(await refusedCallers(ids.developer!, ownerToken)));
   for (const name of ['guest', 'reporter', 'developer', 'maintainer'] as const) {
     callers.push({ name, token: await tokenFor(ids[name]!, ['api']), role: ROLE[name], scopes: ['api'] });
   }
@@ -250,6 +354,7 @@ describe('the permission matrix', () => {
         }
         const response = await call;
         cells += 1;
+        if (route.method === 'DELETE' && route.path === '/api/v4/projects/:id' && response.status === 202) fixture.projectDeleted = true;
         // Archives and raw blobs answer binary bodies, which supertest leaves without text.
         const cell = `${route.method} ${path} as ${caller.name}: ${response.status} ${(response.text ?? '').slice(0, 120)}`;
         if (response.status >= 500) problems.push(`5xx  ${cell}`);
