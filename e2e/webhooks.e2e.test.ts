@@ -417,6 +417,15 @@ describe('webhooks', () => {
       commit_title: null,
       ref: 'main',
     });
+    // GitLab's deployment test sends the project's latest deployment, as reaching its status now.
+    const hook = (await gateway.get(`/api/v4/projects/${projectId}/hooks`).set(maintainer)).body.find(
+      (entry: { url: string }) => entry.url === `${receiverUrl}/delivery`,
+    ) as { id: number };
+    const test = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/test/deployment_events`).set(maintainer);
+    expect(test.status).toBe(201);
+    expect(deployments()).toHaveLength(3);
+    expect(deployments()[2]?.headers['x-gitlab-event']).toBe('Deployment Hook');
+    expect(deployments()[2]?.body).toEqual({ ...success?.body, status_changed_at: expect.stringMatching(/ \+0000$/) });
 
     const flag = await gateway
       .post(`/api/v4/projects/${projectId}/feature_flags`)
@@ -645,7 +654,7 @@ describe('webhooks', () => {
     const hook = (await gateway.get(`/api/v4/projects/${projectId}/hooks`).set(maintainer)).body.find(
       (entry: { url: string }) => entry.url === `${receiverUrl}/issues`,
     ) as { id: number };
-    const untestable = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/test/deployment_events`).set(maintainer);
+    const untestable = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/test/feature_flag_events`).set(maintainer);
     expect(untestable.status).toBe(422);
     expect(untestable.body).toEqual({ message: 'Testing not available for this hook' });
   });
@@ -1001,6 +1010,7 @@ describe('group hooks', () => {
       user: { username: 'root' },
       object_attributes: { id: issue.body.id, title: 'Tested issue', action: 'open' },
     });
-    expect((await test('deployment_events')).body).toEqual({ message: 'Testing not available for this hook' });
+    expect((await test('deployment_events')).body).toEqual({ message: 'Ensure the project has deployments.' });
+    expect((await test('feature_flag_events')).body).toEqual({ message: 'Testing not available for this hook' });
   });
 });

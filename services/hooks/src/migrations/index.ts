@@ -7,6 +7,7 @@ import { Migration20261126214500_protected_branch_copies } from './Migration2026
 import { Migration20261126221000_commit_copies } from './Migration20261126221000_commit_copies.ts';
 import { Migration20261126222500_protected_tag_copies } from './Migration20261126222500_protected_tag_copies.ts';
 import { Migration20261127001500_test_samples } from './Migration20261127001500_test_samples.ts';
+import { Migration20261127004500_deployment_copies } from './Migration20261127004500_deployment_copies.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126221000_commit_copies', class: Migration20261126221000_commit_copies },
   { name: 'Migration20261126222500_protected_tag_copies', class: Migration20261126222500_protected_tag_copies },
   { name: 'Migration20261127001500_test_samples', class: Migration20261127001500_test_samples },
+  { name: 'Migration20261127004500_deployment_copies', class: Migration20261127004500_deployment_copies },
 ];

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { CommitCopy } from './commit-copy.entity.ts';
+import { DeploymentCopy } from './deployment-copy.entity.ts';
 import { LabelCopy } from './label-copy.entity.ts';
 import { PipelineCopy } from './pipeline-copy.entity.ts';
 import { ProtectedBranchCopy } from './protected-branch-copy.entity.ts';
@@ -27,4 +28,13 @@ export const IssuableCopy = defineEntity({
 });
 export type IssuableCopy = InferEntity<typeof IssuableCopy>;
 
-export const triggersEntities = [IssuableCopy, LabelCopy, ProtectedBranchCopy, CommitCopy, ProtectedTagCopy, PipelineCopy, PushedProject];
+export const triggersEntities = [
+  IssuableCopy,
+  LabelCopy,
+  ProtectedBranchCopy,
+  CommitCopy,
+  ProtectedTagCopy,
+  PipelineCopy,
+  PushedProject,
+  DeploymentCopy,
+];

@@ -20,7 +20,8 @@ import { branchMatches } from '../core/branch-filter.ts';
 import type { PendingDelivery, PgHookStore } from '../core/hook-store.ts';
 import type { TriggerFlag, WebHook } from '../core/web-hook.entity.ts';
 import type { TestSamples } from '../web-hooks/web-hooks-routes.ts';
-import { deploymentPayload, featureFlagPayload, pipelinePayload, type PipelineFacts } from './delivery-payloads.ts';
+import { deploymentPayload, featureFlagPayload, pipelinePayload, type DeploymentFacts, type PipelineFacts } from './delivery-payloads.ts';
+import { PgDeploymentCopyStore } from './deployment-copies-store.ts';
 import {
   BLANK_SHA,
   groupMemberHookPayload,
@@ -92,6 +93,11 @@ interface PipelineCopyFacts extends PipelineFacts {
   userId: number;
 }
 
+/** What a deployment's copy keeps: its facts and who deployed it. */
+interface DeploymentCopyFacts extends DeploymentFacts {
+  userId: number;
+}
+
 /** The user an event's actor was, as review's calls take it: reading what they read. */
 function callerOf(actor: EventActor): AuthenticatedCaller {
   return { kind: 'user', userId: actor.id, username: actor.username, name: actor.name, isAdmin: false, scopes: ['read_api'] };
@@ -102,6 +108,7 @@ const TEST_SAMPLES = {
   push_events: { hookName: 'push_hooks' },
   tag_push_events: { hookName: 'tag_push_hooks' },
   pipeline_events: { hookName: 'pipeline_hooks', missing: 'Ensure the project has CI pipelines.' },
+  deployment_events: { hookName: 'deployment_hooks', missing: 'Ensure the project has deployments.' },
   merge_requests_events: { hookName: 'merge_request_hooks', missing: 'Ensure the project has merge requests.' },
   issues_events: { hookName: 'issue_hooks', missing: 'Ensure the project has issues.' },
   confidential_issues_events: { hookName: 'confidential_issue_hooks', missing: 'Ensure the project has issues.' },
@@ -121,6 +128,7 @@ export function createTriggersFeature(deps: {
   const commits = new PgCommitCopyStore(deps.em);
   const protectedTags = new PgProtectedTagCopyStore(deps.em);
   const pipelines = new PgPipelineCopyStore(deps.em);
+  const deployments = new PgDeploymentCopyStore(deps.em);
   const pushedProjects = new PgPushedProjectStore(deps.em);
 
   /**
@@ -269,6 +277,22 @@ export function createTriggersFeature(deps: {
   // A deployment's hooks run when it starts, succeeds, fails or is canceled; not while it is only created.
   const deploymentHandler = (definition: typeof deliveryEvents.deploymentCreated) =>
     onEvent(definition, async (data, envelope) => {
+      const deployment: DeploymentCopyFacts = {
+        id: data.deploymentId,
+        status: data.status,
+        statusChangedAt: envelope.occurredAt,
+        environment: {
+          name: data.environmentName,
+          tier: data.environmentTier,
+          slug: data.environmentSlug,
+          externalUrl: data.environmentExternalUrl || null,
+        },
+        ref: data.ref,
+        sha: data.sha,
+        commitTitle: null,
+        userId: data.userId,
+      };
+      await deployments.save({ id: deployment.id, projectId: data.projectId, facts: deployment });
       if (data.status === 'created') return;
       await deliverProjectEvent({
         projectId: data.projectId,
@@ -276,20 +300,7 @@ export function createTriggersFeature(deps: {
         trigger: { flag: 'deployment_events', hookName: 'deployment_hooks', system: false },
         build: async (project) =>
           deploymentPayload({
-            deployment: {
-              id: data.deploymentId,
-              status: data.status,
-              statusChangedAt: envelope.occurredAt,
-              environment: {
-                name: data.environmentName,
-                tier: data.environmentTier,
-                slug: data.environmentSlug,
-                externalUrl: data.environmentExternalUrl || null,
-              },
-              ref: data.ref,
-              sha: data.sha,
-              commitTitle: null,
-            },
+            deployment,
             project,
             user: data.userId ? (await directory.users([data.userId])).get(data.userId) : undefined,
           }),
@@ -561,6 +572,16 @@ export function createTriggersFeature(deps: {
         commit: await commitOf(project.id, pipeline.sha, caller.kind === 'user' ? caller : undefined),
         project,
         user: pipeline.userId ? (await directory.users([pipeline.userId])).get(pipeline.userId) : undefined,
+      });
+    }
+    if (trigger === 'deployment_events') {
+      const deployment = await deployments.latest<DeploymentCopyFacts>(project.id);
+      if (!deployment) return undefined;
+      // GitLab's sample says the deployment reached its status now.
+      return deploymentPayload({
+        deployment: { ...deployment, statusChangedAt: new Date().toISOString() },
+        project,
+        user: deployment.userId ? (await directory.users([deployment.userId])).get(deployment.userId) : undefined,
       });
     }
     if (trigger === 'merge_requests_events') {
