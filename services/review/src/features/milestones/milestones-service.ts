@@ -123,7 +123,7 @@ export class MilestonesService {
    * GitLab's rule that a title is used once among a project's milestones and its group's, and so
    * among a group's and its own projects' (the project's own duplicates are the database's to refuse).
    */
-  async #requireTitleFree(milestone: { projectId: number | null; groupId: number | null; title: string }): Promise<void> {
+  async #requireTitleFree(milestone: { projectId?: number | null; groupId?: number | null; title: string }): Promise<void> {
     const { projectId, groupId, title } = milestone;
     const taken = projectId
       ? await this.#groupHasTitle((await this.#namespaceIdsOf(projectId)).at(-1), title)
