@@ -25,7 +25,7 @@ import * as grpc from '@grpc/grpc-js';
 import autocannon from 'autocannon';
 import { z } from 'zod';
 import { listFromEnv, loadConfig } from '@platform/config';
-import { freePort } from '@platform/devstack';
+import { COMMON_NODE_FLAGS, freePort, startCommandOf } from '@platform/devstack';
 import { IdentityServiceService } from '@platform/proto/identity/v1';
 import { startBareServer } from './bare-ceiling.ts';
 import { profileBreakdown } from './profile-breakdown.ts';
@@ -133,27 +133,26 @@ const service = await startBareServer({
 const identity = await startStandInIdentity();
 const port = await freePort();
 const gatewayUrl = `http://127.0.0.1:${port}`;
-// As the launcher starts it (libs/devstack): the young generation's bound and telemetry preloaded.
-const gateway = spawn(
-  process.execPath,
-  ['--disable-warning=TimeoutNegativeWarning', '--max-semi-space-size=16', '--import', '@platform/telemetry/register', 'src/main.ts'],
-  {
-    cwd: config.BENCH_GATEWAY_DIR ?? path.join(REPO_ROOT, 'gateway'),
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      INTERNAL_SECRET: randomBytes(24).toString('base64url'),
-      LOG_LEVEL: 'warn',
-      PROXIED_SERVICES: 'identity',
-      IDENTITY_URL: service.url,
-      IDENTITY_GRPC_ADDRESS: identity.address,
-      KAFKA_TOPIC_PREFIX: `gateway-hop-${randomBytes(3).toString('hex')}.`,
-      ...(config.KAFKA_BROKERS ? { KAFKA_BROKERS: config.KAFKA_BROKERS.join(',') } : {}),
-      ...(config.BENCH_PROFILE === '1' ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
-    },
+const gatewayDir = config.BENCH_GATEWAY_DIR ?? path.join(REPO_ROOT, 'gateway');
+// As its `start` script runs it, and so `npm start` and its image: memory settings and telemetry preloaded.
+const gatewayStart = startCommandOf(gatewayDir);
+const gateway = spawn(process.execPath, [...COMMON_NODE_FLAGS, ...gatewayStart.args], {
+  cwd: gatewayDir,
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: {
+    ...gatewayStart.env,
+    PATH: process.env.PATH,
+    PORT: String(port),
+    INTERNAL_SECRET: randomBytes(24).toString('base64url'),
+    LOG_LEVEL: 'warn',
+    PROXIED_SERVICES: 'identity',
+    IDENTITY_URL: service.url,
+    IDENTITY_GRPC_ADDRESS: identity.address,
+    KAFKA_TOPIC_PREFIX: `gateway-hop-${randomBytes(3).toString('hex')}.`,
+    ...(config.KAFKA_BROKERS ? { KAFKA_BROKERS: config.KAFKA_BROKERS.join(',') } : {}),
+    ...(config.BENCH_PROFILE === '1' ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
   },
-);
+});
 const gatewayExited = new Promise((resolve) => gateway.once('exit', resolve));
 /** Requests the gateway served, warm-up included: what its profile covers. */
 let proxied = 0;

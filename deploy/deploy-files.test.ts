@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { configKeys } from '@platform/config';
+import { COMMON_NODE_FLAGS, parseStartScript } from '@platform/devstack';
 
 // YAML documents are free-form; the checks below look at them field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML has no static shape
@@ -29,7 +30,6 @@ const read = (file: string) => readFileSync(path.join(repo, file), 'utf8');
 /** Images the deployment may pull; our own images are `collab-platform/<Dockerfile target>`. */
 const ALLOWED_IMAGES = [/^node:24(?:[.-][\w.-]*)?$/, /^postgres:[\w.-]+$/, /^apache\/kafka:[\w.-]+$/, /^registry:2(?:\.[\w.-]+)?$/];
 const OWN_IMAGE = /^collab-platform\/([a-z0-9-]+)(?::[\w.-]+)?$/;
-const START_FLAGS = ['--disable-warning=TimeoutNegativeWarning'];
 /** Variables every process may be given besides its config.ts keys (OpenTelemetry's own). */
 const EXTRA_ENV = /^OTEL_[A-Z0-9_]+$/;
 const isPortKey = (key: string) => /(?:^|_)PORT$/.test(key);
@@ -299,15 +299,23 @@ function checkDockerfile(model: Model): string[] {
       problems.push(`Dockerfile ${target}: HEALTHCHECK must fetch /-/health on process.env.${httpKey} || ${defaults[httpKey]}`);
     }
 
+    // The start script is where a service's runtime settings live: the image runs the same.
+    let start: ReturnType<typeof parseStartScript> | undefined;
+    try {
+      start = parseStartScript(service.startScript, `${service.dir}/package.json`);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
     const cmd = execForm(inherited(stages, target, 'CMD').at(-1));
-    const start = service.startScript.split(/\s+/);
-    const expected = start[0] === 'node' ? ['node', ...START_FLAGS, ...start.slice(1)] : undefined;
+    const expected = start ? ['node', ...COMMON_NODE_FLAGS, ...start.args] : undefined;
     if (!cmd || !expected || JSON.stringify(cmd) !== JSON.stringify(expected)) {
       problems.push(`Dockerfile ${target}: CMD ${JSON.stringify(cmd)}, expected ${JSON.stringify(expected)} (package.json start)`);
     }
     const env = inherited(stages, target, 'ENV').join(' ');
-    if (!new RegExp(`(^|\\s)OTEL_SERVICE_NAME=${target}(\\s|$)`).test(env)) {
-      problems.push(`Dockerfile ${target}: ENV OTEL_SERVICE_NAME=${target} missing`);
+    const wantedEnv = { ...start?.env, OTEL_SERVICE_NAME: target };
+    for (const [name, value] of Object.entries(wantedEnv)) {
+      const assignment = `${name}=${value}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (!new RegExp(`(^|\\s)${assignment}(\\s|$)`).test(env)) problems.push(`Dockerfile ${target}: ENV ${name}=${value} missing`);
     }
   }
 
@@ -920,6 +928,19 @@ describe('the checks catch mistakes', () => {
           '{./services/*}',
         )),
       /does not select services\/audit/,
+    ],
+    [
+      'a variable a start script sets that the image does not',
+      (c) =>
+        (c.dockerfile.find((s) => s.name === 'runtime')!.instructions = c.dockerfile
+          .find((s) => s.name === 'runtime')!
+          .instructions.filter((i) => !/^MALLOC_ARENA_MAX=/.test(i.args))),
+      /Dockerfile gateway: ENV MALLOC_ARENA_MAX=2 missing[\s\S]*Dockerfile identity: ENV MALLOC_ARENA_MAX=2 missing/,
+    ],
+    [
+      'a start script flag the image does not run with',
+      (c) => (c.services.find((s) => s.name === 'audit')!.startScript = 'MALLOC_ARENA_MAX=2 node --max-old-space-size=64 src/main.ts'),
+      /Dockerfile audit: CMD .*, expected .*--max-old-space-size=64/,
     ],
     [
       'a Dockerfile target running as root',

@@ -6,6 +6,7 @@ import { databaseUrlFor } from './postgres-server.ts';
 import { spawnRestarting, type RestartingProcess, type RestartPolicy } from './restarting-process.ts';
 import { freePort, freePorts } from './free-port.ts';
 import { ensureRegistryKeys, keptSecret, registryCommand, writeRegistryConfig } from './container-registry.ts';
+import { COMMON_NODE_FLAGS, startCommandOf } from './start-command.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -212,8 +213,6 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
   const serviceUrls = Object.fromEntries(instances.map(({ name }) => [name, `http://127.0.0.1:${portOf(name, 'HTTP_PORT')}`]));
   const urlsOf = (service: string) => instancesOf(service).map(({ name }) => serviceUrls[name]);
   const common = {
-    // As the images set it: fewer glibc malloc arenas, less resident memory (docs/read-path.md).
-    MALLOC_ARENA_MAX: '2',
     ...process.env,
     ...options.env,
     KAFKA_BROKERS: options.kafkaBrokers.join(','),
@@ -280,21 +279,17 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
     if (temporaryDataDir) await rm(temporaryDataDir, { recursive: true, force: true });
   };
   const launch = (service: { name: string; dir: string }, name = service.name) => {
+    const cwd = path.join(REPO_ROOT, service.dir);
+    // As the package's `start` script and its image run it, memory settings included.
+    const start = startCommandOf(cwd);
     const child = spawnRestarting({
       name,
       ...(options.restartPolicy ? { policy: options.restartPolicy } : {}),
       ...(options.onRestart ? { onRestart: options.onRestart } : {}),
       command: process.execPath,
-      // As each package's `start` script runs it (the young generation's bound: docs/read-path.md).
-      args: [
-        '--disable-warning=TimeoutNegativeWarning',
-        '--max-semi-space-size=16',
-        '--import',
-        '@platform/telemetry/register',
-        'src/main.ts',
-      ],
-      cwd: path.join(REPO_ROOT, service.dir),
-      env: { ...environments[name], OTEL_SERVICE_NAME: service.name },
+      args: [...COMMON_NODE_FLAGS, ...start.args],
+      cwd,
+      env: { ...start.env, ...environments[name], OTEL_SERVICE_NAME: service.name },
       onLine: (line) => options.onLine?.(name, line),
     });
     running.push(child);
