@@ -376,7 +376,11 @@ describe('webhooks', () => {
 
   it('sends deployments as they run and finish, and feature flags as they are turned off', async () => {
     await createHook({ url: `${receiverUrl}/delivery`, push_events: false, deployment_events: true, feature_flag_events: true });
-    const sha = (await gateway.get(`/api/v4/projects/${projectId}/repository/branches/main`).set(maintainer)).body.commit.id as string;
+    const head = (await gateway.get(`/api/v4/projects/${projectId}/repository/branches/main`).set(maintainer)).body.commit as {
+      id: string;
+      title: string;
+    };
+    const sha = head.id;
     const deployment = await gateway
       .post(`/api/v4/projects/${projectId}/deployments`)
       .set(maintainer)
@@ -414,7 +418,7 @@ describe('webhooks', () => {
       },
       user_url: `${platform.url}/hooks-maintainer`,
       commit_url: `${platform.url}/root/hooked/-/commit/${sha}`,
-      commit_title: null,
+      commit_title: head.title,
       ref: 'main',
     });
     // GitLab's deployment test sends the project's latest deployment, as reaching its status now.

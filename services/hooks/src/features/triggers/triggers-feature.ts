@@ -24,6 +24,7 @@ import { deploymentPayload, featureFlagPayload, pipelinePayload, type Deployment
 import { PgDeploymentCopyStore } from './deployment-copies-store.ts';
 import {
   BLANK_SHA,
+  commitTitle,
   groupMemberHookPayload,
   groupMemberSystemPayload,
   groupSystemPayload,
@@ -149,6 +150,16 @@ export function createTriggersFeature(deps: {
     const { id, committedDate: timestamp, ...described } = found;
     await commits.save([{ projectId, sha: id, timestamp, ...described }]);
     return { id, timestamp, ...described };
+  }
+
+  /** The deployment with its commit's title, as `commitOf` finds the commit. */
+  async function withCommitTitle<Deployment extends DeploymentFacts>(
+    deployment: Deployment,
+    projectId: number,
+    caller: AuthenticatedCaller | undefined,
+  ): Promise<Deployment> {
+    const commit = await commitOf(projectId, deployment.sha, caller);
+    return { ...deployment, commitTitle: commit ? commitTitle(commit.message) : null };
   }
 
   /** The group's hooks and its ancestors' that asked for one of the group's own events. */
@@ -289,6 +300,7 @@ export function createTriggersFeature(deps: {
         },
         ref: data.ref,
         sha: data.sha,
+        // Read when a payload is built: only then is the commit looked for.
         commitTitle: null,
         userId: data.userId,
       };
@@ -300,7 +312,7 @@ export function createTriggersFeature(deps: {
         trigger: { flag: 'deployment_events', hookName: 'deployment_hooks', system: false },
         build: async (project) =>
           deploymentPayload({
-            deployment,
+            deployment: await withCommitTitle(deployment, data.projectId, envelope.actor ? callerOf(envelope.actor) : undefined),
             project,
             user: data.userId ? (await directory.users([data.userId])).get(data.userId) : undefined,
           }),
@@ -578,8 +590,9 @@ export function createTriggersFeature(deps: {
       const deployment = await deployments.latest<DeploymentCopyFacts>(project.id);
       if (!deployment) return undefined;
       // GitLab's sample says the deployment reached its status now.
+      const titled = await withCommitTitle(deployment, project.id, caller.kind === 'user' ? caller : undefined);
       return deploymentPayload({
-        deployment: { ...deployment, statusChangedAt: new Date().toISOString() },
+        deployment: { ...titled, statusChangedAt: new Date().toISOString() },
         project,
         user: deployment.userId ? (await directory.users([deployment.userId])).get(deployment.userId) : undefined,
       });
