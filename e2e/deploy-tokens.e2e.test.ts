@@ -263,6 +263,25 @@ describe('deploy tokens', () => {
     expect(Object.keys((await gateway.get(npmPackage).set('Deploy-Token', writer.token)).body.versions)).toEqual(['1.0.0']);
   });
 
+  it('uploads and downloads generic packages as GitLab lets deploy tokens (Deploy-Token header or HTTP Basic)', async () => {
+    const file = `/api/v4/projects/${engine.id}/packages/generic/firmware/1.0.0/dist/image.bin`;
+    const writer = await createDeployToken('projects', engine.id, ['read_package_registry', 'write_package_registry']);
+    const uploaded = await gateway.put(file).set('Deploy-Token', writer.token).set('Content-Type', 'application/octet-stream').send('image');
+    expect(uploaded.status).toBe(201);
+    const reader = await createDeployToken('groups', groupId, ['read_package_registry']);
+    expect(await download(file, { Authorization: basic(reader) })).toEqual({ status: 200, body: 'image' });
+    expect(await download(file, { 'Deploy-Token': writer.token })).toEqual({ status: 200, body: 'image' });
+
+    // read_package_registry alone only reads; a token of another project does not see this one.
+    const refused = await gateway.put(file).set('Deploy-Token', reader.token).set('Content-Type', 'application/octet-stream').send('x');
+    expect(refused.status).toBe(403);
+    const elsewhere = await createDeployToken('projects', other.id, ['read_package_registry', 'write_package_registry']);
+    expect((await gateway.get(file).set('Deploy-Token', elsewhere.token)).status).toBe(404);
+    expect((await gateway.get(file).set('Deploy-Token', 'gldt-not-a-token')).status).toBe(401);
+    const packages = await gateway.get(`/api/v4/projects/${engine.id}/packages`).query({ package_type: 'generic' }).set(asRoot);
+    expect(packages.body.map((item: { name: string }) => item.name)).toEqual(['firmware']);
+  });
+
   it('authenticates no API route', async () => {
     const token = await createDeployToken('projects', engine.id, ['read_repository', 'read_registry']);
     for (const headers of [{ 'PRIVATE-TOKEN': token.token }, { Authorization: `Bearer ${token.token}` }]) {

@@ -175,9 +175,9 @@ function expectationFor(route: CatalogueEntry, caller: MatrixCaller): Expectatio
   if (caller.refused) return { status: 401, why: caller.refused };
   if (caller.projectRoleOnly && fixture.projectDeleted) return { status: 401, why: "a bot's project is deleted (by a destructive route)" };
   if (caller.deployToken) {
-    // The npm and Maven registries take a deploy token (here the Deploy-Token header): read_package_registry
+    // The npm, Maven and generic registries take a deploy token (here the Deploy-Token header): read_package_registry
     // reads, write_package_registry also publishes where the route takes a deploy token; none deletes.
-    if (!/\/packages\/(npm|maven)\//.test(route.path)) return { status: 401, why: 'a deploy token is no API token' };
+    if (!/\/packages\/(npm|maven|generic)\//.test(route.path)) return { status: 401, why: 'a deploy token is no API token' };
     if (route.method === 'GET') return { allowed: true };
     if (route.access === 'user_or_deploy_token' && caller.deployToken === 'write_package_registry') return { allowed: true };
     // At instance level the package's scope finds the project, before the token's scopes count: no project holds 424242.

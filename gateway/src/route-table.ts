@@ -57,9 +57,9 @@ export const routeTable: Route[] = [
   { pattern: /^\/api\/v4\/projects\/[^/]+\/(labels|milestones)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/groups\/[^/]+\/(labels|milestones)(\/|$)/, service: 'review' },
   { pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/audit_events(\/|$)/, service: 'audit' },
-  // The npm and Maven registries: their clients may present deploy tokens.
+  // The npm, Maven and generic registries: their clients may present deploy tokens.
   {
-    pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages\/(npm|maven)\//,
+    pattern: /^\/api\/v4\/(groups|projects)\/[^/]+\/(-\/)?packages\/(npm|maven|generic)\//,
     service: 'packages',
     deployTokens: true,
     slowReads: true,

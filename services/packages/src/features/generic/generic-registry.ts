@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { AuthenticatedCaller } from '@platform/auth';
+import type { Caller } from '@platform/auth';
 import { NotFoundError } from '@platform/errors';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { PackageFile } from '../packages/package.entity.ts';
@@ -61,7 +61,7 @@ export class GenericRegistry {
    */
   async upload(
     project: ProjectAccess,
-    caller: AuthenticatedCaller,
+    caller: Caller,
     options: { target: GenericTarget; status?: 'default' | 'hidden' | undefined; body: Readable },
   ): Promise<PackageFile> {
     const { target } = options;

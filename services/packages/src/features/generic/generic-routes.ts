@@ -42,7 +42,8 @@ export const genericRoutes = FILE_PATHS.flatMap((path) => [
   route({
     method: 'PUT',
     path,
-    access: 'user',
+    // GitLab's generic packages take a deploy token with write_package_registry as well as a user.
+    access: 'user_or_deploy_token',
     scope: 'api',
     status: 201,
     input: genericUploadParams,
