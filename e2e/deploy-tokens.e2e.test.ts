@@ -266,7 +266,11 @@ describe('deploy tokens', () => {
   it('uploads and downloads generic packages as GitLab lets deploy tokens (Deploy-Token header or HTTP Basic)', async () => {
     const file = `/api/v4/projects/${engine.id}/packages/generic/firmware/1.0.0/dist/image.bin`;
     const writer = await createDeployToken('projects', engine.id, ['read_package_registry', 'write_package_registry']);
-    const uploaded = await gateway.put(file).set('Deploy-Token', writer.token).set('Content-Type', 'application/octet-stream').send('image');
+    const uploaded = await gateway
+      .put(file)
+      .set('Deploy-Token', writer.token)
+      .set('Content-Type', 'application/octet-stream')
+      .send('image');
     expect(uploaded.status).toBe(201);
     const reader = await createDeployToken('groups', groupId, ['read_package_registry']);
     expect(await download(file, { Authorization: basic(reader) })).toEqual({ status: 200, body: 'image' });
