@@ -65,7 +65,7 @@ interface MergeRequestBody {
   state: string;
   sha: string;
   merge_when_pipeline_succeeds: boolean;
-  head_pipeline: { id: number; sha: string; status: string } | null;
+  head_pipeline: { id: number; sha: string; status: string; detailed_status?: unknown } | null;
   pipeline: { id: number; status: string } | null;
 }
 
@@ -131,6 +131,8 @@ describe('merge when pipeline succeeds', () => {
     expect(waiting.pipeline).toMatchObject({ id: pending.pipeline_id, status: 'pending' });
     const pipeline = await gateway.get(`/api/v4/projects/${projectId}/pipelines/${pending.pipeline_id}`).set(reporter.headers);
     expect(pipeline.body).toMatchObject({ status: 'pending', user: { username: 'ci-developer' } });
+    // The merge request shows its head pipeline's status as the pipeline API does.
+    expect(waiting.head_pipeline?.detailed_status).toEqual(pipeline.body.detailed_status);
 
     // A reporter may read it but not merge it, nor a developer into the protected main: GitLab's 401.
     for (const headers of [reporter.headers, developer.headers]) {

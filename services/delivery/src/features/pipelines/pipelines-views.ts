@@ -1,3 +1,4 @@
+import { detailedStatusView } from '@platform/delivery-client';
 import type { ProjectAccess } from '@platform/identity-client';
 import type { CiStatus, Pipeline } from './pipeline.entity.ts';
 
@@ -49,32 +50,6 @@ export function listedPipeline(pipeline: Pipeline): ListedPipeline {
 export function durationOf(pipeline: Pick<ListedPipeline, 'startedAt' | 'finishedAt'>): number | null {
   if (!pipeline.startedAt || !pipeline.finishedAt) return null;
   return Math.max(0, Math.round((Date.parse(pipeline.finishedAt) - Date.parse(pipeline.startedAt)) / 1000));
-}
-
-const STATUS_TEXT: Record<CiStatus, { text: string; label: string }> = {
-  created: { text: 'Created', label: 'created' },
-  pending: { text: 'Pending', label: 'pending' },
-  running: { text: 'Running', label: 'running' },
-  success: { text: 'Passed', label: 'passed' },
-  failed: { text: 'Failed', label: 'failed' },
-  canceled: { text: 'Canceled', label: 'canceled' },
-  skipped: { text: 'Skipped', label: 'skipped' },
-};
-
-/** GitLab's `detailed_status` of a pipeline (no actions: nothing is retried or canceled here). */
-export function detailedStatusView(status: CiStatus, detailsPath: string) {
-  const { text, label } = STATUS_TEXT[status];
-  return {
-    icon: `status_${status}`,
-    text,
-    label,
-    group: status,
-    tooltip: label,
-    has_details: true,
-    details_path: detailsPath,
-    illustration: null,
-    favicon: `/assets/ci_favicons/favicon_status_${status}.png`,
-  };
 }
 
 export function pipelineWebUrl(project: PipelineProject, pipelineId: number): string {

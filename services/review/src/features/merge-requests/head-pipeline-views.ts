@@ -1,14 +1,5 @@
+import { detailedStatusView } from '@platform/delivery-client';
 import type { HeadPipeline } from './auto-merge.entity.ts';
-
-const STATUS_WORDS: Record<string, { text: string; label: string }> = {
-  created: { text: 'Created', label: 'created' },
-  pending: { text: 'Pending', label: 'pending' },
-  running: { text: 'Running', label: 'running' },
-  success: { text: 'Passed', label: 'passed' },
-  failed: { text: 'Failed', label: 'failed' },
-  canceled: { text: 'Canceled', label: 'canceled' },
-  skipped: { text: 'Skipped', label: 'skipped' },
-};
 
 /** A pipeline as lists show it: what `PipelineBasic` reads, timestamps as ISO 8601 strings (as read models select them). */
 export type ListedPipeline = Pick<HeadPipeline, 'id' | 'iid' | 'projectId' | 'sha' | 'ref' | 'status' | 'source' | 'webUrl'> & {
@@ -39,7 +30,6 @@ export function headPipelineBasicView(pipeline: HeadPipeline) {
 
 /** GitLab's `Pipeline` detail: a merge request's `head_pipeline`. */
 export function headPipelineView(pipeline: HeadPipeline, options: { baseUrl: string }) {
-  const words = STATUS_WORDS[pipeline.status] ?? { text: pipeline.status, label: pipeline.status };
   return {
     ...headPipelineBasicView(pipeline),
     before_sha: pipeline.beforeSha,
@@ -60,16 +50,6 @@ export function headPipelineView(pipeline: HeadPipeline, options: { baseUrl: str
     duration: pipeline.duration,
     queued_duration: null,
     coverage: pipeline.coverage,
-    detailed_status: {
-      icon: `status_${pipeline.status}`,
-      text: words.text,
-      label: words.label,
-      group: pipeline.status,
-      tooltip: words.label,
-      has_details: true,
-      details_path: new URL(pipeline.webUrl).pathname,
-      illustration: null,
-      favicon: `/assets/ci_favicons/favicon_status_${pipeline.status}.png`,
-    },
+    detailed_status: detailedStatusView(pipeline.status, new URL(pipeline.webUrl).pathname),
   };
 }
