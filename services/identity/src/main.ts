@@ -18,6 +18,8 @@ import { createMembersFeature, membersEntities } from './features/members/member
 import { createNamespacesFeature } from './features/namespaces/namespaces-feature.ts';
 import { createProjectsFeature, projectsEntities } from './features/projects/projects-feature.ts';
 import { createResourceAccessTokensFeature } from './features/resource-access-tokens/resource-access-tokens-feature.ts';
+import { PgResourceBotStore } from './features/resource-access-tokens/resource-bots-store.ts';
+import { ResourceBots } from './features/resource-access-tokens/resource-bots.ts';
 import { createSamlProvidersFeature, samlProvidersEntities } from './features/saml-providers/saml-providers-feature.ts';
 import { createScimFeature, scimEntities } from './features/scim/scim-feature.ts';
 import { createServerMetadataFeature } from './features/server-metadata/server-metadata-feature.ts';
@@ -94,6 +96,7 @@ export function identityService(
       const users = createUsersFeature({ em, avatars, views, settings });
       const tokens = createTokensFeature({ em, users: users.store, rootToken: config.ROOT_TOKEN, externalUrl: views.externalUrl });
       const members = createMembersFeature({ em, orm, logger, access, users: users.store, views });
+      const bots = new ResourceBots({ em, bots: new PgResourceBotStore(em), users: users.store, externalUrl: views.externalUrl });
       const projects = createProjectsFeature({
         em,
         orm,
@@ -101,6 +104,7 @@ export function identityService(
         access,
         members: members.members,
         users: users.store,
+        bots,
         avatars,
         views,
         settings,
@@ -114,6 +118,7 @@ export function identityService(
         members: members.members,
         projects,
         users: users.store,
+        bots,
         avatars,
         views,
         settings,

@@ -22,6 +22,7 @@ import { GroupsReadModel } from './groups-read-model.ts';
 import { ProjectGroupsReadModel } from './project-groups-read-model.ts';
 import { projectGroupsRoutes } from './project-groups-routes.ts';
 import { ProjectGroupsService } from './project-groups-service.ts';
+import type { ResourceBots } from '../resource-access-tokens/resource-bots.ts';
 
 /** The namespaces table itself is the access core's (`accessEntities`). */
 export const groupsEntities = [GroupGroupLink];
@@ -38,6 +39,8 @@ export function createGroupsFeature(deps: {
   /** A group lists its projects and deletes them with it. */
   projects: { projects: ProjectsService; store: ProjectStore; transfers: ProjectTransferService };
   users: UserStore;
+  /** A deleted group's bots go with it. */
+  bots: ResourceBots;
   avatars: AvatarStorage;
   views: NamespaceViewContext;
   settings: ApplicationSettingsSource;
@@ -56,6 +59,7 @@ export function createGroupsFeature(deps: {
     members: deps.members,
     access: access.policy,
     users: deps.users,
+    bots: deps.bots,
     settings: deps.settings,
     containerRegistry: deps.containerRegistry,
   });

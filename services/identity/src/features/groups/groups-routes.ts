@@ -1,7 +1,7 @@
-import { actorOf } from '@platform/auth';
+import { actorOf, authenticationChanged } from '@platform/auth';
 import { InputError } from '@platform/errors';
 import { mapPage } from '@platform/db';
-import { idOrPathParams, routesOf } from '@platform/http';
+import { idOrPathParams, reply, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { AccessPolicy } from '../access/access-policy.ts';
 import { PROJECT_ORDER_DEFAULTS, projectListFilter, projectOrder, type ProjectsService } from '../projects/projects-service.ts';
@@ -203,8 +203,8 @@ export const groupsRoutes = [
     input: idOrPathParams,
     status: 202,
     handle: async ({ caller, input, deps: { groups, access } }) => {
-      await groups.delete(await access.viewerOf(caller), actorOf(caller), input.id);
-      return { message: '202 Accepted' };
+      const botIds = await groups.delete(await access.viewerOf(caller), actorOf(caller), input.id);
+      return reply({ headers: authenticationChanged(botIds), body: { message: '202 Accepted' } });
     },
   }),
 

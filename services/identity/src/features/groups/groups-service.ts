@@ -16,6 +16,7 @@ import type { Keyset } from '../access/sql-helpers.ts';
 import type { ProjectStore } from '../projects/projects-store.ts';
 import { projectDeletedEvent, projectSnapshot } from '../projects/projects.events.ts';
 import type { UserStore } from '../users/users-store.ts';
+import type { ResourceBots } from '../resource-access-tokens/resource-bots.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { checkShareGrant, isAdmin, requireLevel, type AccessPolicy } from '../access/access-policy.ts';
 import type { MembersService } from '../members/members-service.ts';
@@ -103,6 +104,7 @@ export class GroupsService {
   readonly #members: MembersService;
   readonly #access: AccessPolicy;
   readonly #users: UserStore;
+  readonly #bots: ResourceBots;
 
   readonly #settings: ApplicationSettingsSource;
   readonly #containerRegistry: ContainerRegistryTags;
@@ -117,6 +119,8 @@ export class GroupsService {
     members: MembersService;
     access: AccessPolicy;
     users: UserStore;
+    /** A deleted group's bots go with it, and those of its subgroups and projects. */
+    bots: ResourceBots;
     /** The default visibility comes from the application settings. */
     settings: ApplicationSettingsSource;
     /** A group above a project whose container registry has tags keeps its path. */
@@ -132,6 +136,7 @@ export class GroupsService {
     this.#members = options.members;
     this.#access = options.access;
     this.#users = options.users;
+    this.#bots = options.bots;
   }
 
   list(options: {
@@ -255,17 +260,25 @@ export class GroupsService {
     });
   }
 
-  /** Deletes a group with its subgroups and their projects; Owner only, as in GitLab. */
-  async delete(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<void> {
+  /**
+   * Deletes a group with its subgroups and their projects, and the bots of each; Owner only, as in
+   * GitLab. Answers the bots' ids.
+   */
+  async delete(viewer: Viewer, actor: EventActor, idOrPath: number | string): Promise<number[]> {
     const { group } = await this.#access.groupWith(viewer, idOrPath, ACCESS_LEVEL.OWNER);
-    await this.#em.transactional(async (em) => {
+    return this.#em.transactional(async (em) => {
       const subtree = await this.#groups.subtreeOf(group);
       const projects = await this.#projects.inNamespaces(subtree.map((member) => member.id));
       const known = await this.#namespaces.withAncestors(subtree);
       for (const project of projects) recordEvent(em, { ...projectDeletedEvent(projectSnapshot(project, known)), actor });
       for (const deleted of subtree) recordEvent(em, { ...groupDeletedEvent(groupSnapshot(deleted, known)), actor });
+      const botIds = await this.#bots.removeOf(
+        { projectIds: projects.map((project) => project.id), groupIds: subtree.map((deleted) => deleted.id) },
+        actor,
+      );
       await this.#projects.remove(projects);
       await this.#groups.remove(subtree);
+      return botIds;
     });
   }
 

@@ -10,6 +10,7 @@ import type { AccessCore } from '../access/access-core.ts';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { MembersService } from '../members/members-service.ts';
 import type { UserStore } from '../users/users-store.ts';
+import type { ResourceBots } from '../resource-access-tokens/resource-bots.ts';
 import { ProjectStar } from './project-star.entity.ts';
 import { projectsGrpc } from './projects-grpc.ts';
 import { projectsRoutes } from './projects-routes.ts';
@@ -38,6 +39,8 @@ export function createProjectsFeature(deps: {
   access: AccessCore;
   members: MembersService;
   users: UserStore;
+  /** A deleted project's bots go with it. */
+  bots: ResourceBots;
   avatars: AvatarStorage;
   views: NamespaceViewContext;
   settings: ApplicationSettingsSource;
@@ -59,6 +62,7 @@ export function createProjectsFeature(deps: {
     members: deps.members,
     access: access.policy,
     users: deps.users,
+    bots: deps.bots,
     settings: deps.settings,
     containerRegistry: deps.containerRegistry,
     repositories: deps.repositories,

@@ -1,8 +1,8 @@
-import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
+import { actorOf, authenticationChanged, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import type { PageWindow } from '@platform/db';
 import type { Keyset } from '../access/sql-helpers.ts';
 import { ConflictError, FieldValidationError, NotModifiedError } from '@platform/errors';
-import { idOrPathParams, params, routesOf } from '@platform/http';
+import { idOrPathParams, params, reply, routesOf } from '@platform/http';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
@@ -241,11 +241,11 @@ export const projectsRoutes = [
     input: deleteProjectParams,
     status: 202,
     handle: async ({ caller, input, deps: { projects, access } }) => {
-      await projects.delete(await access.viewerOf(caller), actorOf(caller), input.id, {
+      const botIds = await projects.delete(await access.viewerOf(caller), actorOf(caller), input.id, {
         permanentlyRemove: input.permanently_remove,
         fullPath: input.full_path,
       });
-      return { message: '202 Accepted' };
+      return reply({ headers: authenticationChanged(botIds), body: { message: '202 Accepted' } });
     },
   }),
 

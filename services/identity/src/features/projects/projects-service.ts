@@ -17,6 +17,7 @@ import type { Keyset } from '../access/sql-helpers.ts';
 import type { GroupLookup } from '../access/group-lookup.ts';
 import { groupSnapshot } from '../access/group-snapshot.ts';
 import type { UserStore } from '../users/users-store.ts';
+import type { ResourceBots } from '../resource-access-tokens/resource-bots.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { checkShareGrant, isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import { projectSource, type MembersService } from '../members/members-service.ts';
@@ -197,6 +198,7 @@ export class ProjectsService {
   readonly #members: MembersService;
   readonly #access: AccessPolicy;
   readonly #users: UserStore;
+  readonly #bots: ResourceBots;
 
   readonly #settings: ApplicationSettingsSource;
   readonly #containerRegistry: ContainerRegistryTags;
@@ -213,6 +215,8 @@ export class ProjectsService {
     members: MembersService;
     access: AccessPolicy;
     users: UserStore;
+    /** A deleted project's bots go with it. */
+    bots: ResourceBots;
     /** Default visibility and projects limit come from the application settings. */
     settings: ApplicationSettingsSource;
     /** A project whose container registry has tags keeps its path. */
@@ -233,6 +237,7 @@ export class ProjectsService {
     this.#members = options.members;
     this.#access = options.access;
     this.#users = options.users;
+    this.#bots = options.bots;
   }
 
   /** `GET /projects/:id`: a project the viewer may see, in the full view, with their permissions; NotFoundError otherwise. */
@@ -464,24 +469,25 @@ export class ProjectsService {
    * Deleting a project takes Owner, as in GitLab. With a `deletion_adjourned_period` the project
    * is only marked for deletion, and deleted once the period passed (`deleteDue`); a marked
    * project is deleted at once with `permanently_remove` and its full path, as GitLab asks.
+   * Answers the ids of the bots deleted with the project, none while it is only marked.
    */
   async delete(
     viewer: Viewer,
     actor: EventActor,
     idOrPath: number | string,
     options: { permanentlyRemove?: boolean | undefined; fullPath?: string | undefined } = {},
-  ): Promise<void> {
+  ): Promise<number[]> {
     const { project, namespace } = await this.#access.projectWith(viewer, idOrPath, ACCESS_LEVEL.OWNER);
     const adjourned = this.#settings.current().deletionAdjournedPeriod > 0;
     if (adjourned && !project.markedForDeletionAt) {
       await this.#mark(project, namespace, actor, true);
-      return;
+      return [];
     }
     if (adjourned && !options.permanentlyRemove) throw new RefusedError('Project has been already marked for deletion');
     if (adjourned && options.fullPath !== `${namespace.fullPath}/${project.path}`) {
       throw new RefusedError('`full_path` is incorrect. You must enter the complete path for the project.');
     }
-    await this.#remove(project, namespace, actor);
+    return this.#remove(project, namespace, actor);
   }
 
   /** Takes a project's deletion mark away (GitLab's restore); a project not marked is answered as it is. */
@@ -522,12 +528,15 @@ export class ProjectsService {
     });
   }
 
-  async #remove(project: Project, namespace: Namespace, actor: EventActor | null): Promise<void> {
-    await this.#em.transactional(async (em) => {
+  /** Deletes the project with its bots; answers the bots' ids. */
+  async #remove(project: Project, namespace: Namespace, actor: EventActor | null): Promise<number[]> {
+    return this.#em.transactional(async (em) => {
       const known = await this.#namespaces.withAncestors([namespace]);
       const snapshot = projectSnapshot(project, known);
+      const botIds = await this.#bots.removeOf({ projectIds: [project.id], groupIds: [] }, actor);
       await this.#projects.remove([project]);
       recordEvent(em, { ...projectDeletedEvent(snapshot), actor });
+      return botIds;
     });
   }
 

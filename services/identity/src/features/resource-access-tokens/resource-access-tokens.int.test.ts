@@ -1,11 +1,16 @@
-/** Project and group access tokens against real PostgreSQL: their bots, roles, listing, revocation, rotation and refusals. */
+/**
+ * Project and group access tokens against real PostgreSQL: their bots, roles, listing, revocation,
+ * rotation and refusals, and the bots deleted with their project or group.
+ */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { FixedApplicationSettings } from '@platform/admin-client';
 import { AUTHENTICATION_CHANGED_HEADER, type AuthenticatedCaller } from '@platform/auth';
 import { UnauthorizedError } from '@platform/errors';
 import { callUnary } from '@platform/grpc';
-import { adminCaller, userCaller } from '@platform/testing';
+import { adminCaller, userCaller, waitFor } from '@platform/testing';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 
+const settings = new FixedApplicationSettings();
 let kit: IdentityHarness;
 let owner: AuthenticatedCaller;
 let maintainer: AuthenticatedCaller;
@@ -19,7 +24,8 @@ function authenticate(token: string) {
 }
 
 beforeAll(async () => {
-  kit = await startIdentityHarness('access-tokens');
+  // Adjourned project deletions are looked for often, so that one comes due within a test.
+  kit = await startIdentityHarness('access-tokens', { PROJECT_DELETION_INTERVAL_MS: '200' }, { applicationSettings: settings });
   owner = await kit.createCaller('rat-owner');
   maintainer = await kit.createCaller('rat-maintainer');
   developer = await kit.createCaller('rat-developer');
@@ -243,5 +249,109 @@ describe('access tokens of a deleted project or group', () => {
     expect((await authenticate(groupToken.body.token)).user?.id).toBe(groupToken.body.user_id);
     expect((await kit.api.delete(`/api/v4/groups/${doomedGroup}`).set(kit.as(owner))).status).toBe(202);
     await expect(authenticate(groupToken.body.token)).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+});
+
+describe('bots of a deleted project or group', () => {
+  async function createToken(resource: string, name: string): Promise<{ id: number; token: string; user_id: number }> {
+    const created = await kit.api
+      .post(`/api/v4/${resource}/access_tokens`)
+      .set(kit.as(owner))
+      .send({ name, scopes: ['api'] });
+    expect(created.status).toBe(201);
+    return created.body;
+  }
+
+  /** The deletion events of these users, as the outbox holds them: who went, and to whom their contributions went. */
+  async function userDeletions(userIds: number[]) {
+    return (await kit.outboxEvents('identity.user.deleted'))
+      .map((event) => ({
+        userId: (event.data.user as { id: number }).id,
+        hardDelete: event.data.hardDelete ?? false,
+        ghostUserId: event.data.ghostUserId,
+        actor: (event.actor as { id: number } | null)?.id,
+      }))
+      .filter((deletion) => userIds.includes(deletion.userId));
+  }
+
+  async function ghostUserId(): Promise<number> {
+    const [ghost] = await kit.sql<{ id: number }>("select id from users where user_type = 'ghost'");
+    return ghost?.id ?? 0;
+  }
+
+  async function usersLeft(userIds: number[]): Promise<number[]> {
+    return (await kit.sql<{ id: number }>('select id from users where id = any($1::integer[])', [userIds])).map((row) => row.id);
+  }
+
+  async function tokensLeft(tokenIds: number[]): Promise<number[]> {
+    return (await kit.sql<{ id: number }>('select id from personal_access_tokens where id = any($1::integer[])', [tokenIds])).map(
+      (row) => row.id,
+    );
+  }
+
+  it("go with their project, a revoked token's bot too, as deleted users with their tokens, naming them to the gateway", async () => {
+    const doomed = (await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Bot home', namespace_id: groupId })).body.id;
+    const active = await createToken(`projects/${doomed}`, 'active');
+    const revoked = await createToken(`projects/${doomed}`, 'revoked');
+    expect((await kit.api.delete(`/api/v4/projects/${doomed}/access_tokens/${revoked.id}`).set(kit.as(owner))).status).toBe(204);
+    const bystander = await createToken(`projects/${projectId}`, 'bystander');
+
+    const deleted = await kit.api.delete(`/api/v4/projects/${doomed}`).set(kit.as(owner));
+    expect(deleted.status).toBe(202);
+    expect(deleted.headers[AUTHENTICATION_CHANGED_HEADER]).toBe(`${active.user_id},${revoked.user_id}`);
+    expect(await usersLeft([active.user_id, revoked.user_id, bystander.user_id])).toEqual([bystander.user_id]);
+    expect(await tokensLeft([active.id, revoked.id])).toEqual([]);
+    await expect(authenticate(active.token)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect((await authenticate(bystander.token)).user?.id).toBe(bystander.user_id);
+    const ghost = await ghostUserId();
+    expect(ghost).toBeGreaterThan(0);
+    expect(await userDeletions([active.user_id, revoked.user_id])).toEqual([
+      { userId: active.user_id, hardDelete: false, ghostUserId: ghost, actor: owner.userId },
+      { userId: revoked.user_id, hardDelete: false, ghostUserId: ghost, actor: owner.userId },
+    ]);
+  });
+
+  it("go with their group, its subgroups' and its projects' too", async () => {
+    const top = (await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Bot tree', path: 'bot-tree' })).body.id;
+    const sub = (await kit.api.post('/api/v4/groups').set(kit.as(owner)).send({ name: 'Branch', path: 'branch', parent_id: top })).body.id;
+    const leaf = (await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Leaf', namespace_id: sub })).body.id;
+    const bots = [
+      await createToken(`groups/${top}`, 'top'),
+      await createToken(`groups/${sub}`, 'sub'),
+      await createToken(`projects/${leaf}`, 'leaf'),
+    ];
+    const botIds = bots.map((bot) => bot.user_id);
+
+    const deleted = await kit.api.delete(`/api/v4/groups/${top}`).set(kit.as(owner));
+    expect(deleted.status).toBe(202);
+    expect(deleted.headers[AUTHENTICATION_CHANGED_HEADER]).toBe(botIds.join(','));
+    expect(await usersLeft(botIds)).toEqual([]);
+    expect(await tokensLeft(bots.map((bot) => bot.id))).toEqual([]);
+    for (const bot of bots) await expect(authenticate(bot.token)).rejects.toBeInstanceOf(UnauthorizedError);
+    const ghost = await ghostUserId();
+    expect(await userDeletions(botIds)).toEqual(
+      botIds.map((userId) => ({ userId, hardDelete: false, ghostUserId: ghost, actor: owner.userId })),
+    );
+  });
+
+  it('stay while their project is only marked for deletion, and go when the adjourned deletion comes due', async () => {
+    settings.set({ deletionAdjournedPeriod: 3 });
+    try {
+      const doomed = (await kit.api.post('/api/v4/projects').set(kit.as(owner)).send({ name: 'Adjourned', namespace_id: groupId })).body.id;
+      const bot = await createToken(`projects/${doomed}`, 'adjourned');
+      const marked = await kit.api.delete(`/api/v4/projects/${doomed}`).set(kit.as(owner));
+      expect(marked.status).toBe(202);
+      expect((await authenticate(bot.token)).user?.id).toBe(bot.user_id);
+
+      await kit.sql("update projects set marked_for_deletion_at = now() - interval '3 days 1 minute' where id = $1", [doomed]);
+      await waitFor(async () => ((await usersLeft([bot.user_id])).length === 0 ? true : undefined));
+      expect(await tokensLeft([bot.id])).toEqual([]);
+      // The deletion is the marker's, as the project's own.
+      expect(await userDeletions([bot.user_id])).toEqual([
+        { userId: bot.user_id, hardDelete: false, ghostUserId: await ghostUserId(), actor: owner.userId },
+      ]);
+    } finally {
+      settings.set({ deletionAdjournedPeriod: 0 });
+    }
   });
 });
