@@ -1,6 +1,6 @@
 /**
- * A revoked or rotated token, a blocked, deactivated, banned or deleted user and a demoted
- * administrator lose their access with the answer to the change: the gateway that served it
+ * A revoked or rotated token, a blocked, deactivated, banned or deleted user, a deleted project's
+ * or group's bots and a demoted administrator lose their access with the answer to the change: the gateway that served it
  * forgets what it cached about the user before answering, without waiting for identity's event.
  * The gateway caches tokens (`AUTH_CACHE_TTL_MS` left at its default).
  */
@@ -50,6 +50,25 @@ async function createUserWithToken(username: string, options: { admin?: boolean 
   expect(token.status).toBe(201);
   const { id: tokenId, token: value } = token.body as { id: number; token: string };
   return { id, tokenId, headers: { 'PRIVATE-TOKEN': value } };
+}
+
+/** A project or group access token of `resource` (`projects/<id>` or `groups/<id>`), as its request headers. */
+async function createAccessToken(resource: string): Promise<Record<string, string>> {
+  const token = await call(`/api/v4/${resource}/access_tokens`, { method: 'POST', body: { name: 'bot', scopes: ['api'] } });
+  expect(token.status).toBe(201);
+  return { 'PRIVATE-TOKEN': (token.body as { token: string }).token };
+}
+
+async function createGroup(path: string, parentId?: number): Promise<number> {
+  const group = await call('/api/v4/groups', { method: 'POST', body: { name: path, path, ...(parentId ? { parent_id: parentId } : {}) } });
+  expect(group.status).toBe(201);
+  return (group.body as { id: number }).id;
+}
+
+async function createProject(path: string, namespaceId: number): Promise<number> {
+  const project = await call('/api/v4/projects', { method: 'POST', body: { name: path, path, namespace_id: namespaceId } });
+  expect(project.status).toBe(201);
+  return (project.body as { id: number }).id;
 }
 
 /** Makes the user dormant, as only such a user may be deactivated: nobody saw them for a year. */
@@ -120,6 +139,27 @@ describe('the old credentials, right after the change', () => {
     expect((await call(`/api/v4/users/${user.id}?hard_delete=true`, { method: 'DELETE' })).status).toBe(204);
     // A route that does not read the user's row: only the authentication can refuse it.
     expect(await successesOf(() => call('/api/v4/version', { headers: user.headers }))).toBe(0);
+  });
+
+  it("are refused every time once the token's project is deleted, its bot with it", async () => {
+    const projectId = await createProject('bot-home', await createGroup('bot-home-group'));
+    const bot = await createAccessToken(`projects/${projectId}`);
+    expect((await call('/api/v4/version', { headers: bot })).status).toBe(200);
+    expect((await call(`/api/v4/projects/${projectId}`, { method: 'DELETE' })).status).toBe(202);
+    expect((await call('/api/v4/version', { headers: bot })).status).toBe(401);
+    expect(await successesOf(() => call('/api/v4/version', { headers: bot }))).toBe(0);
+  });
+
+  it("are refused every time once the group above the tokens' group and project is deleted, their bots with it", async () => {
+    const top = await createGroup('bot-tree');
+    const sub = await createGroup('bot-branch', top);
+    const bots = [await createAccessToken(`groups/${sub}`), await createAccessToken(`projects/${await createProject('bot-leaf', sub)}`)];
+    for (const bot of bots) expect((await call('/api/v4/version', { headers: bot })).status).toBe(200);
+    expect((await call(`/api/v4/groups/${top}`, { method: 'DELETE' })).status).toBe(202);
+    for (const bot of bots) {
+      expect((await call('/api/v4/version', { headers: bot })).status).toBe(401);
+      expect(await successesOf(() => call('/api/v4/version', { headers: bot }))).toBe(0);
+    }
   });
 
   it('no longer act as an administrator once the administrator is demoted: sudo is refused every time', async () => {
