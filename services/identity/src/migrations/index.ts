@@ -17,6 +17,7 @@ import { Migration20261126211800_deploy_keys } from './Migration20261126211800_d
 import { Migration20261126211500_user_emails } from './Migration20261126211500_user_emails.ts';
 import { Migration20261126212600_user_activity_index } from './Migration20261126212600_user_activity_index.ts';
 import { Migration20261127001600_allow_merge_on_skipped_pipeline } from './Migration20261127001600_allow_merge_on_skipped_pipeline.ts';
+import { Migration20261127010000_projects_visibility_id_index } from './Migration20261127010000_projects_visibility_id_index.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126211800_deploy_keys', class: Migration20261126211800_deploy_keys },
   { name: 'Migration20261126212600_user_activity_index', class: Migration20261126212600_user_activity_index },
   { name: 'Migration20261127001600_allow_merge_on_skipped_pipeline', class: Migration20261127001600_allow_merge_on_skipped_pipeline },
+  { name: 'Migration20261127010000_projects_visibility_id_index', class: Migration20261127010000_projects_visibility_id_index },
 ];

@@ -3,10 +3,10 @@ import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type P
 import {
   groupAccessLevel,
   groupVisibleTo,
-  listedProjectVisibleTo,
   projectAccessLevel,
   projectVisibleTo,
   projectWithAccess,
+  visibleProjectIds,
   type Viewer,
 } from '../access/access-sql.ts';
 import { projectMatch } from '../access/access-policy.ts';
@@ -311,10 +311,11 @@ export class ProjectsReadModel {
     window: PageWindow;
     read: ProjectListRead;
   }): Promise<ProjectListPage> {
-    const where = projectConditions(options.viewer, options.filter);
+    const filter = projectConditions(options.viewer, options.filter);
     const page = await readPage<FixedRow>(this.#db, {
-      matching: sql`select 1 from projects p where ${where}`,
-      rows: sql`select ${columnsFor(options.read)} from projects p where ${where} order by ${orderBy(options.order)}`,
+      matching: visibleProjectIds(options.viewer, filter),
+      rows: sql`select ${columnsFor(options.read)} from projects p where ${projectVisibleTo(options.viewer)} and ${filter}
+        order by ${orderBy(options.order)}`,
       window: options.window,
     });
     if (options.read.view === 'simple') return { ...page, view: 'simple' };
@@ -324,7 +325,7 @@ export class ProjectsReadModel {
   /** Keyset pagination by id: the projects after `keyset.afterId` in `keyset.sort` order. */
   async listAfter(options: { viewer: Viewer; filter: ProjectFilter; keyset: Keyset; read: ProjectListRead }): Promise<ProjectKeysetPage> {
     const { keyset } = options;
-    const where = projectConditions(options.viewer, options.filter);
+    const where = sql`${projectVisibleTo(options.viewer)} and ${projectConditions(options.viewer, options.filter)}`;
     const after = keyset.afterId === undefined ? sql`true` : sql`p.id ${sql.raw(keyset.sort === 'desc' ? '<' : '>')} ${keyset.afterId}`;
     const page = await readKeysetPage<FixedRow>(this.#db, {
       rows: sql`select ${columnsFor(options.read)} from projects p where ${where} and ${after}
@@ -405,9 +406,12 @@ function orderBy(order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: strin
   return sql`${sql.raw(ORDER_COLUMNS[order.by])} ${direction}, p.id ${direction}`;
 }
 
-/** Which projects (alias `p`) a project list holds; access is a semi-join on `project_authorizations`. */
+/**
+ * Which projects (alias `p`) a project list holds beyond the viewer's visibility, which the count
+ * (`visibleProjectIds`) and the page (`projectVisibleTo`) each apply in their own form.
+ */
 function projectConditions(viewer: Viewer, filter: ProjectFilter): RawBuilder<unknown> {
-  const conditions: RawBuilder<unknown>[] = [listedProjectVisibleTo(viewer)];
+  const conditions: RawBuilder<unknown>[] = [sql`true`];
   if (filter.namespaceIds !== undefined) {
     const inNamespaces = sql`p.namespace_id = any(${filter.namespaceIds}::integer[])`;
     conditions.push(
