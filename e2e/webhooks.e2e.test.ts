@@ -568,6 +568,16 @@ describe('webhooks', () => {
         url: `${platform.url}/root/hooked/-/commit/${sha}`,
       },
     });
+
+    // GitLab's note test sends the project's latest comment, made by the tester.
+    const hook = (await gateway.get(`/api/v4/projects/${projectId}/hooks`).set(maintainer)).body.find(
+      (entry: { url: string }) => entry.url === `${receiverUrl}/commit-notes`,
+    ) as { id: number };
+    const test = await gateway.post(`/api/v4/projects/${projectId}/hooks/${hook.id}/test/note_events`).set(asRoot);
+    expect(test.status).toBe(201);
+    expect(notes()).toHaveLength(2);
+    expect(notes()[1]?.headers['x-gitlab-event']).toBe('Note Hook');
+    expect(notes()[1]?.body).toEqual({ ...notes()[0]?.body, user: expect.objectContaining({ username: 'root' }) });
   });
 
   it('sends a comment on a commit no push described with the commit as review knows it', async () => {

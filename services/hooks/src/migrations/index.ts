@@ -8,6 +8,7 @@ import { Migration20261126221000_commit_copies } from './Migration20261126221000
 import { Migration20261126222500_protected_tag_copies } from './Migration20261126222500_protected_tag_copies.ts';
 import { Migration20261127001500_test_samples } from './Migration20261127001500_test_samples.ts';
 import { Migration20261127004500_deployment_copies } from './Migration20261127004500_deployment_copies.ts';
+import { Migration20261127005000_note_copies } from './Migration20261127005000_note_copies.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126222500_protected_tag_copies', class: Migration20261126222500_protected_tag_copies },
   { name: 'Migration20261127001500_test_samples', class: Migration20261127001500_test_samples },
   { name: 'Migration20261127004500_deployment_copies', class: Migration20261127004500_deployment_copies },
+  { name: 'Migration20261127005000_note_copies', class: Migration20261127005000_note_copies },
 ];

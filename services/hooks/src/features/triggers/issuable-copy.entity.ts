@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { CommitCopy } from './commit-copy.entity.ts';
 import { DeploymentCopy } from './deployment-copy.entity.ts';
 import { LabelCopy } from './label-copy.entity.ts';
+import { NoteCopy } from './note-copy.entity.ts';
 import { PipelineCopy } from './pipeline-copy.entity.ts';
 import { ProtectedBranchCopy } from './protected-branch-copy.entity.ts';
 import { ProtectedTagCopy } from './protected-tag-copy.entity.ts';
@@ -37,4 +38,5 @@ export const triggersEntities = [
   PipelineCopy,
   PushedProject,
   DeploymentCopy,
+  NoteCopy,
 ];

@@ -21,7 +21,7 @@ import type { PendingDelivery, PgHookStore } from '../core/hook-store.ts';
 import type { TriggerFlag, WebHook } from '../core/web-hook.entity.ts';
 import type { TestSamples } from '../web-hooks/web-hooks-routes.ts';
 import { deploymentPayload, featureFlagPayload, pipelinePayload, type DeploymentFacts, type PipelineFacts } from './delivery-payloads.ts';
-import { PgDeploymentCopyStore } from './deployment-copies-store.ts';
+import { DeploymentCopy } from './deployment-copy.entity.ts';
 import {
   BLANK_SHA,
   commitTitle,
@@ -42,13 +42,16 @@ import {
   type MemberChange,
   type MergeRequestAction,
   type MergeRequestFacts,
+  type NoteFacts,
   type Noteable,
   type CommitFacts,
 } from './hook-payloads.ts';
 import { PgCommitCopyStore } from './commit-copies-store.ts';
 import { PgIssuableCopyStore } from './issuable-copies-store.ts';
 import { PgLabelCopyStore } from './label-copies-store.ts';
-import { PgPipelineCopyStore } from './pipeline-copies-store.ts';
+import { PgLatestCopyStore } from './latest-copies-store.ts';
+import { NoteCopy } from './note-copy.entity.ts';
+import { PipelineCopy } from './pipeline-copy.entity.ts';
 import { PgProtectedBranchCopyStore } from './protected-branch-copies-store.ts';
 import { PgProtectedTagCopyStore } from './protected-tag-copies-store.ts';
 import { PgPushedProjectStore } from './pushed-projects-store.ts';
@@ -94,6 +97,11 @@ interface PipelineCopyFacts extends PipelineFacts {
   userId: number;
 }
 
+/** What a comment's copy keeps: the note, and the commit it is on (null on a merge request or issue). */
+interface NoteCopyFacts extends NoteFacts {
+  commitId: string | null;
+}
+
 /** What a deployment's copy keeps: its facts and who deployed it. */
 interface DeploymentCopyFacts extends DeploymentFacts {
   userId: number;
@@ -108,6 +116,7 @@ function callerOf(actor: EventActor): AuthenticatedCaller {
 const TEST_SAMPLES = {
   push_events: { hookName: 'push_hooks' },
   tag_push_events: { hookName: 'tag_push_hooks' },
+  note_events: { hookName: 'note_hooks', missing: 'Ensure the project has notes.' },
   pipeline_events: { hookName: 'pipeline_hooks', missing: 'Ensure the project has CI pipelines.' },
   deployment_events: { hookName: 'deployment_hooks', missing: 'Ensure the project has deployments.' },
   merge_requests_events: { hookName: 'merge_request_hooks', missing: 'Ensure the project has merge requests.' },
@@ -128,8 +137,9 @@ export function createTriggersFeature(deps: {
   const protectedBranches = new PgProtectedBranchCopyStore(deps.em);
   const commits = new PgCommitCopyStore(deps.em);
   const protectedTags = new PgProtectedTagCopyStore(deps.em);
-  const pipelines = new PgPipelineCopyStore(deps.em);
-  const deployments = new PgDeploymentCopyStore(deps.em);
+  const pipelines = new PgLatestCopyStore<PipelineCopyFacts>(deps.em, PipelineCopy);
+  const deployments = new PgLatestCopyStore<DeploymentCopyFacts>(deps.em, DeploymentCopy);
+  const notes = new PgLatestCopyStore<NoteCopyFacts>(deps.em, NoteCopy);
   const pushedProjects = new PgPushedProjectStore(deps.em);
 
   /**
@@ -494,45 +504,49 @@ export function createTriggersFeature(deps: {
   const noteHandler = (action: 'create' | 'update') => (definition: typeof reviewEvents.noteCreated) =>
     onEvent(definition, async (data, envelope) => {
       if (data.system) return;
-      let noteable: Noteable | undefined;
-      if (data.noteableType === 'MergeRequest') {
-        const mergeRequest = await copies.find<MergeRequestFacts>('MergeRequest', data.noteableId);
-        noteable = mergeRequest && { mergeRequest };
-      } else if (data.noteableType === 'Issue') {
-        const issue = await copies.find<IssueFacts>('Issue', data.noteableId);
-        noteable = issue && { issue };
-      } else if (data.noteableType === 'Commit' && data.commitId) {
-        const commit = await commitOf(data.projectId, data.commitId, envelope.actor ? callerOf(envelope.actor) : undefined);
-        noteable = commit && { commit };
-      }
+      const note: NoteCopyFacts = {
+        id: data.noteId,
+        body: data.body,
+        noteableType: data.noteableType,
+        noteableId: data.noteableId,
+        noteableIid: data.noteableIid,
+        authorId: data.authorId,
+        createdAt: data.createdAt || envelope.occurredAt,
+        updatedAt: action === 'create' ? data.createdAt || envelope.occurredAt : envelope.occurredAt,
+        commitId: data.commitId || null,
+      };
+      await notes.save({ id: note.id, projectId: data.projectId, facts: note });
+      const noteable = await noteableOf(data.projectId, note, envelope.actor ? callerOf(envelope.actor) : undefined);
       if (!noteable) return;
       const confidential = 'issue' in noteable && noteable.issue.confidential;
-      const on = noteable;
       await deliverProjectEvent({
         projectId: data.projectId,
         envelope,
         trigger: confidential
           ? { flag: 'confidential_note_events', hookName: 'confidential_note_hooks', system: false }
           : { flag: 'note_events', hookName: 'note_hooks', system: false },
-        build: async (project) =>
-          notePayload({
-            note: {
-              id: data.noteId,
-              body: data.body,
-              noteableType: data.noteableType,
-              noteableId: data.noteableId,
-              noteableIid: data.noteableIid,
-              authorId: data.authorId,
-              createdAt: data.createdAt || envelope.occurredAt,
-              updatedAt: action === 'create' ? data.createdAt || envelope.occurredAt : envelope.occurredAt,
-            },
-            action,
-            noteable: on,
-            project,
-            user: await actorOf(envelope),
-          }),
+        build: async (project) => notePayload({ note, action, noteable, project, user: await actorOf(envelope) }),
       });
     });
+
+  /** What a note is on, as the merge request's or issue's last event, or the commit's push or review, described it. */
+  async function noteableOf(
+    projectId: number,
+    note: NoteCopyFacts,
+    caller: AuthenticatedCaller | undefined,
+  ): Promise<Noteable | undefined> {
+    if (note.noteableType === 'MergeRequest') {
+      const mergeRequest = await copies.find<MergeRequestFacts>('MergeRequest', note.noteableId);
+      return mergeRequest && { mergeRequest };
+    }
+    if (note.noteableType === 'Issue') {
+      const issue = await copies.find<IssueFacts>('Issue', note.noteableId);
+      return issue && { issue };
+    }
+    if (note.noteableType !== 'Commit' || !note.commitId) return undefined;
+    const commit = await commitOf(projectId, note.commitId, caller);
+    return commit && { commit };
+  }
 
   /** A label as it is now, for the payloads of what carries it from now on. */
   const labelHandler = (definition: typeof reviewEvents.labelCreated) =>
@@ -577,7 +591,7 @@ export function createTriggersFeature(deps: {
       });
     }
     if (trigger === 'pipeline_events') {
-      const pipeline = await pipelines.latest<PipelineCopyFacts>(project.id);
+      const pipeline = await pipelines.latest(project.id);
       if (!pipeline) return undefined;
       return pipelinePayload({
         pipeline,
@@ -586,8 +600,20 @@ export function createTriggersFeature(deps: {
         user: pipeline.userId ? (await directory.users([pipeline.userId])).get(pipeline.userId) : undefined,
       });
     }
+    if (trigger === 'note_events') {
+      const note = await notes.latest(project.id);
+      const noteable = note && (await noteableOf(project.id, note, caller.kind === 'user' ? caller : undefined));
+      if (!note || !noteable) return undefined;
+      return notePayload({
+        note,
+        action: 'create',
+        noteable,
+        project,
+        user: userId ? (await directory.users([userId])).get(userId) : undefined,
+      });
+    }
     if (trigger === 'deployment_events') {
-      const deployment = await deployments.latest<DeploymentCopyFacts>(project.id);
+      const deployment = await deployments.latest(project.id);
       if (!deployment) return undefined;
       // GitLab's sample says the deployment reached its status now.
       const titled = await withCommitTitle(deployment, project.id, caller.kind === 'user' ? caller : undefined);
@@ -689,6 +715,7 @@ export function createTriggersFeature(deps: {
       approvalHandler(false)(reviewEvents.mergeRequestUnapproved),
       noteHandler('create')(reviewEvents.noteCreated),
       noteHandler('update')(reviewEvents.noteUpdated),
+      onEvent(reviewEvents.noteDeleted, (data) => notes.remove(data.noteId)),
       labelHandler(reviewEvents.labelCreated),
       labelHandler(reviewEvents.labelUpdated),
       onEvent(reviewEvents.labelDeleted, (data) => labels.remove(data.groupId ? 'GroupLabel' : 'ProjectLabel', data.labelId)),
