@@ -120,7 +120,7 @@ export function reviewService(
       const { milestones } = milestonesFeature;
       const deployments = new PgMergeRequestDeploymentStore(em);
       // The history of merge requests and issues (system notes, resource events) before the features whose changes write it.
-      const notes = createNotes(em);
+      const notes = createNotes({ em, access });
       const resourceEvents = createResourceEvents({ em, notes });
       const { history } = resourceEvents;
       // Merge requests as other features read them first; their operations once approvals, issues and the views' facts exist.

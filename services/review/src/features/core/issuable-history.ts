@@ -1,3 +1,4 @@
+import type { AuthenticatedCaller } from '@platform/auth';
 import type { EventActor } from '@platform/events';
 
 /** A state a merge request or an issue was put in. */
@@ -15,6 +16,22 @@ export interface Issuable {
   labels: string[];
 }
 
+/**
+ * A title and description as written, and as they were before (none when created): what they
+ * mention anew is cross-referenced on the mentioned, if their author may read it (GitLab's
+ * `create_new_cross_references!`).
+ */
+export interface IssuableMentions {
+  text: string;
+  previousText?: string | undefined;
+  author: AuthenticatedCaller;
+}
+
+/** The text of a merge request or an issue that may mention others: its title and description. */
+export function mentioningText(issuable: { title: string; description: string | null }): string {
+  return `${issuable.title}\n${issuable.description ?? ''}`;
+}
+
 /** A change of a merge request or an issue, by a user. */
 export interface IssuableChange {
   type: 'MergeRequest' | 'Issue';
@@ -25,6 +42,8 @@ export interface IssuableChange {
   /** The title before the change, when the change gave it another. */
   previousTitle?: string | undefined;
   descriptionChanged?: boolean | undefined;
+  /** What the change wrote that may mention other issues and merge requests, when it wrote a title or description. */
+  mentions?: IssuableMentions | undefined;
   actor: EventActor;
   at: Date;
 }

@@ -47,6 +47,15 @@ export function issueVisibleTo(
   return caller.kind === 'user' && (issue.authorId === caller.userId || issue.assigneeIds.includes(caller.userId));
 }
 
+/** Whether the caller, as identity answered for the issue's project, may read the issue (GitLab's `read_issue`). */
+export function mayReadIssue(
+  project: ProjectAccess,
+  caller: Caller,
+  issue: { confidential: boolean; authorId: number; assigneeIds: number[] },
+): boolean {
+  return hasProjectAccess(project, issueReaders()) && issueVisibleTo(project, caller, issue);
+}
+
 /**
  * The group a project belongs to, when the caller may manage its labels and milestones there
  * (GitLab's `admin_label` and `admin_milestone` on `user_project.group`, what promotion asks):

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { closedIssueIids, referencedIssueIids, referencedMergeRequestIids } from './closing-references.ts';
+import { closedIssueIids, mentionsIn, referencedIssueIids, referencedMergeRequestIids } from './closing-references.ts';
 
 const project = { pathWithNamespace: 'acme/app', webUrl: 'https://gitlab.example/acme/app' };
 
@@ -36,5 +36,22 @@ describe('mentions', () => {
       2, 3, 4,
     ]);
     expect(referencedMergeRequestIids('other/project!5 #6 wow!7', project)).toEqual([]);
+  });
+});
+
+describe('mentions in any project', () => {
+  it('finds issues and merge requests of the own project and of others, by reference or address, once each', () => {
+    expect(
+      mentionsIn('See #4, !2 and Other/Lib#5 (https://gitlab.example/other/lib/-/merge_requests/6); #4 and other/lib#5 again'),
+    ).toEqual([
+      { type: 'Issue', projectPath: null, projectUrl: null, iid: 4 },
+      { type: 'Issue', projectPath: 'Other/Lib', projectUrl: null, iid: 5 },
+      { type: 'MergeRequest', projectPath: null, projectUrl: null, iid: 2 },
+      { type: 'MergeRequest', projectPath: 'other/lib', projectUrl: 'https://gitlab.example/other/lib', iid: 6 },
+    ]);
+  });
+
+  it('leaves out what is no reference', () => {
+    expect(mentionsIn('abc#1 x!2 plain text https:///-/issues/3')).toEqual([]);
   });
 });

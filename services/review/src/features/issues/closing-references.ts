@@ -42,6 +42,45 @@ function ownIids(text: string, pattern: RegExp, options: { project: ReferencedPr
   return [...iids];
 }
 
+/** A reference in a text to an issue or a merge request, of the text's own project or another. */
+export interface Mention {
+  type: 'Issue' | 'MergeRequest';
+  /** The full path of the project it names; null for the text's own (`#12`, `!3`). */
+  projectPath: string | null;
+  /** The project's address, when the reference is the issue's or merge request's address. */
+  projectUrl: string | null;
+  iid: number;
+}
+
+/** What tells mentions apart: paths are read whatever their case. */
+export function mentionKey(mention: Mention): string {
+  return `${mention.type} ${mention.projectPath?.toLowerCase() ?? ''} ${mention.iid}`;
+}
+
+/** Every issue and merge request `text` references, once each, in any project (`#12`, `!3`, `group/project#12`, their addresses). */
+export function mentionsIn(text: string): Mention[] {
+  const mentions = new Map<string, Mention>();
+  const forms = [
+    { type: 'Issue', pattern: ISSUE_REFERENCE, marker: '#', pages: '/-/issues/' },
+    { type: 'MergeRequest', pattern: MERGE_REQUEST_REFERENCE, marker: '!', pages: '/-/merge_requests/' },
+  ] as const;
+  for (const form of forms) {
+    for (const [reference] of text.matchAll(referencesOf(form.pattern))) {
+      const lower = reference.toLowerCase();
+      const url = lower.startsWith('http');
+      const at = url ? lower.lastIndexOf(form.pages) : lower.lastIndexOf(form.marker);
+      const iid = Number(lower.slice(at + (url ? form.pages.length : 1)));
+      const before = reference.slice(0, at);
+      if (url && !URL.canParse(before)) continue;
+      const projectUrl = url ? before.toLowerCase() : null;
+      const projectPath = url ? new URL(before).pathname.replace(/^\/+/, '') : before || null;
+      const mention = { type: form.type, projectPath, projectUrl, iid };
+      if (!mentions.has(mentionKey(mention))) mentions.set(mentionKey(mention), mention);
+    }
+  }
+  return [...mentions.values()];
+}
+
 /** The iids of this project's issues that `text` mentions (`#12`, `acme/app#12`, the issue's address). */
 export function referencedIssueIids(text: string, project: ReferencedProject): number[] {
   return ownIids(text, referencesOf(ISSUE_REFERENCE), { project, marker: '#', pages: 'issues' });

@@ -7,6 +7,7 @@ import { mayReadCode } from '../repositories/repository-access.ts';
 import { referencedIssueIids, referencedMergeRequestIids } from './closing-references.ts';
 import type { Issue } from './issue.entity.ts';
 import { visibleIssue } from './issue-route-support.ts';
+import { projectsSeenBy } from '../notes/cross-references.ts';
 import { closingIssueIids } from './merge-request-closing.ts';
 import type { MilestoneItemsRouteDeps } from './milestone-items-routes.ts';
 
@@ -35,18 +36,33 @@ async function closingMergeRequestIids(deps: MilestoneItemsRouteDeps, project: P
 }
 
 /**
- * The iids of the project's merge requests related to the issue (GitLab's ReferencedMergeRequestsService):
- * those whose title, description or comments mention it (closing ones among them), and those the
- * issue's title, description or comments mention.
+ * The ids of the merge requests related to the issue that the caller may read (GitLab's
+ * ReferencedMergeRequestsService): those of any project that mentioned it (its cross-reference
+ * notes), those of its project whose title, description or comments mention it (closing ones among
+ * them), and those the issue's title, description or comments mention.
  */
-async function relatedMergeRequestIids(deps: MilestoneItemsRouteDeps, project: ProjectAccess, issue: Issue): Promise<number[]> {
-  const iids = new Set<number>();
-  for (const { iid, text } of await deps.mentions.mergeRequestTextsNaming({ projectId: project.id, issueIid: issue.iid })) {
-    if (referencedIssueIids(text, project).includes(issue.iid)) iids.add(iid);
+async function relatedMergeRequestIds(options: {
+  deps: MilestoneItemsRouteDeps;
+  project: ProjectAccess;
+  issue: Issue;
+  projectOf: (projectId: number) => Promise<ProjectAccess | undefined>;
+}): Promise<number[]> {
+  const { deps, project, issue } = options;
+  const ids = new Set<number>();
+  // Its own project's only for who may read its code (a guest of a private project sees none).
+  if (mayReadCode(project)) {
+    for (const { id, text } of await deps.mentions.mergeRequestTextsNaming({ projectId: project.id, issueIid: issue.iid })) {
+      if (referencedIssueIids(text, project).includes(issue.iid)) ids.add(id);
+    }
+    const issueTexts = [issue.title, issue.description, ...(await deps.mentions.issueCommentBodies(issue.id))];
+    const iids = [...new Set(issueTexts.flatMap((text) => referencedMergeRequestIids(text, project)))];
+    for (const id of await deps.mentions.mergeRequestIds({ projectId: project.id, iids })) ids.add(id);
   }
-  const issueTexts = [issue.title, issue.description, ...(await deps.mentions.issueCommentBodies(issue.id))];
-  for (const text of issueTexts) for (const iid of referencedMergeRequestIids(text, project)) iids.add(iid);
-  return [...iids];
+  for (const mentioner of await deps.mentions.mergeRequestsMentioning(issue.id)) {
+    const mentionerProject = await options.projectOf(mentioner.projectId);
+    if (mentionerProject && mayReadCode(mentionerProject)) ids.add(mentioner.id);
+  }
+  return [...ids];
 }
 
 /** The merge requests an issue is linked to. */
@@ -83,18 +99,19 @@ export const issueMergeRequestsRoutes = [
     handle: async ({ caller, input, deps, window }) => {
       const project = await planningProject({ access: deps.access, caller, idOrPath: input.id });
       const issue = await visibleIssue(deps, project, caller, input.issue_iid);
-      if (!mayReadCode(project)) return { items: [], total: 0 };
-      const iids = await relatedMergeRequestIids(deps, project, issue);
-      if (iids.length === 0) return { items: [], total: 0 };
+      const seen = projectsSeenBy(deps.access, caller);
+      const projectOf = async (projectId: number) => (projectId === project.id ? project : seen(String(projectId)));
+      const ids = await relatedMergeRequestIds({ deps, project, issue, projectOf });
+      if (ids.length === 0) return { items: [], total: 0 };
       return listPage({
         deps,
         caller,
-        // By iid, as GitLab sorts them: iids follow creation.
+        // In creation order, as GitLab sorts them.
         input: z.object(listShape).parse({ state: 'all', order_by: 'created_at', sort: 'asc' }),
-        filter: { projectIds: [project.id], iids },
+        filter: { ids },
         window: { page: Math.floor(window.offset / window.limit) + 1, perPage: window.limit, offset: window.offset },
-        projectOf: async () => project,
-        fromOwnProject: true,
+        projectOf,
+        fromOwnProject: (projectId) => projectId === project.id,
         acrossProjects: false,
       });
     },

@@ -3,7 +3,7 @@ import { NotFoundError } from '@platform/errors';
 import type { OutgoingEvent } from '@platform/events';
 import type { EntityManager } from '@platform/db';
 import { reviewEvents } from '@platform/review-client';
-import type { IssuableHistory, IssuableTransition } from '../core/issuable-history.ts';
+import { mentioningText, type IssuableHistory, type IssuableTransition } from '../core/issuable-history.ts';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MilestonesService } from '../milestones/milestones-service.ts';
 import type { Issue } from './issue.entity.ts';
@@ -116,7 +116,7 @@ export class IssuesService {
         actor,
         origin: input.origin,
       });
-      await this.#history({ type: 'Issue', issuable: issue, actor, at: now });
+      await this.#history({ type: 'Issue', issuable: issue, mentions: { text: mentioningText(issue), author: caller }, actor, at: now });
       return issue;
     });
   }
@@ -195,10 +195,11 @@ export class IssuesService {
       ...(issue.description !== previous.description ? { descriptionChanged: true } : {}),
     };
     events.push(reviewEvents.issueUpdated.event({ ...updated, data: { ...updated.data, ...edits } }));
+    const mentions = { text: mentioningText(issue), previousText: mentioningText(previous), author: caller };
     const actor = actorOf(caller);
     await this.#em.transactional(async () => {
       await this.#store.save({ issue, events, actor });
-      await this.#history({ type: 'Issue', issuable: issue, transition, ...edits, actor, at: now });
+      await this.#history({ type: 'Issue', issuable: issue, transition, ...edits, mentions, actor, at: now });
     });
     return issue;
   }

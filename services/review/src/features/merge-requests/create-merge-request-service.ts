@@ -2,7 +2,7 @@ import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { EntityManager } from '@platform/db';
 import { ConflictError, InputError, UnprocessableError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
-import type { IssuableHistory } from '../core/issuable-history.ts';
+import { mentioningText, type IssuableHistory } from '../core/issuable-history.ts';
 import { isDraftTitle } from '../core/merge-request-text.ts';
 import type { ProjectRepository } from '../repositories/repositories-service.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
@@ -128,7 +128,8 @@ export class CreateMergeRequestService {
         event: (mergeRequest) => reviewEvents.mergeRequestCreated.event(mergeRequestEventData(mergeRequest)),
         actor,
       });
-      await this.#history({ type: 'MergeRequest', issuable: mergeRequest, actor, at: now });
+      const mentions = { text: mentioningText(mergeRequest), author: caller };
+      await this.#history({ type: 'MergeRequest', issuable: mergeRequest, mentions, actor, at: now });
       return mergeRequest;
     });
     // The fork's commits come into the target repository, kept by the merge request's own ref.

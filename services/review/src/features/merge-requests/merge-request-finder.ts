@@ -167,19 +167,22 @@ export async function listPage(options: {
   window: PageRequest;
   /** The projects the merge requests belong to, as the caller sees them; undefined for one the caller may not see. */
   projectOf: (projectId: number) => Promise<ViewedProject | undefined>;
-  fromOwnProject: boolean;
+  /** Whether references are relative to the merge requests' own project (`!3`): for all of them, or per project. */
+  fromOwnProject: boolean | ((projectId: number) => boolean);
   /** Lists across projects keep only what the caller may see, page by page over the visible ones. */
   acrossProjects: boolean;
   /** Count every one, however many (gRPC callers report a total). */
   exactTotal?: boolean;
 }) {
-  const { deps, input, fromOwnProject } = options;
+  const { deps, input } = options;
+  const fromOwnProject = (projectId: number) =>
+    typeof options.fromOwnProject === 'function' ? options.fromOwnProject(projectId) : options.fromOwnProject;
   if (input.view === 'simple') {
     const { items, total } = await pageRows(options, 'simple');
     const views = [];
     for (const mergeRequest of items) {
       const project = await options.projectOf(mergeRequest.projectId);
-      if (project) views.push(simpleMergeRequestView(mergeRequest, { project, fromOwnProject }));
+      if (project) views.push(simpleMergeRequestView(mergeRequest, { project, fromOwnProject: fromOwnProject(mergeRequest.projectId) }));
     }
     return { items: views, total };
   }
@@ -190,7 +193,12 @@ export async function listPage(options: {
   for (const mergeRequest of items) {
     const project = await options.projectOf(mergeRequest.projectId);
     if (!project) continue;
-    const context = { project, users, fromOwnProject, labelDetails: labelDetails?.get(mergeRequest.projectId) };
+    const context = {
+      project,
+      users,
+      fromOwnProject: fromOwnProject(mergeRequest.projectId),
+      labelDetails: labelDetails?.get(mergeRequest.projectId),
+    };
     views.push(mergeRequestView(mergeRequest, context));
   }
   return { items: views, total };

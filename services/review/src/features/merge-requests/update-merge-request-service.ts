@@ -3,7 +3,7 @@ import type { EntityManager } from '@platform/db';
 import type { OutgoingEvent } from '@platform/events';
 import { InputError, NotFoundError, UnprocessableError } from '@platform/errors';
 import { reviewEvents } from '@platform/review-client';
-import type { IssuableHistory, IssuableTransition } from '../core/issuable-history.ts';
+import { mentioningText, type IssuableHistory, type IssuableTransition } from '../core/issuable-history.ts';
 import { isDraftTitle } from '../core/merge-request-text.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { branchHead, isFromFork, sourceHead, type MergeRequestScope, type RepositoryFinder } from './merge-request-refs.ts';
@@ -121,10 +121,11 @@ export class UpdateMergeRequestService {
       ...(mergeRequest.description !== previous.description ? { descriptionChanged: true } : {}),
     };
     events.push(reviewEvents.mergeRequestUpdated.event({ ...updated, data: { ...updated.data, ...edits } }));
+    const mentions = { text: mentioningText(mergeRequest), previousText: mentioningText(previous), author: caller };
     const actor = actorOf(caller);
     await this.#em.transactional(async () => {
       await this.#store.save({ mergeRequest, events, actor });
-      await this.#history({ type: 'MergeRequest', issuable: mergeRequest, transition, ...edits, actor, at: now });
+      await this.#history({ type: 'MergeRequest', issuable: mergeRequest, transition, ...edits, mentions, actor, at: now });
       if (abortReason) await this.#autoMerges.abort({ mergeRequest, actor, reason: abortReason });
     });
     // Another target is another diff, as GitLab reloads it: a new version against the new target.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
-import { InputError } from '@platform/errors';
+import { InputError, NotFoundError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import { gitRevision } from '../repositories/repository-params.ts';
 import type { PositionInput } from './diff-position.ts';
@@ -57,7 +57,13 @@ function discussionRoutesOf(path: NoteablePath) {
       handle: async ({ caller, input, deps, window }) => {
         const { noteable } = await found(deps, caller, input);
         const { items, total } = await deps.notes.discussions(noteable, window);
-        return { items: await discussionViews({ users: deps.users, caller }, items), total };
+        // As GitLab's, the page is read, then the discussions the caller may not read left out of it.
+        const readable = [];
+        for (const notes of items) {
+          const shown = await deps.notes.readableBy(caller, notes);
+          if (shown.length > 0) readable.push(shown);
+        }
+        return { items: await discussionViews({ users: deps.users, caller }, readable), total };
       },
     }),
     route({
@@ -68,7 +74,8 @@ function discussionRoutesOf(path: NoteablePath) {
       input: z.object(perDiscussion),
       handle: async ({ caller, input, deps }) => {
         const { noteable } = await found(deps, caller, input);
-        const notes = await deps.notes.discussion(noteable, input.discussion_id);
+        const notes = await deps.notes.readableBy(caller, await deps.notes.discussion(noteable, input.discussion_id));
+        if (notes.length === 0) throw new NotFoundError('Discussion');
         return oneDiscussionView({ users: deps.users, caller }, notes);
       },
     }),

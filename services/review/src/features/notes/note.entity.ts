@@ -53,6 +53,9 @@ export const Note = defineEntity({
     resolvable: p.boolean(),
     resolvedAt: p.datetime().nullable(),
     resolvedById: p.bigint('number').nullable(),
+    /** A cross-reference note's mentioner: the merge request or issue (`mentionedInId`) whose text or comment mentioned this one. */
+    mentionedInType: p.text().nullable(),
+    mentionedInId: p.bigint('number').nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -22,8 +22,8 @@ export interface NotesFeature extends Feature {
 }
 
 /** Notes on the unit of work of `em`: built before the features whose changes write system notes. */
-export function createNotes(em: EntityManager): NotesService {
-  return new NotesService({ em, store: new PgNoteStore(em) });
+export function createNotes(deps: { em: EntityManager; access: IdentityAccess }): NotesService {
+  return new NotesService({ ...deps, store: new PgNoteStore(deps.em) });
 }
 
 /**

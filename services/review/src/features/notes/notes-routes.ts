@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Caller } from '@platform/auth';
-import { RefusedError } from '@platform/errors';
+import { NotFoundError, RefusedError } from '@platform/errors';
 import { params, routesOf } from '@platform/http';
 import type { UserDirectory } from '../core/user-directory.ts';
 import { noteViews, oneNoteView } from './note-views.ts';
@@ -45,7 +45,9 @@ export function noteRoutes(options: {
       input,
       handle: async ({ caller, input, deps }) => {
         const { noteable } = await found(deps, caller, input);
-        return oneNoteView({ users: deps.users, caller }, await deps.notes.get(noteable, input.note_id));
+        const [note] = await deps.notes.readableBy(caller, [await deps.notes.get(noteable, input.note_id)]);
+        if (!note) throw new NotFoundError('Note');
+        return oneNoteView({ users: deps.users, caller }, note);
       },
     }),
     route({
@@ -84,7 +86,8 @@ function notesRoutesOf(path: 'merge_requests' | 'issues') {
       handle: async ({ caller, input, deps, window, order }) => {
         const { noteable } = await found(deps, caller, input);
         const { items, total } = await deps.notes.list(noteable, { order, offset: window.offset, limit: window.limit });
-        return { items: await noteViews({ users: deps.users, caller }, items), total };
+        // As GitLab's, the page is read, then what the caller may not read left out of it.
+        return { items: await noteViews({ users: deps.users, caller }, await deps.notes.readableBy(caller, items)), total };
       },
     }),
     ...noteRoutes({ path: base, shape: perNoteable, found }),

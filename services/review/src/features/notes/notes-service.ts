@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { actorOf, type AuthenticatedCaller } from '@platform/auth';
+import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError, RefusedError } from '@platform/errors';
-import { ACCESS_LEVEL, hasProjectAccess, type ProjectAccess } from '@platform/identity-client';
+import { ACCESS_LEVEL, hasProjectAccess, type IdentityAccess, type ProjectAccess } from '@platform/identity-client';
 import type { EntityManager } from '@platform/db';
 import type { EventActor } from '@platform/events';
 import { reviewEvents } from '@platform/review-client';
 import { isMember } from '../merge-requests/merge-request-lookup.ts';
+import { mentionKey, mentionsIn } from '../issues/closing-references.ts';
+import type { IssuableMentions } from '../core/issuable-history.ts';
+import { crossReferenceBody, mayReadMentionable, mentionableNoteable, projectsSeenBy, type MentionedIn } from './cross-references.ts';
 import type { Note, NotePosition } from './note.entity.ts';
 import { takesResolvableThreads, type Noteable } from './noteable.ts';
 import type { NoteOrder, NoteStore } from './notes-store.ts';
@@ -50,10 +53,12 @@ export type NewNoteKind =
 export class NotesService {
   readonly #em: EntityManager;
   readonly #store: NoteStore;
+  readonly #access: IdentityAccess;
 
-  constructor(options: { em: EntityManager; store: NoteStore }) {
+  constructor(options: { em: EntityManager; store: NoteStore; access: IdentityAccess }) {
     this.#em = options.em;
     this.#store = options.store;
+    this.#access = options.access;
   }
 
   list(noteable: Noteable, options: { order: NoteOrder; offset: number; limit: number }) {
@@ -90,8 +95,8 @@ export class NotesService {
     const { project, noteable, caller } = options;
     const kind = options.kind ?? { type: null };
     this.#requireOpenDiscussion(project, noteable);
-    return this.#em.transactional(() =>
-      this.#insert({
+    return this.#em.transactional(async () => {
+      const note = await this.#insert({
         noteable,
         actor: actorOf(caller),
         authorId: caller.userId,
@@ -100,8 +105,10 @@ export class NotesService {
         type: kind.type,
         discussionId: newDiscussionId(),
         ...(kind.type === 'DiffNote' ? { position: kind.position, versionId: kind.versionId, commitId: kind.commitId } : {}),
-      }),
-    );
+      });
+      await this.recordCrossReferences({ mentioner: noteable, text: options.body, author: caller });
+      return note;
+    });
   }
 
   /**
@@ -110,6 +117,63 @@ export class NotesService {
    */
   recordSystemNote(options: { noteable: Noteable; actor: EventActor; body: string }): Promise<Note> {
     return this.#insert({ ...options, authorId: options.actor.id, system: true, type: null, discussionId: newDiscussionId() });
+  }
+
+  /**
+   * GitLab's cross references: a system note "mentioned in merge request !3" (or "in issue #5",
+   * with the mentioner's project from another project) on each merge request and issue that the
+   * text of `mentioner` (its title and description, or a comment on it) mentions anew and that the
+   * author may read, once per mentioner; in the caller's transaction. Commits mention nothing here.
+   */
+  async recordCrossReferences(options: IssuableMentions & { mentioner: Noteable }): Promise<void> {
+    const { mentioner, author } = options;
+    if (mentioner.type === 'Commit' || mentioner.id === null || mentioner.iid === null) return;
+    const earlier = new Set(mentionsIn(options.previousText ?? '').map(mentionKey));
+    const mentions = mentionsIn(options.text).filter((mention) => !earlier.has(mentionKey(mention)));
+    if (mentions.length === 0) return;
+    const projectOf = projectsSeenBy(this.#access, author);
+    const home = await projectOf(String(mentioner.projectId));
+    if (!home) return;
+    const mentionedIn: MentionedIn = { type: mentioner.type, id: mentioner.id };
+    for (const mention of mentions) {
+      const project = mention.projectPath === null ? home : await projectOf(mention.projectPath);
+      if (!project || (mention.projectUrl !== null && project.webUrl.toLowerCase() !== mention.projectUrl)) continue;
+      const mentioned = await this.#store.mentionable({ type: mention.type, projectId: project.id, iid: mention.iid });
+      if (!mentioned || (mentioned.type === mentioner.type && mentioned.id === mentioner.id)) continue;
+      if (!mayReadMentionable(project, author, mentioned)) continue;
+      const noteable = mentionableNoteable(mentioned);
+      if (await this.#store.crossReferenced({ noteable, mentionedIn })) continue;
+      await this.#insert({
+        noteable,
+        actor: actorOf(author),
+        authorId: author.userId,
+        body: crossReferenceBody({ mentioner: { type: mentioner.type, iid: mentioner.iid }, from: home, to: project }),
+        system: true,
+        type: null,
+        discussionId: newDiscussionId(),
+        mentionedIn,
+      });
+    }
+  }
+
+  /**
+   * The notes the caller may read: cross-reference notes only when the caller may read their
+   * mentioner (GitLab's `cross_reference_not_visible_for?`), gone with it once it is deleted.
+   */
+  async readableBy(caller: Caller, notes: Note[]): Promise<Note[]> {
+    const projectOf = projectsSeenBy(this.#access, caller);
+    const readable: Note[] = [];
+    for (const note of notes) {
+      if (!note.mentionedInType || !note.mentionedInId) {
+        readable.push(note);
+        continue;
+      }
+      const type = note.mentionedInType === 'Issue' ? 'Issue' : 'MergeRequest';
+      const mentioner = await this.#store.mentionable({ type, id: note.mentionedInId });
+      const project = mentioner && (await projectOf(String(mentioner.projectId)));
+      if (mentioner && project && mayReadMentionable(project, caller, mentioner)) readable.push(note);
+    }
+    return readable;
   }
 
   /** A reply to a discussion; replying to a lone comment on a merge request or an issue turns it into a thread. */
@@ -132,7 +196,7 @@ export class NotesService {
         first.resolvable = takesResolvableThreads(noteable);
         await this.#store.save({ notes: [first], events: [], actor: actorOf(caller) });
       }
-      return this.#insert({
+      const note = await this.#insert({
         noteable,
         actor: actorOf(caller),
         authorId: caller.userId,
@@ -141,6 +205,8 @@ export class NotesService {
         type: 'DiscussionNote',
         discussionId: first.discussionId,
       });
+      await this.recordCrossReferences({ mentioner: noteable, text: options.body, author: caller });
+      return note;
     });
   }
 
@@ -155,11 +221,13 @@ export class NotesService {
     const note = await this.get(noteable, options.noteId);
     if (note.authorId !== caller.userId || note.system) throw new ForbiddenError();
     this.#requireOpenDiscussion(project, noteable);
+    const previousText = note.body;
     note.body = options.body;
     note.updatedAt = new Date();
-    await this.#em.transactional(() =>
-      this.#store.save({ notes: [note], events: [reviewEvents.noteUpdated.event(eventOf(note, noteable))], actor: actorOf(caller) }),
-    );
+    await this.#em.transactional(async () => {
+      await this.#store.save({ notes: [note], events: [reviewEvents.noteUpdated.event(eventOf(note, noteable))], actor: actorOf(caller) });
+      await this.recordCrossReferences({ mentioner: noteable, text: note.body, previousText, author: caller });
+    });
     return note;
   }
 
@@ -236,6 +304,7 @@ export class NotesService {
     position?: NotePosition;
     versionId?: number | null;
     commitId?: string | null;
+    mentionedIn?: MentionedIn;
   }): Promise<Note> {
     const { noteable } = options;
     const now = new Date();
@@ -256,6 +325,8 @@ export class NotesService {
         resolvable: options.type !== null && !options.system && takesResolvableThreads(noteable),
         resolvedAt: null,
         resolvedById: null,
+        mentionedInType: options.mentionedIn?.type ?? null,
+        mentionedInId: options.mentionedIn?.id ?? null,
         createdAt: now,
         updatedAt: now,
       },

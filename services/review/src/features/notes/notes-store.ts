@@ -3,6 +3,7 @@ import type { EntityManager } from '@platform/db';
 import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
 import { Note } from './note.entity.ts';
 import type { Noteable } from './noteable.ts';
+import type { Mentionable, MentionedIn } from './cross-references.ts';
 
 export type NewNote = Omit<Note, 'id' | 'mergeRequestId' | 'issueId'>;
 
@@ -28,6 +29,21 @@ export interface NoteStore {
   userNotesCounts(mergeRequestIds: number[]): Promise<Map<number, number>>;
   /** Resolvable notes not yet resolved, per merge request id (those with none are absent). */
   unresolvedCounts(mergeRequestIds: number[]): Promise<Map<number, number>>;
+  /** A merge request or an issue, by its project and iid or by its id; null when there is none. */
+  mentionable(where: { type: Mentionable['type'] } & ({ projectId: number; iid: number } | { id: number })): Promise<Mentionable | null>;
+  /** Whether the noteable has a cross-reference note of this mentioner. */
+  crossReferenced(options: { noteable: Noteable; mentionedIn: MentionedIn }): Promise<boolean>;
+}
+
+interface MentionableRow {
+  id: string;
+  project_id: string;
+  iid: number;
+  title: string;
+  author_id: string;
+  assignee_ids: string[];
+  confidential: boolean;
+  discussion_locked: boolean | null;
 }
 
 /** The notes of one merge request, issue or commit. */
@@ -126,6 +142,39 @@ export class PgNoteStore implements NoteStore {
 
   unresolvedCounts(mergeRequestIds: number[]): Promise<Map<number, number>> {
     return this.#countsPerMergeRequest(mergeRequestIds, 'resolvable and resolved_at is null');
+  }
+
+  async mentionable(
+    where: { type: Mentionable['type'] } & ({ projectId: number; iid: number } | { id: number }),
+  ): Promise<Mentionable | null> {
+    const [table, confidential] = where.type === 'Issue' ? ['issues', 'confidential'] : ['merge_requests', 'false'];
+    const [condition, params] = 'id' in where ? ['id = ?', [where.id]] : ['project_id = ? and iid = ?', [where.projectId, where.iid]];
+    const [row] = await this.#em.execute<MentionableRow[]>(
+      `select id, project_id, iid, title, author_id, assignee_ids, ${confidential} as confidential, discussion_locked
+        from ${table} where ${condition}`,
+      params,
+    );
+    if (!row) return null;
+    return {
+      type: where.type,
+      id: Number(row.id),
+      projectId: Number(row.project_id),
+      iid: row.iid,
+      title: row.title,
+      authorId: Number(row.author_id),
+      assigneeIds: row.assignee_ids.map(Number),
+      confidential: row.confidential,
+      locked: row.discussion_locked === true,
+    };
+  }
+
+  async crossReferenced(options: { noteable: Noteable; mentionedIn: MentionedIn }): Promise<boolean> {
+    const where = noteableSql(options.noteable);
+    const rows = await this.#em.execute<Array<{ id: string }>>(
+      `select id from notes where ${where.sql} and mentioned_in_type = ? and mentioned_in_id = ? limit 1`,
+      [...where.params, options.mentionedIn.type, options.mentionedIn.id],
+    );
+    return rows.length > 0;
   }
 
   async #countsPerMergeRequest(mergeRequestIds: number[], condition: string): Promise<Map<number, number>> {

@@ -30,7 +30,10 @@ export interface ResourceEvents {
   history: IssuableHistory;
 }
 
-export function createResourceEvents(deps: { em: EntityManager; notes: Pick<NotesService, 'recordSystemNote'> }): ResourceEvents {
+export function createResourceEvents(deps: {
+  em: EntityManager;
+  notes: Pick<NotesService, 'recordSystemNote' | 'recordCrossReferences'>;
+}): ResourceEvents {
   const stateEvents = new ResourceStateEventsService({ store: new PgResourceStateEventStore(deps.em), notes: deps.notes });
   const milestoneEvents = new ResourceMilestoneEventsService({ store: new PgResourceMilestoneEventStore(deps.em) });
   const labelEvents = new ResourceLabelEventsService({ store: new PgResourceLabelEventStore(deps.em) });

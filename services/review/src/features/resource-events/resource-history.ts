@@ -25,13 +25,13 @@ function noteableOf(change: IssuableChange): Noteable & { id: number } {
  * close, reopen or merge is a resource state event and its system note; a milestone set or taken
  * away a resource milestone event, each label added or removed a resource label event (both told
  * apart from what the history already holds, so a change that moved neither records nothing); a
- * new title or description GitLab's system note.
+ * new title or description GitLab's system note, and what it mentions anew a cross-reference note on the mentioned.
  */
 export function resourceHistory(deps: {
   stateEvents: ResourceStateEventsService;
   milestoneEvents: ResourceMilestoneEventsService;
   labelEvents: ResourceLabelEventsService;
-  notes: Pick<NotesService, 'recordSystemNote'>;
+  notes: Pick<NotesService, 'recordSystemNote' | 'recordCrossReferences'>;
 }): IssuableHistory {
   return async (change) => {
     const { issuable, actor, at } = change;
@@ -43,5 +43,6 @@ export function resourceHistory(deps: {
       await deps.notes.recordSystemNote({ noteable, actor, body: titleChangeNote(change.previousTitle, issuable.title) });
     }
     if (change.descriptionChanged) await deps.notes.recordSystemNote({ noteable, actor, body: 'changed the description' });
+    if (change.mentions) await deps.notes.recordCrossReferences({ mentioner: noteable, ...change.mentions });
   };
 }
