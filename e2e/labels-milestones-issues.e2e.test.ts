@@ -422,3 +422,53 @@ describe("group milestones, label subscriptions and issues' links through the ga
     expect(renamed.body).toMatchObject({ name: 'crew', subscribed: true });
   });
 });
+
+describe('cross references through the gateway', () => {
+  it('notes a merge request of another project that mentions an issue on it, for those who may read it, and lists it as related', async () => {
+    const other = await gateway.post('/api/v4/projects').set(asRoot).send({ name: 'mentions', path: 'mentions', visibility: 'private' });
+    expect(other.status).toBe(201);
+    const files = `/api/v4/projects/${other.body.id}/repository`;
+    expect(
+      (await gateway.post(`${files}/files/README.md`).set(asRoot).send({ branch: 'main', content: 'one\n', commit_message: 'Add README' }))
+        .status,
+    ).toBe(201);
+    const change = await gateway
+      .post(`${files}/commits`)
+      .set(asRoot)
+      .send({
+        branch: 'feature',
+        start_branch: 'main',
+        commit_message: 'Change',
+        actions: [{ action: 'update', file_path: 'README.md', content: 'two\n' }],
+      });
+    expect(change.status).toBe(201);
+    const mentioning = await gateway
+      .post(`/api/v4/projects/${other.body.id}/merge_requests`)
+      .set(asRoot)
+      .send({ source_branch: 'feature', target_branch: 'main', title: 'Mention', description: `Relates to ${projectPath}#3` });
+    expect(mentioning.status).toBe(201);
+
+    // Written with the merge request: read at once. Its project is in the same namespace, named by its path.
+    // The tracker's own merge requests that mention it (!1, and the one into side-target) come first.
+    const notes = await gateway.get(`/api/v4/projects/${projectId}/issues/3/notes?sort=asc`).set(asRoot);
+    const mentions = notes.body.filter((note: { system: boolean }) => note.system).map((note: { body: string }) => note.body);
+    expect(mentions).toHaveLength(3);
+    expect(mentions[0]).toBe('mentioned in merge request !1');
+    expect(mentions[2]).toBe('mentioned in merge request mentions!1');
+    const related = await gateway.get(`/api/v4/projects/${projectId}/issues/3/related_merge_requests`).set(asRoot);
+    expect(related.status).toBe(200);
+    const relatedOnes = related.body.map((mergeRequest: { project_id: number; iid: number }) => [
+      mergeRequest.project_id,
+      mergeRequest.iid,
+    ]);
+    expect(relatedOnes).toHaveLength(3);
+    expect(relatedOnes[0]).toEqual([projectId, 1]);
+    expect(relatedOnes[2]).toEqual([other.body.id, 1]);
+
+    // A guest of the tracker reads neither merge request: their notes are hidden from them.
+    const guestNotes = await gateway.get(`/api/v4/projects/${projectId}/issues/3/notes`).set(guestHeaders);
+    expect(guestNotes.status).toBe(200);
+    expect(guestNotes.body.filter((note: { body: string }) => note.body.startsWith('mentioned in'))).toEqual([]);
+    expect((await gateway.get(`/api/v4/projects/${projectId}/issues/3/related_merge_requests`).set(guestHeaders)).body).toEqual([]);
+  });
+});
