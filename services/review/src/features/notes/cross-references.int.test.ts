@@ -20,16 +20,18 @@ import { FixedUserDirectory } from '../core/user-directory.ts';
 
 const alice = userCaller(71, 'alice');
 const carol = userCaller(73, 'carol');
+const dave = userCaller(74, 'dave');
 const APP = 41;
 const LIB = 42;
 const SECRET = 43;
 const access = new FakeIdentityAccess()
-  .add({ resource: 'project', id: APP, path: 'acme/app', namespaceIds: [5], levels: { 71: 30, 73: 30 } })
-  .add({ resource: 'project', id: LIB, path: 'acme/lib', namespaceIds: [5], levels: { 71: 30, 73: 30 } })
+  .add({ resource: 'project', id: APP, path: 'acme/app', namespaceIds: [5], levels: { 71: 30, 73: 30, 74: 10 } })
+  .add({ resource: 'project', id: LIB, path: 'acme/lib', namespaceIds: [5], levels: { 71: 30, 73: 30, 74: 10 } })
   .add({ resource: 'project', id: SECRET, path: 'other/secret', namespaceIds: [6], levels: { 71: 30 } });
 const users = new FixedUserDirectory([
   { id: 71, username: 'alice' },
   { id: 73, username: 'carol' },
+  { id: 74, username: 'dave' },
 ]);
 let harness: ServiceHarness<RunningService>;
 let dataDir: string;
@@ -130,8 +132,13 @@ describe('cross references', () => {
     expect((relatedToCarol.body as Array<{ project_id: number }>).map((mergeRequest) => mergeRequest.project_id)).toEqual([LIB]);
   });
 
-  it('notes nothing on what the author may not read', async () => {
+  it('notes nothing on what the author may not read: a project they do not see, a confidential issue', async () => {
     expect((await api('post', APP, '/issues', carol).send({ title: 'Like other/secret#1 and other/secret#9' })).status).toBe(201);
     expect(await systemNotes(SECRET, 1)).toEqual([]);
+
+    const confidential = await api('post', APP, '/issues').send({ title: 'Hush', confidential: true });
+    expect(confidential.status).toBe(201);
+    expect((await api('post', LIB, '/issues', dave).send({ title: `About acme/app#${confidential.body.iid}` })).status).toBe(201);
+    expect(await systemNotes(APP, confidential.body.iid)).toEqual([]);
   });
 });
