@@ -311,7 +311,11 @@ describe('state changes', () => {
     expect((await api('get', `/issues/${issue.body.iid}/resource_state_events`)).body).toEqual([
       expect.objectContaining({ resource_type: 'Issue', state: 'closed' }),
     ]);
-    expect((await api('get', `/issues/${issue.body.iid}/notes`)).body).toEqual([expect.objectContaining({ body: 'closed', system: true })]);
+    // Newest first: the close, after the merge request's mention of the issue.
+    expect((await api('get', `/issues/${issue.body.iid}/notes`)).body).toEqual([
+      expect.objectContaining({ body: 'closed', system: true }),
+      expect.objectContaining({ body: `mentioned in merge request !${opened.body.iid}`, system: true }),
+    ]);
   });
 });
 
