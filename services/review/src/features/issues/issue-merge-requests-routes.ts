@@ -7,7 +7,7 @@ import { mayReadCode } from '../repositories/repository-access.ts';
 import { referencedIssueIids, referencedMergeRequestIids } from './closing-references.ts';
 import type { Issue } from './issue.entity.ts';
 import { visibleIssue } from './issue-route-support.ts';
-import { projectsSeenBy } from '../notes/cross-references.ts';
+import { projectsSeenBy } from '../core/projects-seen.ts';
 import { closingIssueIids } from './merge-request-closing.ts';
 import type { MilestoneItemsRouteDeps } from './milestone-items-routes.ts';
 

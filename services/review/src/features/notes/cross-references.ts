@@ -1,6 +1,5 @@
 import type { Caller } from '@platform/auth';
-import { NotFoundError } from '@platform/errors';
-import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
+import type { ProjectAccess } from '@platform/identity-client';
 import { mayReadIssue } from '../core/issue-access.ts';
 import { mayReadCode } from '../repositories/repository-access.ts';
 import type { Noteable } from './noteable.ts';
@@ -51,21 +50,4 @@ export function crossReferenceBody(options: {
   return mentioner.type === 'MergeRequest'
     ? `mentioned in merge request ${path}!${mentioner.iid}`
     : `mentioned in issue ${path}#${mentioner.iid}`;
-}
-
-/** Projects by id or path as the caller sees them, each asked of identity once; undefined for one the caller may not see. */
-export function projectsSeenBy(access: IdentityAccess, caller: Caller): (idOrPath: string) => Promise<ProjectAccess | undefined> {
-  const seen = new Map<string, Promise<ProjectAccess | undefined>>();
-  return (idOrPath) => {
-    const key = idOrPath.toLowerCase();
-    let project = seen.get(key);
-    if (!project) {
-      project = access.project({ idOrPath, caller }).catch((error: unknown) => {
-        if (error instanceof NotFoundError) return undefined;
-        throw error;
-      });
-      seen.set(key, project);
-    }
-    return project;
-  };
 }
