@@ -52,6 +52,7 @@ describe('mentions in any project', () => {
   });
 
   it('leaves out what is no reference', () => {
-    expect(mentionsIn('abc#1 x!2 plain text https:///-/issues/3')).toEqual([]);
+    expect(mentionsIn('abc#1 x!2 plain text https:///-/issues/3 #2147483648')).toEqual([]);
+    expect(referencedIssueIids('#2147483648', project)).toEqual([]);
   });
 });

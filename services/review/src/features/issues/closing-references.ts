@@ -24,6 +24,9 @@ const CLOSING_PATTERN = new RegExp(
   'g',
 );
 
+/** Iids are integers: a greater number names nothing. */
+const MAX_IID = 2 ** 31 - 1;
+
 /** The iids of the project's issues or merge requests that the references of `pattern` in `text` name; other projects' are left out. */
 function ownIids(text: string, pattern: RegExp, options: { project: ReferencedProject; marker: '#' | '!'; pages: string }): number[] {
   const iids = new Set<number>();
@@ -39,7 +42,7 @@ function ownIids(text: string, pattern: RegExp, options: { project: ReferencedPr
     const path = lower.slice(0, at);
     if (path === '' || path === ownPath) iids.add(Number(lower.slice(at + 1)));
   }
-  return [...iids];
+  return [...iids].filter((iid) => iid <= MAX_IID);
 }
 
 /** A reference in a text to an issue or a merge request, of the text's own project or another. */
@@ -70,6 +73,7 @@ export function mentionsIn(text: string): Mention[] {
       const url = lower.startsWith('http');
       const at = url ? lower.lastIndexOf(form.pages) : lower.lastIndexOf(form.marker);
       const iid = Number(lower.slice(at + (url ? form.pages.length : 1)));
+      if (iid > MAX_IID) continue;
       const before = reference.slice(0, at);
       if (url && !URL.canParse(before)) continue;
       const projectUrl = url ? before.toLowerCase() : null;

@@ -140,5 +140,9 @@ describe('cross references', () => {
     expect(confidential.status).toBe(201);
     expect((await api('post', LIB, '/issues', dave).send({ title: `About acme/app#${confidential.body.iid}` })).status).toBe(201);
     expect(await systemNotes(APP, confidential.body.iid)).toEqual([]);
+
+    // Numbers past any iid name nothing.
+    expect((await api('post', APP, '/issues/2/notes').send({ body: '#99999999999 and !99999999999' })).status).toBe(201);
+    expect((await api('get', APP, '/issues/2/related_merge_requests')).status).toBe(200);
   });
 });
