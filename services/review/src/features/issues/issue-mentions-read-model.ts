@@ -14,9 +14,9 @@ export interface MergeRequestOfProject {
 }
 
 /**
- * What mentions what between a project's issues and merge requests, read as text for GitLab's
- * reference parsing (GitLab keeps these mentions as cross-reference notes; here they are read
- * where they were written).
+ * What mentions what between issues and merge requests: the cross-reference notes of mentions
+ * across projects, and a project's texts read for GitLab's reference parsing (mentions written
+ * before review kept cross-reference notes have none).
  */
 export class IssueMentionsReadModel {
   readonly #db: Kysely<unknown>;
