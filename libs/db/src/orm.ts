@@ -73,6 +73,10 @@ export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
     forceUtcTimezone: true,
     pool: { min: 1, max: options.poolSize ?? 10 },
     driverOptions: {
+      // No JIT compilation of statements: the services' statements are short, and a deep page's
+      // estimated cost crossed PostgreSQL's threshold, spending 570 of its 706 ms compiling
+      // (docs/read-path.md, "Lists at a million rows").
+      options: '-c jit=off',
       onPoolCreated: (pool: pg.Pool) => {
         prepared.current = prepareStatements(pool);
         releaseBrokenConnections(pool);
