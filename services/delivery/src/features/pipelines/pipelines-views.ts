@@ -1,6 +1,6 @@
 import { detailedStatusView } from '@platform/delivery-client';
 import type { ProjectAccess } from '@platform/identity-client';
-import type { CiStatus, Pipeline } from './pipeline.entity.ts';
+import type { Pipeline } from './pipeline.entity.ts';
 
 /** A pipeline as its views show it: the entity's columns, timestamps as ISO 8601 strings (as the read model selects them). */
 export type ListedPipeline = Pick<
