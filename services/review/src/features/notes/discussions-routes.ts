@@ -57,13 +57,11 @@ function discussionRoutesOf(path: NoteablePath) {
       handle: async ({ caller, input, deps, window }) => {
         const { noteable } = await found(deps, caller, input);
         const { items, total } = await deps.notes.discussions(noteable, window);
-        // As GitLab's, the page is read, then the discussions the caller may not read left out of it.
-        const readable = [];
-        for (const notes of items) {
-          const shown = await deps.notes.readableBy(caller, notes);
-          if (shown.length > 0) readable.push(shown);
-        }
-        return { items: await discussionViews({ users: deps.users, caller }, readable), total };
+        // As GitLab's, the page is read, then the notes the caller may not read left out of it
+        // (judged once for the page, each mentioner's project asked once).
+        const readable = new Set(await deps.notes.readableBy(caller, items.flat()));
+        const shown = items.map((notes) => notes.filter((note) => readable.has(note))).filter((notes) => notes.length > 0);
+        return { items: await discussionViews({ users: deps.users, caller }, shown), total };
       },
     }),
     route({
