@@ -1,11 +1,12 @@
 /** The merge request lists: their parameters, the filter they ask for, and pages of views (also served over gRPC). */
 import { z } from 'zod';
 import type { AuthenticatedCaller, Caller } from '@platform/auth';
-import { InputError, NotFoundError } from '@platform/errors';
+import { InputError } from '@platform/errors';
 import { pageParams, pageShape, params, type PageRequest } from '@platform/http';
 import type { ListedLabel } from '../labels/labels-service.ts';
 import { mayReadCode } from '../repositories/repository-access.ts';
 import { labelsPresence, type Presence } from '../core/label-filter.ts';
+import { projectsSeenBy } from '../core/projects-seen.ts';
 import type { MergeRequest } from './merge-request.entity.ts';
 import { mergeRequestView, simpleMergeRequestView, userIdsOf, type ViewedProject } from './merge-request-views.ts';
 import type { MergeRequestFilter } from './merge-requests-store.ts';
@@ -253,20 +254,10 @@ async function labelDetailsOf(
 
 /** Sees each project once per request: whether the caller may read its merge requests. */
 function visibleProjects(deps: MergeRequestsRouteDeps, caller: Caller) {
-  const seen = new Map<number, Promise<ViewedProject | undefined>>();
-  return (projectId: number) => {
-    let found = seen.get(projectId);
-    if (!found) {
-      found = deps.access
-        .project({ idOrPath: String(projectId), caller })
-        .then((project) => (mayReadCode(project) ? project : undefined))
-        .catch((error: unknown) => {
-          if (error instanceof NotFoundError) return undefined;
-          throw error;
-        });
-      seen.set(projectId, found);
-    }
-    return found;
+  const seen = projectsSeenBy(deps.access, caller);
+  return async (projectId: number): Promise<ViewedProject | undefined> => {
+    const project = await seen(String(projectId));
+    return project && mayReadCode(project) ? project : undefined;
   };
 }
 
