@@ -9,3 +9,5 @@ export type { ServiceHarness, StartedService, OutboxEnvelope } from './service-h
 export { publishEvents } from './publish-event.ts';
 export { featureImportCycle, featureImports, findImportCycle, moduleImportCycle } from './feature-dependencies.ts';
 export { fakeTransactions } from './fake-transactions.ts';
+export { recordStatements } from './statements.ts';
+export type { SentStatement } from './statements.ts';
