@@ -10,16 +10,40 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FakeIdentityAccess } from '@platform/identity-client';
 import { startService, type RunningService } from '@platform/service';
-import { countHydrations, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { countHydrations, recordStatements, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
 import { FixedUserDirectory } from '../core/user-directory.ts';
 
 const PROJECT = 17;
+/** A project with a long history: its pages are judged by the statements, calls and rows they take. */
+const BUSY_PROJECT = 18;
+const BUSY_MERGE_REQUESTS = 300;
+const NOTES_PER_MERGE_REQUEST = 4;
 const developer = userCaller(51, 'developer');
 const reviewer = userCaller(52, 'reviewer');
-const access = new FakeIdentityAccess().add({ resource: 'project', id: PROJECT, path: 'acme/app', levels: { 51: 30, 52: 30 } });
-const users = new FixedUserDirectory([
+
+/** Counts identity's answers about a project (CheckAccess) and about users (GetUsers). */
+class CountingIdentityAccess extends FakeIdentityAccess {
+  projectCalls = 0;
+
+  override async project(options: Parameters<FakeIdentityAccess['project']>[0]) {
+    this.projectCalls += 1;
+    return super.project(options);
+  }
+}
+class CountingUserDirectory extends FixedUserDirectory {
+  usersCalls = 0;
+
+  override async users(ids: number[]) {
+    this.usersCalls += 1;
+    return super.users(ids);
+  }
+}
+const access = new CountingIdentityAccess()
+  .add({ resource: 'project', id: PROJECT, path: 'acme/app', levels: { 51: 30, 52: 30 } })
+  .add({ resource: 'project', id: BUSY_PROJECT, path: 'acme/busy', levels: { 51: 30 } });
+const users = new CountingUserDirectory([
   { id: 51, username: 'developer' },
   { id: 52, username: 'reviewer' },
 ]);
@@ -76,6 +100,21 @@ beforeAll(async () => {
             ('thumbsdown', 52, 'MergeRequest', $1, now(), now())`,
     [first],
   );
+  await harness.sql(
+    `insert into merge_requests (project_id, iid, source_project_id, target_namespace_ids, source_branch, target_branch, title,
+       description, state, author_id, assignee_ids, reviewer_ids, merge_status, created_at, updated_at)
+     select $1, i, $1, '{3}', 'busy-' || i, 'main', 'Busy ' || i, '', 'opened', 51, '{52}', '{51,52}', 'can_be_merged',
+       now() - interval '1 minute' * i, now()
+     from generate_series(1, $2::integer) i`,
+    [BUSY_PROJECT, BUSY_MERGE_REQUESTS],
+  );
+  await harness.sql(
+    `insert into notes (project_id, noteable_type, noteable_id, noteable_iid, author_id, body, system, discussion_id, created_at, updated_at)
+     select $1, 'MergeRequest', mr.id, mr.iid, 52, 'Note ' || n, n = 1, md5(mr.id || '-' || n), now(), now()
+     from merge_requests mr cross join generate_series(1, $2::integer) n where mr.project_id = $1`,
+    [BUSY_PROJECT, NOTES_PER_MERGE_REQUEST],
+  );
+  await harness.sql('analyze merge_requests, notes, award_emoji, merge_request_auto_merges');
 }, 120_000);
 
 afterAll(async () => {
@@ -132,4 +171,57 @@ describe('the merge request lists read path', () => {
     }
     expect(listed.map((item) => item.iid)).toEqual([1, 2]);
   });
+
+  it('reads a page of 20 in one statement, asking identity once for the project and once for the users', async () => {
+    const page = `/api/v4/projects/${BUSY_PROJECT}/merge_requests?per_page=20`;
+    await harness.api.get(page).set(harness.as(developer));
+    access.projectCalls = 0;
+    users.usersCalls = 0;
+    let body: unknown[] = [];
+    const sent = await recordStatements(async () => {
+      body = (await harness.api.get(page).set(harness.as(developer)).expect(200)).body as unknown[];
+    });
+    expect(body).toHaveLength(20);
+    expect(sent.filter((statement) => !BACKGROUND.test(statement.text))).toHaveLength(1);
+    expect({ checkAccess: access.projectCalls, getUsers: users.usersCalls }).toEqual({ checkAccess: 1, getUsers: 1 });
+  });
+
+  it("reads the page's merge requests and their own notes only, whatever the project's history", async () => {
+    const page = `/api/v4/projects/${BUSY_PROJECT}/merge_requests?per_page=20`;
+    const sent = await recordStatements(() => harness.api.get(page).set(harness.as(developer)).expect(200));
+    const [statement] = sent.filter((each) => each.text.includes('from merge_requests mr'));
+    if (!statement) throw new Error('the page was not read from merge_requests');
+    const [{ 'QUERY PLAN': plans } = { 'QUERY PLAN': [] }] = await harness.sql<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+      `explain (analyze, format json) ${statement.text}`,
+      statement.values,
+    );
+    const read = rowsRead(plans[0]?.Plan);
+    // The capped count reads the merge requests (or their index entries); the page 21 of them, and one more to close their order.
+    expect(read.get('merge_requests')).toBeLessThanOrEqual(BUSY_MERGE_REQUESTS + 2 + 22);
+    expect(read.get('notes') ?? 0).toBeLessThanOrEqual(21 * (NOTES_PER_MERGE_REQUEST - 1));
+  });
 });
+
+/** What the service does beside requests: its job runner's and outbox relay's polls. */
+const BACKGROUND = /background_jobs|outbox|pg_locks|advisory/;
+
+interface PlanNode {
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+/** The rows each table's scans in a plan read (kept or filtered out), over all their loops. */
+function rowsRead(plan: PlanNode | undefined, read = new Map<string, number>()): Map<string, number> {
+  if (!plan) return read;
+  const relation = plan['Relation Name'];
+  if (relation) {
+    const rows = plan['Actual Rows'] + (plan['Rows Removed by Filter'] ?? 0) + (plan['Rows Removed by Index Recheck'] ?? 0);
+    read.set(relation, (read.get(relation) ?? 0) + rows * plan['Actual Loops']);
+  }
+  for (const child of plan.Plans ?? []) rowsRead(child, read);
+  return read;
+}

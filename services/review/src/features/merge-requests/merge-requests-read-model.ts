@@ -58,10 +58,12 @@ const LISTED_COLUMNS: Record<keyof ListedMergeRequest, string> = {
   closedAt: isoTimestamp('mr.closed_at'),
   timeEstimate: 'mr.time_estimate',
   totalTimeSpent: 'mr.total_time_spent',
+  // Scalar subqueries, evaluated for the page's rows only; as `exists` PostgreSQL may plan them as a
+  // hashed subplan that reads every note (every automatic merge) of the database first.
   userNotesCount: '(select count(*)::integer from notes n where n.merge_request_id = mr.id and not n.system)',
   blockingDiscussionsResolved:
-    'not exists (select 1 from notes n where n.merge_request_id = mr.id and n.resolvable and n.resolved_at is null)',
-  mergeWhenPipelineSucceeds: 'exists (select 1 from merge_request_auto_merges a where a.merge_request_id = mr.id)',
+    'coalesce((select false from notes n where n.merge_request_id = mr.id and n.resolvable and n.resolved_at is null limit 1), true)',
+  mergeWhenPipelineSucceeds: 'coalesce((select true from merge_request_auto_merges a where a.merge_request_id = mr.id), false)',
   upvotes: votes(UPVOTE),
   downvotes: votes(DOWNVOTE),
   // The project's milestone or one of its groups'; a milestone of another project (the merge request moved) is none.
@@ -156,7 +158,9 @@ const containsId = (column: string) => (id: number) => sql`${sql.raw(column)} @>
 /** Which merge requests (alias `mr`) a filter selects: every list's and every lookup's one reading of it. */
 export function mergeRequestConditions(filter: MergeRequestFilter): RawBuilder<unknown> {
   const all: RawBuilder<unknown>[] = [sql`true`];
-  if (filter.projectIds) all.push(sql`mr.project_id = any(${filter.projectIds}::bigint[])`);
+  // One project's list reads its (project_id, created_at) index in order and stops at the page: `any` of an array cannot.
+  if (filter.projectIds?.length === 1) all.push(sql`mr.project_id = ${filter.projectIds[0]}::bigint`);
+  else if (filter.projectIds) all.push(sql`mr.project_id = any(${filter.projectIds}::bigint[])`);
   if (filter.groupId !== undefined) all.push(sql`mr.target_namespace_ids @> array[${filter.groupId}]::bigint[]`);
   if (filter.ids) all.push(sql`mr.id = any(${filter.ids}::bigint[])`);
   if (filter.iids) all.push(sql`mr.iid = any(${filter.iids}::integer[])`);
