@@ -20,12 +20,15 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** `/api/docs`: the API document (`/api/v4/openapi.json`) rendered by Swagger UI. */
+/** Where the API documentation is served: its router is mounted there, so that other requests never enter it. */
+export const API_DOCS_PATH = '/api/docs';
+
+/** `/api/docs`: the API document (`/api/v4/openapi.json`) rendered by Swagger UI. Mounted at `API_DOCS_PATH`. */
 export function apiDocsRouter(): Router {
   const router = Router();
-  router.get('/api/docs', (_req, res) => {
+  router.get('/', (_req, res) => {
     res.type('html').send(PAGE);
   });
-  router.use('/api/docs/assets', express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d' }));
+  router.use('/assets', express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1d' }));
   return router;
 }

@@ -40,19 +40,19 @@ function identityAnswering(users: Record<string, { id: number; username: string 
 }
 
 describe('credentialsOf', () => {
-  const url = (query = '') => new URL(`http://gateway/api/v4/user${query}`);
+  const query = (search = '') => new URLSearchParams(search);
 
   it('reads the token from PRIVATE-TOKEN, a Bearer header, or the query string', () => {
-    expect(credentialsOf(requestWith({ 'private-token': 'a' }), url())).toEqual({ token: 'a' });
-    expect(credentialsOf(requestWith({ authorization: 'Bearer b' }), url())).toEqual({ token: 'b' });
-    expect(credentialsOf(requestWith({}), url('?private_token=c'))).toEqual({ token: 'c' });
-    expect(credentialsOf(requestWith({}), url('?access_token=d'))).toEqual({ token: 'd' });
-    expect(credentialsOf(requestWith({ authorization: 'Basic x' }), url())).toEqual({});
+    expect(credentialsOf(requestWith({ 'private-token': 'a' }), query())).toEqual({ token: 'a' });
+    expect(credentialsOf(requestWith({ authorization: 'Bearer b' }), query())).toEqual({ token: 'b' });
+    expect(credentialsOf(requestWith({}), query('?private_token=c'))).toEqual({ token: 'c' });
+    expect(credentialsOf(requestWith({}), query('?access_token=d'))).toEqual({ token: 'd' });
+    expect(credentialsOf(requestWith({ authorization: 'Basic x' }), query())).toEqual({});
   });
 
   it('reads sudo from the Sudo header or the sudo parameter', () => {
-    expect(credentialsOf(requestWith({ 'private-token': 'a', sudo: 'ada' }), url())).toEqual({ token: 'a', sudo: 'ada' });
-    expect(credentialsOf(requestWith({ 'private-token': 'a' }), url('?sudo=7'))).toEqual({ token: 'a', sudo: '7' });
+    expect(credentialsOf(requestWith({ 'private-token': 'a', sudo: 'ada' }), query())).toEqual({ token: 'a', sudo: 'ada' });
+    expect(credentialsOf(requestWith({ 'private-token': 'a' }), query('?sudo=7'))).toEqual({ token: 'a', sudo: '7' });
   });
 });
 

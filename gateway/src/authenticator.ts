@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { Caller, DeployTokenCaller } from '@platform/auth';
@@ -10,17 +10,13 @@ import type { AuthenticateResponse, IdentityServiceClient } from '@platform/prot
 type AuthenticatedCaller = Extract<Caller, { kind: 'user' }>;
 
 /** The credentials GitLab accepts on its REST API. */
-export function credentialsOf(req: IncomingMessage, url: URL): { token?: string; sudo?: string } {
+export function credentialsOf(req: IncomingMessage, query: URLSearchParams): { token?: string; sudo?: string } {
   const header = req.headers['private-token'];
   const bearer = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
   const token =
-    (typeof header === 'string' ? header : undefined) ??
-    bearer ??
-    url.searchParams.get('private_token') ??
-    url.searchParams.get('access_token') ??
-    undefined;
+    (typeof header === 'string' ? header : undefined) ?? bearer ?? query.get('private_token') ?? query.get('access_token') ?? undefined;
   const sudoHeader = req.headers.sudo;
-  const sudo = (typeof sudoHeader === 'string' ? sudoHeader : undefined) ?? url.searchParams.get('sudo') ?? undefined;
+  const sudo = (typeof sudoHeader === 'string' ? sudoHeader : undefined) ?? query.get('sudo') ?? undefined;
   return { ...(token ? { token } : {}), ...(sudo ? { sudo } : {}) };
 }
 
@@ -128,11 +124,8 @@ export class Authenticator {
   }
 
   async authenticate(token: string, sudo: string | undefined): Promise<AuthenticatedCaller> {
-    const key = createHash('sha256')
-      .update(token)
-      .update('\0')
-      .update(sudo ?? '')
-      .digest('base64');
+    // One-shot: a Hash object per request cost more than twice as much.
+    const key = hash('sha256', `${token}\0${sudo ?? ''}`, 'base64');
     const cached = this.#cache?.get(key);
     const now = this.#now();
     if (cached && now < cached.freshUntil) return cached.caller;

@@ -153,3 +153,61 @@ describe('a platform without some services', () => {
     expect(Object.keys(readiness.body.circuits as object)).toEqual(['identity']);
   });
 });
+
+describe('the query string', () => {
+  it('routes by the parameters of the query alone, not by a fragment', async () => {
+    const alertsOnly = createGatewayApp({
+      logger,
+      authenticator: new Authenticator({ client: {} as IdentityServiceClient, ttlMs: 0 }),
+      internalSecret: SECRET,
+      upstreams: {
+        alerts: new UpstreamPool({
+          service: 'alerts',
+          urls: [serviceUrl],
+          logger,
+          connectTimeoutMs: 1000,
+          responseTimeoutMs: 5000,
+          failuresToOpen: 5,
+          halfOpenAfterMs: 1000,
+        }),
+      },
+      metrics: createMetrics(),
+      identityChannelState: () => 'READY',
+      authInvalidationState: () => 'off',
+      readTimeoutMs: 5000,
+      trustedProxies: [],
+    });
+    const server = alertsOnly.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    // Raw targets: clients strip fragments, but a request line may still carry one.
+    const statusOf = (target: string) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const sent = http.get({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', path: target }, (response) => {
+          response.resume();
+          resolve(response.statusCode);
+        });
+        sent.once('error', reject);
+      });
+    try {
+      expect(await statusOf('/api/v4/projects/7/issues?state=opened&issue_type=incident')).toBe(200);
+      // Issues of other types are review's, which this platform does not proxy to.
+      expect(await statusOf('/api/v4/projects/7/issues?state=opened')).toBe(503);
+      expect(await statusOf('/api/v4/projects/7/issues?state=opened#&issue_type=incident')).toBe(503);
+      expect(await statusOf('/api/v4/projects/7/issues#?issue_type=incident')).toBe(503);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('/api/docs', () => {
+  it('serves Swagger UI and its files from where the page links them', async () => {
+    const page = await gateway().get('/api/docs').expect(200);
+    expect(page.type).toBe('text/html');
+    expect(page.text).toContain('/api/docs/assets/swagger-ui-bundle.js');
+    const styles = await gateway().get('/api/docs/assets/swagger-ui.css').expect(200);
+    expect(styles.type).toBe('text/css');
+    // Anything else under the API goes to the services.
+    expect((await gateway({ services: ['identity'] }).get('/api/docsy')).status).toBe(404);
+  });
+});

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import express, { type Express } from 'express';
 import {
   anonymousCaller,
@@ -19,10 +20,10 @@ import {
 import type { Logger } from '@platform/logger';
 import { Authenticator, basicCredentialsOf, credentialsOf, deployTokenCredentialsOf } from './authenticator.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import { routeFor, SERVICES, type Route } from './route-table.ts';
-import type { Upstreams } from './upstreams.ts';
+import { routeFor, SERVICES, type Route, type ServiceName } from './route-table.ts';
+import type { ForwardOptions, Upstreams } from './upstreams.ts';
 import { apiDocument } from './api-document.ts';
-import { apiDocsRouter } from './api-docs.ts';
+import { API_DOCS_PATH, apiDocsRouter } from './api-docs.ts';
 
 export interface GatewayAppOptions {
   logger: Logger;
@@ -62,21 +63,32 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** GitLab's prefix of deploy tokens, which identity's Authenticate does not know. */
 const DEPLOY_TOKEN_PREFIX = 'gldt-';
 
-const routeLabels = new Map<Route, string>();
+const routeLabels = new Map<Route, { route: string; service: ServiceName }>();
 
-/** The route table entry as a metrics label, its slashes unescaped for reading (as few label values as entries); worked out once per entry. */
-function routeLabel(route: Route): string {
-  let label = routeLabels.get(route);
-  if (label === undefined) {
-    label = route.pattern.source.replaceAll('\\/', '/');
-    routeLabels.set(route, label);
+/**
+ * The route table entry as metrics labels, its slashes unescaped for reading (as few label values
+ * as entries), and the service owning it; worked out once per entry.
+ */
+function routeLabelsOf(route: Route): { route: string; service: ServiceName } {
+  let labels = routeLabels.get(route);
+  if (labels === undefined) {
+    labels = { route: route.pattern.source.replaceAll('\\/', '/'), service: route.service };
+    routeLabels.set(route, labels);
   }
-  return label;
+  return labels;
 }
 
 /** The client's address as audit events show it: `::ffff:10.0.0.1` is plain `10.0.0.1`. */
 function clientIp(req: express.Request): string | undefined {
   return req.ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+}
+
+/** The query of a request target (after `?`, before any `#`), without parsing the whole URL, which costs four times as much. */
+function queryOf(target: string): URLSearchParams {
+  const fragmentStart = target.indexOf('#');
+  const beforeFragment = fragmentStart === -1 ? target : target.slice(0, fragmentStart);
+  const queryStart = beforeFragment.indexOf('?');
+  return new URLSearchParams(queryStart === -1 ? '' : beforeFragment.slice(queryStart + 1));
 }
 
 async function isReady(baseUrl: string): Promise<boolean> {
@@ -137,14 +149,14 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   // Undecodable paths and NUL bytes stop here, before they reach identity's lookups or a service.
   app.use(rejectMalformedUrl());
   app.get('/api/v4/openapi.json', apiDocument({ upstreams: options.upstreams, logger }));
-  app.use(apiDocsRouter());
+  app.use(API_DOCS_PATH, apiDocsRouter());
 
-  const authenticate = async (req: express.Request, route: Route, url: URL): Promise<Caller> => {
+  const authenticate = async (req: express.Request, route: Route, query: URLSearchParams): Promise<Caller> => {
     const ip = clientIp(req);
     if (route.ownAuthentication) return anonymousCaller(ip);
     const credentials: { token?: string; sudo?: string; username?: string } = route.basicCredentials
       ? basicCredentialsOf(req)
-      : credentialsOf(req, url);
+      : credentialsOf(req, query);
     if (route.deployTokens) {
       const presented = route.basicCredentials ? credentials : deployTokenCredentialsOf(req);
       if (presented.token?.startsWith(DEPLOY_TOKEN_PREFIX)) {
@@ -158,29 +170,38 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     return ip ? { ...caller, ip } : caller;
   };
 
+  // Forgotten before the client hears of the change: its next request with the old token is refused.
+  const forgetChangedAuthentication = (headers: IncomingHttpHeaders) => {
+    for (const userId of usersWithChangedAuthentication(headers[AUTHENTICATION_CHANGED_HEADER])) authenticator.forgetUser(userId);
+    delete headers[AUTHENTICATION_CHANGED_HEADER];
+  };
+  // Made once rather than per request: a safe request waits for the read timeout, others for the pool's.
+  const forwardingRead: ForwardOptions = { responseTimeoutMs: options.readTimeoutMs, onResponseHeaders: forgetChangedAuthentication };
+  const forwardingOther: ForwardOptions = { onResponseHeaders: forgetChangedAuthentication };
+
   app.use((req, res, next) => {
-    const url = new URL(req.originalUrl, 'http://gateway');
-    const route = routeFor(req.path, url.searchParams);
+    const query = queryOf(req.originalUrl);
+    const route = routeFor(req.path, query);
     if (!route) {
       res.status(404).json({ error: '404 Not Found' });
       return;
     }
-    describeRequest(res, { route: routeLabel(route), service: route.service });
+    describeRequest(res, routeLabelsOf(route));
     const upstream = options.upstreams[route.service];
     if (!upstream) {
       res.status(503).json({ message: '503 Service Unavailable' });
       return;
     }
-    authenticate(req, route, url).then(
+    authenticate(req, route, query).then(
       (caller) => {
-        const responseTimeout = SAFE_METHODS.has(req.method) && !route.slowReads ? { responseTimeoutMs: options.readTimeoutMs } : {};
+        const forwarding = SAFE_METHODS.has(req.method) && !route.slowReads ? forwardingRead : forwardingOther;
         // Valid as long as the gateway waits for the answer: a service that was slow to take the
         // request up (frozen, overloaded) must not refuse a valid caller for the header's age.
         req.headers[CALLER_HEADER] = signCaller(
           caller,
           options.internalSecret,
           { method: req.method, path: req.originalUrl },
-          { validForMs: upstream.longestWait(responseTimeout) },
+          { validForMs: upstream.longestWait(forwarding) },
         );
         if (!route.ownAuthentication) {
           // Services learn who calls from the signed header alone; credentials stay here.
@@ -188,14 +209,7 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
           delete req.headers.authorization;
           delete req.headers['deploy-token'];
         }
-        void upstream.forward(req, res, {
-          ...responseTimeout,
-          // Forgotten before the client hears of the change: its next request with the old token is refused.
-          onResponseHeaders: (headers) => {
-            for (const userId of usersWithChangedAuthentication(headers[AUTHENTICATION_CHANGED_HEADER])) authenticator.forgetUser(userId);
-            delete headers[AUTHENTICATION_CHANGED_HEADER];
-          },
-        });
+        void upstream.forward(req, res, forwarding);
       },
       (error: unknown) => {
         const mapped = errorToHttp(error);

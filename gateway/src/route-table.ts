@@ -110,6 +110,8 @@ export const routeTable: Route[] = [
 
 export function routeFor(path: string, query: URLSearchParams = new URLSearchParams()): Route | undefined {
   return routeTable.find(
-    (route) => route.pattern.test(path) && Object.entries(route.query ?? {}).every(([name, value]) => query.getAll(name).includes(value)),
+    (route) =>
+      route.pattern.test(path) &&
+      (route.query === undefined || Object.entries(route.query).every(([name, value]) => query.getAll(name).includes(value))),
   );
 }

@@ -80,13 +80,19 @@ function hasBody(req: IncomingMessage): boolean {
   );
 }
 
-/** Reads a small body of a request that is not safe to repeat, so that it can be sent again; larger or streamed bodies stay streamed. */
-async function readSmallBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/**
+ * Whether the body of a request that is not safe to repeat is small enough to read before
+ * proxying, so that it can be sent again; larger or streamed bodies stay streamed.
+ */
+function readsBodyAhead(req: IncomingMessage): boolean {
   // A client that expects 100 Continue (Maven's uploads) sends its body in step with the service: left streamed.
   if (RETRYABLE_METHODS.has(req.method ?? '') || req.headers['transfer-encoding'] !== undefined || req.headers.expect !== undefined)
-    return undefined;
+    return false;
   const length = Number(req.headers['content-length'] ?? 0);
-  if (!Number.isSafeInteger(length) || length > REPLAYABLE_BODY_BYTES) return undefined;
+  return Number.isSafeInteger(length) && length <= REPLAYABLE_BODY_BYTES;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -239,11 +245,14 @@ export class UpstreamPool {
   async forward(req: IncomingMessage, res: ServerResponse, options: ForwardOptions = {}): Promise<void> {
     const method = req.method ?? 'GET';
     let readAhead: Buffer | undefined;
-    try {
-      readAhead = await readSmallBody(req);
-    } catch {
-      // The client went away while sending its body.
-      return;
+    // Only a body read ahead is waited for: a GET is dispatched at once, without a promise of its own.
+    if (readsBodyAhead(req)) {
+      try {
+        readAhead = await readBody(req);
+      } catch {
+        // The client went away while sending its body.
+        return;
+      }
     }
     const outgoing: Outgoing = {
       method,
