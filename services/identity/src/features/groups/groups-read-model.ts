@@ -134,10 +134,11 @@ export class GroupsReadModel {
     const { viewer, keyset } = options;
     const direction = sql.raw(keyset.sort === 'desc' ? 'desc' : 'asc');
     const after = keyset.afterId === undefined ? sql`true` : sql`n.id ${sql.raw(keyset.sort === 'desc' ? '<' : '>')} ${keyset.afterId}`;
+    const { where, ...access } = groupConditions(viewer, options.filter);
     return readKeysetPage<ListedGroup>(this.#db, {
-      ctes: accessCtes(viewer),
+      ...access,
       rows: sql<ListedGroup>`select ${listedColumns(options.extras ?? {})} from namespaces n
-        where ${groupConditions(viewer, options.filter)} and ${after} order by n.id ${direction}`,
+        where ${where} and ${after} order by n.id ${direction}`,
       limit: keyset.limit,
     });
   }
@@ -171,12 +172,12 @@ export class GroupsReadModel {
     options: { viewer: Viewer; filter: GroupFilter; order: { by: GroupOrder; sort: 'asc' | 'desc' }; window: PageWindow },
   ): Promise<Page<Row>> {
     const { viewer, order } = options;
-    const where = groupConditions(viewer, options.filter);
+    const { where, ...access } = groupConditions(viewer, options.filter);
     const direction = sql.raw(order.sort === 'desc' ? 'desc' : 'asc');
     // Names and paths sort case-insensitively, whatever the database's collation.
     const column = order.by === 'id' ? sql.ref('n.id') : sql.raw(`lower(n.${order.by})`);
     return readPage<Row>(this.#db, {
-      ctes: accessCtes(viewer),
+      ...access,
       matching: sql`select 1 from namespaces n where ${where}`,
       rows: sql<Row>`select ${columns} from namespaces n where ${where} order by ${column} ${direction}, n.id ${direction}`,
       window: options.window,
@@ -184,8 +185,15 @@ export class GroupsReadModel {
   }
 }
 
-/** Which namespaces (alias `n`) a group list holds; needs `accessCtes`. */
-function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknown> {
+/**
+ * Which namespaces (alias `n`) a group list holds, and `accessCtes` where a condition reads them:
+ * a user's visibility, related groups or minimum access. An administrator's or an anonymous
+ * caller's list goes without them: a statement is planned with every common table expression it
+ * names, used or not, and an administrator's page, whose cheapest plan depends on its window, is
+ * planned on every request.
+ */
+function groupConditions(viewer: Viewer, filter: GroupFilter): { where: RawBuilder<unknown>; ctes?: RawBuilder<unknown> } {
+  const readsAccess = filter.relatedOnly === true || (viewer.kind === 'user' && (!viewer.isAdmin || filter.minAccessLevel !== undefined));
   // A group the viewer is related to is one they may see: the visibility test would only add an `or` that hides the key.
   const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, filter.relatedOnly ? groupRelatedTo() : listedGroupVisibleTo(viewer)];
   if (filter.parentId !== undefined) conditions.push(sql`n.parent_id = ${filter.parentId}`);
@@ -213,5 +221,6 @@ function groupConditions(viewer: Viewer, filter: GroupFilter): RawBuilder<unknow
       sql`exists (select 1 from group_custom_attributes c where c.group_id = n.id and c.key = ${key} and c.value = ${value})`,
     );
   }
-  return sql.join(conditions, sql` and `);
+  const where = sql.join(conditions, sql` and `);
+  return readsAccess ? { where, ctes: accessCtes(viewer) } : { where };
 }

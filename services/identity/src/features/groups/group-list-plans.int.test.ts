@@ -1,0 +1,118 @@
+/**
+ * The plans PostgreSQL makes of the group lists' statements, as the read model sends them, on the
+ * benchmark's dataset at a fifth of its size with sequential scans disabled (as
+ * `access-plans.int.test.ts` does): groups are a few rows among every user's personal namespace,
+ * so a count or a page that reads namespaces through an index of all of them reads users' rows
+ * too (root's count read the whole table, a million rows at a million users).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { seed } from '../../../../../bench/seed.ts';
+import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
+import { ANONYMOUS, type Viewer } from '../access/access-sql.ts';
+import { GroupsReadModel, type GroupFilter, type GroupOrder } from './groups-read-model.ts';
+
+let harness: IdentityHarness;
+let pool: pg.Pool;
+let client: pg.Client;
+let readModel: GroupsReadModel;
+let member: Viewer;
+const sent: CompiledQuery[] = [];
+const root: Viewer = { kind: 'user', userId: 1, username: 'root', isAdmin: true, external: false };
+
+beforeAll(async () => {
+  harness = await startIdentityHarness('group_list_plans');
+  const seeded = await seed(harness.databaseUrl, { users: 2_000, groups: 400, projects: 2_000, membersPerGroup: 15, membersPerProject: 2 });
+  member = { kind: 'user', userId: seeded.member.id, username: seeded.member.username, isAdmin: false, external: false };
+  pool = new pg.Pool({ connectionString: harness.databaseUrl, max: 1 });
+  readModel = new GroupsReadModel(
+    new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        sent.push(event.query);
+      },
+    }),
+  );
+  client = new pg.Client({ connectionString: harness.databaseUrl });
+  await client.connect();
+  await client.query('set enable_seqscan = off');
+});
+
+afterAll(async () => {
+  await client?.end();
+  await pool?.end();
+  await harness?.stop();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Subplan Name'?: string;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+function nodesOf(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+}
+
+/** The plan of the one statement `read` sends, run (`analyze`) with its parameters. */
+async function planOf(read: () => Promise<unknown>): Promise<PlanNode[]> {
+  sent.length = 0;
+  await read();
+  expect(sent).toHaveLength(1);
+  const { rows } = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`explain (analyze, format json) ${sent[0]!.sql}`, [
+    ...sent[0]!.parameters,
+  ]);
+  return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
+}
+
+const listed = (viewer: Viewer, filter: GroupFilter, by: GroupOrder = 'name') =>
+  planOf(() => readModel.list({ viewer, filter, order: { by, sort: 'asc' }, window: { offset: 0, limit: 20 } }));
+
+/** The namespaces a plan reads, as `<node> using <index>`. */
+const namespaceReads = (nodes: PlanNode[]) =>
+  nodes
+    .filter((node) => node['Relation Name'] === 'namespaces' && (node['Actual Loops'] ?? 0) > 0)
+    .map((node) => `${node['Node Type']} using ${node['Index Name']}`);
+
+/** What a plan reads of namespaces other than by key (a full name's ancestors are read by key). */
+const namespaceWalks = (nodes: PlanNode[]) => namespaceReads(nodes).filter((read) => !read.endsWith('using namespaces_pkey'));
+
+const accessPlans = (nodes: PlanNode[]) =>
+  nodes.filter((node) => node['Subplan Name']?.startsWith('CTE ')).map((node) => node['Subplan Name']);
+
+describe('group list plans', () => {
+  it("counts root's groups from the groups' index alone and walks only groups in the page's order", async () => {
+    const nodes = await listed(root, {});
+    // Any index of groups alone counts them.
+    expect(namespaceWalks(nodes)).toEqual([
+      expect.stringMatching(/^Index Only Scan using namespaces_groups_\w+_idx$/),
+      'Index Scan using namespaces_groups_name_lower_idx',
+    ]);
+    expect(nodes.filter((node) => node['Relation Name'] === 'namespaces' && node['Rows Removed by Filter'])).toEqual([]);
+  });
+
+  it("plans nothing of the caller's access for an administrator's or an anonymous caller's list", async () => {
+    expect(accessPlans(await listed(root, {}))).toEqual([]);
+    expect(accessPlans(await listed(ANONYMOUS, {}))).toEqual([]);
+    // A member's list is decided by their access, and an administrator's by theirs where asked.
+    expect(accessPlans(await listed(member, { relatedOnly: true }))).not.toEqual([]);
+    expect(accessPlans(await listed(root, { minAccessLevel: 30 }))).not.toEqual([]);
+  });
+
+  it('counts the public groups an anonymous caller sees from the index of their visibility', async () => {
+    expect(namespaceWalks(await listed(ANONYMOUS, {}, 'path'))).toEqual([
+      'Index Only Scan using namespaces_groups_visibility_id_idx',
+      'Index Scan using namespaces_groups_path_lower_idx',
+    ]);
+  });
+
+  it('walks only groups for a keyset page', async () => {
+    const nodes = await planOf(() => readModel.listAfter({ viewer: root, filter: {}, keyset: { sort: 'asc', limit: 20 } }));
+    expect(namespaceWalks(nodes)).toEqual(['Index Scan using namespaces_groups_id_idx']);
+  });
+});
