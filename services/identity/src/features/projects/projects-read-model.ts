@@ -89,6 +89,8 @@ export interface ProjectListRead {
 
 /** A page of projects, tagged with the view its rows were read for. */
 export type ProjectListPage = (Page<SimpleProject> & { view: 'simple' }) | (Page<ListedProject> & { view: 'full' });
+/** A page's projects in the view they were read for. */
+type ProjectRows = { items: SimpleProject[]; view: 'simple' } | { items: ListedProject[]; view: 'full' };
 export type ProjectKeysetPage = (KeysetPage<SimpleProject> & { view: 'simple' }) | (KeysetPage<ListedProject> & { view: 'full' });
 
 /** `json_build_object` of columns named as the view names them: a nested object of the same shape as a selected row. */
@@ -189,10 +191,6 @@ const CUSTOM_ATTRIBUTES_SELECT = selectList({
 });
 
 /** The full view's columns that depend on the viewer: the source of a fork where they may see it, the shares with groups they may see. */
-type ViewerColumns = Pick<ListedProject, 'forkedFrom' | 'shares'>;
-/** A full view's row before its viewer's columns. */
-type FixedRow = Omit<ListedProject, keyof ViewerColumns>;
-
 function viewerColumns(viewer: Viewer): RawBuilder<unknown> {
   return sql`(select ${sql.raw(FORKED_FROM_JSON)} from projects source
       where source.id = p.forked_from_project_id and ${projectVisibleTo(viewer, 'source')}) as "forkedFrom",
@@ -207,15 +205,11 @@ function fixedColumns(customAttributes: boolean): RawBuilder<unknown> {
   return sql.raw(customAttributes ? `${LISTED_SELECT}, ${CUSTOM_ATTRIBUTES_SELECT}` : LISTED_SELECT);
 }
 
-function columnsFor(read: ProjectListRead): RawBuilder<unknown> {
-  return read.view === 'simple' ? sql.raw(SIMPLE_SELECT) : fixedColumns(read.customAttributes === true);
-}
-
 /**
- * Projects as GitLab's project views show them, read without entities: a page of a list, its
- * capped total and each row's namespace, owner and counts in one statement, the fork sources and
- * shares the viewer sees in a second; a project's details, with the viewer's visibility and
- * permissions, in one statement.
+ * Projects as GitLab's project views show them, read without entities: a page of a list, its ids
+ * and capped total in one statement, then each row's columns (namespace, owner, counts, and the
+ * fork source and shares the viewer sees) by key in a second; a project's details, with the
+ * viewer's visibility and permissions, in one statement.
  */
 export class ProjectsReadModel {
   readonly #db: Kysely<unknown>;
@@ -303,7 +297,10 @@ export class ProjectsReadModel {
     return rows[0]?.id;
   }
 
-  /** A page of a project list and its capped total in one statement; the viewer's columns of the full view in a second. */
+  /**
+   * A page of a project list: its ids and capped total in one statement, then the page's columns
+   * by key in a second (`#projectsByIds`).
+   */
   async list(options: {
     viewer: Viewer;
     filter: ProjectFilter;
@@ -312,14 +309,12 @@ export class ProjectsReadModel {
     read: ProjectListRead;
   }): Promise<ProjectListPage> {
     const filter = projectConditions(options.viewer, options.filter);
-    const page = await readPage<FixedRow>(this.#db, {
+    const page = await readPage<{ id: number }>(this.#db, {
       matching: visibleProjectIds(options.viewer, filter),
-      rows: sql`select ${columnsFor(options.read)} from projects p where ${projectVisibleTo(options.viewer)} and ${filter}
-        order by ${orderBy(options.order)}`,
+      rows: sql`select p.id from projects p where ${projectVisibleTo(options.viewer)} and ${filter} order by ${orderBy(options.order)}`,
       window: options.window,
     });
-    if (options.read.view === 'simple') return { ...page, view: 'simple' };
-    return { ...page, items: await this.#withViewerColumns(options.viewer, page.items), view: 'full' };
+    return { ...page, ...(await this.#projectsByIds(options.viewer, page.items, options.read)) };
   }
 
   /** Keyset pagination by id: the projects after `keyset.afterId` in `keyset.sort` order. */
@@ -327,18 +322,16 @@ export class ProjectsReadModel {
     const { keyset } = options;
     const where = sql`${projectVisibleTo(options.viewer)} and ${projectConditions(options.viewer, options.filter)}`;
     const after = keyset.afterId === undefined ? sql`true` : sql`p.id ${sql.raw(keyset.sort === 'desc' ? '<' : '>')} ${keyset.afterId}`;
-    const page = await readKeysetPage<FixedRow>(this.#db, {
-      rows: sql`select ${columnsFor(options.read)} from projects p where ${where} and ${after}
-        order by p.id ${sql.raw(keyset.sort === 'desc' ? 'desc' : 'asc')}`,
+    const page = await readKeysetPage<{ id: number }>(this.#db, {
+      rows: sql`select p.id from projects p where ${where} and ${after} order by p.id ${sql.raw(keyset.sort === 'desc' ? 'desc' : 'asc')}`,
       limit: keyset.limit,
     });
-    if (options.read.view === 'simple') return { ...page, view: 'simple' };
-    return { ...page, items: await this.#withViewerColumns(options.viewer, page.items), view: 'full' };
+    return { ...page, ...(await this.#projectsByIds(options.viewer, page.items, options.read)) };
   }
 
   /**
    * What group details list: the first `limit` visible projects in the group and the first
-   * `limit` shared with it, by id, in one statement; the viewer's columns in a second.
+   * `limit` shared with it, by id, in one statement; their columns in a second.
    */
   async ofGroupDetails(options: {
     viewer: Viewer;
@@ -346,32 +339,40 @@ export class ProjectsReadModel {
     limit: number;
   }): Promise<{ own: ListedProject[]; shared: ListedProject[] }> {
     const { viewer, groupId, limit } = options;
-    const columns = fixedColumns(false);
     const visible = projectVisibleTo(viewer);
-    const { rows } = await sql<FixedRow & { shared: boolean }>`
-      (select ${columns}, false as shared from projects p where p.namespace_id = ${groupId} and ${visible} order by p.id limit ${limit})
+    const { rows } = await sql<{ id: number; shared: boolean }>`
+      (select p.id, false as shared from projects p where p.namespace_id = ${groupId} and ${visible} order by p.id limit ${limit})
       union all
-      (select ${columns}, true as shared from projects p where p.id in (${sharedWith(groupId)}) and ${visible} order by p.id limit ${limit})`.execute(
+      (select p.id, true as shared from projects p where p.id in (${sharedWith(groupId)}) and ${visible} order by p.id limit ${limit})`.execute(
       this.#db,
     );
-    const projects = await this.#withViewerColumns(
-      viewer,
-      rows.map(({ shared: _shared, ...project }) => project),
-    );
-    return { own: projects.filter((_, index) => !rows[index]?.shared), shared: projects.filter((_, index) => rows[index]?.shared) };
+    const columns = sql`${fixedColumns(false)}, ${viewerColumns(viewer)}`;
+    const found = await this.#byIds<ListedProject>(viewer, [...new Set(rows.map((row) => row.id))], columns);
+    const byId = new Map(found.map((project) => [project.id, project]));
+    const projects = (shared: boolean) => rows.flatMap((row) => (row.shared === shared ? (byId.get(row.id) ?? []) : []));
+    return { own: projects(false), shared: projects(true) };
   }
 
   /**
-   * The rows with the viewer's columns, read in a statement of their own keyed by the rows' ids.
-   * In the page's statement, whose plan depends on its window and is made again for every request,
-   * planning these columns' access rules cost more CPU than reading them.
+   * The view's columns of the projects a page found, in the page's order, read by key in a
+   * statement of their own: the namespace, owner and counts subqueries run for the page's rows
+   * only, however deep its offset, and the statement's plan (by primary key, whatever the
+   * window) is prepared once and kept, where the page's own is made again for every request.
+   * A project deleted, or hidden from the viewer, since the page was read is left out.
    */
-  async #withViewerColumns<Row extends FixedRow>(viewer: Viewer, rows: Row[]): Promise<Array<Row & ViewerColumns>> {
-    if (rows.length === 0) return [];
-    const { rows: found } = await sql<ViewerColumns & { id: number }>`
-      select p.id, ${viewerColumns(viewer)} from projects p where p.id = any(${rows.map((row) => row.id)}::integer[])`.execute(this.#db);
-    const byId = new Map(found.map(({ id, ...columns }) => [id, columns]));
-    return rows.map((row) => ({ ...row, ...(byId.get(row.id) ?? { forkedFrom: null, shares: [] }) }));
+  async #projectsByIds(viewer: Viewer, page: Array<{ id: number }>, read: ProjectListRead): Promise<ProjectRows> {
+    const ids = page.map((row) => row.id);
+    if (read.view === 'simple') return { items: await this.#byIds<SimpleProject>(viewer, ids, sql.raw(SIMPLE_SELECT)), view: 'simple' };
+    const columns = sql`${fixedColumns(read.customAttributes === true)}, ${viewerColumns(viewer)}`;
+    return { items: await this.#byIds<ListedProject>(viewer, ids, columns), view: 'full' };
+  }
+
+  async #byIds<Row>(viewer: Viewer, ids: number[], columns: RawBuilder<unknown>): Promise<Row[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await sql<Row>`select ${columns}
+      from unnest(${ids}::integer[]) with ordinality as listed (id, position) join projects p on p.id = listed.id
+      where ${projectVisibleTo(viewer)} order by listed.position`.execute(this.#db);
+    return rows;
   }
 }
 
