@@ -13,7 +13,10 @@
  * BENCH_CONNECTIONS (32), BENCH_PROFILE=1 (the gateway writes a `node --cpu-prof` profile to
  * bench/results/profiles/, and its breakdown by stage is printed: profile-breakdown.ts), KAFKA_BROKERS (the gateway follows identity's events there, as
  * deployed; without, it asks the stand-in identity once a second), BENCH_GATEWAY_DIR (another
- * version of the gateway package to run instead of gateway/, to compare two under the same load).
+ * version of the gateway package to run instead of gateway/, to compare two under the same load),
+ * BENCH_HOP_SEQUENTIAL (requests sent one after another through the gateway per round, 1,000; 0
+ * for none): the gateway's CPU per request when no two requests share a turn of its event loop,
+ * as `npm run bench` measures its "CPU per request through the gateway".
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -38,6 +41,7 @@ const config = loadConfig({
   BENCH_PROFILE: z.enum(['0', '1']).default('0'),
   KAFKA_BROKERS: listFromEnv.optional(),
   BENCH_GATEWAY_DIR: z.string().optional(),
+  BENCH_HOP_SEQUENTIAL: z.coerce.number().int().min(0).default(1000),
 });
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
@@ -175,6 +179,18 @@ async function run(target: 'direct' | 'gateway') {
   };
 }
 
+/** The gateway's CPU per request sent one after another, each waiting for the previous answer (`npm run bench`'s cost line). */
+async function sequentialCpuMs(): Promise<number> {
+  const before = cpuMs(gateway.pid ?? 0);
+  for (let sent = 0; sent < config.BENCH_HOP_SEQUENTIAL; sent += 1) {
+    const response = await fetch(`${gatewayUrl}${PATH}`, { headers: { 'PRIVATE-TOKEN': TOKEN } });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`sequential: ${response.status}`);
+  }
+  proxied += config.BENCH_HOP_SEQUENTIAL;
+  return (cpuMs(gateway.pid ?? 0) - before) / config.BENCH_HOP_SEQUENTIAL;
+}
+
 try {
   for (let waited = 0; ; waited += 100) {
     const healthy = await fetch(`${gatewayUrl}/-/health`).then(
@@ -195,16 +211,19 @@ try {
   for (let round = 1; round <= config.BENCH_HOP_ROUNDS; round += 1) {
     const direct = await run('direct');
     const through = await run('gateway');
+    const sequential = config.BENCH_HOP_SEQUENTIAL > 0 ? await sequentialCpuMs() : Number.NaN;
     const ratio = through.requestsPerSecond / direct.requestsPerSecond;
-    rounds.push({ direct, through, ratio });
+    rounds.push({ direct, through, ratio, sequential });
     say(
       `  round ${round}: direct ${direct.requestsPerSecond} req/s, gateway ${through.requestsPerSecond} req/s (p90 ${through.p90} ms), ` +
-        `gateway/direct ${ratio.toFixed(2)}, gateway CPU ${through.gatewayCpuMs.toFixed(3)} ms/request`,
+        `gateway/direct ${ratio.toFixed(2)}, gateway CPU ${through.gatewayCpuMs.toFixed(3)} ms/request; ` +
+        `sequential ${sequential.toFixed(3)} ms/request`,
     );
   }
   say(
     `Medians: direct ${median(rounds.map((r) => r.direct.requestsPerSecond))} req/s, gateway ${median(rounds.map((r) => r.through.requestsPerSecond))} req/s, ` +
-      `gateway/direct ${median(rounds.map((r) => r.ratio)).toFixed(2)}, gateway CPU ${median(rounds.map((r) => r.through.gatewayCpuMs)).toFixed(3)} ms/request (target <= 0.3).`,
+      `gateway/direct ${median(rounds.map((r) => r.ratio)).toFixed(2)}, gateway CPU ${median(rounds.map((r) => r.through.gatewayCpuMs)).toFixed(3)} ms/request (target <= 0.3), ` +
+      `sequential ${median(rounds.map((r) => r.sequential)).toFixed(3)} ms/request.`,
   );
   say(`Load average after: ${loads()}.`);
 } finally {
