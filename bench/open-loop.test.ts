@@ -1,5 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { dueBy, dueOffsetMs, percentile, requestCount, verdict, type OpenLoopResult } from './open-loop.ts';
+import { dueBy, dueOffsetMs, openLoop, percentile, requestCount, verdict, type OpenLoopRequest, type OpenLoopResult } from './open-loop.ts';
 
 describe('open-loop scheduling', () => {
   it('spaces requests evenly at the rate instead of bursting each second', () => {
@@ -43,5 +45,39 @@ describe('open-loop scheduling', () => {
     expect(verdict({ ...run, achievedRate: 79 }, 25).reasons).toEqual(['achieved 79/s < 0.8 x 100/s']);
     expect(verdict({ ...run, ok: 999, non2xx: 1 }, 25).pass).toBe(false);
     expect(verdict({ ...run, p90: 26 }, 25).reasons).toEqual(['p90 26 ms > 25 ms']);
+  });
+
+  it('sends each request of a mix as it is given, and counts a 304 to a conditional request as answered', async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${req.headers['if-none-match'] ?? '-'} ${body || '-'}`);
+        res.writeHead(req.headers['if-none-match'] === '"v1"' ? 304 : req.method === 'POST' ? 202 : 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const result = await openLoop({
+        url: `http://127.0.0.1:${port}/api`,
+        request: (index): OpenLoopRequest =>
+          index === 2
+            ? { method: 'POST', path: '/api/metrics', headers: { 'Content-Type': 'application/json' }, body: '{"n":2}' }
+            : { method: 'GET', path: '/api/features', headers: index === 0 ? {} : { 'If-None-Match': '"v1"' } },
+        rate: 100,
+        durationSeconds: 0.03,
+      });
+      expect(seen.sort()).toEqual(['GET /api/features "v1" -', 'GET /api/features - -', 'POST /api/metrics - {"n":2}']);
+      expect({ sent: result.sent, ok: result.ok, non2xx: result.non2xx, errors: result.errors }).toEqual({
+        sent: 3,
+        ok: 3,
+        non2xx: 0,
+        errors: 0,
+      });
+    } finally {
+      server.close();
+    }
   });
 });

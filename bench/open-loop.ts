@@ -35,7 +35,7 @@ export interface OpenLoopResult {
   rate: number;
   durationSeconds: number;
   sent: number;
-  /** Responses with a 2xx status. */
+  /** Responses with a 2xx status, or 304 to a conditional request (an SDK's poll with the last ETag). */
   ok: number;
   non2xx: number;
   /** Connection errors and requests still unanswered at the drain deadline. */
@@ -48,6 +48,14 @@ export interface OpenLoopResult {
   max: number;
 }
 
+/** One request of a mix: its path (under `url`'s origin), method, headers and body. */
+export interface OpenLoopRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
 export interface OpenLoopOptions {
   url: string;
   headers?: Record<string, string>;
@@ -55,6 +63,8 @@ export interface OpenLoopOptions {
   method?: string;
   /** The body of request `index` (a POST's), when there is one. */
   body?: (index: number) => string;
+  /** What request `index` does instead of the above, when requests differ (a mix of clients' calls). */
+  request?: (index: number) => OpenLoopRequest;
   rate: number;
   durationSeconds: number;
   /** Keep-alive connections the generator may open; more requests wait for one (and that wait counts). */
@@ -94,19 +104,21 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult
       done = true;
       latencies[index] = performance.now() - dueAt;
       if (status === undefined) errors += 1;
-      else if (status >= 200 && status < 300) ok += 1;
+      else if ((status >= 200 && status < 300) || status === 304) ok += 1;
       else non2xx += 1;
       settle(request);
     };
-    const body = options.body?.(index);
+    const own = options.request?.(index);
+    const body = own ? own.body : options.body?.(index);
+    const headers = own?.headers ?? options.headers;
     const request = http.request(
       {
         agent,
-        method: options.method ?? 'GET',
+        method: own?.method ?? options.method ?? 'GET',
         host: target.hostname,
         port: target.port,
-        path: `${target.pathname}${target.search}`,
-        headers: body === undefined ? options.headers : { ...options.headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        path: own?.path ?? `${target.pathname}${target.search}`,
+        headers: body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
       },
       (response) => {
         response.on('data', () => {});

@@ -1,25 +1,39 @@
 /**
- * `npm run bench:unleash`: what Unleash SDKs poll, the client features endpoint
- * (`GET /api/v4/feature_flags/unleash/:project_id/client/features` through the gateway, with
- * identity and delivery behind it), against Unleash's own server (`unleash-server`,
- * `GET /api/client/features`, in a process of its own on a throwaway PostgreSQL database of the
- * same server) serving the same flags, in the same run: an open-loop load at fixed rates,
+ * `npm run bench:unleash`: what Unleash SDKs send, to the client API of GitLab's Unleash
+ * endpoint (`/api/v4/feature_flags/unleash/:project_id/client/...` through the gateway, with
+ * identity and delivery behind it) and of Unleash's own server (`unleash-server`,
+ * `/api/client/...`, in a process of its own on a throwaway PostgreSQL database of the same
+ * server) serving the same flags, in the same run: an open-loop load at fixed rates,
  * alternating which server goes first, each run's requests per second and latency percentiles,
- * judged as the rest of the benchmark is, the ratio platform / unleash-server of the p50 and
- * p90 latencies, and the highest rate each held (the target: the platform at least twice
- * unleash-server's).
+ * judged as the rest of the benchmark is, the CPU milliseconds per request of each process
+ * serving it, the ratio platform / unleash-server of the p50 and p90 latencies, and the highest
+ * rate each held (the target: the platform at least twice unleash-server's). First, what each kind
+ * of request costs alone (CPU milliseconds per request by process, at 200 req/s): a poll
+ * answered 304, one answered 200, metrics and a registration.
+ *
+ * The requests are those of unleash-client-node 6 (`src/repository/polling-fetcher.ts`,
+ * `src/metrics.ts`, `src/request.ts`) at its default intervals, a poll every 15 s and metrics
+ * every 60 s: each SDK instance registers once (`POST client/register`), polls
+ * `GET client/features` first without and then with `If-None-Match` of the ETag it got (304
+ * while the flags stand), and posts its metrics bucket (every flag counted) once for every four
+ * polls. Instances follow one another, `REQUESTS_PER_INSTANCE` requests each (25 minutes of an
+ * SDK's life), so every run has the same mix whatever its rate: 1% registrations, 1% full
+ * answers, 79% 304s and 19% metrics. The platform's SDKs present the project's instance id as
+ * GitLab documents; unleash-server's present a client token (`Authorization`) and an instance
+ * id of their own.
  *
  * The flags: BENCH_UNLEASH_FLAGS flags in the `production` environment, a quarter each
  * `default`, `userWithId` (five user ids), `flexibleRollout` (stickiness `default`, rollout 50)
  * and disabled; the SDK asks as the app `production`.
  *
  * Settings (environment): BENCH_UNLEASH_RATES (100,300), BENCH_DURATION (seconds per run, 10),
- * BENCH_UNLEASH_FLAGS (40), BENCH_UNLEASH_P90_MS (target, 50), BENCH_LABEL, DATABASE_URL and
- * KAFKA_BROKERS (use these instead of local ones).
+ * BENCH_UNLEASH_FLAGS (40), BENCH_UNLEASH_P90_MS (target, 50), BENCH_LABEL, BENCH_PROFILE=1
+ * (the platform's processes write `node --cpu-prof` profiles to a directory of the run's in `bench/results/profiles/`),
+ * DATABASE_URL and KAFKA_BROKERS (use these instead of local ones).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -27,7 +41,7 @@ import { z } from 'zod';
 import { listFromEnv, loadConfig } from '@platform/config';
 import { databaseUrlFor, freePorts } from '@platform/devstack';
 import { startBenchPlatform } from './bench-platform.ts';
-import { openLoop, verdict, type OpenLoopResult } from './open-loop.ts';
+import { openLoop, verdict, type OpenLoopRequest, type OpenLoopResult } from './open-loop.ts';
 
 const config = loadConfig({
   BENCH_UNLEASH_RATES: listFromEnv.pipe(z.array(z.string().regex(/^\d+$/).transform(Number))).default([100, 300]),
@@ -38,14 +52,109 @@ const config = loadConfig({
     .string()
     .regex(/^[\w.-]+$/)
     .default('run'),
+  BENCH_PROFILE: z.enum(['0', '1']).default('0'),
   DATABASE_URL: z.url().optional(),
   KAFKA_BROKERS: listFromEnv.optional(),
 });
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 const RESULTS = path.join(REPO_ROOT, 'bench', 'results');
+const PROFILES = path.join(RESULTS, 'profiles', `${new Date().toISOString().replace(/[:.]/g, '-')}-unleash-clients-${config.BENCH_LABEL}`);
 const ENVIRONMENT = 'production';
 const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/** The SDK whose requests are sent: unleash-client-node's version and the client specification it supports. */
+const SDK = { version: '6.12.1', spec: '5.2.0', pollIntervalMs: 15_000, metricsIntervalMs: 60_000 };
+/** Requests of one SDK instance before the next takes over (25 minutes at the SDK's intervals). */
+const REQUESTS_PER_INSTANCE = 100;
+/** Each kind of request's cost alone is measured over this many requests at this rate. */
+const COST_REQUESTS = 600;
+const COST_RATE = 200;
+
+/** A server's client API as its SDKs are pointed at it. */
+interface SdkTarget {
+  /** The base URL an SDK is given; it asks `client/features` and the others below it. */
+  url: string;
+  /** The instance id SDK instance `instance` presents: GitLab's is the project's, Unleash SDKs make their own. */
+  instanceId: (instance: number) => string;
+  /** Headers an SDK is configured to add to each request (unleash-server's client token). */
+  custom: Record<string, string>;
+  /** What the server's client features answer carries, which SDKs send back in `If-None-Match`. */
+  etag: string;
+}
+
+/**
+ * Request `index` of the mix: step `index % REQUESTS_PER_INSTANCE` of SDK instance
+ * `index / REQUESTS_PER_INSTANCE`. An instance registers, polls without an ETag, then polls with
+ * it, every fifth request after the first poll being its metrics instead (a poll every 15 s,
+ * metrics every 60 s).
+ */
+function sdkRequest(target: SdkTarget, flagNames: string[], index: number): OpenLoopRequest {
+  const instance = Math.floor(index / REQUESTS_PER_INSTANCE);
+  const step = index % REQUESTS_PER_INSTANCE;
+  const instanceId = target.instanceId(instance);
+  const connectionId = `bench-connection-${instance}`;
+  const path = `${new URL(target.url).pathname}/client/`;
+  // As unleash-client-node's `buildHeaders`: the SDK's own, the configured ones, then the connection id.
+  const headers = (own: Record<string, string>) => ({
+    'User-Agent': ENVIRONMENT,
+    'unleash-appname': ENVIRONMENT,
+    'UNLEASH-INSTANCEID': instanceId,
+    ...own,
+    'unleash-sdk': `unleash-node-sdk:${SDK.version}`,
+    ...target.custom,
+    'unleash-connection-id': connectionId,
+  });
+  const about = { appName: ENVIRONMENT, instanceId, connectionId, platformName: 'node', platformVersion: process.versions.node };
+  if (step === 0) {
+    const started = new Date().toISOString();
+    const body = {
+      ...about,
+      sdkVersion: `unleash-client-node:${SDK.version}`,
+      strategies: ['default', 'applicationHostname', 'gradualRolloutRandom', 'remoteAddress', 'userWithId', 'flexibleRollout'],
+      started,
+      interval: SDK.metricsIntervalMs,
+      yggdrasilVersion: null,
+      specVersion: SDK.spec,
+    };
+    return {
+      method: 'POST',
+      path: `${path}register`,
+      headers: headers({ 'Content-Type': 'application/json' }),
+      body: JSON.stringify(body),
+    };
+  }
+  if (step > 1 && (step - 2) % 5 === 4) {
+    const stop = new Date();
+    const bucket = {
+      start: new Date(stop.getTime() - SDK.metricsIntervalMs).toISOString(),
+      stop: stop.toISOString(),
+      toggles: Object.fromEntries(flagNames.map((name) => [name, { yes: 30, no: 30, variants: {} }])),
+    };
+    const body = { ...about, bucket, yggdrasilVersion: null, specVersion: SDK.spec };
+    const interval = String(SDK.metricsIntervalMs);
+    return {
+      method: 'POST',
+      path: `${path}metrics`,
+      headers: headers({ 'Content-Type': 'application/json', 'unleash-interval': interval }),
+      body: JSON.stringify(body),
+    };
+  }
+  const condition: Record<string, string> = step === 1 ? {} : { 'If-None-Match': target.etag };
+  const own = { ...condition, 'Unleash-Client-Spec': SDK.spec, 'unleash-interval': String(SDK.pollIntervalMs) };
+  return { method: 'GET', path: `${path}features`, headers: headers(own) };
+}
+
+/** CPU time (ms) a process has used so far; 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime, in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
 
 /** One flag as both servers are told it: its strategy in `production`, or none when disabled. */
 interface Flag {
@@ -106,15 +215,18 @@ async function startUnleashServer(options: { postgresUrl: string; database: stri
   return { url, child };
 }
 
+if (config.BENCH_PROFILE === '1') mkdirSync(PROFILES, { recursive: true });
 const bench = await startBenchPlatform({
   label: 'unleash',
   services: ['identity', 'delivery'],
   databaseUrl: config.DATABASE_URL,
   kafkaBrokers: config.KAFKA_BROKERS,
+  ...(config.BENCH_PROFILE === '1' ? { env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILES}` } } : {}),
 });
 const { platform, rootToken } = bench;
 const unleashToken = `*:${ENVIRONMENT}.${randomBytes(16).toString('hex')}`;
 let unleash: Awaited<ReturnType<typeof startUnleashServer>> | undefined;
+let postgres: pg.Client | undefined;
 
 try {
   // Its database is named with the run's prefix, so the run's end drops it with the platform's.
@@ -160,54 +272,137 @@ try {
     if (flag.enabled) await call(`${feature}/${flag.name}/environments/${ENVIRONMENT}/on`, { method: 'POST', headers: {} }, [200]);
   }
   const client = await call(`${platform.url}/api/v4/projects/${projectId}/feature_flags_client`, { method: 'GET', headers: asRoot }, [200]);
-  const targets = {
+  const instanceId = client.instance_id as string;
+  const servers = {
     platform: {
-      url: `${platform.url}/api/v4/feature_flags/unleash/${projectId}/client/features`,
-      headers: { 'UNLEASH-INSTANCEID': client.instance_id as string, 'UNLEASH-APPNAME': ENVIRONMENT },
+      url: `${platform.url}/api/v4/feature_flags/unleash/${projectId}`,
+      instanceId: () => instanceId,
+      custom: {},
     },
     'unleash-server': {
-      url: `${unleash.url}/api/client/features`,
-      headers: { Authorization: unleashToken, 'UNLEASH-APPNAME': ENVIRONMENT },
+      url: `${unleash.url}/api`,
+      instanceId: (instance: number) => `bench-sdk-${instance}`,
+      custom: { Authorization: unleashToken },
     },
   };
-  // Both answer the same flags, enabled or not, before anything is measured.
-  for (const [name, target] of Object.entries(targets)) {
-    const answer = await call(target.url, { method: 'GET', headers: target.headers }, [200]);
-    const served = (answer.features as Array<{ name: string; enabled: boolean }>)
-      .map((feature) => `${feature.name}:${feature.enabled}`)
-      .sort();
+  const flagNames = defined.map((flag) => flag.name);
+  const targets = {} as Record<keyof typeof servers, SdkTarget>;
+  // Both answer the same flags, enabled or not, with an ETag, before anything is measured.
+  for (const [name, server] of Object.entries(servers) as Array<[keyof typeof servers, (typeof servers)[keyof typeof servers]]>) {
+    const first = sdkRequest({ ...server, etag: '' }, flagNames, 1);
+    const response = await fetch(`${server.url}/client/features`, { headers: first.headers });
+    const answer = (await response.json()) as { features: Array<{ name: string; enabled: boolean }> };
+    const served = answer.features.map((feature) => `${feature.name}:${feature.enabled}`).sort();
     const wanted = defined.map((flag) => `${flag.name}:${flag.enabled}`).sort();
     if (JSON.stringify(served) !== JSON.stringify(wanted)) throw new Error(`${name} serves other flags: ${served.join(' ')}`);
+    const etag = response.headers.get('etag');
+    if (!etag) throw new Error(`${name} answers client features without an ETag`);
+    targets[name] = { ...server, etag };
     // Warm-up: connections, JIT, caches.
-    await openLoop({ url: target.url, headers: target.headers, rate: 50, durationSeconds: 2 });
+    await openLoop({ url: server.url, request: (index) => sdkRequest(targets[name], flagNames, index), rate: 50, durationSeconds: 2 });
+  }
+  // The processes serving each server's clients, whose CPU time each run charges to its requests.
+  const pidsOf = (names: string[]) => () =>
+    Object.entries(platform.processes)
+      .filter(([name]) => names.includes(name.replace(/-\d+$/, '')))
+      .map(([name, child]) => [name, child.pid()] as const);
+  const servingProcesses = {
+    platform: pidsOf(['gateway', 'delivery', 'identity']),
+    'unleash-server': () => [['unleash-server', unleash!.child.pid!] as const],
+  };
+  const databasesOf = { platform: ['delivery', 'identity'], 'unleash-server': ['unleash'] };
+  postgres = new pg.Client({ connectionString: databaseUrlFor(bench.postgresUrl, 'postgres') });
+  await postgres.connect();
+  const backendsOf = async (server: keyof typeof servers) =>
+    (
+      await postgres!.query<{ pid: number }>('select pid from pg_stat_activity where datname = any($1)', [
+        databasesOf[server].map((database) => `${bench.databasePrefix}${database}`),
+      ])
+    ).rows.map((row) => row.pid);
+
+  /** Runs `load` and charges each serving process's CPU time (and its databases' backends') to its `requests`. */
+  const cpuPerRequest = async (server: keyof typeof servers, load: () => Promise<OpenLoopResult>) => {
+    const processes = [...servingProcesses[server](), ['bench', process.pid] as const];
+    const backends = new Set(await backendsOf(server));
+    const cpuOf = (pid: number) => {
+      if (pid !== process.pid) return cpuMs(pid);
+      const usage = process.cpuUsage();
+      return (usage.user + usage.system) / 1000;
+    };
+    const before = new Map([...processes.map(([, pid]) => pid), ...backends].map((pid) => [pid, cpuOf(pid)]));
+    const result = await load();
+    for (const pid of await backendsOf(server)) backends.add(pid);
+    // A process or backend that ended meanwhile took its CPU time with it: it counts as nothing rather than negative.
+    const used = (pid: number) => Math.max(0, cpuOf(pid) - (before.get(pid) ?? 0));
+    const perRequest = (ms: number) => Math.round((1000 * ms) / Math.max(result.sent, 1)) / 1000;
+    const cpuMsPerRequest: Record<string, number> = {};
+    for (const [name, pid] of processes) cpuMsPerRequest[name] = perRequest(used(pid));
+    cpuMsPerRequest.postgres = perRequest([...backends].reduce((sum, pid) => sum + used(pid), 0));
+    return { result, cpuMsPerRequest };
+  };
+  const describeCpu = (cpu: Record<string, number>) =>
+    Object.entries(cpu)
+      .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
+      .join(', ');
+
+  // What each kind of request costs alone, at a rate every process serves without queueing; each
+  // kind is measured twice in turn and the run with the lower total kept (the other took more
+  // of the machine's noise: a compilation, a collection, a neighbour).
+  const kinds = { 'poll answered 304': 2, 'poll answered 200': 1, metrics: 6, register: 0 };
+  const costs: Record<string, Record<string, Record<string, number>>> = {};
+  const total = (cpu: Record<string, number>) => Object.values(cpu).reduce((sum, ms) => sum + ms, 0);
+  say(`CPU ms per request by kind (${COST_REQUESTS} requests each at ${COST_RATE}/s, the lower of two runs):`);
+  for (const server of Object.keys(servers) as Array<keyof typeof servers>) {
+    const measured: Record<string, Record<string, number>> = {};
+    for (let round = 0; round < 2; round += 1) {
+      for (const [kind, step] of Object.entries(kinds)) {
+        const { cpuMsPerRequest } = await cpuPerRequest(server, () =>
+          openLoop({
+            url: targets[server].url,
+            // The same step of successive instances.
+            request: (index) => sdkRequest(targets[server], flagNames, index * REQUESTS_PER_INSTANCE + step),
+            rate: COST_RATE,
+            durationSeconds: COST_REQUESTS / COST_RATE,
+          }),
+        );
+        const earlier = measured[kind];
+        if (!earlier || total(cpuMsPerRequest) < total(earlier)) measured[kind] = cpuMsPerRequest;
+      }
+    }
+    costs[server] = measured;
+    for (const [kind, cpu] of Object.entries(measured)) say(`  ${server.padEnd(16)}${kind.padEnd(20)}${describeCpu(cpu)}`);
   }
 
   say(
-    `Unleash client features (${defined.length} flags), ${config.BENCH_DURATION} s per run, on ${os.cpus().length} CPUs (p90 target ${config.BENCH_UNLEASH_P90_MS} ms).`,
+    `\nUnleash client features (${defined.length} flags), ${config.BENCH_DURATION} s per run, on ${os.cpus().length} CPUs (p90 target ${config.BENCH_UNLEASH_P90_MS} ms).`,
   );
-  const columns = ['req/s', '2xx %', 'p50', 'p90', 'p99', 'max'].map((name) => name.padStart(8)).join('');
+  const columns = ['req/s', 'ok %', 'p50', 'p90', 'p99', 'max'].map((name) => name.padStart(8)).join('');
   say(`  ${'server'.padEnd(16)}${'rate'.padStart(6)}${columns}  verdict`);
-  const runs: Array<{ server: string; result: OpenLoopResult; pass: boolean; reasons: string[] }> = [];
+  const runs: Array<{ server: string; result: OpenLoopResult; cpuMsPerRequest: Record<string, number>; pass: boolean; reasons: string[] }> =
+    [];
   const ratios: Array<{ rate: number; p50: number; p90: number; achieved: number }> = [];
   for (const [index, rate] of config.BENCH_UNLEASH_RATES.entries()) {
     const order = index % 2 === 0 ? (['platform', 'unleash-server'] as const) : (['unleash-server', 'platform'] as const);
     const results: Partial<Record<keyof typeof targets, OpenLoopResult>> = {};
     for (const server of order) {
-      const result = await openLoop({
-        url: targets[server].url,
-        headers: targets[server].headers,
-        rate,
-        durationSeconds: config.BENCH_DURATION,
-      });
+      const { result, cpuMsPerRequest } = await cpuPerRequest(server, () =>
+        openLoop({
+          url: targets[server].url,
+          request: (index) => sdkRequest(targets[server], flagNames, index),
+          rate,
+          durationSeconds: config.BENCH_DURATION,
+        }),
+      );
       const judged = verdict(result, config.BENCH_UNLEASH_P90_MS);
       results[server] = result;
-      runs.push({ server, result, ...judged });
+      runs.push({ server, result, cpuMsPerRequest, ...judged });
       const okShare = result.sent > 0 ? (100 * result.ok) / result.sent : 0;
       const figures = [result.achievedRate, okShare, result.p50, result.p90, result.p99, result.max];
       say(
         `  ${server.padEnd(16)}${String(rate).padStart(6)}${figures.map((value) => value.toFixed(1).padStart(8)).join('')}  ` +
           (judged.pass ? 'pass' : `fail: ${judged.reasons.join('; ')}`),
       );
+      say(`  ${''.padEnd(22)}CPU ms/request: ${describeCpu(cpuMsPerRequest)}`);
     }
     const ours = results.platform!;
     const theirs = results['unleash-server']!;
@@ -241,10 +436,11 @@ try {
   const file = path.join(RESULTS, `${new Date().toISOString().replace(/[:.]/g, '-')}-unleash-clients-${config.BENCH_LABEL}.json`);
   writeFileSync(
     file,
-    `${JSON.stringify({ cpus: os.cpus().length, flags: defined.length, p90TargetMs: config.BENCH_UNLEASH_P90_MS, runs, ratios, highestHeld }, null, 2)}\n`,
+    `${JSON.stringify({ cpus: os.cpus().length, flags: defined.length, p90TargetMs: config.BENCH_UNLEASH_P90_MS, costs, runs, ratios, highestHeld }, null, 2)}\n`,
   );
   say(`\nWrote ${path.relative(REPO_ROOT, file)}.`);
 } finally {
+  await postgres?.end();
   const child = unleash?.child;
   if (child && child.exitCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
