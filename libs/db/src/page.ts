@@ -33,23 +33,28 @@ export function mapPage<From, To>(page: Page<From>, map: (items: From[]) => To[]
  * of the same rows, any columns, unordered) holds, up to COUNT_LIMIT, in a single statement, so
  * the page and the total come from one snapshot with one round trip. One row beyond the page
  * tells whether another follows when the total is unknown. `ctes` (without `with`) are shared by both.
+ * A list whose size is maintained gives `total` (a scalar expression) instead of `matching`: no
+ * row is counted, and above COUNT_LIMIT the total is omitted all the same.
  */
 export async function readPage<Row extends object>(
   db: Kysely<unknown>,
   query: {
     ctes?: RawBuilder<unknown>;
-    matching: RawBuilder<unknown>;
     rows: RawBuilder<Row>;
     window: PageWindow;
     /** Count every row (protocols such as SCIM require a total): only for lists bounded by design. */
     exactTotal?: boolean;
-  },
+  } & ({ matching: RawBuilder<unknown> } | { total: RawBuilder<number> }),
 ): Promise<Page<Row>> {
   const ctes = query.ctes ? sql`with ${query.ctes} ` : sql``;
   const countLimit = query.exactTotal ? sql`` : sql` limit ${COUNT_LIMIT + 1}`;
+  const counted =
+    'total' in query
+      ? sql`select (${query.total})::integer as page_total__`
+      : sql`select count(*)::integer as page_total__ from (${query.matching}${countLimit}) matching`;
   const { rows } = await sql<Row & { page_total__: number; page_position__: number | null }>`${ctes}
     select page.*, counted.page_total__
-    from (select count(*)::integer as page_total__ from (${query.matching}${countLimit}) matching) counted
+    from (${counted}) counted
     left join lateral (
       select row_number() over () as page_position__, listed.*
       from (${query.rows} limit ${query.window.limit + 1} offset ${query.window.offset}) listed

@@ -14,6 +14,7 @@ import { createDeployTokensFeature, deployTokensEntities } from './features/depl
 import { createCustomAttributesFeature, customAttributesEntities } from './features/custom-attributes/custom-attributes-feature.ts';
 import { createGpgKeysFeature, gpgKeysEntities } from './features/gpg-keys/gpg-keys-feature.ts';
 import { createGroupsFeature, groupsEntities } from './features/groups/groups-feature.ts';
+import { createListCountsFeature } from './features/list-counts/list-counts-feature.ts';
 import { createMembersFeature, membersEntities } from './features/members/members-feature.ts';
 import { createNamespacesFeature } from './features/namespaces/namespaces-feature.ts';
 import { createProjectsFeature, projectsEntities } from './features/projects/projects-feature.ts';
@@ -129,6 +130,7 @@ export function identityService(
         users,
         tokens,
         createServerMetadataFeature({ revision: config.PLATFORM_REVISION }),
+        createListCountsFeature({ em }),
         createCustomAttributesFeature({ em, access: access.policy, userAttributes: users.customAttributes }),
         createSshKeysFeature({ em, users: users.users, views, settings }),
         createGpgKeysFeature({ em, users: users.users }),

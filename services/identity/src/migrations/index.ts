@@ -18,6 +18,7 @@ import { Migration20261126211500_user_emails } from './Migration20261126211500_u
 import { Migration20261126212600_user_activity_index } from './Migration20261126212600_user_activity_index.ts';
 import { Migration20261127001600_allow_merge_on_skipped_pipeline } from './Migration20261127001600_allow_merge_on_skipped_pipeline.ts';
 import { Migration20261127010000_projects_visibility_id_index } from './Migration20261127010000_projects_visibility_id_index.ts';
+import { Migration20261127030500_list_counts } from './Migration20261127030500_list_counts.ts';
 import { Migration20261127031500_group_list_indexes } from './Migration20261127031500_group_list_indexes.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
@@ -41,5 +42,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126212600_user_activity_index', class: Migration20261126212600_user_activity_index },
   { name: 'Migration20261127001600_allow_merge_on_skipped_pipeline', class: Migration20261127001600_allow_merge_on_skipped_pipeline },
   { name: 'Migration20261127010000_projects_visibility_id_index', class: Migration20261127010000_projects_visibility_id_index },
+  { name: 'Migration20261127030500_list_counts', class: Migration20261127030500_list_counts },
   { name: 'Migration20261127031500_group_list_indexes', class: Migration20261127031500_group_list_indexes },
 ];

@@ -23,6 +23,9 @@
  *   below them by `traversal_ids`, so that each listed row costs a hash probe.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { COUNT_LIMIT } from '@platform/db';
+import { maintainedCount, projectsKey } from '../list-counts/list-counts.ts';
+import { VISIBILITIES, type Visibility } from './namespace.entity.ts';
 
 /** Who is looking: an anonymous caller, or a user (administrators see everything). */
 export type Viewer = { kind: 'anonymous' } | { kind: 'user'; userId: number; username: string; isAdmin: boolean; external: boolean };
@@ -108,7 +111,7 @@ function authorizedProjects(userId: number, minimum: number): RawBuilder<unknown
 }
 
 /** The visibility levels `viewer` sees without any membership. */
-function openVisibilities(viewer: Viewer): string[] {
+function openVisibilities(viewer: Viewer): Visibility[] {
   if (viewer.kind === 'anonymous') return ['public'];
   return viewer.external ? ['public'] : ['public', 'internal'];
 }
@@ -213,8 +216,29 @@ export function visibleProjectIds(viewer: Viewer, filter: RawBuilder<unknown>): 
   const open = openVisibilities(viewer);
   return sql`select p.id from projects p where p.visibility = any(${open}::text[]) and ${filter}
     union all
-    select p.id from projects p where p.visibility <> all(${open}::text[])
-      and p.id in (${authorizedProjects(viewer.userId, 1)}) and ${filter}`;
+    ${closedProjectIdsSeenBy(viewer, filter)}`;
+}
+
+/** The second part of `visibleProjectIds`: the projects closed to the user by their visibility that they have a row of `project_authorizations` on. */
+function closedProjectIdsSeenBy(viewer: Viewer & { kind: 'user' }, filter: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`select p.id from projects p where p.visibility <> all(${openVisibilities(viewer)}::text[])
+    and p.id in (${authorizedProjects(viewer.userId, 1)}) and ${filter}`;
+}
+
+/**
+ * How many projects the viewer sees, for the unfiltered project list's total, from the counts
+ * `list_counts` maintains per visibility: all of them for an administrator, those open to the
+ * viewer otherwise. A member's total adds their projects closed to them by visibility (counted
+ * up to the cap, from their authorizations), unless the open ones alone exceed the cap, when the
+ * total is omitted anyway.
+ */
+export function visibleProjectCount(viewer: Viewer): RawBuilder<number> {
+  if (viewer.kind === 'user' && viewer.isAdmin) return maintainedCount(VISIBILITIES.map(projectsKey));
+  const open = maintainedCount(openVisibilities(viewer).map((visibility) => projectsKey(visibility)));
+  if (viewer.kind === 'anonymous') return open;
+  return sql<number>`(select case when o.count > ${COUNT_LIMIT} then o.count
+    else o.count + (select count(*) from (${closedProjectIdsSeenBy(viewer, sql`true`)} limit ${COUNT_LIMIT + 1}) closed) end
+    from (select ${open} as count) o)`;
 }
 
 /** In a list: a group (alias `alias`) on which the viewer has at least `minimum`; needs `accessCtes`. */

@@ -6,6 +6,7 @@ import {
   projectAccessLevel,
   projectVisibleTo,
   projectWithAccess,
+  visibleProjectCount,
   visibleProjectIds,
   type Viewer,
 } from '../access/access-sql.ts';
@@ -310,7 +311,9 @@ export class ProjectsReadModel {
   }): Promise<ProjectListPage> {
     const filter = projectConditions(options.viewer, options.filter);
     const page = await readPage<{ id: number }>(this.#db, {
-      matching: visibleProjectIds(options.viewer, filter),
+      ...(isUnfiltered(options.filter)
+        ? { total: visibleProjectCount(options.viewer) }
+        : { matching: visibleProjectIds(options.viewer, filter) }),
       rows: sql`select p.id from projects p where ${projectVisibleTo(options.viewer)} and ${filter} order by ${orderBy(options.order)}`,
       window: options.window,
     });
@@ -405,6 +408,11 @@ function orderBy(order: { by: ProjectOrder; sort: 'asc' | 'desc'; search?: strin
     return sql`(select count(*) from project_stars s where s.project_id = p.id) ${direction}, p.id ${direction}`;
   }
   return sql`${sql.raw(ORDER_COLUMNS[order.by])} ${direction}, p.id ${direction}`;
+}
+
+/** Whether a list keeps every project the viewer sees, whose number `list_counts` maintains. */
+function isUnfiltered(filter: ProjectFilter): boolean {
+  return Object.values(filter).every((value) => value === undefined);
 }
 
 /**

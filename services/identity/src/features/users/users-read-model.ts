@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
 import { MAX_ID } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
+import { maintainedCount, USERS_KEY } from '../list-counts/list-counts.ts';
 import { NON_INTERNAL_USER_TYPES, type UserState } from './user.entity.ts';
 import type { BasicUser, FullUser, PublicUser, UserIdentity } from './user-views.ts';
 
@@ -150,7 +151,7 @@ export class UsersReadModel {
     const direction = sql.raw(filter.sort);
     // The id breaks ties so that pages neither repeat nor skip users.
     return readPage<UserRow<Kind>>(this.#db, {
-      matching: sql`select 1 from users u where ${where}`,
+      ...(isUnfiltered(filter) ? { total: maintainedCount([USERS_KEY]) } : { matching: sql`select 1 from users u where ${where}` }),
       rows: sql<UserRow<Kind>>`select ${columnsOf(options.view, options.customAttributes === true)} from users u where ${where}
         order by ${sql.raw(ORDER_COLUMNS[filter.orderBy])} ${direction}, u.id ${direction}`,
       window: options.window,
@@ -170,6 +171,18 @@ export class UsersReadModel {
       limit: options.limit,
     });
   }
+}
+
+/** Whether the filter keeps every user, whose number `list_counts` maintains; a field added later counts as a filter until said otherwise. */
+function isUnfiltered(filter: UserListFilter): boolean {
+  const { orderBy: _orderBy, sort: _sort, states, external, excludeInternal, withoutProjects, ...narrowing } = filter;
+  return (
+    (states ?? []).length === 0 &&
+    external !== true &&
+    excludeInternal !== true &&
+    withoutProjects !== true &&
+    Object.values(narrowing).every((value) => value === undefined)
+  );
 }
 
 /** Which users (alias `u`) the filter keeps. */
