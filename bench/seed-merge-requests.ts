@@ -2,9 +2,10 @@
  * Seeds review's database with one project's merge requests for the benchmark's
  * `GET /projects/:id/merge_requests`: a project with a realistic history (mostly merged and
  * closed, some open, drafts), each merge request with authors, assignees and reviewers among the
- * seeded users, labels, a milestone for most, discussion notes (some of them system notes) and
- * award emoji, so that the list's page reads everything its view shows (notes counts, votes,
- * milestones, users through identity).
+ * seeded users, labels, a milestone for most, discussion notes (some of them system notes, some
+ * resolvable threads, a few of an open merge request's unresolved), award emoji and, for some open
+ * ones, a merge set for when the pipeline succeeds, so that the list's page reads everything its
+ * view shows (notes counts, blocking discussions, votes, milestones, users through identity).
  *
  * The project and the users are identity's (seeded by seed.ts): their ids and the project's
  * namespace ancestry are read from identity's database. Idempotent: a project that already has
@@ -15,6 +16,13 @@ import pg from 'pg';
 export interface MergeRequestSeedSize {
   mergeRequests: number;
   notesPerMergeRequest: number;
+}
+
+/** The seeded users merge requests name, in the same order in each array. */
+interface SeededUsers {
+  ids: number[];
+  usernames: string[];
+  names: string[];
 }
 
 export const STANDARD_MERGE_REQUESTS: MergeRequestSeedSize = { mergeRequests: 500, notesPerMergeRequest: 6 };
@@ -29,10 +37,14 @@ export async function seedMergeRequests(options: {
   const identity = new pg.Client({ connectionString: options.identityUrl });
   await identity.connect();
   let userIds: number[];
+  let users: SeededUsers;
   let namespaceIds: number[];
   try {
-    const users = await identity.query<{ id: number }>("select id from users where username like 'seed-user-%' order by id limit 40");
-    userIds = users.rows.map((row) => Number(row.id));
+    const { rows } = await identity.query<{ id: number; username: string; name: string }>(
+      "select id, username, name from users where username like 'seed-user-%' order by id limit 40",
+    );
+    userIds = rows.map((row) => Number(row.id));
+    users = { ids: userIds, usernames: rows.map((row) => row.username), names: rows.map((row) => row.name) };
     const project = await identity.query<{ traversal_ids: number[] }>(
       'select n.traversal_ids from projects p join namespaces n on n.id = p.namespace_id where p.id = $1',
       [options.projectId],
@@ -50,9 +62,9 @@ export async function seedMergeRequests(options: {
     const existing = await review.query<{ count: string }>('select count(*) from merge_requests where project_id = $1', [
       options.projectId,
     ]);
-    if (Number(existing.rows[0]?.count) === 0) await insertMergeRequests(review, { ...options, size, userIds, namespaceIds });
+    if (Number(existing.rows[0]?.count) === 0) await insertMergeRequests(review, { ...options, size, users, namespaceIds });
     await review.query('commit');
-    await review.query('vacuum analyze merge_requests, notes, award_emoji, milestones, labels');
+    await review.query('vacuum analyze merge_requests, notes, award_emoji, milestones, labels, merge_request_auto_merges');
     const { rows } = await review.query<{ merge_requests: string; notes: string }>(
       `select (select count(*) from merge_requests where project_id = $1) as merge_requests,
               (select count(*) from notes where project_id = $1) as notes`,
@@ -69,9 +81,11 @@ export async function seedMergeRequests(options: {
 
 async function insertMergeRequests(
   client: pg.Client,
-  options: { projectId: number; size: MergeRequestSeedSize; userIds: number[]; namespaceIds: number[] },
+  options: { projectId: number; size: MergeRequestSeedSize; users: SeededUsers; namespaceIds: number[] },
 ): Promise<void> {
-  const { projectId, size, userIds, namespaceIds } = options;
+  const { projectId, size, namespaceIds } = options;
+  const seeded = options.users;
+  const userIds = seeded.ids;
   const user = (expression: string, users = '$3') => `(${users}::bigint[])[1 + (${expression}) % cardinality(${users}::bigint[])]`;
   await client.query(
     `insert into labels (project_id, title, color, description, created_at, updated_at)
@@ -111,11 +125,15 @@ async function insertMergeRequests(
     [projectId, size.mergeRequests, userIds, namespaceIds],
   );
   await client.query(
-    `insert into notes (project_id, noteable_type, noteable_id, noteable_iid, discussion_id, author_id, body, system, created_at, updated_at)
+    `insert into notes (project_id, noteable_type, noteable_id, noteable_iid, discussion_id, author_id, body, system, created_at, updated_at,
+       type, resolvable, resolved_at)
      select $1, 'MergeRequest', mr.id, mr.iid, md5('seed-note' || mr.id || '-' || n) || substr(md5('seed-discussion' || mr.id || '-' || n), 1, 8),
             ${user('mr.iid * 29 + n')},
             case when n % 3 = 0 then 'added ' || n || ' commits' else 'Seeded comment ' || n || ' on !' || mr.iid end,
-            n % 3 = 0, mr.created_at + make_interval(mins => n * 30), mr.created_at + make_interval(mins => n * 30)
+            n % 3 = 0, mr.created_at + make_interval(mins => n * 30), mr.created_at + make_interval(mins => n * 30),
+            -- The first comment starts a thread: resolved, but on every third open merge request not yet.
+            case when n = 1 then 'DiscussionNote' end, n = 1,
+            case when n = 1 and not (mr.state = 'opened' and mr.iid % 3 = 0) then mr.created_at + make_interval(hours => 2) end
      from merge_requests mr cross join generate_series(1, $2::int) n where mr.project_id = $1`,
     [projectId, size.notesPerMergeRequest, userIds],
   );
@@ -125,5 +143,12 @@ async function insertMergeRequests(
      from merge_requests mr cross join generate_series(1, 3) k where mr.project_id = $1 and mr.iid % 2 = 0
      on conflict do nothing`,
     [projectId, userIds],
+  );
+  await client.query(
+    `insert into merge_request_auto_merges (merge_request_id, merge_user_id, merge_user_username, merge_user_name, sha, created_at)
+     select mr.id, mr.author_id, ($3::text[])[array_position($2::bigint[], mr.author_id)],
+            ($4::text[])[array_position($2::bigint[], mr.author_id)], mr.head_sha, mr.updated_at
+     from merge_requests mr where mr.project_id = $1 and mr.state = 'opened' and not mr.draft and mr.iid % 4 = 0`,
+    [projectId, seeded.ids, seeded.usernames, seeded.names],
   );
 }
