@@ -18,8 +18,17 @@ export function projectStorageView(project: Pick<Project, 'id' | 'repositoryStor
   };
 }
 
-function registryHostOf(context: NamespaceViewContext): string {
-  return context.registryHost ?? new URL(context.externalUrl).host;
+/** The hosts a context's project URLs name, parsed from its base URL once per context rather than once per project shown. */
+const hostsByContext = new WeakMap<NamespaceViewContext, { ssh: string; registry: string }>();
+
+function hostsOf(context: NamespaceViewContext): { ssh: string; registry: string } {
+  let hosts = hostsByContext.get(context);
+  if (!hosts) {
+    const url = new URL(context.externalUrl);
+    hosts = { ssh: url.hostname, registry: context.registryHost ?? url.host };
+    hostsByContext.set(context, hosts);
+  }
+  return hosts;
 }
 
 /** GitLab's `simple=true` project: identity, URLs and namespace. */
@@ -38,7 +47,7 @@ export function simpleProjectView(project: SimpleProject, context: NamespaceView
     default_branch: project.defaultBranch,
     tag_list: project.topics,
     topics: project.topics,
-    ssh_url_to_repo: `git@${new URL(context.externalUrl).hostname}:${pathWithNamespace}.git`,
+    ssh_url_to_repo: `git@${hostsOf(context).ssh}:${pathWithNamespace}.git`,
     http_url_to_repo: `${webUrl}.git`,
     web_url: webUrl,
     readme_url: null,
@@ -103,7 +112,7 @@ export function projectView(project: ListedProject, context: NamespaceViewContex
   const { permissions } = options;
   return {
     ...simple,
-    container_registry_image_prefix: `${registryHostOf(context)}/${simple.path_with_namespace}`.toLowerCase(),
+    container_registry_image_prefix: `${hostsOf(context).registry}/${simple.path_with_namespace}`.toLowerCase(),
     _links: {
       self: selfUrl,
       issues: `${selfUrl}/issues`,
