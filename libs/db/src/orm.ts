@@ -5,6 +5,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import type { Logger } from '@platform/logger';
 import { prepareStatements, type PreparedStatements } from './prepared-statements.ts';
 import { BeginRetryingPostgreSqlDriver, releaseBrokenConnections } from './terminated-connections.ts';
+import { currentEntityManager } from './unit-of-work.ts';
 
 export type Orm = MikroORM;
 export type { EntityManager };
@@ -57,6 +58,7 @@ const preparedStatements = new WeakMap<Orm, { current?: PreparedStatements }>();
 
 export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
   const prepared: { current?: PreparedStatements } = {};
+  const global: { em?: EntityManager } = {};
   const orm = await MikroORM.init({
     driver: BeginRetryingPostgreSqlDriver,
     clientUrl: options.url,
@@ -90,7 +92,10 @@ export async function createOrm(options: CreateOrmOptions): Promise<Orm> {
     propagationOnPrototype: false,
     debug: false,
     logger: (message) => options.logger.debug({ orm: true }, message),
+    // The unit of work under way (`requestScope`, `inUnitOfWork`), forked only once something uses it.
+    context: () => (global.em ? currentEntityManager(global.em) : undefined),
   });
+  global.em = orm.em;
   preparedStatements.set(orm, prepared);
   return orm;
 }
