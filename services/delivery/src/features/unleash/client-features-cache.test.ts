@@ -25,6 +25,18 @@ describe('the Unleash client answer cache', () => {
     expect(changed.etag).not.toBe(answers[0]!.etag);
   });
 
+  it('serves a kept answer as it is, with its headers, without a promise to wait for', async () => {
+    const cache = new ClientFeaturesCache();
+    const key = { projectId: 7, revision: '100', environment: undefined };
+    const built = await cache.answer(key, async () => features('checkout'));
+    const kept = cache.answer(key, async () => features('other'));
+    expect(kept).toBe(built);
+    expect(built.headers).toEqual({
+      full: { 'Content-Type': 'application/json; charset=utf-8', ETag: built.etag },
+      notModified: { ETag: built.etag },
+    });
+  });
+
   it('holds no more than its bound in bytes, dropping the least recently asked', async () => {
     const cache = new ClientFeaturesCache({ maxBytes: 10_000 });
     for (let revision = 0; revision < 1_000; revision += 1) {

@@ -55,9 +55,9 @@ const features = async ({ deps, input, request }: { deps: UnleashRouteDeps; inpu
   const answer = await deps.answers.answer({ projectId, revision, environment }, async () =>
     unleashFeatures(await deps.flags.allCurrent(projectId), environment),
   );
-  const headers = { 'Content-Type': 'application/json; charset=utf-8', ETag: answer.etag };
-  if (fresh(request.headers, { etag: answer.etag })) return reply({ status: 304, headers });
-  return reply({ headers, body: answer.body });
+  // A 304 carries only the entity tag, as Unleash's own server answers.
+  if (fresh(request.headers, { etag: answer.etag })) return reply({ status: 304, headers: answer.headers.notModified });
+  return reply({ headers: answer.headers.full, body: answer.body });
 };
 
 /** A no-op GitLab acknowledges with 200 and no body, once the instance id checks out. */
