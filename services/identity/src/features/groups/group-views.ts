@@ -76,7 +76,8 @@ export function groupDetailsView(
     ...groupView(group, views),
     shared_with_groups: group.shares.map(sharedWithGroupView),
     ...(canAdminister ? { runners_token: group.runnersToken ?? null } : {}),
-    prevent_sharing_groups_outside_hierarchy: false,
+    // A setting of top-level groups: GitLab shows it for them only.
+    ...(group.parentId == null ? { prevent_sharing_groups_outside_hierarchy: false } : {}),
     prevent_forking_outside_group: null,
     membership_lock: false,
   };

@@ -208,6 +208,16 @@ describe('GET /groups/:id', () => {
     expect((await kit.api.get('/api/v4/groups/pub').set(kit.as(anonymous))).body).not.toHaveProperty('runners_token');
   });
 
+  it('shows prevent_sharing_groups_outside_hierarchy of top-level groups only, as GitLab does', async () => {
+    expect((await kit.api.get('/api/v4/groups/pub').set(kit.as(owner))).body).toHaveProperty(
+      'prevent_sharing_groups_outside_hierarchy',
+      false,
+    );
+    expect((await kit.api.get('/api/v4/groups/pub%2Finternal-sub').set(kit.as(owner))).body).not.toHaveProperty(
+      'prevent_sharing_groups_outside_hierarchy',
+    );
+  });
+
   it('lists the deprecated projects and shared_projects unless with_projects=false', async () => {
     const project = await kit.api
       .post('/api/v4/projects')
