@@ -14,6 +14,7 @@ import {
 } from '@platform/auth';
 import { administratorCheckOf, callerOf } from './request-context.ts';
 import { dropAddedJsonCharset } from './json-responses.ts';
+import { recordServedRoutes, routePathPattern } from './route-dispatch.ts';
 import { parseParams, requestParams } from './params.ts';
 import { keysetHeaders, keysetOf, keysetShape, pageParams, pageShape, setPaginationHeaders, type PageRequest } from './pagination.ts';
 
@@ -288,10 +289,11 @@ async function send(res: Response, route: CatalogueEntry, result: unknown): Prom
 /** The routes of a router that take larger bodies than their service's, matched by method and path. */
 const largeBodyRoutes = new WeakMap<Router, Array<{ method: string; path: RegExp; bytes: number }>>();
 
-/** A route path (`/api/v4/projects/:id/repository/files/:file_path`) as a pattern of the request paths it serves. */
-function pathPattern(path: string): RegExp {
-  const segments = path.split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${segments.join('/')}/?$`);
+/** A route path as a pattern of the request paths it serves; a route taking larger bodies has a plain path. */
+function pathPattern(route: CatalogueEntry): RegExp {
+  const pattern = routePathPattern(route.path);
+  if (!pattern) throw new Error(`${route.method} ${route.path}: a route taking larger bodies has a path of segments and parameters only`);
+  return pattern;
 }
 
 /** The larger body bound of the request's route among `routers`, if its route declared one (`bodyBytes`). */
@@ -306,8 +308,9 @@ export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>,
   if (routes.some((route) => route.access === 'administrator')) withAdministratorRoutes.add(router);
   largeBodyRoutes.set(
     router,
-    routes.flatMap((route) => (route.bodyBytes ? [{ method: route.method, path: pathPattern(route.path), bytes: route.bodyBytes }] : [])),
+    routes.flatMap((route) => (route.bodyBytes ? [{ method: route.method, path: pathPattern(route), bytes: route.bodyBytes }] : [])),
   );
+  recordServedRoutes(router, routes);
   for (const route of routes) {
     const method = route.method.toLowerCase() as Lowercase<HttpMethod>;
     router[method](route.path, (req, res, next) => {

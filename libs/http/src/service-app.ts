@@ -13,6 +13,7 @@ import { openApiDocument } from './openapi.ts';
 import { declaredBodyBytes, routeCatalogue, servesAdministratorRoutes } from './routes.ts';
 import { EXTERNAL_URL } from './base-url.ts';
 import { rejectMalformedParams, rejectMalformedUrl } from './malformed-input.ts';
+import { routeDispatch } from './route-dispatch.ts';
 import { parseQueryString, requestBodies, type BodyLimits } from './request-body.ts';
 import { metricsEndpoint, requestDurations } from './metrics.ts';
 
@@ -111,7 +112,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use(requestBodies(options.bodyLimits, declaredBodyBytes(options.routes)));
   app.use(rejectMalformedParams());
   if (options.requestScope) app.use('/api', options.requestScope);
-  for (const router of options.routes) app.use(router);
+  const routes = routeDispatch(options.routes);
+  app.use(routes);
 
   for (const { pathPrefix, notFound } of options.errorRenderers ?? []) {
     if (notFound) app.use(pathPrefix, (req, _res, next) => next(notFound(req)));
@@ -119,7 +121,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.use((_req, res) => {
     res.status(404).json({ error: '404 Not Found' });
   });
-  app.use(retryOnConnectionFault(options));
+  app.use(retryOnConnectionFault(options, routes));
   for (const { pathPrefix, render } of options.errorRenderers ?? []) app.use(pathPrefix, render);
   app.use(errorMiddleware(options.logger));
   return app;
@@ -132,10 +134,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * through the routes, on a new unit of work and so a new connection; anything else, or a second
  * fault, goes on to the error mapping (503, never 500).
  */
-function retryOnConnectionFault(options: ServiceAppOptions): express.ErrorRequestHandler {
+function retryOnConnectionFault(options: ServiceAppOptions, routes: express.RequestHandler): express.ErrorRequestHandler {
   const again = express.Router();
   if (options.requestScope) again.use('/api', options.requestScope);
-  for (const router of options.routes) again.use(router);
+  again.use(routes);
   const retried = new WeakSet<express.Request>();
   return (error, req, res, next) => {
     if (!isConnectionFault(error) || !SAFE_METHODS.has(req.method) || res.headersSent || retried.has(req)) {
