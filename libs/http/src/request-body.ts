@@ -175,7 +175,7 @@ function multipart(limits: BodyLimits): RequestHandler {
 export function requestBodies(
   limits: BodyLimits = DEFAULT_BODY_LIMITS,
   largerBodyBytes: (req: Request) => number | undefined = () => undefined,
-): RequestHandler[] {
+): RequestHandler {
   const bounded = (parserOf: (bytes: number) => RequestHandler): RequestHandler => {
     const parsers = new Map<number, RequestHandler>();
     return (req, res, next) => {
@@ -185,7 +185,7 @@ export function requestBodies(
       parser(req, res, next);
     };
   };
-  return [
+  const parsers = inSequence([
     unsupportedContentType(),
     // Not strict: a bare JSON string is a body too (npm's dist-tag PUT sends the version as one);
     // a route that takes one reads it from the request, parameters come only from objects.
@@ -195,7 +195,32 @@ export function requestBodies(
       bounded((bytes) => express.text({ type: FORM_TYPE, limit: bytes })),
     ),
     multipart(limits),
-  ];
+  ]);
+  // Every parser passes over a request without a body (a GET): it skips them all at once.
+  return (req, res, next) => {
+    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) next();
+    else parsers(req, res, next);
+  };
+}
+
+/** `handlers` one after the other, as express would run them, stopping at the first error. */
+function inSequence(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      const handler = handlers[index++];
+      if (error !== undefined && error !== null) next(error);
+      else if (handler === undefined) next();
+      else {
+        try {
+          handler(req, res, step);
+        } catch (thrown) {
+          next(thrown);
+        }
+      }
+    };
+    step();
+  };
 }
 
 /**
