@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { configKeys } from '@platform/config';
-import { COMMON_NODE_FLAGS, parseStartScript } from '@platform/devstack';
+import { COMMON_NODE_FLAGS, compileCacheFillArgs, parseStartScript } from '@platform/devstack';
 
 // YAML documents are free-form; the checks below look at them field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML has no static shape
@@ -188,14 +188,21 @@ function parseDockerfile(text: string): Stage[] {
   return stages;
 }
 
-/** A stage's instructions of one kind, its ancestors' first (FROM <stage> inherits them). */
-function inherited(stages: Stage[], name: string, op: string): string[] {
+/** A stage's instructions, its ancestors' first (FROM <stage> inherits them). */
+function chainInstructions(stages: Stage[], name: string): Instruction[] {
   const chain: Stage[] = [];
   for (let stage = stages.find((s) => s.name === name); stage; stage = stages.find((s) => s.name === stage!.from)) {
     if (chain.includes(stage)) break;
     chain.unshift(stage);
   }
-  return chain.flatMap((stage) => stage.instructions.filter((i) => i.op === op).map((i) => i.args));
+  return chain.flatMap((stage) => stage.instructions);
+}
+
+/** A stage's instructions of one kind, its ancestors' first. */
+function inherited(stages: Stage[], name: string, op: string): string[] {
+  return chainInstructions(stages, name)
+    .filter((i) => i.op === op)
+    .map((i) => i.args);
 }
 
 function execForm(args: string | undefined): string[] | undefined {
@@ -316,6 +323,17 @@ function checkDockerfile(model: Model): string[] {
     for (const [name, value] of Object.entries(wantedEnv)) {
       const assignment = `${name}=${value}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       if (!new RegExp(`(^|\\s)${assignment}(\\s|$)`).test(env)) problems.push(`Dockerfile ${target}: ENV ${name}=${value} missing`);
+    }
+    // The compile cache a start script names is filled when the image is built, by the user that
+    // runs the service: the cache's directory is named after the uid.
+    if (start?.env.NODE_COMPILE_CACHE !== undefined) {
+      const fill = JSON.stringify(['node', ...compileCacheFillArgs(start)]);
+      let user = 'root';
+      const fillingUsers = chainInstructions(stages, target).flatMap((instruction) => {
+        if (instruction.op === 'USER') user = instruction.args;
+        return instruction.op === 'RUN' && JSON.stringify(execForm(instruction.args)) === fill ? [user] : [];
+      });
+      if (!fillingUsers.includes('node')) problems.push(`Dockerfile ${target}: no RUN ${fill} as node, to fill the compile cache`);
     }
   }
 
@@ -941,6 +959,23 @@ describe('the checks catch mistakes', () => {
       'a start script flag the image does not run with',
       (c) => (c.services.find((s) => s.name === 'audit')!.startScript = 'MALLOC_ARENA_MAX=2 node --max-old-space-size=64 src/main.ts'),
       /Dockerfile audit: CMD .*, expected .*--max-old-space-size=64/,
+    ],
+    [
+      'a compile cache the image does not fill',
+      (c) =>
+        (c.dockerfile.find((s) => s.name === 'audit')!.instructions = c.dockerfile
+          .find((s) => s.name === 'audit')!
+          .instructions.filter((i) => !(i.op === 'RUN' && i.args.includes('./src/main.ts')))),
+      /Dockerfile audit: no RUN \["node",.*"--import","\.\/src\/main\.ts","--eval",""\] as node, to fill the compile cache/,
+    ],
+    [
+      'a compile cache filled by root, not by the user the service runs as',
+      (c) => {
+        const audit = c.dockerfile.find((s) => s.name === 'audit')!;
+        const fill = audit.instructions.find((i) => i.op === 'RUN' && i.args.includes('./src/main.ts'))!;
+        audit.instructions = [fill, ...audit.instructions.filter((i) => i !== fill)];
+      },
+      /Dockerfile audit: no RUN .* as node, to fill the compile cache/,
     ],
     [
       'a Dockerfile target running as root',

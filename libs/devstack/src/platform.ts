@@ -6,7 +6,7 @@ import { databaseUrlFor } from './postgres-server.ts';
 import { spawnRestarting, type RestartingProcess, type RestartPolicy } from './restarting-process.ts';
 import { freePort, freePorts } from './free-port.ts';
 import { ensureRegistryKeys, keptSecret, registryCommand, writeRegistryConfig } from './container-registry.ts';
-import { COMMON_NODE_FLAGS, startCommandOf } from './start-command.ts';
+import { COMMON_NODE_FLAGS, fillCompileCaches, startCommandOf } from './start-command.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -311,6 +311,8 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
       processes.registry = child;
       await waitUntilRegistryAnswers(registry.url, child);
     }
+    // Every module compiled before anything starts, so that no process loads the TypeScript stripper.
+    await fillCompileCaches([...services, GATEWAY].map((service) => path.join(REPO_ROOT, service.dir)));
     // Services start together; a service's replicas one after the other, the first one seeding its database.
     await Promise.all(
       services.map(async (service) => {
