@@ -20,6 +20,7 @@ import { Migration20261127001600_allow_merge_on_skipped_pipeline } from './Migra
 import { Migration20261127010000_projects_visibility_id_index } from './Migration20261127010000_projects_visibility_id_index.ts';
 import { Migration20261127030500_list_counts } from './Migration20261127030500_list_counts.ts';
 import { Migration20261127031500_group_list_indexes } from './Migration20261127031500_group_list_indexes.ts';
+import { Migration20261127033500_project_authorizations_probe_index } from './Migration20261127033500_project_authorizations_probe_index.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261127010000_projects_visibility_id_index', class: Migration20261127010000_projects_visibility_id_index },
   { name: 'Migration20261127030500_list_counts', class: Migration20261127030500_list_counts },
   { name: 'Migration20261127031500_group_list_indexes', class: Migration20261127031500_group_list_indexes },
+  { name: 'Migration20261127033500_project_authorizations_probe_index', class: Migration20261127033500_project_authorizations_probe_index },
 ];
