@@ -1,4 +1,4 @@
-import { hash, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { UnleashClientState } from '../feature-flags/feature-flags-client-store.ts';
 
@@ -22,7 +22,7 @@ export const FOLLOWED_STATE_TRUST_MS = 10_000;
 /** Per kept state: the digest, the revision (a transaction id), the project id key and the LRU's own bookkeeping. */
 const KEPT_STATE_OVERHEAD_BYTES = 100;
 
-const digestOf = (token: string) => hash('sha256', token, 'buffer');
+const digestOf = (token: string) => createHash('sha256').update(token).digest();
 
 /**
  * Each project's Unleash instance id and flags revision, kept in memory, so that polls between
