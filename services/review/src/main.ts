@@ -146,6 +146,7 @@ export function reviewService(
         facts: [notesFeature.facts, awardEmojiFeature.facts, subscribedFacts(subscriptions)],
         reactions: awardEmojiFeature.reactions,
         afterMerge: [issuesFeature.closeMergedIssues],
+        closingIssues: issuesFeature.closingIssues,
         systemNote: ({ mergeRequest, actor, body }) =>
           notes.recordSystemNote({ noteable: mergeRequestNoteable(mergeRequest), actor, body }),
       });

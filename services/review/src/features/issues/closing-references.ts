@@ -106,3 +106,18 @@ export function closedIssueIids(text: string, project: ReferencedProject): numbe
   }
   return [...iids];
 }
+
+/**
+ * The issues, of its own project or another, that `text` says it closes ("Closes #12",
+ * "Fixes other/project#3", an issue's address), once each: GitLab's ClosingIssueExtractor before
+ * it checks who may read them.
+ */
+export function closingMentionsIn(text: string): Mention[] {
+  const mentions = new Map<string, Mention>();
+  for (const [phrase] of text.matchAll(CLOSING_PATTERN)) {
+    for (const mention of mentionsIn(phrase)) {
+      if (mention.type === 'Issue' && !mentions.has(mentionKey(mention))) mentions.set(mentionKey(mention), mention);
+    }
+  }
+  return [...mentions.values()];
+}

@@ -8,32 +8,9 @@ import { referencedIssueIids, referencedMergeRequestIids } from './closing-refer
 import type { Issue } from './issue.entity.ts';
 import { visibleIssue } from './issue-route-support.ts';
 import { projectsSeenBy } from '../core/projects-seen.ts';
-import { closingIssueIids } from './merge-request-closing.ts';
 import type { MilestoneItemsRouteDeps } from './milestone-items-routes.ts';
 
 const route = routesOf<MilestoneItemsRouteDeps>('review');
-
-/** Merge requests are read for closing references this many at a time. */
-const BATCH = 100;
-
-/** The iids of the project's merge requests whose closing references name the issue (GitLab's merge_requests_closing_issues). */
-async function closingMergeRequestIids(deps: MilestoneItemsRouteDeps, project: ProjectAccess, issueIid: number): Promise<number[]> {
-  const repository = await deps.repositories.ensure(project.id, { forkedFromProjectId: project.forkedFromProjectId });
-  const iids: number[] = [];
-  for (let offset = 0; ; offset += BATCH) {
-    const { items } = await deps.mergeRequests.list({
-      filter: { projectIds: [project.id] },
-      order: { by: 'created_at', direction: 'asc' },
-      offset,
-      limit: BATCH,
-    });
-    for (const mergeRequest of items) {
-      const closed = await closingIssueIids({ mergeRequest, project, repository, mergeRequests: deps.mergeRequests });
-      if (closed.includes(issueIid)) iids.push(mergeRequest.iid);
-    }
-    if (items.length < BATCH) return iids;
-  }
-}
 
 /**
  * The ids of the merge requests related to the issue that the caller may read (GitLab's
@@ -77,7 +54,8 @@ export const issueMergeRequestsRoutes = [
       const issue = await visibleIssue(deps, project, caller, input.issue_iid);
       // Merge requests the caller may not read are not listed (a guest of a private project sees none).
       if (!mayReadCode(project)) return { items: [], total: 0 };
-      const iids = await closingMergeRequestIids(deps, project, issue.iid);
+      // The issue's entries of merge_requests_closing_issues (by its index), of its project's merge requests.
+      const iids = await deps.closingIssues.mergeRequestIids({ projectId: project.id, issueId: issue.id });
       if (iids.length === 0) return { items: [], total: 0 };
       return listPage({
         deps,

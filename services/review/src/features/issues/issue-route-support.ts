@@ -1,3 +1,4 @@
+import type { MergeRequestClosingIssues } from '../merge-request-closing-issues/merge-request-closing-issues.ts';
 import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
@@ -24,6 +25,8 @@ export interface IssuesRouteDeps {
   checkCreationRate: (caller: AuthenticatedCaller) => Promise<void>;
   /** Where issues and merge requests mention each other. */
   mentions: IssueMentionsReadModel;
+  /** Which issues each merge request closes. */
+  closingIssues: MergeRequestClosingIssues;
 }
 
 /** Who sees confidential issues: reporters and above all of them, others those they wrote or are assigned. */

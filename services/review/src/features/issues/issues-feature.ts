@@ -21,7 +21,10 @@ import { PgIssueStore } from './issues-store.ts';
 import { IssuesService } from './issues-service.ts';
 import { issuesRoutes } from './issues-routes.ts';
 import type { IssuesRouteDeps } from './issue-route-support.ts';
-import { closingIssueIids } from './merge-request-closing.ts';
+import { MergeRequestClosingIssues } from '../merge-request-closing-issues/merge-request-closing-issues.ts';
+import { PgMergeRequestClosingIssuesStore } from '../merge-request-closing-issues/merge-request-closing-issues-store.ts';
+import { projectsSeenBy } from '../core/projects-seen.ts';
+import { mayReadIssue } from '../core/issue-access.ts';
 import { milestoneItemsRoutes, type MilestoneItemsRouteDeps } from './milestone-items-routes.ts';
 import { issueMergeRequestsRoutes } from './issue-merge-requests-routes.ts';
 import { IssueMentionsReadModel } from './issue-mentions-read-model.ts';
@@ -34,6 +37,8 @@ export interface IssuesFeature extends Feature {
   routeDeps: IssuesRouteDeps;
   /** Closes the issues a merged merge request names, as the merging user. */
   closeMergedIssues: MergeListener;
+  /** The issues each merge request closes, which merge requests keep as they change. */
+  closingIssues: MergeRequestClosingIssues;
 }
 
 /**
@@ -53,25 +58,34 @@ export function createIssuesFeature(deps: {
 }): IssuesFeature {
   const store = new PgIssueStore(deps.em);
   const issues = new IssuesService({ em: deps.em, store, labels: deps.labels, milestones: deps.milestones, history: deps.history });
+  const closingIssues = new MergeRequestClosingIssues({
+    access: deps.access,
+    store: new PgMergeRequestClosingIssuesStore(deps.em),
+    issues,
+    mergeRequests: deps.mergeRequests,
+  });
+  // GitLab's `visible_closing_issues_for`: those of the relation the merging user may read, of any project.
   const closeMergedIssues: MergeListener = async ({ mergeRequest, scope, caller }) => {
-    const iids = await closingIssueIids({
-      mergeRequest,
-      project: scope.project,
-      repository: scope.repository,
-      mergeRequests: deps.mergeRequests,
-    });
-    await issues.closeAll(scope.project.id, caller, iids);
+    const projectOf = projectsSeenBy(deps.access, caller);
+    const byProject = new Map<number, number[]>();
+    for (const issue of await closingIssues.issues(mergeRequest.id)) {
+      const project = issue.projectId === scope.project.id ? scope.project : await projectOf(String(issue.projectId));
+      if (!project || !mayReadIssue(project, caller, issue)) continue;
+      byProject.set(issue.projectId, [...(byProject.get(issue.projectId) ?? []), issue.iid]);
+    }
+    for (const [projectId, iids] of byProject) await issues.closeAll(projectId, caller, iids);
   };
   const checkCreationRate = issueCreationLimit({
     settings: deps.settings,
     createdSince: (authorId, since) => issues.countCreatedSince(authorId, since),
   });
   const links = new IssueLinksService({ em: deps.em, store: new PgIssueLinkStore(deps.em) });
-  const routeDeps = { ...deps, issues, checkCreationRate, mentions: new IssueMentionsReadModel(readModelDatabase(deps.em)) };
+  const routeDeps = { ...deps, issues, closingIssues, checkCreationRate, mentions: new IssueMentionsReadModel(readModelDatabase(deps.em)) };
   return {
     issues,
     routeDeps,
     closeMergedIssues,
+    closingIssues,
     routes: [createRouter(issuesRoutes, routeDeps), createRouter(issueLinksRoutes, { ...routeDeps, links })],
   };
 }

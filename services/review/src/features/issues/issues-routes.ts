@@ -8,7 +8,6 @@ import { codeReaders } from '../repositories/repository-access.ts';
 import { mayManageIssues, planningProject } from '../core/issue-access.ts';
 import { confidentialViewer, viewsOf, visibleIssue, type IssuesRouteDeps } from './issue-route-support.ts';
 import type { IssueFilter } from './issues-store.ts';
-import { closingIssueIids } from './merge-request-closing.ts';
 
 const route = routesOf<IssuesRouteDeps>('review');
 
@@ -209,12 +208,14 @@ export const issuesRoutes = [
     handle: async ({ caller, input, deps, window, request }) => {
       const project = await requireProjectAccess({ access: deps.access, caller, idOrPath: input.id, ...codeReaders() });
       const mergeRequest = await deps.mergeRequests.get(project.id, input.merge_request_iid);
-      const repository = await deps.repositories.ensure(project.id);
-      const iids = await closingIssueIids({ mergeRequest, project, repository, mergeRequests: deps.mergeRequests });
       const viewer = confidentialViewer(project, caller);
-      const issues = (await deps.issues.byIids(project.id, iids)).filter(
-        (issue) => !issue.confidential || viewer === undefined || issue.authorId === viewer || issue.assigneeIds.includes(viewer ?? 0),
-      );
+      // Those of its own project, in iid order.
+      const closing = (await deps.closingIssues.issues(mergeRequest.id)).filter((issue) => issue.projectId === project.id);
+      const issues = closing
+        .sort((a, b) => a.iid - b.iid)
+        .filter(
+          (issue) => !issue.confidential || viewer === undefined || issue.authorId === viewer || issue.assigneeIds.includes(viewer ?? 0),
+        );
       const page = issues.slice(window.offset, window.offset + window.limit);
       return { items: await viewsOf(deps, { project, caller, baseUrl: baseUrlOf(request) }, page), total: issues.length };
     },

@@ -23,6 +23,7 @@ import { mergeRequestPipelinesRoutes } from './merge-request-pipelines-routes.ts
 import { factsFrom, type FactsSource, type ReactionLookup } from './merge-request-facts.ts';
 import type { DeployedMergeRequestIds, MergeRequestsRouteDeps } from './merge-request-route-support.ts';
 import { MergeRequestVersions, type VersionListener } from './merge-request-versions.ts';
+import { authorOf, type ClosingIssuesRefresher } from '../merge-request-closing-issues/merge-request-closing-issues.ts';
 import { Mergeability } from './mergeability.ts';
 import { mergeRequestsGrpc } from './merge-requests-grpc.ts';
 import { mergeRequestsRoutes } from './merge-requests-routes.ts';
@@ -109,10 +110,19 @@ export function createMergeRequestsFeature(deps: {
   afterMerge: MergeListener[];
   /** Writes the system notes of automatic merges (the notes feature's). */
   systemNote: MergeRequestSystemNote;
+  /** Keeps the issues each merge request closes (the issues feature's). */
+  closingIssues: ClosingIssuesRefresher;
 }): MergeRequestsFeature {
   const { repositories, logger, approvals, protectedBranches } = deps;
   const { em, store, mergeability, mergeRequests, history } = deps.core;
-  const versions = new MergeRequestVersions({ em, store, listeners: [(version) => approvals.onNewVersion(version)] });
+  // New commits (created, pushed, retargeted) are read for closing references, as their author reads them.
+  const closingIssuesOfVersion: VersionListener = ({ mergeRequest, repository }) =>
+    em.transactional(() => deps.closingIssues.refresh({ mergeRequest, repository, author: authorOf(mergeRequest) }));
+  const versions = new MergeRequestVersions({
+    em,
+    store,
+    listeners: [(version) => approvals.onNewVersion(version), closingIssuesOfVersion],
+  });
   const approversOverridable: ApproversOverridable = (projectId) => approvals.mayOverrideApprovers(projectId);
   const refresh = new RefreshService({ em, store, repositories, versions, mergeability });
   repositories.onRefsChanged(({ projectId, changes }) => refresh.onRefsChanged(projectId, changes));
@@ -170,6 +180,7 @@ export function createMergeRequestsFeature(deps: {
     approversOverridable,
     autoMerges,
     history,
+    closingIssues: deps.closingIssues,
   });
   const rebases = new RebaseService({ store, repositories, protectedBranches, logger });
   return {

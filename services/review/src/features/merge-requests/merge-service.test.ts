@@ -115,6 +115,8 @@ function services(
           options.aborted?.push({ iid: mergeRequest.iid, reason, by: actor?.username ?? 'the user who set it' });
         },
       },
+      // Closing references are the issues feature's (its integration tests).
+      closingIssues: { refresh: async () => undefined },
     }),
     merges,
   };

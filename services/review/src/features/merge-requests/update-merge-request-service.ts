@@ -13,6 +13,7 @@ import type { Mergeability } from './mergeability.ts';
 import type { MergeRequestStore } from './merge-requests-store.ts';
 import type { ApproversOverridable } from './create-merge-request-service.ts';
 import type { AutoMergeService } from './auto-merge-service.ts';
+import type { ClosingIssuesRefresher } from '../merge-request-closing-issues/merge-request-closing-issues.ts';
 
 export interface MergeRequestChanges {
   title?: string | undefined;
@@ -47,6 +48,7 @@ export class UpdateMergeRequestService {
   readonly #approversOverridable: ApproversOverridable;
   readonly #history: IssuableHistory;
   readonly #autoMerges: Pick<AutoMergeService, 'abort'>;
+  readonly #closingIssues: ClosingIssuesRefresher;
 
   constructor(options: {
     em: EntityManager;
@@ -58,6 +60,8 @@ export class UpdateMergeRequestService {
     /** Where each change is written as GitLab's system notes and resource events. */
     history: IssuableHistory;
     autoMerges: Pick<AutoMergeService, 'abort'>;
+    /** Reads the closing references of an edited or reopened merge request again. */
+    closingIssues: ClosingIssuesRefresher;
   }) {
     this.#em = options.em;
     this.#store = options.store;
@@ -67,6 +71,7 @@ export class UpdateMergeRequestService {
     this.#approversOverridable = options.approversOverridable;
     this.#history = options.history;
     this.#autoMerges = options.autoMerges;
+    this.#closingIssues = options.closingIssues;
   }
 
   async update(scope: MergeRequestScope, caller: AuthenticatedCaller, iid: number, changes: MergeRequestChanges): Promise<MergeRequest> {
@@ -127,6 +132,9 @@ export class UpdateMergeRequestService {
       await this.#store.save({ mergeRequest, events, actor });
       await this.#history({ type: 'MergeRequest', issuable: mergeRequest, transition, ...edits, mentions, actor, at: now });
       if (abortReason) await this.#autoMerges.abort({ mergeRequest, actor, reason: abortReason });
+      if (transition === 'reopened' || edits.previousTitle !== undefined || edits.descriptionChanged) {
+        await this.#closingIssues.refresh({ mergeRequest, repository: scope.repository, author: caller, project: scope.project });
+      }
     });
     // Another target is another diff, as GitLab reloads it: a new version against the new target.
     if (newTargetHead && mergeRequest.headSha) {
