@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { callUnary } from '@platform/grpc';
 import { adminCaller, countHydrations } from '@platform/testing';
 import type { AuthenticatedCaller, Caller } from '@platform/auth';
+import { Kysely, PostgresDialect, type KyselyPlugin } from 'kysely';
+import pg from 'pg';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
+import { ProjectsReadModel } from './projects-read-model.ts';
 
 let kit: IdentityHarness;
 const admin = adminCaller();
@@ -146,5 +149,34 @@ describe('the projects read path', () => {
     expect(
       (await kit.api.put(`/api/v4/projects/${personalId}`).set(kit.as(owner)).send({ allow_merge_on_skipped_pipeline: 'maybe' })).status,
     ).toBe(400);
+  });
+
+  it("leaves out of a page a project hidden from the viewer between the page's ids and its columns", async () => {
+    const hideAfterIds: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        if (statements++ === 0) await kit.sql(`update projects set visibility = 'private' where id = $1`, [appId]);
+        return args.result;
+      },
+    };
+    let statements = 0;
+    const db = new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: kit.databaseUrl, max: 1 }) }),
+      plugins: [hideAfterIds],
+    });
+    const viewer = { kind: 'user', userId: outsider.userId, username: outsider.username, isAdmin: false, external: false } as const;
+    try {
+      const page = await new ProjectsReadModel(db).list({
+        viewer,
+        filter: { idAfter: appId - 1, idBefore: appId + 1 },
+        order: { by: 'id', sort: 'asc' },
+        window: { offset: 0, limit: 20 },
+        read: { view: 'full' },
+      });
+      expect([statements, page.items]).toEqual([2, []]);
+    } finally {
+      await kit.sql(`update projects set visibility = 'public' where id = $1`, [appId]);
+      await db.destroy();
+    }
   });
 });
