@@ -229,16 +229,28 @@ function closedProjectIdsSeenBy(viewer: Viewer & { kind: 'user' }, filter: RawBu
  * How many projects the viewer sees, for the unfiltered project list's total, from the counts
  * `list_counts` maintains per visibility: all of them for an administrator, those open to the
  * viewer otherwise. A member's total adds their projects closed to them by visibility (counted
- * up to the cap, from their authorizations), unless the open ones alone exceed the cap, when the
- * total is omitted anyway.
+ * up to the cap), unless the open ones alone exceed the cap, when the total is omitted anyway.
  */
 export function visibleProjectCount(viewer: Viewer): RawBuilder<number> {
   if (viewer.kind === 'user' && viewer.isAdmin) return maintainedCount(VISIBILITIES.map(projectsKey));
-  const open = maintainedCount(openVisibilities(viewer).map((visibility) => projectsKey(visibility)));
+  const visibilities = openVisibilities(viewer);
+  const open = maintainedCount(visibilities.map((visibility) => projectsKey(visibility)));
   if (viewer.kind === 'anonymous') return open;
   return sql<number>`(select case when o.count > ${COUNT_LIMIT} then o.count
-    else o.count + (select count(*) from (${closedProjectIdsSeenBy(viewer, sql`true`)} limit ${COUNT_LIMIT + 1}) closed) end
+    else o.count + (select count(*) from (${closedProjectsAuthorizedTo(viewer.userId, visibilities)} limit ${COUNT_LIMIT + 1}) closed) end
     from (select ${open} as count) o)`;
+}
+
+/**
+ * The projects closed to the user by their visibility that they have a row of
+ * `project_authorizations` on, walked from their rows by key (`project_authorizations_probe_idx`,
+ * in project order), each project's visibility probed by its key: as a semi-join of projects,
+ * PostgreSQL hashed the rows and read every closed project's entry of `projects_visibility_id_idx`
+ * (5,765 to find a member's 185 on the bench seed, 1.1 ms; this walk 0.44 ms).
+ */
+function closedProjectsAuthorizedTo(userId: number, openToUser: Visibility[]): RawBuilder<unknown> {
+  return sql`select a.project_id from project_authorizations a where ${authorizationsOf(userId)} and a.access_level >= 1
+    group by a.project_id having (select p.visibility from projects p where p.id = a.project_id) <> all(${openToUser}::text[])`;
 }
 
 /** In a list: a group (alias `alias`) on which the viewer has at least `minimum`; needs `accessCtes`. */
