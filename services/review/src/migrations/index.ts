@@ -27,6 +27,7 @@ import { Migration20261126214000_resource_label_events } from './Migration202611
 import { Migration20261127010000_cross_reference_notes } from './Migration20261127010000_cross_reference_notes.ts';
 import { Migration20261127032000_merge_request_note_counts } from './Migration20261127032000_merge_request_note_counts.ts';
 import { Migration20261127040000_merge_requests_closing_issues } from './Migration20261127040000_merge_requests_closing_issues.ts';
+import { Migration20261127040100_merge_requests_closing_issues_backfill } from './Migration20261127040100_merge_requests_closing_issues_backfill.ts';
 import { Migration20261126213900_pipelines_and_auto_merges } from './Migration20261126213900_pipelines_and_auto_merges.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
@@ -68,5 +69,9 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261127040000_merge_requests_closing_issues',
     class: Migration20261127040000_merge_requests_closing_issues,
+  },
+  {
+    name: 'Migration20261127040100_merge_requests_closing_issues_backfill',
+    class: Migration20261127040100_merge_requests_closing_issues_backfill,
   },
 ];

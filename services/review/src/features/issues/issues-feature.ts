@@ -2,7 +2,7 @@ import type { ApplicationSettingsSource } from '@platform/admin-client';
 import { readModelDatabase, type EntityManager } from '@platform/db';
 import { createRouter } from '@platform/http';
 import type { IdentityAccess } from '@platform/identity-client';
-import type { Feature } from '@platform/service';
+import { enqueueJob, handleJob, type Feature } from '@platform/service';
 import type { IssuableHistory } from '../core/issuable-history.ts';
 import type { LabelsService } from '../labels/labels-service.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
@@ -23,6 +23,7 @@ import { issuesRoutes } from './issues-routes.ts';
 import type { IssuesRouteDeps } from './issue-route-support.ts';
 import { MergeRequestClosingIssues } from '../merge-request-closing-issues/merge-request-closing-issues.ts';
 import { PgMergeRequestClosingIssuesStore } from '../merge-request-closing-issues/merge-request-closing-issues-store.ts';
+import { closingIssuesBackfillJob } from '../merge-request-closing-issues/merge-request-closing-issues.jobs.ts';
 import { projectsSeenBy } from '../core/projects-seen.ts';
 import { mayReadIssue } from '../core/issue-access.ts';
 import { milestoneItemsRoutes, type MilestoneItemsRouteDeps } from './milestone-items-routes.ts';
@@ -75,6 +76,10 @@ export function createIssuesFeature(deps: {
     }
     for (const [projectId, iids] of byProject) await issues.closeAll(projectId, caller, iids);
   };
+  const backfillClosingIssues = async ({ afterId }: { afterId: number }) => {
+    const last = await closingIssues.backfill({ afterId, limit: 100, em: deps.em, repositories: deps.repositories });
+    if (last !== null) await deps.em.transactional(async (em) => enqueueJob(em, closingIssuesBackfillJob, { afterId: last }));
+  };
   const checkCreationRate = issueCreationLimit({
     settings: deps.settings,
     createdSince: (authorId, since) => issues.countCreatedSince(authorId, since),
@@ -87,6 +92,7 @@ export function createIssuesFeature(deps: {
     closeMergedIssues,
     closingIssues,
     routes: [createRouter(issuesRoutes, routeDeps), createRouter(issueLinksRoutes, { ...routeDeps, links })],
+    jobs: [handleJob(closingIssuesBackfillJob, backfillClosingIssues)],
   };
 }
 

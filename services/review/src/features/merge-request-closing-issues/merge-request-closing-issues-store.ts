@@ -1,4 +1,5 @@
 import type { EntityManager } from '@platform/db';
+import { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 
 /** GitLab's `merge_requests_closing_issues`: which issues each merge request closes on merge. */
 export class PgMergeRequestClosingIssuesStore {
@@ -36,5 +37,10 @@ export class PgMergeRequestClosingIssuesStore {
       [options.issueId, options.projectId],
     );
     return rows.map((row) => row.iid);
+  }
+
+  /** Merge requests of any state in id order, `limit` after `afterId`: what the backfill reads. */
+  mergeRequestsAfter(afterId: number, limit: number): Promise<MergeRequest[]> {
+    return this.#em.find(MergeRequest, { id: { $gt: afterId } }, { orderBy: { id: 'asc' }, limit });
   }
 }

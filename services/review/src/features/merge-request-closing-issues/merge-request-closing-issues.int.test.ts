@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FakeIdentityAccess } from '@platform/identity-client';
 import { startService, type RunningService } from '@platform/service';
-import { recordStatements, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { recordStatements, startServiceHarness, userCaller, waitFor, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
 import { BACKFILL_CLOSING_ISSUES } from '../../migrations/Migration20261127040000_merge_requests_closing_issues.ts';
@@ -202,6 +202,36 @@ describe('merge_requests_closing_issues', () => {
     expect(await closedBy(BUSY, issue.iid)).toEqual([BUSY_MERGE_REQUESTS + 1]);
     expect(await closedBy(BUSY, other.iid)).toEqual([]);
     expect(await closedBy(BUSY, 1007)).toEqual([7]);
+  });
+
+  it('is made exact by the job the migration enqueued: default branch, path forms, other projects, as the author reads them', async () => {
+    const own = await newIssue(APP, 'Named by path');
+    const library = await newIssue(LIB, 'Named from another project');
+    const insert = async (values: { iid: number; target: string; description: string }) => {
+      const [row] = await harness.sql<{ id: string }>(
+        `insert into merge_requests (project_id, iid, source_project_id, target_namespace_ids, source_branch, target_branch, title,
+           description, state, author_id, merge_status, created_at, updated_at)
+         values ($1, $2, $1, '{3}', 'gone', $3, 'Before the relation', $4, 'merged', 61, 'can_be_merged', now(), now())
+         returning id`,
+        [APP, values.iid, values.target, values.description],
+      );
+      return Number(row?.id);
+    };
+    const intoSide = await insert({ iid: 900, target: 'side', description: `Closes #${own.iid}` });
+    const byPath = await insert({ iid: 901, target: 'main', description: `Fixes acme/app#${own.iid} and acme/lib#${library.iid}` });
+    await harness.sql(BACKFILL_CLOSING_ISSUES);
+    // What SQL could see: a closing phrase into another branch counted, path forms not.
+    expect([await relation(intoSide), await relation(byPath)]).toEqual([[own.id], []]);
+
+    await harness.sql(
+      `insert into background_jobs (kind, payload, max_attempts) values ('review.merge_requests_closing_issues_backfill', '{"afterId": 0}', 5)`,
+    );
+    await waitFor(async () => ((await relation(byPath)).length > 0 ? true : undefined), { what: 'the backfill job' });
+    await waitFor(async () =>
+      (await harness.sql("select 1 from background_jobs where kind like '%closing_issues%'")).length === 0 ? true : undefined,
+    );
+    expect([await relation(intoSide), await relation(byPath)]).toEqual([[], [own.id, library.id]]);
+    expect(await closedBy(APP, own.iid)).toEqual([901]);
   });
 
   it("reads closed_by from the issue's entries by their index, whatever the project's merge requests", async () => {

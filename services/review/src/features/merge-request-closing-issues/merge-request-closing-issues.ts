@@ -1,4 +1,5 @@
 import type { AuthenticatedCaller } from '@platform/auth';
+import type { EntityManager } from '@platform/db';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import { mayReadIssue } from '../core/issue-access.ts';
 import { projectsSeenBy } from '../core/projects-seen.ts';
@@ -6,8 +7,11 @@ import { closingMentionsIn } from '../issues/closing-references.ts';
 import type { Issue } from '../issues/issue.entity.ts';
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
-import type { ProjectRepository } from '../repositories/repositories-service.ts';
+import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
 import type { PgMergeRequestClosingIssuesStore } from './merge-request-closing-issues-store.ts';
+
+/** Where the backfill finds repositories (it makes none). */
+export type RepositoryFinder = Pick<RepositoriesService, 'find'>;
 
 /** What the relation reads issues with. */
 export interface ClosableIssues {
@@ -53,7 +57,24 @@ export class MergeRequestClosingIssues {
    */
   async refresh(options: ClosingIssuesRefresh): Promise<void> {
     if (options.mergeRequest.state !== 'opened') return;
-    await this.#store.replace(options.mergeRequest.id, await this.#closedIssueIds(options));
+    await this.#store.replace(options.mergeRequest.id, (await this.#closedIssueIds(options)) ?? []);
+  }
+
+  /**
+   * Reads again, as their authors read them, the closing references of up to `limit` merge
+   * requests of any state after `afterId` (the migration's backfill saw only `#<iid>` in titles and
+   * descriptions, and no default branch), each in a transaction of its own; answers the last id
+   * read, or null when none was left. Those whose project or repository is gone keep theirs.
+   */
+  async backfill(options: { afterId: number; limit: number; em: EntityManager; repositories: RepositoryFinder }): Promise<number | null> {
+    const mergeRequests = await this.#store.mergeRequestsAfter(options.afterId, options.limit);
+    for (const mergeRequest of mergeRequests) {
+      const repository = await options.repositories.find(mergeRequest.projectId);
+      if (!repository) continue;
+      const ids = await this.#closedIssueIds({ mergeRequest, repository, author: authorOf(mergeRequest) });
+      if (ids) await options.em.transactional(() => this.#store.replace(mergeRequest.id, ids));
+    }
+    return mergeRequests.at(-1)?.id ?? null;
   }
 
   /** The ids of the issues the merge request closes. */
@@ -75,13 +96,14 @@ export class MergeRequestClosingIssues {
   /**
    * GitLab's `closes_issues`: closing references in the title, description and commit messages of
    * a merge request into the default branch, to issues of its project or another that the author
-   * may read.
+   * may read; undefined when the author may not see its project.
    */
-  async #closedIssueIds(options: ClosingIssuesRefresh): Promise<number[]> {
+  async #closedIssueIds(options: ClosingIssuesRefresh): Promise<number[] | undefined> {
     const { mergeRequest, repository, author } = options;
     const projectOf = projectsSeenBy(this.#access, author);
     const home = options.project ?? (await projectOf(String(mergeRequest.projectId)));
-    if (!home) return [];
+    // Undefined when the author may not see the merge request's project (any more).
+    if (!home) return undefined;
     const defaultBranch = home.defaultBranch || (await repository.git.headBranch());
     if (mergeRequest.targetBranch !== defaultBranch) return [];
     const latest = await this.#mergeRequests.latestVersion(mergeRequest);
