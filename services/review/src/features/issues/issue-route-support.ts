@@ -1,4 +1,4 @@
-import type { MergeRequestClosingIssues } from '../merge-request-closing-issues/merge-request-closing-issues.ts';
+import type { MergeRequestClosingIssues } from './merge-request-closing-issues.ts';
 import type { AuthenticatedCaller, Caller } from '@platform/auth';
 import { ForbiddenError, NotFoundError } from '@platform/errors';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';

@@ -23,7 +23,6 @@ import { mergeRequestPipelinesRoutes } from './merge-request-pipelines-routes.ts
 import { factsFrom, type FactsSource, type ReactionLookup } from './merge-request-facts.ts';
 import type { DeployedMergeRequestIds, MergeRequestsRouteDeps } from './merge-request-route-support.ts';
 import { MergeRequestVersions, type VersionListener } from './merge-request-versions.ts';
-import { authorOf, type ClosingIssuesRefresher } from '../merge-request-closing-issues/merge-request-closing-issues.ts';
 import { Mergeability } from './mergeability.ts';
 import { mergeRequestsGrpc } from './merge-requests-grpc.ts';
 import { mergeRequestsRoutes } from './merge-requests-routes.ts';
@@ -34,7 +33,7 @@ import { mergeRoutes } from './merge-routes.ts';
 import { MergeService, type ApprovalCheck, type MergeListener } from './merge-service.ts';
 import { RebaseService } from './rebase-service.ts';
 import { RefreshService } from './refresh-service.ts';
-import { UpdateMergeRequestService } from './update-merge-request-service.ts';
+import { UpdateMergeRequestService, type ClosingIssuesRefresher } from './update-merge-request-service.ts';
 
 export const mergeRequestsEntities = [MergeRequest, MergeRequestDiff, HeadPipeline, MergeRequestAutoMerge];
 
@@ -117,7 +116,7 @@ export function createMergeRequestsFeature(deps: {
   const { em, store, mergeability, mergeRequests, history } = deps.core;
   // New commits (created, pushed, retargeted) are read for closing references, as their author reads them.
   const closingIssuesOfVersion: VersionListener = ({ mergeRequest, repository }) =>
-    em.transactional(() => deps.closingIssues.refresh({ mergeRequest, repository, author: authorOf(mergeRequest) }));
+    em.transactional(() => deps.closingIssues.refresh({ mergeRequest, repository }));
   const versions = new MergeRequestVersions({
     em,
     store,

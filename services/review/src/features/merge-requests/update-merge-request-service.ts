@@ -2,6 +2,7 @@ import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { EntityManager } from '@platform/db';
 import type { OutgoingEvent } from '@platform/events';
 import { InputError, NotFoundError, UnprocessableError } from '@platform/errors';
+import type { ProjectAccess } from '@platform/identity-client';
 import { reviewEvents } from '@platform/review-client';
 import { mentioningText, type IssuableHistory, type IssuableTransition } from '../core/issuable-history.ts';
 import { isDraftTitle } from '../core/merge-request-text.ts';
@@ -13,7 +14,7 @@ import type { Mergeability } from './mergeability.ts';
 import type { MergeRequestStore } from './merge-requests-store.ts';
 import type { ApproversOverridable } from './create-merge-request-service.ts';
 import type { AutoMergeService } from './auto-merge-service.ts';
-import type { ClosingIssuesRefresher } from '../merge-request-closing-issues/merge-request-closing-issues.ts';
+import type { ProjectRepository } from '../repositories/repositories-service.ts';
 
 export interface MergeRequestChanges {
   title?: string | undefined;
@@ -32,6 +33,19 @@ export interface MergeRequestChanges {
   discussionLocked?: boolean | undefined;
   allowCollaboration?: boolean | undefined;
   approvalsBeforeMerge?: number | undefined;
+}
+
+/**
+ * Reads a merge request's closing references again, in the caller's transaction (the issues
+ * feature's merge_requests_closing_issues): as `author` reads them, as its own author's by default.
+ */
+export interface ClosingIssuesRefresher {
+  refresh(options: {
+    mergeRequest: MergeRequest;
+    repository: ProjectRepository;
+    author?: AuthenticatedCaller | undefined;
+    project?: ProjectAccess | undefined;
+  }): Promise<void>;
 }
 
 /**

@@ -3,8 +3,8 @@ import type { EntityManager } from '@platform/db';
 import type { IdentityAccess, ProjectAccess } from '@platform/identity-client';
 import { mayReadIssue } from '../core/issue-access.ts';
 import { projectsSeenBy } from '../core/projects-seen.ts';
-import { closingMentionsIn } from '../issues/closing-references.ts';
-import type { Issue } from '../issues/issue.entity.ts';
+import { closingMentionsIn } from './closing-references.ts';
+import type { Issue } from './issue.entity.ts';
 import type { MergeRequest } from '../merge-requests/merge-request.entity.ts';
 import type { MergeRequestsService } from '../merge-requests/merge-requests-service.ts';
 import type { ProjectRepository, RepositoriesService } from '../repositories/repositories-service.ts';
@@ -23,7 +23,8 @@ export interface ClosableIssues {
 export interface ClosingIssuesRefresh {
   mergeRequest: MergeRequest;
   repository: ProjectRepository;
-  author: AuthenticatedCaller;
+  /** Who reads them: the merge request's author when not given (a push, a new version). */
+  author?: AuthenticatedCaller | undefined;
   /** The merge request's project as `author` sees it, when the caller has it. */
   project?: ProjectAccess | undefined;
 }
@@ -71,7 +72,7 @@ export class MergeRequestClosingIssues {
     for (const mergeRequest of mergeRequests) {
       const repository = await options.repositories.find(mergeRequest.projectId);
       if (!repository) continue;
-      const ids = await this.#closedIssueIds({ mergeRequest, repository, author: authorOf(mergeRequest) });
+      const ids = await this.#closedIssueIds({ mergeRequest, repository });
       if (ids) await options.em.transactional(() => this.#store.replace(mergeRequest.id, ids));
     }
     return mergeRequests.at(-1)?.id ?? null;
@@ -99,7 +100,8 @@ export class MergeRequestClosingIssues {
    * may read; undefined when the author may not see its project.
    */
   async #closedIssueIds(options: ClosingIssuesRefresh): Promise<number[] | undefined> {
-    const { mergeRequest, repository, author } = options;
+    const { mergeRequest, repository } = options;
+    const author = options.author ?? authorOf(mergeRequest);
     const projectOf = projectsSeenBy(this.#access, author);
     const home = options.project ?? (await projectOf(String(mergeRequest.projectId)));
     // Undefined when the author may not see the merge request's project (any more).
@@ -120,10 +122,7 @@ export class MergeRequestClosingIssues {
   }
 }
 
-/** What merge requests tell the relation as they change. */
-export type ClosingIssuesRefresher = Pick<MergeRequestClosingIssues, 'refresh'>;
-
 /** The merge request's author, who reads its closing references when no user is at hand (a push): GitLab's default. */
-export function authorOf(mergeRequest: MergeRequest): AuthenticatedCaller {
+function authorOf(mergeRequest: MergeRequest): AuthenticatedCaller {
   return { kind: 'user', userId: mergeRequest.authorId, username: '', name: '', isAdmin: false, scopes: ['api'] };
 }
