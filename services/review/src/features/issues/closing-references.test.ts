@@ -1,22 +1,33 @@
 import { describe, expect, it } from '@jest/globals';
-import { closedIssueIids, mentionsIn, referencedIssueIids, referencedMergeRequestIids } from './closing-references.ts';
+import { closingMentionsIn, mentionsIn, referencedIssueIids, referencedMergeRequestIids } from './closing-references.ts';
 
 const project = { pathWithNamespace: 'acme/app', webUrl: 'https://gitlab.example/acme/app' };
 
+/** The issues a text closes, as references: `#12` for its own project's, `group/project#12` for a path, the address's project for an address. */
+const closed = (text: string) =>
+  closingMentionsIn(text).map((mention) => `${mention.projectUrl ?? mention.projectPath ?? ''}#${mention.iid}`);
+
 describe('closing references', () => {
   it("finds the issues GitLab's default closing pattern closes", () => {
-    expect(closedIssueIids('Closes #12', project)).toEqual([12]);
-    expect(closedIssueIids('This fixes #3, #4 and #5.', project)).toEqual([3, 4, 5]);
-    expect(closedIssueIids('Resolves: issue #7\nImplements acme/app#8', project)).toEqual([7, 8]);
-    expect(closedIssueIids('closing https://gitlab.example/acme/app/-/issues/9', project)).toEqual([9]);
-    expect(closedIssueIids('Fixed #1 and fixing #2; resolved #3', project)).toEqual([1, 2, 3]);
+    expect(closed('Closes #12')).toEqual(['#12']);
+    expect(closed('This fixes #3, #4 and #5.')).toEqual(['#3', '#4', '#5']);
+    expect(closed('Resolves: issue #7\nImplements acme/app#8')).toEqual(['#7', 'acme/app#8']);
+    expect(closed('closing https://gitlab.example/acme/app/-/issues/9')).toEqual(['https://gitlab.example/acme/app#9']);
+    expect(closed('Fixed #1 and fixing #2; resolved #3, fixes #1')).toEqual(['#1', '#2', '#3']);
   });
 
-  it('leaves out mentions without a closing word and references to other projects', () => {
-    expect(closedIssueIids('Related to #4, see #5', project)).toEqual([]);
-    expect(closedIssueIids('Closes other/project#6 and https://gitlab.example/other/project/-/issues/7', project)).toEqual([]);
-    expect(closedIssueIids('Prefix #8', project)).toEqual([]);
-    expect(closedIssueIids('Enclosed #9', project)).toEqual([]);
+  it('names issues of other projects, for whoever reads them to resolve', () => {
+    expect(closed('Closes other/project#6 and https://gitlab.example/other/project/-/issues/7')).toEqual([
+      'other/project#6',
+      'https://gitlab.example/other/project#7',
+    ]);
+  });
+
+  it('leaves out mentions without a closing word, and merge requests', () => {
+    expect(closed('Related to #4, see #5')).toEqual([]);
+    expect(closed('Prefix #8')).toEqual([]);
+    expect(closed('Enclosed #9')).toEqual([]);
+    expect(closed('Closes !10')).toEqual([]);
   });
 });
 

@@ -96,18 +96,6 @@ export function referencedMergeRequestIids(text: string, project: ReferencedProj
 }
 
 /**
- * The iids of this project's issues that `text` says it closes ("Closes #12", "Fixes #3, #4 and
- * acme/app#5", "Resolves https://host/acme/app/-/issues/6"); references to other projects are left out.
- */
-export function closedIssueIids(text: string, project: ReferencedProject): number[] {
-  const iids = new Set<number>();
-  for (const [phrase] of text.matchAll(CLOSING_PATTERN)) {
-    for (const iid of referencedIssueIids(phrase, project)) iids.add(iid);
-  }
-  return [...iids];
-}
-
-/**
  * The issues, of its own project or another, that `text` says it closes ("Closes #12",
  * "Fixes other/project#3", an issue's address), once each: GitLab's ClosingIssueExtractor before
  * it checks who may read them.
