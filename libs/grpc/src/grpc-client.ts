@@ -71,11 +71,30 @@ type UnaryMethod<Request, Response> = (
 const LATE_RETRY_MS = 200;
 
 /**
+ * Starts a call without the stack trace grpc-js records on every call for the error it would
+ * raise: callUnary replaces that error by the domain error, whose stack (V8's async stack, taken
+ * only when a call fails) names the code that made the call.
+ */
+function startWithoutCallerStack(start: () => void): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    start();
+  } catch (error) {
+    Error.stackTraceLimit = limit;
+    if (error instanceof Error) Error.captureStackTrace(error, startWithoutCallerStack);
+    throw error;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
  * Calls a unary method with a deadline (every call has one) and turns a failure status back
  * into the domain error the server raised. `caller` is whom the call acts for (anonymous when
  * left out); the client's `internalClientOptions` interceptor signs it.
  */
-export function callUnary<Request, Response>(
+export async function callUnary<Request, Response>(
   method: UnaryMethod<Request, Response>,
   request: Request,
   options: { deadlineMs?: number; caller?: Caller } = {},
@@ -83,20 +102,24 @@ export function callUnary<Request, Response>(
   const deadline = new Date(Date.now() + (options.deadlineMs ?? 2000));
   const attempt = () =>
     new Promise<Response>((resolve, reject) => {
-      method(request, metadataActingFor(options.caller), { deadline }, (error, response) => {
-        if (error) reject(error);
-        else resolve(response);
-      });
+      startWithoutCallerStack(() =>
+        method(request, metadataActingFor(options.caller), { deadline }, (error, response) => {
+          if (error) reject(error);
+          else resolve(response);
+        }),
+      );
     });
-  return attempt()
-    .catch(async (error: ServiceError) => {
+  try {
+    try {
+      return await attempt();
+    } catch (error) {
       // grpc-js's own quick, jittered retries can all meet a replica that has just died, before the
       // balancer has dropped it; one later try within the same deadline reaches a live one.
-      if (error.code !== status.UNAVAILABLE || deadline.getTime() - Date.now() < LATE_RETRY_MS * 2) throw error;
+      if ((error as ServiceError).code !== status.UNAVAILABLE || deadline.getTime() - Date.now() < LATE_RETRY_MS * 2) throw error;
       await new Promise((resolve) => setTimeout(resolve, LATE_RETRY_MS));
-      return attempt();
-    })
-    .catch((error: ServiceError) => {
-      throw grpcErrorToDomain(error);
-    });
+      return await attempt();
+    }
+  } catch (error) {
+    throw grpcErrorToDomain(error as ServiceError);
+  }
 }
