@@ -3,7 +3,7 @@
  * valid and how long a request may wait, by method and route, and the users whose
  * authentication a request changed.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -151,5 +151,25 @@ describe('a response naming users whose authentication changed', () => {
     expect(block.status).toBe(200);
     expect(block.headers[AUTHENTICATION_CHANGED_HEADER]).toBeUndefined();
     expect((await app.get('/api/v4/user').set('PRIVATE-TOKEN', 'token-of-2')).status).toBe(401);
+  });
+});
+
+describe('the request id', () => {
+  it("comes with the service's answer in its head, which Node writes as given: no header is set on the answer ahead of it", async () => {
+    const setHeader = jest.spyOn(http.ServerResponse.prototype, 'setHeader');
+    try {
+      const answer = await gateway().get('/api/v4/users').set('X-Request-Id', 'proxied-1');
+      expect(answer.status).toBe(200);
+      expect(answer.headers['x-request-id']).toBe('proxied-1');
+      expect(setHeader).not.toHaveBeenCalled();
+    } finally {
+      setHeader.mockRestore();
+    }
+  });
+
+  it("comes with the gateway's own answer when the service does not answer in time", async () => {
+    const answer = await gateway().get('/api/v4/users?slow').set('X-Request-Id', 'timed-out-1');
+    expect(answer.status).toBe(504);
+    expect(answer.headers['x-request-id']).toBe('timed-out-1');
   });
 });

@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import express from 'express';
 import { createLogger } from '@platform/logger';
@@ -13,6 +14,7 @@ function appLoggingTo(lines: string[], level = 'info') {
     },
   });
   const app = express();
+  app.disable('x-powered-by');
   const logger = createLogger({ name: 'test', level, destination: sink });
   app.use(requestLogging(logger));
   app.get('/deep', (_req, res) => {
@@ -22,6 +24,7 @@ function appLoggingTo(lines: string[], level = 'info') {
       res.json({});
     });
   });
+  app.get('/whole-head', (_req, res) => void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
   app.get('/{*path}', (_req, res) => void res.json({}));
   return request(app);
 }
@@ -33,6 +36,18 @@ describe('requestLogging', () => {
     expect(given.headers['x-request-id']).toBe('abc-123');
     const made = await appLoggingTo(lines).get('/api/v4/user');
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('writes the id among the headers of a head given whole, setting none ahead of it', async () => {
+    const setHeader = jest.spyOn(ServerResponse.prototype, 'setHeader');
+    try {
+      const answer = await appLoggingTo([]).get('/whole-head').set('X-Request-Id', 'whole-1');
+      expect(answer.headers['x-request-id']).toBe('whole-1');
+      expect(answer.headers['content-type']).toBe('application/json');
+      expect(setHeader).not.toHaveBeenCalled();
+    } finally {
+      setHeader.mockRestore();
+    }
   });
 
   it('logs one line per request without the credentials in its query string', async () => {
