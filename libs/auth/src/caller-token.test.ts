@@ -47,6 +47,13 @@ describe('caller token', () => {
     expect(() => verifyCaller(brief, 's3cret', request, { now: issued + 1000 + CALLER_CLOCK_SKEW_MS + 1 })).toThrow('expired caller');
   });
 
+  it('refuses a header with anything after its signature', () => {
+    const header = signCaller(caller, 's3cret', request);
+    expect(() => verifyCaller(`${header}.anything`, 's3cret', request)).toThrow('malformed caller');
+    expect(() => verifyCaller(`${header}.`, 's3cret', request)).toThrow('malformed caller');
+    expect(() => verifyCaller(`.${header}`, 's3cret', request)).toThrow('malformed caller');
+  });
+
   it('refuses a payload without a validity', () => {
     const body = Buffer.from(JSON.stringify({ caller, iat: Date.now(), ...request })).toString('base64url');
     const signature = createHmac('sha256', 's3cret').update(body).digest('base64url');

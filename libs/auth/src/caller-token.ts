@@ -145,12 +145,18 @@ function decodePayload(body: string): SignedPayload {
   throw new UnauthorizedError('malformed caller');
 }
 
+/**
+ * The caller of a header `signCaller` made for this request. The signature is checked (one HMAC
+ * with the key made once, compared in constant time) before the payload is decoded and parsed,
+ * once; a header of any other shape than `<body>.<signature>` is refused as malformed.
+ */
 export function verifyCaller(header: string | undefined, secret: string, binding: CallerBinding, options: { now?: number } = {}): Caller {
   if (!header) throw new UnauthorizedError('missing caller');
-  const [body, signature] = header.split('.');
-  if (!body || !signature) throw new UnauthorizedError('malformed caller');
+  const dot = header.indexOf('.');
+  if (dot <= 0 || dot === header.length - 1 || header.includes('.', dot + 1)) throw new UnauthorizedError('malformed caller');
+  const body = header.slice(0, dot);
   const expected = sign(body, secret);
-  const given = Buffer.from(signature, 'base64url');
+  const given = Buffer.from(header.slice(dot + 1), 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new UnauthorizedError('forged caller');
   }
