@@ -10,7 +10,9 @@ import {
   type Viewer,
 } from '../access/access-sql.ts';
 import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
+import { VISIBILITIES } from '../access/namespace.entity.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
+import { groupsKey, maintainedCount } from '../list-counts/list-counts.ts';
 import type { GroupDetailsRow, ListedGroup, PublicGroup } from './group-rows.ts';
 
 /** Which groups a list holds, beyond the viewer's visibility. */
@@ -98,7 +100,7 @@ function listedColumns(extras: GroupListExtras): RawBuilder<unknown> {
 }
 
 /**
- * Groups as GitLab's group views show them, read without entities: a list page, its capped total,
+ * Groups as GitLab's group views show them, read without entities: a list page, its total,
  * full names and the extras asked for in one statement; a group's details, the viewer's access
  * and its visible shares in one statement.
  */
@@ -178,11 +180,23 @@ export class GroupsReadModel {
     const column = order.by === 'id' ? sql.ref('n.id') : sql.raw(`lower(n.${order.by})`);
     return readPage<Row>(this.#db, {
       ...access,
-      matching: sql`select 1 from namespaces n where ${where}`,
+      ...(maintainedTotal(viewer, options.filter) ?? { matching: sql`select 1 from namespaces n where ${where}` }),
       rows: sql<Row>`select ${columns} from namespaces n where ${where} order by ${column} ${direction}, n.id ${direction}`,
       window: options.window,
     });
   }
+}
+
+/**
+ * The total `list_counts` maintains for a list that keeps every group of some visibilities: an
+ * administrator's or an anonymous caller's without filters (any filter field set, including one
+ * added later, counts its rows up to the cap). A member's list is not one: their own groups of
+ * any visibility are in it.
+ */
+function maintainedTotal(viewer: Viewer, filter: GroupFilter): { total: RawBuilder<number> } | undefined {
+  if (!Object.values(filter).every((value) => value === undefined)) return undefined;
+  if (viewer.kind === 'anonymous') return { total: maintainedCount([groupsKey('public')]) };
+  return viewer.isAdmin ? { total: maintainedCount(VISIBILITIES.map(groupsKey)) } : undefined;
 }
 
 /**

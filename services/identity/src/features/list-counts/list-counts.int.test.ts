@@ -1,10 +1,11 @@
 /**
  * `list_counts` against the rows it counts: random sequences of changes made through the API
  * (users created, blocked and deleted, bots made by project access tokens, projects created,
- * made public, internal or private and deleted, groups created and deleted with their projects),
+ * made public, internal or private and deleted, groups and subgroups created, made public,
+ * internal or private, transferred and deleted with their projects),
  * each made while the deltas are folded, or not. After every change each maintained count must
- * equal `count(*)` of its predicate, and each viewer's project total the number of projects they
- * see.
+ * equal `count(*)` of its predicate, each viewer's project total the number of projects they
+ * see, and the group list's total of an administrator and an anonymous caller the groups they see.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
@@ -13,7 +14,7 @@ import { adminCaller, callerHeader, userCaller } from '@platform/testing';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 import { ANONYMOUS, visibleProjectCount, visibleProjectIds, type Viewer } from '../access/access-sql.ts';
 import { VISIBILITIES } from '../access/namespace.entity.ts';
-import { foldListCounts, maintainedCount, projectsKey, USERS_KEY } from './list-counts.ts';
+import { foldListCounts, groupsKey, maintainedCount, projectsKey, USERS_KEY } from './list-counts.ts';
 
 let kit: IdentityHarness;
 let db: Kysely<unknown>;
@@ -49,7 +50,9 @@ const change = fc.oneof(
   fc.record({ kind: fc.constant('change visibility' as const), project: index, visibility }),
   fc.record({ kind: fc.constant('delete project' as const), project: index }),
   fc.record({ kind: fc.constant('create bot' as const), project: index }),
-  fc.record({ kind: fc.constant('create group' as const), visibility }),
+  fc.record({ kind: fc.constant('create group' as const), visibility, parent: fc.option(index) }),
+  fc.record({ kind: fc.constant('change group visibility' as const), group: index, visibility }),
+  fc.record({ kind: fc.constant('transfer group' as const), group: index, to: fc.option(index) }),
   fc.record({ kind: fc.constant('delete group' as const), group: index }),
 );
 type Change = typeof change extends fc.Arbitrary<infer T> ? T : never;
@@ -121,9 +124,28 @@ async function apply(world: World, step: Change): Promise<number> {
       ).status;
     }
     case 'create group': {
-      const created = await kit.api.post('/api/v4/groups').set(admin).send({ name, path: name, visibility: step.visibility });
+      const parent = step.parent === null ? undefined : at(world.groups, step.parent);
+      const created = await kit.api
+        .post('/api/v4/groups')
+        .set(admin)
+        .send({ name, path: name, visibility: step.visibility, ...(parent === undefined ? {} : { parent_id: parent }) });
       if (created.status === 201) world.groups.push(created.body.id);
       return created.status;
+    }
+    case 'change group visibility': {
+      const group = at(world.groups, step.group);
+      return group ? (await kit.api.put(`/api/v4/groups/${group}`).set(admin).send({ visibility: step.visibility })).status : 404;
+    }
+    case 'transfer group': {
+      const group = at(world.groups, step.group);
+      const to = step.to === null ? undefined : at(world.groups, step.to);
+      if (!group) return 404;
+      return (
+        await kit.api
+          .post(`/api/v4/groups/${group}/transfer`)
+          .set(admin)
+          .send(to === undefined ? {} : { group_id: to })
+      ).status;
     }
     case 'delete group': {
       const group = at(world.groups, step.group);
@@ -138,7 +160,7 @@ async function generate(world: World): Promise<void> {
     { kind: 'create user', external: false },
     { kind: 'create user', external: true },
     { kind: 'create user', external: false },
-    ...VISIBILITIES.map((visibility): Change => ({ kind: 'create group', visibility })),
+    ...VISIBILITIES.map((visibility): Change => ({ kind: 'create group', visibility, parent: null })),
   ];
   for (const step of steps) await apply(world, step);
   const publicGroup = world.groups.length - 1;
@@ -154,6 +176,10 @@ async function differences(world: World) {
     ...VISIBILITIES.map((visibility) => ({
       key: projectsKey(visibility),
       predicate: sql`select count(*) from projects where visibility = ${visibility}`,
+    })),
+    ...VISIBILITIES.map((visibility) => ({
+      key: groupsKey(visibility),
+      predicate: sql`select count(*) from namespaces where kind = 'group' and visibility = ${visibility}`,
     })),
   ];
   const found: unknown[] = [];
@@ -175,6 +201,17 @@ async function differences(world: World) {
       select (${visibleProjectCount(viewer)})::integer as maintained,
         (select count(*)::integer from (${visibleProjectIds(viewer, sql`true`)}) seen) as actual`.execute(db);
     if (rows[0]!.maintained !== rows[0]!.actual) found.push({ viewer, ...rows[0] });
+  }
+  const groupLists = [
+    { caller: 'root', header: admin, predicate: sql`true` },
+    { caller: 'anonymous', header: callerHeader({ kind: 'anonymous' }), predicate: sql`visibility = 'public'` },
+  ];
+  for (const { caller, header, predicate } of groupLists) {
+    const listed = await kit.api.get('/api/v4/groups?per_page=1').set(header);
+    const { rows } = await sql<{ actual: string }>`select count(*) as actual from namespaces where kind = 'group' and ${predicate}`.execute(
+      db,
+    );
+    if (listed.headers['x-total'] !== rows[0]!.actual) found.push({ groups: caller, listed: listed.headers['x-total'], ...rows[0] });
   }
   return found;
 }

@@ -15,6 +15,11 @@ export function projectsKey(visibility: Visibility): string {
   return `projects:${visibility}`;
 }
 
+/** The groups (namespaces of kind `group`) of one visibility. */
+export function groupsKey(visibility: Visibility): string {
+  return `groups:${visibility}`;
+}
+
 /** How many rows the lists of `keys` hold together, as a scalar subquery of the statement that reads the page. */
 export function maintainedCount(keys: string[]): RawBuilder<number> {
   return sql<number>`(select coalesce(sum(c.delta), 0) from list_counts c where c.key = any(${keys}::text[]))`;
