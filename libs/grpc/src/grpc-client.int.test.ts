@@ -57,7 +57,7 @@ beforeAll(async () => {
         definition: findService,
         scopes: { find: ['read_api'] },
         implementation: {
-          find: unaryHandler(createLogger({ level: 'silent' }), async (request: { name: string }) => {
+          find: unaryHandler(createLogger({ name: 'grpc-client-test', level: 'silent' }), async (request: { name: string }) => {
             if (request.name !== 'known') throw new NotFoundError('Thing');
             return { name: request.name };
           }),
