@@ -8,7 +8,7 @@ import {
   type ServiceDefinition,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { NotFoundError } from '@platform/errors';
+import { NotFoundError, UnavailableError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import { callUnary } from './grpc-client.ts';
 import { startGrpcServer, type GrpcServer } from './grpc-server.ts';
@@ -47,6 +47,8 @@ const ThingsClient = makeGenericClientConstructor(findService, 'Things') as unkn
 
 let server: GrpcServer;
 let client: ThingsClient;
+/** How many of the next calls are answered UNAVAILABLE, as by a replica going away. */
+let unavailableAnswers = 0;
 
 beforeAll(async () => {
   server = await startGrpcServer({
@@ -58,6 +60,10 @@ beforeAll(async () => {
         scopes: { find: ['read_api'] },
         implementation: {
           find: unaryHandler(createLogger({ name: 'grpc-client-test', level: 'silent' }), async (request: { name: string }) => {
+            if (unavailableAnswers > 0 || request.name === 'unavailable') {
+              unavailableAnswers = Math.max(0, unavailableAnswers - 1);
+              throw new UnavailableError('going away');
+            }
             if (request.name !== 'known') throw new NotFoundError('Thing');
             return { name: request.name };
           }),
@@ -87,6 +93,12 @@ describe('callUnary', () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).resource).toBe('Thing');
     expect((error as Error).stack).toContain('findTheThingNamed');
+  });
+
+  it('sends a call that met UNAVAILABLE once more, later within its deadline', async () => {
+    unavailableAnswers = 1;
+    expect(await findTheThingNamed('known')).toEqual({ name: 'known' });
+    await expect(findTheThingNamed('unavailable')).rejects.toBeInstanceOf(UnavailableError);
   });
 
   it('leaves the stack trace limit of the process as it found it', async () => {
