@@ -224,6 +224,11 @@ describe('GET /groups/:id', () => {
       .set(kit.as(owner))
       .send({ name: 'Listed', namespace_id: ids.pub, visibility: 'public' });
     expect(project.status).toBe(201);
+    const newer = await kit.api
+      .post('/api/v4/projects')
+      .set(kit.as(owner))
+      .send({ name: 'Newer', namespace_id: ids.pub, visibility: 'public' });
+    expect(newer.status).toBe(201);
     const other = await createGroup(owner, { name: 'Sharer', path: 'sharer', visibility: 'public' });
     const shared = await kit.api
       .post('/api/v4/projects')
@@ -235,7 +240,7 @@ describe('GET /groups/:id', () => {
     ).toBe(201);
 
     const details = await kit.api.get('/api/v4/groups/pub').set(kit.as(anonymous));
-    expect(details.body.projects.map((item: { path_with_namespace: string }) => item.path_with_namespace)).toEqual(['pub/listed']);
+    expect(details.body.projects.map((item: { path_with_namespace: string }) => item.path_with_namespace)).toEqual(['pub/newer', 'pub/listed']);
     expect(details.body.shared_projects.map((item: { path_with_namespace: string }) => item.path_with_namespace)).toEqual(['sharer/lent']);
     const without = await kit.api.get('/api/v4/groups/pub').query({ with_projects: false }).set(kit.as(anonymous));
     expect(without.body).not.toHaveProperty('projects');

@@ -333,8 +333,9 @@ export class ProjectsReadModel {
   }
 
   /**
-   * What group details list: the first `limit` visible projects in the group and the first
-   * `limit` shared with it, by id, in one statement; their columns in a second.
+   * What group details list: the newest `limit` visible projects in the group and the newest
+   * `limit` shared with it (GitLab's `GroupProjectsFinder` unsorted: id descending), in one
+   * statement; their columns in a second.
    */
   async ofGroupDetails(options: {
     viewer: Viewer;
@@ -344,9 +345,9 @@ export class ProjectsReadModel {
     const { viewer, groupId, limit } = options;
     const visible = projectVisibleTo(viewer);
     const { rows } = await sql<{ id: number; shared: boolean }>`
-      (select p.id, false as shared from projects p where p.namespace_id = ${groupId} and ${visible} order by p.id limit ${limit})
+      (select p.id, false as shared from projects p where p.namespace_id = ${groupId} and ${visible} order by p.id desc limit ${limit})
       union all
-      (select p.id, true as shared from projects p where p.id in (${sharedWith(groupId)}) and ${visible} order by p.id limit ${limit})`.execute(
+      (select p.id, true as shared from projects p where p.id in (${sharedWith(groupId)}) and ${visible} order by p.id desc limit ${limit})`.execute(
       this.#db,
     );
     const columns = sql`${fixedColumns(false)}, ${viewerColumns(viewer)}`;
