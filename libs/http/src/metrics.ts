@@ -36,10 +36,11 @@ function routeOf(req: Request): string {
 }
 
 /**
- * Times every request into `http_request_duration_seconds{method, route, status, service}`.
- * Mounted before the routes; the labels are read when the response ends (or the client left).
+ * Times every request into `http_request_duration_seconds{method, route, status, service}`: the
+ * returned function starts the timer of a request, whose labels are read when the response ends
+ * (or the client left). Called before the routes.
  */
-export function requestDurations(registry: Registry, options: { service: string }): RequestHandler {
+export function requestTimer(registry: Registry, options: { service: string }): (req: Request, res: Response) => void {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from request to response, by method, route pattern, status and the service that answered.',
@@ -47,7 +48,7 @@ export function requestDurations(registry: Registry, options: { service: string 
     buckets: REQUEST_BUCKETS,
     registers: [registry],
   });
-  return (req, res, next) => {
+  return (req, res) => {
     const stopTimer = duration.startTimer();
     res.once('close', () => {
       const described = describedRequests.get(res);
@@ -58,6 +59,14 @@ export function requestDurations(registry: Registry, options: { service: string 
         service: described?.service ?? options.service,
       });
     });
+  };
+}
+
+/** `requestTimer` as a middleware, mounted before the routes. */
+export function requestDurations(registry: Registry, options: { service: string }): RequestHandler {
+  const timeRequest = requestTimer(registry, options);
+  return (req, res, next) => {
+    timeRequest(req, res);
     next();
   };
 }

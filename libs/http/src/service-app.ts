@@ -8,14 +8,14 @@ import { setAdministratorCheck, setCaller } from './request-context.ts';
 import { admission } from './admission.ts';
 import { requestLogging } from './request-logging.ts';
 import { isDraining } from './listen.ts';
-import { exactJsonContentType } from './json-responses.ts';
+import { answerExactJson } from './json-responses.ts';
 import { openApiDocument } from './openapi.ts';
 import { declaredBodyBytes, routeCatalogue, servesAdministratorRoutes } from './routes.ts';
 import { EXTERNAL_URL } from './base-url.ts';
-import { rejectMalformedParams, rejectMalformedUrl } from './malformed-input.ts';
+import { malformedParamsError, malformedUrlError } from './malformed-input.ts';
 import { routeDispatch } from './route-dispatch.ts';
 import { parseQueryString, requestBodies, type BodyLimits } from './request-body.ts';
-import { metricsEndpoint, requestDurations } from './metrics.ts';
+import { metricsEndpoint, requestTimer } from './metrics.ts';
 
 /**
  * Each check throws when its dependency is unusable; one that returns a string only reports a
@@ -75,43 +75,77 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   app.set('etag', false);
 
   const { metrics } = options;
-  if (metrics) app.use(requestDurations(metrics.registry, { service: metrics.service }));
-  app.use(exactJsonContentType());
-  app.use(requestLogging(options.logger));
-  app.use(rejectMalformedUrl());
-
-  // This service's part of the API document; the gateway merges every service's at /api/v4/openapi.json.
-  app.get('/-/openapi.json', (_req, res) => {
-    res.json(openApiDocument(routeCatalogue(), { title: 'GitLab API v4', version: 'v4' }));
+  const timeRequest = metrics ? requestTimer(metrics.registry, { service: metrics.service }) : undefined;
+  const logRequest = requestLogging(options.logger);
+  // The steps every request takes first, in one handler rather than an express layer each: its
+  // timer, exact JSON answers, its id (the rest of the request runs in its logging context), and
+  // the refusal of an undecodable URL before anything reads it.
+  app.use((req, res, next) => {
+    timeRequest?.(req, res);
+    answerExactJson(res);
+    logRequest(req, res, () => next(malformedUrlError(req.originalUrl)));
   });
-  app.get('/-/health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  if (metrics) app.get('/-/metrics', metricsEndpoint(metrics.registry, { token: metrics.token }));
-  app.get('/-/readiness', (req, res) => {
-    if (isDraining(req.app)) {
-      res.status(503).json({ status: 'draining' });
-      return;
-    }
-    void readiness(options.readinessChecks).then(({ ready, checks }) => {
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'failed', checks });
-    });
-  });
+  app.use('/-', healthRoutes(options));
 
   const streamingRoutes = options.streamingRoutes ?? [];
-  app.use(streamingRoutes.length > 0 ? '/' : '/api', (req, _res, next) => {
-    try {
-      setCaller(req, verifyCaller(req.get(CALLER_HEADER), options.internalSecret, { method: req.method, path: req.originalUrl }));
-      next();
-    } catch (error) {
-      next(error);
+  const checkCaller = (req: express.Request) => {
+    setCaller(req, verifyCaller(req.get(CALLER_HEADER), options.internalSecret, { method: req.method, path: req.originalUrl }));
+  };
+  if (streamingRoutes.length > 0) {
+    app.use((req, _res, next) => {
+      try {
+        checkCaller(req);
+        next();
+      } catch (error) {
+        next(error);
+      }
+    });
+    for (const router of streamingRoutes) app.use(router);
+  }
+  const admit = admission();
+  const readBodies = requestBodies(options.bodyLimits, declaredBodyBytes(options.routes));
+  const { requestScope } = options;
+  // What stands between a request and the routes, in one handler: the caller's signature (unless
+  // checked above, for the streaming routes) and admission for the API; the bodies and their
+  // parameters' check for every request; then the API's unit of work.
+  app.use((req, res, next) => {
+    const api = API_PATH.test(req.path);
+    const toRoutes = (error?: unknown) => {
+      if (error !== undefined && error !== null) {
+        next(error);
+        return;
+      }
+      let problem: unknown;
+      try {
+        problem = malformedParamsError(req.query) ?? malformedParamsError(req.body);
+      } catch (thrown) {
+        // The query string is parsed lazily, on first read: a parse failure surfaces here.
+        problem = thrown;
+      }
+      if (problem) next(problem);
+      else if (api && requestScope) requestScope(req, res, next);
+      else next();
+    };
+    if (!api) {
+      readBodies(req, res, toRoutes);
+      return;
     }
+    if (streamingRoutes.length === 0) {
+      try {
+        checkCaller(req);
+      } catch (error) {
+        next(error);
+        return;
+      }
+    }
+    admit(req, res, () => {
+      try {
+        readBodies(req, res, toRoutes);
+      } catch (error) {
+        next(error);
+      }
+    });
   });
-  for (const router of streamingRoutes) app.use(router);
-  app.use('/api', admission());
-  app.use(requestBodies(options.bodyLimits, declaredBodyBytes(options.routes)));
-  app.use(rejectMalformedParams());
-  if (options.requestScope) app.use('/api', options.requestScope);
   const routes = routeDispatch(options.routes);
   app.use(routes);
 
@@ -125,6 +159,40 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   for (const { pathPrefix, render } of options.errorRenderers ?? []) app.use(pathPrefix, render);
   app.use(errorMiddleware(options.logger));
   return app;
+}
+
+/** The paths under `/api`, as express mounts a handler there: without regard to case, `/api` itself and below. */
+const API_PATH = /^\/api(?:\/|$)/i;
+
+/**
+ * The health, readiness, metrics and API document routes, in one router under `/-`: other
+ * requests pass it with one test of their path. It takes only GET (and HEAD), as the routes did
+ * when each was mounted on the app (an OPTIONS request goes on to the 404).
+ */
+function healthRoutes(options: ServiceAppOptions): express.RequestHandler {
+  const router = express.Router();
+  // This service's part of the API document; the gateway merges every service's at /api/v4/openapi.json.
+  router.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument(routeCatalogue(), { title: 'GitLab API v4', version: 'v4' }));
+  });
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  const { metrics } = options;
+  if (metrics) router.get('/metrics', metricsEndpoint(metrics.registry, { token: metrics.token }));
+  router.get('/readiness', (req, res) => {
+    if (isDraining(req.app)) {
+      res.status(503).json({ status: 'draining' });
+      return;
+    }
+    void readiness(options.readinessChecks).then(({ ready, checks }) => {
+      res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'failed', checks });
+    });
+  });
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') router(req, res, next);
+    else next();
+  };
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
