@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import express from 'express';
 import { admission } from './admission.ts';
@@ -67,6 +68,19 @@ describe('admission', () => {
     } finally {
       await close();
     }
+  });
+
+  it('starts a request that finds a free place and nobody waiting at once, in the same turn', () => {
+    const admitted = admission(1);
+    const res = Object.assign(new EventEmitter(), { closed: false });
+    let started = false;
+    admitted({ socket: { destroyed: false } } as never, res as never, () => {
+      started = true;
+    });
+    expect(started).toBe(true);
+    expect(admitted.inProgress).toBe(1);
+    res.emit('close');
+    expect(admitted.inProgress).toBe(0);
   });
 
   it('never starts a waiting request whose client has gone', async () => {
