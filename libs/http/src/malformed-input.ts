@@ -17,6 +17,8 @@ function decodeComponent(encoded: string, plusIsSpace: boolean): string | undefi
  * PostgreSQL rejects NUL in text, and the router would fail on `%ZZ` deep inside a handler.
  */
 export function malformedUrlError(url: string): HttpStatusError | undefined {
+  // Most URLs encode nothing: without a `%` nothing can fail to decode or decode to NUL.
+  if (!url.includes('%') && !url.includes('\0')) return undefined;
   const queryStart = url.indexOf('?');
   const path = queryStart < 0 ? url : url.slice(0, queryStart);
   const decodedPath = decodeComponent(path, false);
