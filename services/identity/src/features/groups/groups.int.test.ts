@@ -240,7 +240,10 @@ describe('GET /groups/:id', () => {
     ).toBe(201);
 
     const details = await kit.api.get('/api/v4/groups/pub').set(kit.as(anonymous));
-    expect(details.body.projects.map((item: { path_with_namespace: string }) => item.path_with_namespace)).toEqual(['pub/newer', 'pub/listed']);
+    expect(details.body.projects.map((item: { path_with_namespace: string }) => item.path_with_namespace)).toEqual([
+      'pub/newer',
+      'pub/listed',
+    ]);
     expect(details.body.shared_projects.map((item: { path_with_namespace: string }) => item.path_with_namespace)).toEqual(['sharer/lent']);
     const without = await kit.api.get('/api/v4/groups/pub').query({ with_projects: false }).set(kit.as(anonymous));
     expect(without.body).not.toHaveProperty('projects');
