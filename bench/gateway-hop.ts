@@ -20,7 +20,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,6 +32,7 @@ import { COMMON_NODE_FLAGS, freePort, startCommandOf } from '@platform/devstack'
 import { IdentityServiceService } from '@platform/proto/identity/v1';
 import { startBareServer } from './bare-ceiling.ts';
 import { profileBreakdown } from './profile-breakdown.ts';
+import { cpuMs } from './process-cpu.ts';
 
 const config = loadConfig({
   BENCH_HOP_ROUNDS: z.coerce.number().int().positive().default(3),
@@ -96,12 +97,6 @@ const loads = () =>
     .loadavg()
     .map((load) => load.toFixed(2))
     .join(' ');
-
-/** CPU time (ms) a process has used so far: utime and stime, in clock ticks of 10 ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** Identity's `Authenticate`, answering root for the bench's token; every other method is unimplemented. */
 async function startStandInIdentity(): Promise<{ address: string; stop(): void }> {

@@ -39,6 +39,7 @@ import { startBareServer } from './bare-ceiling.ts';
 import { openLoop, verdict, type OpenLoopResult } from './open-loop.ts';
 import { largeSize, seed, STANDARD_SIZE, type SeededData } from './seed.ts';
 import { seedMergeRequests } from './seed-merge-requests.ts';
+import { cpuMs } from './process-cpu.ts';
 
 const config = loadConfig({
   BENCH_DURATION: z.coerce.number().positive().default(5),
@@ -147,17 +148,6 @@ function residentMemory(platform: RunningPlatform['processes']): Record<string, 
     }
   }
   return byService;
-}
-
-/** CPU time (ms) a process has used so far; 0 once it is gone. */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    // utime and stime, in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
 }
 
 interface CostPerRequest {

@@ -33,7 +33,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -42,6 +42,7 @@ import { listFromEnv, loadConfig } from '@platform/config';
 import { databaseUrlFor, freePorts } from '@platform/devstack';
 import { startBenchPlatform } from './bench-platform.ts';
 import { openLoop, verdict, type OpenLoopRequest, type OpenLoopResult } from './open-loop.ts';
+import { cpuMs } from './process-cpu.ts';
 
 const config = loadConfig({
   BENCH_UNLEASH_RATES: listFromEnv.pipe(z.array(z.string().regex(/^\d+$/).transform(Number))).default([100, 300]),
@@ -143,17 +144,6 @@ function sdkRequest(target: SdkTarget, flagNames: string[], index: number): Open
   const condition: Record<string, string> = step === 1 ? {} : { 'If-None-Match': target.etag };
   const own = { ...condition, 'Unleash-Client-Spec': SDK.spec, 'unleash-interval': String(SDK.pollIntervalMs) };
   return { method: 'GET', path: `${path}features`, headers: headers(own) };
-}
-
-/** CPU time (ms) a process has used so far; 0 once it is gone. */
-function cpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    // utime and stime, in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
 }
 
 /** One flag as both servers are told it: its strategy in `production`, or none when disabled. */
