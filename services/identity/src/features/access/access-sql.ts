@@ -24,7 +24,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { COUNT_LIMIT } from '@platform/db';
-import { maintainedCount, projectsKey } from '../list-counts/list-counts.ts';
+import { maintainedCount, projectsKey } from './list-counts.ts';
 import { VISIBILITIES, type Visibility } from './namespace.entity.ts';
 
 /** Who is looking: an anonymous caller, or a user (administrators see everything). */

@@ -12,7 +12,7 @@ import {
 import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { VISIBILITIES } from '../access/namespace.entity.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
-import { groupsKey, maintainedCount } from '../list-counts/list-counts.ts';
+import { groupsKey, maintainedCount } from '../access/list-counts.ts';
 import type { GroupDetailsRow, ListedGroup, PublicGroup } from './group-rows.ts';
 
 /** Which groups a list holds, beyond the viewer's visibility. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@platform/db';
 import type { Feature } from '@platform/service';
-import { foldListCounts } from './list-counts.ts';
+import { foldListCounts } from '../access/list-counts.ts';
 
 /** How often the delta rows are folded: a count sums the rows written since, one per counted write statement. */
 const FOLD_INTERVAL_MS = 10_000;

@@ -14,7 +14,7 @@ import { adminCaller, callerHeader, userCaller } from '@platform/testing';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
 import { ANONYMOUS, visibleProjectCount, visibleProjectIds, type Viewer } from '../access/access-sql.ts';
 import { VISIBILITIES } from '../access/namespace.entity.ts';
-import { foldListCounts, groupsKey, maintainedCount, projectsKey, USERS_KEY } from './list-counts.ts';
+import { foldListCounts, groupsKey, maintainedCount, projectsKey, USERS_KEY } from '../access/list-counts.ts';
 
 let kit: IdentityHarness;
 let db: Kysely<unknown>;

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
 import { MAX_ID } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
-import { maintainedCount, USERS_KEY } from '../list-counts/list-counts.ts';
+import { maintainedCount, USERS_KEY } from '../access/list-counts.ts';
 import { NON_INTERNAL_USER_TYPES, type UserState } from './user.entity.ts';
 import type { BasicUser, FullUser, PublicUser, UserIdentity } from './user-views.ts';
 

@@ -5,7 +5,7 @@
  * 10,001 index entries, and no cache can serve a stale one.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Visibility } from '../access/namespace.entity.ts';
+import type { Visibility } from './namespace.entity.ts';
 
 /** Every row of `users`. */
 export const USERS_KEY = 'users';
