@@ -83,9 +83,10 @@ describe('alert intake through the gateway', () => {
     const audited = await waitFor(
       async () => {
         const events = await gateway.get(`/api/v4/projects/${project.id}/audit_events`).set(asRoot);
-        const names = (events.body as Array<{ event_name?: string; details: { custom_message?: string } }>).map(
-          (event) => event.details.custom_message,
-        );
+        // The integration's events only: the project's own (project_created, member_created) carry no message.
+        const names = (events.body as Array<{ event_name: string; details: { custom_message?: string } }>)
+          .filter((event) => event.event_name.startsWith('alert_integration_'))
+          .map((event) => event.details.custom_message);
         return names.length >= 2 ? names : undefined;
       },
       { timeoutMs: 30_000, what: "the integration's audit events" },
