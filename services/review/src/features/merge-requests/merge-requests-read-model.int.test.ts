@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FakeIdentityAccess } from '@platform/identity-client';
 import { startService, type RunningService } from '@platform/service';
-import { countHydrations, recordStatements, startServiceHarness, userCaller, type ServiceHarness } from '@platform/testing';
+import { countHydrations, recordStatements, startServiceHarness, userCaller, waitFor, type ServiceHarness } from '@platform/testing';
 import { readConfig } from '../../config.ts';
 import { reviewService } from '../../main.ts';
 import { FixedUserDirectory } from '../core/user-directory.ts';
@@ -174,6 +174,16 @@ describe('the merge request lists read path', () => {
 
   it('reads a page of 20 in one statement, asking identity once for the project and once for the users', async () => {
     const page = `/api/v4/projects/${BUSY_PROJECT}/merge_requests?per_page=20`;
+    // One-off jobs (the closing issues backfill a migration enqueued reads every merge request) run beside requests.
+    await waitFor(
+      async () => {
+        const [queued] = await harness.sql<{ count: number }>(
+          `select count(*)::int as count from background_jobs where not recurring and state in ('pending', 'running')`,
+        );
+        return queued?.count === 0 ? true : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the one-off background jobs' },
+    );
     await harness.api.get(page).set(harness.as(developer));
     access.projectCalls = 0;
     users.usersCalls = 0;
