@@ -3,6 +3,7 @@ import { applicationSettingsFeature, applicationSettingsSource, type Application
 import { runService, type ServiceDefinition } from '@platform/service';
 import { GrpcIdentityAccess, identityAccessFeature, type IdentityAccess } from '@platform/identity-client';
 import { REVIEW_TOPIC } from '@platform/review-client';
+import type { EventFeed } from '@platform/events';
 import { readConfig, type ReviewConfig } from './config.ts';
 import { migrations } from './migrations/index.ts';
 import { createRepositoriesFeature, repositoriesEntities } from './features/repositories/repositories-feature.ts';
@@ -25,6 +26,8 @@ import {
 } from './features/merge-requests/merge-requests-feature.ts';
 import { commitMergeRequests } from './features/merge-requests/commit-merge-requests.ts';
 import { GrpcUserDirectory, type UserDirectory } from './features/core/user-directory.ts';
+import { FollowedUserDirectory } from './features/core/followed-user-directory.ts';
+import { followUserEvents } from './features/core/identity-user-events.ts';
 import { createTimeTrackingFeature } from './features/time-tracking/time-tracking-feature.ts';
 import { approvalsEntities, createApprovals, createApprovalsFeature } from './features/approvals/approvals-feature.ts';
 import { GrpcApproverDirectory } from './features/approvals/approver-directory.ts';
@@ -87,7 +90,12 @@ export function reviewService(
           logger,
         });
       const access = clients.identityAccess ?? new GrpcIdentityAccess(identity);
-      const users = clients.users ?? new GrpcUserDirectory(identity);
+      // Users' summaries are kept while identity's user events reach this replica (every list asks for its page's users).
+      let userEvents: EventFeed | undefined;
+      const users: UserDirectory =
+        clients.users ??
+        new FollowedUserDirectory({ directory: new GrpcUserDirectory(identity), followed: () => userEvents?.isLive() ?? false });
+      const followedUsers = users instanceof FollowedUserDirectory ? users : undefined;
       const directory = new GrpcApproverDirectory(identity);
       const protectedTagsFeature = createProtectedTagsFeature({ em, access });
       const { protectedTags } = protectedTagsFeature;
@@ -216,10 +224,22 @@ export function reviewService(
         createTodosFeature({ em, access, mergeRequests, facts: routeDeps.facts, users, issues: issuesFeature.issues }),
         identityAccessFeature(access),
         {
-          stop: () => {
+          start: async () => {
+            if (!followedUsers) return;
+            userEvents = followUserEvents({
+              brokers: config.KAFKA_BROKERS,
+              topicPrefix: config.KAFKA_TOPIC_PREFIX,
+              logger,
+              forget: (userId) => followedUsers.forget(userId),
+            });
+          },
+          stop: async () => {
+            await userEvents?.stop();
             users.close();
             directory.close();
           },
+          // Reported, not a readiness condition: without the feed every list asks identity for its users.
+          readinessChecks: { userEvents: async () => (userEvents?.isLive() ? 'live' : followedUsers ? 'lagging' : 'not followed') },
         },
       ];
     },
