@@ -38,7 +38,7 @@ export type {
 export { requestBodies, parseQueryString, nestParams, DEFAULT_BODY_LIMITS } from './request-body.ts';
 export type { BodyLimits, UploadedFile } from './request-body.ts';
 export { rejectMalformedUrl, rejectMalformedParams, malformedUrlError, MAX_PARAM_DEPTH } from './malformed-input.ts';
-export { exactJsonContentType } from './json-responses.ts';
+export { exactJsonContentType, jsonArrayText, jsonText, JsonArrayText, JsonText, sendJsonText } from './json-responses.ts';
 export { HttpStatusError } from './http-status-error.ts';
 export { openApiDocument } from './openapi.ts';
 export { renderMarkdown } from './markdown.ts';

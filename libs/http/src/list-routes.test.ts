@@ -3,6 +3,7 @@ import { z } from 'zod';
 import request from 'supertest';
 import { createLogger } from '@platform/logger';
 import { callerHeader } from '@platform/testing';
+import { jsonArrayText } from './json-responses.ts';
 import { encodeCursor } from './pagination.ts';
 import { createRouter, routeCatalogue, routesOf } from './routes.ts';
 import { createServiceApp } from './service-app.ts';
@@ -34,6 +35,22 @@ const widgetRoutes = [
         return { items: after.slice(0, keyset.limit), hasNext: after.length > keyset.limit };
       }
       return { items: sorted.slice(window.offset, window.offset + window.limit), total: sorted.length };
+    },
+  }),
+  route.list({
+    path: '/api/v4/widgets/written',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({}),
+    keyset: true,
+    // The page's array as a statement writes it (`json_agg(...)::text`), with its count and last id.
+    handle: async ({ deps, window, keyset }) => {
+      const from = keyset ? deps.widgets.findIndex((widget) => widget.id > (keyset.afterId ?? 0)) : window.offset;
+      const limit = keyset ? keyset.limit : window.limit;
+      const items = deps.widgets.slice(from, from + limit);
+      const text = `[${items.map((widget) => `{"id" : ${widget.id}}`).join(', \n ')}]`;
+      const page = jsonArrayText(text, items.length, items.at(-1)?.id);
+      return keyset ? { items: page, hasNext: from + limit < deps.widgets.length } : { items: page, total: null };
     },
   }),
   route.list({
@@ -110,6 +127,18 @@ describe('list routes', () => {
     expect((await app.get('/api/v4/widgets?pagination=keyset&cursor=nonsense').set(anonymous)).body).toEqual({
       error: 'cursor is invalid',
     });
+  });
+
+  it('sends a page whose JSON array a statement wrote as its bytes, with the headers its count and last id give', async () => {
+    const offset = await app.get('/api/v4/widgets/written?per_page=2&page=2').set(anonymous);
+    expect(offset.text).toBe('[{"id" : 3}, \n {"id" : 4}]');
+    expect(offset.headers['content-type']).toBe('application/json');
+    // No total: a full page is taken to have a successor.
+    expect(offset.headers).toMatchObject({ 'x-page': '2', 'x-next-page': '3', 'x-prev-page': '1' });
+    expect((await app.get('/api/v4/widgets/written?per_page=2&page=3').set(anonymous)).headers['x-next-page']).toBe('');
+    const keyset = await app.get(`/api/v4/widgets/written?pagination=keyset&per_page=2&cursor=${encodeCursor({ id: 1 })}`).set(anonymous);
+    expect(keyset.text).toBe('[{"id" : 2}, \n {"id" : 3}]');
+    expect(keyset.headers.link).toContain(`cursor=${encodeCursor({ id: 3 })}`);
   });
 
   it('keeps the refinements of the route schema; a list without order or keyset gets neither', async () => {

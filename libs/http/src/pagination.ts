@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { InputError } from '@platform/errors';
 import { baseUrlOf } from './base-url.ts';
+import { JsonArrayText, sendJsonText } from './json-responses.ts';
 import { params } from './params.ts';
 
 export interface PageRequest {
@@ -68,11 +69,14 @@ export function setPaginationHeaders(req: Request, res: Response, page: PageRequ
 export function sendPage<Item>(
   req: Request,
   res: Response,
-  result: { page: PageRequest; total: number | null; hasNext?: boolean; items: Item[] },
+  result: { page: PageRequest; total: number | null; hasNext?: boolean; items: Item[] | JsonArrayText },
 ): void {
+  const { items } = result;
+  const count = items instanceof JsonArrayText ? items.count : items.length;
   // Without a count, a full page is taken to have a successor unless the list said otherwise.
-  setPaginationHeaders(req, res, result.page, result.total, result.hasNext ?? result.items.length >= result.page.perPage);
-  res.json(result.items);
+  setPaginationHeaders(req, res, result.page, result.total, result.hasNext ?? count >= result.page.perPage);
+  if (items instanceof JsonArrayText) sendJsonText(res, items.text);
+  else res.json(items);
 }
 
 /** GitLab's `pagination=keyset` and its opaque `cursor`, to spread into a list's parameter schema. */
@@ -111,19 +115,19 @@ export function sendKeysetPage<Item extends { id: number }>(
   res: Response,
   result: { perPage: number; items: Item[]; hasMore: boolean },
 ): void {
-  res.set(keysetHeaders(req, result));
+  res.set(keysetHeaders(req, { ...result, lastId: result.items.at(-1)?.id }));
   res.json(result.items);
 }
 
 /** The headers of a keyset page, for replies built elsewhere (route handlers). */
 export function keysetHeaders(
   req: Request,
-  result: { perPage: number; items: Array<{ id: number }>; hasMore: boolean },
+  result: { perPage: number; lastId: number | undefined; hasMore: boolean },
 ): Record<string, string> {
-  const last = result.items.at(-1);
+  const { lastId } = result;
   const headers: Record<string, string> = { 'X-Per-Page': String(result.perPage) };
-  if (result.hasMore && last) {
-    headers.Link = `<${pageUrl(req, { cursor: encodeCursor({ id: last.id }), per_page: String(result.perPage) })}>; rel="next"`;
+  if (result.hasMore && lastId !== undefined) {
+    headers.Link = `<${pageUrl(req, { cursor: encodeCursor({ id: lastId }), per_page: String(result.perPage) })}>; rel="next"`;
   }
   return headers;
 }

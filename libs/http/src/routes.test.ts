@@ -4,6 +4,7 @@ import request from 'supertest';
 import type { Caller } from '@platform/auth';
 import { createLogger } from '@platform/logger';
 import { callerHeader } from '@platform/testing';
+import { jsonText } from './json-responses.ts';
 import { params } from './params.ts';
 import { pageParams, pageShape } from './pagination.ts';
 import { createRouter, reply, routeCatalogue, routesOf } from './routes.ts';
@@ -66,6 +67,15 @@ const thingRoutes = [
     input: z.object({ id: params.integer() }),
     handle: async ({ caller }) => ({ by: caller.kind === 'user' ? caller.username : caller.deployToken?.username }),
   }),
+  route({
+    method: 'GET',
+    path: '/api/v4/things/:id/summary',
+    access: 'anonymous',
+    scope: 'read_api',
+    input: z.object({ id: params.integer() }),
+    // As a statement writes it (`json_build_object(...)::text`): spaced as JSON.stringify would not.
+    handle: async ({ input }) => jsonText(`{"id" : ${input.id}, "name" : "ä"}`),
+  }),
 ];
 
 /** Who is an administrator now, as the service owning users would answer; user 5 is one until a test demotes them. */
@@ -112,6 +122,15 @@ describe('declared routes', () => {
     expect(picture.status).toBe(200);
     expect(picture.headers['content-type']).toBe('image/png');
     expect(picture.body).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  });
+
+  it('sends JSON text a statement wrote as its bytes, with the exact JSON type and its length', async () => {
+    const summary = await app.get('/api/v4/things/4/summary').set(anonymous);
+    expect(summary.status).toBe(200);
+    expect(summary.text).toBe('{"id" : 4, "name" : "ä"}');
+    expect(summary.headers['content-type']).toBe('application/json');
+    expect(summary.headers['content-length']).toBe(String(Buffer.byteLength(summary.text)));
+    expect(summary.headers.etag).toBeUndefined();
   });
 
   it('pages lists with GitLab headers, and sends 204 without a body', async () => {
@@ -229,6 +248,7 @@ describe('route catalogue', () => {
       expect.objectContaining({ method: 'GET', path: '/api/v4/users/:id/things', scope: 'read_user' }),
       expect.objectContaining({ method: 'GET', path: '/api/v4/things/:id/picture', scope: 'read_api' }),
       expect.objectContaining({ method: 'PUT', path: '/api/v4/things/:id/package', access: 'user_or_deploy_token' }),
+      expect.objectContaining({ method: 'GET', path: '/api/v4/things/:id/summary', scope: 'read_api' }),
     ]);
     expect(routeCatalogue().find((entry) => entry.service === 'test')?.input).toBeInstanceOf(z.ZodObject);
   });

@@ -13,7 +13,7 @@ import {
   type RouteScope,
 } from '@platform/auth';
 import { administratorCheckOf, callerOf } from './request-context.ts';
-import { dropAddedJsonCharset } from './json-responses.ts';
+import { dropAddedJsonCharset, JsonArrayText, JsonText, sendJsonText } from './json-responses.ts';
 import { recordServedRoutes, routePathPattern } from './route-dispatch.ts';
 import { parseParams, requestParams } from './params.ts';
 import { keysetHeaders, keysetOf, keysetShape, pageParams, pageShape, setPaginationHeaders, type PageRequest } from './pagination.ts';
@@ -67,7 +67,7 @@ export interface RouteContext<Input, TheCaller extends Caller, Deps> {
    * The `window` of a list, with GitLab's pagination headers. A null total (a list too long to
    * count) omits the totals; `hasNext` then says whether more follow, else a full page is taken to.
    */
-  page<Item>(window: PageRequest, result: { items: Item[]; total: number | null; hasNext?: boolean }): RouteReply;
+  page<Item>(window: PageRequest, result: { items: Item[] | JsonArrayText; total: number | null; hasNext?: boolean }): RouteReply;
 }
 
 export interface RouteSpec<Schema extends z.ZodType, Access extends RouteAccess, Deps> {
@@ -153,9 +153,12 @@ export interface ListContext<Input, TheCaller extends Caller, Deps, Order extend
   keyset: { afterId?: number; sort: SortDirection; limit: number } | undefined;
 }
 
-/** A list's page: an offset page has a total (null when too long to count); a keyset page says whether more follow. */
+/**
+ * A list's page: an offset page has a total (null when too long to count); a keyset page says
+ * whether more follow. The items are values, or the page's JSON array a statement wrote.
+ */
 export interface ListResult<Item> {
-  items: Item[];
+  items: Item[] | JsonArrayText;
   total?: number | null;
   hasNext?: boolean;
 }
@@ -219,8 +222,9 @@ function listRouteSpec<Schema extends z.ZodObject, Access extends RouteAccess, D
         keyset: after && { ...after, sort: ordered?.sort ?? 'asc', limit: pageRequest.perPage },
       });
       if (after) {
-        const items = result.items as Array<{ id: number }>;
-        const headers = keysetHeaders(context.request, { perPage: pageRequest.perPage, items, hasMore: result.hasNext ?? false });
+        const items = result.items as Array<{ id: number }> | JsonArrayText;
+        const lastId = items instanceof JsonArrayText ? items.lastId : items.at(-1)?.id;
+        const headers = keysetHeaders(context.request, { perPage: pageRequest.perPage, lastId, hasMore: result.hasNext ?? false });
         return reply({ headers, body: items });
       }
       return page(pageRequest, {
@@ -283,6 +287,7 @@ async function send(res: Response, route: CatalogueEntry, result: unknown): Prom
   else if (status === 204 || status === 304) res.end();
   // A file held in memory (an avatar, say) goes as it is, typed by the route's headers.
   else if (Buffer.isBuffer(replied.body)) res.send(replied.body);
+  else if (replied.body instanceof JsonText) sendJsonText(res, replied.body.text);
   else res.json(replied.body);
 }
 
@@ -318,7 +323,8 @@ export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>,
         const caller = await admittedCaller(req, route);
         const input = parseParams(route.input, requestParams(req));
         const page: RouteContext<unknown, Caller, Deps>['page'] = (window, result) => {
-          setPaginationHeaders(req, res, window, result.total, result.hasNext ?? result.items.length >= window.perPage);
+          const count = result.items instanceof JsonArrayText ? result.items.count : result.items.length;
+          setPaginationHeaders(req, res, window, result.total, result.hasNext ?? count >= window.perPage);
           return reply({ body: result.items });
         };
         await send(res, route, await route.handle({ caller, input, deps, request: req, page }));
