@@ -151,7 +151,10 @@ describe("identity's events that change a user's summary", () => {
 
   it('leave other events out', () => {
     const created = identityEvents.userCreated.event({ aggregateId: 2, data: { user } });
-    const revoked = identityEvents.personalAccessTokenRevoked.event({ aggregateId: 2, data: { userId: 2, tokenId: 5 } });
+    const revoked = identityEvents.personalAccessTokenRevoked.event({
+      aggregateId: 2,
+      data: { userId: 2, username: 'alice', tokenId: 5, tokenName: 'ci' },
+    });
     expect([created, revoked].map((event) => userChangedBy(envelopeOf(event)))).toEqual([undefined, undefined]);
   });
 });
