@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { UnleashClientState } from '../feature-flags/feature-flags-client-store.ts';
 
@@ -22,7 +22,8 @@ export const FOLLOWED_STATE_TRUST_MS = 10_000;
 /** Per kept state: the digest, the revision (a transaction id), the project id key and the LRU's own bookkeeping. */
 const KEPT_STATE_OVERHEAD_BYTES = 100;
 
-const digestOf = (token: string) => createHash('sha256').update(token).digest();
+/** One-shot: no hash object per poll. */
+const digestOf = (token: string) => hash('sha256', token, 'buffer');
 
 /**
  * Each project's Unleash instance id and flags revision, kept in memory, so that polls between
@@ -61,14 +62,16 @@ export class UnleashClientStates {
   /**
    * The revision the project's clients are answered, when `token` is its instance id; null
    * otherwise. A token that does not match a kept state is checked against a fresh read, so a
-   * new instance id works at once on every replica.
+   * new instance id works at once on every replica. A kept state answers as it is, without a
+   * promise to wait for: most polls end there.
    */
-  async revisionFor(projectId: number, token: string): Promise<string | null> {
+  revisionFor(projectId: number, token: string): string | null | Promise<string | null> {
     const presented = digestOf(token);
     const kept = this.#kept.get(projectId);
     if (kept && this.#trusted(kept) && timingSafeEqual(kept.tokenDigest, presented)) return kept.revision;
-    const current = await this.#readOnce(projectId);
-    return current && timingSafeEqual(current.tokenDigest, presented) ? current.revision : null;
+    return this.#readOnce(projectId).then((current) =>
+      current && timingSafeEqual(current.tokenDigest, presented) ? current.revision : null,
+    );
   }
 
   /** Drops what is kept of the project; a read under way is answered but not kept. */

@@ -48,13 +48,16 @@ async function authenticatedProject(deps: UnleashRouteDeps, request: Request, in
  */
 const features = async ({ deps, input, request }: { deps: UnleashRouteDeps; input: z.output<typeof unleashInput>; request: Request }) => {
   const instance = presented(request, input);
-  const revision = instance && (await deps.states.revisionFor(instance.projectId, instance.token));
+  // Kept states and answers come without a promise; only a miss is waited for.
+  const found = instance && deps.states.revisionFor(instance.projectId, instance.token);
+  const revision = found instanceof Promise ? await found : found;
   if (!instance || revision === null) throw new UnauthorizedError();
   const { projectId } = instance;
   const environment = (request.get('unleash-appname') ?? input.app_name) || undefined;
-  const answer = await deps.answers.answer({ projectId, revision, environment }, async () =>
+  const kept = deps.answers.answer({ projectId, revision, environment }, async () =>
     unleashFeatures(await deps.flags.allCurrent(projectId), environment),
   );
+  const answer = kept instanceof Promise ? await kept : kept;
   // A 304 carries only the entity tag, as Unleash's own server answers.
   if (fresh(request.headers, { etag: answer.etag })) return reply({ status: 304, headers: answer.headers.notModified });
   return reply({ headers: answer.headers.full, body: answer.body });
