@@ -1,52 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  credentials,
-  makeGenericClientConstructor,
-  type Client,
-  type ClientUnaryCall,
-  type Metadata,
-  type ServiceDefinition,
-  type ServiceError,
-} from '@grpc/grpc-js';
 import { NotFoundError, UnavailableError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import { callUnary } from './grpc-client.ts';
 import { startGrpcServer, type GrpcServer } from './grpc-server.ts';
 import { internalClientOptions } from './internal-credentials.ts';
+import { jsonTestService, type JsonTestClient } from './json-test-service.ts';
 import { unaryHandler } from './unary-handler.ts';
 
 const SECRET = 'internal-secret-for-this-test';
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as unknown,
-};
 /** A service whose one method finds a thing by name, or answers NOT_FOUND. */
-const findService: ServiceDefinition = {
-  find: {
-    path: '/test.v1.Things/Find',
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
-type Find = (
-  request: { name: string },
-  metadata: Metadata,
-  options: object,
-  callback: (error: ServiceError | null, response: { name: string }) => void,
-) => ClientUnaryCall;
-type ThingsClient = Client & { find: Find };
-const ThingsClient = makeGenericClientConstructor(findService, 'Things') as unknown as new (
-  address: string,
-  channelCredentials: ReturnType<typeof credentials.createInsecure>,
-  options?: object,
-) => ThingsClient;
+type Things = { find: [{ name: string }, { name: string }] };
+const things = jsonTestService<Things>('test.v1.Things', { find: 'Find' });
 
 let server: GrpcServer;
-let client: ThingsClient;
+let client: JsonTestClient<Things>;
 /** How many of the next calls are answered UNAVAILABLE, as by a replica going away. */
 let unavailableAnswers = 0;
 
@@ -56,7 +23,7 @@ beforeAll(async () => {
     internalSecret: SECRET,
     services: [
       {
-        definition: findService,
+        definition: things.definition,
         scopes: { find: ['read_api'] },
         implementation: {
           find: unaryHandler(createLogger({ name: 'grpc-client-test', level: 'silent' }), async (request: { name: string }) => {
@@ -71,7 +38,7 @@ beforeAll(async () => {
       },
     ],
   });
-  client = new ThingsClient(`127.0.0.1:${server.port}`, credentials.createInsecure(), internalClientOptions({ internalSecret: SECRET }));
+  client = things.connect(server.port, internalClientOptions({ internalSecret: SECRET }));
 });
 
 afterAll(async () => {

@@ -1,56 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connect } from 'node:net';
-import {
-  credentials,
-  makeGenericClientConstructor,
-  Metadata,
-  type Client,
-  type ClientUnaryCall,
-  type ServiceDefinition,
-  type ServiceError,
-} from '@grpc/grpc-js';
+import { Metadata } from '@grpc/grpc-js';
 import { CALLER_HEADER, signCaller, type Caller } from '@platform/auth';
 import { ForbiddenError, InsufficientScopeError, UnauthorizedError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import { callUnary } from './grpc-client.ts';
 import { startGrpcServer, type GrpcServer } from './grpc-server.ts';
 import { internalClientOptions } from './internal-credentials.ts';
+import { jsonTestService, type JsonTestClient } from './json-test-service.ts';
 import { unaryHandler } from './unary-handler.ts';
 
 const SECRET = 'internal-secret-for-this-test';
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as unknown,
-};
-const method = (path: string) => ({
-  path,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: json.serialize,
-  requestDeserialize: json.deserialize,
-  responseSerialize: json.serialize,
-  responseDeserialize: json.deserialize,
-});
+type WhoAmI = [object, { caller: Caller }];
+type ProbeMethods = { whoAmI: WhoAmI; other: WhoAmI; write: WhoAmI; own: WhoAmI };
 /** A service that answers whom the server believes the call acts for. */
-const whoAmIService: ServiceDefinition = {
-  whoAmI: method('/test.v1.Probe/WhoAmI'),
-  other: method('/test.v1.Probe/Other'),
-  write: method('/test.v1.Probe/Write'),
-  own: method('/test.v1.Probe/Own'),
-};
-
-type Unary = (
-  request: object,
-  metadata: Metadata,
-  options: object,
-  callback: (error: ServiceError | null, response: { caller: Caller }) => void,
-) => ClientUnaryCall;
-type ProbeClient = Client & { whoAmI: Unary; other: Unary; write: Unary; own: Unary };
-const ProbeClient = makeGenericClientConstructor(whoAmIService, 'Probe') as unknown as new (
-  address: string,
-  channelCredentials: ReturnType<typeof credentials.createInsecure>,
-  options?: object,
-) => ProbeClient;
+const probe = jsonTestService<ProbeMethods>('test.v1.Probe', { whoAmI: 'WhoAmI', other: 'Other', write: 'Write', own: 'Own' });
+type ProbeClient = JsonTestClient<ProbeMethods>;
 
 let server: GrpcServer;
 let signed: ProbeClient;
@@ -77,14 +42,14 @@ beforeAll(async () => {
     internalSecret: SECRET,
     services: [
       {
-        definition: whoAmIService,
+        definition: probe.definition,
         implementation: { whoAmI, other: whoAmI, write: whoAmI, own: whoAmI },
         scopes: { whoAmI: ['read_api', 'read_repository'], other: ['read_api'], write: ['write_repository'], own: 'internal' },
       },
     ],
   });
-  signed = new ProbeClient(`127.0.0.1:${server.port}`, credentials.createInsecure(), internalClientOptions({ internalSecret: SECRET }));
-  bare = new ProbeClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
+  signed = probe.connect(server.port, internalClientOptions({ internalSecret: SECRET }));
+  bare = probe.connect(server.port);
 });
 
 afterAll(async () => {
@@ -167,7 +132,7 @@ describe('token scopes on internal gRPC calls', () => {
       startGrpcServer({
         port: 0,
         internalSecret: SECRET,
-        services: [{ definition: whoAmIService, implementation: { whoAmI, other: whoAmI, write: whoAmI, own: whoAmI }, scopes: {} }],
+        services: [{ definition: probe.definition, implementation: { whoAmI, other: whoAmI, write: whoAmI, own: whoAmI }, scopes: {} }],
       }),
     ).rejects.toThrow('gRPC method /test.v1.Probe/WhoAmI declares no scope');
   });

@@ -1,55 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  credentials,
-  makeGenericClientConstructor,
-  type Client,
-  type ClientUnaryCall,
-  type Metadata,
-  type ServiceDefinition,
-  type ServiceError,
-} from '@grpc/grpc-js';
 import { Registry } from 'prom-client';
 import { NotFoundError } from '@platform/errors';
 import { createLogger } from '@platform/logger';
 import { callUnary } from './grpc-client.ts';
 import { startGrpcServer, type GrpcServer } from './grpc-server.ts';
 import { internalClientOptions } from './internal-credentials.ts';
+import { jsonTestService, type JsonTestClient } from './json-test-service.ts';
 import { unaryHandler } from './unary-handler.ts';
 
 const SECRET = 'internal-secret-for-this-test';
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as unknown,
-};
-const method = (path: string) => ({
-  path,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: json.serialize,
-  requestDeserialize: json.deserialize,
-  responseSerialize: json.serialize,
-  responseDeserialize: json.deserialize,
-});
-const probeService: ServiceDefinition = {
-  find: method('/test.v1.Probe/Find'),
-};
-
-type Unary = (
-  request: { id: number },
-  metadata: Metadata,
-  options: object,
-  callback: (error: ServiceError | null, response: { id: number }) => void,
-) => ClientUnaryCall;
-type ProbeClient = Client & { find: Unary };
-const ProbeClient = makeGenericClientConstructor(probeService, 'Probe') as unknown as new (
-  address: string,
-  channelCredentials: ReturnType<typeof credentials.createInsecure>,
-  options?: object,
-) => ProbeClient;
+type Probe = { find: [{ id: number }, { id: number }] };
+const probe = jsonTestService<Probe>('test.v1.Probe', { find: 'Find' });
 
 let server: GrpcServer;
-let signed: ProbeClient;
-let bare: ProbeClient;
+let signed: JsonTestClient<Probe>;
+let bare: JsonTestClient<Probe>;
 const metrics = new Registry();
 
 beforeAll(async () => {
@@ -61,11 +26,11 @@ beforeAll(async () => {
   server = await startGrpcServer({
     port: 0,
     internalSecret: SECRET,
-    services: [{ definition: probeService, implementation: { find }, scopes: { find: ['read_api'] } }],
+    services: [{ definition: probe.definition, implementation: { find }, scopes: { find: ['read_api'] } }],
     metrics,
   });
-  signed = new ProbeClient(`127.0.0.1:${server.port}`, credentials.createInsecure(), internalClientOptions({ internalSecret: SECRET }));
-  bare = new ProbeClient(`127.0.0.1:${server.port}`, credentials.createInsecure());
+  signed = probe.connect(server.port, internalClientOptions({ internalSecret: SECRET }));
+  bare = probe.connect(server.port);
 });
 
 afterAll(async () => {
