@@ -26,6 +26,11 @@
  * `default`, `userWithId` (five user ids), `flexibleRollout` (stickiness `default`, rollout 50)
  * and disabled; the SDK asks as the app `production`.
  *
+ * The highest rate each server holds is stated as exactly as the rates tried are close: for
+ * capacity, steps of 250-500 req/s around both limits (`BENCH_UNLEASH_RATES=1500,2000,2500,3000,
+ * 3500,4000,4500,5000`). Rates run lowest first; a server that failed at two rates in a row is not
+ * run at the higher ones.
+ *
  * Settings (environment): BENCH_UNLEASH_RATES (100,300), BENCH_DURATION (seconds per run, 10),
  * BENCH_UNLEASH_FLAGS (40), BENCH_UNLEASH_P90_MS (target, 50), BENCH_LABEL, BENCH_PROFILE=1
  * (the platform's processes write `node --cpu-prof` profiles to a directory of the run's in `bench/results/profiles/`),
@@ -68,6 +73,10 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 const SDK = { version: '6.12.1', spec: '5.2.0', pollIntervalMs: 15_000, metricsIntervalMs: 60_000 };
 /** Requests of one SDK instance before the next takes over (25 minutes at the SDK's intervals). */
 const REQUESTS_PER_INSTANCE = 100;
+/** The rates, lowest first, so that a server's failures in a row mean it is past its limit. */
+const RATES = [...config.BENCH_UNLEASH_RATES].sort((a, b) => a - b);
+/** A server that failed at this many rates in a row is not run at higher ones. */
+const SATURATED_AFTER = 2;
 /** Each kind of request's cost alone is measured over this many requests at this rate. */
 const COST_REQUESTS = 600;
 const COST_RATE = 200;
@@ -371,10 +380,18 @@ try {
   const runs: Array<{ server: string; result: OpenLoopResult; cpuMsPerRequest: Record<string, number>; pass: boolean; reasons: string[] }> =
     [];
   const ratios: Array<{ rate: number; p50: number; p90: number; achieved: number }> = [];
-  for (const [index, rate] of config.BENCH_UNLEASH_RATES.entries()) {
+  // A server that failed at `SATURATED_AFTER` rates in a row is past what it holds: its runs at
+  // higher rates are skipped, which would take the drain's deadline each and load the cores the
+  // other server's runs share.
+  const failuresInARow: Record<keyof typeof targets, number> = { platform: 0, 'unleash-server': 0 };
+  for (const [index, rate] of RATES.entries()) {
     const order = index % 2 === 0 ? (['platform', 'unleash-server'] as const) : (['unleash-server', 'platform'] as const);
     const results: Partial<Record<keyof typeof targets, OpenLoopResult>> = {};
     for (const server of order) {
+      if (failuresInARow[server] >= SATURATED_AFTER) {
+        say(`  ${server.padEnd(16)}${String(rate).padStart(6)}  skipped: failed at ${SATURATED_AFTER} lower rates in a row`);
+        continue;
+      }
       const { result, cpuMsPerRequest } = await cpuPerRequest(server, () =>
         openLoop({
           url: targets[server].url,
@@ -385,6 +402,7 @@ try {
       );
       const judged = verdict(result, config.BENCH_UNLEASH_P90_MS);
       results[server] = result;
+      failuresInARow[server] = judged.pass ? 0 : failuresInARow[server] + 1;
       runs.push({ server, result, cpuMsPerRequest, ...judged });
       const okShare = result.sent > 0 ? (100 * result.ok) / result.sent : 0;
       const figures = [result.achievedRate, okShare, result.p50, result.p90, result.p99, result.max];
@@ -394,8 +412,9 @@ try {
       );
       say(`  ${''.padEnd(22)}CPU ms/request: ${describeCpu(cpuMsPerRequest)}`);
     }
-    const ours = results.platform!;
-    const theirs = results['unleash-server']!;
+    const ours = results.platform;
+    const theirs = results['unleash-server'];
+    if (!ours || !theirs) continue;
     const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 0.1)) * 100) / 100;
     ratios.push({
       rate,
@@ -418,8 +437,8 @@ try {
   const theirsHeld = highestHeld['unleash-server']!;
   const oursHeld = highestHeld.platform!;
   say(`\n  highest rate held: platform ${oursHeld}/s, unleash-server ${theirsHeld}/s`);
-  if (theirsHeld === Math.max(...config.BENCH_UNLEASH_RATES)) {
-    say('  unleash-server held every rate tried: add higher BENCH_UNLEASH_RATES to find its limit');
+  for (const [server, held] of Object.entries(highestHeld)) {
+    if (held === Math.max(...RATES)) say(`  ${server} held every rate tried: add higher BENCH_UNLEASH_RATES to find its limit`);
   }
   say(`  platform >= 2 x unleash-server: ${oursHeld >= 2 * theirsHeld && theirsHeld > 0 ? 'met' : 'not met'}`);
   mkdirSync(RESULTS, { recursive: true });
