@@ -5,7 +5,7 @@ import request from 'supertest';
 import { createLogger } from '@platform/logger';
 import { callerHeader } from '@platform/testing';
 import { createRouter, routesOf, type HttpMethod } from './routes.ts';
-import { routePathPattern, routeTable } from './route-dispatch.ts';
+import { recordServedRoutes, routePathPattern, routeTable } from './route-dispatch.ts';
 import { createServiceApp } from './service-app.ts';
 
 const SECRET = 'route-dispatch-test-secret';
@@ -63,29 +63,64 @@ describe('routeTable', () => {
 });
 
 describe('a service app', () => {
-  it("offers a request to its route's router only, and answers as before", async () => {
-    const projects = routerServing(['GET', '/api/v4/projects/:id']);
-    const users = routerServing(['GET', '/api/v4/users/:id']);
-    // Express's routers are functions that hand each request to their `handle`.
-    const offeredToProjects = jest.spyOn(projects as unknown as { handle(...args: unknown[]): void }, 'handle');
-    const app = createServiceApp({
+  const app = (routes: Router[]) =>
+    createServiceApp({
       logger: createLogger({ name: 'route-dispatch-test', level: 'silent' }),
       internalSecret: SECRET,
       readinessChecks: {},
-      routes: [projects, users],
+      routes,
     });
-    const headers = callerHeader({ kind: 'anonymous' }, SECRET);
+  const headers = callerHeader({ kind: 'anonymous' }, SECRET);
+  /** Express's routers are functions that hand each request to their `handle`. */
+  const handleOf = (router: Router) => jest.spyOn(router as unknown as { handle(...args: unknown[]): void }, 'handle');
 
-    const user = await request(app).get('/api/v4/users/3?x=1').set(headers);
+  it("runs the request's route without walking any router made by createRouter, and answers as before", async () => {
+    const projects = routerServing(['GET', '/api/v4/projects/:id']);
+    const users = routerServing(['GET', '/api/v4/users/current'], ['GET', '/api/v4/users/:id']);
+    const walked = [handleOf(projects), handleOf(users)];
+    const service = app([projects, users]);
+
+    const user = await request(service).get('/api/v4/users/3?x=1').set(headers);
     expect(user.status).toBe(200);
-    expect(user.body).toEqual({ served: 'GET /api/v4/users/:id', input: { x: '1', id: '3' } });
-    expect(offeredToProjects).not.toHaveBeenCalled();
+    expect(user.body).toEqual({ served: 'GET /api/v4/users/current, GET /api/v4/users/:id', input: { x: '1', id: '3' } });
+    // express's matching: any case, a trailing slash, parameters decoded.
+    expect((await request(service).get('/API/v4/Users/a%20b/').set(headers)).body.input).toEqual({ id: 'a b' });
+    expect((await request(service).head('/api/v4/projects/5').set(headers)).status).toBe(200);
+    expect((await request(service).get('/api/v4/projects/5').set(headers)).body).toEqual({
+      served: 'GET /api/v4/projects/:id',
+      input: { id: '5' },
+    });
+    expect((await request(service).get('/api/v4/projects/5/nothing').set(headers)).status).toBe(404);
+    expect(walked[0]).not.toHaveBeenCalled();
+    expect(walked[1]).not.toHaveBeenCalled();
+  });
 
-    const project = await request(app).get('/api/v4/projects/5').set(headers);
-    expect(project.body).toEqual({ served: 'GET /api/v4/projects/:id', input: { id: '5' } });
-    expect(offeredToProjects).toHaveBeenCalledTimes(1);
+  it('passes a request a route passes on to the next matching route, then router, and walks other routers as express does', async () => {
+    const seen: string[] = [];
+    const passing = Router();
+    passing.get('/api/v4/things/:id', (req, _res, next) => {
+      seen.push(`first ${req.params.id}`);
+      next();
+    });
+    passing.get('/api/v4/things/:id', (req, _res, next) => {
+      seen.push(`second ${req.params.id}`);
+      next('router');
+    });
+    passing.get('/api/v4/things/:id', () => seen.push('never'));
+    recordServedRoutes(passing, [{ method: 'GET', path: '/api/v4/things/:id' }]);
+    const raw = Router();
+    raw.use((req, _res, next) => {
+      seen.push(`raw ${req.path}`);
+      next();
+    });
+    const things = routerServing(['GET', '/api/v4/things/:id']);
+    const walkedRaw = handleOf(raw);
 
-    const missing = await request(app).get('/api/v4/projects/5/nothing').set(headers);
-    expect(missing.status).toBe(404);
+    const answer = await request(app([passing, raw, things]))
+      .get('/api/v4/things/7')
+      .set(headers);
+    expect(answer.body).toEqual({ served: 'GET /api/v4/things/:id', input: { id: '7' } });
+    expect(seen).toEqual(['first 7', 'second 7', 'raw /api/v4/things/7']);
+    expect(walkedRaw).toHaveBeenCalledTimes(1);
   });
 });

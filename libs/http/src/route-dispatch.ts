@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 
 /** What a router made by `createRouter` serves: each route's method and path, as express reads it. */
 const servedRoutes = new WeakMap<Router, ReadonlyArray<{ method: string; path: string }>>();
@@ -104,20 +104,92 @@ export function routeTable(routers: readonly Router[]): (req: Pick<Request, 'met
   };
 }
 
-/** Offers each request to the routers that can serve it (`routeTable`), in order, as mounting them all would. */
+/**
+ * What this file reads of a router made by `createRouter` (express's router 2): its layers, each
+ * one route of one handler, matched by the layer's own `match` (express's pattern and parameter
+ * decoding) and run by its `handleRequest` (which runs the route and catches what it throws).
+ */
+interface RouteLayer {
+  route?: { methods: Record<string, boolean | undefined>; stack: unknown[] };
+  match(path: string): { params: Record<string, string> } | false;
+  handleRequest(req: Request, res: Response, next: NextFunction): void;
+}
+
+/**
+ * A router's route layers by method (HEAD with GET), in mounting order, when every one of its
+ * layers is a route (no middleware, no `router.param`): what express's `Router.handle` would pick
+ * among them, this file can pick and run alone. Undefined otherwise: the router runs as it is.
+ */
+function routeLayersOf(router: Router): Map<string, RouteLayer[]> | undefined {
+  if (!servedRoutes.has(router)) return undefined;
+  const { stack, params } = router as unknown as { stack?: RouteLayer[]; params?: Record<string, unknown> };
+  if (!Array.isArray(stack) || Object.keys(params ?? {}).length > 0) return undefined;
+  const byMethod = new Map<string, RouteLayer[]>();
+  for (const layer of stack) {
+    if (!layer.route || typeof layer.match !== 'function' || typeof layer.handleRequest !== 'function') return undefined;
+    for (const method of TABLED_METHODS) {
+      if (layer.route.methods[method.toLowerCase()]) byMethod.set(method, [...(byMethod.get(method) ?? []), layer]);
+    }
+  }
+  return byMethod;
+}
+
+/**
+ * Offers each request to the routers that can serve it (`routeTable`), in order, as mounting them
+ * all would. Inside a router made by `createRouter`, the request goes straight to the first of its
+ * routes that matches, as express's `Router.handle` would pick it, without that walk's per-request
+ * closures and bookkeeping (base URL, `req.next`, parameter callbacks, the restore on the way out);
+ * a route that passes the request on (`next()`) hands it to the next matching route, then router.
+ */
 export function routeDispatch(routers: readonly Router[]): RequestHandler {
   const reachable = routeTable(routers);
+  const direct = new Map(routers.map((router) => [router, routeLayersOf(router)]));
   return (req, res, next) => {
     const candidates = reachable(req);
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const path = req.path;
+    const parentParams = req.params;
     let index = 0;
+    let layers: RouteLayer[] | undefined;
+    let layerIndex = 0;
     const tryNext = (error?: unknown): void => {
-      if (error !== undefined && error !== null) {
+      req.params = parentParams;
+      if (error === 'router') {
+        layers = undefined;
+      } else if (error !== undefined && error !== null && error !== 'route') {
         next(error);
         return;
       }
+      while (layers !== undefined && layerIndex < layers.length) {
+        const layer = layers[layerIndex++]!;
+        let match: ReturnType<RouteLayer['match']>;
+        try {
+          match = layer.match(path);
+        } catch (matchError) {
+          // Matching decodes the parameters: an undecodable one is the request's error, as in express.
+          next(matchError);
+          return;
+        }
+        if (match) {
+          req.params = match.params;
+          layer.handleRequest(req, res, tryNext);
+          return;
+        }
+      }
+      layers = undefined;
       const router = candidates[index++];
-      if (router === undefined) next();
-      else router(req, res, tryNext);
+      if (router === undefined) {
+        next();
+        return;
+      }
+      const routes = direct.get(router);
+      if (routes === undefined || !TABLED_METHODS.has(method)) {
+        router(req, res, tryNext);
+        return;
+      }
+      layers = routes.get(method) ?? [];
+      layerIndex = 0;
+      tryNext();
     };
     tryNext();
   };
