@@ -1,5 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
+import proxyAddr from 'proxy-addr';
 import {
   anonymousCaller,
   AUTHENTICATION_CHANGED_HEADER,
@@ -13,6 +14,7 @@ import {
   errorToHttp,
   exactJsonContentType,
   isDraining,
+  malformedUrlError,
   metricsEndpoint,
   rejectMalformedUrl,
   requestLogging,
@@ -78,9 +80,44 @@ function routeLabelsOf(route: Route): { route: string; service: ServiceName } {
   return labels;
 }
 
-/** The client's address as audit events show it: `::ffff:10.0.0.1` is plain `10.0.0.1`. */
-function clientIp(req: express.Request): string | undefined {
-  return req.ip?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+/**
+ * The client's address as express's `req.ip` has it (the socket's peer, or what the trusted
+ * proxies forwarded), and as audit events show it: `::ffff:10.0.0.1` is plain `10.0.0.1`.
+ */
+function clientIp(req: IncomingMessage, trust: (address: string, hop: number) => boolean): string | undefined {
+  return (proxyAddr(req, trust) as string | undefined)?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+}
+
+/**
+ * An answer the gateway writes itself (its refusals, 503, 500), byte for byte as express's
+ * `res.json` (libs/http's exact JSON type) and `res.send` write it: the type, the length, no ETag,
+ * no body to a HEAD; no body at all when there is none (a 304).
+ */
+function answer(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string | undefined): void {
+  res.statusCode = status;
+  if (body === undefined) {
+    res.end();
+    return;
+  }
+  const bytes = Buffer.from(body, 'utf8');
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', String(bytes.length));
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+function answerJson(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+  answer(req, res, status, 'application/json', body === undefined ? undefined : JSON.stringify(body));
+}
+
+/**
+ * The path of a request target in origin form without a fragment or whitespace: what precedes
+ * `?`, as express's URL parser finds it by the same shortcut. Other targets (rare: absolute form,
+ * a fragment) have none here and are left to express, which parses them fully.
+ */
+function plainPathOf(target: string): string | undefined {
+  if (target.charCodeAt(0) !== 0x2f || /[#\s]/.test(target)) return undefined;
+  const queryStart = target.indexOf('?');
+  return queryStart === -1 ? target : target.slice(0, queryStart);
 }
 
 /** The query of a request target (after `?`, before any `#`), without parsing the whole URL, which costs four times as much. */
@@ -101,20 +138,38 @@ async function isReady(baseUrl: string): Promise<boolean> {
 }
 
 /**
+ * The gateway as Node's request listener: what it proxies it serves itself, on Node's request and
+ * response; everything else (health, readiness, metrics, the avatar, the API documentation, 404s,
+ * URLs it refuses) it hands to express.
+ */
+export interface GatewayApp {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** express's: `listen` (libs/http) marks the drain there, and readiness reads it. */
+  locals: Express['locals'];
+  /** A server of its own for the gateway, as express's `app.listen` makes one. */
+  listen(port: number, host?: string): Server;
+}
+
+/**
  * The only public entry: authenticates the caller, signs it into a header services trust,
  * and proxies the request to the service that owns the path over pooled keep-alive connections.
+ * A proxied request never enters express: its router, its request and response objects and the
+ * middleware in front of the hop were about a third of the gateway's CPU per request
+ * (docs/read-path.md, "The gateway hop without express").
  */
-export function createGatewayApp(options: GatewayAppOptions): Express {
+export function createGatewayApp(options: GatewayAppOptions): GatewayApp {
   const { logger, authenticator, metrics } = options;
   const proxied = SERVICES.flatMap((service) => {
     const pool = options.upstreams[service];
     return pool ? [[service, pool] as const] : [];
   });
+  // One reading of `trust proxy` for both paths: express's `req.ip` (metrics) and the caller's address.
+  const trust = proxyAddr.compile(options.trustedProxies);
+  const logRequest = requestLogging(logger);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', options.trustedProxies.length > 0 ? options.trustedProxies : false);
-  app.use(metrics.requestDurations);
+  app.set('trust proxy', trust);
   app.use(exactJsonContentType());
 
   app.get('/-/health', (_req, res) => {
@@ -145,14 +200,14 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
     res.type('png').set('Cache-Control', 'public, max-age=86400').send(DEFAULT_AVATAR);
   });
 
-  app.use(requestLogging(logger));
+  app.use(logRequest);
   // Undecodable paths and NUL bytes stop here, before they reach identity's lookups or a service.
   app.use(rejectMalformedUrl());
   app.get('/api/v4/openapi.json', apiDocument({ upstreams: options.upstreams, logger }));
   app.use(API_DOCS_PATH, apiDocsRouter());
 
-  const authenticate = async (req: express.Request, route: Route, query: URLSearchParams): Promise<Caller> => {
-    const ip = clientIp(req);
+  const authenticate = async (req: IncomingMessage, route: Route, query: URLSearchParams): Promise<Caller> => {
+    const ip = clientIp(req, trust);
     if (route.ownAuthentication) return anonymousCaller(ip);
     const credentials: { token?: string; sudo?: string; username?: string } = route.basicCredentials
       ? basicCredentialsOf(req)
@@ -179,28 +234,35 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
   const forwardingRead: ForwardOptions = { responseTimeoutMs: options.readTimeoutMs, onResponseHeaders: forgetChangedAuthentication };
   const forwardingOther: ForwardOptions = { onResponseHeaders: forgetChangedAuthentication };
 
-  app.use((req, res, next) => {
-    const query = queryOf(req.originalUrl);
-    const route = routeFor(req.path, query);
-    if (!route) {
-      res.status(404).json({ error: '404 Not Found' });
+  /** Answers an error: mapped to its status and GitLab body, or logged and answered 500. `url` is the request's own. */
+  const answerError = (req: IncomingMessage, res: ServerResponse, error: unknown, url: string): void => {
+    const mapped = errorToHttp(error);
+    if (mapped) {
+      answerJson(req, res, mapped.status, mapped.body);
       return;
     }
+    logger.error({ err: error, url }, 'gateway error');
+    answerJson(req, res, 500, { message: '500 Internal Server Error' });
+  };
+
+  /** Authenticates and proxies a request the route table matched; `url` is its target as the client sent it. */
+  const forward = (req: IncomingMessage, res: ServerResponse, route: Route, query: URLSearchParams, url: string): void => {
     describeRequest(res, routeLabelsOf(route));
     const upstream = options.upstreams[route.service];
     if (!upstream) {
-      res.status(503).json({ message: '503 Service Unavailable' });
+      answerJson(req, res, 503, { message: '503 Service Unavailable' });
       return;
     }
     authenticate(req, route, query).then(
       (caller) => {
-        const forwarding = SAFE_METHODS.has(req.method) && !route.slowReads ? forwardingRead : forwardingOther;
+        const method = req.method ?? 'GET';
+        const forwarding = SAFE_METHODS.has(method) && !route.slowReads ? forwardingRead : forwardingOther;
         // Valid as long as the gateway waits for the answer: a service that was slow to take the
         // request up (frozen, overloaded) must not refuse a valid caller for the header's age.
         req.headers[CALLER_HEADER] = signCaller(
           caller,
           options.internalSecret,
-          { method: req.method, path: req.originalUrl },
+          { method, path: url },
           { validForMs: upstream.longestWait(forwarding) },
         );
         if (!route.ownAuthentication) {
@@ -212,32 +274,48 @@ export function createGatewayApp(options: GatewayAppOptions): Express {
         void upstream.forward(req, res, forwarding);
       },
       (error: unknown) => {
-        const mapped = errorToHttp(error);
-        if (!mapped) {
-          next(error);
+        const refusedCredentials = errorToHttp(error)?.status === 401;
+        if (refusedCredentials && route.basicRefusal !== undefined) {
+          answerJson(req, res, 401, route.basicRefusal);
           return;
         }
-        if (route.basicRefusal !== undefined && mapped.status === 401) {
-          res.status(401).json(route.basicRefusal);
+        if (refusedCredentials && route.basicCredentials) {
+          res.setHeader('WWW-Authenticate', GIT_CHALLENGE);
+          answer(req, res, 401, 'text/plain; charset=utf-8', GIT_ACCESS_DENIED);
           return;
         }
-        if (route.basicCredentials && mapped.status === 401) {
-          res.status(401).set('WWW-Authenticate', GIT_CHALLENGE).type('text/plain').send(GIT_ACCESS_DENIED);
-          return;
-        }
-        res.status(mapped.status).json(mapped.body);
+        answerError(req, res, error, url);
       },
     );
+  };
+
+  // What reaches express's end: targets the plain listener left to it (a fragment, absolute form).
+  app.use((req, res) => {
+    const query = queryOf(req.originalUrl);
+    const route = routeFor(req.path, query);
+    if (!route) {
+      res.status(404).json({ error: '404 Not Found' });
+      return;
+    }
+    forward(req, res, route, query, req.originalUrl);
   });
 
   app.use(((error, req, res, _next) => {
-    const mapped = errorToHttp(error);
-    if (mapped) {
-      res.status(mapped.status).json(mapped.body);
+    answerError(req, res, error, req.originalUrl);
+  }) as express.ErrorRequestHandler);
+
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    metrics.timeRequest(req, res);
+    const url = req.url ?? '/';
+    const path = plainPathOf(url);
+    // A malformed URL is refused by express, as before the route table is asked.
+    const query = path === undefined || malformedUrlError(url) !== undefined ? undefined : queryOf(url);
+    const route = path === undefined || query === undefined ? undefined : routeFor(path, query);
+    if (route === undefined || query === undefined) {
+      app(req, res);
       return;
     }
-    logger.error({ err: error, url: req.originalUrl }, 'gateway error');
-    res.status(500).json({ message: '500 Internal Server Error' });
-  }) as express.ErrorRequestHandler);
-  return app;
+    logRequest(req, res, () => forward(req, res, route, query, url));
+  };
+  return Object.assign(serve, { locals: app.locals, listen: (port: number, host?: string) => createServer(serve).listen(port, host) });
 }

@@ -42,4 +42,4 @@ export { exactJsonContentType, jsonArrayText, jsonText, JsonArrayText, JsonText,
 export { HttpStatusError } from './http-status-error.ts';
 export { openApiDocument } from './openapi.ts';
 export { renderMarkdown } from './markdown.ts';
-export { createMetricsRegistry, describeRequest, isLoopback, mayReadMetrics, metricsEndpoint, requestDurations } from './metrics.ts';
+export { createMetricsRegistry, describeRequest, isLoopback, mayReadMetrics, metricsEndpoint, requestTimer } from './metrics.ts';

@@ -54,6 +54,14 @@ describe('listen', () => {
     }
   });
 
+  it('serves a request listener that is not an express app, marking the drain in its locals', async () => {
+    const plain = Object.assign((_req: http.IncomingMessage, res: http.ServerResponse) => void res.end('plain'), { locals: {} });
+    const server = await listen(plain, 0);
+    expect(await (await fetch(`http://127.0.0.1:${server.port}/anything`)).text()).toBe('plain');
+    await server.close();
+    expect(isDraining(plain)).toBe(true);
+  });
+
   it('drains: readiness turns 503, requests in flight and late ones are served on connections closed after them', async () => {
     const { app, waiting } = slowApp();
     const server = await listen(app, 0, { drainQuietMs: 50 });

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 
@@ -40,14 +40,22 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Socket): 
 /** How long a kept-alive connection without a request must have been idle before a drain closes it. */
 const IDLE_BEFORE_CLOSE_MS = 250;
 
-/** Port 0 picks a free port. */
+/**
+ * Serves `app` (an express app, or a request listener that hands what it does not serve itself
+ * to one: its `locals` are where the drain is marked). Port 0 picks a free port.
+ */
 export async function listen(
-  app: Express,
+  app: RequestListener & Pick<Express, 'locals'>,
   port: number,
   options: { drainTimeoutMs?: number; /** How long without a new request ends the drain (500 ms). */ drainQuietMs?: number } = {},
 ): Promise<ListeningServer> {
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(port, () => resolve(listening));
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   server.on('clientError', answerUnparsableRequest);
   // Longer than the keep-alive of the pools in front (the gateway's agent, load balancers at 60 s),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { createServer } from 'node:http';
 import express from 'express';
 import request from 'supertest';
-import { createMetricsRegistry, describeRequest, isLoopback, mayReadMetrics, metricsEndpoint, requestDurations } from './metrics.ts';
+import { createMetricsRegistry, describeRequest, isLoopback, mayReadMetrics, metricsEndpoint, requestTimer } from './metrics.ts';
 
 const TOKEN = 'metrics-token-for-this-test';
 
@@ -45,7 +46,11 @@ function timedApp(options: { trustProxy?: boolean; token?: string } = {}) {
   const registry = createMetricsRegistry();
   const app = express();
   app.set('trust proxy', options.trustProxy ? 'loopback' : false);
-  app.use(requestDurations(registry, { service: 'review' }));
+  const timeRequest = requestTimer(registry, { service: 'review' });
+  app.use((req, res, next) => {
+    timeRequest(req, res);
+    next();
+  });
   app.get('/-/metrics', metricsEndpoint(registry, { token: options.token }));
   app.get('/api/v4/projects/:id/labels', (_req, res) => {
     res.json([]);
@@ -65,7 +70,7 @@ function timedApp(options: { trustProxy?: boolean; token?: string } = {}) {
   return request(app);
 }
 
-describe('requestDurations', () => {
+describe('requestTimer', () => {
   it('labels each request with its method, route pattern, status and service, never the URL', async () => {
     const app = timedApp();
     await app.get('/api/v4/projects/42/labels').expect(200);
@@ -93,6 +98,23 @@ describe('requestDurations', () => {
       /http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/v4\/projects\/:id\/labels",status="200",service="review"\} \d/,
     );
     expect(scraped).not.toMatch(/route="[^"]*(42|1234|group)/);
+  });
+
+  it("times requests express never sees, on Node's request and response", async () => {
+    const registry = createMetricsRegistry();
+    const timeRequest = requestTimer(registry, { service: 'gateway' });
+    const server = createServer((req, res) => {
+      timeRequest(req, res);
+      if (req.url === '/described') describeRequest(res, { route: '/api/v4/users(/|$)', service: 'identity' });
+      res.end();
+    });
+    await request(server).get('/described').expect(200);
+    await request(server).post('/plain').expect(200);
+    const scraped = await registry.metrics();
+    expect(scraped).toContain(
+      'http_request_duration_seconds_count{method="GET",route="/api/v4/users(/|$)",status="200",service="identity"} 1',
+    );
+    expect(scraped).toContain('http_request_duration_seconds_count{method="POST",route="unmatched",status="200",service="gateway"} 1');
   });
 
   it('serves the process metrics beside them', async () => {

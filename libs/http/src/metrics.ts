@@ -3,8 +3,9 @@
  * metrics, request durations by route, status and service, and the access rule of the endpoint.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv4 } from 'node:net';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** A process's registry, with prom-client's process and Node.js metrics (CPU, memory, event loop, GC). */
@@ -19,28 +20,33 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 const REQUEST_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-const describedRequests = new WeakMap<Response, { route: string; service: string }>();
+const describedRequests = new WeakMap<ServerResponse, { route: string; service: string }>();
 
 /**
  * Labels a request whose route is not an express route (the gateway's route table entry and
  * the service owning it), in place of the matched express route and the process's service.
  */
-export function describeRequest(res: Response, labels: { route: string; service: string }): void {
+export function describeRequest(res: ServerResponse, labels: { route: string; service: string }): void {
   describedRequests.set(res, labels);
 }
 
-/** The express route pattern that answered, never the URL itself: label values stay few. */
-function routeOf(req: Request): string {
-  const route = req.route as { path?: unknown } | undefined;
-  return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : UNMATCHED_ROUTE;
+/**
+ * The express route pattern that answered, never the URL itself: label values stay few. A request
+ * express never saw (the gateway's proxied ones, which are described) has none.
+ */
+function routeOf(req: IncomingMessage): string {
+  const { route, baseUrl } = req as Partial<Pick<Request, 'route' | 'baseUrl'>>;
+  const path = (route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? `${baseUrl}${path}` : UNMATCHED_ROUTE;
 }
 
 /**
  * Times every request into `http_request_duration_seconds{method, route, status, service}`: the
  * returned function starts the timer of a request, whose labels are read when the response ends
- * (or the client left). Called before the routes.
+ * (or the client left). Called before the routes: in an app's first middleware, or by a request
+ * listener in front of express (the gateway's).
  */
-export function requestTimer(registry: Registry, options: { service: string }): (req: Request, res: Response) => void {
+export function requestTimer(registry: Registry, options: { service: string }): (req: IncomingMessage, res: ServerResponse) => void {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from request to response, by method, route pattern, status and the service that answered.',
@@ -53,21 +59,12 @@ export function requestTimer(registry: Registry, options: { service: string }): 
     res.once('close', () => {
       const described = describedRequests.get(res);
       stopTimer({
-        method: req.method,
+        method: req.method ?? '',
         route: described?.route ?? routeOf(req),
         status: String(res.statusCode),
         service: described?.service ?? options.service,
       });
     });
-  };
-}
-
-/** `requestTimer` as a middleware, mounted before the routes. */
-export function requestDurations(registry: Registry, options: { service: string }): RequestHandler {
-  const timeRequest = requestTimer(registry, options);
-  return (req, res, next) => {
-    timeRequest(req, res);
-    next();
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { ServerResponse } from 'node:http';
+import { createServer, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import express from 'express';
 import { createLogger } from '@platform/logger';
@@ -63,6 +63,23 @@ describe('requestLogging', () => {
     const lines: string[] = [];
     await appLoggingTo(lines, 'warn').get('/deep').set('X-Request-Id', 'r2');
     expect(lines.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ reqId: 'r2', msg: 'something worth knowing' })]);
+  });
+
+  it("runs on Node's request and response, in front of express (the gateway's listener)", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logRequest = requestLogging(createLogger({ name: 'test', level: 'info', destination: sink }));
+    const server = createServer((req, res) => logRequest(req, res, () => void res.writeHead(204).end()));
+    const answer = await request(server).get('/api/v4/user?access_token=glpat-secret').set('X-Request-Id', 'plain-1');
+    expect(answer.headers['x-request-id']).toBe('plain-1');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ reqId: 'plain-1', status: 204, url: '/api/v4/user?access_token=[redacted]' }),
+    ]);
   });
 
   it('stays quiet for health probes and below info level', async () => {

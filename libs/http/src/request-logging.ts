@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
-import type { RequestHandler } from 'express';
+import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { withRequestId, type Logger } from '@platform/logger';
 
 /** Query parameters that carry credentials, as GitLab accepts them; never logged. */
@@ -25,17 +24,25 @@ function writeHeadWithRequestId(this: ServerResponse, statusCode: number, reason
 }
 
 /**
+ * A step in front of a request's handling, on Node's request and response: express mounts it as
+ * a middleware as it is, and the gateway runs it on its own listener, before express.
+ */
+export type RequestStep = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/**
  * Gives every request an id (the caller's `X-Request-Id`, or a new one), echoes it with the
  * answer's head, stamps it on every line logged while handling the request, and logs one line per
  * finished request at info level. Cheaper than a child logger per request, which matters on the
- * hot path; health probes are not logged.
+ * hot path; health probes are not logged. Runs at the app's root, where no router has trimmed
+ * the URL yet: the URL it reads is the request's own.
  */
-export function requestLogging(logger: Logger): RequestHandler {
+export function requestLogging(logger: Logger): RequestStep {
   return (req, res, next) => {
-    const id = req.get('x-request-id') ?? randomUUID();
+    const url = req.url ?? '/';
+    const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
     req.headers['x-request-id'] = id;
     res.writeHead = writeHeadWithRequestId as typeof res.writeHead;
-    if (req.path.startsWith('/-/') || !logger.isLevelEnabled('info')) {
+    if (url.startsWith('/-/') || !logger.isLevelEnabled('info')) {
       withRequestId(id, next);
       return;
     }
@@ -45,7 +52,7 @@ export function requestLogging(logger: Logger): RequestHandler {
         {
           reqId: id,
           method: req.method,
-          url: req.originalUrl.replace(SECRET_PARAMETERS, '$1[redacted]'),
+          url: url.replace(SECRET_PARAMETERS, '$1[redacted]'),
           status: res.statusCode,
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         },
