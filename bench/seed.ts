@@ -63,6 +63,7 @@ export async function seed(databaseUrl: string, size: SeedSize = STANDARD_SIZE):
         withIndexesBuiltAfter(client, SEEDED_TABLES, () => insertEverything(client, size)),
       );
       await withIndexesBuiltAfter(client, ['project_authorizations'], () => fillProjectAuthorizations(client), { keys: true });
+      await withIndexesBuiltAfter(client, ['group_relations'], () => fillGroupRelations(client), { keys: true });
     }
     const member = await memberWithToken(client);
     await client.query('commit');
@@ -81,14 +82,15 @@ export async function seed(databaseUrl: string, size: SeedSize = STANDARD_SIZE):
 const SEEDED_TABLES = ['users', 'namespaces', 'projects', 'members', 'project_stars', 'project_group_links', 'group_group_links'];
 
 /**
- * Runs `load` with the statement-level triggers that keep `project_authorizations` disabled, so
- * that no statement of the load recomputes the users and projects it reaches.
+ * Runs `load` with the statement-level triggers that keep `project_authorizations` and
+ * `group_relations` disabled, so that no statement of the load recomputes the users, projects
+ * and groups it reaches; both are filled once after it.
  */
 async function withAuthorizationTriggersDisabled(client: pg.Client, load: () => Promise<void>): Promise<void> {
   const { rows: triggers } = await client.query<{ relation: string; name: string }>(
     `select t.tgrelid::regclass::text as relation, t.tgname as name
      from pg_trigger t join pg_proc f on f.oid = t.tgfoid
-     where not t.tgisinternal and f.proname like '%\\_refresh\\_project\\_authorizations'`,
+     where not t.tgisinternal and f.proname ~ '_refresh_(project_authorizations|group_relations)$'`,
   );
   if (triggers.length === 0) throw new Error('the triggers that keep project_authorizations are missing: is the database migrated?');
   for (const { relation, name } of triggers) await client.query(`alter table ${relation} disable trigger ${name}`);
@@ -106,6 +108,11 @@ async function fillProjectAuthorizations(client: pg.Client): Promise<void> {
   await client.query(`analyze ${SEEDED_TABLES.join(', ')}`);
   await client.query("set local work_mem = '256MB'");
   await client.query('select refresh_project_authorizations(array(select distinct user_id from members), null)');
+}
+
+/** Fills `group_relations` once, as the migration that created it does, for every user with a membership. */
+async function fillGroupRelations(client: pg.Client): Promise<void> {
+  await client.query('select refresh_group_relations(array(select distinct user_id from members))');
 }
 
 /**
@@ -156,10 +163,10 @@ async function insertEverything(client: pg.Client, size: SeedSize): Promise<void
   await run('alter table users disable trigger users_create_namespace');
   await run(
     `with made as (
-       insert into users (username, email, name, confirmed_at, created_at, updated_at, last_activity_on, bio, location)
+       insert into users (username, email, name, confirmed_at, created_at, updated_at, last_activity_on, bio, bio_html, location)
        select 'seed-user-' || i, 'seed-user-' || i || '@example.com', 'Seed User ' || i, now(),
               now() - make_interval(secs => i), now() - make_interval(secs => i), current_date,
-              'Works on things ' || i, 'City ' || (i % 100)
+              'Works on things ' || i, '<p>Works on things ' || i || '</p>', 'City ' || (i % 100)
        from generate_series(1, $1::int) i
        returning id, username, name)
      insert into namespaces (id, kind, name, path, full_path, traversal_ids, owner_id, visibility)

@@ -108,7 +108,7 @@ const listFilters: Array<[string, string, () => RawBuilder<unknown>]> = [
   [
     'groups the caller is related to',
     'namespaces',
-    () => sql`select n.* from namespaces n where ${groupRelatedTo()} order by n.id limit 20`,
+    () => sql`select n.* from namespaces n where ${groupRelatedTo(member)} order by n.id limit 20`,
   ],
   [
     'groups with a minimum access',

@@ -93,7 +93,7 @@ describe('access rules in SQL', () => {
         developer: boolean;
       }>`with ${accessCtes(viewer)}
         select n.id, ${groupAccessLevel(viewer)} as level, ${groupVisibleTo(viewer)} as visible,
-          ${listedGroupVisibleTo(viewer)} as listed, ${groupRelatedTo()} as related,
+          ${listedGroupVisibleTo(viewer)} as listed, ${groupRelatedTo(viewer)} as related,
           ${groupWithAccess(viewer, 10)} as guest, ${groupWithAccess(viewer, 30)} as developer
         from namespaces n where n.id = any(${groupIds}::integer[]) order by n.id`.execute(db);
       const expectedGroups = world.groups.map((group) => {

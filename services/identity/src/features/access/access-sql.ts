@@ -15,12 +15,18 @@
  * `Migration20261126180000_project_authorizations`): `projectAccessLevel` and the project list
  * forms join it. `projectAccessLevelByRules` is the rule it is kept equal to.
  *
- * Two shapes for groups, one per kind of question:
- * - A row's own access (`groupAccessLevel`, `groupVisibleTo`) starts from the row: its ancestry
- *   (`traversal_ids`), then the caller's memberships on those groups and the shares into them. A handful of index lookups, whatever
- *   the caller belongs to; no common table expressions needed.
- * - A list's filter (`listedGroupVisibleTo`, `groupWithAccess`...) needs `accessCtes`: the caller's few membership rows, joined once per statement to the namespaces
- *   below them by `traversal_ids`, so that each listed row costs a hash probe.
+ * The groups a user is related to (access to them, or to a group or project inside them) are read
+ * from `group_relations` (one row per user and group, kept the same way: migration
+ * `Migration20261127062000_group_relations`): `groupVisibleTo`, `listedGroupVisibleTo` and
+ * `groupRelatedTo` probe or join it. `groupRelatedByRules` is the rule it is kept equal to.
+ *
+ * Two shapes for a group's access level, one per kind of question:
+ * - A row's own access (`groupAccessLevel`) starts from the row: its ancestry (`traversal_ids`),
+ *   then the caller's memberships on those groups and the shares into them. A handful of index
+ *   lookups, whatever the caller belongs to; no common table expressions needed.
+ * - A list's filter by level (`groupWithAccess`) needs `accessCtes`: the caller's few membership
+ *   rows, joined once per statement to the namespaces below them by `traversal_ids`, so that each
+ *   listed row costs a hash probe.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { COUNT_LIMIT } from '@platform/db';
@@ -116,19 +122,33 @@ function openVisibilities(viewer: Viewer): Visibility[] {
   return viewer.external ? ['public'] : ['public', 'internal'];
 }
 
+/** The groups the user is related to, from `group_relations`: the rows still in force (a relation lapses with the membership or share it comes from). */
+function relatedGroupIds(userId: number): RawBuilder<unknown> {
+  return sql`select r.group_id from group_relations r where r.user_id = ${userId} and r.expires_at > current_date`;
+}
+
 /**
- * True for a group (alias `alias` of `namespaces`) that `viewer` may see: by its visibility, by
- * access to it, or by access to a group or project inside it (a membership or a share whose
- * namespace lies below it).
+ * True for a group (alias `alias` of `namespaces`) that `viewer` may see: by its visibility, or
+ * by a relation to it (`groupRelatedByRules`), a key probe of `group_relations`.
  */
 export function groupVisibleTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown> {
   if (viewer.kind === 'user' && viewer.isAdmin) return sql`true`;
   const visibility = sql.ref(`${alias}.visibility`);
   if (viewer.kind === 'anonymous') return sql`${visibility} = 'public'`;
+  return sql`(${visibility} = any(${openVisibilities(viewer)}::text[])
+    or exists (${relatedGroupIds(viewer.userId)} and r.group_id = ${sql.ref(`${alias}.id`)}))`;
+}
+
+/**
+ * True for a group (alias `alias` of `namespaces`) the user is related to, by the rules: with
+ * access to it, or to a group or project inside it (a membership or a share whose namespace lies
+ * below it). Reads use `group_relations`, which is kept equal to this
+ * (`group-relations.int.test.ts`).
+ */
+export function groupRelatedByRules(viewer: Viewer & { kind: 'user' }, alias = 'n'): RawBuilder<unknown> {
   const userId = viewer.userId;
   const inside = sql`array[${sql.ref(`${alias}.id`)}]`;
-  return sql`(${visibility} = any(${openVisibilities(viewer)}::text[])
-    or ${groupAccessLevel(viewer, alias)} > 0
+  return sql`(${groupAccessLevel(viewer, alias)} > 0
     or exists (select 1 from members m join namespaces d on d.id = m.source_id
       where m.source_type = 'Group' and m.user_id = ${userId} and ${activeMember('m')} and d.traversal_ids @> ${inside})
     or exists (select 1 from members m join projects p on p.id = m.source_id join namespaces d on d.id = p.namespace_id
@@ -151,11 +171,10 @@ export function projectVisibleTo(viewer: Viewer, alias = 'p'): RawBuilder<unknow
 }
 
 /**
- * Common table expressions for list filters, from the viewer's membership rows:
+ * Common table expressions for list filters by access level, from the viewer's membership rows:
  * `access_roots (id)`, the groups a user's access starts from (their group memberships and the
  * groups shared with those or with groups below them); `access_groups (id)`, every group at or
- * below a root (each has some access); `access_projects (id)`, projects reached by a project
- * membership or a share; `related_groups (id)`, the ancestors of roots and of those projects.
+ * below a root (each has some access).
  */
 export function accessCtes(viewer: Viewer): RawBuilder<unknown> {
   const userId = userIdOf(viewer);
@@ -171,34 +190,23 @@ export function accessCtes(viewer: Viewer): RawBuilder<unknown> {
     ),
     access_groups (id) as (
       select g.id from namespaces g where g.traversal_ids && array(select id from access_roots)
-    ),
-    access_projects (id) as (
-      select m.source_id from members m where m.source_type = 'Project' and m.user_id = ${userId} and ${activeMember('m')}
-      union
-      select l.project_id from namespaces w join project_group_links l on l.group_id = w.id and ${activeLink('l')}
-      where w.traversal_ids && array(select id from access_memberships)
-    ),
-    related_groups (id) as (
-      select unnest(g.traversal_ids) from namespaces g where g.id in (select id from access_roots)
-      union
-      select unnest(n.traversal_ids) from access_projects a join projects p on p.id = a.id
-      join namespaces n on n.id = p.namespace_id and n.kind = 'group'
     )`;
 }
 
 /**
  * In a list: a group (alias `alias`) the viewer is related to, with access to it or to something
- * inside; needs `accessCtes`. The two sets are merged into one array first, so that the list
- * fetches those groups by key instead of testing every namespace against two hashed subplans.
+ * inside: their rows of `group_relations`, read into one array first, so that the list fetches
+ * those groups by key instead of hashing them and walking every group.
  */
-export function groupRelatedTo(alias = 'n'): RawBuilder<unknown> {
-  return sql`${sql.ref(`${alias}.id`)} = any(array(select id from access_groups union select id from related_groups))`;
+export function groupRelatedTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown> {
+  if (viewer.kind === 'anonymous') return sql`false`;
+  return sql`${sql.ref(`${alias}.id`)} = any(array(${relatedGroupIds(viewer.userId)}))`;
 }
 
-/** In a list: `groupVisibleTo`, evaluated against the viewer's whole access at once; needs `accessCtes`. */
+/** In a list: `groupVisibleTo`, with the viewer's related groups joined once instead of probed per row. */
 export function listedGroupVisibleTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown> {
   if (viewer.kind !== 'user' || viewer.isAdmin) return groupVisibleTo(viewer, alias);
-  return sql`(${sql.ref(`${alias}.visibility`)} = any(${openVisibilities(viewer)}::text[]) or ${groupRelatedTo(alias)})`;
+  return sql`(${sql.ref(`${alias}.visibility`)} = any(${openVisibilities(viewer)}::text[]) or ${groupRelatedTo(viewer, alias)})`;
 }
 
 /**

@@ -49,6 +49,7 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
   'Subplan Name'?: string;
   'Actual Loops'?: number;
   'Rows Removed by Filter'?: number;
@@ -103,9 +104,22 @@ describe('group list plans', () => {
   it("plans nothing of the caller's access for an administrator's or an anonymous caller's list", async () => {
     expect(accessPlans(await listed(root, {}))).toEqual([]);
     expect(accessPlans(await listed(ANONYMOUS, {}))).toEqual([]);
-    // A member's list is decided by their access, and an administrator's by theirs where asked.
-    expect(accessPlans(await listed(member, { relatedOnly: true }))).not.toEqual([]);
+    // An administrator's list by minimum access is decided by their access, and so is a member's.
     expect(accessPlans(await listed(root, { minAccessLevel: 30 }))).not.toEqual([]);
+  });
+
+  it("reads a member's related groups from group_relations by key, without building their access", async () => {
+    for (const filter of [{ relatedOnly: true }, {}]) {
+      const nodes = await listed(member, filter);
+      expect(accessPlans(nodes)).toEqual([]);
+      const reads = nodes.filter((node) => node['Relation Name'] === 'group_relations').map((node) => node['Index Name']);
+      expect(new Set(reads)).toEqual(new Set(['group_relations_pkey']));
+    }
+    // The related groups are fetched by key, not by a walk of every group.
+    const unkeyed = (await listed(member, { relatedOnly: true })).filter(
+      (node) => node['Relation Name'] === 'namespaces' && (node['Actual Loops'] ?? 0) > 0 && node['Index Cond'] === undefined,
+    );
+    expect(unkeyed).toEqual([]);
   });
 
   it('reads the total of the public groups an anonymous caller sees from list_counts', async () => {

@@ -201,15 +201,17 @@ function maintainedTotal(viewer: Viewer, filter: GroupFilter): { total: RawBuild
 
 /**
  * Which namespaces (alias `n`) a group list holds, and `accessCtes` where a condition reads them:
- * a user's visibility, related groups or minimum access. An administrator's or an anonymous
- * caller's list goes without them: a statement is planned with every common table expression it
- * names, used or not, and an administrator's page, whose cheapest plan depends on its window, is
- * planned on every request.
+ * a minimum access level. Visibility and related groups read `group_relations`. A list goes
+ * without the expressions otherwise: a statement is planned with every common table expression
+ * it names, used or not, and an administrator's page, whose cheapest plan depends on its window,
+ * is planned on every request.
  */
 function groupConditions(viewer: Viewer, filter: GroupFilter): { where: RawBuilder<unknown>; ctes?: RawBuilder<unknown> } {
-  const readsAccess = filter.relatedOnly === true || (viewer.kind === 'user' && (!viewer.isAdmin || filter.minAccessLevel !== undefined));
   // A group the viewer is related to is one they may see: the visibility test would only add an `or` that hides the key.
-  const conditions: RawBuilder<unknown>[] = [sql`n.kind = 'group'`, filter.relatedOnly ? groupRelatedTo() : listedGroupVisibleTo(viewer)];
+  const conditions: RawBuilder<unknown>[] = [
+    sql`n.kind = 'group'`,
+    filter.relatedOnly ? groupRelatedTo(viewer) : listedGroupVisibleTo(viewer),
+  ];
   if (filter.parentId !== undefined) conditions.push(sql`n.parent_id = ${filter.parentId}`);
   if (filter.descendantsOf !== undefined) {
     conditions.push(sql`n.traversal_ids @> array[${filter.descendantsOf}]::integer[] and n.id <> ${filter.descendantsOf}`);
@@ -236,5 +238,5 @@ function groupConditions(viewer: Viewer, filter: GroupFilter): { where: RawBuild
     );
   }
   const where = sql.join(conditions, sql` and `);
-  return readsAccess ? { where, ctes: accessCtes(viewer) } : { where };
+  return filter.minAccessLevel !== undefined && viewer.kind === 'user' ? { where, ctes: accessCtes(viewer) } : { where };
 }
