@@ -20,6 +20,8 @@
  * against), BENCH_PROFILE=1 (services and the gateway write `node --cpu-prof` profiles to
  * bench/results/profiles/), BENCH_SERVICES (start only these, e.g. `identity` to measure the
  * gateway's hop in front of one service on a shared machine; every service unless given),
+ * BENCH_COST_SECONDS (2) seconds per window of the CPU per request line, measured one request at
+ * a time and then BENCH_COST_CONNECTIONS (8) at a time (0 seconds: no CPU line),
  * DATABASE_URL and KAFKA_BROKERS (use these instead of local ones), and `<SERVICE>_PROCESSES` (as
  * `npm start` reads it: IDENTITY_PROCESSES=3 runs three identity processes; CPU per request and
  * resident memory are then reported per process, `services/identity-2`...).
@@ -56,7 +58,8 @@ const config = loadConfig({
   BENCH_BASELINE: z.string().optional(),
   BENCH_PROFILE: z.enum(['0', '1']).default('0'),
   BENCH_SERVICES: listFromEnv.optional(),
-  BENCH_COST_REQUESTS: z.coerce.number().int().min(0).default(300),
+  BENCH_COST_SECONDS: z.coerce.number().min(0).default(2),
+  BENCH_COST_CONNECTIONS: z.coerce.number().int().positive().default(8),
   DATABASE_URL: z.url().optional(),
   KAFKA_BROKERS: listFromEnv.optional(),
 });
@@ -151,21 +154,27 @@ function residentMemory(platform: RunningPlatform['processes']): Record<string, 
 }
 
 interface CostPerRequest {
+  /** Requests in flight at once: 1 sends each after the previous one's answer. */
+  connections: number;
   requests: number;
   /** CPU milliseconds per request, by process; `postgres` sums the service database's backends. */
   cpuMs: Record<string, number>;
 }
 
 /**
- * What one request costs in CPU, measured by sending `requests` one after another through the
- * gateway and reading each process's CPU time before and after. Unlike latency under load, this
- * hardly depends on what else the machine is doing, so runs on a busy machine stay comparable.
+ * What one request costs in CPU, measured by sending requests through the gateway for `seconds`,
+ * `connections` at a time, and reading each process's CPU time before and after (to the
+ * microsecond: process-cpu.ts). Unlike latency under load, this hardly depends on what else the
+ * machine is doing, so runs on a busy machine stay comparable. One at a time overstates what a
+ * request costs under load, where wake-ups, system calls and collections are shared between
+ * requests in flight (docs/read-path.md, section 19): the bench reports both.
  */
 async function costPerRequest(options: {
   platform: RunningPlatform['processes'];
   url: string;
   headers: Record<string, string>;
-  requests: number;
+  seconds: number;
+  connections: number;
   /** The databases whose backends' CPU counts as PostgreSQL's. */
   databases: string[];
   postgres: pg.Client;
@@ -177,17 +186,23 @@ async function costPerRequest(options: {
   const processes = [...childProcesses(options.platform)].filter(([name]) => name !== 'bench' && !name.includes('kafka'));
   const pids = new Set(await backends());
   const before = new Map<number, number>([...processes.map(([, pid]) => pid), ...pids].map((pid) => [pid, cpuMs(pid)]));
-  for (let sent = 0; sent < options.requests; sent += 1) {
-    await (await fetch(options.url, { headers: options.headers })).arrayBuffer();
-  }
+  const deadline = performance.now() + options.seconds * 1000;
+  let requests = 0;
+  const send = async () => {
+    while (performance.now() < deadline) {
+      await (await fetch(options.url, { headers: options.headers })).arrayBuffer();
+      requests += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections }, send));
   for (const pid of await backends()) pids.add(pid);
   // A backend that ended meanwhile took its CPU time with it: it counts as nothing rather than negative.
   const used = (pid: number) => Math.max(0, cpuMs(pid) - (before.get(pid) ?? 0));
-  const perRequest = (ms: number) => Math.round((100 * ms) / options.requests) / 100;
+  const perRequest = (ms: number) => Math.round((1000 * ms) / requests) / 1000;
   const cpu: Record<string, number> = {};
   for (const [name, pid] of processes) cpu[name] = perRequest(used(pid));
   cpu.postgres = perRequest([...pids].reduce((sum, pid) => sum + used(pid), 0));
-  return { requests: options.requests, cpuMs: cpu };
+  return { connections: options.connections, requests, cpuMs: cpu };
 }
 
 /**
@@ -220,6 +235,7 @@ interface BaselineRow {
   endpoint: string;
   caller: string;
   cost?: CostPerRequest | null;
+  concurrentCost?: CostPerRequest | null;
   openLoop: Array<{ rate: number; gateway: OpenLoopResult }>;
   closedLoop: { gateway: ClosedLoopResult };
 }
@@ -320,20 +336,28 @@ try {
       say(`${endpoint.name} as ${callerName} (pass: >= 0.8 x rate, > 99.9% 2xx, p90 <= ${endpoint.p90TargetMs} ms)`);
       // Warm-up: JIT, connection pools, caches.
       await closedLoop(targets.gateway().url, targets.gateway().headers, 1);
-      const cost =
-        config.BENCH_COST_REQUESTS > 0
-          ? await costPerRequest({
-              platform: platform.processes,
-              ...targets.gateway(),
-              requests: config.BENCH_COST_REQUESTS,
-              // A service other than identity asks identity too (the project's access, the users in a view).
-              databases: [...new Set([endpoint.service, 'identity'])].map((service) => `${databasePrefix}${service}`),
-              postgres: statistics,
-            })
-          : null;
-      if (cost) say(`  CPU per request through the gateway (ms): ${JSON.stringify(cost.cpuMs)}`);
-      const previousCost = baseline.find((old) => old.endpoint === endpoint.name && old.caller === callerName)?.cost;
-      if (cost && previousCost) say(`    baseline: ${JSON.stringify(previousCost.cpuMs)}`);
+      const measureCost = (connections: number) =>
+        costPerRequest({
+          platform: platform.processes,
+          ...targets.gateway(),
+          seconds: config.BENCH_COST_SECONDS,
+          connections,
+          // A service other than identity asks identity too (the project's access, the users in a view).
+          databases: [...new Set([endpoint.service, 'identity'])].map((service) => `${databasePrefix}${service}`),
+          postgres: statistics,
+        });
+      const cost = config.BENCH_COST_SECONDS > 0 ? await measureCost(1) : null;
+      const concurrentCost = config.BENCH_COST_SECONDS > 0 ? await measureCost(config.BENCH_COST_CONNECTIONS) : null;
+      const previous = baseline.find((old) => old.endpoint === endpoint.name && old.caller === callerName);
+      for (const [measured, before] of [
+        [cost, previous?.cost],
+        [concurrentCost, previous?.concurrentCost],
+      ] as const) {
+        if (!measured) continue;
+        const how = measured.connections === 1 ? 'one at a time' : `${measured.connections} at a time`;
+        say(`  CPU per request through the gateway (ms), ${how}, ${measured.requests} requests: ${JSON.stringify(measured.cpuMs)}`);
+        if (before) say(`    baseline: ${JSON.stringify(before.cpuMs)}`);
+      }
 
       const openLoops = [];
       for (const rateName of config.BENCH_RATES) {
@@ -381,6 +405,7 @@ try {
       }
       results.push({
         cost,
+        concurrentCost,
         endpoint: endpoint.name,
         path: endpoint.path,
         caller: callerName,
