@@ -29,10 +29,10 @@ function service() {
 }
 
 describe('the service shell', () => {
-  it('runs its fixed steps in three express layers before the routes', () => {
+  it('runs its fixed steps and the routes in three express layers', () => {
     const { app } = service();
-    // The first steps, the `/-` routes, the API's steps, then the routes, the 404, the retry and the error mapping.
-    expect((app as unknown as { router: { stack: unknown[] } }).router.stack).toHaveLength(7);
+    // The first steps, the `/-` routes, the API's steps with the routes, then the 404, the retry and the error mapping.
+    expect((app as unknown as { router: { stack: unknown[] } }).router.stack).toHaveLength(6);
   });
 
   it('serves the health routes under `/-` to GET and HEAD, as express matches a path, after the URL check', async () => {

@@ -105,9 +105,11 @@ export function createServiceApp(options: ServiceAppOptions): Express {
   const admit = admission();
   const readBodies = requestBodies(options.bodyLimits, declaredBodyBytes(options.routes));
   const { requestScope } = options;
-  // What stands between a request and the routes, in one handler: the caller's signature (unless
-  // checked above, for the streaming routes) and admission for the API; the bodies and their
-  // parameters' check for every request; then the API's unit of work.
+  const routes = routeDispatch(options.routes);
+  // What stands between a request and the routes, and the routes, in one handler (each express
+  // layer crossed costs a match, a parameter step and a closure per request): the caller's
+  // signature (unless checked above, for the streaming routes) and admission for the API; the
+  // bodies and their parameters' check for every request; then the API's unit of work and the routes.
   app.use((req, res, next) => {
     const api = API_PATH.test(req.path);
     const toRoutes = (error?: unknown) => {
@@ -123,8 +125,8 @@ export function createServiceApp(options: ServiceAppOptions): Express {
         problem = thrown;
       }
       if (problem) next(problem);
-      else if (api && requestScope) requestScope(req, res, next);
-      else next();
+      else if (api && requestScope) requestScope(req, res, (error?: unknown) => (error ? next(error) : routes(req, res, next)));
+      else routes(req, res, next);
     };
     if (!api) {
       readBodies(req, res, toRoutes);
@@ -146,8 +148,6 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       }
     });
   });
-  const routes = routeDispatch(options.routes);
-  app.use(routes);
 
   for (const { pathPrefix, notFound } of options.errorRenderers ?? []) {
     if (notFound) app.use(pathPrefix, (req, _res, next) => next(notFound(req)));
