@@ -23,6 +23,7 @@ import { Migration20261127031500_group_list_indexes } from './Migration202611270
 import { Migration20261127033500_project_authorizations_probe_index } from './Migration20261127033500_project_authorizations_probe_index.ts';
 import { Migration20261127035700_group_list_counts } from './Migration20261127035700_group_list_counts.ts';
 import { Migration20261127062000_group_relations } from './Migration20261127062000_group_relations.ts';
+import { Migration20261127062500_user_bio_html } from './Migration20261127062500_user_bio_html.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261127033500_project_authorizations_probe_index', class: Migration20261127033500_project_authorizations_probe_index },
   { name: 'Migration20261127035700_group_list_counts', class: Migration20261127035700_group_list_counts },
   { name: 'Migration20261127062000_group_relations', class: Migration20261127062000_group_relations },
+  { name: 'Migration20261127062500_user_bio_html', class: Migration20261127062500_user_bio_html },
 ];

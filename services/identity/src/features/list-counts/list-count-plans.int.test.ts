@@ -80,17 +80,17 @@ const window = { offset: 0, limit: 20 };
 
 describe('unfiltered lists above the count cap', () => {
   it("root's and a member's user list read the page's users and the maintained count", async () => {
-    const users = new UsersReadModel(logged);
-    for (const view of ['full', 'basic'] as const) {
-      const read = await rowsRead(() => users.list({ states: [], orderBy: 'id', sort: 'desc' }, { view, window }));
-      // The full view's subqueries read namespaces and identities by the page's users.
+    const users = new UsersReadModel(logged, 'http://localhost');
+    for (const view of ['admin', 'basic'] as const) {
+      const read = await rowsRead(() => users.list({ states: [], orderBy: 'id', sort: 'desc' }, { read: { view }, window }));
+      // The administrator view's subqueries read namespaces and identities by the page's users.
       expect([read.users, read.list_counts]).toEqual([21, expect.any(Number)]);
     }
   });
 
   it('a filtered user list still counts its rows up to the cap', async () => {
-    const users = new UsersReadModel(logged);
-    const read = await rowsRead(() => users.list({ states: ['active'], orderBy: 'id', sort: 'desc' }, { view: 'basic', window }));
+    const users = new UsersReadModel(logged, 'http://localhost');
+    const read = await rowsRead(() => users.list({ states: ['active'], orderBy: 'id', sort: 'desc' }, { read: { view: 'basic' }, window }));
     expect(read.users).toBeGreaterThan(10_000);
     expect(read).not.toHaveProperty('list_counts');
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { routesOf } from '@platform/http';
 import type { UsersService } from '../users/users-service.ts';
-import { userPublicView, type ViewContext } from '../users/user-views.ts';
+import type { ViewContext } from '../users/user-views.ts';
 import type { SshKey } from './ssh-key.entity.ts';
 import type { SshKeysService } from './ssh-keys-service.ts';
 import { sshKeyView } from './ssh-keys-views.ts';
@@ -16,8 +16,9 @@ const route = routesOf<SshKeyLookupRouteDeps>('identity');
 
 /** GitLab's `SSHKeyWithUser`: the key, and its owner as `UserPublic`. */
 async function keyWithUser(key: SshKey, { users, views }: SshKeyLookupRouteDeps) {
-  const owner = await users.read(key.userId, { view: 'full' });
-  return { ...sshKeyView(key, owner, views), user: userPublicView(owner, owner.identities, views) };
+  // The view PostgreSQL builds for the user routes, parsed to be embedded: a lookup is rare.
+  const owner = JSON.parse((await users.read(key.userId, { view: 'userPublic' })).json) as { name: string };
+  return { ...sshKeyView(key, owner, views), user: owner };
 }
 
 /** Administrators find any user's SSH key by id (`GET /keys/:id`) or by fingerprint (`GET /keys?fingerprint=`). */

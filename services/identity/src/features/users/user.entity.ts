@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { renderMarkdown } from '@platform/http';
 
 /**
  * GitLab's user states: a blocked or banned user is refused everything; a deactivated one (dormant,
@@ -24,6 +25,11 @@ export const User = defineEntity({
     passwordHash: p.text().nullable().hidden(),
     passwordExpiresAt: p.datetime().nullable(),
     bio: p.text().default(''),
+    /** The bio as HTML, rendered on every write as GitLab caches it, so that PostgreSQL builds the views that show it. */
+    bioHtml: p
+      .text()
+      .onCreate((user) => renderMarkdown(user.bio ?? ''))
+      .onUpdate((user) => renderMarkdown(user.bio ?? '')),
     location: p.text().default(''),
     publicEmail: p.text().nullable(),
     messengerId: p.text().default(''),

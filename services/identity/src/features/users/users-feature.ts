@@ -37,7 +37,7 @@ export function createUsersFeature(deps: {
 }): UsersFeature {
   const { em, avatars, views } = deps;
   const store = new PgUserStore(em);
-  const readModel = new UsersReadModel(readModelDatabase(em));
+  const readModel = new UsersReadModel(readModelDatabase(em), views.externalUrl);
   const users = new UsersService({
     em,
     store,

@@ -57,6 +57,30 @@ describe('the users read path', () => {
     expect(hydrations).toBe(0);
   });
 
+  it('sends the views other than the basic one as the JSON text PostgreSQL built, without parsing it', async () => {
+    // `json_build_object` writes `"key" : value`, which JSON.stringify never does.
+    const built = /^\[?\{"id" : \d+, "username" : "/;
+    for (const [caller, path] of [
+      [admin, '/api/v4/user'],
+      [member, '/api/v4/user'],
+      [admin, `/api/v4/users/${memberId}`],
+      [member, `/api/v4/users/${memberId}`],
+      [admin, '/api/v4/users?per_page=2'],
+    ] as Array<[Caller, string]>) {
+      const response = await kit.api.get(path).set(kit.as(caller));
+      expect([path, response.headers['content-type'], built.test(response.text)]).toEqual([path, 'application/json', true]);
+    }
+  });
+
+  it("keeps a bio's HTML with the bio: rendered when it is written, read with the views", async () => {
+    const created = await kit.createUser('read-model-bio', { bio: 'a *first* bio' });
+    await kit.api.put(`/api/v4/users/${created.id}`).set(kit.as(admin)).send({ bio: 'a **second** bio' });
+    const read = await kit.api.get(`/api/v4/users/${created.id}`).set(kit.as(member));
+    expect(read.body).toMatchObject({ bio: 'a **second** bio', bio_html: '<p>a <strong>second</strong> bio</p>' });
+    const [stored] = await kit.sql<{ bio_html: string }>('select bio_html from users where id = $1', [created.id]);
+    expect(stored?.bio_html).toBe('<p>a <strong>second</strong> bio</p>');
+  });
+
   it('shows an administrator the same user whether it was just written (an entity) or read (a row)', async () => {
     const created = await kit.createUser('read-model-same', { extern_uid: 'rm-2', provider: 'github', bio: 'some *bio*', note: 'a note' });
     const read = await kit.api.get(`/api/v4/users/${created.id}`).set(kit.as(admin));

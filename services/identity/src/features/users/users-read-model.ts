@@ -1,10 +1,10 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
+import { likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
 import { MAX_ID } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
 import { maintainedCount, USERS_KEY } from '../access/list-counts.ts';
 import { NON_INTERNAL_USER_TYPES, type UserState } from './user.entity.ts';
-import type { BasicUser, FullUser, PublicUser, UserIdentity } from './user-views.ts';
+import { USER_JSON_VIEWS, type BasicUser, type UserJsonView } from './user-views.ts';
 
 type UserOrderField = 'id' | 'name' | 'username' | 'createdAt' | 'updatedAt';
 
@@ -26,18 +26,6 @@ export interface UserListFilter {
   sort: 'asc' | 'desc';
 }
 
-/** Which of GitLab's user representations a read selects the columns of. */
-export type UserViewKind = 'basic' | 'public' | 'full';
-
-/** A user's custom attributes, nested in the row when an administrator asks for them. */
-export interface WithCustomAttributes {
-  customAttributes?: Array<{ key: string; value: string }>;
-}
-
-export type FullUserRow = FullUser & { identities: UserIdentity[] } & WithCustomAttributes;
-export type UserRow<Kind extends UserViewKind> = (Kind extends 'full' ? FullUserRow : Kind extends 'public' ? PublicUser : BasicUser) &
-  WithCustomAttributes;
-
 const BASIC_COLUMNS: Record<keyof BasicUser, string> = {
   id: 'u.id',
   username: 'u.username',
@@ -45,58 +33,34 @@ const BASIC_COLUMNS: Record<keyof BasicUser, string> = {
   state: 'u.state',
   avatarUrl: 'u.avatar_url',
 };
-
-const PUBLIC_COLUMNS: Record<keyof PublicUser, string> = {
-  ...BASIC_COLUMNS,
-  createdAt: isoTimestamp('u.created_at'),
-  bio: 'u.bio',
-  location: 'u.location',
-  publicEmail: 'u.public_email',
-  messengerId: 'u.messenger_id',
-  professionalProfile: 'u.professional_profile',
-  socialHandle: 'u.social_handle',
-  websiteUrl: 'u.website_url',
-  organization: 'u.organization',
-  jobTitle: 'u.job_title',
-  privateProfile: 'u.private_profile',
-};
-
-const FULL_COLUMNS: Record<keyof FullUser | 'identities', string> = {
-  ...PUBLIC_COLUMNS,
-  email: 'u.email',
-  namespaceId: "(select n.id from namespaces n where n.owner_id = u.id and n.kind = 'user')",
-  lastSignInAt: isoTimestamp('u.last_sign_in_at'),
-  confirmedAt: isoTimestamp('u.confirmed_at'),
-  currentSignInAt: isoTimestamp('u.current_sign_in_at'),
-  themeId: 'u.theme_id',
-  lastActivityOn: 'u.last_activity_on',
-  colorSchemeId: 'u.color_scheme_id',
-  projectsLimit: 'u.projects_limit',
-  canCreateGroup: 'u.can_create_group',
-  twoFactorEnabled: 'u.two_factor_enabled',
-  external: 'u.external',
-  isAdmin: 'u.is_admin',
-  note: 'u.note',
-  currentSignInIp: 'u.current_sign_in_ip',
-  lastSignInIp: 'u.last_sign_in_ip',
-  sharedRunnersMinutesLimit: 'u.shared_runners_minutes_limit',
-  extraSharedRunnersMinutesLimit: 'u.extra_shared_runners_minutes_limit',
-  signInCount: 'u.sign_in_count',
-  identities: `coalesce((select json_agg(json_build_object('provider', i.provider, 'externUid', i.extern_uid,
-    'samlProviderId', i.saml_provider_id) order by i.id) from identities i where i.user_id = u.id), '[]')`,
-};
-
+const BASIC_SELECT_LIST = selectList(BASIC_COLUMNS);
 const ATTRIBUTES = customAttributeTable('user');
-const CUSTOM_ATTRIBUTES_COLUMN = selectList({
-  customAttributes: `coalesce((select json_agg(json_build_object('key', a.key, 'value', a.value) order by a.key)
-    from ${ATTRIBUTES.tableName} a where a.${ATTRIBUTES.ownerColumn} = u.id), '[]')`,
-});
 
-const SELECT_LISTS: Record<UserViewKind, string> = {
-  basic: selectList(BASIC_COLUMNS),
-  public: selectList(PUBLIC_COLUMNS),
-  full: selectList(FULL_COLUMNS),
-};
+/** A user view PostgreSQL built, as its JSON text, with the user's id and state (whom the route may show it to). */
+export interface UserJson {
+  id: number;
+  state: UserState;
+  json: string;
+}
+
+/**
+ * What a read selects: the basic view's columns (the service builds that view), or one of the
+ * views PostgreSQL builds as JSON text (`::text`, so that the driver hands the text on unparsed).
+ */
+export type UserRead = { view: 'basic' } | { view: UserJsonView; viewerId?: number | undefined };
+export type UserRow<Read extends UserRead> = Read extends { view: 'basic' } ? BasicUser : UserJson;
+
+/** The select list of `read`, over `users u` and `v` (`userViewParameters`). */
+function columnsOf(read: UserRead): RawBuilder<unknown> {
+  if (read.view === 'basic') return sql.raw(BASIC_SELECT_LIST);
+  return sql.raw(`u.id, u.state, (${USER_JSON_VIEWS[read.view]})::text as json`);
+}
+
+/** `v`, the statement's parameters the JSON views read: the public URL and the viewer's id. */
+function userViewParameters(read: UserRead, base: string): RawBuilder<unknown> {
+  const viewer = read.view === 'basic' ? undefined : read.viewerId;
+  return sql`(select ${base}::text as base, ${viewer ?? null}::integer as viewer) v`;
+}
 
 const ORDER_COLUMNS: Record<UserOrderField, string> = {
   id: 'u.id',
@@ -106,30 +70,26 @@ const ORDER_COLUMNS: Record<UserOrderField, string> = {
   updatedAt: 'u.updated_at',
 };
 
-/** The columns of a view, with the custom attributes nested when asked for. */
-function columnsOf(view: UserViewKind, customAttributes: boolean): RawBuilder<unknown> {
-  return sql.raw(customAttributes ? `${SELECT_LISTS[view]}, ${CUSTOM_ATTRIBUTES_COLUMN}` : SELECT_LISTS[view]);
-}
-
 /**
  * Users as GitLab's user views show them, read without entities: each read is one statement
- * selecting exactly the view's columns, with identities and custom attributes nested in it.
+ * selecting exactly the basic view's columns, or a view's JSON as PostgreSQL builds it, with
+ * identities and custom attributes nested in it.
  */
 export class UsersReadModel {
   readonly #db: Kysely<unknown>;
+  /** The platform's public URL, which avatar and web URLs begin with. */
+  readonly #externalUrl: string;
 
-  constructor(db: Kysely<unknown>) {
+  constructor(db: Kysely<unknown>, externalUrl: string) {
     this.#db = db;
+    this.#externalUrl = externalUrl;
   }
 
-  /** One user with the columns of `view`; undefined when nobody has the id. */
-  async user<Kind extends UserViewKind>(
-    id: number,
-    options: { view: Kind; customAttributes?: boolean },
-  ): Promise<UserRow<Kind> | undefined> {
+  /** One user as `read` shows them; undefined when nobody has the id. */
+  async user<Read extends UserRead>(id: number, read: Read): Promise<UserRow<Read> | undefined> {
     if (id > MAX_ID) return undefined;
-    const { rows } = await sql<UserRow<Kind>>`select ${columnsOf(options.view, options.customAttributes === true)}
-      from users u where u.id = ${id}`.execute(this.#db);
+    const { rows } = await sql<UserRow<Read>>`select ${columnsOf(read)}
+      from users u, ${userViewParameters(read, this.#externalUrl)} where u.id = ${id}`.execute(this.#db);
     return rows[0];
   }
 
@@ -137,36 +97,33 @@ export class UsersReadModel {
   async basicUsers(ids: number[]): Promise<BasicUser[]> {
     const known = [...new Set(ids)].filter((id) => id <= MAX_ID);
     if (known.length === 0) return [];
-    const { rows } = await sql<BasicUser>`select ${sql.raw(SELECT_LISTS.basic)} from users u
+    const { rows } = await sql<BasicUser>`select ${sql.raw(BASIC_SELECT_LIST)} from users u
       where u.id = any(${known}::integer[])`.execute(this.#db);
     return rows;
   }
 
   /** A page of `GET /users` and its capped total, in one statement. */
-  list<Kind extends UserViewKind>(
-    filter: UserListFilter,
-    options: { view: Kind; customAttributes?: boolean; window: PageWindow },
-  ): Promise<Page<UserRow<Kind>>> {
+  list<Read extends UserRead>(filter: UserListFilter, options: { read: Read; window: PageWindow }): Promise<Page<UserRow<Read>>> {
     const where = conditions(filter);
     const direction = sql.raw(filter.sort);
     // The id breaks ties so that pages neither repeat nor skip users.
-    return readPage<UserRow<Kind>>(this.#db, {
+    return readPage<UserRow<Read>>(this.#db, {
       ...(isUnfiltered(filter) ? { total: maintainedCount([USERS_KEY]) } : { matching: sql`select 1 from users u where ${where}` }),
-      rows: sql<UserRow<Kind>>`select ${columnsOf(options.view, options.customAttributes === true)} from users u where ${where}
-        order by ${sql.raw(ORDER_COLUMNS[filter.orderBy])} ${direction}, u.id ${direction}`,
+      rows: sql<UserRow<Read>>`select ${columnsOf(options.read)} from users u, ${userViewParameters(options.read, this.#externalUrl)}
+        where ${where} order by ${sql.raw(ORDER_COLUMNS[filter.orderBy])} ${direction}, u.id ${direction}`,
       window: options.window,
     });
   }
 
   /** Keyset pagination by id: the users after `afterId` in `sort` order. */
-  listAfter<Kind extends UserViewKind>(
+  listAfter<Read extends UserRead>(
     filter: UserListFilter,
-    options: { view: Kind; customAttributes?: boolean; afterId?: number | undefined; limit: number },
-  ): Promise<{ items: Array<UserRow<Kind>>; hasMore: boolean }> {
+    options: { read: Read; afterId?: number | undefined; limit: number },
+  ): Promise<{ items: Array<UserRow<Read>>; hasMore: boolean }> {
     const direction = sql.raw(filter.sort);
     const after = options.afterId === undefined ? sql`true` : sql`u.id ${sql.raw(filter.sort === 'desc' ? '<' : '>')} ${options.afterId}`;
-    return readKeysetPage<UserRow<Kind>>(this.#db, {
-      rows: sql<UserRow<Kind>>`select ${columnsOf(options.view, options.customAttributes === true)} from users u
+    return readKeysetPage<UserRow<Read>>(this.#db, {
+      rows: sql<UserRow<Read>>`select ${columnsOf(options.read)} from users u, ${userViewParameters(options.read, this.#externalUrl)}
         where ${conditions(filter)} and ${after} order by u.id ${direction}`,
       limit: options.limit,
     });

@@ -1,20 +1,12 @@
 import { z } from 'zod';
 import { InputError, NotFoundError } from '@platform/errors';
 import { authenticationChanged } from '@platform/auth';
-import { params, reply, routesOf } from '@platform/http';
+import { jsonArrayText, jsonText, params, reply, routesOf } from '@platform/http';
 import { mapPage } from '@platform/db';
 import type { UsersService } from './users-service.ts';
 import type { AvatarStorage } from '../avatars/avatar-storage.ts';
-import {
-  adminSingleUserView,
-  adminUserView,
-  avatarUrlOf,
-  basicUserView,
-  currentUserView,
-  profileViewFor,
-  withAttributesOf,
-  type ViewContext,
-} from './user-views.ts';
+import { avatarUrlOf, basicUserView, type ViewContext } from './user-views.ts';
+import type { UserJson } from './users-read-model.ts';
 import {
   createUserParams,
   deleteIdentityParams,
@@ -33,6 +25,11 @@ export interface UsersRouteDeps {
 
 const route = routesOf<UsersRouteDeps>('identity');
 
+/** A page of views PostgreSQL built, as one JSON array. */
+function pageOf(items: UserJson[]) {
+  return jsonArrayText(`[${items.map((item) => item.json).join(',')}]`, items.length, items.at(-1)?.id);
+}
+
 export const usersRoutes = [
   route({
     method: 'GET',
@@ -40,10 +37,7 @@ export const usersRoutes = [
     access: 'user',
     scope: 'read_user',
     input: z.object({}),
-    handle: async ({ caller, deps: { users, views } }) => {
-      const user = await users.read(caller.userId, { view: 'full' });
-      return currentUserView(user, user.identities, views);
-    },
+    handle: async ({ caller, deps: { users } }) => jsonText((await users.read(caller.userId, { view: 'current' })).json),
   }),
 
   route.list({
@@ -54,12 +48,13 @@ export const usersRoutes = [
     keyset: true,
     handle: async ({ caller, input, window, keyset, deps: { users, views } }) => {
       if (!(caller.kind === 'user' && caller.isAdmin)) {
-        const page = await users.list(caller, input, { view: 'basic', window, keyset });
+        const page = await users.list(caller, input, { read: { view: 'basic' }, window, keyset });
         return mapPage(page, (rows) => rows.map((user) => basicUserView(user, views)));
       }
       // Custom attributes are for administrators' eyes only, as in GitLab.
-      const page = await users.list(caller, input, { view: 'full', customAttributes: input.with_custom_attributes, window, keyset });
-      return mapPage(page, (rows) => rows.map((user) => withAttributesOf(user, adminUserView(user, user.identities, views))));
+      const view = input.with_custom_attributes ? 'adminWithAttributes' : 'admin';
+      const { items, ...page } = await users.list(caller, input, { read: { view }, window, keyset });
+      return { ...page, items: pageOf(items) };
     },
   }),
 
@@ -69,15 +64,15 @@ export const usersRoutes = [
     access: 'anonymous',
     scope: 'read_user',
     input: singleUserParams,
-    handle: async ({ caller, input, deps: { users, views } }) => {
+    handle: async ({ caller, input, deps: { users } }) => {
       if (caller.kind === 'user' && caller.isAdmin) {
-        const user = await users.read(input.id, { view: 'full', customAttributes: input.with_custom_attributes });
-        return withAttributesOf(user, adminSingleUserView(user, user.identities, views));
+        const view = input.with_custom_attributes ? 'adminSingleWithAttributes' : 'adminSingle';
+        return jsonText((await users.read(input.id, { view })).json);
       }
-      const user = await users.read(input.id, { view: 'public' });
+      const user = await users.read(input.id, { view: 'profile', viewerId: caller.kind === 'user' ? caller.userId : undefined });
       // Anonymous callers see active users only.
       if (caller.kind === 'anonymous' && user.state !== 'active') throw new NotFoundError('User');
-      return profileViewFor({ user, caller, context: views });
+      return jsonText(user.json);
     },
   }),
 
@@ -88,11 +83,10 @@ export const usersRoutes = [
     scope: 'api',
     input: createUserParams,
     status: 201,
-    handle: async ({ caller, input, deps: { users, avatars, views } }) => {
-      const { user, identities } = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) =>
-        users.create(caller, input, avatar),
-      );
-      return adminSingleUserView(user, identities, views);
+    handle: async ({ caller, input, deps: { users, avatars } }) => {
+      const user = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) => users.create(caller, input, avatar));
+      // Read again once committed: the bytes a GET answers.
+      return jsonText((await users.read(user.id, { view: 'adminSingle' })).json);
     },
   }),
 
@@ -102,12 +96,11 @@ export const usersRoutes = [
     access: 'administrator',
     scope: 'api',
     input: updateUserParams,
-    handle: async ({ caller, input, deps: { users, avatars, views } }) => {
-      const { user, identities } = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) =>
-        users.update(caller, input, avatar),
-      );
+    handle: async ({ caller, input, deps: { users, avatars } }) => {
+      const user = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) => users.update(caller, input, avatar));
+      const view = jsonText((await users.read(user.id, { view: 'adminSingle' })).json);
       // The administrator flag, the name or the username the gateway signs may have changed.
-      return reply({ headers: authenticationChanged([user.id]), body: adminSingleUserView(user, identities, views) });
+      return reply({ headers: authenticationChanged([user.id]), body: view });
     },
   }),
 
@@ -219,7 +212,7 @@ export const usersRoutes = [
     input: z.object({ avatar: params.file().optional() }),
     handle: async ({ caller, input, deps: { avatars, users, views } }) => {
       if (!input.avatar) throw new InputError('avatar is missing');
-      const { user } = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) =>
+      const user = await avatars.withChange(await avatars.prepare(input.avatar), (avatar) =>
         users.update(caller, { id: caller.userId }, avatar),
       );
       return { avatar_url: avatarUrlOf(user, views) };

@@ -6,10 +6,10 @@ import { ConflictError, FieldValidationError, ForbiddenError, NotFoundError, Una
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import { recordEvent } from '@platform/events';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
-import { NON_INTERNAL_USER_TYPES, type Identity, type User, type UserState } from './user.entity.ts';
+import { NON_INTERNAL_USER_TYPES, type User, type UserState } from './user.entity.ts';
 import type { PageWindow, Page } from '@platform/db';
 import type { NewIdentity, UserChanges, UserStore } from './users-store.ts';
-import type { UserListFilter, UserRow, UsersReadModel, UserViewKind } from './users-read-model.ts';
+import type { UserListFilter, UserRead, UserRow, UsersReadModel } from './users-read-model.ts';
 import type { CreateUserParams, ListUsersParams, UpdateUserParams } from './users.schemas.ts';
 import { userCreatedEvent, userDeletedEvent, userStateChangedEvent, userUpdatedEvent } from './users.events.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
@@ -39,11 +39,6 @@ function isDormant(user: Pick<User, 'lastActivityOn' | 'createdAt'>, now: Date):
   const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
   if (user.lastActivityOn) return user.lastActivityOn <= dayOf(now.getTime() - DORMANT_PERIOD_DAYS * DAY_MS);
   return dayOf(user.createdAt.getTime()) <= dayOf(now.getTime() - MINIMUM_DAYS_CREATED * DAY_MS);
-}
-
-export interface UserWithIdentities {
-  user: User;
-  identities: Identity[];
 }
 
 /** GitLab answers `PUT /users/:id` with 404 even for a taken email or username, as the spec says. */
@@ -209,9 +204,9 @@ export class UsersService {
     return user;
   }
 
-  /** A user as the view `options.view` shows them, read without entities; NotFoundError when nobody has the id. */
-  async read<Kind extends UserViewKind>(id: number, options: { view: Kind; customAttributes?: boolean }): Promise<UserRow<Kind>> {
-    const user = await this.#readModel.user(id, options);
+  /** A user as the view `read` names shows them, read without entities; NotFoundError when nobody has the id. */
+  async read<Read extends UserRead>(id: number, read: Read): Promise<UserRow<Read>> {
+    const user = await this.#readModel.user(id, read);
     if (!user) throw new NotFoundError('User');
     return user;
   }
@@ -222,20 +217,19 @@ export class UsersService {
    * attributes are for administrators, and other callers' values for them are ignored, as in GitLab.
    * With `keyset`, the users after its `afterId` by id, in the order the list's `sort` gives.
    */
-  async list<Kind extends UserViewKind>(
+  async list<Read extends UserRead>(
     caller: Caller,
     input: ListUsersParams,
     options: {
-      view: Kind;
-      customAttributes?: boolean;
+      read: Read;
       window: PageWindow;
       keyset?: { afterId?: number | undefined; limit: number } | undefined;
     },
-  ): Promise<Page<UserRow<Kind>>> {
+  ): Promise<Page<UserRow<Read>>> {
     const filter = this.#listFilter(caller, input);
-    const read = { view: options.view, customAttributes: options.customAttributes === true };
-    if (!options.keyset) return this.#readModel.list(filter, { ...read, window: options.window });
-    const found = await this.#readModel.listAfter({ ...filter, orderBy: 'id' }, { ...read, ...options.keyset });
+    const { read } = options;
+    if (!options.keyset) return this.#readModel.list(filter, { read, window: options.window });
+    const found = await this.#readModel.listAfter({ ...filter, orderBy: 'id' }, { read, ...options.keyset });
     return { items: found.items, total: null, hasNext: found.hasMore };
   }
 
@@ -273,7 +267,7 @@ export class UsersService {
   }
 
   /** Creates a user and its `identity.user.created` event in one transaction. */
-  async create(actor: AuthenticatedCaller, input: CreateUserParams, avatar?: AvatarChange): Promise<UserWithIdentities> {
+  async create(actor: AuthenticatedCaller, input: CreateUserParams, avatar?: AvatarChange): Promise<User> {
     // The password flags win over a given password: the user sets one through a reset.
     const randomPassword = input.reset_password || input.force_random_password;
     validateProfile({ ...input, ...(randomPassword ? { password: undefined } : {}) }, input.email);
@@ -301,8 +295,7 @@ export class UsersService {
         await this.#store.update(user, {});
       }
       recordEvent(em, { ...userCreatedEvent(user), actor: actorOf(actor) });
-      const stored = (await this.#store.identitiesOf([user.id])).get(user.id) ?? [];
-      return { user, identities: stored };
+      return user;
     });
   }
 
@@ -310,7 +303,7 @@ export class UsersService {
    * Updates a user. A new password set by someone else expires at once, so its owner must
    * change it at the next sign-in. A taken email or username is a 404, as the spec says.
    */
-  async update(actor: AuthenticatedCaller, input: UpdateUserParams, avatar?: AvatarChange): Promise<UserWithIdentities> {
+  async update(actor: AuthenticatedCaller, input: UpdateUserParams, avatar?: AvatarChange): Promise<User> {
     return this.#em.transactional(async (em) => {
       const user = await this.#store.findById(input.id);
       if (!user) throw new NotFoundError('User');
@@ -345,8 +338,7 @@ export class UsersService {
         throw error;
       }
       recordEvent(em, { ...userUpdatedEvent(user, audited), actor: actorOf(actor) });
-      const identities = (await this.#store.identitiesOf([user.id])).get(user.id) ?? [];
-      return { user, identities };
+      return user;
     });
   }
 

@@ -20,7 +20,6 @@ export interface UserStore {
   /** Applies `changes` and upserts the identity of its provider; a duplicate is a ConflictError. */
   update(user: User, changes: UserChanges, identity?: NewIdentity): Promise<void>;
   remove(user: User): Promise<void>;
-  identitiesOf(userIds: number[]): Promise<Map<number, Identity[]>>;
   /** Removes the user's identity at `provider`; false when there was none. */
   removeIdentity(userId: number, provider: string): Promise<boolean>;
   countActiveAdminsOtherThan(userId: number): Promise<number>;
@@ -110,14 +109,6 @@ export class PgUserStore implements UserStore {
   async remove(user: User): Promise<void> {
     this.#em.remove(user);
     await this.#em.flush();
-  }
-
-  async identitiesOf(userIds: number[]): Promise<Map<number, Identity[]>> {
-    const byUser = new Map<number, Identity[]>(userIds.map((id) => [id, []]));
-    if (userIds.length === 0) return byUser;
-    const rows = await this.#em.find(Identity, { userId: { $in: userIds } }, { orderBy: { id: 'asc' } });
-    for (const row of rows) byUser.get(row.userId)?.push(row);
-    return byUser;
   }
 
   async removeIdentity(userId: number, provider: string): Promise<boolean> {
