@@ -8,6 +8,7 @@ import { humanDuration, taskCompletionStatus } from '../core/merge-request-text.
 import type { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
 import type { MergeRequestFacts } from './merge-request-facts.ts';
 import type { UserSummary } from '../core/user-directory.ts';
+import { isoOf, type Timestamp } from '../core/timestamps.ts';
 
 /** The project a merge request belongs to, as its views name it. */
 export interface ViewedProject {
@@ -25,13 +26,6 @@ export interface ViewContext {
   fromOwnProject: boolean;
   /** With `with_labels_details=true`: the labels the project sees, by title, shown as objects. */
   labelDetails?: Map<string, ListedLabel> | undefined;
-}
-
-/** An entity's `Date`, or the ISO 8601 string a read model selects: both serialise alike. */
-type Timestamp = Date | string;
-
-function isoOf(timestamp: Timestamp): string {
-  return typeof timestamp === 'string' ? timestamp : timestamp.toISOString();
 }
 
 /** What the simple view shows of a merge request: an entity, or a read model's row of these columns. */

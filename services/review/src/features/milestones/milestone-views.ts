@@ -1,3 +1,4 @@
+import { isoOf, type Timestamp } from '../core/timestamps.ts';
 import type { Milestone } from './milestone.entity.ts';
 
 /** What the embedded view shows of a milestone: an entity, or the object a read model nests (ISO 8601 timestamps). */
@@ -5,8 +6,8 @@ export type EmbeddedMilestone = Pick<
   Milestone,
   'id' | 'iid' | 'projectId' | 'title' | 'description' | 'state' | 'startDate' | 'dueDate'
 > & {
-  createdAt: Date | string;
-  updatedAt: Date | string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
   /** A group milestone's group (a project's has none). */
   groupId?: number | null | undefined;
 };
@@ -21,8 +22,8 @@ export function embeddedMilestoneView(milestone: EmbeddedMilestone) {
     title: milestone.title,
     description: milestone.description,
     state: milestone.state,
-    created_at: new Date(milestone.createdAt).toISOString(),
-    updated_at: new Date(milestone.updatedAt).toISOString(),
+    created_at: isoOf(milestone.createdAt),
+    updated_at: isoOf(milestone.updatedAt),
     due_date: milestone.dueDate ?? null,
     start_date: milestone.startDate ?? null,
   };
