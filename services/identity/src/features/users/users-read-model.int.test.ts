@@ -5,6 +5,7 @@ import { adminCaller, countHydrations, userCaller } from '@platform/testing';
 import type { Caller } from '@platform/auth';
 import type { GetUsersResponse } from '@platform/proto/identity/v1';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
+import { Migration20261127062500_user_bio_html } from '../../migrations/Migration20261127062500_user_bio_html.ts';
 
 let kit: IdentityHarness;
 const admin = adminCaller();
@@ -89,5 +90,22 @@ describe('the users read path', () => {
     const listed = await kit.api.get(`/api/v4/users?username=read-model-same`).set(kit.as(admin));
     const { plan: _plan, trial: _trial, sign_in_count: _count, ...listView } = created;
     expect(listed.body).toEqual([listView]);
+  });
+
+  it('renders the bios written before their HTML was kept, when the migration adds the column', async () => {
+    const written = await kit.createUser('read-model-old-bio', { bio: 'an *old* bio' });
+    await kit.sql('alter table users drop column bio_html');
+    const { orm } = kit.service;
+    const migration = new Migration20261127062500_user_bio_html(orm.em.getDriver(), orm.config);
+    await migration.up();
+    for (const query of migration.getQueries()) await kit.sql(String(query));
+    const rows = await kit.sql<{ username: string; bio_html: string }>(
+      `select username, bio_html from users where username in ('root', 'read-model-old-bio') order by username`,
+    );
+    expect(rows).toEqual([
+      { username: 'read-model-old-bio', bio_html: '<p>an <em>old</em> bio</p>' },
+      { username: 'root', bio_html: '' },
+    ]);
+    expect((await kit.api.get(`/api/v4/users/${written.id}`).set(kit.as(member))).body.bio_html).toBe('<p>an <em>old</em> bio</p>');
   });
 });
