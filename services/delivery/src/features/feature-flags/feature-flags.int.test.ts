@@ -311,6 +311,10 @@ describe('the Unleash client API', () => {
     expect(unchanged.headers.etag).toBe(etag);
     // Nothing but the entity tag, as Unleash's own server answers a 304.
     expect(unchanged.headers['content-type']).toBeUndefined();
+    // Fetch clients add `Cache-Control: no-cache` to a conditional request; the entity tag still decides.
+    expect((await poll(etag).set({ 'Cache-Control': 'no-cache', Pragma: 'no-cache' })).status).toBe(304);
+    expect((await poll(`W/${etag}, "other"`)).status).toBe(304);
+    expect((await poll('"other"')).status).toBe(200);
 
     const list = await harness.api
       .put('/api/v4/projects/7/feature_flags_user_lists/1')

@@ -1,4 +1,3 @@
-import fresh from 'fresh';
 import { UnauthorizedError } from '@platform/errors';
 import { reply, routesOf } from '@platform/http';
 import type { Request } from 'express';
@@ -41,6 +40,21 @@ async function authenticatedProject(deps: UnleashRouteDeps, request: Request, in
 }
 
 /**
+ * Whether the SDK holds the answer: its `If-None-Match` names the answer's entity tag (weak
+ * comparison, RFC 9110 13.1.2), as GitLab and Unleash's own server compare them. Not `fresh`,
+ * which answers in full whenever the request says `Cache-Control: no-cache`, as fetch clients add
+ * to every conditional request; an origin server answers 304 to those too.
+ */
+function holdsAnswer(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((listed) => {
+    const tag = listed.trim();
+    return (tag.startsWith('W/') ? tag.slice(2) : tag) === etag;
+  });
+}
+
+/**
  * The flags as SDKs poll them, every few seconds from every instance of every application: the
  * instance id is checked and the project's revision read from memory (`UnleashClientStates`),
  * and the answer built for that revision is served as it is (or 304 when the SDK's
@@ -59,7 +73,7 @@ const features = async ({ deps, input, request }: { deps: UnleashRouteDeps; inpu
   );
   const answer = kept instanceof Promise ? await kept : kept;
   // A 304 carries only the entity tag, as Unleash's own server answers.
-  if (fresh(request.headers, { etag: answer.etag })) return reply({ status: 304, headers: answer.headers.notModified });
+  if (holdsAnswer(request.headers['if-none-match'], answer.etag)) return reply({ status: 304, headers: answer.headers.notModified });
   return reply({ headers: answer.headers.full, body: answer.body });
 };
 
