@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import express from 'express';
 import request from 'supertest';
 import { anonymousCaller } from '@platform/auth';
@@ -6,6 +6,9 @@ import { createLogger } from '@platform/logger';
 import { callerHeader } from '@platform/testing';
 import { createMetricsRegistry } from './metrics.ts';
 import { createServiceApp } from './service-app.ts';
+import { createRouter, routesOf } from './routes.ts';
+import { parseQueryString } from './request-body.ts';
+import { z } from 'zod';
 
 const SECRET = 'service-app-test-secret';
 
@@ -33,6 +36,29 @@ describe('the service shell', () => {
     const { app } = service();
     // The first steps, the `/-` routes, the API's steps with the routes, then the 404, the retry and the error mapping.
     expect((app as unknown as { router: { stack: unknown[] } }).router.stack).toHaveLength(6);
+  });
+
+  it("parses a request's query string once, for the parameters' check and the route", async () => {
+    const route = routesOf<object>('service-app-test');
+    const echo = route({
+      method: 'GET',
+      path: '/api/v4/echo',
+      access: 'anonymous',
+      scope: 'read_api',
+      input: z.object({ per_page: z.coerce.number() }),
+      handle: async ({ input }) => input,
+    });
+    const app = createServiceApp({
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      internalSecret: SECRET,
+      readinessChecks: {},
+      routes: [createRouter([echo], {})],
+    });
+    const parse = jest.fn(parseQueryString());
+    app.set('query parser fn', parse);
+    const answer = await request(app).get('/api/v4/echo?per_page=20').set(callerHeader(anonymousCaller(), SECRET));
+    expect(answer.body).toEqual({ per_page: 20 });
+    expect(parse).toHaveBeenCalledTimes(1);
   });
 
   it('serves the health routes under `/-` to GET and HEAD, as express matches a path, after the URL check', async () => {

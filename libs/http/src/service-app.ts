@@ -119,7 +119,10 @@ export function createServiceApp(options: ServiceAppOptions): Express {
       }
       let problem: unknown;
       try {
-        problem = malformedParamsError(req.query) ?? malformedParamsError(req.body);
+        // Express parses the query string on every read of `req.query`: the routes read this parse.
+        const query = req.query;
+        Object.defineProperty(req, 'query', { value: query, writable: true, enumerable: true, configurable: true });
+        problem = malformedParamsError(query) ?? malformedParamsError(req.body);
       } catch (thrown) {
         // The query string is parsed lazily, on first read: a parse failure surfaces here.
         problem = thrown;
