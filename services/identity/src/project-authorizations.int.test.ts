@@ -59,5 +59,5 @@ describe('project_authorizations', () => {
       // A failure names its world's seed and changes; shrinking would build a new world per attempt.
       { numRuns: 25, endOnFailure: true },
     );
-  }, 180_000);
+  }, 300_000);
 });
