@@ -171,6 +171,23 @@ export function projectVisibleTo(viewer: Viewer, alias = 'p'): RawBuilder<unknow
 }
 
 /**
+ * `projectAccessLevel` for a viewer read in the same statement: `users` as `userAlias`, left
+ * joined (no row: anonymous, level 0), so that an access check need not read the viewer first.
+ */
+export function projectAccessLevelOfUserRow(userAlias: string, alias = 'p'): RawBuilder<number> {
+  return sql<number>`coalesce((select max(a.access_level) from project_authorizations a
+    where a.user_id = ${sql.ref(`${userAlias}.id`)} and a.expires_at > current_date and a.project_id = ${sql.ref(`${alias}.id`)}), 0)`;
+}
+
+/** `projectVisibleTo` for a viewer read in the same statement (`userAlias`, as above), given their level on the project. */
+export function projectVisibleToUserRow(userAlias: string, level: RawBuilder<number>, alias = 'p'): RawBuilder<boolean> {
+  const user = (column: string) => sql.ref(`${userAlias}.${column}`);
+  const visibility = sql.ref(`${alias}.visibility`);
+  return sql<boolean>`(${visibility} = 'public' or coalesce(${user('is_admin')}
+    or (${visibility} = 'internal' and not ${user('external')}), false) or ${level} > 0)`;
+}
+
+/**
  * Common table expressions for list filters by access level, from the viewer's membership rows:
  * `access_roots (id)`, the groups a user's access starts from (their group memberships and the
  * groups shared with those or with groups below them); `access_groups (id)`, every group at or

@@ -52,7 +52,7 @@ const NAMESPACE_RPC_SCOPES: Record<'resolveProject' | 'resolveGroup' | 'checkAcc
 
 /**
  * The RPCs through which every other service resolves `:id` of a project or group and asks
- * whether a caller may see or act on it. Each call runs in its own unit of work.
+ * whether a caller may see or act on it. Each call but a project's access check runs in its own unit of work.
  */
 export function namespacesGrpc(options: {
   orm: Orm;
@@ -102,7 +102,7 @@ export function namespacesGrpc(options: {
     });
   }
 
-  function summaryOf(project: Omit<ProjectAccessSummary, 'accessLevel'>): ProjectSummary {
+  function summaryOf(project: Omit<ProjectAccessSummary, 'accessLevel' | 'isAdmin'>): ProjectSummary {
     const { namespace } = project;
     return {
       id: project.id,
@@ -151,35 +151,30 @@ export function namespacesGrpc(options: {
         return { group: await groupSummary(group) };
       }),
     ),
-    checkAccess: unaryHandler(logger, (request: CheckAccessRequest, { caller }) =>
-      inUnitOfWork(orm, async (): Promise<CheckAccessResponse> => {
+    checkAccess: unaryHandler(logger, async (request: CheckAccessRequest, { caller }): Promise<CheckAccessResponse> => {
+      if (request.projectIdOrPath !== undefined) {
+        // One statement that also reads the caller's row, no entities and no unit of work: every
+        // project-scoped request of the other services asks this.
+        // A deploy token sees its project, or its group's, whatever the visibility; its service decides what its scopes allow.
+        const deployToken = deployTokenOf(caller);
+        const found = await projectReads.accessSummary(
+          caller.kind === 'user' ? caller.userId : 0,
+          parseIdOrPath(request.projectIdOrPath),
+          deployToken && ((project) => deployToken.scopes.some((scope) => deployTokenCovers(deployToken, project, scope))),
+        );
+        if (!found) throw new NotFoundError('Project');
+        const { accessLevel, isAdmin: admin, ...project } = found;
+        return { allowed: admin || accessLevel >= request.minAccessLevel, accessLevel, isAdmin: admin, project: summaryOf(project) };
+      }
+      if (request.groupIdOrPath === undefined) throw new InputError('project_id_or_path or group_id_or_path is missing');
+      const groupIdOrPath = request.groupIdOrPath;
+      return inUnitOfWork(orm, async () => {
         const viewer = await access.viewerOf(caller);
         const admin = isAdmin(viewer);
-        if (request.projectIdOrPath !== undefined) {
-          // One statement, no entities: every project-scoped request of the other services asks this.
-          // A deploy token sees its project, or its group's, whatever the visibility; its service decides what its scopes allow.
-          const deployToken = deployTokenOf(caller);
-          const found = await projectReads.accessSummary(
-            viewer,
-            parseIdOrPath(request.projectIdOrPath),
-            deployToken && ((project) => deployToken.scopes.some((scope) => deployTokenCovers(deployToken, project, scope))),
-          );
-          if (!found) throw new NotFoundError('Project');
-          const { accessLevel, ...project } = found;
-          return { allowed: admin || accessLevel >= request.minAccessLevel, accessLevel, isAdmin: admin, project: summaryOf(project) };
-        }
-        if (request.groupIdOrPath !== undefined) {
-          const { group, accessLevel } = await access.group(viewer, parseIdOrPath(request.groupIdOrPath));
-          return {
-            allowed: admin || accessLevel >= request.minAccessLevel,
-            accessLevel,
-            isAdmin: admin,
-            group: await groupSummary(group),
-          };
-        }
-        throw new InputError('project_id_or_path or group_id_or_path is missing');
-      }),
-    ),
+        const { group, accessLevel } = await access.group(viewer, parseIdOrPath(groupIdOrPath));
+        return { allowed: admin || accessLevel >= request.minAccessLevel, accessLevel, isAdmin: admin, group: await groupSummary(group) };
+      });
+    }),
   };
   return { definition: IdentityServiceService, implementation, scopes: NAMESPACE_RPC_SCOPES };
 }

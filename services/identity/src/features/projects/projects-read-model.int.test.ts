@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { callUnary } from '@platform/grpc';
 import { adminCaller, countHydrations } from '@platform/testing';
 import type { AuthenticatedCaller, Caller } from '@platform/auth';
-import { Kysely, PostgresDialect, type KyselyPlugin } from 'kysely';
+import { Kysely, PostgresDialect, sql, type KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
+import { projectAccessLevel, projectVisibleTo, type Viewer } from '../access/access-sql.ts';
 import { ProjectsReadModel } from './projects-read-model.ts';
 
 let kit: IdentityHarness;
@@ -149,6 +150,57 @@ describe('the projects read path', () => {
     expect(
       (await kit.api.put(`/api/v4/projects/${personalId}`).set(kit.as(owner)).send({ allow_merge_on_skipped_pipeline: 'maybe' })).status,
     ).toBe(400);
+  });
+
+  it("answers CheckAccess's summary in one statement that reads the caller too, by the rules the lists use", async () => {
+    const external = await kit.createCaller('rmp-external', { external: true });
+    const blocked = await kit.createCaller('rmp-blocked');
+    const internalId = (
+      await post(owner, '/api/v4/projects', { name: 'Inner', path: 'inner', namespace_id: crewId, visibility: 'internal' })
+    ).id;
+    await post(owner, `/api/v4/projects/${personalId}/members`, { user_id: blocked.userId, access_level: 30 });
+    await kit.sql(`update users set state = 'blocked' where id = $1`, [blocked.userId]);
+    let statements = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: kit.databaseUrl, max: 1 }) }) });
+    const reads = new ProjectsReadModel(db.withPlugin(counting));
+    /** The viewer as the other access checks read it (`AccessPolicy.viewerFor`). */
+    const viewerOf = async (userId: number): Promise<Viewer> => {
+      const [user] = await kit.sql<{ username: string; is_admin: boolean; external: boolean }>(
+        `select username, is_admin, external from users where id = $1 and state = 'active'`,
+        [userId],
+      );
+      return user
+        ? { kind: 'user', userId, username: user.username, isAdmin: user.is_admin, external: user.external }
+        : { kind: 'anonymous' };
+    };
+    try {
+      for (const userId of [0, admin.userId, owner.userId, developer.userId, outsider.userId, external.userId, blocked.userId]) {
+        const viewer = await viewerOf(userId);
+        for (const projectId of [appId, internalId, personalId, fork.id as number]) {
+          const expected = await sql<{ level: number; visible: boolean }>`select ${projectAccessLevel(viewer)} as level,
+            ${projectVisibleTo(viewer)} as visible from projects p where p.id = ${projectId}`.execute(db);
+          const [rule] = expected.rows;
+          statements = 0;
+          const found = await reads.accessSummary(userId, projectId);
+          expect([userId, projectId, statements, found && [found.accessLevel, found.isAdmin]]).toEqual([
+            userId,
+            projectId,
+            1,
+            rule?.visible ? [rule.level, viewer.kind === 'user' && viewer.isAdmin] : undefined,
+          ]);
+        }
+      }
+      expect((await reads.accessSummary(outsider.userId, personalId, ({ id }) => id === personalId))?.accessLevel).toBe(0);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it("leaves out of a page a project hidden from the viewer between the page's ids and its columns", async () => {

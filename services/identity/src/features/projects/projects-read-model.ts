@@ -3,8 +3,9 @@ import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type P
 import {
   groupAccessLevel,
   groupVisibleTo,
-  projectAccessLevel,
+  projectAccessLevelOfUserRow,
   projectVisibleTo,
+  projectVisibleToUserRow,
   projectWithAccess,
   visibleProjectCount,
   visibleProjectIds,
@@ -12,11 +13,11 @@ import {
 } from '../access/access-sql.ts';
 import { projectMatch } from '../access/access-policy.ts';
 import type { Visibility } from '../access/namespace.entity.ts';
-import { namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
+import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
 import type { ListedProject, ProjectDetailsRow, SimpleProject } from './project-rows.ts';
 
-/** What `accessSummary` reads: a project's summary columns, its namespace, and the viewer's access level. */
+/** What `accessSummary` reads: a project's summary columns, its namespace, and the user's access level and administrator flag. */
 export interface ProjectAccessSummary {
   id: number;
   name: string;
@@ -43,6 +44,7 @@ export interface ProjectAccessSummary {
     fullName: string;
   };
   accessLevel: number;
+  isAdmin: boolean;
 }
 
 /** Which projects a list holds, beyond the viewer's visibility. */
@@ -249,12 +251,13 @@ export class ProjectsReadModel {
 
   /**
    * A project as other services' access checks see it (`CheckAccess`): its summary's columns, its
-   * namespace with ancestry and full name, and the viewer's access level, in one statement;
-   * undefined when there is no such project or the viewer may not see it.
+   * namespace with ancestry and full name, and the user's access level and whether they are an
+   * administrator, in one statement that also reads the user (`userId`; 0, or one not active, is
+   * anonymous); undefined when there is no such project or the user may not see it.
+   * `alsoVisible`: makes a project the user cannot see visible all the same (a deploy token's own).
    */
-  /** `alsoVisible`: makes a project the viewer cannot see visible all the same (a deploy token's own). */
   async accessSummary(
-    viewer: Viewer,
+    userId: number,
     idOrPath: number | string,
     alsoVisible?: (project: { id: number; namespaceIds: number[] }) => boolean,
   ): Promise<ProjectAccessSummary | undefined> {
@@ -279,8 +282,12 @@ export class ProjectsReadModel {
             fullName: namespaceFullName('pn'),
           }),
         )} as namespace,
-        ${projectAccessLevel(viewer)} as "accessLevel", ${projectVisibleTo(viewer)} as visible
-      from projects p join namespaces pn on pn.id = p.namespace_id where ${match}`.execute(this.#db);
+        viewer_access.level as "accessLevel", coalesce(v.is_admin, false) as "isAdmin",
+        ${projectVisibleToUserRow('v', sql<number>`viewer_access.level`)} as visible
+      from projects p join namespaces pn on pn.id = p.namespace_id
+        left join users v on v.id = ${userId > MAX_ID ? 0 : userId} and v.state = 'active'
+        cross join lateral (select ${projectAccessLevelOfUserRow('v')} as level) viewer_access
+      where ${match}`.execute(this.#db);
     const row = rows[0];
     if (!row) return undefined;
     if (!row.visible && !alsoVisible?.({ id: row.id, namespaceIds: row.namespace.traversalIds })) return undefined;
