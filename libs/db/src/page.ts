@@ -35,6 +35,10 @@ export function mapPage<From, To>(page: Page<From>, map: (items: From[]) => To[]
  * tells whether another follows when the total is unknown. `ctes` (without `with`) are shared by both.
  * A list whose size is maintained gives `total` (a scalar expression) instead of `matching`: no
  * row is counted, and above COUNT_LIMIT the total is omitted all the same.
+ * The page's size is written into the statement and a first page has no offset: the generic
+ * plan of a prepared statement then knows how many rows are wanted, costs what a custom plan
+ * costs and is kept, where a bound limit made every execution look cheaper planned anew (a
+ * generic plan assumes a tenth of the rows). A deeper page's offset stays bound, planned anew.
  */
 export async function readPage<Row extends object>(
   db: Kysely<unknown>,
@@ -52,12 +56,14 @@ export async function readPage<Row extends object>(
     'total' in query
       ? sql`select (${query.total})::integer as page_total__`
       : sql`select count(*)::integer as page_total__ from (${query.matching}${countLimit}) matching`;
+  const limit = sql`limit ${sql.lit(query.window.limit + 1)}`;
+  const window = query.window.offset === 0 ? limit : sql`${limit} offset ${query.window.offset}`;
   const { rows } = await sql<Row & { page_total__: number; page_position__: number | null }>`${ctes}
     select page.*, counted.page_total__
     from (${counted}) counted
     left join lateral (
       select row_number() over () as page_position__, listed.*
-      from (${query.rows} limit ${query.window.limit + 1} offset ${query.window.offset}) listed
+      from (${query.rows} ${window}) listed
     ) page on true
     order by page.page_position__`.execute(db);
   const total = rows[0]?.page_total__ ?? 0;
