@@ -314,28 +314,39 @@ try {
   await statistics.connect();
   const rssBefore = residentMemory(platform.processes);
 
+  const targetsFor = (endpoint: Endpoint, callerName: string) => {
+    const { token, caller } = callers[callerName]!;
+    return {
+      bare: () => ({ url: `${bare.url}/${callerName}${endpoint.path}`, headers: {} }),
+      direct: () => ({
+        url: `${platform.serviceUrls[endpoint.service]}${endpoint.path}`,
+        // A signed caller lives 10 s and is bound to its path: the header signs afresh each time it is read
+        // (per request in open loops; autocannon's closed loops read it once, and run for less than 10 s).
+        headers: {
+          get [CALLER_HEADER]() {
+            return signCaller(caller, internalSecret, { method: 'GET', path: new URL(endpoint.path, platform.url).pathname });
+          },
+        } as Record<string, string>,
+      }),
+      gateway: () => ({ url: `${platform.url}${endpoint.path}`, headers: { 'PRIVATE-TOKEN': token } }),
+    };
+  };
+  // Every endpoint, caller and target is warmed (JIT, pools, plans, caches) before anything is measured, so that the
+  // first one measured is not also the one that warms the processes for the rest.
+  for (const endpoint of endpoints) {
+    for (const callerName of chosenCallers) {
+      const targets = targetsFor(endpoint, callerName);
+      await closedLoop(targets.direct().url, targets.direct().headers, 1);
+      await closedLoop(targets.gateway().url, targets.gateway().headers, 1);
+    }
+  }
+
   const results = [];
   for (const endpoint of endpoints) {
     for (const callerName of chosenCallers) {
-      const { token, caller } = callers[callerName]!;
-      const targets = {
-        bare: () => ({ url: `${bare.url}/${callerName}${endpoint.path}`, headers: {} }),
-        direct: () => ({
-          url: `${platform.serviceUrls[endpoint.service]}${endpoint.path}`,
-          // A signed caller lives 10 s and is bound to its path: the header signs afresh each time it is read
-          // (per request in open loops; autocannon's closed loops read it once, and run for less than 10 s).
-          headers: {
-            get [CALLER_HEADER]() {
-              return signCaller(caller, internalSecret, { method: 'GET', path: new URL(endpoint.path, platform.url).pathname });
-            },
-          } as Record<string, string>,
-        }),
-        gateway: () => ({ url: `${platform.url}${endpoint.path}`, headers: { 'PRIVATE-TOKEN': token } }),
-      };
+      const targets = targetsFor(endpoint, callerName);
       say();
       say(`${endpoint.name} as ${callerName} (pass: >= 0.8 x rate, > 99.9% 2xx, p90 <= ${endpoint.p90TargetMs} ms)`);
-      // Warm-up: JIT, connection pools, caches.
-      await closedLoop(targets.gateway().url, targets.gateway().headers, 1);
       const measureCost = (connections: number) =>
         costPerRequest({
           platform: platform.processes,
