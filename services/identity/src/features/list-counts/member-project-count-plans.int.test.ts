@@ -45,7 +45,8 @@ it("counts a member's closed projects by walking their authorizations and probin
   const sent = await recordStatements(async () => {
     total = (await kit.api.get('/api/v4/projects?per_page=20').set(callerHeader(member)).expect(200)).headers['x-total'];
   });
-  const [statement, ...others] = sent.filter((sent) => sent.text.includes('list_counts'));
+  // The fold's schedule (a delete from list_counts) may run while the request does; it is not the request's.
+  const [statement, ...others] = sent.filter((sent) => sent.text.includes('list_counts') && !sent.text.includes('delete from list_counts'));
   expect([statement, others]).toEqual([expect.anything(), []]);
   await client.query(`prepare page as ${statement!.text}`);
   const literal = (value: unknown) => (Array.isArray(value) ? `{${value.join(',')}}` : String(value));
