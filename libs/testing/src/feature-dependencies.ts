@@ -85,3 +85,31 @@ export function moduleImportCycle(sourceDir: string): string[] | null {
   }
   return findImportCycle(graph);
 }
+
+/** `@scope/name` or `name` of a bare import specifier (`@scope/name/sub`, `name/sub`). */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+}
+
+/**
+ * The packages a process loads from `entryFile` before it handles anything: those that the
+ * modules it reaches through static relative imports import for their values (static imports
+ * and re-exports; `import type` and `import()` are left out, since neither loads anything at
+ * start). Workspace libraries count as packages and are not followed.
+ */
+export function packagesLoadedAtStart(entryFile: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const [, specifier = ''] of source.matchAll(/^(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?'([^']+)'/gm)) {
+      if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier));
+      else packages.add(packageOf(specifier));
+    }
+  };
+  visit(entryFile);
+  return packages;
+}

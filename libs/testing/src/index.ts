@@ -7,7 +7,7 @@ export { gitlabSchemaErrors } from './gitlab-schema.ts';
 export { startServiceHarness } from './service-harness.ts';
 export type { ServiceHarness, StartedService, OutboxEnvelope } from './service-harness.ts';
 export { publishEvents } from './publish-event.ts';
-export { featureImportCycle, featureImports, findImportCycle, moduleImportCycle } from './feature-dependencies.ts';
+export { featureImportCycle, featureImports, findImportCycle, moduleImportCycle, packagesLoadedAtStart } from './feature-dependencies.ts';
 export { fakeTransactions } from './fake-transactions.ts';
 export { recordStatements } from './statements.ts';
 export type { SentStatement } from './statements.ts';

@@ -8,7 +8,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
 import { FieldValidationError } from '@platform/errors';
 import type { UploadedFile } from '@platform/http';
 
@@ -46,6 +45,12 @@ export interface AvatarOwner {
 }
 
 /** A file name safe in a path and a URL, with the extension its content calls for. */
+/** The file's type from its content; file-type and its readers are loaded on the first avatar written or read, not at start. */
+async function detectType(content: Uint8Array) {
+  const { fileTypeFromBuffer } = await import('file-type');
+  return fileTypeFromBuffer(content);
+}
+
 function storedName(filename: string, extension: string): string {
   const base = path
     .basename(filename)
@@ -113,7 +118,7 @@ export class AvatarStorage {
     if (avatar === undefined) return undefined;
     if (avatar === '') return new AvatarChange(this, null);
     if (avatar.content.length > MAXIMUM_AVATAR_BYTES) throw new FieldValidationError({ avatar: [AVATAR_MESSAGES.size] });
-    const detected = await fileTypeFromBuffer(avatar.content);
+    const detected = await detectType(avatar.content);
     const extension = detected ? IMAGE_TYPES[detected.mime] : undefined;
     if (!detected || !extension) throw new FieldValidationError({ avatar: [AVATAR_MESSAGES.type] });
     const staging = path.join(this.#directory, 'uploads', 'tmp');
@@ -132,7 +137,7 @@ export class AvatarStorage {
       throw error;
     });
     if (!content) return null;
-    const detected = await fileTypeFromBuffer(content);
+    const detected = await detectType(content);
     return { content, type: detected?.mime ?? 'application/octet-stream', filename: path.basename(file) };
   }
 

@@ -96,7 +96,7 @@ export class DeployKeysService {
     input: NewDeployKeyInput & { canPush: boolean },
   ): Promise<EnabledDeployKey> {
     const project = await this.#project(caller, idOrPath);
-    const parsed = parseSshKey(input.key);
+    const parsed = await parseSshKey(input.key);
     return this.#em.transactional(async () => {
       const existing = parsed.ok ? await this.#keys.findByFingerprint(parsed.key.fingerprintSha256) : null;
       if (existing) {
@@ -159,7 +159,7 @@ export class DeployKeysService {
   }
 
   async #newKey(caller: AuthenticatedCaller, input: NewDeployKeyInput, instance: boolean): Promise<DeployKey> {
-    const parsed = parseSshKey(input.key);
+    const parsed = await parseSshKey(input.key);
     if (!parsed.ok) throw new FieldValidationError({ key: parsed.problems });
     if (await this.#keys.findByFingerprint(parsed.key.fingerprintSha256)) {
       throw new FieldValidationError({ fingerprint_sha256: ['has already been taken'] });

@@ -1,5 +1,3 @@
-import { readKey } from 'openpgp';
-
 const KEY_PREFIX = '-----BEGIN PGP PUBLIC KEY BLOCK-----';
 const KEY_SUFFIX = '-----END PGP PUBLIC KEY BLOCK-----';
 
@@ -22,6 +20,8 @@ export async function parseGpgKey(text: string): Promise<GpgKeyParse> {
     return { ok: false, problems: [`is invalid. A valid public GPG key begins with '${KEY_PREFIX}' and ends with '${KEY_SUFFIX}'`] };
   }
   try {
+    // Loaded on the first key read: OpenPGP.js is the largest module the service would otherwise hold from start.
+    const { readKey } = await import('openpgp');
     const key = await readKey({ armoredKey: armored });
     if (key.isPrivate()) return { ok: false, problems: ['is invalid'] };
     return {

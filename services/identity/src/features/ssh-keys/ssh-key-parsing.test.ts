@@ -12,9 +12,9 @@ function opensshLine(type: 'ed25519' | 'rsa', options: { bits?: number; comment?
 }
 
 describe('parseSshKey', () => {
-  it('reads an ed25519 key and computes its fingerprints', () => {
+  it('reads an ed25519 key and computes its fingerprints', async () => {
     const line = opensshLine('ed25519');
-    const parsed = parseSshKey(`  ${line}\n`);
+    const parsed = await parseSshKey(`  ${line}\n`);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.key.algorithm).toBe('ssh-ed25519');
@@ -23,24 +23,24 @@ describe('parseSshKey', () => {
     expect(parsed.key.fingerprintMd5).toMatch(/^([0-9a-f]{2}:){15}[0-9a-f]{2}$/);
   });
 
-  it('reads an RSA key', () => {
-    const parsed = parseSshKey(opensshLine('rsa'));
+  it('reads an RSA key', async () => {
+    const parsed = await parseSshKey(opensshLine('rsa'));
     expect(parsed.ok && parsed.key.algorithm).toBe('ssh-rsa');
   });
 
-  it('refuses malformed, truncated, multi-line, blank, oversized and private keys', () => {
+  it('refuses malformed, truncated, multi-line, blank, oversized and private keys', async () => {
     const line = opensshLine('ed25519');
-    expect(parseSshKey('not a key')).toEqual({ ok: false, problems: ['is invalid'] });
-    expect(parseSshKey(line.slice(0, 40))).toEqual({ ok: false, problems: ['is invalid'] });
-    expect(parseSshKey(line.replace(' ', '\n'))).toEqual({ ok: false, problems: ['should be a single line'] });
-    expect(parseSshKey('   ')).toEqual({ ok: false, problems: ["can't be blank"] });
-    expect(parseSshKey(`ssh-rsa ${'A'.repeat(6000)}`)).toEqual({ ok: false, problems: ['is too long (maximum is 5000 characters)'] });
+    expect(await parseSshKey('not a key')).toEqual({ ok: false, problems: ['is invalid'] });
+    expect(await parseSshKey(line.slice(0, 40))).toEqual({ ok: false, problems: ['is invalid'] });
+    expect(await parseSshKey(line.replace(' ', '\n'))).toEqual({ ok: false, problems: ['should be a single line'] });
+    expect(await parseSshKey('   ')).toEqual({ ok: false, problems: ["can't be blank"] });
+    expect(await parseSshKey(`ssh-rsa ${'A'.repeat(6000)}`)).toEqual({ ok: false, problems: ['is too long (maximum is 5000 characters)'] });
     const { privateKey } = generateKeyPairSync('ed25519');
-    expect(parseSshKey(String(privateKey.export({ type: 'pkcs8', format: 'pem' }))).ok).toBe(false);
+    expect((await parseSshKey(String(privateKey.export({ type: 'pkcs8', format: 'pem' })))).ok).toBe(false);
   });
 
-  it('refuses RSA keys shorter than 1024 bits', () => {
-    expect(parseSshKey(opensshLine('rsa', { bits: 768 }))).toEqual({ ok: false, problems: ['must be at least 1024 bits'] });
+  it('refuses RSA keys shorter than 1024 bits', async () => {
+    expect(await parseSshKey(opensshLine('rsa', { bits: 768 }))).toEqual({ ok: false, problems: ['must be at least 1024 bits'] });
   });
 });
 

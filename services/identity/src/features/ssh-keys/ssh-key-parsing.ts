@@ -1,4 +1,4 @@
-import sshpk from 'sshpk';
+import type sshpk from 'sshpk';
 import { RESTRICTED_KEY_TYPES, type RestrictedKeyType } from './ssh-key-restrictions.ts';
 
 /** GitLab's limit on the length of a key as given. */
@@ -20,16 +20,18 @@ export interface ParsedSshKey {
 export type SshKeyParse = { ok: true; key: ParsedSshKey } | { ok: false; problems: string[] };
 
 /** Reads an OpenSSH public key line as GitLab's key validations do; private keys are refused. */
-export function parseSshKey(text: string): SshKeyParse {
+export async function parseSshKey(text: string): Promise<SshKeyParse> {
   const trimmed = text.trim();
   if (!trimmed) return { ok: false, problems: ["can't be blank"] };
   if (trimmed.length > MAXIMUM_SSH_KEY_LENGTH) {
     return { ok: false, problems: [`is too long (maximum is ${MAXIMUM_SSH_KEY_LENGTH} characters)`] };
   }
   if (/[\r\n]/.test(trimmed)) return { ok: false, problems: ['should be a single line'] };
+  // sshpk and its crypto libraries are loaded on the first key added, not at start.
+  const { default: sshpkModule } = await import('sshpk');
   let key: sshpk.Key;
   try {
-    key = sshpk.parseKey(trimmed, 'ssh');
+    key = sshpkModule.parseKey(trimmed, 'ssh');
   } catch {
     return { ok: false, problems: ['is invalid'] };
   }

@@ -58,7 +58,7 @@ export class SshKeysService {
     const problems: Record<string, string[]> = {};
     if (!input.title.trim()) problems.title = ["can't be blank"];
     if (input.title.length > MAXIMUM_TITLE_LENGTH) problems.title = [`is too long (maximum is ${MAXIMUM_TITLE_LENGTH} characters)`];
-    const parsed = parseSshKey(input.key);
+    const parsed = await parseSshKey(input.key);
     if (!parsed.ok) problems.key = parsed.problems;
     const restricted =
       parsed.ok && parsed.key.type && keyRestrictionProblem(this.#settings.current(), { type: parsed.key.type, bits: parsed.key.bits });

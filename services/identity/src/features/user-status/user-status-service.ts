@@ -35,7 +35,7 @@ export class UserStatusService {
     }
     const emoji = input.emoji || DEFAULT_EMOJI;
     const problems: Record<string, string[]> = {};
-    if (!isEmojiName(emoji)) problems.emoji = ['is not a valid emoji name'];
+    if (!(await isEmojiName(emoji))) problems.emoji = ['is not a valid emoji name'];
     if (message.length > MAXIMUM_MESSAGE_LENGTH) problems.message = [`is too long (maximum is ${MAXIMUM_MESSAGE_LENGTH} characters)`];
     if (Object.keys(problems).length > 0) throw new FieldValidationError(problems);
     const clearStatusAt = input.clear_status_after ? new Date(Date.now() + CLEAR_STATUS_AFTER_MS[input.clear_status_after]) : null;
