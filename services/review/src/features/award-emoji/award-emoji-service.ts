@@ -38,7 +38,7 @@ export class AwardEmojiService {
   async award(options: { project: ProjectAccess; mergeRequest: MergeRequest; caller: AuthenticatedCaller; name: string }) {
     const { project, mergeRequest, caller } = options;
     if (mergeRequest.discussionLocked && !isMember(project)) throw notAwarded();
-    const name = emojiName(options.name);
+    const name = await emojiName(options.name);
     if (name === undefined) throw notAwarded('Name is not a valid emoji name');
     const now = new Date();
     const created = await this.#store.create({
@@ -76,8 +76,8 @@ export class AwardEmojiService {
   }
 
   /** The merge requests `userId` reacted to with `name`, or with anything. */
-  reactedTo(options: { userId: number; name?: string | undefined }): Promise<number[]> {
-    const name = options.name === undefined ? undefined : (emojiName(options.name) ?? options.name);
+  async reactedTo(options: { userId: number; name?: string | undefined }): Promise<number[]> {
+    const name = options.name === undefined ? undefined : ((await emojiName(options.name)) ?? options.name);
     return this.#store.awardedBy(options.userId, name);
   }
 }
