@@ -10,7 +10,7 @@ describe("identity's start", () => {
   });
 
   // Each is loaded where a rarely used route first needs it, which keeps it out of the resident size of every process.
-  it.each(['openpgp', 'sshpk', 'file-type', 'gemoji'])('leaves %s to the first request that needs it', (name) => {
+  it.each(['openpgp', 'sshpk', 'file-type', 'gemoji', '@node-rs/argon2'])('leaves %s to the first request that needs it', (name) => {
     expect(loaded.has(name)).toBe(false);
   });
 });

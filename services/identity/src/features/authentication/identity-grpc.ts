@@ -1,4 +1,3 @@
-import { verify } from '@node-rs/argon2';
 import type { AdministratorCheck } from '@platform/auth';
 import type { Logger } from '@platform/logger';
 import { unaryHandler, type GrpcServiceBinding, type RpcScope } from '@platform/grpc';
@@ -21,6 +20,7 @@ import {
   type VerifyPasswordRequest,
   type VerifyPasswordResponse,
 } from '@platform/proto/identity/v1';
+import { passwordMatches } from '../access/passwords.ts';
 import type { TokensService } from '../tokens/tokens-service.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { UsersReadModel } from '../users/users-read-model.ts';
@@ -116,7 +116,7 @@ export function identityGrpc(options: {
       inUnitOfWork(orm, async (): Promise<VerifyPasswordResponse> => {
         const user = caller.kind === 'user' ? await users.findById(caller.userId) : null;
         if (!user?.passwordHash || user.state !== 'active' || !request.password) return { valid: false };
-        return { valid: await verify(user.passwordHash, request.password) };
+        return { valid: await passwordMatches(user.passwordHash, request.password) };
       }),
     ),
     getUsers: unaryHandler(

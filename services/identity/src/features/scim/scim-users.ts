@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { hash } from '@node-rs/argon2';
 import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '@platform/events';
+import { hashPassword } from '../access/passwords.ts';
 import { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';
 import { userCreatedEvent, userUpdatedEvent } from '../users/users.events.ts';
@@ -41,7 +41,7 @@ export class ScimProvisionedUsers implements ProvisioningUsers {
   /** The identity provider vouches for the email; the password is random and never shown to anyone. */
   async create(attributes: ProvisionedUserAttributes): Promise<User> {
     validateProfile(attributes, attributes.email);
-    const passwordHash = await hash(randomBytes(24).toString('base64url'));
+    const passwordHash = await hashPassword(randomBytes(24).toString('base64url'));
     const user = await this.#users.insert({ ...attributes, passwordHash, confirmedAt: new Date() }, []);
     recordEvent(this.#em, { ...userCreatedEvent(user), actor: null });
     return user;

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { hash } from '@node-rs/argon2';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ConflictError, FieldValidationError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
@@ -13,6 +12,7 @@ import type { UserListFilter, UserRead, UserRow, UsersReadModel } from './users-
 import type { CreateUserParams, ListUsersParams, UpdateUserParams } from './users.schemas.ts';
 import { userCreatedEvent, userDeletedEvent, userStateChangedEvent, userUpdatedEvent } from './users.events.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
+import { hashPassword } from '../access/passwords.ts';
 
 const USERNAME_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 const EMAIL_PATTERN = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -272,7 +272,7 @@ export class UsersService {
     const randomPassword = input.reset_password || input.force_random_password;
     validateProfile({ ...input, ...(randomPassword ? { password: undefined } : {}) }, input.email);
     const password = randomPassword ? randomBytes(24).toString('base64url') : input.password;
-    const passwordHash = password === undefined ? null : await hash(password);
+    const passwordHash = password === undefined ? null : await hashPassword(password);
     const identities: NewIdentity[] =
       input.extern_uid !== undefined && input.provider !== undefined ? [{ provider: input.provider, externUid: input.extern_uid }] : [];
     return this.#em.transactional(async (em) => {
@@ -319,7 +319,7 @@ export class UsersService {
         }
       }
       if (input.password !== undefined) {
-        changes.passwordHash = await hash(input.password);
+        changes.passwordHash = await hashPassword(input.password);
         changes.passwordExpiresAt = actor.userId === user.id ? null : new Date();
       }
       const identity =
