@@ -3,10 +3,11 @@
  * administrator, for the property tests of the tables kept by triggers (`project_authorizations`,
  * `group_relations`): memberships, access requests, shares, new subgroups, transfers, deletions.
  */
+import { expect } from '@jest/globals';
 import fc from 'fast-check';
 import { adminCaller, callerHeader, userCaller } from '@platform/testing';
 import type { IdentityHarness } from './identity-harness.ts';
-import { LEVELS, type World } from './access-world.ts';
+import { generateWorld, LEVELS, type World } from './access-world.ts';
 
 /** Indexes into the world's lists, taken modulo their lengths when the change is made. */
 const index = fc.nat({ max: 40 });
@@ -132,4 +133,30 @@ export async function apply(kit: IdentityHarness, world: World, step: Change): P
           .set(admin)
       ).status;
   }
+}
+
+/**
+ * The property both tables are held to: over `runs` generated worlds, `differences` finds none once
+ * the world is written and none after each change of a random sequence made through the API.
+ */
+export async function expectNoDifferencesAfterChanges(
+  kit: IdentityHarness,
+  options: { prefix: string; runs: number },
+  differences: (world: World) => Promise<unknown[]>,
+): Promise<void> {
+  let worlds = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 1, max: 2 ** 30 }), fc.array(change, { maxLength: 6 }), async (seed, changes) => {
+      worlds += 1;
+      const world = await generateWorld(kit, { seed, prefix: `${options.prefix}${worlds}` });
+      expect({ after: 'generating', differences: await differences(world) }).toEqual({ after: 'generating', differences: [] });
+      for (const step of changes) {
+        const status = await apply(kit, world, step);
+        expect({ step, status: status < 500 }).toEqual({ step, status: true });
+        expect({ after: step, differences: await differences(world) }).toEqual({ after: step, differences: [] });
+      }
+    }),
+    // A failure names its world's seed and changes; shrinking would build a new world per attempt.
+    { numRuns: options.runs, endOnFailure: true },
+  );
 }
