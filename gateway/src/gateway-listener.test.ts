@@ -107,7 +107,8 @@ describe("the gateway's listener", () => {
   let enteredExpress: ReturnType<typeof jest.spyOn>;
   beforeAll(() => {
     // Spied before any gateway is made: express copies `handle` onto each app it makes.
-    enteredExpress = jest.spyOn(express.application, 'handle');
+    // `handle` is express's own, undeclared in its types.
+    enteredExpress = jest.spyOn(express.application as unknown as { handle: (...args: unknown[]) => void }, 'handle');
   });
   afterAll(() => enteredExpress.mockRestore());
   afterEach(() => enteredExpress.mockClear());
