@@ -3,8 +3,6 @@
  * unblocked, updated or deleted; a token revoked) drop that user's cached answers the moment
  * they arrive, on every gateway replica.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { createKafka, onEvent, startEventFeed, type EventEnvelope, type EventFeed, type EventHandler } from '@platform/events';
 import { IDENTITY_TOPIC, identityEvents } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
@@ -57,7 +55,7 @@ export function startAuthInvalidation(options: {
     kafka: createKafka({ brokers: options.brokers, clientId: 'gateway', logger: options.logger }),
     topics: [IDENTITY_TOPIC],
     topicPrefix: options.topicPrefix,
-    groupId: `gateway.auth-invalidation.${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}`,
+    name: 'gateway.auth-invalidation',
     logger: options.logger,
     onEvent: invalidateOn(options),
   });

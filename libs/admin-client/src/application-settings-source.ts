@@ -5,8 +5,6 @@
  * own). While the feed may be missing events (not joined, Kafka away) the settings are re-read
  * every few seconds, so a change reaches every instance within seconds either way.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { setByDeployment } from '@platform/config';
 import { createKafka, onEvent, startEventFeed, type EventEnvelope, type EventFeed } from '@platform/events';
@@ -143,7 +141,7 @@ export class AdminSettingsClient implements ApplicationSettingsSource {
         kafka: createKafka({ brokers: kafkaBrokers, clientId: `${service}-settings`, logger }),
         topics: [ADMIN_TOPIC],
         topicPrefix,
-        groupId: `${service}.application-settings.${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}`,
+        name: `${service}.application-settings`,
         logger,
         onEvent: (event: EventEnvelope) => {
           if (event.type === handler.type) handler.handle(event);

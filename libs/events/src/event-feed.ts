@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from '@platform/logger';
 import { eventEnvelopeSchema, type EventEnvelope } from './envelope.ts';
@@ -24,14 +26,16 @@ export function startEventFeed(options: {
   kafka: Kafka;
   topics: string[];
   topicPrefix?: string;
-  /** Unique per instance; each start-over uses a new group below it. */
-  groupId: string;
+  /** What the feed is for (`gateway.auth-invalidation`); the instance's group is named below it. */
+  name: string;
   logger: Logger;
   onEvent: (event: EventEnvelope) => void;
 }): EventFeed {
-  const logger = options.logger.child({ component: 'event-feed', groupId: options.groupId });
+  // Unique per instance (host, process, and a random part for several feeds of one name in a process); each start-over uses a new group below it.
+  const groupId = `${options.name}.${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const logger = options.logger.child({ component: 'event-feed', groupId });
   const topics = options.topics.map((topic) => `${options.topicPrefix ?? ''}${topic}`);
-  const groupOf = (attempt: number) => `${options.groupId}.${attempt}`;
+  const groupOf = (attempt: number) => `${groupId}.${attempt}`;
   let lastFetch = 0;
   let joined = false;
   let group = groupOf(1);

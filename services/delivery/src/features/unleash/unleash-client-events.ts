@@ -3,8 +3,6 @@
  * flags, their strategies, its user lists or its instance id changed. Every replica follows them
  * (an event feed of its own) to forget what it keeps of that project.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { DELIVERY_TOPIC, deliveryEvents } from '@platform/delivery-client';
 import { createKafka, onEvent, startEventFeed, type EventEnvelope, type EventFeed, type EventHandler } from '@platform/events';
 import type { Logger } from '@platform/logger';
@@ -34,7 +32,7 @@ export function followClientAnswerEvents(options: {
     kafka: createKafka({ brokers: options.brokers, clientId: 'delivery-unleash', logger: options.logger }),
     topics: [DELIVERY_TOPIC],
     topicPrefix: options.topicPrefix,
-    groupId: `delivery.unleash-clients.${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}`,
+    name: 'delivery.unleash-clients',
     logger: options.logger,
     onEvent: (event) => {
       const projectId = projectChangedBy(event);

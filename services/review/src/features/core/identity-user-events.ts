@@ -2,8 +2,6 @@
  * Identity's events after which a user's summary (username, name, state, avatar) may read
  * differently. Every replica follows them (an event feed of its own) to forget that user.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { createKafka, onEvent, startEventFeed, type EventEnvelope, type EventFeed, type EventHandler } from '@platform/events';
 import { IDENTITY_TOPIC, identityEvents } from '@platform/identity-client';
 import type { Logger } from '@platform/logger';
@@ -31,7 +29,7 @@ export function followUserEvents(options: {
     kafka: createKafka({ brokers: options.brokers, clientId: 'review-users', logger: options.logger }),
     topics: [IDENTITY_TOPIC],
     topicPrefix: options.topicPrefix,
-    groupId: `review.user-summaries.${hostname()}.${process.pid}.${randomBytes(4).toString('hex')}`,
+    name: 'review.user-summaries',
     logger: options.logger,
     onEvent: (event) => {
       const userId = userChangedBy(event);
