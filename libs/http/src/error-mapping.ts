@@ -20,7 +20,7 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '@platform/errors';
-import { HttpStatusError } from './http-status-error.ts';
+import { HttpStatusError, INVALID_JSON_BODY } from './http-status-error.ts';
 
 export interface HttpError {
   status: number;
@@ -73,7 +73,7 @@ function statusError(error: unknown): HttpError | undefined {
   const candidate = error as { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown } | null;
   const status = candidate?.status ?? candidate?.statusCode ?? STATUS_OF_PARSER_ERROR[String(candidate?.type)];
   if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
-  if (candidate?.type === 'entity.parse.failed') return { status: 400, body: { error: 'The request body is not valid JSON' } };
+  if (candidate?.type === 'entity.parse.failed') return { status: 400, body: INVALID_JSON_BODY };
   if (status === 400) {
     const detail = error instanceof HttpStatusError ? ` - ${error.message}` : '';
     return { status, body: { message: `400 Bad request${detail}` } };

@@ -13,3 +13,6 @@ export class HttpStatusError extends Error {
     this.body = body;
   }
 }
+
+/** GitLab's answer to a JSON body that does not parse. */
+export const INVALID_JSON_BODY = { error: 'The request body is not valid JSON' } as const;

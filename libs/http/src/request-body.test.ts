@@ -54,6 +54,15 @@ const echoRoutes = [
     bodyBytes: 256 * 1024,
     handle: async ({ input }) => ({ id: input.id, length: input.name.length }),
   }),
+  route({
+    method: 'POST',
+    path: '/api/v4/groups/:id/metrics',
+    access: 'anonymous',
+    scope: 'api',
+    input: z.object({ id: z.string(), instance_id: z.string().optional() }),
+    dropsBody: true,
+    handle: async ({ input, request: req }) => ({ input, body: req.body as unknown }),
+  }),
 ];
 
 function app() {
@@ -237,6 +246,48 @@ describe('request bodies', () => {
     expect((await api.put('/api/v4/groups/7').type('form').send(`name=${name}`)).body).toEqual({ id: '7', length: name.length });
     expect((await api.put('/api/v4/groups/7').send({ name: `${name}${name}` })).status).toBe(413);
     expect((await api.post().send({ name, path: 'p' })).status).toBe(413);
+  });
+
+  describe('on a route that drops its body', () => {
+    const metrics = (api: ReturnType<typeof app>) => api.post('/api/v4/groups/7/metrics');
+    /** A body the service's checks would refuse if it were taken as parameters: nested 50 deep, with a NUL byte. */
+    const dropped = { bucket: Array.from({ length: 50 }).reduce<unknown>((inner) => ({ a: inner }), 'x\u0000y') };
+
+    it("takes only the input's parameters from a JSON body, and nothing else of it", async () => {
+      const response = await metrics(app()).send({ instance_id: 'abc', ...dropped });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ input: { id: '7', instance_id: 'abc' }, body: { instance_id: 'abc' } });
+      const charset = await metrics(app()).set('Content-Type', 'application/json; charset=UTF-8').send('\ufeff{"instance_id":"abc"}');
+      expect(charset.body).toEqual({ input: { id: '7', instance_id: 'abc' }, body: { instance_id: 'abc' } });
+      for (const body of ['[1,2]', '"text"', '']) {
+        const other = await metrics(app()).set('Content-Type', 'application/json').send(body);
+        expect(other.status).toBe(200);
+        expect(other.body).toEqual({ input: { id: '7' }, body: {} });
+      }
+    });
+
+    it('still refuses malformed JSON with 400, a body over the bound with 413, and a bad kept parameter', async () => {
+      const malformed = await metrics(app()).set('Content-Type', 'application/json').send('{"instance_id":');
+      expect(malformed.status).toBe(400);
+      expect(malformed.body).toEqual({ error: 'The request body is not valid JSON' });
+      const large = await metrics(app()).send({ instance_id: 'abc', padding: 'x'.repeat(70 * 1024) });
+      expect(large.status).toBe(413);
+      expect(large.body).toEqual({ message: '413 Payload Too Large' });
+      const nul = await metrics(app()).send({ instance_id: 'a\u0000b' });
+      expect(nul.status).toBe(400);
+      expect((await metrics(app()).send({ instance_id: 5 })).body).toEqual({ error: 'instance_id is invalid' });
+    });
+
+    it('reads other bodies with the parsers, as any route', async () => {
+      const form = await metrics(app()).type('form').send('instance_id=abc&other=1');
+      expect(form.body).toEqual({ input: { id: '7', instance_id: 'abc' }, body: { instance_id: 'abc', other: '1' } });
+      const compressed = await metrics(app())
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'gzip')
+        .serialize((body: Buffer) => body as unknown as string)
+        .send(gzipSync(JSON.stringify(dropped)));
+      expect(compressed.status).toBe(400);
+    });
   });
 
   it('words a refused content type as Grape does', async () => {

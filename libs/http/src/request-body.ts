@@ -1,9 +1,10 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Readable, Transform } from 'node:stream';
+import { finished, type Readable, type Transform } from 'node:stream';
 import busboy from 'busboy';
-import express, { type Request, type RequestHandler } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler } from 'express';
 import qs from 'qs';
-import { HttpStatusError } from './http-status-error.ts';
+import getRawBody from 'raw-body';
+import { HttpStatusError, INVALID_JSON_BODY } from './http-status-error.ts';
 import { MAX_PARAM_DEPTH } from './malformed-input.ts';
 
 export interface BodyLimits {
@@ -26,6 +27,14 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = {
   files: 10,
   fileBytes: 10 * 1024 * 1024,
 };
+
+/** What a request's route declares of its body. */
+export interface DeclaredBody {
+  /** A larger bound of its JSON and form bodies than the service's, in bytes. */
+  bytes?: number;
+  /** Set when the route drops its body: the only parameters taken from a JSON body. */
+  keptParams?: readonly string[];
+}
 
 /** A file from a multipart body, as it appears among the request parameters. */
 export interface UploadedFile {
@@ -170,16 +179,17 @@ function multipart(limits: BodyLimits): RequestHandler {
  * URL-encoded and multipart forms with nested keys; `application/octet-stream` and bodies without
  * a type stay unread for the route; anything else with a body is 415. Failures
  * carry their 4xx status for `errorToHttp`: too large 413, malformed 400, unknown charset 415.
- * `largerBodyBytes` names the requests whose route takes larger JSON and form bodies (a file's content).
+ * `declaredBody` says what the request's route declares of its body: a larger bound of JSON and
+ * form bodies (a file's content), or that it drops the body, keeping only some parameters of it.
  */
 export function requestBodies(
   limits: BodyLimits = DEFAULT_BODY_LIMITS,
-  largerBodyBytes: (req: Request) => number | undefined = () => undefined,
+  declaredBody: (req: Request) => DeclaredBody | undefined = () => undefined,
 ): RequestHandler {
   const bounded = (parserOf: (bytes: number) => RequestHandler): RequestHandler => {
     const parsers = new Map<number, RequestHandler>();
     return (req, res, next) => {
-      const bytes = largerBodyBytes(req) ?? limits.bodyBytes;
+      const bytes = declaredBody(req)?.bytes ?? limits.bodyBytes;
       const parser = parsers.get(bytes) ?? parserOf(bytes);
       parsers.set(bytes, parser);
       parser(req, res, next);
@@ -198,9 +208,54 @@ export function requestBodies(
   ]);
   // Every parser passes over a request without a body (a GET): it skips them all at once.
   return (req, res, next) => {
-    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) next();
+    if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) {
+      next();
+      return;
+    }
+    const declared = declaredBody(req);
+    if (declared?.keptParams && isPlainJson(req))
+      keptJsonParams(req, { bytes: declared.bytes ?? limits.bodyBytes, keep: declared.keptParams }, next);
     else parsers(req, res, next);
   };
+}
+
+/** JSON in UTF-8, not compressed: what SDKs send, and all that `keptJsonParams` reads; other bodies take the parsers. */
+const PLAIN_JSON_TYPE = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
+
+function isPlainJson(req: Request): boolean {
+  const encoding = req.headers['content-encoding'];
+  return PLAIN_JSON_TYPE.test(req.headers['content-type'] ?? '') && (encoding === undefined || encoding.toLowerCase() === 'identity');
+}
+
+/**
+ * The body of a route that drops it: read within `bytes`, refused as the JSON parser refuses it
+ * (too large 413, not JSON 400, after reading off the rest), and only the `keep` parameters of it
+ * set as the request's body. Nothing else of it becomes a parameter, so nothing else is checked.
+ */
+function keptJsonParams(req: Request, bound: { bytes: number; keep: readonly string[] }, next: NextFunction): void {
+  getRawBody(req, { length: req.headers['content-length'] ?? null, limit: bound.bytes }, (error, raw) => {
+    if (error) {
+      // Read off the rest, so that the client gets the answer rather than a reset connection.
+      finished(req, () => next(error));
+      req.resume();
+      return;
+    }
+    const text = raw.toString('utf8');
+    let value: unknown;
+    try {
+      // As the JSON parser reads it: an empty body is no parameters, a byte order mark is dropped.
+      value = text.length === 0 ? {} : JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    } catch {
+      next(new HttpStatusError(400, INVALID_JSON_BODY.error, INVALID_JSON_BODY));
+      return;
+    }
+    const kept: Record<string, unknown> = {};
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const name of bound.keep) if (Object.hasOwn(value, name)) kept[name] = (value as Record<string, unknown>)[name];
+    }
+    req.body = kept;
+    next();
+  });
 }
 
 /** `handlers` one after the other, as express would run them, stopping at the first error. */

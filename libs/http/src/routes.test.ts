@@ -264,4 +264,19 @@ describe('route catalogue', () => {
     expect(declare('GET', '/api/v4/projects/:id/events', 'read_user')).not.toThrow();
     expect(declare('GET', '/groups', 'read_api')).toThrow('written in full');
   });
+
+  it('refuses a route that drops its body without an object schema naming the parameters it reads', () => {
+    const declare = (input: z.ZodType) => () =>
+      route({
+        method: 'POST',
+        path: '/api/v4/things/:id/metrics',
+        access: 'anonymous',
+        scope: 'api',
+        input,
+        dropsBody: true,
+        handle: async () => null,
+      });
+    expect(declare(z.string())).toThrow('names the parameters it reads with an object schema');
+    expect(declare(z.object({ id: z.string() }))).not.toThrow();
+  });
 });

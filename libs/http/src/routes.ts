@@ -16,6 +16,7 @@ import { administratorCheckOf, callerOf } from './request-context.ts';
 import { dropAddedJsonCharset, JsonArrayText, JsonText, sendJsonText } from './json-responses.ts';
 import { recordServedRoutes, routePathPattern } from './route-dispatch.ts';
 import { parseParams, requestParams } from './params.ts';
+import type { DeclaredBody } from './request-body.ts';
 import { keysetHeaders, keysetOf, keysetShape, pageParams, pageShape, setPaginationHeaders, type PageRequest } from './pagination.ts';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -84,6 +85,13 @@ export interface RouteSpec<Schema extends z.ZodType, Access extends RouteAccess,
   response?: z.ZodType;
   /** A larger bound, in bytes, of this route's JSON and form bodies than the service's (a file's content). */
   bodyBytes?: number;
+  /**
+   * Set when the route drops its body, as GitLab drops an Unleash SDK's metrics: a JSON body is
+   * read within the bound and checked to be JSON (GitLab refuses one that is not), and only the
+   * parameters of the route's input are taken from it, as Grape would still read them; the rest is
+   * never built into parameters. Its input is an object schema.
+   */
+  dropsBody?: boolean;
   handle(context: RouteContext<z.output<Schema>, CallerFor<Access>, Deps>): Promise<unknown>;
 }
 
@@ -98,6 +106,7 @@ export interface CatalogueEntry {
   status: number;
   response?: z.ZodType;
   bodyBytes?: number;
+  dropsBody?: boolean;
 }
 
 export interface RouteDefinition<Deps> extends CatalogueEntry {
@@ -128,6 +137,9 @@ function checkDeclaration(entry: CatalogueEntry): void {
   }
   if (entry.scope === 'read_user' && !USER_PATHS.test(entry.path)) {
     throw new Error(`${where}: read_user grants only reads of /user, /users and events`);
+  }
+  if (entry.dropsBody && !(entry.input instanceof z.ZodObject)) {
+    throw new Error(`${where}: a route that drops its body names the parameters it reads with an object schema`);
   }
 }
 
@@ -291,29 +303,41 @@ async function send(res: Response, route: CatalogueEntry, result: unknown): Prom
   else res.json(replied.body);
 }
 
-/** The routes of a router that take larger bodies than their service's, matched by method and path. */
-const largeBodyRoutes = new WeakMap<Router, Array<{ method: string; path: RegExp; bytes: number }>>();
+/** The routes of a router that declare something of their bodies (a larger bound, or that they drop them), matched by method and path. */
+const bodyDeclarations = new WeakMap<Router, Array<{ method: string; path: RegExp; body: DeclaredBody }>>();
 
-/** A route path as a pattern of the request paths it serves; a route taking larger bodies has a plain path. */
+/** A route path as a pattern of the request paths it serves; a route declaring its body has a plain path. */
 function pathPattern(route: CatalogueEntry): RegExp {
   const pattern = routePathPattern(route.path);
-  if (!pattern) throw new Error(`${route.method} ${route.path}: a route taking larger bodies has a path of segments and parameters only`);
+  if (!pattern) throw new Error(`${route.method} ${route.path}: a route declaring its body has a path of segments and parameters only`);
   return pattern;
 }
 
-/** The larger body bound of the request's route among `routers`, if its route declared one (`bodyBytes`). */
-export function declaredBodyBytes(routers: readonly Router[]): (req: Request) => number | undefined {
-  const routes = routers.flatMap((router) => largeBodyRoutes.get(router) ?? []);
-  return (req) => routes.find((route) => route.method === req.method && route.path.test(req.path))?.bytes;
+/** What a route declares of its body, if anything: a larger bound (`bodyBytes`), the parameters it keeps of a body it drops (`dropsBody`). */
+function bodyDeclaration(route: CatalogueEntry): DeclaredBody | undefined {
+  if (!route.bodyBytes && !route.dropsBody) return undefined;
+  return {
+    ...(route.bodyBytes ? { bytes: route.bodyBytes } : {}),
+    ...(route.dropsBody ? { keptParams: Object.keys((route.input as z.ZodObject).shape) } : {}),
+  };
+}
+
+/** What the request's route among `routers` declares of its body, if it declares anything. */
+export function declaredBodies(routers: readonly Router[]): (req: Request) => DeclaredBody | undefined {
+  const routes = routers.flatMap((router) => bodyDeclarations.get(router) ?? []);
+  return (req) => routes.find((route) => route.method === req.method && route.path.test(req.path))?.body;
 }
 
 /** An express router serving `routes` with `deps`: what a service mounts. */
 export function createRouter<Deps>(routes: ReadonlyArray<RouteDefinition<Deps>>, deps: Deps): Router {
   const router = Router();
   if (routes.some((route) => route.access === 'administrator')) withAdministratorRoutes.add(router);
-  largeBodyRoutes.set(
+  bodyDeclarations.set(
     router,
-    routes.flatMap((route) => (route.bodyBytes ? [{ method: route.method, path: pathPattern(route), bytes: route.bodyBytes }] : [])),
+    routes.flatMap((route) => {
+      const body = bodyDeclaration(route);
+      return body ? [{ method: route.method, path: pathPattern(route), body }] : [];
+    }),
   );
   recordServedRoutes(router, routes);
   for (const route of routes) {

@@ -10,7 +10,7 @@ import { requestLogging } from './request-logging.ts';
 import { isDraining } from './listen.ts';
 import { answerExactJson } from './json-responses.ts';
 import { openApiDocument } from './openapi.ts';
-import { declaredBodyBytes, routeCatalogue, servesAdministratorRoutes } from './routes.ts';
+import { declaredBodies, routeCatalogue, servesAdministratorRoutes } from './routes.ts';
 import { EXTERNAL_URL } from './base-url.ts';
 import { malformedParamsError, malformedUrlError } from './malformed-input.ts';
 import { routeDispatch } from './route-dispatch.ts';
@@ -103,7 +103,7 @@ export function createServiceApp(options: ServiceAppOptions): Express {
     for (const router of streamingRoutes) app.use(router);
   }
   const admit = admission();
-  const readBodies = requestBodies(options.bodyLimits, declaredBodyBytes(options.routes));
+  const readBodies = requestBodies(options.bodyLimits, declaredBodies(options.routes));
   const { requestScope } = options;
   const routes = routeDispatch(options.routes);
   // What stands between a request and the routes, and the routes, in one handler (each express

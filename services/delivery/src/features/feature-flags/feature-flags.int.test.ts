@@ -283,6 +283,17 @@ describe('the Unleash client API', () => {
     expect(
       (await unleashPost('/api/v4/feature_flags/unleash/7/client/metrics').set({ 'UNLEASH-INSTANCEID': instanceId }).send({})).status,
     ).toBe(200);
+    // The bodies are dropped, as GitLab drops them, but still read as GitLab reads them: JSON, within the bound.
+    const metrics = () => unleashPost('/api/v4/feature_flags/unleash/7/client/metrics');
+    expect((await metrics().send({ instance_id: instanceId, bucket: { toggles: { checkout: { yes: 3, no: 1 } } } })).status).toBe(200);
+    expect((await metrics().set('Content-Type', 'application/json').send('{"bucket":')).status).toBe(400);
+    expect(
+      (
+        await metrics()
+          .set({ 'UNLEASH-INSTANCEID': instanceId })
+          .send({ padding: 'x'.repeat(1024 * 1024) })
+      ).status,
+    ).toBe(413);
     expect((await unleashGet('/api/v4/feature_flags/unleash/7/client/features').set({ 'UNLEASH-INSTANCEID': 'wrong' })).status).toBe(401);
     expect((await unleashGet('/api/v4/feature_flags/unleash/8/client/features').set({ 'UNLEASH-INSTANCEID': instanceId })).status).toBe(
       401,

@@ -77,7 +77,10 @@ const features = async ({ deps, input, request }: { deps: UnleashRouteDeps; inpu
   return reply({ headers: answer.headers.full, body: answer.body });
 };
 
-/** A no-op GitLab acknowledges with 200 and no body, once the instance id checks out. */
+/**
+ * A no-op GitLab acknowledges with 200 and no body, once the instance id checks out. The
+ * registration's and metrics' bodies are dropped, as GitLab drops them (`dropsBody`).
+ */
 const acknowledge = async ({
   deps,
   input,
@@ -126,6 +129,7 @@ export const unleashRoutes = [
     access: 'anonymous',
     scope: 'api',
     input: unleashInput,
+    dropsBody: true,
     handle: acknowledge,
   }),
   route({
@@ -134,6 +138,7 @@ export const unleashRoutes = [
     access: 'anonymous',
     scope: 'api',
     input: unleashInput,
+    dropsBody: true,
     handle: acknowledge,
   }),
 ];
