@@ -15,13 +15,16 @@ export function cpuMs(pid: number): number {
   } catch {
     return 0;
   }
-  let nanoseconds = 0;
-  for (const thread of threads) {
-    try {
-      nanoseconds += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // The thread ended after the listing.
-    }
+  let total = 0;
+  for (const thread of threads) total += threadCpuMs(pid, Number(thread));
+  return total;
+}
+
+/** CPU time (ms) one thread of a process has used so far, from its schedstat; 0 once it is gone. */
+export function threadCpuMs(pid: number, tid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return 0;
   }
-  return nanoseconds / 1e6;
 }
