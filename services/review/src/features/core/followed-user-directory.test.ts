@@ -94,27 +94,42 @@ describe('FollowedUserDirectory', () => {
   });
 
   it('trusts a kept user for ten seconds at most', async () => {
-    let now = 0;
+    let now = 5_000;
     const { identity, directory } = followed({ now: () => now });
     await directory.users([2], caller);
-    now = 9_999;
+    now = 15_000;
     await directory.users([2], caller);
     expect(identity.asked).toHaveLength(1);
-    now = 10_000;
+    now = 15_001;
     await directory.users([2], caller);
     expect(identity.asked).toHaveLength(2);
   });
 
-  it('keeps neither unknown ids nor more users than its bound, dropping the oldest read', async () => {
+  it('trusts a kept user from when it was asked for, however late the answer came', async () => {
+    let now = 5_000;
+    const { identity, directory } = followed({ now: () => now });
+    let answer = () => {};
+    identity.gate = new Promise((resolve) => (answer = resolve));
+    const asked = directory.users([2], caller);
+    now = 14_000;
+    answer();
+    await asked;
+    now = 15_001;
+    await directory.users([2], caller);
+    expect(identity.asked).toHaveLength(2);
+  });
+
+  it('keeps neither unknown ids nor more users than its bound, dropping the least recently used', async () => {
     const { identity, directory } = followed({ maxUsers: 2 });
     expect((await directory.users([2, 99], caller)).size).toBe(1);
     await directory.users([99], caller);
     await directory.users([3], caller);
+    await directory.users([2], caller);
     await directory.users([1], caller);
     expect(directory.size).toBe(2);
-    await directory.users([3, 1], caller);
-    await directory.users([2], caller);
-    expect(identity.asked).toEqual([[2, 99], [99], [3], [1], [2]]);
+    await directory.users([2, 1], caller);
+    await directory.users([3], caller);
+    expect(identity.asked).toEqual([[2, 99], [99], [3], [1], [3]]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Caller } from '@platform/auth';
 import type { ProjectNames, UserDirectory, UserSummary } from './user-directory.ts';
 
@@ -12,11 +13,6 @@ export const FOLLOWED_USER_TRUST_MS = 10_000;
 /** About 200 bytes a summary: a few MB at most, whatever the lists ask for. */
 export const FOLLOWED_USERS_MAX = 10_000;
 
-interface KeptUser {
-  user: UserSummary;
-  readAt: number;
-}
-
 /**
  * Identity's user summaries kept between requests, so that the merge request, issue and note
  * lists do not ask identity for the same authors on every page. A summary tells nothing about
@@ -28,10 +24,8 @@ interface KeptUser {
 export class FollowedUserDirectory implements UserDirectory {
   readonly #directory: UserDirectory;
   readonly #followed: () => boolean;
-  readonly #trustMs: number;
-  readonly #maxUsers: number;
   readonly #now: () => number;
-  readonly #kept = new Map<number, KeptUser>();
+  readonly #kept: LRUCache<number, UserSummary>;
   /** Counts the users forgotten: an answer asked for before one was forgotten is not kept. */
   #forgotten = 0;
 
@@ -41,13 +35,21 @@ export class FollowedUserDirectory implements UserDirectory {
     followed: () => boolean;
     trustMs?: number;
     maxUsers?: number;
+    /** The clock of the trust's time, in milliseconds (`performance.now` unless a test moves it). */
     now?: () => number;
   }) {
     this.#directory = options.directory;
     this.#followed = options.followed;
-    this.#trustMs = options.trustMs ?? FOLLOWED_USER_TRUST_MS;
-    this.#maxUsers = options.maxUsers ?? FOLLOWED_USERS_MAX;
-    this.#now = options.now ?? Date.now;
+    const now = options.now ?? (() => performance.now());
+    this.#now = now;
+    // The clock is read at every lookup (no `ttlResolution` debounce): a summary lapses on time
+    // however fast the lookups come, and a test's clock moves between two of them.
+    this.#kept = new LRUCache({
+      max: options.maxUsers ?? FOLLOWED_USERS_MAX,
+      ttl: options.trustMs ?? FOLLOWED_USER_TRUST_MS,
+      ttlResolution: 0,
+      perf: { now },
+    });
   }
 
   async users(ids: number[], caller: Caller): Promise<Map<number, UserSummary>> {
@@ -58,7 +60,7 @@ export class FollowedUserDirectory implements UserDirectory {
     const now = this.#now();
     for (const id of new Set(ids)) {
       const kept = followed ? this.#kept.get(id) : undefined;
-      if (kept && now - kept.readAt < this.#trustMs) found.set(id, kept.user);
+      if (kept) found.set(id, kept);
       else missing.push(id);
     }
     if (missing.length === 0) return found;
@@ -70,7 +72,8 @@ export class FollowedUserDirectory implements UserDirectory {
       const user = answered.get(id);
       if (!user) continue;
       found.set(id, user);
-      if (keep) this.#keep(id, { user, readAt: now });
+      // Trusted from when it was asked for, not from when the answer came.
+      if (keep) this.#kept.set(id, user, { start: now });
     }
     return found;
   }
@@ -96,15 +99,5 @@ export class FollowedUserDirectory implements UserDirectory {
 
   close(): void {
     this.#directory.close();
-  }
-
-  #keep(id: number, kept: KeptUser): void {
-    // Re-inserted at the end: the oldest read is the first one dropped.
-    this.#kept.delete(id);
-    this.#kept.set(id, kept);
-    if (this.#kept.size > this.#maxUsers) {
-      const oldest = this.#kept.keys().next();
-      if (!oldest.done) this.#kept.delete(oldest.value);
-    }
   }
 }
