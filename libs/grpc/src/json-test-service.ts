@@ -1,7 +1,8 @@
 /**
- * A gRPC service for this library's integration tests: unary methods whose messages are JSON, so
- * that a test serves and calls the mechanics (server, client, credentials, metrics) without
- * generated code. Not exported from the library.
+ * A gRPC service for integration tests: unary methods whose messages are JSON, so that a test
+ * serves and calls the mechanics (server, client, credentials, metrics) without generated code.
+ * Tests outside this library import it as `@platform/grpc/testing`; the library's own index does
+ * not export it.
  */
 import {
   credentials,

@@ -5,40 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { loadConfig, portFromEnv, serviceConfig } from '@platform/config';
-import { callUnary, grpc, internalClientOptions, unaryHandler } from '@platform/grpc';
+import { callUnary, internalClientOptions, unaryHandler } from '@platform/grpc';
+import { jsonTestService } from '@platform/grpc/testing';
 import { createLogger } from '@platform/logger';
 import { startServiceHarness, TEST_INTERNAL_SECRET, waitFor, type ServiceHarness } from '@platform/testing';
 import { defineJob, handleJob } from './jobs/index.ts';
 import { startService, type RunningService } from './run-service.ts';
 
-const json = {
-  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
-  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as unknown,
-};
-const probeService: grpc.ServiceDefinition = {
-  ping: {
-    path: '/probe.v1.ProbeService/Ping',
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: json.serialize,
-    requestDeserialize: json.deserialize,
-    responseSerialize: json.serialize,
-    responseDeserialize: json.deserialize,
-  },
-};
-type ProbeClient = grpc.Client & {
-  ping(
-    request: object,
-    metadata: grpc.Metadata,
-    options: object,
-    callback: (error: grpc.ServiceError | null, response: object) => void,
-  ): grpc.ClientUnaryCall;
-};
-const ProbeClient = grpc.makeGenericClientConstructor(probeService, 'ProbeService') as unknown as new (
-  address: string,
-  channelCredentials: grpc.ChannelCredentials,
-  options?: object,
-) => ProbeClient;
+const probeService = jsonTestService<{ ping: [object, object] }>('probe.v1.ProbeService', { ping: 'Ping' });
 
 const workJob = defineJob<Record<string, never>>('probe.work');
 const configSchema = serviceConfig({ name: 'probe', httpPort: 0 }).extend({ GRPC_PORT: portFromEnv(0) });
@@ -63,7 +37,7 @@ beforeAll(async () => {
           {
             rpcs: [
               {
-                definition: probeService,
+                definition: probeService.definition,
                 implementation: { ping: unaryHandler(createLogger({ name: 'probe', level: 'silent' }), async () => ({})) },
                 scopes: { ping: 'internal' },
               },
@@ -85,11 +59,9 @@ afterAll(async () => {
 describe("a service's /-/metrics", () => {
   it('serves the process metrics and the duration of its requests and gRPC calls', async () => {
     await harness.api.get('/-/health').expect(200);
-    const client = new ProbeClient(
-      `127.0.0.1:${harness.service.grpcPort}`,
-      grpc.credentials.createInsecure(),
-      internalClientOptions({ internalSecret: TEST_INTERNAL_SECRET }),
-    );
+    const { grpcPort } = harness.service;
+    if (grpcPort === undefined) throw new Error('the probe service serves gRPC: it has a port');
+    const client = probeService.connect(grpcPort, internalClientOptions({ internalSecret: TEST_INTERNAL_SECRET }));
     try {
       await callUnary(client.ping.bind(client), {});
     } finally {
