@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { bigintNumber, isoTimestamp, likePattern, readPage, selectList, type Page, type PageWindow } from '@platform/db';
+import { bigintNumber, isoTimestamp, likePattern, mapPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
 import { DOWNVOTE, UPVOTE } from '../core/votes.ts';
 import type { Presence } from '../core/label-filter.ts';
 import type { ListedMergeRequest, SimpleMergeRequest } from './merge-request-views.ts';
@@ -73,9 +73,18 @@ const LISTED_COLUMNS: Record<keyof ListedMergeRequest, string> = {
     from milestones m where m.id = mr.milestone_id and (m.project_id = mr.project_id or m.group_id = any(mr.target_namespace_ids)))`,
 };
 
-const SELECT_LISTS: Record<MergeRequestListView, string> = {
-  simple: selectList(SIMPLE_COLUMNS),
-  full: selectList(LISTED_COLUMNS),
+/**
+ * A listed merge request as one JSON value PostgreSQL writes of the view's columns (`row`): the
+ * driver parses each row with one `JSON.parse`, where ~40 text columns, arrays among them, took
+ * a conversion each and left a copy per column for the garbage collector. A scalar subquery, like
+ * the nested columns, so PostgreSQL still computes it for the page's rows only.
+ */
+const rowJson = (columns: Record<string, string>) =>
+  `(select row_to_json(view_columns) from (select ${selectList(columns)}) view_columns) as "row"`;
+
+const ROW_JSON: Record<MergeRequestListView, string> = {
+  simple: rowJson(SIMPLE_COLUMNS),
+  full: rowJson(LISTED_COLUMNS),
 };
 
 const ORDER_COLUMNS: Record<MergeRequestOrder['by'], string> = {
@@ -103,7 +112,7 @@ export class MergeRequestsReadModel {
   }
 
   /** A page of the merge requests `filter` selects, with the columns of `view`. */
-  list<View extends MergeRequestListView>(options: {
+  async list<View extends MergeRequestListView>(options: {
     filter: MergeRequestFilter;
     order: MergeRequestOrder;
     window: PageWindow;
@@ -112,12 +121,13 @@ export class MergeRequestsReadModel {
     exactTotal?: boolean;
   }): Promise<Page<MergeRequestRow<View>>> {
     const where = mergeRequestConditions(options.filter);
-    return readPage<MergeRequestRow<View>>(this.#db, {
+    const page = await readPage<{ row: MergeRequestRow<View> }>(this.#db, {
       matching: sql`select 1 from merge_requests mr where ${where}`,
-      rows: sql`select ${sql.raw(SELECT_LISTS[options.view])} from merge_requests mr where ${where} order by ${mergeRequestOrder(options.order)}`,
+      rows: sql`select ${sql.raw(ROW_JSON[options.view])} from merge_requests mr where ${where} order by ${mergeRequestOrder(options.order)}`,
       window: options.window,
       ...(options.exactTotal ? { exactTotal: true } : {}),
     });
+    return mapPage(page, (items) => items.map((item) => item.row));
   }
 
   /** Every merge request `filter` selects, in order, with its project: lists across projects keep those of projects the caller sees. */
