@@ -6,5 +6,7 @@ export { escapeLike, likePattern } from './like.ts';
 export { COUNT_LIMIT, findPage, findPageOf, mapPage, readKeysetPage, readPage } from './page.ts';
 export type { Page, PageWindow } from './page.ts';
 export { bigintNumber, isoTimestamp, readModelDatabase, selectList } from './read-model.ts';
+export { compiledStatement } from './compiled-statement.ts';
+export type { CompiledStatement, StatementParameters } from './compiled-statement.ts';
 export { Migration } from '@mikro-orm/migrations';
 export type { MigrationObject } from '@mikro-orm/core';

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
+import { compiledStatement, likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
 import { MAX_ID } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
 import { maintainedCount, USERS_KEY } from '../access/list-counts.ts';
@@ -50,17 +50,26 @@ export interface UserJson {
 export type UserRead = { view: 'basic' } | { view: UserJsonView; viewerId?: number | undefined };
 export type UserRow<Read extends UserRead> = Read extends { view: 'basic' } ? BasicUser : UserJson;
 
-/** The select list of `read`, over `users u` and `v` (`userViewParameters`). */
-function columnsOf(read: UserRead): RawBuilder<unknown> {
-  if (read.view === 'basic') return sql.raw(BASIC_SELECT_LIST);
-  return sql.raw(`u.id, u.state, (${USER_JSON_VIEWS[read.view]})::text as json`);
+/** The select list of a read's view, over `users u` and `v` (`userViewParameters`). */
+function columnsOf(view: UserRead['view']): RawBuilder<unknown> {
+  if (view === 'basic') return sql.raw(BASIC_SELECT_LIST);
+  return sql.raw(`u.id, u.state, (${USER_JSON_VIEWS[view]})::text as json`);
 }
 
-/** `v`, the statement's parameters the JSON views read: the public URL and the viewer's id. */
-function userViewParameters(read: UserRead, base: string): RawBuilder<unknown> {
-  const viewer = read.view === 'basic' ? undefined : read.viewerId;
-  return sql`(select ${base}::text as base, ${viewer ?? null}::integer as viewer) v`;
+/** The viewer's id the JSON views read, null for the basic view and anonymous callers. */
+function viewerOf(read: UserRead): number | null {
+  return (read.view === 'basic' ? undefined : read.viewerId) ?? null;
 }
+
+/** `v`, the statement's parameters the JSON views read: the public URL and the viewer's id (values, or a compiled statement's placeholders). */
+function userViewParameters(base: unknown, viewer: unknown): RawBuilder<unknown> {
+  return sql`(select ${base}::text as base, ${viewer}::integer as viewer) v`;
+}
+
+/** One user by id as a view shows them. */
+const userById = compiledStatement<UserRead['view'], { id: number; base: string; viewer: number | null }, unknown>(
+  (view, p) => sql`select ${columnsOf(view)} from users u, ${userViewParameters(p.base, p.viewer)} where u.id = ${p.id}`,
+);
 
 const ORDER_COLUMNS: Record<UserOrderField, string> = {
   id: 'u.id',
@@ -88,9 +97,8 @@ export class UsersReadModel {
   /** One user as `read` shows them; undefined when nobody has the id. */
   async user<Read extends UserRead>(id: number, read: Read): Promise<UserRow<Read> | undefined> {
     if (id > MAX_ID) return undefined;
-    const { rows } = await sql<UserRow<Read>>`select ${columnsOf(read)}
-      from users u, ${userViewParameters(read, this.#externalUrl)} where u.id = ${id}`.execute(this.#db);
-    return rows[0];
+    const rows = await userById(this.#db, read.view, { id, base: this.#externalUrl, viewer: viewerOf(read) });
+    return rows[0] as UserRow<Read> | undefined;
   }
 
   /** The users among `ids` with the columns of the basic view (other services' user summaries); unknown ids are left out. */
@@ -109,7 +117,9 @@ export class UsersReadModel {
     // The id breaks ties so that pages neither repeat nor skip users.
     return readPage<UserRow<Read>>(this.#db, {
       ...(isUnfiltered(filter) ? { total: maintainedCount([USERS_KEY]) } : { matching: sql`select 1 from users u where ${where}` }),
-      rows: sql<UserRow<Read>>`select ${columnsOf(options.read)} from users u, ${userViewParameters(options.read, this.#externalUrl)}
+      rows: sql<
+        UserRow<Read>
+      >`select ${columnsOf(options.read.view)} from users u, ${userViewParameters(this.#externalUrl, viewerOf(options.read))}
         where ${where} order by ${sql.raw(ORDER_COLUMNS[filter.orderBy])} ${direction}, u.id ${direction}`,
       window: options.window,
     });
@@ -123,7 +133,9 @@ export class UsersReadModel {
     const direction = sql.raw(filter.sort);
     const after = options.afterId === undefined ? sql`true` : sql`u.id ${sql.raw(filter.sort === 'desc' ? '<' : '>')} ${options.afterId}`;
     return readKeysetPage<UserRow<Read>>(this.#db, {
-      rows: sql<UserRow<Read>>`select ${columnsOf(options.read)} from users u, ${userViewParameters(options.read, this.#externalUrl)}
+      rows: sql<
+        UserRow<Read>
+      >`select ${columnsOf(options.read.view)} from users u, ${userViewParameters(this.#externalUrl, viewerOf(options.read))}
         where ${conditions(filter)} and ${after} order by u.id ${direction}`,
       limit: options.limit,
     });
