@@ -4,17 +4,12 @@ import type { Group } from '../access/namespace.entity.ts';
 import type { NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
-import type { ProjectsService } from '../projects/projects-service.ts';
 import type { GroupsService } from './groups-service.ts';
 import { groupDetailsView } from './group-views.ts';
-
-/** The deprecated `projects` and `shared_projects` of group details hold at most this many each. */
-const DETAIL_PROJECTS_LIMIT = 100;
 
 /** Reads a group's details (and its projects, with `withProjects`) as the viewer sees them, and shows them. */
 export async function readGroupDetails(options: {
   groups: GroupsService;
-  projects: ProjectsService;
   viewer: Viewer;
   idOrPath: number | string;
   withProjects: boolean;
@@ -24,14 +19,14 @@ export async function readGroupDetails(options: {
   const { viewer } = options;
   const group = await options.groups.details(viewer, options.idOrPath, {
     customAttributes: isAdmin(viewer) && options.withCustomAttributes,
+    withProjects: options.withProjects,
   });
-  const projects = options.withProjects ? await options.projects.ofGroupDetails(viewer, group.id, DETAIL_PROJECTS_LIMIT) : undefined;
-  return groupDetailsView(group, { viewer, views: options.views, projects });
+  return groupDetailsView(group, { viewer, views: options.views });
 }
 
 /** A change the caller makes to a group, answered with the group's details: with its projects, except where `withProjects` is false (a new group has none). */
 export async function readChangedGroupDetails(
-  deps: { groups: GroupsService; projects: ProjectsService; access: AccessPolicy; views: NamespaceViewContext },
+  deps: { groups: GroupsService; access: AccessPolicy; views: NamespaceViewContext },
   caller: AuthenticatedCaller,
   change: (viewer: Viewer, actor: EventActor) => Promise<Group>,
   options: { withProjects: boolean } = { withProjects: true },

@@ -2,6 +2,7 @@
 import type { Namespace } from '../access/namespace.entity.ts';
 import type { SharedGroup } from '../access/namespace-views.ts';
 import type { CustomAttribute } from '../custom-attributes/custom-attribute.entity.ts';
+import type { ListedProject } from '../projects/project-rows.ts';
 
 /** A group's `PublicGroupDetails` fields, as a read model selects them (`fullName` from its ancestors). */
 export type PublicGroup = Pick<Namespace, 'id' | 'name' | 'avatarUrl' | 'fullPath'> & { fullName: string };
@@ -36,5 +37,12 @@ export type ListedGroup = PublicGroup &
     >;
   };
 
-/** A group's details: the listed fields, the viewer's access level, its visible shares and its runners token. */
-export type GroupDetailsRow = ListedGroup & Pick<Namespace, 'runnersToken'> & { accessLevel: number; shares: SharedGroup[] };
+/** A group's projects as its details show them (GitLab's deprecated `projects` and `shared_projects`). */
+export interface GroupDetailsProjects {
+  own: ListedProject[];
+  shared: ListedProject[];
+}
+
+/** A group's details: the listed fields, the viewer's access level, its visible shares, its runners token, and its projects where they were read. */
+export type GroupDetailsRow = ListedGroup &
+  Pick<Namespace, 'runnersToken'> & { accessLevel: number; shares: SharedGroup[]; projects?: GroupDetailsProjects };

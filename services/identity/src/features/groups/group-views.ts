@@ -2,7 +2,6 @@ import { ACCESS_LEVEL } from '@platform/identity-client';
 import { avatarUrlView, groupWebUrl, sharedWithGroupView, type NamespaceViewContext } from '../access/namespace-views.ts';
 import type { Viewer } from '../access/access-sql.ts';
 import { isAdmin } from '../access/access-policy.ts';
-import type { ListedProject } from '../projects/project-rows.ts';
 import { projectView, projectViewOptions } from '../projects/project-views.ts';
 import type { GroupDetailsRow, ListedGroup } from './group-rows.ts';
 
@@ -59,17 +58,8 @@ export function groupListExtras(viewer: Viewer, query: { with_custom_attributes?
   return { customAttributes: admin && query.with_custom_attributes === true, statistics: admin && query.statistics === true };
 }
 
-/** A group's projects as its details show them (GitLab's deprecated `projects` and `shared_projects`). */
-export interface GroupDetailsProjects {
-  own: ListedProject[];
-  shared: ListedProject[];
-}
-
 /** Group details: the list view plus shares, the runners token for its administrators, and its projects when they were read. */
-export function groupDetailsView(
-  group: GroupDetailsRow,
-  options: { viewer: Viewer; views: NamespaceViewContext; projects?: GroupDetailsProjects | undefined },
-) {
+export function groupDetailsView(group: GroupDetailsRow, options: { viewer: Viewer; views: NamespaceViewContext }) {
   const { viewer, views } = options;
   const canAdminister = isAdmin(viewer) || group.accessLevel >= ACCESS_LEVEL.OWNER;
   const body: Record<string, unknown> = {
@@ -81,10 +71,10 @@ export function groupDetailsView(
     prevent_forking_outside_group: null,
     membership_lock: false,
   };
-  if (options.projects) {
+  if (group.projects) {
     const projectOptions = projectViewOptions(viewer);
-    body.projects = options.projects.own.map((project) => projectView(project, views, projectOptions));
-    body.shared_projects = options.projects.shared.map((project) => projectView(project, views, projectOptions));
+    body.projects = group.projects.own.map((project) => projectView(project, views, projectOptions));
+    body.shared_projects = group.projects.shared.map((project) => projectView(project, views, projectOptions));
   }
   return body;
 }

@@ -13,6 +13,7 @@ import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../acce
 import { VISIBILITIES } from '../access/namespace.entity.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
 import { groupsKey, maintainedCount } from '../access/list-counts.ts';
+import { groupDetailsProjects } from '../projects/projects-read-model.ts';
 import type { GroupDetailsRow, ListedGroup, PublicGroup } from './group-rows.ts';
 
 /** Which groups a list holds, beyond the viewer's visibility. */
@@ -35,6 +36,9 @@ export interface GroupFilter {
   search?: string;
   customAttributes?: Record<string, string>;
 }
+
+/** The deprecated `projects` and `shared_projects` of group details hold at most this many each (`GroupProjectsFinder::DEFAULT_PROJECTS_LIMIT`). */
+const DETAIL_PROJECTS_LIMIT = 100;
 
 export const GROUP_ORDERS = ['name', 'path', 'id'] as const;
 export type GroupOrder = (typeof GROUP_ORDERS)[number];
@@ -146,27 +150,32 @@ export class GroupsReadModel {
   }
 
   /**
-   * `GET /groups/:id` of a group the viewer may see, with their access level and its shares with
-   * groups they may see; undefined when there is no such group or the viewer may not see it.
+   * `GET /groups/:id` of a group the viewer may see, with their access level, its shares with
+   * groups they may see and, with `withProjects`, its projects, in one statement; undefined when
+   * there is no such group or the viewer may not see it.
    */
-  async details(options: { viewer: Viewer; idOrPath: number | string; customAttributes?: boolean }): Promise<GroupDetailsRow | undefined> {
+  async details(options: {
+    viewer: Viewer;
+    idOrPath: number | string;
+    customAttributes?: boolean;
+    withProjects?: boolean;
+  }): Promise<GroupDetailsRow | undefined> {
     const { viewer, idOrPath } = options;
     const match =
       typeof idOrPath === 'number' ? (idOrPath > MAX_ID ? null : sql`n.id = ${idOrPath}`) : sql`lower(n.full_path) = lower(${idOrPath})`;
     if (!match) return undefined;
-    const { rows } = await sql<GroupDetailsRow & { visible: boolean }>`
+    const projects = options.withProjects
+      ? sql`, ${groupDetailsProjects(viewer, sql.ref('n.id'), DETAIL_PROJECTS_LIMIT)} as projects`
+      : sql``;
+    const { rows } = await sql<GroupDetailsRow>`
       select ${listedColumns({ customAttributes: options.customAttributes === true })}, n.runners_token as "runnersToken",
         ${groupAccessLevel(viewer)} as "accessLevel",
         coalesce((select json_agg(json_build_object('groupId', g.id, 'groupName', g.name, 'groupFullPath', g.full_path,
             'groupAccess', l.group_access, 'expiresAt', l.expires_at) order by l.id)
           from group_group_links l join namespaces g on g.id = l.shared_with_group_id and g.kind = 'group'
-          where l.shared_group_id = n.id and ${groupVisibleTo(viewer, 'g')}), '[]') as shares,
-        ${groupVisibleTo(viewer)} as visible
-      from namespaces n where n.kind = 'group' and ${match}`.execute(this.#db);
-    const row = rows[0];
-    if (!row?.visible) return undefined;
-    const { visible: _visible, ...group } = row;
-    return group;
+          where l.shared_group_id = n.id and ${groupVisibleTo(viewer, 'g')}), '[]') as shares${projects}
+      from namespaces n where n.kind = 'group' and ${match} and ${groupVisibleTo(viewer)}`.execute(this.#db);
+    return rows[0];
   }
 
   #page<Row extends object>(

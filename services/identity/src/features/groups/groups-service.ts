@@ -169,9 +169,13 @@ export class GroupsService {
     return this.#readModel.list({ ...options, filter: { ...options.filter, ...scope } });
   }
 
-  /** A visible group with the viewer's access and its shares with groups the viewer may see. */
-  async details(viewer: Viewer, idOrPath: number | string, options: { customAttributes: boolean }): Promise<GroupDetailsRow> {
-    const group = await this.#readModel.details({ viewer, idOrPath, customAttributes: options.customAttributes });
+  /** A visible group with the viewer's access, its shares with groups the viewer may see, and its projects with `withProjects`. */
+  async details(
+    viewer: Viewer,
+    idOrPath: number | string,
+    options: { customAttributes: boolean; withProjects: boolean },
+  ): Promise<GroupDetailsRow> {
+    const group = await this.#readModel.details({ viewer, idOrPath, ...options });
     if (!group) throw new NotFoundError('Group');
     return group;
   }

@@ -340,31 +340,6 @@ export class ProjectsReadModel {
   }
 
   /**
-   * What group details list: the newest `limit` visible projects in the group and the newest
-   * `limit` shared with it (GitLab's `GroupProjectsFinder` unsorted: id descending), in one
-   * statement; their columns in a second.
-   */
-  async ofGroupDetails(options: {
-    viewer: Viewer;
-    groupId: number;
-    limit: number;
-  }): Promise<{ own: ListedProject[]; shared: ListedProject[] }> {
-    const { viewer, groupId, limit } = options;
-    const visible = projectVisibleTo(viewer);
-    const { rows } = await sql<{ id: number; shared: boolean }>`
-      (select p.id, false as shared from projects p where p.namespace_id = ${groupId} and ${visible} order by p.id desc limit ${limit})
-      union all
-      (select p.id, true as shared from projects p where p.id in (${sharedWith(groupId)}) and ${visible} order by p.id desc limit ${limit})`.execute(
-      this.#db,
-    );
-    const columns = sql`${fixedColumns(false)}, ${viewerColumns(viewer)}`;
-    const found = await this.#byIds<ListedProject>(viewer, [...new Set(rows.map((row) => row.id))], columns);
-    const byId = new Map(found.map((project) => [project.id, project]));
-    const projects = (shared: boolean) => rows.flatMap((row) => (row.shared === shared ? (byId.get(row.id) ?? []) : []));
-    return { own: projects(false), shared: projects(true) };
-  }
-
-  /**
    * The view's columns of the projects a page found, in the page's order, read by key in a
    * statement of their own: the namespace, owner and counts subqueries run for the page's rows
    * only, however deep its offset, and the statement's plan (by primary key, whatever the
@@ -380,8 +355,8 @@ export class ProjectsReadModel {
 
   /**
    * Its estimates do not depend on its values, so the plan cache keeps the generic plan: the ids in
-   * a scalar subquery count as ten rows however many there are (a custom plan for group details'
-   * 9 ids cost less than the generic plan, so every execution was planned anew), and visibility is
+   * a scalar subquery count as ten rows however many there are (a custom plan for 9 ids cost
+   * less than the generic plan, so every execution was planned anew), and visibility is
    * read as a column, not filtered, since a custom plan's selectivity for the viewer's visibilities
    * differs from the generic plan's.
    */
@@ -394,7 +369,25 @@ export class ProjectsReadModel {
   }
 }
 
-function sharedWith(groupId: number): RawBuilder<unknown> {
+/**
+ * What group details embed, as one JSON column of the group's own statement (`groupId`: its id,
+ * a column of that statement): `own`, the newest `limit` projects in the group the viewer may
+ * see, and `shared`, the newest `limit` shared with it (GitLab's `GroupProjectsFinder` unsorted:
+ * id descending), each an array of full-view rows (`ListedProject`).
+ */
+export function groupDetailsProjects(viewer: Viewer, groupId: RawBuilder<number>, limit: number): RawBuilder<unknown> {
+  const columns = sql`${fixedColumns(false)}, ${viewerColumns(viewer)}`;
+  const visible = projectVisibleTo(viewer);
+  // The ids first, then their columns by key: the columns' per-row subqueries cost the plan as many rows as `any(array(...))`
+  // estimates (ten), whatever the viewer's parameters, so a generic plan costs what a custom one does and is kept.
+  const newest = (where: RawBuilder<unknown>) => sql`coalesce((select json_agg(listed order by listed.id desc)
+    from (select ${columns} from projects p where p.id = any(array(
+      select p.id from projects p where ${where} and ${visible} order by p.id desc limit ${sql.lit(limit)}))) listed), '[]')`;
+  return sql`json_build_object('own', ${newest(sql`p.namespace_id = ${groupId}`)},
+    'shared', ${newest(sql`p.id in (${sharedWith(groupId)})`)})`;
+}
+
+function sharedWith(groupId: number | RawBuilder<number>): RawBuilder<unknown> {
   return sql`select l.project_id from project_group_links l
     where l.group_id = ${groupId} and (l.expires_at is null or l.expires_at > current_date)`;
 }

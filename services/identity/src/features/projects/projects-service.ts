@@ -38,7 +38,7 @@ import type {
   ProjectListQuery,
   UpdateProjectParams,
 } from './projects.schemas.ts';
-import type { ListedProject, ProjectDetailsRow } from './project-rows.ts';
+import type { ProjectDetailsRow } from './project-rows.ts';
 import type { AvatarChange } from '../avatars/avatar-storage.ts';
 import {
   projectCreatedEvent,
@@ -252,11 +252,6 @@ export class ProjectsService {
     const id = await this.#readModel.visibleId(viewer, idOrPath);
     if (id === undefined) throw new NotFoundError('Project');
     return id;
-  }
-
-  /** The projects group details list: its own and those shared with it, the first `limit` of each. */
-  ofGroupDetails(viewer: Viewer, groupId: number, limit: number): Promise<{ own: ListedProject[]; shared: ListedProject[] }> {
-    return this.#readModel.ofGroupDetails({ viewer, groupId, limit });
   }
 
   async create(viewer: Viewer, actor: EventActor, input: CreateProjectParams, avatar?: AvatarChange): Promise<Project> {
