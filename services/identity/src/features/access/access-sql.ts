@@ -38,6 +38,54 @@ export type Viewer = { kind: 'anonymous' } | { kind: 'user'; userId: number; use
 
 export const ANONYMOUS: Viewer = { kind: 'anonymous' };
 
+const OPEN_TO_ALL: Visibility[] = ['public'];
+const OPEN_TO_USERS: Visibility[] = ['public', 'internal'];
+
+/** The visibility levels `viewer` sees without any membership: internal ones only a user who is not external. */
+function openVisibilities(viewer: Viewer): Visibility[] {
+  return viewer.kind === 'user' && !viewer.external ? OPEN_TO_USERS : OPEN_TO_ALL;
+}
+
+/**
+ * What the project rules read of the viewer. From a `Viewer` (`viewerFacts`) they are known when
+ * the statement is built, and the rules fold to the viewer's case (an administrator sees every
+ * project: `true`; an anonymous viewer has no access: `0`); from a `users` row the statement
+ * reads (`userRowFacts`) they are SQL over that row, so that an access check need not read the
+ * viewer first. `projectAccessLevel` and `projectVisibleTo` take either: each rule is written once.
+ */
+export interface ViewerFacts {
+  /** The user's id: a parameter when known, undefined for a viewer known to be anonymous. */
+  userId: number | RawBuilder<number> | undefined;
+  isAdmin: boolean | RawBuilder<boolean>;
+  /** The visibilities open to the viewer without any access, a `text[]` expression. */
+  openVisibilities: RawBuilder<Visibility[]>;
+}
+
+function viewerFacts(viewer: Viewer): ViewerFacts {
+  const openToViewer = sql<Visibility[]>`${openVisibilities(viewer)}::text[]`;
+  if (viewer.kind === 'anonymous') return { userId: undefined, isAdmin: false, openVisibilities: openToViewer };
+  return { userId: viewer.userId, isAdmin: viewer.isAdmin, openVisibilities: openToViewer };
+}
+
+/**
+ * The facts of a viewer read in the same statement: `users` as `userAlias`, left joined, where no
+ * row is an anonymous viewer (no access, not an administrator, sees what an external user sees).
+ */
+export function userRowFacts(userAlias: string): ViewerFacts {
+  const user = (column: string) => sql.ref(`${userAlias}.${column}`);
+  return {
+    userId: sql<number>`${user('id')}`,
+    isAdmin: sql<boolean>`coalesce(${user('is_admin')}, false)`,
+    // `openVisibilities`, read: a row that is a user and not external.
+    openVisibilities: sql<Visibility[]>`(case when ${user('external')} = false
+      then ${OPEN_TO_USERS}::text[] else ${OPEN_TO_ALL}::text[] end)`,
+  };
+}
+
+function factsOf(viewer: Viewer | ViewerFacts): ViewerFacts {
+  return 'kind' in viewer ? viewerFacts(viewer) : viewer;
+}
+
 function userIdOf(viewer: Viewer): number {
   return viewer.kind === 'user' ? viewer.userId : 0;
 }
@@ -100,26 +148,21 @@ export function projectAccessLevelByRules(viewer: Viewer, alias = 'p'): RawBuild
  * Rows of `project_authorizations` (as `a`) still in force for the user: a grant lapses on its
  * expiry date, as the membership or share it comes from does.
  */
-function authorizationsOf(userId: number): RawBuilder<unknown> {
+function authorizationsOf(userId: number | RawBuilder<number>): RawBuilder<unknown> {
   return sql`a.user_id = ${userId} and a.expires_at > current_date`;
 }
 
 /** The viewer's effective access level on a project (alias `alias` of `projects`), 0 without any: the table's highest current grant. */
-export function projectAccessLevel(viewer: Viewer, alias = 'p'): RawBuilder<number> {
-  if (viewer.kind === 'anonymous') return sql<number>`0`;
+export function projectAccessLevel(viewer: Viewer | ViewerFacts, alias = 'p'): RawBuilder<number> {
+  const { userId } = factsOf(viewer);
+  if (userId === undefined) return sql<number>`0`;
   return sql<number>`coalesce((select max(a.access_level) from project_authorizations a
-    where ${authorizationsOf(viewer.userId)} and a.project_id = ${sql.ref(`${alias}.id`)}), 0)`;
+    where ${authorizationsOf(userId)} and a.project_id = ${sql.ref(`${alias}.id`)}), 0)`;
 }
 
 /** The projects on which the user has at least `minimum`, from `project_authorizations` (an index-only range of the user's rows). */
 function authorizedProjects(userId: number, minimum: number): RawBuilder<unknown> {
   return sql`select a.project_id from project_authorizations a where ${authorizationsOf(userId)} and a.access_level >= ${minimum}`;
-}
-
-/** The visibility levels `viewer` sees without any membership. */
-function openVisibilities(viewer: Viewer): Visibility[] {
-  if (viewer.kind === 'anonymous') return ['public'];
-  return viewer.external ? ['public'] : ['public', 'internal'];
 }
 
 /** The groups the user is related to, from `group_relations`: the rows still in force (a relation lapses with the membership or share it comes from). */
@@ -163,28 +206,13 @@ export function groupRelatedByRules(viewer: Viewer & { kind: 'user' }, alias = '
 }
 
 /** True for a project (alias `alias` of `projects`) that `viewer` may see: by its visibility or by any access to it. */
-export function projectVisibleTo(viewer: Viewer, alias = 'p'): RawBuilder<unknown> {
-  if (viewer.kind === 'user' && viewer.isAdmin) return sql`true`;
+export function projectVisibleTo(viewer: Viewer | ViewerFacts, alias = 'p'): RawBuilder<boolean> {
+  const facts = factsOf(viewer);
+  if (facts.isAdmin === true) return sql<boolean>`true`;
   const visibility = sql.ref(`${alias}.visibility`);
-  if (viewer.kind === 'anonymous') return sql`${visibility} = 'public'`;
-  return sql`(${visibility} = any(${openVisibilities(viewer)}::text[]) or ${projectAccessLevel(viewer, alias)} > 0)`;
-}
-
-/**
- * `projectAccessLevel` for a viewer read in the same statement: `users` as `userAlias`, left
- * joined (no row: anonymous, level 0), so that an access check need not read the viewer first.
- */
-export function projectAccessLevelOfUserRow(userAlias: string, alias = 'p'): RawBuilder<number> {
-  return sql<number>`coalesce((select max(a.access_level) from project_authorizations a
-    where a.user_id = ${sql.ref(`${userAlias}.id`)} and a.expires_at > current_date and a.project_id = ${sql.ref(`${alias}.id`)}), 0)`;
-}
-
-/** `projectVisibleTo` for a viewer read in the same statement (`userAlias`, as above), given their level on the project. */
-export function projectVisibleToUserRow(userAlias: string, level: RawBuilder<number>, alias = 'p'): RawBuilder<boolean> {
-  const user = (column: string) => sql.ref(`${userAlias}.${column}`);
-  const visibility = sql.ref(`${alias}.visibility`);
-  return sql<boolean>`(${visibility} = 'public' or coalesce(${user('is_admin')}
-    or (${visibility} = 'internal' and not ${user('external')}), false) or ${level} > 0)`;
+  if (facts.userId === undefined) return sql<boolean>`${visibility} = 'public'`;
+  const seen = [sql`${visibility} = any(${facts.openVisibilities})`, sql`${projectAccessLevel(facts, alias)} > 0`];
+  return sql<boolean>`(${sql.join(facts.isAdmin === false ? seen : [facts.isAdmin, ...seen], sql` or `)})`;
 }
 
 /**

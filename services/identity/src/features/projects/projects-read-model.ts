@@ -3,10 +3,10 @@ import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type P
 import {
   groupAccessLevel,
   groupVisibleTo,
-  projectAccessLevelOfUserRow,
+  projectAccessLevel,
   projectVisibleTo,
-  projectVisibleToUserRow,
   projectWithAccess,
+  userRowFacts,
   visibleProjectCount,
   visibleProjectIds,
   type Viewer,
@@ -263,6 +263,7 @@ export class ProjectsReadModel {
   ): Promise<ProjectAccessSummary | undefined> {
     const match = projectMatch(idOrPath);
     if (!match) return undefined;
+    const viewer = userRowFacts('v');
     const { rows } = await sql<ProjectAccessSummary & { visible: boolean }>`
       select p.id, p.name, p.path, p.description, p.visibility, p.archived, p.default_branch as "defaultBranch",
         p.creator_id as "creatorId", ${sql.raw(isoTimestamp('p.created_at'))} as "createdAt", p.merge_method as "mergeMethod",
@@ -282,11 +283,9 @@ export class ProjectsReadModel {
             fullName: namespaceFullName('pn'),
           }),
         )} as namespace,
-        viewer_access.level as "accessLevel", coalesce(v.is_admin, false) as "isAdmin",
-        ${projectVisibleToUserRow('v', sql<number>`viewer_access.level`)} as visible
+        ${projectAccessLevel(viewer)} as "accessLevel", ${viewer.isAdmin} as "isAdmin", ${projectVisibleTo(viewer)} as visible
       from projects p join namespaces pn on pn.id = p.namespace_id
         left join users v on v.id = ${userId > MAX_ID ? 0 : userId} and v.state = 'active'
-        cross join lateral (select ${projectAccessLevelOfUserRow('v')} as level) viewer_access
       where ${match}`.execute(this.#db);
     const row = rows[0];
     if (!row) return undefined;
