@@ -100,6 +100,25 @@ describe('prepareStatements', () => {
     }
   });
 
+  it("keeps one description of a statement for a pool's connections that described it alike", async () => {
+    const twoConnections = new pg.Pool({ connectionString: database.url, max: 2 });
+    prepareStatements(twoConnections).enable();
+    const clients = [await twoConnections.connect(), await twoConnections.connect()];
+    try {
+      const text = 'select $1::integer as id, $1::text as label';
+      const fieldsOf = async (client: pg.PoolClient) => {
+        await client.query(text, [1]);
+        return (await client.query(text, [2])).fields;
+      };
+      const [first, second] = [await fieldsOf(clients[0]!), await fieldsOf(clients[1]!)];
+      expect(second).toEqual(first);
+      expect(second).toBe(first);
+    } finally {
+      for (const client of clients) client.release();
+      await twoConnections.end();
+    }
+  });
+
   it('rejects an execution that fails, and the statement still answers on its connection afterwards', async () => {
     statements.enable();
     const text = 'select 10 / $1::integer as quotient';
