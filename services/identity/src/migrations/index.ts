@@ -24,6 +24,7 @@ import { Migration20261127033500_project_authorizations_probe_index } from './Mi
 import { Migration20261127035700_group_list_counts } from './Migration20261127035700_group_list_counts.ts';
 import { Migration20261127062000_group_relations } from './Migration20261127062000_group_relations.ts';
 import { Migration20261127062500_user_bio_html } from './Migration20261127062500_user_bio_html.ts';
+import { Migration20261127100000_projects_id_visibility_index } from './Migration20261127100000_projects_id_visibility_index.ts';
 
 /** Applied in this order; a landed migration is never edited, only followed by a new one. */
 export const migrations: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261127035700_group_list_counts', class: Migration20261127035700_group_list_counts },
   { name: 'Migration20261127062000_group_relations', class: Migration20261127062000_group_relations },
   { name: 'Migration20261127062500_user_bio_html', class: Migration20261127062500_user_bio_html },
+  { name: 'Migration20261127100000_projects_id_visibility_index', class: Migration20261127100000_projects_id_visibility_index },
 ];
