@@ -357,14 +357,15 @@ export class ProjectsReadModel {
    * a scalar subquery count as ten rows however many there are (a custom plan for 9 ids cost
    * less than the generic plan, so every execution was planned anew), and visibility is
    * read as a column, not filtered, since a custom plan's selectivity for the viewer's visibilities
-   * differs from the generic plan's.
+   * differs from the generic plan's. The rows keep that column: copying a row's 60 others into a
+   * new object without it allocated 5 KB per row.
    */
   async #byIds<Row>(viewer: Viewer, ids: number[], columns: RawBuilder<unknown>): Promise<Row[]> {
     if (ids.length === 0) return [];
     const { rows } = await sql<Row & { visible: boolean }>`select ${columns}, ${projectVisibleTo(viewer)} as visible
       from unnest((select ${ids}::integer[])) with ordinality as listed (id, position) join projects p on p.id = listed.id
       order by listed.position`.execute(this.#db);
-    return rows.flatMap(({ visible, ...row }) => (visible ? [row as Row] : []));
+    return rows.filter((row) => row.visible);
   }
 }
 
