@@ -9,7 +9,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Migration, openDatabase, requestScope, type Orm } from '@platform/db';
 import { createLogger } from '@platform/logger';
 import { adminCaller, callerHeader, createTestDatabase, TEST_INTERNAL_SECRET, waitFor, type TestDatabase } from '@platform/testing';
-import { createServiceApp, type ServiceApp } from './service-app.ts';
+import { createServiceApp } from './service-app.ts';
 
 const Note = defineEntity({ name: 'Note', tableName: 'notes', properties: { id: p.integer().primary() } });
 class Notes extends Migration {
@@ -22,7 +22,7 @@ class Notes extends Migration {
 const logger = createLogger({ name: 'connection-faults-test', level: 'silent' });
 let database: TestDatabase;
 let orm: Orm;
-let app: ServiceApp;
+let app: express.Express;
 const attempts = { read: 0, write: 0 };
 
 /** The first attempt of each request loses its connection mid-query. */

@@ -194,26 +194,3 @@ export function routeDispatch(routers: readonly Router[]): RequestHandler {
     tryNext();
   };
 }
-
-/**
- * Whether any layer of `routers` (express routers) matches a request path, whatever the method:
- * a request whose path none matches passes through all of them untouched (an OPTIONS request
- * too: a router answers it only for paths its routes match), so it need not walk them. A router
- * whose layers cannot be read, or a path a layer cannot decode, counts as matching.
- */
-export function layersMatching(routers: readonly Router[]): (path: string) => boolean {
-  const layers: Array<Pick<RouteLayer, 'match'>> = [];
-  for (const router of routers) {
-    const { stack } = router as unknown as { stack?: Array<Partial<Pick<RouteLayer, 'match'>>> };
-    if (!Array.isArray(stack) || stack.some((layer) => typeof layer.match !== 'function')) return () => true;
-    layers.push(...(stack as Array<Pick<RouteLayer, 'match'>>));
-  }
-  return (path) =>
-    layers.some((layer) => {
-      try {
-        return layer.match(path) !== false;
-      } catch {
-        return true;
-      }
-    });
-}
