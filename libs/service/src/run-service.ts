@@ -24,6 +24,7 @@ import { createMetricsRegistry, createServiceApp, listen, type ReadinessChecks, 
 import { createLogger, type Logger } from '@platform/logger';
 import { BackgroundJob, createJobRunner, jobMigrations, type JobHandler, type JobRunner, type Schedule } from './jobs/index.ts';
 import { registerJobQueueDepth } from './jobs/job-metrics.ts';
+import { startIdleMemoryRelease } from './idle-memory-release.ts';
 
 /** A slice of a service, as its feature factory returns it. */
 export interface Feature {
@@ -215,10 +216,15 @@ function administratorsOf(features: Feature[]): Pick<ServiceAppOptions, 'adminis
   return administrators ? { administrators } : {};
 }
 
-/** A service's entry point: starts it and stops it cleanly on SIGTERM or SIGINT. */
+/**
+ * A service's entry point: starts it, gives memory back when it goes quiet after load (the process
+ * is the service's own, unlike the tests' that run several), and stops it cleanly on SIGTERM or SIGINT.
+ */
 export async function runService<Config extends ServiceConfig>(definition: ServiceDefinition<Config>): Promise<RunningService> {
   const running = await startService(definition);
+  const memoryRelease = startIdleMemoryRelease();
   const shutdown = () => {
+    memoryRelease.stop();
     void running.stop().then(
       () => process.exit(0),
       () => process.exit(1),
