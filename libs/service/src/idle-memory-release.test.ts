@@ -74,6 +74,17 @@ describe('idle memory release', () => {
     expect(await release.check()).toBe(true);
   });
 
+  it('by default counts a process doing 50 ms of background work a second as quiet, and 200 as busy', async () => {
+    const { state, probe } = fakeProcess({ residentMb: 140 });
+    const release = createIdleMemoryRelease(probe);
+    await release.check();
+    state.residentMb = 200;
+    state.cpuMs += 200;
+    expect(await release.check()).toBe(false);
+    state.cpuMs += 50;
+    expect(await release.check()).toBe(true);
+  });
+
   it("reaches this process's collector", async () => {
     const probe = processMemoryProbe();
     const cpuBefore = probe.cpuMs();
