@@ -1,14 +1,8 @@
+// Messages on Kafka: what every event-aware process uses, the gateway included. The database's
+// side (outbox, relay, idempotent consumer) is `@platform/events/database`, so that a process
+// without a database does not load MikroORM, kysely and pg.
 export { eventEnvelopeSchema } from './envelope.ts';
 export type { EventEnvelope, EventActor } from './envelope.ts';
-export { OutboxEntry, ProcessedEvent, eventTablesSql } from './event-tables.ts';
-export { eventMigrations } from './migrations/index.ts';
-export { insertWithEvent, recordEvent } from './record-event.ts';
-export type { RecordEventOptions } from './record-event.ts';
-export { startOutboxRelay } from './outbox-relay.ts';
-export type { OutboxRelay } from './outbox-relay.ts';
-export { registerOutboxBacklog } from './outbox-metrics.ts';
-export { startConsumer } from './consumer.ts';
-export type { EventConsumer, ConsumerState } from './consumer.ts';
 export { createKafka, ensureTopics } from './kafka-client.ts';
 export { defineEvent, onEvent } from './event-catalogue.ts';
 export type { EventDefinition, EventMessage, EventHandler, OutgoingEvent } from './event-catalogue.ts';

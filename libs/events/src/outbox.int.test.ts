@@ -12,16 +12,8 @@ import { openDatabase, type Orm } from '@platform/db';
 import { createLogger } from '@platform/logger';
 import { startTelemetry, type Telemetry } from '@platform/telemetry';
 import { createTestDatabase, testEnvironment, waitFor, type TestDatabase } from '@platform/testing';
-import {
-  ensureTopics,
-  eventMigrations,
-  OutboxEntry,
-  ProcessedEvent,
-  recordEvent,
-  startConsumer,
-  startOutboxRelay,
-  type EventEnvelope,
-} from './index.ts';
+import { ensureTopics, type EventEnvelope } from './index.ts';
+import { eventMigrations, OutboxEntry, ProcessedEvent, recordEvent, startConsumer, startOutboxRelay } from './database.ts';
 
 const logger = createLogger({ name: 'events-test', level: 'silent' });
 const spans = new InMemorySpanExporter();

@@ -41,5 +41,4 @@ export { rejectMalformedUrl, rejectMalformedParams, malformedUrlError, MAX_PARAM
 export { exactJsonContentType, jsonArrayText, jsonText, JsonArrayText, JsonText, sendJsonText } from './json-responses.ts';
 export { HttpStatusError } from './http-status-error.ts';
 export { openApiDocument } from './openapi.ts';
-export { renderMarkdown } from './markdown.ts';
 export { createMetricsRegistry, describeRequest, isLoopback, mayReadMetrics, metricsEndpoint, requestTimer } from './metrics.ts';

@@ -1,3 +1,4 @@
+// Kept out of the library's index: markdown-it is loaded only by the services that render Markdown.
 import MarkdownIt from 'markdown-it';
 
 // Raw HTML in the source is escaped, not passed through, so the output is safe to embed.

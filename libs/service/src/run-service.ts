@@ -7,18 +7,17 @@ import type { Router } from 'express';
 import type { Options } from '@mikro-orm/core';
 import type { ServiceConfig } from '@platform/config';
 import { checkDatabase, openDatabase, requestScope, type EntityManager, type MigrationObject, type Orm } from '@platform/db';
+import { createKafka, type EventHandler } from '@platform/events';
 import {
-  createKafka,
   eventMigrations,
   OutboxEntry,
   ProcessedEvent,
   startConsumer,
   startOutboxRelay,
   type EventConsumer,
-  type EventHandler,
   type OutboxRelay,
   registerOutboxBacklog,
-} from '@platform/events';
+} from '@platform/events/database';
 import { startGrpcServer, type GrpcServer, type GrpcServiceBinding } from '@platform/grpc';
 import { createMetricsRegistry, createServiceApp, listen, type ReadinessChecks, type ServiceAppOptions } from '@platform/http';
 import { createLogger, type Logger } from '@platform/logger';

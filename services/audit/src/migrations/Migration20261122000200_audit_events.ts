@@ -1,5 +1,5 @@
 import { Migration } from '@platform/db';
-import { eventTablesSql } from '@platform/events';
+import { eventTablesSql } from '@platform/events/database';
 
 export class Migration20261122000200_audit_events extends Migration {
   override name = 'Migration20261122000200_audit_events';

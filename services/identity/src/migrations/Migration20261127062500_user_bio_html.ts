@@ -1,5 +1,5 @@
 import { Migration } from '@platform/db';
-import { renderMarkdown } from '@platform/http';
+import { renderMarkdown } from '@platform/http/markdown';
 
 /**
  * `users.bio_html`: the bio rendered to HTML when it is written (the entity renders it on every

@@ -1,7 +1,8 @@
 import { FlushMode, LockMode } from '@mikro-orm/core';
 import { FieldValidationError } from '@platform/errors';
 import { findPage, type EntityManager, type Page, type PageWindow } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { CiVariable, type VariableOwner } from './ci-variable.entity.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import { findPage, likePattern, type EntityManager, type Page, type PageWindow } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { Alert, Incident, type AlertStatus, type IncidentState } from './alert.entity.ts';
 
 export type NewAlert = Omit<Alert, 'id' | 'iid' | 'createdAt' | 'updatedAt'>;

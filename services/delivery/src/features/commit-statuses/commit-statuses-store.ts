@@ -1,4 +1,5 @@
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { EntityManager } from '@platform/db';
 import { Pipeline } from '../pipelines/pipeline.entity.ts';
 import { CommitStatus } from './commit-status.entity.ts';

@@ -1,6 +1,7 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { findPage, type EntityManager, type Page, type PageWindow } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { Deployment, type DeploymentStatus } from './deployment.entity.ts';
 import { Environment } from './environment.entity.ts';
 import type { NewEnvironment } from './environments-store.ts';

@@ -1,7 +1,8 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { sql } from 'kysely';
 import { findPage, likePattern, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { Deployment } from './deployment.entity.ts';
 import { Environment, type EnvironmentState, type EnvironmentTier } from './environment.entity.ts';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { FeatureFlagsClient } from './feature-flag.entity.ts';
 
 /** A new instance id, with the prefix GitLab gives feature flags client tokens. */

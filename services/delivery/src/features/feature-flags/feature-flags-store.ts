@@ -1,6 +1,7 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { findPage, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import {
   FeatureFlag,
   FeatureFlagLegacyScope,

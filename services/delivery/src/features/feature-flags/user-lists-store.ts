@@ -1,5 +1,6 @@
 import { findPage, likePattern, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { FeatureFlagStrategy, FeatureFlagUserList } from './feature-flag.entity.ts';
 import { touchFlagsRevision } from './feature-flags-store.ts';
 

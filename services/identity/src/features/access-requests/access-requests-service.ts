@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '@platform/db';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
-import { recordEvent, type EventActor } from '@platform/events';
+import type { EventActor } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { PageWindow } from '@platform/db';
 import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { User } from '../users/user.entity.ts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Caller } from '@platform/auth';
 import { FieldValidationError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import { ACCESS_LEVEL } from '@platform/identity-client';
@@ -168,13 +168,30 @@ export class AccessPolicy {
   }
 }
 
-/** Where a project id or `namespace/full/path/project` (case-insensitive) points; null names nothing. */
-export function projectMatch(idOrPath: number | string) {
-  if (typeof idOrPath === 'number') return idOrPath > MAX_ID ? null : sql`p.id = ${idOrPath}`;
+/** A project as a request names it: its id, or its namespace's full path and its own path (case-insensitive). */
+export type ProjectKey = { id: number } | { namespacePath: string; path: string };
+
+/** The key a project id or `namespace/full/path/project` names; null names nothing. */
+export function projectKey(idOrPath: number | string): ProjectKey | null {
+  if (typeof idOrPath === 'number') return idOrPath > MAX_ID ? null : { id: idOrPath };
   const slash = idOrPath.lastIndexOf('/');
   if (slash <= 0) return null;
-  return sql`lower(p.path) = lower(${idOrPath.slice(slash + 1)})
-    and p.namespace_id = (select n.id from namespaces n where lower(n.full_path) = lower(${idOrPath.slice(0, slash)}))`;
+  return { namespacePath: idOrPath.slice(0, slash), path: idOrPath.slice(slash + 1) };
+}
+
+/** The project (`projects p`) a key names, by its values or a compiled statement's placeholders for them. */
+export function projectKeyMatch(
+  key: { id: number | RawBuilder<number> } | { namespacePath: string | RawBuilder<string>; path: string | RawBuilder<string> },
+): RawBuilder<unknown> {
+  if ('id' in key) return sql`p.id = ${key.id}`;
+  return sql`lower(p.path) = lower(${key.path})
+    and p.namespace_id = (select n.id from namespaces n where lower(n.full_path) = lower(${key.namespacePath}))`;
+}
+
+/** Where a project id or `namespace/full/path/project` (case-insensitive) points; null names nothing. */
+export function projectMatch(idOrPath: number | string): RawBuilder<unknown> | null {
+  const key = projectKey(idOrPath);
+  return key && projectKeyMatch(key);
 }
 
 /** Administrators pass every check; others need `minimum`, and anonymous callers need to sign in. */

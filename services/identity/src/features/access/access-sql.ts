@@ -41,9 +41,26 @@ export const ANONYMOUS: Viewer = { kind: 'anonymous' };
 const OPEN_TO_ALL: Visibility[] = ['public'];
 const OPEN_TO_USERS: Visibility[] = ['public', 'internal'];
 
-/** The visibility levels `viewer` sees without any membership: internal ones only a user who is not external. */
+/**
+ * The kinds of viewer the rules tell apart, the user's id aside: a statement built for a kind
+ * (`viewerFactsOf`) has one text for every viewer of it. An administrator sees everything, external
+ * or not.
+ */
+export type ViewerKind = 'anonymous' | 'user' | 'external' | 'admin';
+
+export function viewerKind(viewer: Viewer): ViewerKind {
+  if (viewer.kind === 'anonymous') return 'anonymous';
+  if (viewer.isAdmin) return 'admin';
+  return viewer.external ? 'external' : 'user';
+}
+
+/** The visibility levels a viewer of `kind` sees without any membership: internal ones only a user who is not external. */
+function openVisibilitiesOf(kind: ViewerKind): Visibility[] {
+  return kind === 'anonymous' || kind === 'external' ? OPEN_TO_ALL : OPEN_TO_USERS;
+}
+
 function openVisibilities(viewer: Viewer): Visibility[] {
-  return viewer.kind === 'user' && !viewer.external ? OPEN_TO_USERS : OPEN_TO_ALL;
+  return openVisibilitiesOf(viewerKind(viewer));
 }
 
 /**
@@ -61,10 +78,15 @@ export interface ViewerFacts {
   openVisibilities: RawBuilder<Visibility[]>;
 }
 
-function viewerFacts(viewer: Viewer): ViewerFacts {
-  const openToViewer = sql<Visibility[]>`${openVisibilities(viewer)}::text[]`;
-  if (viewer.kind === 'anonymous') return { userId: undefined, isAdmin: false, openVisibilities: openToViewer };
-  return { userId: viewer.userId, isAdmin: viewer.isAdmin, openVisibilities: openToViewer };
+/**
+ * The facts of a viewer of `kind` whose id is `userId`: their own, or a compiled statement's
+ * placeholder, so that the statement's one text serves every viewer of the kind. An anonymous
+ * viewer has no id.
+ */
+export function viewerFactsOf(kind: ViewerKind, userId: number | RawBuilder<number>): ViewerFacts {
+  const openToViewer = sql<Visibility[]>`${openVisibilitiesOf(kind)}::text[]`;
+  if (kind === 'anonymous') return { userId: undefined, isAdmin: false, openVisibilities: openToViewer };
+  return { userId, isAdmin: kind === 'admin', openVisibilities: openToViewer };
 }
 
 /**
@@ -83,10 +105,11 @@ export function userRowFacts(userAlias: string): ViewerFacts {
 }
 
 function factsOf(viewer: Viewer | ViewerFacts): ViewerFacts {
-  return 'kind' in viewer ? viewerFacts(viewer) : viewer;
+  return 'kind' in viewer ? viewerFactsOf(viewerKind(viewer), userIdOf(viewer)) : viewer;
 }
 
-function userIdOf(viewer: Viewer): number {
+/** The viewer's user id, 0 for an anonymous viewer (no user has it). */
+export function userIdOf(viewer: Viewer): number {
   return viewer.kind === 'user' ? viewer.userId : 0;
 }
 
@@ -98,12 +121,12 @@ const activeLink = (alias: string) => sql.raw(`(${alias}.expires_at is null or $
  * `members` as `m`, restricted to the user's active memberships of the groups in `ancestry` (an
  * integer array expression): a lookup on the (source_type, source_id, user_id) key.
  */
-function membershipIn(userId: number, ancestry: RawBuilder<unknown>): RawBuilder<unknown> {
+function membershipIn(userId: number | RawBuilder<number>, ancestry: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`m.source_type = 'Group' and m.source_id = any(${ancestry}) and m.user_id = ${userId} and ${activeMember('m')}`;
 }
 
 /** Level rows (`level`) granted on a group whose ancestry (self included) is `ancestry`: memberships, then shares into it. */
-function groupLevels(userId: number, ancestry: RawBuilder<unknown>): RawBuilder<unknown> {
+function groupLevels(userId: number | RawBuilder<number>, ancestry: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`select m.access_level as level from members m where ${membershipIn(userId, ancestry)}
     union all
     select least(l.group_access, m.access_level) from group_group_links l
@@ -124,9 +147,10 @@ function projectOwnLevels(userId: number, project: RawBuilder<unknown>): RawBuil
 }
 
 /** The viewer's effective access level on a group (alias `alias` of `namespaces`), 0 without any. */
-export function groupAccessLevel(viewer: Viewer, alias = 'n'): RawBuilder<number> {
-  if (viewer.kind === 'anonymous') return sql<number>`0`;
-  const levels = groupLevels(viewer.userId, sql.ref(`${alias}.traversal_ids`));
+export function groupAccessLevel(viewer: Viewer | ViewerFacts, alias = 'n'): RawBuilder<number> {
+  const { userId } = factsOf(viewer);
+  if (userId === undefined) return sql<number>`0`;
+  const levels = groupLevels(userId, sql.ref(`${alias}.traversal_ids`));
   return sql<number>`coalesce((select max(level) from (${levels}) levels), 0)`;
 }
 
@@ -166,7 +190,7 @@ function authorizedProjects(userId: number, minimum: number): RawBuilder<unknown
 }
 
 /** The groups the user is related to, from `group_relations`: the rows still in force (a relation lapses with the membership or share it comes from). */
-function relatedGroupIds(userId: number): RawBuilder<unknown> {
+function relatedGroupIds(userId: number | RawBuilder<number>): RawBuilder<unknown> {
   return sql`select r.group_id from group_relations r where r.user_id = ${userId} and r.expires_at > current_date`;
 }
 
@@ -174,12 +198,8 @@ function relatedGroupIds(userId: number): RawBuilder<unknown> {
  * True for a group (alias `alias` of `namespaces`) that `viewer` may see: by its visibility, or
  * by a relation to it (`groupRelatedByRules`), a key probe of `group_relations`.
  */
-export function groupVisibleTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown> {
-  if (viewer.kind === 'user' && viewer.isAdmin) return sql`true`;
-  const visibility = sql.ref(`${alias}.visibility`);
-  if (viewer.kind === 'anonymous') return sql`${visibility} = 'public'`;
-  return sql`(${visibility} = any(${openVisibilities(viewer)}::text[])
-    or exists (${relatedGroupIds(viewer.userId)} and r.group_id = ${sql.ref(`${alias}.id`)}))`;
+export function groupVisibleTo(viewer: Viewer | ViewerFacts, alias = 'n'): RawBuilder<boolean> {
+  return visibleTo(factsOf(viewer), alias, (userId) => sql`exists (${relatedGroupIds(userId)} and r.group_id = ${sql.ref(`${alias}.id`)})`);
 }
 
 /**
@@ -208,10 +228,23 @@ export function groupRelatedByRules(viewer: Viewer & { kind: 'user' }, alias = '
 /** True for a project (alias `alias` of `projects`) that `viewer` may see: by its visibility or by any access to it. */
 export function projectVisibleTo(viewer: Viewer | ViewerFacts, alias = 'p'): RawBuilder<boolean> {
   const facts = factsOf(viewer);
+  return visibleTo(facts, alias, () => sql`${projectAccessLevel(facts, alias)} > 0`);
+}
+
+/**
+ * True for a group or project (alias `alias`) that the viewer may see: every one for an
+ * administrator, a public one for an anonymous viewer, and for a user one whose visibility is
+ * open to them or that they are `related` to (given their id).
+ */
+function visibleTo(
+  facts: ViewerFacts,
+  alias: string,
+  related: (userId: number | RawBuilder<number>) => RawBuilder<unknown>,
+): RawBuilder<boolean> {
   if (facts.isAdmin === true) return sql<boolean>`true`;
   const visibility = sql.ref(`${alias}.visibility`);
   if (facts.userId === undefined) return sql<boolean>`${visibility} = 'public'`;
-  const seen = [sql`${visibility} = any(${facts.openVisibilities})`, sql`${projectAccessLevel(facts, alias)} > 0`];
+  const seen = [sql`${visibility} = any(${facts.openVisibilities})`, related(facts.userId)];
   return sql<boolean>`(${sql.join(facts.isAdmin === false ? seen : [facts.isAdmin, ...seen], sql` or `)})`;
 }
 

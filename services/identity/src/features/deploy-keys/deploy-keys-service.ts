@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { Page, PageWindow } from '@platform/db';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { ACCESS_LEVEL } from '@platform/identity-client';
 import { isAdmin, type AccessPolicy } from '../access/access-policy.ts';
 import { parseSshKey } from '../ssh-keys/ssh-key-parsing.ts';

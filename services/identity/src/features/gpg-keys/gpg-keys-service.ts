@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { User } from '../users/user.entity.ts';
 import type { GpgKey } from './gpg-key.entity.ts';
 import { parseGpgKey } from './gpg-key-parsing.ts';

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RefusedError } from '@platform/errors';
-import { recordEvent, type EventActor } from '@platform/events';
+import type { EventActor } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { ContainerRegistryTags } from '@platform/packages-client';
 import type { PageWindow } from '@platform/db';
 import { ACCESS_LEVEL } from '@platform/identity-client';

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page } from '@platform/db';
 import { ConflictError, FieldValidationError, ForbiddenError, InputError, NotFoundError } from '@platform/errors';
-import { recordEvent, type EventActor } from '@platform/events';
+import type { EventActor } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { Group, Namespace } from '../access/namespace.entity.ts';
 import type { GroupLookup } from '../access/group-lookup.ts';
 import type { Project } from '../access/project.entity.ts';

@@ -1,17 +1,32 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
+import {
+  compiledStatement,
+  isoTimestamp,
+  likePattern,
+  readKeysetPage,
+  readPage,
+  selectList,
+  type Page,
+  type PageWindow,
+  type StatementParameters,
+} from '@platform/db';
 import {
   groupAccessLevel,
   groupVisibleTo,
   projectAccessLevel,
   projectVisibleTo,
   projectWithAccess,
+  userIdOf,
   userRowFacts,
+  viewerFactsOf,
+  viewerKind,
   visibleProjectCount,
   visibleProjectIds,
   type Viewer,
+  type ViewerFacts,
+  type ViewerKind,
 } from '../access/access-sql.ts';
-import { projectMatch } from '../access/access-policy.ts';
+import { projectKey, projectKeyMatch, projectMatch, type ProjectKey } from '../access/access-policy.ts';
 import type { Visibility } from '../access/namespace.entity.ts';
 import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
@@ -194,7 +209,7 @@ const CUSTOM_ATTRIBUTES_SELECT = selectList({
 });
 
 /** The full view's columns that depend on the viewer: the source of a fork where they may see it, the shares with groups they may see. */
-function viewerColumns(viewer: Viewer): RawBuilder<unknown> {
+function viewerColumns(viewer: Viewer | ViewerFacts): RawBuilder<unknown> {
   return sql`(select ${sql.raw(FORKED_FROM_JSON)} from projects source
       where source.id = p.forked_from_project_id and ${projectVisibleTo(viewer, 'source')}) as "forkedFrom",
     coalesce((select json_agg(json_build_object('groupId', g.id, 'groupName', g.name, 'groupFullPath', g.full_path,
@@ -207,6 +222,111 @@ function viewerColumns(viewer: Viewer): RawBuilder<unknown> {
 function fixedColumns(customAttributes: boolean): RawBuilder<unknown> {
   return sql.raw(customAttributes ? `${LISTED_SELECT}, ${CUSTOM_ATTRIBUTES_SELECT}` : LISTED_SELECT);
 }
+
+/** The columns a statement reads of each project: the simple view's, or the full view's with or without custom attributes. */
+type ColumnsRead = 'simple' | 'full' | 'full with custom attributes';
+
+function columnsRead(read: ProjectListRead): ColumnsRead {
+  if (read.view === 'simple') return 'simple';
+  return read.customAttributes === true ? 'full with custom attributes' : 'full';
+}
+
+function columnsOf(columns: ColumnsRead, viewer: ViewerFacts): RawBuilder<unknown> {
+  if (columns === 'simple') return sql.raw(SIMPLE_SELECT);
+  return sql`${fixedColumns(columns === 'full with custom attributes')}, ${viewerColumns(viewer)}`;
+}
+
+/**
+ * What a compiled statement of projects is built for: the kind of viewer (their id is a
+ * parameter) and the columns read.
+ */
+type ProjectsShape<Columns extends ColumnsRead> = `${ViewerKind} ${Columns}`;
+
+function projectsShape<Columns extends ColumnsRead>(viewer: Viewer, columns: Columns): ProjectsShape<Columns> {
+  return `${viewerKind(viewer)} ${columns}`;
+}
+
+/** A shape's kind of viewer, with the placeholder of their id, and its columns. */
+function readShape<Columns extends ColumnsRead>(
+  shape: ProjectsShape<Columns>,
+  userId: RawBuilder<number>,
+): { viewer: ViewerFacts; columns: Columns } {
+  const space = shape.indexOf(' ');
+  return { viewer: viewerFactsOf(shape.slice(0, space) as ViewerKind, userId), columns: shape.slice(space + 1) as Columns };
+}
+
+/**
+ * A statement of one project, compiled once for each kind of key (id or path) and shape, and
+ * executed with the values of the key a request gives; `build` is given the key's condition.
+ */
+function byProjectKey<Shape extends string, Parameters extends Record<string, unknown>, Row>(
+  build: (shape: Shape, parameters: StatementParameters<Parameters>, match: RawBuilder<unknown>) => RawBuilder<Row>,
+): (db: Kysely<unknown>, shape: Shape, parameters: Parameters, key: ProjectKey) => Promise<Row[]> {
+  const byId = compiledStatement<Shape, Parameters & { id: number }, Row>((shape, p) => build(shape, p, projectKeyMatch({ id: p.id })));
+  const byPath = compiledStatement<Shape, Parameters & { namespacePath: string; path: string }, Row>((shape, p) =>
+    build(shape, p, projectKeyMatch({ namespacePath: p.namespacePath, path: p.path })),
+  );
+  return (db, shape, parameters, key) => ('id' in key ? byId(db, shape, { ...parameters, ...key }) : byPath(db, shape, { ...parameters, ...key }));
+}
+
+/** `GET /projects/:id`: the full view, the viewer's own membership and access to its group, and whether they may see it. */
+const projectDetails = byProjectKey<
+  ProjectsShape<'full' | 'full with custom attributes'>,
+  { userId: number },
+  ProjectDetailsRow & { visible: boolean }
+>((shape, p, match) => {
+  const { viewer, columns } = readShape(shape, p.userId);
+  return sql`select ${columnsOf(columns, viewer)},
+      json_build_object(
+        'projectAccessLevel', (select m.access_level from members m
+          where m.source_type = 'Project' and m.source_id = p.id and m.user_id = ${p.userId} and m.requested_at is null),
+        'groupAccessLevel', nullif((select ${groupAccessLevel(viewer, 'pg')} from namespaces pg
+          where pg.id = p.namespace_id and pg.kind = 'group'), 0)) as permissions,
+      ${projectVisibleTo(viewer)} as visible
+    from projects p where ${match}`;
+});
+
+/** `CheckAccess`: see `ProjectsReadModel.accessSummary`. */
+const projectAccessSummary = byProjectKey<'summary', { userId: number }, ProjectAccessSummary & { visible: boolean }>((_shape, p, match) => {
+  const viewer = userRowFacts('v');
+  return sql`select p.id, p.name, p.path, p.description, p.visibility, p.archived, p.default_branch as "defaultBranch",
+      p.creator_id as "creatorId", ${sql.raw(isoTimestamp('p.created_at'))} as "createdAt", p.merge_method as "mergeMethod",
+      p.forked_from_project_id as "forkedFromProjectId",
+      p.only_allow_merge_if_pipeline_succeeds as "onlyAllowMergeIfPipelineSucceeds",
+      p.allow_merge_on_skipped_pipeline as "allowMergeOnSkippedPipeline",
+      p.only_allow_merge_if_all_discussions_are_resolved as "onlyAllowMergeIfAllDiscussionsAreResolved",
+      ${sql.raw(
+        jsonObject({
+          id: 'pn.id',
+          name: 'pn.name',
+          path: 'pn.path',
+          kind: 'pn.kind',
+          fullPath: 'pn.full_path',
+          parentId: 'pn.parent_id',
+          traversalIds: 'pn.traversal_ids',
+          fullName: namespaceFullName('pn'),
+        }),
+      )} as namespace,
+      ${projectAccessLevel(viewer)} as "accessLevel", ${viewer.isAdmin} as "isAdmin", ${projectVisibleTo(viewer)} as visible
+    from projects p join namespaces pn on pn.id = p.namespace_id
+      left join users v on v.id = ${p.userId} and v.state = 'active'
+    where ${match}`;
+});
+
+/**
+ * The columns of projects by id, in the ids' order (`ProjectsReadModel.#byIds`). Its estimates do
+ * not depend on its values, so the plan cache keeps the generic plan: the ids in a scalar
+ * subquery count as ten rows however many there are (a custom plan for 9 ids cost less than the
+ * generic plan, so every execution was planned anew), and visibility is read as a column, not
+ * filtered, since a custom plan's selectivity for the viewer's visibilities differs from the
+ * generic plan's.
+ */
+const projectsByIds = compiledStatement<ProjectsShape<ColumnsRead>, { userId: number; ids: number[] }, { visible: boolean }>((shape, p) => {
+  const { viewer, columns } = readShape(shape, p.userId);
+  return sql`select ${columnsOf(columns, viewer)}, ${projectVisibleTo(viewer)} as visible
+    from unnest((select ${p.ids}::integer[])) with ordinality as listed (id, position) join projects p on p.id = listed.id
+    order by listed.position`;
+});
 
 /**
  * Projects as GitLab's project views show them, read without entities: a page of a list, its ids
@@ -231,19 +351,10 @@ export class ProjectsReadModel {
     customAttributes?: boolean;
   }): Promise<ProjectDetailsRow | undefined> {
     const { viewer } = options;
-    const match = projectMatch(options.idOrPath);
-    if (!match) return undefined;
-    const userId = viewer.kind === 'user' ? viewer.userId : 0;
-    const { rows } = await sql<ProjectDetailsRow & { visible: boolean }>`
-      select ${fixedColumns(options.customAttributes === true)}, ${viewerColumns(viewer)},
-        json_build_object(
-          'projectAccessLevel', (select m.access_level from members m
-            where m.source_type = 'Project' and m.source_id = p.id and m.user_id = ${userId} and m.requested_at is null),
-          'groupAccessLevel', nullif((select ${groupAccessLevel(viewer, 'pg')} from namespaces pg
-            where pg.id = p.namespace_id and pg.kind = 'group'), 0)) as permissions,
-        ${projectVisibleTo(viewer)} as visible
-      from projects p where ${match}`.execute(this.#db);
-    const row = rows[0];
+    const key = projectKey(options.idOrPath);
+    if (!key) return undefined;
+    const shape = projectsShape(viewer, options.customAttributes === true ? 'full with custom attributes' : 'full');
+    const [row] = await projectDetails(this.#db, shape, { userId: userIdOf(viewer) }, key);
     if (!row?.visible) return undefined;
     const { visible: _visible, ...project } = row;
     return project;
@@ -261,33 +372,9 @@ export class ProjectsReadModel {
     idOrPath: number | string,
     alsoVisible?: (project: { id: number; namespaceIds: number[] }) => boolean,
   ): Promise<ProjectAccessSummary | undefined> {
-    const match = projectMatch(idOrPath);
-    if (!match) return undefined;
-    const viewer = userRowFacts('v');
-    const { rows } = await sql<ProjectAccessSummary & { visible: boolean }>`
-      select p.id, p.name, p.path, p.description, p.visibility, p.archived, p.default_branch as "defaultBranch",
-        p.creator_id as "creatorId", ${sql.raw(isoTimestamp('p.created_at'))} as "createdAt", p.merge_method as "mergeMethod",
-        p.forked_from_project_id as "forkedFromProjectId",
-        p.only_allow_merge_if_pipeline_succeeds as "onlyAllowMergeIfPipelineSucceeds",
-        p.allow_merge_on_skipped_pipeline as "allowMergeOnSkippedPipeline",
-        p.only_allow_merge_if_all_discussions_are_resolved as "onlyAllowMergeIfAllDiscussionsAreResolved",
-        ${sql.raw(
-          jsonObject({
-            id: 'pn.id',
-            name: 'pn.name',
-            path: 'pn.path',
-            kind: 'pn.kind',
-            fullPath: 'pn.full_path',
-            parentId: 'pn.parent_id',
-            traversalIds: 'pn.traversal_ids',
-            fullName: namespaceFullName('pn'),
-          }),
-        )} as namespace,
-        ${projectAccessLevel(viewer)} as "accessLevel", ${viewer.isAdmin} as "isAdmin", ${projectVisibleTo(viewer)} as visible
-      from projects p join namespaces pn on pn.id = p.namespace_id
-        left join users v on v.id = ${userId > MAX_ID ? 0 : userId} and v.state = 'active'
-      where ${match}`.execute(this.#db);
-    const row = rows[0];
+    const key = projectKey(idOrPath);
+    if (!key) return undefined;
+    const [row] = await projectAccessSummary(this.#db, 'summary', { userId: userId > MAX_ID ? 0 : userId }, key);
     if (!row) return undefined;
     if (!row.visible && !alsoVisible?.({ id: row.id, namespaceIds: row.namespace.traversalIds })) return undefined;
     const { visible: _visible, ...summary } = row;
@@ -347,25 +434,18 @@ export class ProjectsReadModel {
    */
   async #projectsByIds(viewer: Viewer, page: Array<{ id: number }>, read: ProjectListRead): Promise<ProjectRows> {
     const ids = page.map((row) => row.id);
-    if (read.view === 'simple') return { items: await this.#byIds<SimpleProject>(viewer, ids, sql.raw(SIMPLE_SELECT)), view: 'simple' };
-    const columns = sql`${fixedColumns(read.customAttributes === true)}, ${viewerColumns(viewer)}`;
-    return { items: await this.#byIds<ListedProject>(viewer, ids, columns), view: 'full' };
+    if (read.view === 'simple') return { items: await this.#byIds<SimpleProject>(viewer, ids, read), view: 'simple' };
+    return { items: await this.#byIds<ListedProject>(viewer, ids, read), view: 'full' };
   }
 
   /**
-   * Its estimates do not depend on its values, so the plan cache keeps the generic plan: the ids in
-   * a scalar subquery count as ten rows however many there are (a custom plan for 9 ids cost
-   * less than the generic plan, so every execution was planned anew), and visibility is
-   * read as a column, not filtered, since a custom plan's selectivity for the viewer's visibilities
-   * differs from the generic plan's. The rows keep that column: copying a row's 60 others into a
-   * new object without it allocated 5 KB per row.
+   * `projectsByIds`, the projects the viewer may see. The rows keep the visible column: copying a
+   * row's 60 others into a new object without it allocated 5 KB per row.
    */
-  async #byIds<Row>(viewer: Viewer, ids: number[], columns: RawBuilder<unknown>): Promise<Row[]> {
+  async #byIds<Row>(viewer: Viewer, ids: number[], read: ProjectListRead): Promise<Row[]> {
     if (ids.length === 0) return [];
-    const { rows } = await sql<Row & { visible: boolean }>`select ${columns}, ${projectVisibleTo(viewer)} as visible
-      from unnest((select ${ids}::integer[])) with ordinality as listed (id, position) join projects p on p.id = listed.id
-      order by listed.position`.execute(this.#db);
-    return rows.filter((row) => row.visible);
+    const rows = await projectsByIds(this.#db, projectsShape(viewer, columnsRead(read)), { userId: userIdOf(viewer), ids });
+    return rows.filter((row) => row.visible) as Row[];
   }
 }
 

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import { FieldValidationError, ForbiddenError, NotFoundError, NotModifiedError, RefusedError, UnauthorizedError } from '@platform/errors';
-import { recordEvent, type EventActor } from '@platform/events';
+import type { EventActor } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { VISIBILITY_RANK, type Namespace, type Visibility } from '../access/namespace.entity.ts';
 import type { NamespaceStore } from '../access/namespaces-store.ts';
 import { isValidName, isValidPath, NAME_MESSAGE, PATH_MESSAGE, pathFromName } from '../access/namespace.schemas.ts';

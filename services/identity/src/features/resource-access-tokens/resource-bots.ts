@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent, type EventActor } from '@platform/events';
+import type { EventActor } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { userDeletedEvent } from '../users/users.events.ts';
 import type { UserStore } from '../users/users-store.ts';
 import type { DeletedResources, ResourceBotStore } from './resource-bots-store.ts';

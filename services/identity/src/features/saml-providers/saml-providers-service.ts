@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, InputError, NotFoundError } from '@platform/errors';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { SamlProvider } from './saml-provider.entity.ts';
 import type { SamlProviderFields, SamlProviderStore } from './saml-providers-store.ts';
 import { samlProviderCreatedEvent, samlProviderSnapshot, samlProviderUpdatedEvent } from './saml-providers.events.ts';

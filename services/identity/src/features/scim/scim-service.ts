@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthenticatedCaller } from '@platform/auth';
 import { ConflictError, ForbiddenError, InputError, NotFoundError, UnauthorizedError } from '@platform/errors';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { ACCESS_LEVEL } from '@platform/identity-client';
 import type { SamlProvider } from '../saml-providers/saml-provider.entity.ts';
 import type { SamlProviderStore } from '../saml-providers/saml-providers-store.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { InputError, NotFoundError } from '@platform/errors';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { GroupOwnership } from '../saml-providers/single-sign-on-group.ts';
 import { digestToken } from '../tokens/token-digest.ts';
 import type { ScimStore } from './scim-store.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { hashPassword } from '../access/passwords.ts';
 import { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';

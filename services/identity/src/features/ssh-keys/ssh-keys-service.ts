@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import { FieldValidationError, NotFoundError, RefusedError } from '@platform/errors';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { User } from '../users/user.entity.ts';
 import type { SshKey } from './ssh-key.entity.ts';
 import { parseSshKey } from './ssh-key-parsing.ts';

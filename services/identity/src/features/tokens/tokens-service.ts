@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, requireSudoScope, type AuthenticatedCaller } from '@platform/auth';
 import type { Page, PageWindow } from '@platform/db';
 import { ForbiddenError, InputError, InvalidTokenError, NotFoundError, UnauthorizedError } from '@platform/errors';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { identityEvents } from '@platform/identity-client';
 import { User } from '../users/user.entity.ts';
 import type { UserStore } from '../users/users-store.ts';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuthenticatedCaller } from '@platform/auth';
 import type { Page, PageWindow } from '@platform/db';
 import { FieldValidationError, NotFoundError } from '@platform/errors';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { User } from '../users/user.entity.ts';
 import type { UserEmail } from './user-email.entity.ts';
 import type { UserEmailStore } from './user-emails-store.ts';

@@ -1,4 +1,4 @@
-import { renderMarkdown } from '@platform/http';
+import { renderMarkdown } from '@platform/http/markdown';
 import type { UserStatus } from './user-status.entity.ts';
 
 /** GitLab's user status; a user without one shows every field empty. */

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { renderMarkdown } from '@platform/http';
+import { renderMarkdown } from '@platform/http/markdown';
 
 /**
  * GitLab's user states: a blocked or banned user is refused everything; a deactivated one (dormant,

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { actorOf, type AuthenticatedCaller, type Caller } from '@platform/auth';
 import { ConflictError, FieldValidationError, ForbiddenError, NotFoundError, UnauthorizedError } from '@platform/errors';
 import type { ApplicationSettingsSource } from '@platform/admin-client';
-import { recordEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { AttributeChange } from '@platform/proto/identity/v1/events';
 import { NON_INTERNAL_USER_TYPES, type User, type UserState } from './user.entity.ts';
 import type { PageWindow, Page } from '@platform/db';

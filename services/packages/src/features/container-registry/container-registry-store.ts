@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { enqueueJob } from '@platform/service';
 import type { CleanupRules } from './cleanup-rules.ts';
 import { ContainerRepository, ContainerTag } from './container-registry.entity.ts';

@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { findPage, likePattern, translateDbError, type EntityManager, type Page, type PageWindow } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { Package, PackageFile, PackageTag, type PackageStatus, type PackageType } from './package.entity.ts';
 
 export type PackageOrder = 'created_at' | 'name' | 'version' | 'type' | 'project_path';

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@platform/db';
 import { translateDbError } from '@platform/db';
 import { ConflictError, FieldValidationError } from '@platform/errors';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { Approval, ApprovalRule, ApprovalSettings, MergeRequestApprovalSettings } from './approval.entity.ts';
 
 /** GitLab's project approval settings; a project that never changed them has these. */

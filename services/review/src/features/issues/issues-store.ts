@@ -1,6 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
-import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { insertWithEvent, recordEvent } from '@platform/events/database';
 import type { Presence } from '../core/label-filter.ts';
 import { Issue } from './issue.entity.ts';
 import { IssueUserAgentDetail } from './issue-user-agent-detail.entity.ts';

@@ -1,4 +1,4 @@
-import { renderMarkdown } from '@platform/http';
+import { renderMarkdown } from '@platform/http/markdown';
 import type { ListedLabel } from './labels-service.ts';
 import { textColorOf } from './label-color.ts';
 import type { LabelCounts } from './labels-store.ts';

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@platform/db';
 import { likePattern, translateDbError } from '@platform/db';
-import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { insertWithEvent, recordEvent } from '@platform/events/database';
 import { Label } from './label.entity.ts';
 
 export type NewLabel = Omit<Label, 'id'>;

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { readPage, type EntityManager } from '@platform/db';
-import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { insertWithEvent, recordEvent } from '@platform/events/database';
 import { MergeRequest, MergeRequestDiff } from './merge-request.entity.ts';
 import { mergeRequestConditions, mergeRequestOrder } from './merge-requests-read-model.ts';
 import { nextIid } from '../../project-iids.ts';

@@ -1,7 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
 import { FieldValidationError } from '@platform/errors';
-import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { insertWithEvent, recordEvent } from '@platform/events/database';
 import { Milestone } from './milestone.entity.ts';
 import { likePattern } from '@platform/db';
 import { nextIid } from '../../project-iids.ts';

@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
-import { insertWithEvent, recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { insertWithEvent, recordEvent } from '@platform/events/database';
 import { Note } from './note.entity.ts';
 import type { Noteable } from './noteable.ts';
 import type { Mentionable, MentionedIn } from './cross-references.ts';

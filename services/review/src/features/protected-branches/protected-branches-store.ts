@@ -1,6 +1,7 @@
 import type { EntityManager } from '@platform/db';
 import { translateDbError } from '@platform/db';
-import { recordEvent, type EventDefinition } from '@platform/events';
+import type { EventDefinition } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import type { ProtectedBranchChanged } from '@platform/proto/review/v1/events';
 import { reviewEvents } from '@platform/review-client';
 import type { AccessEntry, BranchProtection, ProtectedAction } from './branch-protection.ts';

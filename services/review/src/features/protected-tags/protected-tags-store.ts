@@ -1,6 +1,7 @@
 import type { EntityManager } from '@platform/db';
 import { insertUnlessPresent } from '@platform/db';
-import { recordEvent, type EventActor } from '@platform/events';
+import type { EventActor } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { reviewEvents } from '@platform/review-client';
 import { ProtectedTag, ProtectedTagCreateAccessLevel } from './protected-tag.entity.ts';
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@platform/db';
-import { recordEvent, type EventActor, type OutgoingEvent } from '@platform/events';
+import type { EventActor, OutgoingEvent } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { reviewEvents } from '@platform/review-client';
 import { Repository } from './repository.entity.ts';
 

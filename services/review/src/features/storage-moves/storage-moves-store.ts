@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@platform/db';
-import { recordEvent, type EventActor } from '@platform/events';
+import type { EventActor } from '@platform/events';
+import { recordEvent } from '@platform/events/database';
 import { reviewEvents } from '@platform/review-client';
 import { enqueueJob } from '@platform/service';
 import { Repository } from '../repositories/repository.entity.ts';
