@@ -161,12 +161,13 @@ describe('the projects read path', () => {
     await post(owner, `/api/v4/projects/${personalId}/members`, { user_id: blocked.userId, access_level: 30 });
     await kit.sql(`update users set state = 'blocked' where id = $1`, [blocked.userId]);
     let statements = 0;
+    // Counted by their results: a compiled statement is executed without being transformed.
     const counting: KyselyPlugin = {
-      transformQuery: (args) => {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
         statements += 1;
-        return args.node;
+        return args.result;
       },
-      transformResult: async (args) => args.result,
     };
     const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: kit.databaseUrl, max: 1 }) }) });
     const reads = new ProjectsReadModel(db.withPlugin(counting));

@@ -231,7 +231,7 @@ function columnsRead(read: ProjectListRead): ColumnsRead {
   return read.customAttributes === true ? 'full with custom attributes' : 'full';
 }
 
-function columnsOf(columns: ColumnsRead, viewer: ViewerFacts): RawBuilder<unknown> {
+function columnsOf(columns: ColumnsRead, viewer: Viewer | ViewerFacts): RawBuilder<unknown> {
   if (columns === 'simple') return sql.raw(SIMPLE_SELECT);
   return sql`${fixedColumns(columns === 'full with custom attributes')}, ${viewerColumns(viewer)}`;
 }
@@ -266,7 +266,8 @@ function byProjectKey<Shape extends string, Parameters extends Record<string, un
   const byPath = compiledStatement<Shape, Parameters & { namespacePath: string; path: string }, Row>((shape, p) =>
     build(shape, p, projectKeyMatch({ namespacePath: p.namespacePath, path: p.path })),
   );
-  return (db, shape, parameters, key) => ('id' in key ? byId(db, shape, { ...parameters, ...key }) : byPath(db, shape, { ...parameters, ...key }));
+  return (db, shape, parameters, key) =>
+    'id' in key ? byId(db, shape, { ...parameters, ...key }) : byPath(db, shape, { ...parameters, ...key });
 }
 
 /** `GET /projects/:id`: the full view, the viewer's own membership and access to its group, and whether they may see it. */
@@ -287,9 +288,10 @@ const projectDetails = byProjectKey<
 });
 
 /** `CheckAccess`: see `ProjectsReadModel.accessSummary`. */
-const projectAccessSummary = byProjectKey<'summary', { userId: number }, ProjectAccessSummary & { visible: boolean }>((_shape, p, match) => {
-  const viewer = userRowFacts('v');
-  return sql`select p.id, p.name, p.path, p.description, p.visibility, p.archived, p.default_branch as "defaultBranch",
+const projectAccessSummary = byProjectKey<'summary', { userId: number }, ProjectAccessSummary & { visible: boolean }>(
+  (_shape, p, match) => {
+    const viewer = userRowFacts('v');
+    return sql`select p.id, p.name, p.path, p.description, p.visibility, p.archived, p.default_branch as "defaultBranch",
       p.creator_id as "creatorId", ${sql.raw(isoTimestamp('p.created_at'))} as "createdAt", p.merge_method as "mergeMethod",
       p.forked_from_project_id as "forkedFromProjectId",
       p.only_allow_merge_if_pipeline_succeeds as "onlyAllowMergeIfPipelineSucceeds",
@@ -311,7 +313,8 @@ const projectAccessSummary = byProjectKey<'summary', { userId: number }, Project
     from projects p join namespaces pn on pn.id = p.namespace_id
       left join users v on v.id = ${p.userId} and v.state = 'active'
     where ${match}`;
-});
+  },
+);
 
 /**
  * The columns of projects by id, in the ids' order (`ProjectsReadModel.#byIds`). Its estimates do
@@ -456,7 +459,7 @@ export class ProjectsReadModel {
  * id descending), each an array of full-view rows (`ListedProject`).
  */
 export function groupDetailsProjects(viewer: Viewer, groupId: RawBuilder<number>, limit: number): RawBuilder<unknown> {
-  const columns = sql`${fixedColumns(false)}, ${viewerColumns(viewer)}`;
+  const columns = columnsOf('full', viewer);
   const visible = projectVisibleTo(viewer);
   // The ids first, then their columns by key: the columns' per-row subqueries cost the plan as many rows as `any(array(...))`
   // estimates (ten), whatever the viewer's parameters, so a generic plan costs what a custom one does and is kept.
