@@ -111,6 +111,17 @@ export type ProjectListPage = (Page<SimpleProject> & { view: 'simple' }) | (Page
 type ProjectRows = { items: SimpleProject[]; view: 'simple' } | { items: ListedProject[]; view: 'full' };
 export type ProjectKeysetPage = (KeysetPage<SimpleProject> & { view: 'simple' }) | (KeysetPage<ListedProject> & { view: 'full' });
 
+/** The fields of a project's namespace (alias `pn`) that every project view carries, its full name last. */
+const NAMESPACE_FIELDS = {
+  id: 'pn.id',
+  name: 'pn.name',
+  path: 'pn.path',
+  kind: 'pn.kind',
+  fullPath: 'pn.full_path',
+  parentId: 'pn.parent_id',
+};
+const NAMESPACE_FULL_NAME = namespaceFullName('pn');
+
 /** `json_build_object` of columns named as the view names them: a nested object of the same shape as a selected row. */
 function jsonObject(columns: Record<string, string>): string {
   return `json_build_object(${Object.entries(columns)
@@ -130,16 +141,7 @@ function simpleColumns(alias: string): Record<keyof SimpleProject, string> {
     avatarUrl: `${alias}.avatar_url`,
     createdAt: isoTimestamp(`${alias}.created_at`),
     lastActivityAt: isoTimestamp(`${alias}.last_activity_at`),
-    namespace: `(select ${jsonObject({
-      id: 'pn.id',
-      name: 'pn.name',
-      path: 'pn.path',
-      kind: 'pn.kind',
-      fullPath: 'pn.full_path',
-      parentId: 'pn.parent_id',
-      avatarUrl: 'pn.avatar_url',
-      fullName: namespaceFullName('pn'),
-    })} from namespaces pn where pn.id = ${alias}.namespace_id)`,
+    namespace: `(select ${jsonObject({ ...NAMESPACE_FIELDS, avatarUrl: 'pn.avatar_url', fullName: NAMESPACE_FULL_NAME })} from namespaces pn where pn.id = ${alias}.namespace_id)`,
     starCount: `(select count(*)::integer from project_stars s where s.project_id = ${alias}.id)`,
     forksCount: `(select count(*)::integer from projects fork where fork.forked_from_project_id = ${alias}.id)`,
   };
@@ -297,18 +299,7 @@ const projectAccessSummary = byProjectKey<'summary', { userId: number }, Project
       p.only_allow_merge_if_pipeline_succeeds as "onlyAllowMergeIfPipelineSucceeds",
       p.allow_merge_on_skipped_pipeline as "allowMergeOnSkippedPipeline",
       p.only_allow_merge_if_all_discussions_are_resolved as "onlyAllowMergeIfAllDiscussionsAreResolved",
-      ${sql.raw(
-        jsonObject({
-          id: 'pn.id',
-          name: 'pn.name',
-          path: 'pn.path',
-          kind: 'pn.kind',
-          fullPath: 'pn.full_path',
-          parentId: 'pn.parent_id',
-          traversalIds: 'pn.traversal_ids',
-          fullName: namespaceFullName('pn'),
-        }),
-      )} as namespace,
+      ${sql.raw(jsonObject({ ...NAMESPACE_FIELDS, traversalIds: 'pn.traversal_ids', fullName: NAMESPACE_FULL_NAME }))} as namespace,
       ${projectAccessLevel(viewer)} as "accessLevel", ${viewer.isAdmin} as "isAdmin", ${projectVisibleTo(viewer)} as visible
     from projects p join namespaces pn on pn.id = p.namespace_id
       left join users v on v.id = ${p.userId} and v.state = 'active'
