@@ -7,6 +7,23 @@ import { createServer, type Server } from 'node:net';
  */
 const FIRST_PORT = 20_000;
 const LAST_PORT = 32_000;
+/** Jest workers each pick from their own slice, so two platforms starting at once never pick the same port. */
+const WORKER_SLICES = 4;
+
+/** The range this process picks from: the whole range, or its jest worker's slice of it. */
+export function portRange(workerId = process.env['JEST_WORKER_ID']): { first: number; last: number } {
+  const worker = Number(workerId);
+  if (!Number.isInteger(worker) || worker < 1) return { first: FIRST_PORT, last: LAST_PORT };
+  const size = Math.floor((LAST_PORT - FIRST_PORT) / WORKER_SLICES);
+  const first = FIRST_PORT + ((worker - 1) % WORKER_SLICES) * size;
+  return { first, last: first + size };
+}
+
+/**
+ * Ports already handed out by this process. A port is free when picked but its process binds it
+ * later; without this, the next pick (another service of the same platform) could take it first.
+ */
+const handedOut = new Set<number>();
 
 function listenOn(server: Server, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -15,14 +32,20 @@ function listenOn(server: Server, port: number): Promise<boolean> {
   });
 }
 
-/** Free loopback ports; all servers stay open until every port is picked, so they differ. */
+/** Free loopback ports, all different and none handed out before by this process. */
 export async function freePorts(count: number): Promise<number[]> {
+  const { first, last } = portRange();
   const servers: Server[] = [];
   try {
     while (servers.length < count) {
+      if (handedOut.size >= last - first) handedOut.clear();
+      const port = first + Math.floor(Math.random() * (last - first));
+      if (handedOut.has(port)) continue;
       const server = createServer();
-      const port = FIRST_PORT + Math.floor(Math.random() * (LAST_PORT - FIRST_PORT));
-      if (await listenOn(server, port)) servers.push(server);
+      if (await listenOn(server, port)) {
+        servers.push(server);
+        handedOut.add(port);
+      }
     }
     return servers.map((s) => (s.address() as { port: number }).port);
   } finally {
