@@ -17,7 +17,7 @@ function fakeProcess(start: { residentMb: number }) {
 }
 
 describe('idle memory release', () => {
-  const options = { idleCpuMs: 20, growthBytes: 16 * MB };
+  const options = { idleCpuMs: 20, quietIntervals: 1, growthBytes: 16 * MB };
 
   it('collects once a process that grew goes idle, and measures growth from what the collection left', async () => {
     const { state, probe } = fakeProcess({ residentMb: 140 });
@@ -76,13 +76,35 @@ describe('idle memory release', () => {
 
   it('by default counts a process doing 50 ms of background work a second as quiet, and 200 as busy', async () => {
     const { state, probe } = fakeProcess({ residentMb: 140 });
-    const release = createIdleMemoryRelease(probe);
+    const release = createIdleMemoryRelease(probe, { quietIntervals: 1 });
     await release.check();
     state.residentMb = 200;
     state.cpuMs += 200;
     expect(await release.check()).toBe(false);
     state.cpuMs += 50;
     expect(await release.check()).toBe(true);
+  });
+
+  it('by default waits for eight quiet intervals in a row, so a pause between bursts keeps the heap warm', async () => {
+    const { state, probe } = fakeProcess({ residentMb: 140 });
+    const release = createIdleMemoryRelease(probe);
+    await release.check();
+    state.residentMb = 200;
+    const quietFor = async (intervals: number) => {
+      const results: boolean[] = [];
+      for (let interval = 0; interval < intervals; interval++) {
+        state.cpuMs += 10;
+        results.push(await release.check());
+      }
+      return results;
+    };
+    // A 5 s pause, then another burst: no collection.
+    expect(await quietFor(5)).toEqual([false, false, false, false, false]);
+    state.cpuMs += 500;
+    expect(await release.check()).toBe(false);
+    // Quiet from then on: the eighth quiet interval collects.
+    expect(await quietFor(8)).toEqual([false, false, false, false, false, false, false, true]);
+    expect(state.collections).toBe(1);
   });
 
   it("reaches this process's collector", async () => {

@@ -7,10 +7,12 @@
  * measured at the last collection, which stays high in a process that stopped allocating, so in a
  * server that went quiet it never runs (`node --trace-memory-reducer`: "high alloc" every 8 s).
  * This does what the reducer would: when the resident size is `growthBytes` above what it was
- * after the last release and the process used at most `idleCpuMs` of CPU in the last
- * `intervalMs`, one full collection that reduces memory (V8's "last resort": compaction, the young
- * generation shrunk, pooled pages released). Under steady load it never runs; its cost is one
- * collection per change from busy to idle after the process grew (docs/read-path.md).
+ * after the last release and the process used at most `idleCpuMs` of CPU in each of the last
+ * `quietIntervals` intervals, one full collection that reduces memory (V8's "last resort":
+ * compaction, the young generation shrunk, pooled pages released). Under steady load it never
+ * runs, nor in a pause of a few seconds between bursts, which would otherwise start on a cold heap
+ * and a young generation at its smallest; its cost is one collection per change from busy to idle
+ * after the process grew (docs/read-path.md).
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -18,8 +20,10 @@ import vm from 'node:vm';
 export interface IdleMemoryReleaseOptions {
   /** How often idleness and growth are checked. */
   intervalMs?: number;
-  /** CPU (all threads) at most used over the last interval for the process to count as idle. */
+  /** CPU (all threads) at most used over an interval for the process to count as idle in it. */
   idleCpuMs?: number;
+  /** How many intervals in a row the process must be idle before it collects. */
+  quietIntervals?: number;
   /** Growth of the resident size since the last release that is worth a collection. */
   growthBytes?: number;
 }
@@ -34,14 +38,21 @@ export interface MemoryProbe {
 }
 
 // Between the bench's loads identity and review spent 20-55 ms of CPU a second on their own
-// background work, and hundreds while serving: a tenth of a core tells them apart.
-const DEFAULTS: Required<IdleMemoryReleaseOptions> = { intervalMs: 1_000, idleCpuMs: 100, growthBytes: 16 * 2 ** 20 };
+// background work, and hundreds while serving: a tenth of a core tells them apart. Eight quiet
+// seconds are longer than the pauses between the bench's phases (5 s) and a client's bursts.
+const DEFAULTS: Required<IdleMemoryReleaseOptions> = {
+  intervalMs: 1_000,
+  idleCpuMs: 100,
+  quietIntervals: 8,
+  growthBytes: 16 * 2 ** 20,
+};
 
 /** The decision, one `check()` per interval; true when it collected. */
 export function createIdleMemoryRelease(probe: MemoryProbe, options: IdleMemoryReleaseOptions = {}): { check(): Promise<boolean> } {
-  const { idleCpuMs, growthBytes } = { ...DEFAULTS, ...options };
+  const { idleCpuMs, quietIntervals, growthBytes } = { ...DEFAULTS, ...options };
   let baseline: number | undefined;
   let lastCpuMs = probe.cpuMs();
+  let quietInARow = 0;
   return {
     async check() {
       const cpuMs = probe.cpuMs();
@@ -49,7 +60,9 @@ export function createIdleMemoryRelease(probe: MemoryProbe, options: IdleMemoryR
       lastCpuMs = cpuMs;
       const resident = probe.residentBytes();
       if (baseline === undefined || resident < baseline) baseline = resident;
-      if (used > idleCpuMs || resident < baseline + growthBytes) return false;
+      quietInARow = used > idleCpuMs ? 0 : quietInARow + 1;
+      if (quietInARow < quietIntervals || resident < baseline + growthBytes) return false;
+      quietInARow = 0;
       await probe.collect();
       baseline = probe.residentBytes();
       // The collection's own CPU is not the next interval's load.
