@@ -10,7 +10,7 @@
  * constant arrival rate (open-loop.ts) at 200 req/s and at the endpoint's target rate, judged
  * as the GitLab Performance Tool judges (>= 0.8 of the rate, > 99.9% 2xx, p90 within target),
  * and closed-loop with autocannon for maximum throughput. Prints a table, the ratios and each
- * service's resident memory at the end of the load and 12 s later, and writes everything as JSON to bench/results/.
+ * service's resident memory at the end of the load and 15 s later, and writes everything as JSON to bench/results/.
  *
  * Settings (environment): BENCH_DURATION seconds per open-loop run (5), BENCH_CLOSED_DURATION
  * seconds per closed-loop run (5), BENCH_CONNECTIONS for closed loop (32), BENCH_RATES
@@ -70,7 +70,7 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 const RSS_TARGET_MB = 200;
 /** How long the platform idles after the last load before its memory is read again. */
 // Longer than the services' quiet period before they give memory back (libs/service's idle memory release).
-const RSS_SETTLE_MS = 12_000;
+const RSS_SETTLE_MS = 15_000;
 const RESULTS = path.join(REPO_ROOT, 'bench', 'results');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const profileDir = path.join(RESULTS, 'profiles', `${stamp}-${config.BENCH_LABEL}`);

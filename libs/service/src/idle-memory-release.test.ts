@@ -85,7 +85,7 @@ describe('idle memory release', () => {
     expect(await release.check()).toBe(true);
   });
 
-  it('by default waits for eight quiet intervals in a row, so a pause between bursts keeps the heap warm', async () => {
+  it('by default waits for eight quiet intervals, so a pause between bursts keeps the heap warm', async () => {
     const { state, probe } = fakeProcess({ residentMb: 140 });
     const release = createIdleMemoryRelease(probe);
     await release.check();
@@ -100,11 +100,25 @@ describe('idle memory release', () => {
     };
     // A 5 s pause, then another burst: no collection.
     expect(await quietFor(5)).toEqual([false, false, false, false, false]);
-    state.cpuMs += 500;
+    state.cpuMs += 900;
     expect(await release.check()).toBe(false);
-    // Quiet from then on: the eighth quiet interval collects.
+    // Quiet from then on: the burst's interval weighs on the average until eight quiet ones follow it.
     expect(await quietFor(8)).toEqual([false, false, false, false, false, false, false, true]);
     expect(state.collections).toBe(1);
+  });
+
+  it('does not start the wait again for one busier interval among quiet ones', async () => {
+    const { state, probe } = fakeProcess({ residentMb: 140 });
+    const release = createIdleMemoryRelease(probe);
+    await release.check();
+    state.residentMb = 200;
+    // The first check's interval and these seven: eight, one of them busier.
+    const results: boolean[] = [];
+    for (const used of [10, 250, 10, 10, 10, 10, 10]) {
+      state.cpuMs += used;
+      results.push(await release.check());
+    }
+    expect(results).toEqual([false, false, false, false, false, false, true]);
   });
 
   it("reaches this process's collector", async () => {

@@ -7,8 +7,8 @@
  * measured at the last collection, which stays high in a process that stopped allocating, so in a
  * server that went quiet it never runs (`node --trace-memory-reducer`: "high alloc" every 8 s).
  * This does what the reducer would: when the resident size is `growthBytes` above what it was
- * after the last release and the process used at most `idleCpuMs` of CPU in each of the last
- * `quietIntervals` intervals, one full collection that reduces memory (V8's "last resort":
+ * after the last release and the process used at most `idleCpuMs` of CPU per interval on average
+ * over the last `quietIntervals` intervals, one full collection that reduces memory (V8's "last resort":
  * compaction, the young generation shrunk, pooled pages released). Under steady load it never
  * runs, nor in a pause of a few seconds between bursts, which would otherwise start on a cold heap
  * and a young generation at its smallest; its cost is one collection per change from busy to idle
@@ -20,9 +20,12 @@ import vm from 'node:vm';
 export interface IdleMemoryReleaseOptions {
   /** How often idleness and growth are checked. */
   intervalMs?: number;
-  /** CPU (all threads) at most used over an interval for the process to count as idle in it. */
+  /** CPU (all threads) at most used per interval, on average over `quietIntervals`, for the process to count as idle. */
   idleCpuMs?: number;
-  /** How many intervals in a row the process must be idle before it collects. */
+  /**
+   * How many intervals the average is taken over: a pause shorter than this between bursts does not
+   * collect, and a single busier interval (a timer's work, a late compilation) does not start the wait again.
+   */
   quietIntervals?: number;
   /** Growth of the resident size since the last release that is worth a collection. */
   growthBytes?: number;
@@ -47,12 +50,15 @@ const DEFAULTS: Required<IdleMemoryReleaseOptions> = {
   growthBytes: 16 * 2 ** 20,
 };
 
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
 /** The decision, one `check()` per interval; true when it collected. */
 export function createIdleMemoryRelease(probe: MemoryProbe, options: IdleMemoryReleaseOptions = {}): { check(): Promise<boolean> } {
   const { idleCpuMs, quietIntervals, growthBytes } = { ...DEFAULTS, ...options };
   let baseline: number | undefined;
   let lastCpuMs = probe.cpuMs();
-  let quietInARow = 0;
+  /** CPU used in each of the last `quietIntervals` intervals, oldest first. */
+  const recentCpuMs: number[] = [];
   return {
     async check() {
       const cpuMs = probe.cpuMs();
@@ -60,9 +66,11 @@ export function createIdleMemoryRelease(probe: MemoryProbe, options: IdleMemoryR
       lastCpuMs = cpuMs;
       const resident = probe.residentBytes();
       if (baseline === undefined || resident < baseline) baseline = resident;
-      quietInARow = used > idleCpuMs ? 0 : quietInARow + 1;
-      if (quietInARow < quietIntervals || resident < baseline + growthBytes) return false;
-      quietInARow = 0;
+      recentCpuMs.push(used);
+      if (recentCpuMs.length > quietIntervals) recentCpuMs.shift();
+      const quiet = recentCpuMs.length === quietIntervals && sum(recentCpuMs) <= idleCpuMs * quietIntervals;
+      if (!quiet || resident < baseline + growthBytes) return false;
+      recentCpuMs.length = 0;
       await probe.collect();
       baseline = probe.residentBytes();
       // The collection's own CPU is not the next interval's load.
