@@ -9,8 +9,9 @@
  * called directly with a signed caller header, and the gateway. Each is driven open-loop at a
  * constant arrival rate (open-loop.ts) at 200 req/s and at the endpoint's target rate, judged
  * as the GitLab Performance Tool judges (>= 0.8 of the rate, > 99.9% 2xx, p90 within target),
- * and closed-loop with autocannon for maximum throughput. Prints a table, the ratios and each
- * service's resident memory at the end of the load and 15 s later, and writes everything as JSON to bench/results/.
+ * and closed-loop with autocannon for maximum throughput. Prints each process's CPU while idle, a
+ * table, the ratios and each service's resident memory at the end of the load and 15 s later, and
+ * writes everything as JSON to bench/results/.
  *
  * Settings (environment): BENCH_DURATION seconds per open-loop run (5), BENCH_CLOSED_DURATION
  * seconds per closed-loop run (5), BENCH_CONNECTIONS for closed loop (32), BENCH_RATES
@@ -71,6 +72,8 @@ const RSS_TARGET_MB = 200;
 /** How long the platform idles after the last load before its memory is read again. */
 // Longer than the services' quiet period before they give memory back (libs/service's idle memory release).
 const RSS_SETTLE_MS = 15_000;
+/** How long each process's CPU is read with nothing sent, before the load. */
+const IDLE_CPU_SECONDS = 5;
 const RESULTS = path.join(REPO_ROOT, 'bench', 'results');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const profileDir = path.join(RESULTS, 'profiles', `${stamp}-${config.BENCH_LABEL}`);
@@ -155,6 +158,19 @@ function residentMemory(platform: RunningPlatform['processes']): Record<string, 
     }
   }
   return byService;
+}
+
+/**
+ * CPU (ms a second) each process this one started uses over `seconds` while nothing is sent: its
+ * timers, polls and consumers, a cost every request pays a share of under load.
+ */
+async function idleCpu(platform: RunningPlatform['processes'], seconds: number): Promise<Record<string, number>> {
+  const processes = [...childProcesses(platform)].filter(([name]) => name !== 'bench' && !name.includes('kafka'));
+  const before = new Map(processes.map(([, pid]) => [pid, cpuMs(pid)]));
+  await setTimeout(seconds * 1000);
+  return Object.fromEntries(
+    processes.map(([name, pid]) => [name, Math.round((10 * Math.max(0, cpuMs(pid) - (before.get(pid) ?? 0))) / seconds) / 10]),
+  );
 }
 
 interface CostPerRequest {
@@ -244,9 +260,10 @@ interface BaselineRow {
   closedLoop: { gateway: ClosedLoopResult };
 }
 
-const baseline: BaselineRow[] = config.BENCH_BASELINE
-  ? (JSON.parse(readFileSync(config.BENCH_BASELINE, 'utf8')) as { results: BaselineRow[] }).results
-  : [];
+const baselineRun = config.BENCH_BASELINE
+  ? (JSON.parse(readFileSync(config.BENCH_BASELINE, 'utf8')) as { results: BaselineRow[]; idleCpuMsPerSecond?: Record<string, number> })
+  : undefined;
+const baseline: BaselineRow[] = baselineRun?.results ?? [];
 
 if (config.BENCH_PROFILE === '1') mkdirSync(profileDir, { recursive: true });
 const bench = await startBenchPlatform({
@@ -317,6 +334,9 @@ try {
   const statistics = new pg.Client({ connectionString: databaseUrlFor(postgresUrl, 'postgres') });
   await statistics.connect();
   const rssBefore = residentMemory(platform.processes);
+  const idleCpuBefore = await idleCpu(platform.processes, IDLE_CPU_SECONDS);
+  say(`CPU of each process while idle (ms a second, over ${IDLE_CPU_SECONDS} s): ${JSON.stringify(idleCpuBefore)}`);
+  if (baselineRun?.idleCpuMsPerSecond) say(`  baseline: ${JSON.stringify(baselineRun.idleCpuMsPerSecond)}`);
 
   const targetsFor = (endpoint: Endpoint, callerName: string) => {
     const { token, caller } = callers[callerName]!;
@@ -449,9 +469,9 @@ try {
     }
   }
   const rssAfter = residentMemory(platform.processes);
-  // A process that grew under load gives memory back once it has been quiet for a second
+  // A process that grew under load gives memory back once it has been quiet for eight seconds
   // (libs/service, idle memory release): both the size at the end of the load and the size once
-  // the platform has been idle a few seconds are printed, the verdict on the second.
+  // the platform has been idle longer than that are printed, the verdict on the second.
   await setTimeout(RSS_SETTLE_MS);
   const rssSettled = residentMemory(platform.processes);
   say();
@@ -486,6 +506,7 @@ try {
         seed: { ...seeded.counts, ...mergeRequests, seconds: seedSeconds },
         results,
         rss: { before: rssBefore, endOfLoad: rssAfter, after: rssSettled },
+        idleCpuMsPerSecond: idleCpuBefore,
       },
       null,
       2,
