@@ -28,7 +28,7 @@ import * as grpc from '@grpc/grpc-js';
 import autocannon from 'autocannon';
 import { z } from 'zod';
 import { listFromEnv, loadConfig } from '@platform/config';
-import { COMMON_NODE_FLAGS, freePort, startCommandOf } from '@platform/devstack';
+import { freePort, startCommandOf } from '@platform/devstack';
 import { IdentityServiceService } from '@platform/proto/identity/v1';
 import { startBareServer } from './bare-ceiling.ts';
 import { profileBreakdown } from './profile-breakdown.ts';
@@ -135,7 +135,7 @@ const gatewayUrl = `http://127.0.0.1:${port}`;
 const gatewayDir = config.BENCH_GATEWAY_DIR ?? path.join(REPO_ROOT, 'gateway');
 // As its `start` script runs it, and so `npm start` and its image: memory settings and telemetry preloaded.
 const gatewayStart = startCommandOf(gatewayDir);
-const gateway = spawn(process.execPath, [...COMMON_NODE_FLAGS, ...gatewayStart.args], {
+const gateway = spawn(process.execPath, gatewayStart.args, {
   cwd: gatewayDir,
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {

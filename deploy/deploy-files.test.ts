@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { configKeys } from '@platform/config';
-import { COMMON_NODE_FLAGS, compileCacheFillArgs, parseStartScript } from '@platform/devstack';
+import { compileCacheFillArgs, parseStartScript } from '@platform/devstack';
 
 // YAML documents are free-form; the checks below look at them field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML has no static shape
@@ -314,7 +314,7 @@ function checkDockerfile(model: Model): string[] {
       problems.push((error as Error).message);
     }
     const cmd = execForm(inherited(stages, target, 'CMD').at(-1));
-    const expected = start ? ['node', ...COMMON_NODE_FLAGS, ...start.args] : undefined;
+    const expected = start ? ['node', ...start.args] : undefined;
     if (!cmd || !expected || JSON.stringify(cmd) !== JSON.stringify(expected)) {
       problems.push(`Dockerfile ${target}: CMD ${JSON.stringify(cmd)}, expected ${JSON.stringify(expected)} (package.json start)`);
     }

@@ -8,5 +8,5 @@ export { spawnRestarting, DEFAULT_RESTART_POLICY } from './restarting-process.ts
 export type { RestartingProcess, RestartPolicy } from './restarting-process.ts';
 export { freePort, freePorts } from './free-port.ts';
 export { REGISTRY_INSTALL_HINT } from './container-registry.ts';
-export { COMMON_NODE_FLAGS, compileCacheFillArgs, fillCompileCaches, parseStartScript, startCommandOf } from './start-command.ts';
+export { compileCacheFillArgs, fillCompileCaches, parseStartScript, startCommandOf } from './start-command.ts';
 export type { StartCommand } from './start-command.ts';

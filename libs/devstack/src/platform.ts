@@ -6,7 +6,7 @@ import { databaseUrlFor } from './postgres-server.ts';
 import { spawnRestarting, type RestartingProcess, type RestartPolicy } from './restarting-process.ts';
 import { freePort, freePorts } from './free-port.ts';
 import { ensureRegistryKeys, keptSecret, registryCommand, writeRegistryConfig } from './container-registry.ts';
-import { COMMON_NODE_FLAGS, fillCompileCaches, startCommandOf } from './start-command.ts';
+import { fillCompileCaches, startCommandOf } from './start-command.ts';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -287,7 +287,7 @@ export async function startPlatform(given: PlatformOptions): Promise<RunningPlat
       ...(options.restartPolicy ? { policy: options.restartPolicy } : {}),
       ...(options.onRestart ? { onRestart: options.onRestart } : {}),
       command: process.execPath,
-      args: [...COMMON_NODE_FLAGS, ...start.args],
+      args: start.args,
       cwd,
       env: { ...start.env, ...environments[name], OTEL_SERVICE_NAME: service.name },
       onLine: (line) => options.onLine?.(name, line),

@@ -7,9 +7,6 @@ import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
 
-/** Flags every process is started with besides its `start` script's, as the images' CMDs carry them. */
-export const COMMON_NODE_FLAGS: readonly string[] = ['--disable-warning=TimeoutNegativeWarning'];
-
 export interface StartCommand {
   /** Variables the script sets before `node` (`MALLOC_ARENA_MAX=2 node ...`): the images set them with ENV. */
   env: Record<string, string>;
