@@ -1,5 +1,14 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { isoTimestamp, likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
+import {
+  compiledStatement,
+  isoTimestamp,
+  likePattern,
+  readKeysetPage,
+  readPage,
+  selectList,
+  type Page,
+  type PageWindow,
+} from '@platform/db';
 import {
   accessCtes,
   groupAccessLevel,
@@ -7,7 +16,11 @@ import {
   groupVisibleTo,
   groupWithAccess,
   listedGroupVisibleTo,
+  userIdOf,
+  viewerFactsOf,
+  viewerKind,
   type Viewer,
+  type ViewerKind,
 } from '../access/access-sql.ts';
 import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
 import { VISIBILITIES } from '../access/namespace.entity.ts';
@@ -161,20 +174,11 @@ export class GroupsReadModel {
     withProjects?: boolean;
   }): Promise<GroupDetailsRow | undefined> {
     const { viewer, idOrPath } = options;
-    const match =
-      typeof idOrPath === 'number' ? (idOrPath > MAX_ID ? null : sql`n.id = ${idOrPath}`) : sql`lower(n.full_path) = lower(${idOrPath})`;
-    if (!match) return undefined;
-    const projects = options.withProjects
-      ? sql`, ${groupDetailsProjects(viewer, sql.ref('n.id'), DETAIL_PROJECTS_LIMIT)} as projects`
-      : sql``;
-    const { rows } = await sql<GroupDetailsRow>`
-      select ${listedColumns({ customAttributes: options.customAttributes === true })}, n.runners_token as "runnersToken",
-        ${groupAccessLevel(viewer)} as "accessLevel",
-        coalesce((select json_agg(json_build_object('groupId', g.id, 'groupName', g.name, 'groupFullPath', g.full_path,
-            'groupAccess', l.group_access, 'expiresAt', l.expires_at) order by l.id)
-          from group_group_links l join namespaces g on g.id = l.shared_with_group_id and g.kind = 'group'
-          where l.shared_group_id = n.id and ${groupVisibleTo(viewer, 'g')}), '[]') as shares${projects}
-      from namespaces n where n.kind = 'group' and ${match} and ${groupVisibleTo(viewer)}`.execute(this.#db);
+    if (typeof idOrPath === 'number' && idOrPath > MAX_ID) return undefined;
+    const shape: GroupDetailsShape = `${viewerKind(viewer)} ${typeof idOrPath === 'number' ? 'id' : 'path'}${
+      options.customAttributes === true ? ' custom-attributes' : ''
+    }${options.withProjects === true ? ' projects' : ''}`;
+    const rows = await groupDetails(this.#db, shape, { userId: userIdOf(viewer), key: idOrPath });
     return rows[0];
   }
 
@@ -195,6 +199,30 @@ export class GroupsReadModel {
     });
   }
 }
+
+/**
+ * What a group details statement is built for: the kind of viewer (their id is a parameter), the
+ * group's key (its id or its path), and whether it reads custom attributes and projects.
+ */
+type GroupDetailsShape = `${ViewerKind} ${'id' | 'path'}${'' | ' custom-attributes'}${'' | ' projects'}`;
+
+/** `GroupsReadModel.details`: 13 KB of text with its projects, built and compiled once per shape. */
+const groupDetails = compiledStatement<GroupDetailsShape, { userId: number; key: number | string }, GroupDetailsRow>((shape, p) => {
+  const [kind, key, ...reads] = shape.split(' ') as [ViewerKind, 'id' | 'path', ...string[]];
+  const viewer = viewerFactsOf(kind, p.userId);
+  const match = key === 'id' ? sql`n.id = ${p.key}` : sql`lower(n.full_path) = lower(${p.key})`;
+  const projects = reads.includes('projects')
+    ? sql`, ${groupDetailsProjects(viewer, sql.ref('n.id'), DETAIL_PROJECTS_LIMIT)} as projects`
+    : sql``;
+  return sql<GroupDetailsRow>`
+      select ${listedColumns({ customAttributes: reads.includes('custom-attributes') })}, n.runners_token as "runnersToken",
+        ${groupAccessLevel(viewer)} as "accessLevel",
+        coalesce((select json_agg(json_build_object('groupId', g.id, 'groupName', g.name, 'groupFullPath', g.full_path,
+            'groupAccess', l.group_access, 'expiresAt', l.expires_at) order by l.id)
+          from group_group_links l join namespaces g on g.id = l.shared_with_group_id and g.kind = 'group'
+          where l.shared_group_id = n.id and ${groupVisibleTo(viewer, 'g')}), '[]') as shares${projects}
+      from namespaces n where n.kind = 'group' and ${match} and ${groupVisibleTo(viewer)}`;
+});
 
 /**
  * The total `list_counts` maintains for a list that keeps every group of some visibilities: an

@@ -445,11 +445,12 @@ export class ProjectsReadModel {
 
 /**
  * What group details embed, as one JSON column of the group's own statement (`groupId`: its id,
- * a column of that statement): `own`, the newest `limit` projects in the group the viewer may
- * see, and `shared`, the newest `limit` shared with it (GitLab's `GroupProjectsFinder` unsorted:
- * id descending), each an array of full-view rows (`ListedProject`).
+ * a column of that statement; `viewer`: the facts that statement is compiled with): `own`, the
+ * newest `limit` projects in the group the viewer may see, and `shared`, the newest `limit` shared
+ * with it (GitLab's `GroupProjectsFinder` unsorted: id descending), each an array of full-view
+ * rows (`ListedProject`).
  */
-export function groupDetailsProjects(viewer: Viewer, groupId: RawBuilder<number>, limit: number): RawBuilder<unknown> {
+export function groupDetailsProjects(viewer: ViewerFacts, groupId: RawBuilder<number>, limit: number): RawBuilder<unknown> {
   const columns = columnsOf('full', viewer);
   const visible = projectVisibleTo(viewer);
   // The ids first, then their columns by key: the columns' per-row subqueries cost the plan as many rows as `any(array(...))`
