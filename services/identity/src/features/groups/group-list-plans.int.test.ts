@@ -10,7 +10,7 @@ import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { seed } from '../../../../../bench/seed.ts';
 import { startIdentityHarness, type IdentityHarness } from '../../testing/identity-harness.ts';
-import { ANONYMOUS, type Viewer } from '../access/access-sql.ts';
+import { ANONYMOUS, userIdOf, type Viewer } from '../access/access-sql.ts';
 import { GroupsReadModel, type GroupFilter, type GroupOrder } from './groups-read-model.ts';
 
 let harness: IdentityHarness;
@@ -120,6 +120,23 @@ describe('group list plans', () => {
       (node) => node['Relation Name'] === 'namespaces' && (node['Actual Loops'] ?? 0) > 0 && node['Index Cond'] === undefined,
     );
     expect(unkeyed).toEqual([]);
+  });
+
+  it("reads a member's total from list_counts and probes their related groups closed to them by key", async () => {
+    const nodes = await listed(member, {});
+    expect(nodes.some((node) => node['Relation Name'] === 'list_counts')).toBe(true);
+    // Only the page walks groups: counting the list's rows walked every group open to the member.
+    const walks = nodes.filter(
+      (node) => node['Relation Name'] === 'namespaces' && (node['Actual Loops'] ?? 0) > 0 && node['Index Cond'] === undefined,
+    );
+    expect(walks.map((node) => node['Index Name'])).toEqual(['namespaces_groups_name_lower_idx']);
+    const { rows } = await client.query<{ count: number }>(
+      `select count(*)::integer as count from namespaces n where n.kind = 'group' and (n.visibility in ('public', 'internal')
+        or n.id in (select r.group_id from group_relations r where r.user_id = $1 and r.expires_at > current_date))`,
+      [userIdOf(member)],
+    );
+    const page = await readModel.list({ viewer: member, filter: {}, order: { by: 'name', sort: 'asc' }, window: { offset: 0, limit: 20 } });
+    expect(page.total).toBe(rows[0]!.count);
   });
 
   it('reads the total of the public groups an anonymous caller sees from list_counts', async () => {

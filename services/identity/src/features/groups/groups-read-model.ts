@@ -19,13 +19,12 @@ import {
   userIdOf,
   viewerFactsOf,
   viewerKind,
+  visibleGroupCount,
   type Viewer,
   type ViewerKind,
 } from '../access/access-sql.ts';
 import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
-import { VISIBILITIES } from '../access/namespace.entity.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
-import { groupsKey, maintainedCount } from '../access/list-counts.ts';
 import { groupDetailsProjects } from '../projects/projects-read-model.ts';
 import type { GroupDetailsRow, ListedGroup, PublicGroup } from './group-rows.ts';
 
@@ -225,15 +224,12 @@ const groupDetails = compiledStatement<GroupDetailsShape, { userId: number; key:
 });
 
 /**
- * The total `list_counts` maintains for a list that keeps every group of some visibilities: an
- * administrator's or an anonymous caller's without filters (any filter field set, including one
- * added later, counts its rows up to the cap). A member's list is not one: their own groups of
- * any visibility are in it.
+ * The total of a list that keeps every group the viewer sees (`visibleGroupCount`, from the counts
+ * `list_counts` maintains): one without filters (any filter field set, including one added
+ * later, counts its rows up to the cap).
  */
 function maintainedTotal(viewer: Viewer, filter: GroupFilter): { total: RawBuilder<number> } | undefined {
-  if (!Object.values(filter).every((value) => value === undefined)) return undefined;
-  if (viewer.kind === 'anonymous') return { total: maintainedCount([groupsKey('public')]) };
-  return viewer.isAdmin ? { total: maintainedCount(VISIBILITIES.map(groupsKey)) } : undefined;
+  return Object.values(filter).every((value) => value === undefined) ? { total: visibleGroupCount(viewer) } : undefined;
 }
 
 /**
