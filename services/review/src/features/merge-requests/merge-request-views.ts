@@ -114,25 +114,46 @@ export function mergeRequestIdentityView(mergeRequest: SimpleMergeRequest) {
   };
 }
 
-/** `view=simple`: GitLab's `merge_request_simple.json`. */
-export function simpleMergeRequestView(mergeRequest: SimpleMergeRequest, context: Pick<ViewContext, 'project' | 'fromOwnProject'>) {
+/** Where a merge request is shown, and how it is referred to from its project and from elsewhere. */
+function simpleMergeRequestLinks(mergeRequest: SimpleMergeRequest, context: Pick<ViewContext, 'project' | 'fromOwnProject'>) {
   const short = `!${mergeRequest.iid}`;
   const full = `${context.project.pathWithNamespace}!${mergeRequest.iid}`;
   return {
-    ...mergeRequestIdentityView(mergeRequest),
     web_url: `${context.project.webUrl}/-/merge_requests/${mergeRequest.iid}`,
     references: { short, relative: context.fromOwnProject ? short : full, full },
   };
 }
 
-/** A merge request in a list: GitLab's `merge_requests.json` item with the spec's fields. */
+/** `view=simple`: GitLab's `merge_request_simple.json`. */
+export function simpleMergeRequestView(mergeRequest: SimpleMergeRequest, context: Pick<ViewContext, 'project' | 'fromOwnProject'>) {
+  return { ...mergeRequestIdentityView(mergeRequest), ...simpleMergeRequestLinks(mergeRequest, context) };
+}
+
+/**
+ * A merge request in a list: GitLab's `merge_requests.json` item with the spec's fields. One object
+ * literal with the simple view's fields restated, not a spread of it: a page builds twenty of these,
+ * and adding 45 properties to a spread's clone grew its property store a few slots at a time
+ * (2.8 KB per merge request, against 0.5 KB as one literal). The fork-only fields are undefined
+ * for a project's own merge requests, which JSON leaves out.
+ */
 export function mergeRequestView(mergeRequest: ListedMergeRequest, context: ViewContext) {
   const assignees = mergeRequest.assigneeIds.map((id) => userOf(context.users, id)).filter((user) => user !== null);
   const reviewers = mergeRequest.reviewerIds.map((id) => userOf(context.users, id)).filter((user) => user !== null);
-  const simple = simpleMergeRequestView(mergeRequest, context);
+  const { web_url, references } = simpleMergeRequestLinks(mergeRequest, context);
   const mergedBy = userOf(context.users, mergeRequest.mergedById);
+  // GitLab shows these only for merge requests from forks.
+  const fromFork = mergeRequest.sourceProjectId !== mergeRequest.projectId;
   return {
-    ...simple,
+    id: mergeRequest.id,
+    iid: mergeRequest.iid,
+    project_id: mergeRequest.projectId,
+    title: mergeRequest.title,
+    description: mergeRequest.description,
+    state: mergeRequest.state,
+    created_at: isoOf(mergeRequest.createdAt),
+    updated_at: isoOf(mergeRequest.updatedAt),
+    web_url,
+    references,
     merged_by: mergedBy,
     merge_user: mergedBy,
     merged_at: mergeRequest.mergedAt ? isoOf(mergeRequest.mergedAt) : null,
@@ -163,11 +184,9 @@ export function mergeRequestView(mergeRequest: ListedMergeRequest, context: View
     discussion_locked: mergeRequest.discussionLocked,
     should_remove_source_branch: mergeRequest.state === 'merged' ? mergeRequest.forceRemoveSourceBranch : null,
     force_remove_source_branch: mergeRequest.forceRemoveSourceBranch,
-    // GitLab shows these only for merge requests from forks.
-    ...(mergeRequest.sourceProjectId === mergeRequest.projectId
-      ? {}
-      : { allow_collaboration: mergeRequest.allowCollaboration, allow_maintainer_to_push: mergeRequest.allowCollaboration }),
-    reference: simple.references.short,
+    allow_collaboration: fromFork ? mergeRequest.allowCollaboration : undefined,
+    allow_maintainer_to_push: fromFork ? mergeRequest.allowCollaboration : undefined,
+    reference: references.short,
     time_stats: timeStatsView(mergeRequest),
     squash: mergeRequest.squash,
     squash_on_merge: mergeRequest.squash,
