@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { createLogger } from '@platform/logger';
 import { createTestDatabase } from '@platform/testing';
-import { COUNT_LIMIT, findPage, readKeysetPage, readPage } from './page.ts';
+import { COUNT_LIMIT, compiledPage, findPage, readKeysetPage, readPage } from './page.ts';
+import { recordStatements } from '@platform/testing';
 import { createOrm, ensureDatabase, type Orm } from './orm.ts';
 
 const Item = defineEntity({
@@ -86,6 +87,54 @@ describe('readPage', () => {
       exactTotal: true,
     });
     expect(exact.total).toBe(COUNT_LIMIT + 5);
+  });
+});
+
+describe('compiledPage', () => {
+  it('reads what readPage reads, with the same statement, built once per shape, page size and first or deeper page', async () => {
+    const built: string[] = [];
+    const tagged = compiledPage<'asc' | 'desc', { tag: string }, { id: number; name: string }>((shape, p) => {
+      built.push(shape);
+      const matching = sql`select id, name from items where tag = ${p.tag}`;
+      return { matching, rows: sql`${matching} order by id ${sql.raw(shape)}` };
+    });
+    const db = orm.em.getKysely() as unknown as Kysely<unknown>;
+    const windows = [
+      { offset: 0, limit: 20 },
+      { offset: 20, limit: 20 },
+      { offset: 0, limit: 20 },
+      { offset: 40, limit: 20 },
+      { offset: 3, limit: 2 },
+      { offset: 100, limit: 20 },
+    ];
+    for (const [shape, window] of windows.flatMap((window) => (['asc', 'desc'] as const).map((shape) => [shape, window] as const))) {
+      const rows = sql<{ id: number; name: string }>`select id, name from items where tag = ${'rare'} order by id ${sql.raw(shape)}`;
+      let expected: unknown;
+      const readPageSent = await recordStatements(async () => {
+        expected = await readPage(db, { matching: sql`select id, name from items where tag = ${'rare'}`, rows, window });
+      });
+      let page: unknown;
+      const sent = await recordStatements(async () => {
+        page = await tagged(db, shape, { tag: 'rare' }, window);
+      });
+      expect(page).toEqual(expected);
+      expect(sent).toHaveLength(1);
+      expect(sent).toEqual(readPageSent);
+    }
+    // First pages of 20, deeper pages of 20 and deeper pages of 2: each shape built once for each.
+    expect(built).toEqual(['asc', 'desc', 'asc', 'desc', 'asc', 'desc']);
+  });
+
+  it('gives no total past the count limit', async () => {
+    const all = compiledPage<'all', Record<string, never>, { id: number }>(() => ({
+      total: sql<number>`${COUNT_LIMIT + 5}`,
+      rows: sql`select id from items order by id`,
+    }));
+    expect(await all(orm.em.getKysely() as unknown as Kysely<unknown>, 'all', {}, { offset: 0, limit: 2 })).toEqual({
+      items: [{ id: 1 }, { id: 2 }],
+      total: null,
+      hasNext: true,
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import { raw, type EntityName, type FilterQuery, type QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { compiledStatement, type CompiledStatement, type StatementParameters } from './compiled-statement.ts';
 
 /** A window of a list, as offset pagination asks for it. */
 export interface PageWindow {
@@ -40,40 +41,94 @@ export function mapPage<From, To>(page: Page<From>, map: (items: From[]) => To[]
  * costs and is kept, where a bound limit made every execution look cheaper planned anew (a
  * generic plan assumes a tenth of the rows). A deeper page's offset stays bound, planned anew.
  */
-export async function readPage<Row extends object>(
-  db: Kysely<unknown>,
-  query: {
-    ctes?: RawBuilder<unknown>;
-    rows: RawBuilder<Row>;
-    window: PageWindow;
-    /** Count every row (protocols such as SCIM require a total): only for lists bounded by design. */
-    exactTotal?: boolean;
-  } & ({ matching: RawBuilder<unknown> } | { total: RawBuilder<number> }),
-): Promise<Page<Row>> {
+export async function readPage<Row extends object>(db: Kysely<unknown>, query: PageQuery<Row>): Promise<Page<Row>> {
+  const { rows } = await pageStatement(query, query.window).execute(db);
+  return pageOf(rows, query.window.limit, query.exactTotal);
+}
+
+/** What a page statement reads: the page's rows, and the rows to count or the maintained total. */
+type PageSource<Row extends object> = { ctes?: RawBuilder<unknown>; rows: RawBuilder<Row> } & (
+  | { matching: RawBuilder<unknown> }
+  | { total: RawBuilder<number> }
+);
+
+/** What readPage reads: a page source and the window. */
+export type PageQuery<Row extends object> = PageSource<Row> & {
+  window: PageWindow;
+  /** Count every row (protocols such as SCIM require a total): only for lists bounded by design. */
+  exactTotal?: boolean;
+};
+
+/** A page statement's rows: the page's rows, each with the total and its position (null on the total's row of an empty page). */
+type PageRow<Row> = Row & { page_total__: number; page_position__: number | null };
+
+/** readPage's statement; `offset` is the window's (a value, or a compiled statement's placeholder), absent on a first page. */
+function pageStatement<Row extends object>(
+  query: PageSource<Row> & { exactTotal?: boolean | undefined },
+  window: { limit: number; offset?: number | RawBuilder<number> },
+): RawBuilder<PageRow<Row>> {
   const ctes = query.ctes ? sql`with ${query.ctes} ` : sql``;
   const countLimit = query.exactTotal ? sql`` : sql` limit ${COUNT_LIMIT + 1}`;
   const counted =
     'total' in query
       ? sql`select (${query.total})::integer as page_total__`
       : sql`select count(*)::integer as page_total__ from (${query.matching}${countLimit}) matching`;
-  const limit = sql`limit ${sql.lit(query.window.limit + 1)}`;
-  const window = query.window.offset === 0 ? limit : sql`${limit} offset ${query.window.offset}`;
-  const { rows } = await sql<Row & { page_total__: number; page_position__: number | null }>`${ctes}
+  const limit = sql`limit ${sql.lit(window.limit + 1)}`;
+  const windowed = window.offset === undefined || window.offset === 0 ? limit : sql`${limit} offset ${window.offset}`;
+  return sql<PageRow<Row>>`${ctes}
     select page.*, counted.page_total__
     from (${counted}) counted
     left join lateral (
       select row_number() over () as page_position__, listed.*
-      from (${query.rows} ${window}) listed
+      from (${query.rows} ${windowed}) listed
     ) page on true
-    order by page.page_position__`.execute(db);
+    order by page.page_position__`;
+}
+
+/** The page a page statement's rows make: its items, its total (omitted above COUNT_LIMIT unless exact) and whether more follow. */
+function pageOf<Row extends object>(rows: Array<PageRow<Row>>, limit: number, exactTotal: boolean | undefined): Page<Row> {
   const total = rows[0]?.page_total__ ?? 0;
   const listed = rows
     .filter((row) => row.page_position__ !== null)
     .map(({ page_total__: _total, page_position__: _position, ...row }) => row as unknown as Row);
   return {
-    items: listed.slice(0, query.window.limit),
-    total: total > COUNT_LIMIT && !query.exactTotal ? null : total,
-    hasNext: listed.length > query.window.limit,
+    items: listed.slice(0, limit),
+    total: total > COUNT_LIMIT && !exactTotal ? null : total,
+    hasNext: listed.length > limit,
+  };
+}
+
+/** Reads a page of a list whose statement is compiled once per shape (`compiledPage`). */
+export type CompiledPage<Shape extends string, Parameters, Row> = (
+  db: Kysely<unknown>,
+  shape: Shape,
+  parameters: Parameters,
+  window: PageWindow,
+) => Promise<Page<Row>>;
+
+/**
+ * readPage for a list whose statement `compiledStatement` compiles once per shape, and per page
+ * size and first or deeper page (the size is written into the text, a deeper page's offset is a
+ * parameter): the same statement text readPage sends, without building, compiling and looking up
+ * its text on every request.
+ */
+export function compiledPage<Shape extends string, Parameters extends Record<string, unknown>, Row extends object>(
+  build: (shape: Shape, parameters: StatementParameters<Parameters>) => PageSource<Row>,
+): CompiledPage<Shape, Parameters, Row> {
+  const statements = new Map<string, CompiledStatement<Shape, Parameters & { offset: number }, PageRow<Row>>>();
+  return async (db, shape, parameters, window) => {
+    const deeper = window.offset > 0;
+    const key = `${window.limit} ${deeper}`;
+    let statement = statements.get(key);
+    if (statement === undefined) {
+      statement = compiledStatement((shape, p) => {
+        const query = build(shape, p);
+        return pageStatement(query, { limit: window.limit, ...(deeper ? { offset: p.offset } : {}) });
+      });
+      statements.set(key, statement);
+    }
+    const rows = await statement(db, shape, { ...parameters, offset: window.offset });
+    return pageOf(rows, window.limit, false);
   };
 }
 

@@ -1,5 +1,6 @@
 /** The users' read path against real PostgreSQL: GETs answer from the read model, without entities. */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { PostgresQueryCompiler } from 'kysely';
 import { callUnary } from '@platform/grpc';
 import { adminCaller, countHydrations, userCaller } from '@platform/testing';
 import type { Caller } from '@platform/auth';
@@ -8,6 +9,7 @@ import { startIdentityHarness, type IdentityHarness } from '../../testing/identi
 import { Migration20261127062500_user_bio_html } from '../../migrations/Migration20261127062500_user_bio_html.ts';
 
 let kit: IdentityHarness;
+const compileQuery = PostgresQueryCompiler.prototype.compileQuery;
 const admin = adminCaller();
 let member: Caller;
 let memberId: number;
@@ -71,6 +73,27 @@ describe('the users read path', () => {
       const response = await kit.api.get(path).set(kit.as(caller));
       expect([path, response.headers['content-type'], built.test(response.text)]).toEqual([path, 'application/json', true]);
     }
+  });
+
+  it('compiles the statement of an unfiltered list once per shape, not on every request', async () => {
+    const lists = ['/api/v4/users?per_page=20', '/api/v4/users?per_page=20&page=2', '/api/v4/users?per_page=20&order_by=name&sort=asc'];
+    const callers = [admin, member];
+    for (const caller of callers) for (const path of lists) await kit.api.get(path).set(kit.as(caller)).expect(200);
+    const compiled: string[] = [];
+    const compile = jest.spyOn(PostgresQueryCompiler.prototype, 'compileQuery').mockImplementation(function (
+      this: PostgresQueryCompiler,
+      ...args
+    ) {
+      const query = compileQuery.apply(this, args);
+      compiled.push(query.sql);
+      return query;
+    });
+    try {
+      for (const caller of callers) for (const path of lists) await kit.api.get(path).set(kit.as(caller)).expect(200);
+    } finally {
+      compile.mockRestore();
+    }
+    expect(compiled.filter((text) => text.includes('from users u'))).toEqual([]);
   });
 
   it("keeps a bio's HTML with the bio: rendered when it is written, read with the views", async () => {

@@ -1,5 +1,14 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { compiledStatement, likePattern, readKeysetPage, readPage, selectList, type Page, type PageWindow } from '@platform/db';
+import {
+  compiledPage,
+  compiledStatement,
+  likePattern,
+  readKeysetPage,
+  readPage,
+  selectList,
+  type Page,
+  type PageWindow,
+} from '@platform/db';
 import { MAX_ID } from '../access/sql-helpers.ts';
 import { customAttributeTable } from '../custom-attributes/custom-attribute.entity.ts';
 import { maintainedCount, USERS_KEY } from '../access/list-counts.ts';
@@ -79,6 +88,31 @@ const ORDER_COLUMNS: Record<UserOrderField, string> = {
   updatedAt: 'u.updated_at',
 };
 
+/** A page's users in the list's order (`where` over `u`), as `view` shows them; the id breaks ties so that pages neither repeat nor skip users. */
+function pageRows(
+  view: UserRead['view'],
+  where: RawBuilder<unknown>,
+  order: Pick<UserListFilter, 'orderBy' | 'sort'>,
+  base: unknown,
+  viewer: unknown,
+): RawBuilder<unknown> {
+  const direction = sql.raw(order.sort);
+  return sql`select ${columnsOf(view)} from users u, ${userViewParameters(base, viewer)}
+        where ${where} order by ${sql.raw(ORDER_COLUMNS[order.orderBy])} ${direction}, u.id ${direction}`;
+}
+
+/** What shapes the unfiltered list's statement: the view, the order field and the direction. */
+type UnfilteredShape = `${UserRead['view']} ${UserOrderField} ${UserListFilter['sort']}`;
+
+/** `GET /users` without filters, every client's first request: its total is maintained, and its statement compiled once per shape. */
+const unfilteredPage = compiledPage<UnfilteredShape, { base: string; viewer: number | null }, object>((shape, p) => {
+  const [view, orderBy, sort] = shape.split(' ') as [UserRead['view'], UserOrderField, UserListFilter['sort']];
+  return {
+    total: maintainedCount([USERS_KEY]),
+    rows: pageRows(view, sql`true`, { orderBy, sort }, p.base, p.viewer) as RawBuilder<object>,
+  };
+});
+
 /**
  * Users as GitLab's user views show them, read without entities: each read is one statement
  * selecting exactly the basic view's columns, or a view's JSON as PostgreSQL builds it, with
@@ -110,17 +144,17 @@ export class UsersReadModel {
     return rows;
   }
 
-  /** A page of `GET /users` and its capped total, in one statement. */
+  /** A page of `GET /users` and its total (maintained without filters, else capped), in one statement. */
   list<Read extends UserRead>(filter: UserListFilter, options: { read: Read; window: PageWindow }): Promise<Page<UserRow<Read>>> {
+    const viewer = viewerOf(options.read);
+    if (isUnfiltered(filter)) {
+      const shape: UnfilteredShape = `${options.read.view} ${filter.orderBy} ${filter.sort}`;
+      return unfilteredPage(this.#db, shape, { base: this.#externalUrl, viewer }, options.window) as Promise<Page<UserRow<Read>>>;
+    }
     const where = conditions(filter);
-    const direction = sql.raw(filter.sort);
-    // The id breaks ties so that pages neither repeat nor skip users.
     return readPage<UserRow<Read>>(this.#db, {
-      ...(isUnfiltered(filter) ? { total: maintainedCount([USERS_KEY]) } : { matching: sql`select 1 from users u where ${where}` }),
-      rows: sql<
-        UserRow<Read>
-      >`select ${columnsOf(options.read.view)} from users u, ${userViewParameters(this.#externalUrl, viewerOf(options.read))}
-        where ${where} order by ${sql.raw(ORDER_COLUMNS[filter.orderBy])} ${direction}, u.id ${direction}`,
+      matching: sql`select 1 from users u where ${where}`,
+      rows: pageRows(options.read.view, where, filter, this.#externalUrl, viewer) as RawBuilder<UserRow<Read>>,
       window: options.window,
     });
   }
