@@ -281,6 +281,16 @@ export function groupRelatedTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown>
   return sql`${sql.ref(`${alias}.id`)} = any(array(${relatedGroupIds(viewer.userId)}))`;
 }
 
+/**
+ * How many groups the viewer is related to, for the total of a list of those alone
+ * (`groupRelatedTo`): their rows of `group_relations` in force, one per group. Counting the list's
+ * rows probed a groups index for each of them.
+ */
+export function relatedGroupCount(viewer: Viewer): RawBuilder<number> {
+  if (viewer.kind === 'anonymous') return sql<number>`0`;
+  return sql<number>`(select count(*) from (${relatedGroupIds(viewer.userId)} limit ${COUNT_LIMIT + 1}) related)`;
+}
+
 /** In a list: `groupVisibleTo`, with the viewer's related groups joined once instead of probed per row. */
 export function listedGroupVisibleTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown> {
   if (viewer.kind !== 'user' || viewer.isAdmin) return groupVisibleTo(viewer, alias);

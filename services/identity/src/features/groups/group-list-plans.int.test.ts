@@ -139,6 +139,24 @@ describe('group list plans', () => {
     expect(page.total).toBe(rows[0]!.count);
   });
 
+  it("counts a member's related groups from their rows of group_relations alone", async () => {
+    const nodes = await listed(member, { relatedOnly: true });
+    // The page reads its groups by key; the total reads no groups.
+    expect(namespaceWalks(nodes)).toEqual(['Index Scan using namespaces_groups_id_idx']);
+    const { rows } = await client.query<{ count: number }>(
+      `select count(*)::integer as count from namespaces n where n.kind = 'group'
+        and n.id in (select r.group_id from group_relations r where r.user_id = $1 and r.expires_at > current_date)`,
+      [userIdOf(member)],
+    );
+    const page = await readModel.list({
+      viewer: member,
+      filter: { relatedOnly: true },
+      order: { by: 'name', sort: 'asc' },
+      window: { offset: 0, limit: 20 },
+    });
+    expect(page.total).toBe(rows[0]!.count);
+  });
+
   it('reads the total of the public groups an anonymous caller sees from list_counts', async () => {
     const nodes = await listed(ANONYMOUS, {}, 'path');
     expect(namespaceWalks(nodes)).toEqual(['Index Scan using namespaces_groups_path_lower_idx']);

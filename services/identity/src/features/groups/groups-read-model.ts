@@ -16,6 +16,7 @@ import {
   groupVisibleTo,
   groupWithAccess,
   listedGroupVisibleTo,
+  relatedGroupCount,
   userIdOf,
   viewerFactsOf,
   viewerKind,
@@ -192,7 +193,7 @@ export class GroupsReadModel {
     const column = order.by === 'id' ? sql.ref('n.id') : sql.raw(`lower(n.${order.by})`);
     return readPage<Row>(this.#db, {
       ...access,
-      ...(maintainedTotal(viewer, options.filter) ?? { matching: sql`select 1 from namespaces n where ${where}` }),
+      ...(knownTotal(viewer, options.filter) ?? { matching: sql`select 1 from namespaces n where ${where}` }),
       rows: sql<Row>`select ${columns} from namespaces n where ${where} order by ${column} ${direction}, n.id ${direction}`,
       window: options.window,
     });
@@ -224,12 +225,15 @@ const groupDetails = compiledStatement<GroupDetailsShape, { userId: number; key:
 });
 
 /**
- * The total of a list that keeps every group the viewer sees (`visibleGroupCount`, from the counts
- * `list_counts` maintains): one without filters (any filter field set, including one added
- * later, counts its rows up to the cap).
+ * The total of a list known without counting its rows: every group the viewer sees
+ * (`visibleGroupCount`, from the counts `list_counts` maintains) for a list without filters, and
+ * the groups they are related to (`relatedGroupCount`) for a list of those alone. Any other filter
+ * field set, including one added later, counts the list's rows up to the cap.
  */
-function maintainedTotal(viewer: Viewer, filter: GroupFilter): { total: RawBuilder<number> } | undefined {
-  return Object.values(filter).every((value) => value === undefined) ? { total: visibleGroupCount(viewer) } : undefined;
+function knownTotal(viewer: Viewer, filter: GroupFilter): { total: RawBuilder<number> } | undefined {
+  const filtered = Object.keys(filter).filter((key) => filter[key as keyof GroupFilter] !== undefined);
+  if (filtered.length === 0) return { total: visibleGroupCount(viewer) };
+  return filtered.length === 1 && filter.relatedOnly === true ? { total: relatedGroupCount(viewer) } : undefined;
 }
 
 /**
