@@ -276,9 +276,10 @@ export function accessCtes(viewer: Viewer): RawBuilder<unknown> {
  * inside: their rows of `group_relations`, read into one array first, so that the list fetches
  * those groups by key instead of hashing them and walking every group.
  */
-export function groupRelatedTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown> {
-  if (viewer.kind === 'anonymous') return sql`false`;
-  return sql`${sql.ref(`${alias}.id`)} = any(array(${relatedGroupIds(viewer.userId)}))`;
+export function groupRelatedTo(viewer: Viewer | ViewerFacts, alias = 'n'): RawBuilder<unknown> {
+  const { userId } = factsOf(viewer);
+  if (userId === undefined) return sql`false`;
+  return sql`${sql.ref(`${alias}.id`)} = any(array(${relatedGroupIds(userId)}))`;
 }
 
 /**
@@ -286,15 +287,17 @@ export function groupRelatedTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown>
  * (`groupRelatedTo`): their rows of `group_relations` in force, one per group. Counting the list's
  * rows probed a groups index for each of them.
  */
-export function relatedGroupCount(viewer: Viewer): RawBuilder<number> {
-  if (viewer.kind === 'anonymous') return sql<number>`0`;
-  return sql<number>`(select count(*) from (${relatedGroupIds(viewer.userId)} limit ${COUNT_LIMIT + 1}) related)`;
+export function relatedGroupCount(viewer: Viewer | ViewerFacts): RawBuilder<number> {
+  const { userId } = factsOf(viewer);
+  if (userId === undefined) return sql<number>`0`;
+  return sql<number>`(select count(*) from (${relatedGroupIds(userId)} limit ${COUNT_LIMIT + 1}) related)`;
 }
 
 /** In a list: `groupVisibleTo`, with the viewer's related groups joined once instead of probed per row. */
-export function listedGroupVisibleTo(viewer: Viewer, alias = 'n'): RawBuilder<unknown> {
-  if (viewer.kind !== 'user' || viewer.isAdmin) return groupVisibleTo(viewer, alias);
-  return sql`(${sql.ref(`${alias}.visibility`)} = any(${openVisibilities(viewer)}::text[]) or ${groupRelatedTo(viewer, alias)})`;
+export function listedGroupVisibleTo(viewer: Viewer | ViewerFacts, alias = 'n'): RawBuilder<unknown> {
+  const facts = factsOf(viewer);
+  if (facts.userId === undefined || facts.isAdmin !== false) return groupVisibleTo(facts, alias);
+  return sql`(${sql.ref(`${alias}.visibility`)} = any(${facts.openVisibilities}) or ${groupRelatedTo(facts, alias)})`;
 }
 
 /**
@@ -350,19 +353,20 @@ function closedProjectsAuthorizedTo(userId: number, openToUser: Visibility[]): R
 }
 
 /**
- * How many groups the viewer sees, for the unfiltered group list's total, from the counts
+ * How many groups a viewer of `kind` (with id `userId`, a value or a placeholder) sees, for the
+ * unfiltered group list's total, from the counts
  * `list_counts` maintains per visibility, as `visibleProjectCount` counts projects. A member's
  * total adds the groups closed to them by visibility that they are related to: their rows of
  * `group_relations`, each group's visibility probed by its key. Counting the list's own rows
  * walked every group of the open visibilities (1,109 on the bench seed) on every request.
  */
-export function visibleGroupCount(viewer: Viewer): RawBuilder<number> {
-  if (viewer.kind === 'user' && viewer.isAdmin) return maintainedCount(VISIBILITIES.map(groupsKey));
-  const visibilities = openVisibilities(viewer);
+export function visibleGroupCount(kind: ViewerKind, userId: number | RawBuilder<number>): RawBuilder<number> {
+  if (kind === 'admin') return maintainedCount(VISIBILITIES.map(groupsKey));
+  const visibilities = openVisibilitiesOf(kind);
   const open = maintainedCount(visibilities.map((visibility) => groupsKey(visibility)));
-  if (viewer.kind === 'anonymous') return open;
+  if (kind === 'anonymous') return open;
   return sql<number>`(select case when o.count > ${COUNT_LIMIT} then o.count
-    else o.count + (select count(*) from group_relations r where r.user_id = ${viewer.userId} and r.expires_at > current_date
+    else o.count + (select count(*) from group_relations r where r.user_id = ${userId} and r.expires_at > current_date
       and (select n.visibility from namespaces n where n.id = r.group_id and n.kind = 'group') <> all(${visibilities}::text[])) end
     from (select ${open} as count) o)`;
 }

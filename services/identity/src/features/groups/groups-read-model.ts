@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import {
+  compiledPage,
   compiledStatement,
   isoTimestamp,
   likePattern,
@@ -22,6 +23,7 @@ import {
   viewerKind,
   visibleGroupCount,
   type Viewer,
+  type ViewerFacts,
   type ViewerKind,
 } from '../access/access-sql.ts';
 import { MAX_ID, namespaceFullName, type Keyset, type KeysetPage } from '../access/sql-helpers.ts';
@@ -135,7 +137,14 @@ export class GroupsReadModel {
     window: PageWindow;
     extras?: GroupListExtras;
   }): Promise<Page<ListedGroup>> {
-    return this.#page(listedColumns(options.extras ?? {}), options);
+    const { viewer, order } = options;
+    const extras = options.extras ?? {};
+    const groups = knownTotalGroups(options.filter);
+    if (groups === undefined) return this.#page(listedColumns(extras), options);
+    const shape: KnownTotalShape = `${viewerKind(viewer)} ${groups} ${order.by} ${order.sort}${
+      extras.customAttributes === true ? ' custom-attributes' : ''
+    }${extras.statistics === true ? ' statistics' : ''}`;
+    return knownTotalPage(this.#db, shape, { userId: userIdOf(viewer) }, options.window);
   }
 
   /** Groups as `PublicGroupDetails` shows them (transfer locations). */
@@ -186,15 +195,15 @@ export class GroupsReadModel {
     columns: RawBuilder<unknown>,
     options: { viewer: Viewer; filter: GroupFilter; order: { by: GroupOrder; sort: 'asc' | 'desc' }; window: PageWindow },
   ): Promise<Page<Row>> {
-    const { viewer, order } = options;
+    const { viewer } = options;
     const { where, ...access } = groupConditions(viewer, options.filter);
-    const direction = sql.raw(order.sort === 'desc' ? 'desc' : 'asc');
-    // Names and paths sort case-insensitively, whatever the database's collation.
-    const column = order.by === 'id' ? sql.ref('n.id') : sql.raw(`lower(n.${order.by})`);
+    const groups = knownTotalGroups(options.filter);
     return readPage<Row>(this.#db, {
       ...access,
-      ...(knownTotal(viewer, options.filter) ?? { matching: sql`select 1 from namespaces n where ${where}` }),
-      rows: sql<Row>`select ${columns} from namespaces n where ${where} order by ${column} ${direction}, n.id ${direction}`,
+      ...(groups === undefined
+        ? { matching: sql`select 1 from namespaces n where ${where}` }
+        : { total: knownTotal(groups, viewerKind(viewer), userIdOf(viewer)) }),
+      rows: pageRows<Row>(columns, where, options.order),
       window: options.window,
     });
   }
@@ -224,16 +233,48 @@ const groupDetails = compiledStatement<GroupDetailsShape, { userId: number; key:
       from namespaces n where n.kind = 'group' and ${match} and ${groupVisibleTo(viewer)}`;
 });
 
+/** A page's groups (`where` over `n`) in the list's order; the id breaks ties so that pages neither repeat nor skip groups. */
+function pageRows<Row>(columns: RawBuilder<unknown>, where: RawBuilder<unknown>, order: { by: GroupOrder; sort: 'asc' | 'desc' }) {
+  const direction = sql.raw(order.sort === 'desc' ? 'desc' : 'asc');
+  // Names and paths sort case-insensitively, whatever the database's collation.
+  const column = order.by === 'id' ? sql.ref('n.id') : sql.raw(`lower(n.${order.by})`);
+  return sql<Row>`select ${columns} from namespaces n where ${where} order by ${column} ${direction}, n.id ${direction}`;
+}
+
 /**
- * The total of a list known without counting its rows: every group the viewer sees
- * (`visibleGroupCount`, from the counts `list_counts` maintains) for a list without filters, and
- * the groups they are related to (`relatedGroupCount`) for a list of those alone. Any other filter
- * field set, including one added later, counts the list's rows up to the cap.
+ * Which groups a list whose total is known without counting its rows holds: every group the
+ * viewer sees (`visible`, a list without filters) or the groups they are related to (`related`,
+ * a list of those alone). Any other filter field set, including one added later, counts the
+ * list's rows up to the cap.
  */
-function knownTotal(viewer: Viewer, filter: GroupFilter): { total: RawBuilder<number> } | undefined {
+function knownTotalGroups(filter: GroupFilter): 'visible' | 'related' | undefined {
   const filtered = Object.keys(filter).filter((key) => filter[key as keyof GroupFilter] !== undefined);
-  if (filtered.length === 0) return { total: visibleGroupCount(viewer) };
-  return filtered.length === 1 && filter.relatedOnly === true ? { total: relatedGroupCount(viewer) } : undefined;
+  if (filtered.length === 0) return 'visible';
+  return filtered.length === 1 && filter.relatedOnly === true ? 'related' : undefined;
+}
+
+/** The total of such a list: from the counts `list_counts` maintains (`visibleGroupCount`), or the viewer's relations (`relatedGroupCount`). */
+function knownTotal(groups: 'visible' | 'related', kind: ViewerKind, userId: number | RawBuilder<number>): RawBuilder<number> {
+  return groups === 'visible' ? visibleGroupCount(kind, userId) : relatedGroupCount(viewerFactsOf(kind, userId));
+}
+
+/** What shapes the statement of a list whose total is known: the kind of viewer (their id is a parameter), its groups, its order and its extras. */
+type KnownTotalShape =
+  `${ViewerKind} ${'visible' | 'related'} ${GroupOrder} ${'asc' | 'desc'}${'' | ' custom-attributes'}${'' | ' statistics'}`;
+
+/** `GET /groups` as clients first ask for it (no filters, or a user's related groups): its statement compiled once per shape. */
+const knownTotalPage = compiledPage<KnownTotalShape, { userId: number }, ListedGroup>((shape, p) => {
+  const [kind, groups, by, sort] = shape.split(' ') as [ViewerKind, 'visible' | 'related', GroupOrder, 'asc' | 'desc'];
+  const viewer = viewerFactsOf(kind, p.userId);
+  const where = groupsListed(viewer, groups === 'related');
+  const extras = { customAttributes: shape.includes(' custom-attributes'), statistics: shape.includes(' statistics') };
+  return { total: knownTotal(groups, kind, p.userId), rows: pageRows<ListedGroup>(listedColumns(extras), where, { by, sort }) };
+});
+
+/** The groups (alias `n`) a list holds before its filters: those the viewer sees, or those they are related to. */
+function groupsListed(viewer: Viewer | ViewerFacts, relatedOnly: boolean): RawBuilder<unknown> {
+  // A group the viewer is related to is one they may see: the visibility test would only add an `or` that hides the key.
+  return sql`n.kind = 'group' and ${relatedOnly ? groupRelatedTo(viewer) : listedGroupVisibleTo(viewer)}`;
 }
 
 /**
@@ -244,11 +285,7 @@ function knownTotal(viewer: Viewer, filter: GroupFilter): { total: RawBuilder<nu
  * is planned on every request.
  */
 function groupConditions(viewer: Viewer, filter: GroupFilter): { where: RawBuilder<unknown>; ctes?: RawBuilder<unknown> } {
-  // A group the viewer is related to is one they may see: the visibility test would only add an `or` that hides the key.
-  const conditions: RawBuilder<unknown>[] = [
-    sql`n.kind = 'group'`,
-    filter.relatedOnly ? groupRelatedTo(viewer) : listedGroupVisibleTo(viewer),
-  ];
+  const conditions: RawBuilder<unknown>[] = [groupsListed(viewer, filter.relatedOnly === true)];
   if (filter.parentId !== undefined) conditions.push(sql`n.parent_id = ${filter.parentId}`);
   if (filter.descendantsOf !== undefined) {
     conditions.push(sql`n.traversal_ids @> array[${filter.descendantsOf}]::integer[] and n.id <> ${filter.descendantsOf}`);
