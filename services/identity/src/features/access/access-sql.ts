@@ -325,19 +325,28 @@ function closedProjectIdsSeenBy(viewer: Viewer & { kind: 'user' }, filter: RawBu
 }
 
 /**
- * How many projects the viewer sees, for the unfiltered project list's total, from the counts
- * `list_counts` maintains per visibility: all of them for an administrator, those open to the
- * viewer otherwise. A member's total adds their projects closed to them by visibility (counted
- * up to the cap), unless the open ones alone exceed the cap, when the total is omitted anyway.
+ * A list's total from the counts `list_counts` maintains per visibility (`keyOf` names each one's
+ * key): all of them for an administrator, those open to the viewer otherwise. A user's total adds
+ * `closedToUser`, the rows closed to them by visibility that they see all the same (counted up to
+ * the cap), unless the open ones alone exceed the cap, when the total is omitted anyway.
  */
-export function visibleProjectCount(viewer: Viewer): RawBuilder<number> {
-  if (viewer.kind === 'user' && viewer.isAdmin) return maintainedCount(VISIBILITIES.map(projectsKey));
-  const visibilities = openVisibilities(viewer);
-  const open = maintainedCount(visibilities.map((visibility) => projectsKey(visibility)));
-  if (viewer.kind === 'anonymous') return open;
+function visibleCount(
+  kind: ViewerKind,
+  keyOf: (visibility: Visibility) => string,
+  closedToUser: (openToUser: Visibility[]) => RawBuilder<unknown>,
+): RawBuilder<number> {
+  if (kind === 'admin') return maintainedCount(VISIBILITIES.map(keyOf));
+  const visibilities = openVisibilitiesOf(kind);
+  const open = maintainedCount(visibilities.map(keyOf));
+  if (kind === 'anonymous') return open;
   return sql<number>`(select case when o.count > ${COUNT_LIMIT} then o.count
-    else o.count + (select count(*) from (${closedProjectsAuthorizedTo(viewer.userId, visibilities)} limit ${COUNT_LIMIT + 1}) closed) end
+    else o.count + (select count(*) from (${closedToUser(visibilities)} limit ${COUNT_LIMIT + 1}) closed) end
     from (select ${open} as count) o)`;
+}
+
+/** How many projects the viewer sees, for the unfiltered project list's total (`visibleCount`): a user's closed ones are those they are authorised on. */
+export function visibleProjectCount(viewer: Viewer): RawBuilder<number> {
+  return visibleCount(viewerKind(viewer), projectsKey, (openToUser) => closedProjectsAuthorizedTo(userIdOf(viewer), openToUser));
 }
 
 /**
@@ -354,21 +363,17 @@ function closedProjectsAuthorizedTo(userId: number, openToUser: Visibility[]): R
 
 /**
  * How many groups a viewer of `kind` (with id `userId`, a value or a placeholder) sees, for the
- * unfiltered group list's total, from the counts
- * `list_counts` maintains per visibility, as `visibleProjectCount` counts projects. A member's
- * total adds the groups closed to them by visibility that they are related to: their rows of
- * `group_relations`, each group's visibility probed by its key. Counting the list's own rows
- * walked every group of the open visibilities (1,109 on the bench seed) on every request.
+ * unfiltered group list's total (`visibleCount`): a user's closed ones are those they are related
+ * to, their rows of `group_relations`, each group's visibility probed by its key. Counting the
+ * list's own rows walked every group of the open visibilities (1,109 on the bench seed) on every request.
  */
 export function visibleGroupCount(kind: ViewerKind, userId: number | RawBuilder<number>): RawBuilder<number> {
-  if (kind === 'admin') return maintainedCount(VISIBILITIES.map(groupsKey));
-  const visibilities = openVisibilitiesOf(kind);
-  const open = maintainedCount(visibilities.map((visibility) => groupsKey(visibility)));
-  if (kind === 'anonymous') return open;
-  return sql<number>`(select case when o.count > ${COUNT_LIMIT} then o.count
-    else o.count + (select count(*) from group_relations r where r.user_id = ${userId} and r.expires_at > current_date
-      and (select n.visibility from namespaces n where n.id = r.group_id and n.kind = 'group') <> all(${visibilities}::text[])) end
-    from (select ${open} as count) o)`;
+  return visibleCount(
+    kind,
+    groupsKey,
+    (openToUser) => sql`select related.group_id from (${relatedGroupIds(userId)}) related
+      where (select n.visibility from namespaces n where n.id = related.group_id and n.kind = 'group') <> all(${openToUser}::text[])`,
+  );
 }
 
 /** In a list: a group (alias `alias`) on which the viewer has at least `minimum`; needs `accessCtes`. */
