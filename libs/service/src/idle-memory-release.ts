@@ -40,9 +40,10 @@ export interface MemoryProbe {
   collect(): Promise<void>;
 }
 
-// Between the bench's loads identity and review spent 20-55 ms of CPU a second on their own
-// background work, and hundreds while serving: a tenth of a core tells them apart. Eight quiet
-// seconds are longer than the pauses between the bench's phases (5 s) and a client's bursts.
+// A quiet service spends 5-15 ms of CPU a second on its own background work (polls, consumers,
+// timers; 20-55 before kafkajs's timer loop was patched), and hundreds while serving: a tenth of a
+// core tells them apart. Eight quiet seconds are longer than the pauses between the bench's phases
+// (5 s) and a client's bursts.
 const DEFAULTS: Required<IdleMemoryReleaseOptions> = {
   intervalMs: 1_000,
   idleCpuMs: 100,
